@@ -1,0 +1,601 @@
+// The C API: a thin shell over the C++ core. Each entry point checks its
+// pointers, calls the core, and turns a Status into a code plus the
+// thread-local message; exceptions never cross it.
+#include "libops/c_api.h"
+
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "libops/array/ndarray.h"
+#include "libops/capi/c_api_internal.h"
+#include "libops/core/parallel.h"
+#include "libops/legacy/legacy.h"
+#include "libops/ops/declarable_op.h"
+
+using libops::Context;
+using libops::DataType;
+using libops::DeclarableOp;
+using libops::Dims;
+using libops::NDArray;
+using libops::OpRegistry;
+using libops::Status;
+using libops::StatusCode;
+
+namespace libops::capi {
+
+namespace {
+thread_local std::string g_last_error;
+}
+
+const char* last_error_cstr() { return g_last_error.c_str(); }
+
+ops_status_t report(const Status& s) {
+  if (s.is_ok()) {
+    if (!g_last_error.empty()) g_last_error.clear();
+    return OPS_OK;
+  }
+  g_last_error = s.message();
+  return static_cast<ops_status_t>(s.code());
+}
+
+ops_status_t report_error(StatusCode code, const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  g_last_error = str_vformat(fmt, args);
+  va_end(args);
+  return static_cast<ops_status_t>(code);
+}
+
+ops_status_t report_exception() {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    return report_error(StatusCode::kOutOfMemory, "out of memory");
+  } catch (const std::exception& e) {
+    return report_error(StatusCode::kInternal, "internal error: %s", e.what());
+  } catch (...) {
+    return report_error(StatusCode::kInternal, "internal error: unknown exception");
+  }
+}
+
+Status dims_from(const char* what, int rank, const int64_t* values, Dims& out) {
+  if (rank < 0 || rank > kMaxRank)
+    return Status::error(StatusCode::kInvalidArgument, "%s: rank %d is out of range 0..%d", what, rank, kMaxRank);
+  if (rank > 0 && values == nullptr)
+    return Status::error(StatusCode::kNullPointer, "%s: shape pointer is null for rank %d", what, rank);
+  out = Dims(values, rank);
+  return Status::ok();
+}
+
+}  // namespace libops::capi
+
+using namespace libops::capi;
+
+#define CHECK_NOT_NULL(ptr, what)                                                      \
+  do {                                                                                 \
+    if ((ptr) == nullptr) return report_error(StatusCode::kNullPointer, "%s is null", what); \
+  } while (0)
+
+// ---------------------------------------------------------------- library
+
+extern "C" const char* ops_version(void) { return LIBOPS_VERSION_STRING; }
+extern "C" const char* ops_last_error(void) { return libops::capi::last_error_cstr(); }
+extern "C" const char* ops_status_name(ops_status_t s) {
+  return libops::status_code_name(static_cast<StatusCode>(s));
+}
+extern "C" const char* ops_dtype_name(ops_dtype_t t) { return libops::dtype_name(static_cast<DataType>(t)); }
+extern "C" size_t ops_dtype_size(ops_dtype_t t) { return libops::dtype_size(static_cast<DataType>(t)); }
+extern "C" void ops_set_num_threads(int n) { libops::set_num_threads(n); }
+extern "C" int ops_get_num_threads(void) { return libops::get_num_threads(); }
+
+// ---------------------------------------------------------------- arrays
+
+namespace {
+
+ops_status_t new_handle(NDArray&& a, ops_array_t** out) {
+  ops_array_t* h = new (std::nothrow) ops_array_t{std::move(a)};
+  if (h == nullptr) return report_error(StatusCode::kOutOfMemory, "out of memory allocating an array handle");
+  *out = h;
+  return report(Status::ok());
+}
+
+}  // namespace
+
+extern "C" ops_status_t ops_array_create(ops_dtype_t dtype, int rank, const int64_t* shape, char order,
+                                         ops_array_t** out) {
+  try {
+    CHECK_NOT_NULL(out, "ops_array_create: out");
+    *out = nullptr;
+    Dims dims;
+    Status s = dims_from("ops_array_create", rank, shape, dims);
+    if (!s.is_ok()) return report(s);
+    NDArray a;
+    s = NDArray::zeros(static_cast<DataType>(dtype), dims, order, a);
+    if (!s.is_ok()) return report(s.with_prefix("ops_array_create: "));
+    return new_handle(std::move(a), out);
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_array_create_from(ops_dtype_t dtype, int rank, const int64_t* shape, const void* data,
+                                              size_t bytes, ops_array_t** out) {
+  try {
+    CHECK_NOT_NULL(out, "ops_array_create_from: out");
+    *out = nullptr;
+    Dims dims;
+    Status s = dims_from("ops_array_create_from", rank, shape, dims);
+    if (!s.is_ok()) return report(s);
+    NDArray a;
+    s = NDArray::create(static_cast<DataType>(dtype), dims, 'c', a);
+    if (!s.is_ok()) return report(s.with_prefix("ops_array_create_from: "));
+    size_t need = static_cast<size_t>(a.length()) * a.element_size();
+    if (need > 0) CHECK_NOT_NULL(data, "ops_array_create_from: data");
+    if (bytes != need)
+      return report_error(StatusCode::kInvalidArgument,
+                          "ops_array_create_from: %s%s needs %zu bytes of data, got %zu", libops::dtype_name(a.dtype()),
+                          dims.str().c_str(), need, bytes);
+    if (need > 0) std::memcpy(a.data(), data, need);
+    return new_handle(std::move(a), out);
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_array_wrap(void* data, size_t bytes, ops_dtype_t dtype, int rank, const int64_t* shape,
+                                       const int64_t* strides, ops_array_t** out) {
+  try {
+    CHECK_NOT_NULL(out, "ops_array_wrap: out");
+    *out = nullptr;
+    Dims dims, st;
+    Status s = dims_from("ops_array_wrap", rank, shape, dims);
+    if (s.is_ok() && strides) s = dims_from("ops_array_wrap", rank, strides, st);
+    if (!s.is_ok()) return report(s);
+    NDArray a;
+    s = NDArray::wrap(data, bytes, static_cast<DataType>(dtype), dims, strides ? &st : nullptr, a);
+    if (!s.is_ok()) return report(s.with_prefix("ops_array_wrap: "));
+    return new_handle(std::move(a), out);
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_array_scalar(ops_dtype_t dtype, double value, ops_array_t** out) {
+  try {
+    CHECK_NOT_NULL(out, "ops_array_scalar: out");
+    *out = nullptr;
+    NDArray a;
+    Status s = NDArray::scalar(static_cast<DataType>(dtype), value, a);
+    if (!s.is_ok()) return report(s.with_prefix("ops_array_scalar: "));
+    return new_handle(std::move(a), out);
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" void ops_array_free(ops_array_t* a) { delete a; }
+
+extern "C" void ops_array_list_free(ops_array_t** arrays, int count) {
+  if (arrays == nullptr) return;
+  for (int i = 0; i < count; ++i) delete arrays[i];
+  std::free(arrays);
+}
+
+extern "C" ops_status_t ops_array_dtype(const ops_array_t* a, ops_dtype_t* out) {
+  CHECK_NOT_NULL(a, "ops_array_dtype: array");
+  CHECK_NOT_NULL(out, "ops_array_dtype: out");
+  *out = static_cast<ops_dtype_t>(a->array.dtype());
+  return report(Status::ok());
+}
+
+extern "C" ops_status_t ops_array_rank(const ops_array_t* a, int* out) {
+  CHECK_NOT_NULL(a, "ops_array_rank: array");
+  CHECK_NOT_NULL(out, "ops_array_rank: out");
+  *out = a->array.rank();
+  return report(Status::ok());
+}
+
+extern "C" ops_status_t ops_array_shape(const ops_array_t* a, int64_t* out) {
+  CHECK_NOT_NULL(a, "ops_array_shape: array");
+  if (a->array.rank() > 0) CHECK_NOT_NULL(out, "ops_array_shape: out");
+  for (int i = 0; i < a->array.rank(); ++i) out[i] = a->array.dim(i);
+  return report(Status::ok());
+}
+
+extern "C" ops_status_t ops_array_strides(const ops_array_t* a, int64_t* out) {
+  CHECK_NOT_NULL(a, "ops_array_strides: array");
+  if (a->array.rank() > 0) CHECK_NOT_NULL(out, "ops_array_strides: out");
+  for (int i = 0; i < a->array.rank(); ++i) out[i] = a->array.strides()[i];
+  return report(Status::ok());
+}
+
+extern "C" ops_status_t ops_array_length(const ops_array_t* a, int64_t* out) {
+  CHECK_NOT_NULL(a, "ops_array_length: array");
+  CHECK_NOT_NULL(out, "ops_array_length: out");
+  *out = a->array.length();
+  return report(Status::ok());
+}
+
+extern "C" ops_status_t ops_array_data(const ops_array_t* a, void** out) {
+  CHECK_NOT_NULL(a, "ops_array_data: array");
+  CHECK_NOT_NULL(out, "ops_array_data: out");
+  *out = a->array.data();
+  return report(Status::ok());
+}
+
+extern "C" ops_status_t ops_array_copy_to(const ops_array_t* a, void* dst, size_t bytes) {
+  try {
+    CHECK_NOT_NULL(a, "ops_array_copy_to: array");
+    const NDArray& src = a->array;
+    size_t need = static_cast<size_t>(src.length()) * src.element_size();
+    if (bytes < need)
+      return report_error(StatusCode::kInvalidArgument, "ops_array_copy_to: %s%s needs %zu bytes, buffer has %zu",
+                          libops::dtype_name(src.dtype()), src.shape().str().c_str(), need, bytes);
+    if (need == 0) return report(Status::ok());
+    CHECK_NOT_NULL(dst, "ops_array_copy_to: dst");
+    NDArray view;
+    Status s = NDArray::wrap(dst, bytes, src.dtype(), src.shape(), nullptr, view);
+    if (s.is_ok()) s = view.assign(src);
+    return report(s.with_prefix("ops_array_copy_to: "));
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_array_reshape(const ops_array_t* a, int rank, const int64_t* shape, ops_array_t** out) {
+  try {
+    CHECK_NOT_NULL(a, "ops_array_reshape: array");
+    CHECK_NOT_NULL(out, "ops_array_reshape: out");
+    *out = nullptr;
+    Dims dims;
+    Status s = dims_from("ops_array_reshape", rank, shape, dims);
+    NDArray v;
+    if (s.is_ok()) s = a->array.reshape(dims, v);
+    if (!s.is_ok()) return report(s);
+    return new_handle(std::move(v), out);
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_array_permute(const ops_array_t* a, const int64_t* axes, int n, ops_array_t** out) {
+  try {
+    CHECK_NOT_NULL(a, "ops_array_permute: array");
+    CHECK_NOT_NULL(out, "ops_array_permute: out");
+    *out = nullptr;
+    Dims dims;
+    Status s = dims_from("ops_array_permute", n, axes, dims);
+    NDArray v;
+    if (s.is_ok()) s = a->array.permute(dims, v);
+    if (!s.is_ok()) return report(s);
+    return new_handle(std::move(v), out);
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_array_slice(const ops_array_t* a, int axis, int64_t start, int64_t stop, int64_t step,
+                                        ops_array_t** out) {
+  try {
+    CHECK_NOT_NULL(a, "ops_array_slice: array");
+    CHECK_NOT_NULL(out, "ops_array_slice: out");
+    *out = nullptr;
+    NDArray v;
+    Status s = a->array.slice(axis, start, stop, step, v);
+    if (!s.is_ok()) return report(s);
+    return new_handle(std::move(v), out);
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+// ---------------------------------------------------------------- custom ops
+
+namespace {
+
+DeclarableOp* as_op(ops_op_t* op) { return reinterpret_cast<DeclarableOp*>(op); }
+const DeclarableOp* as_op(const ops_op_t* op) { return reinterpret_cast<const DeclarableOp*>(op); }
+
+// Fills a (reused) context from the C arguments.
+Status fill_context(Context& ctx, DeclarableOp* op, ops_array_t* const* inputs, int n_inputs,
+                    ops_array_t* const* outputs, int n_outputs, const ops_args_t* args) {
+  ctx.clear();
+  ctx.set_op_name(op->name());
+  if (n_inputs < 0 || n_outputs < 0)
+    return ctx.error(StatusCode::kInvalidArgument, "negative array count (%d inputs, %d outputs)", n_inputs, n_outputs);
+  if (n_inputs > 0 && inputs == nullptr) return ctx.error(StatusCode::kNullPointer, "inputs list is null");
+  if (n_outputs > 0 && outputs == nullptr) return ctx.error(StatusCode::kNullPointer, "outputs list is null");
+  for (int i = 0; i < n_inputs; ++i) {
+    if (inputs[i] == nullptr) return ctx.error(StatusCode::kNullPointer, "input %d is null", i);
+    ctx.add_input(&inputs[i]->array);
+  }
+  for (int i = 0; i < n_outputs; ++i) {
+    if (outputs[i] == nullptr) return ctx.error(StatusCode::kNullPointer, "output %d is null", i);
+    ctx.add_output(&outputs[i]->array);
+  }
+  if (args) {
+    struct Check { const void* p; int n; const char* what; };
+    for (Check c : {Check{args->t_args, args->n_t_args, "t_args"}, Check{args->i_args, args->n_i_args, "i_args"},
+                    Check{args->b_args, args->n_b_args, "b_args"}, Check{args->d_args, args->n_d_args, "d_args"}}) {
+      if (c.n < 0) return ctx.error(StatusCode::kInvalidArgument, "%s count is negative (%d)", c.what, c.n);
+      if (c.n > 0 && c.p == nullptr) return ctx.error(StatusCode::kNullPointer, "%s is null but its count is %d", c.what, c.n);
+    }
+    if (args->n_t_args) ctx.set_t_args(args->t_args, args->n_t_args);
+    if (args->n_i_args) ctx.set_i_args(args->i_args, args->n_i_args);
+    if (args->n_b_args) ctx.set_b_args(args->b_args, args->n_b_args);
+    for (int i = 0; i < args->n_d_args; ++i) {
+      DataType t = static_cast<DataType>(args->d_args[i]);
+      if (!libops::dtype_is_valid(t))
+        return ctx.error(StatusCode::kDtype, "d_args[%d] is not a valid dtype (%d)", i, static_cast<int>(t));
+      ctx.d_args().push_back(t);
+    }
+    ctx.set_inplace(args->inplace);
+  }
+  return Status::ok();
+}
+
+Context& thread_context() {
+  thread_local Context ctx;
+  return ctx;
+}
+
+ops_status_t find_op(const char* name, DeclarableOp** out) {
+  CHECK_NOT_NULL(name, "op name");
+  DeclarableOp* op = OpRegistry::instance().find(name);
+  if (op == nullptr)
+    return report_error(StatusCode::kUnknownOp, "unknown op '%s' (ops_registry_op_info lists the %d registered ops)",
+                        name, OpRegistry::instance().size());
+  *out = op;
+  return OPS_OK;
+}
+
+ops_status_t exec_op(DeclarableOp* op, ops_array_t* const* inputs, int n_inputs, ops_array_t* const* outputs,
+                     int n_outputs, const ops_args_t* args) {
+  Context& ctx = thread_context();
+  Status s = fill_context(ctx, op, inputs, n_inputs, outputs, n_outputs, args);
+  if (s.is_ok()) s = op->execute(ctx);
+  return report(s);
+}
+
+ops_status_t exec_op_alloc(DeclarableOp* op, ops_array_t* const* inputs, int n_inputs, const ops_args_t* args,
+                           ops_array_t*** outputs, int* n_outputs) {
+  CHECK_NOT_NULL(outputs, "outputs");
+  CHECK_NOT_NULL(n_outputs, "n_outputs");
+  *outputs = nullptr;
+  *n_outputs = 0;
+  Context& ctx = thread_context();
+  Status s = fill_context(ctx, op, inputs, n_inputs, nullptr, 0, args);
+  if (s.is_ok()) s = op->execute(ctx);
+  if (!s.is_ok()) return report(s);
+  const int n = ctx.num_outputs();
+  auto** list = static_cast<ops_array_t**>(std::calloc(static_cast<size_t>(n > 0 ? n : 1), sizeof(ops_array_t*)));
+  if (list == nullptr) return report_error(StatusCode::kOutOfMemory, "out of memory");
+  for (int i = 0; i < n; ++i) {
+    list[i] = new (std::nothrow) ops_array_t{*ctx.output(i)};
+    if (list[i] == nullptr) {
+      ops_array_list_free(list, i);
+      return report_error(StatusCode::kOutOfMemory, "out of memory");
+    }
+  }
+  ctx.clear();  // drop the context's references to the outputs
+  *outputs = list;
+  *n_outputs = n;
+  return report(Status::ok());
+}
+
+}  // namespace
+
+extern "C" ops_status_t ops_op_find(const char* name, ops_op_t** out) {
+  try {
+    CHECK_NOT_NULL(out, "ops_op_find: out");
+    *out = nullptr;
+    DeclarableOp* op = nullptr;
+    ops_status_t st = find_op(name, &op);
+    if (st != OPS_OK) return st;
+    *out = reinterpret_cast<ops_op_t*>(op);
+    return report(Status::ok());
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_op_find_hash(uint64_t hash, ops_op_t** out) {
+  CHECK_NOT_NULL(out, "ops_op_find_hash: out");
+  *out = reinterpret_cast<ops_op_t*>(OpRegistry::instance().find_hash(hash));
+  if (*out == nullptr)
+    return report_error(StatusCode::kUnknownOp, "no op has name hash 0x%016llx", static_cast<unsigned long long>(hash));
+  return report(Status::ok());
+}
+
+extern "C" ops_status_t ops_op_exec(ops_op_t* op, ops_array_t* const* inputs, int n_inputs,
+                                    ops_array_t* const* outputs, int n_outputs, const ops_args_t* args) {
+  try {
+    CHECK_NOT_NULL(op, "ops_op_exec: op");
+    return exec_op(as_op(op), inputs, n_inputs, outputs, n_outputs, args);
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_op_exec_alloc(ops_op_t* op, ops_array_t* const* inputs, int n_inputs,
+                                          const ops_args_t* args, ops_array_t*** outputs, int* n_outputs) {
+  try {
+    CHECK_NOT_NULL(op, "ops_op_exec_alloc: op");
+    return exec_op_alloc(as_op(op), inputs, n_inputs, args, outputs, n_outputs);
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_exec(const char* name, ops_array_t* const* inputs, int n_inputs,
+                                 ops_array_t* const* outputs, int n_outputs, const ops_args_t* args) {
+  try {
+    DeclarableOp* op = nullptr;
+    ops_status_t st = find_op(name, &op);
+    if (st != OPS_OK) return st;
+    return exec_op(op, inputs, n_inputs, outputs, n_outputs, args);
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_exec_alloc(const char* name, ops_array_t* const* inputs, int n_inputs,
+                                       const ops_args_t* args, ops_array_t*** outputs, int* n_outputs) {
+  try {
+    DeclarableOp* op = nullptr;
+    ops_status_t st = find_op(name, &op);
+    if (st != OPS_OK) return st;
+    return exec_op_alloc(op, inputs, n_inputs, args, outputs, n_outputs);
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+// ---------------------------------------------------------------- legacy ops
+
+extern "C" ops_status_t ops_exec_legacy(ops_legacy_group_t group, int op_num, const ops_array_t* x,
+                                        const ops_array_t* y, ops_array_t* z, const int64_t* axes, int n_axes,
+                                        const double* extra, int n_extra) {
+  try {
+    if (group == OPS_RANDOM)
+      return report_error(StatusCode::kInvalidArgument, "ops_exec_legacy: use ops_exec_random for the random group");
+    if (n_axes < 0 || n_extra < 0)
+      return report_error(StatusCode::kInvalidArgument, "ops_exec_legacy: negative count (axes %d, extra %d)", n_axes,
+                          n_extra);
+    if (n_extra > libops::ExtraParams::kMax)
+      return report_error(StatusCode::kInvalidArgument, "ops_exec_legacy: %d extra params, at most %d", n_extra,
+                          libops::ExtraParams::kMax);
+    if (n_extra > 0) CHECK_NOT_NULL(extra, "ops_exec_legacy: extra");
+    libops::legacy::LegacyCall call;
+    call.group = group;
+    call.num = op_num;
+    call.x = x ? &x->array : nullptr;
+    call.y = y ? &y->array : nullptr;
+    call.z = z ? &z->array : nullptr;
+    call.axes = axes;
+    call.n_axes = n_axes;
+    call.extra = libops::ExtraParams::from(extra, n_extra);
+    return report(libops::legacy::exec(call));
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_exec_random(int op_num, uint64_t seed, const ops_array_t* x, const ops_array_t* y,
+                                        ops_array_t* z, const double* extra, int n_extra) {
+  try {
+    if (n_extra < 0 || n_extra > libops::ExtraParams::kMax)
+      return report_error(StatusCode::kInvalidArgument, "ops_exec_random: %d extra params (0..%d allowed)", n_extra,
+                          libops::ExtraParams::kMax);
+    if (n_extra > 0) CHECK_NOT_NULL(extra, "ops_exec_random: extra");
+    libops::legacy::LegacyCall call;
+    call.group = OPS_RANDOM;
+    call.num = op_num;
+    call.x = x ? &x->array : nullptr;
+    call.y = y ? &y->array : nullptr;
+    call.z = z ? &z->array : nullptr;
+    call.seed = seed;
+    call.extra = libops::ExtraParams::from(extra, n_extra);
+    return report(libops::legacy::exec(call));
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" int ops_legacy_op_count(ops_legacy_group_t group) { return libops::legacy::list_ops(group, nullptr); }
+
+extern "C" ops_status_t ops_legacy_op_info(ops_legacy_group_t group, int index, int* op_num, const char** name) {
+  const libops::legacy::LegacyOpInfo* ops = nullptr;
+  int n = libops::legacy::list_ops(group, &ops);
+  if (!libops::legacy::group_is_valid(group))
+    return report_error(StatusCode::kInvalidArgument, "invalid legacy group %d", static_cast<int>(group));
+  if (index < 0 || index >= n)
+    return report_error(StatusCode::kInvalidArgument, "legacy %s: index %d out of range 0..%d",
+                        libops::legacy::group_name(group), index, n - 1);
+  if (op_num) *op_num = ops[index].num;
+  if (name) *name = ops[index].name;
+  return report(Status::ok());
+}
+
+extern "C" ops_status_t ops_legacy_find(ops_legacy_group_t group, const char* name, int* op_num) {
+  CHECK_NOT_NULL(name, "ops_legacy_find: name");
+  CHECK_NOT_NULL(op_num, "ops_legacy_find: op_num");
+  int n = libops::legacy::find_op(group, name);
+  if (n < 0)
+    return report_error(StatusCode::kUnknownOp, "legacy %s has no op named '%s'", libops::legacy::group_name(group),
+                        name);
+  *op_num = n;
+  return report(Status::ok());
+}
+
+extern "C" const char* ops_legacy_group_name(ops_legacy_group_t group) { return libops::legacy::group_name(group); }
+
+// ---------------------------------------------------------------- registry
+
+namespace {
+
+// Type strings for ops_op_info, built once.
+const std::string& input_types_text(const DeclarableOp* op) {
+  static std::mutex mu;
+  static std::vector<std::pair<const DeclarableOp*, std::unique_ptr<std::string>>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  for (auto& [o, s] : cache)
+    if (o == op) return *s;
+  cache.emplace_back(op, std::make_unique<std::string>(op->descriptor().input_type(0).str()));
+  return *cache.back().second;
+}
+
+void fill_info(const DeclarableOp* op, ops_op_info_t* out) {
+  const libops::OpDescriptor& d = op->descriptor();
+  out->name = d.name;
+  out->hash = d.hash;
+  out->kind = libops::op_kind_name(d.kind);
+  out->num_inputs = d.num_inputs;
+  out->num_outputs = d.num_outputs;
+  out->num_t_args = d.num_t_args;
+  out->num_i_args = d.num_i_args;
+  out->inplaceable = d.inplaceable;
+  out->input_types = input_types_text(op).c_str();
+}
+
+}  // namespace
+
+extern "C" int ops_registry_size(void) { return OpRegistry::instance().size(); }
+
+extern "C" ops_status_t ops_registry_op_info(int index, ops_op_info_t* out) {
+  try {
+    CHECK_NOT_NULL(out, "ops_registry_op_info: out");
+    static const std::vector<const DeclarableOp*> ops = OpRegistry::instance().list();
+    if (index < 0 || index >= static_cast<int>(ops.size()))
+      return report_error(StatusCode::kInvalidArgument, "ops_registry_op_info: index %d out of range 0..%d", index,
+                          static_cast<int>(ops.size()) - 1);
+    fill_info(ops[static_cast<size_t>(index)], out);
+    return report(Status::ok());
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_op_info(const ops_op_t* op, ops_op_info_t* out) {
+  try {
+    CHECK_NOT_NULL(op, "ops_op_info: op");
+    CHECK_NOT_NULL(out, "ops_op_info: out");
+    fill_info(as_op(op), out);
+    return report(Status::ok());
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" int ops_registry_error_count(void) {
+  return static_cast<int>(OpRegistry::instance().load_errors().size());
+}
+
+extern "C" const char* ops_registry_error(int index) {
+  const auto& e = OpRegistry::instance().load_errors();
+  return (index >= 0 && index < static_cast<int>(e.size())) ? e[static_cast<size_t>(index)].c_str() : "";
+}

@@ -1,0 +1,52 @@
+#include "libops/core/parallel.h"
+
+#include <omp.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <thread>
+
+namespace libops {
+
+namespace {
+std::atomic<int> g_num_threads{0};
+
+int default_threads() {
+  if (const char* env = std::getenv("LIBOPS_NUM_THREADS")) {
+    int n = std::atoi(env);
+    if (n > 0) return n;
+  }
+  unsigned hw = std::thread::hardware_concurrency();
+  return hw > 0 ? static_cast<int>(hw) : 1;
+}
+}  // namespace
+
+int get_num_threads() {
+  int n = g_num_threads.load(std::memory_order_relaxed);
+  if (n <= 0) {
+    n = default_threads();
+    g_num_threads.store(n, std::memory_order_relaxed);
+  }
+  return n;
+}
+
+void set_num_threads(int n) { g_num_threads.store(n > 0 ? n : default_threads()); }
+
+namespace detail {
+
+bool in_parallel_region() { return omp_in_parallel() != 0; }
+
+void parallel_run(int64_t n, int threads, void (*fn)(void*, int64_t, int64_t), void* ctx) {
+#pragma omp parallel num_threads(threads)
+  {
+    int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+    // Even split; the first n % nt chunks get one extra element.
+    int64_t base = n / nt, extra = n % nt;
+    int64_t begin = t * base + (t < extra ? t : extra);
+    int64_t end = begin + base + (t < extra ? 1 : 0);
+    if (begin < end) fn(ctx, begin, end);
+  }
+}
+
+}  // namespace detail
+}  // namespace libops

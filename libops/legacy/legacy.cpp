@@ -1,0 +1,310 @@
+// Validation of legacy calls; the kernels trust what is checked here.
+#include "libops/legacy/legacy.h"
+
+#include <cstring>
+
+#include "libops/legacy/tables.h"
+#include "libops/loops/nd_loop.h"
+
+namespace libops::legacy {
+
+namespace {
+
+constexpr const char* kGroupNames[OPS_LEGACY_GROUP_COUNT] = {
+    "transform_float", "transform_same", "transform_strict", "transform_bool", "transform_any",
+    "scalar",          "scalar_bool",    "scalar_int",       "pairwise",       "pairwise_bool",
+    "pairwise_int",    "broadcast",      "broadcast_bool",   "broadcast_int",  "reduce_float",
+    "reduce_same",     "reduce_bool",    "reduce_long",      "reduce3",        "index_reduce",
+    "summary_stats",   "random"};
+
+Status check_array(const char* op, const char* role, const NDArray* a) {
+  if (a == nullptr) return Status::error(StatusCode::kNullPointer, "%s: %s array is null", op, role);
+  if (a->is_null() || !a->has_data())
+    return Status::error(StatusCode::kInvalidArgument, "%s: %s array has no data", op, role);
+  return Status::ok();
+}
+
+Status check_no_partial_overlap(const char* op, const NDArray& z, const NDArray& in, const char* role) {
+  if (z.may_overlap(in) && !z.same_view(in))
+    return Status::error(StatusCode::kInvalidArgument,
+                         "%s: output z partially overlaps input %s; use the same view for in-place or a "
+                         "separate output",
+                         op, role);
+  return Status::ok();
+}
+
+Status require_dtype(const char* op, const char* role, DataType got, bool ok, const char* expected) {
+  if (ok) return Status::ok();
+  return Status::error(StatusCode::kDtype, "%s: %s has dtype %s; expected %s", op, role, dtype_name(got), expected);
+}
+
+bool is_transform(ops_legacy_group_t g) { return g <= OPS_TRANSFORM_ANY; }
+bool is_binary(ops_legacy_group_t g) { return g >= OPS_SCALAR && g <= OPS_BROADCAST_INT; }
+
+Status exec_transform(const LegacyCall& c, const char* op) {
+  const NDArray& x = *c.x;
+  NDArray& z = *c.z;
+  if (!broadcasts_to_shape(x.shape(), z.shape()))
+    return Status::error(StatusCode::kShape, "%s: input x%s does not match output z%s", op, x.shape().str().c_str(),
+                         z.shape().str().c_str());
+  RETURN_IF_ERROR(check_no_partial_overlap(op, z, x, "x"));
+  ComputeType ct = compute_type_of(x.dtype());
+  switch (c.group) {
+    case OPS_TRANSFORM_FLOAT:
+      RETURN_IF_ERROR(require_dtype(op, "output z", z.dtype(), dtype_is_float(z.dtype()), "a float dtype"));
+      ct = compute_type_of(dtype_is_float(x.dtype()) ? x.dtype() : z.dtype());
+      break;
+    case OPS_TRANSFORM_SAME:
+      RETURN_IF_ERROR(require_dtype(op, "output z", z.dtype(), z.dtype() == x.dtype(), dtype_name(x.dtype())));
+      break;
+    case OPS_TRANSFORM_STRICT:
+      RETURN_IF_ERROR(require_dtype(op, "input x", x.dtype(), dtype_is_float(x.dtype()), "a float dtype"));
+      RETURN_IF_ERROR(require_dtype(op, "output z", z.dtype(), z.dtype() == x.dtype(), dtype_name(x.dtype())));
+      break;
+    case OPS_TRANSFORM_BOOL:
+      RETURN_IF_ERROR(require_dtype(op, "output z", z.dtype(), z.dtype() == DataType::kBool, "bool"));
+      break;
+    default:  // OPS_TRANSFORM_ANY
+      ct = compute_type_of(promote_types(x.dtype(), z.dtype()));
+      break;
+  }
+  if (z.length() == 0) return Status::ok();
+  return run_transform(table_of(c.group), c.num, ct, x, z, c.extra);
+}
+
+Status exec_binary(const LegacyCall& c, const char* op) {
+  RETURN_IF_ERROR(check_array(op, "input y", c.y));
+  const NDArray& x = *c.x;
+  NDArray& z = *c.z;
+  NDArray y = *c.y;
+  const ops_legacy_group_t g = c.group;
+  const bool scalar_group = g == OPS_SCALAR || g == OPS_SCALAR_BOOL || g == OPS_SCALAR_INT;
+  const bool broadcast_group = g == OPS_BROADCAST || g == OPS_BROADCAST_BOOL || g == OPS_BROADCAST_INT;
+  if (scalar_group && y.length() != 1)
+    return Status::error(StatusCode::kShape, "%s: scalar op needs a one-element y, got y%s", op,
+                         y.shape().str().c_str());
+  if (scalar_group) RETURN_IF_ERROR(y.reshape(Dims{}, y));
+  if (broadcast_group && c.n_axes > 0) {
+    // libnd4j broadcast: y spans the given dims of x; view it with x's rank.
+    Dims axes;
+    RETURN_IF_ERROR(normalize_axes(op, c.axes, c.n_axes, x.rank(), false, axes));
+    if (axes.size() != y.rank())
+      return Status::error(StatusCode::kShape, "%s: y%s has rank %d but %d broadcast dims were given", op,
+                           y.shape().str().c_str(), y.rank(), axes.size());
+    Dims shape, strides;
+    shape.resize(x.rank(), 1);
+    strides.resize(x.rank(), 0);
+    for (int i = 0; i < axes.size(); ++i) {
+      if (y.dim(i) != x.dim(static_cast<int>(axes[i])))
+        return Status::error(StatusCode::kShape, "%s: y%s does not match x%s along dims %s", op,
+                             y.shape().str().c_str(), x.shape().str().c_str(), axes.str().c_str());
+      shape[static_cast<int>(axes[i])] = y.dim(i);
+    }
+    RETURN_IF_ERROR(y.reshape_copy(shape, y));
+  }
+  Dims out;
+  RETURN_IF_ERROR(broadcast_shapes(op, x.shape(), y.shape(), out));
+  if (out != z.shape())
+    return Status::error(StatusCode::kShape, "%s: inputs x%s and y%s broadcast to %s but z is %s", op,
+                         x.shape().str().c_str(), y.shape().str().c_str(), out.str().c_str(),
+                         z.shape().str().c_str());
+  RETURN_IF_ERROR(check_no_partial_overlap(op, z, x, "x"));
+  RETURN_IF_ERROR(check_no_partial_overlap(op, z, y, "y"));
+  const DataType common = promote_types(x.dtype(), y.dtype());
+  Table t = table_of(g);
+  if (t == Table::kBinaryBool)
+    RETURN_IF_ERROR(require_dtype(op, "output z", z.dtype(), z.dtype() == DataType::kBool, "bool"));
+  if (t == Table::kBinaryInt) {
+    RETURN_IF_ERROR(require_dtype(op, "input x", x.dtype(), !dtype_is_float(x.dtype()), "an integer or bool dtype"));
+    RETURN_IF_ERROR(require_dtype(op, "input y", y.dtype(), !dtype_is_float(y.dtype()), "an integer or bool dtype"));
+    RETURN_IF_ERROR(require_dtype(op, "output z", z.dtype(), !dtype_is_float(z.dtype()), "an integer or bool dtype"));
+  }
+  if (z.length() == 0) return Status::ok();
+  return run_binary(t, c.num, compute_type_of(common), x, y, z, c.extra);
+}
+
+Status exec_reduce(const LegacyCall& c, const char* op) {
+  const NDArray& x = *c.x;
+  NDArray& z = *c.z;
+  const NDArray* y = nullptr;
+  if (c.group == OPS_REDUCE3) {
+    RETURN_IF_ERROR(check_array(op, "input y", c.y));
+    y = c.y;
+    if (y->shape() != x.shape())
+      return Status::error(StatusCode::kShape, "%s: x%s and y%s must have the same shape", op,
+                           x.shape().str().c_str(), y->shape().str().c_str());
+  }
+  Dims axes;
+  RETURN_IF_ERROR(normalize_axes(op, c.axes, c.n_axes, x.rank(), true, axes));
+  Dims keep = reduced_shape(x.shape(), axes, true), drop = reduced_shape(x.shape(), axes, false);
+  if (z.shape() != keep && z.shape() != drop)
+    return Status::error(StatusCode::kShape, "%s: reducing x%s over axes %s gives %s (or %s with kept dims), but z is %s",
+                         op, x.shape().str().c_str(), axes.str().c_str(), drop.str().c_str(), keep.str().c_str(),
+                         z.shape().str().c_str());
+  if (z.may_overlap(x) || (y && z.may_overlap(*y)))
+    return Status::error(StatusCode::kInvalidArgument, "%s: output z overlaps an input", op);
+  DataType in = y ? promote_types(x.dtype(), y->dtype()) : x.dtype();
+  ComputeType ct = compute_type_of(in);
+  switch (c.group) {
+    case OPS_REDUCE_SAME:
+      RETURN_IF_ERROR(require_dtype(op, "output z", z.dtype(), z.dtype() == x.dtype(), dtype_name(x.dtype())));
+      break;
+    case OPS_REDUCE_BOOL:
+      RETURN_IF_ERROR(require_dtype(op, "output z", z.dtype(), z.dtype() == DataType::kBool, "bool"));
+      break;
+    case OPS_REDUCE_LONG:
+    case OPS_INDEX_REDUCE:
+      RETURN_IF_ERROR(require_dtype(op, "output z", z.dtype(), z.dtype() == DataType::kInt64, "int64"));
+      break;
+    case OPS_SUMMARY_STATS:
+      RETURN_IF_ERROR(require_dtype(op, "output z", z.dtype(), dtype_is_float(z.dtype()), "a float dtype"));
+      break;
+    default:  // REDUCE_FLOAT, REDUCE3: float results, integers computed in float
+      RETURN_IF_ERROR(require_dtype(op, "output z", z.dtype(), dtype_is_float(z.dtype()), "a float dtype"));
+      ct = compute_type_of(float_result_type(in));
+      break;
+  }
+  if (z.length() == 0) return Status::ok();
+  return run_reduce(table_of(c.group), c.num, ct, x, y, z, axes, c.extra);
+}
+
+}  // namespace
+
+bool group_is_valid(int group) { return group >= 0 && group < OPS_LEGACY_GROUP_COUNT; }
+
+const char* group_name(ops_legacy_group_t group) {
+  return group_is_valid(group) ? kGroupNames[group] : "invalid";
+}
+
+int list_ops(ops_legacy_group_t group, const LegacyOpInfo** ops) {
+  if (!group_is_valid(group)) {
+    if (ops) *ops = nullptr;
+    return 0;
+  }
+  OpTable t = op_table(table_of(group));
+  if (ops) *ops = t.ops;
+  return t.count;
+}
+
+const char* op_name(ops_legacy_group_t group, int num) {
+  const LegacyOpInfo* ops = nullptr;
+  int n = list_ops(group, &ops);
+  for (int i = 0; i < n; ++i)
+    if (ops[i].num == num) return ops[i].name;
+  return nullptr;
+}
+
+int find_op(ops_legacy_group_t group, const char* name) {
+  if (name == nullptr) return -1;
+  const LegacyOpInfo* ops = nullptr;
+  int n = list_ops(group, &ops);
+  for (int i = 0; i < n; ++i)
+    if (std::strcmp(ops[i].name, name) == 0) return ops[i].num;
+  return -1;
+}
+
+Status exec(const LegacyCall& c) {
+  if (!group_is_valid(c.group))
+    return Status::error(StatusCode::kInvalidArgument, "legacy: invalid op group %d (valid 0..%d)",
+                         static_cast<int>(c.group), OPS_LEGACY_GROUP_COUNT - 1);
+  const char* op = op_name(c.group, c.num);
+  if (op == nullptr)
+    return Status::error(StatusCode::kUnknownOp, "legacy %s: no op number %d", group_name(c.group), c.num);
+  RETURN_IF_ERROR(check_array(op, "output z", c.z));
+  if (c.group == OPS_RANDOM) {
+    if (c.x) RETURN_IF_ERROR(check_array(op, "input x", c.x));
+    if (c.y) RETURN_IF_ERROR(check_array(op, "input y", c.y));
+    return run_random(c.num, c.seed, c.x, c.y, *c.z, c.extra);
+  }
+  RETURN_IF_ERROR(check_array(op, "input x", c.x));
+  if (is_transform(c.group)) return exec_transform(c, op);
+  if (is_binary(c.group)) return exec_binary(c, op);
+  return exec_reduce(c, op);
+}
+
+// ---- table plumbing ----
+
+Table table_of(ops_legacy_group_t g) {
+  switch (g) {
+    case OPS_TRANSFORM_FLOAT: return Table::kTransformFloat;
+    case OPS_TRANSFORM_SAME: return Table::kTransformSame;
+    case OPS_TRANSFORM_STRICT: return Table::kTransformStrict;
+    case OPS_TRANSFORM_BOOL: return Table::kTransformBool;
+    case OPS_TRANSFORM_ANY: return Table::kTransformAny;
+    case OPS_SCALAR: case OPS_PAIRWISE: case OPS_BROADCAST: return Table::kBinary;
+    case OPS_SCALAR_BOOL: case OPS_PAIRWISE_BOOL: case OPS_BROADCAST_BOOL: return Table::kBinaryBool;
+    case OPS_SCALAR_INT: case OPS_PAIRWISE_INT: case OPS_BROADCAST_INT: return Table::kBinaryInt;
+    case OPS_REDUCE_FLOAT: return Table::kReduceFloat;
+    case OPS_REDUCE_SAME: return Table::kReduceSame;
+    case OPS_REDUCE_BOOL: return Table::kReduceBool;
+    case OPS_REDUCE_LONG: return Table::kReduceLong;
+    case OPS_REDUCE3: return Table::kReduce3;
+    case OPS_INDEX_REDUCE: return Table::kIndexReduce;
+    case OPS_SUMMARY_STATS: return Table::kSummaryStats;
+    case OPS_RANDOM: break;
+  }
+  return Table::kRandom;
+}
+
+OpTable op_table(Table t) {
+  switch (t) {
+    case Table::kTransformFloat: return transform_float_table();
+    case Table::kTransformSame: return transform_same_table();
+    case Table::kTransformStrict: return transform_strict_table();
+    case Table::kTransformBool: return transform_bool_table();
+    case Table::kTransformAny: return transform_any_table();
+    case Table::kBinary: return binary_table();
+    case Table::kBinaryBool: return binary_bool_table();
+    case Table::kBinaryInt: return binary_int_table();
+    case Table::kReduceFloat: return reduce_float_table();
+    case Table::kReduceSame: return reduce_same_table();
+    case Table::kReduceBool: return reduce_bool_table();
+    case Table::kReduceLong: return reduce_long_table();
+    case Table::kReduce3: return reduce3_table();
+    case Table::kIndexReduce: return index_reduce_table();
+    case Table::kSummaryStats: return summary_stats_table();
+    case Table::kRandom: break;
+  }
+  return random_table();
+}
+
+using RunFn = Status (*)(int, ComputeType, const NDArray&, const NDArray*, NDArray&, const Dims&,
+                         const ExtraParams&);
+
+static RunFn run_fn(Table t) {
+  switch (t) {
+    case Table::kTransformFloat: return transform_float_run;
+    case Table::kTransformSame: return transform_same_run;
+    case Table::kTransformStrict: return transform_strict_run;
+    case Table::kTransformBool: return transform_bool_run;
+    case Table::kTransformAny: return transform_any_run;
+    case Table::kBinary: return binary_run;
+    case Table::kBinaryBool: return binary_bool_run;
+    case Table::kBinaryInt: return binary_int_run;
+    case Table::kReduceFloat: return reduce_float_run;
+    case Table::kReduceSame: return reduce_same_run;
+    case Table::kReduceBool: return reduce_bool_run;
+    case Table::kReduceLong: return reduce_long_run;
+    case Table::kReduce3: return reduce3_run;
+    case Table::kIndexReduce: return index_reduce_run;
+    case Table::kSummaryStats: return summary_stats_run;
+    case Table::kRandom: break;
+  }
+  return nullptr;
+}
+
+Status run_transform(Table t, int num, ComputeType ct, const NDArray& x, NDArray& z, const ExtraParams& e) {
+  return run_fn(t)(num, ct, x, nullptr, z, Dims{}, e);
+}
+
+Status run_binary(Table t, int num, ComputeType ct, const NDArray& x, const NDArray& y, NDArray& z,
+                  const ExtraParams& e) {
+  return run_fn(t)(num, ct, x, &y, z, Dims{}, e);
+}
+
+Status run_reduce(Table t, int num, ComputeType ct, const NDArray& x, const NDArray* y, NDArray& z,
+                  const Dims& axes, const ExtraParams& e) {
+  return run_fn(t)(num, ct, x, y, z, axes, e);
+}
+
+}  // namespace libops::legacy

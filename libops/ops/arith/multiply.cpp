@@ -1,0 +1,8 @@
+// multiply: z = x * y with numpy broadcasting and type promotion.
+#include "libops/ops/arith/broadcastable.h"
+
+CUSTOM_OP_IMPL(multiply, 2, 1, true, 0, 0) { return libops::ops::broadcastable_exec(block, libops::legacy::BinaryOp::multiply); }
+
+DECLARE_SHAPE_FN(multiply) { return libops::ops::broadcastable_shape(block, shapes); }
+
+DECLARE_TYPES(multiply) { descriptor.allow_inputs(libops::types::kAny); }

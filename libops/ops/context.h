@@ -1,0 +1,106 @@
+// Context: everything one call of a declarable op sees (libnd4j's "block"):
+// input and output arrays, float/int/bool/dtype arguments, the in-place
+// flag and a per-call workspace. Shape functions get the same Context; then
+// inputs may be shape-only arrays (no data).
+#pragma once
+
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "libops/array/ndarray.h"
+#include "libops/core/status.h"
+
+namespace libops {
+
+// Scratch memory an op allocates with ALLOCATE and frees with RELEASE (or
+// leaves to be freed when the call ends).
+class Workspace {
+ public:
+  Workspace() = default;
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+  ~Workspace() { release_all(); }
+
+  template <typename T>
+  T* allocate(int64_t count) {
+    if (count < 0 || static_cast<uint64_t>(count) > SIZE_MAX / sizeof(T)) return nullptr;
+    return static_cast<T*>(allocate_bytes(static_cast<size_t>(count) * sizeof(T)));
+  }
+  void* allocate_bytes(size_t bytes);
+  void release(void* p);
+  void release_all();
+
+ private:
+  std::vector<void*> blocks_;
+};
+
+class Context {
+ public:
+  Context() = default;
+  explicit Context(const char* op_name) : op_name_(op_name) {}
+
+  // ---- set up by the caller (C API, graph executor, tests) ----
+  void clear();  // empties everything, keeps capacity (contexts are reused)
+  void set_op_name(const char* name) { op_name_ = name; }
+  void add_input(NDArray* a) { inputs_.push_back(a); }
+  void add_output(NDArray* a) { outputs_.push_back(a); }
+  void set_t_args(const double* v, int n) { t_args_.assign(v, v + n); }
+  void set_i_args(const int64_t* v, int n) { i_args_.assign(v, v + n); }
+  void set_b_args(const bool* v, int n) { b_args_.assign(v, v + n); }
+  void set_d_args(const DataType* v, int n) { d_args_.assign(v, v + n); }
+  std::vector<double>& t_args() { return t_args_; }
+  std::vector<int64_t>& i_args() { return i_args_; }
+  std::vector<bool>& b_args() { return b_args_; }
+  std::vector<DataType>& d_args() { return d_args_; }
+  void set_inplace(bool v) { inplace_ = v; }
+
+  // ---- used by ops ----
+  const char* op_name() const { return op_name_; }
+  int num_inputs() const { return static_cast<int>(inputs_.size()); }
+  int num_outputs() const { return static_cast<int>(outputs_.size()); }
+  NDArray* input(int i) const { return inputs_[static_cast<size_t>(i)]; }
+  NDArray* output(int i) const { return outputs_[static_cast<size_t>(i)]; }
+  int num_t_args() const { return static_cast<int>(t_args_.size()); }
+  int num_i_args() const { return static_cast<int>(i_args_.size()); }
+  int num_b_args() const { return static_cast<int>(b_args_.size()); }
+  int num_d_args() const { return static_cast<int>(d_args_.size()); }
+  double t_arg(int i) const { return t_args_[static_cast<size_t>(i)]; }
+  int64_t i_arg(int i) const { return i_args_[static_cast<size_t>(i)]; }
+  bool b_arg(int i) const { return b_args_[static_cast<size_t>(i)]; }
+  DataType d_arg(int i) const { return d_args_[static_cast<size_t>(i)]; }
+  const std::vector<double>& t_args() const { return t_args_; }
+  const std::vector<int64_t>& i_args() const { return i_args_; }
+  const std::vector<bool>& b_args() const { return b_args_; }
+  const std::vector<DataType>& d_args() const { return d_args_; }
+  bool inplace() const { return inplace_; }
+  Workspace& workspace() { return workspace_; }
+
+  // Replaces output i's content with `a`: copied into a supplied output of
+  // the same shape, otherwise the slot takes the array itself.
+  Status store_result(int i, const NDArray& a);
+  // Boolean ops: writes `value` into the bool scalar output 0.
+  Status set_boolean_result(bool value);
+
+  // An error Status whose message starts with "<op name>: ".
+  Status error(StatusCode code, const char* fmt, ...) const __attribute__((format(printf, 3, 4)));
+
+  // ---- executor internals ----
+  // Arrays allocated by the executor for outputs the caller did not supply.
+  std::vector<NDArray>& owned_outputs() { return owned_outputs_; }
+  std::vector<NDArray*>& output_slots() { return outputs_; }
+
+ private:
+  const char* op_name_ = "";
+  std::vector<NDArray*> inputs_;
+  std::vector<NDArray*> outputs_;
+  std::vector<NDArray> owned_outputs_;
+  std::vector<double> t_args_;
+  std::vector<int64_t> i_args_;
+  std::vector<bool> b_args_;
+  std::vector<DataType> d_args_;
+  bool inplace_ = false;
+  Workspace workspace_;
+};
+
+}  // namespace libops

@@ -1,0 +1,201 @@
+#include "libops/ops/declarable_op.h"
+
+#include <exception>
+#include <new>
+
+namespace libops {
+
+const char* op_kind_name(OpKind k) {
+  switch (k) {
+    case OpKind::kOp: return "op";
+    case OpKind::kConfigurable: return "configurable";
+    case OpKind::kReduction: return "reduction";
+    case OpKind::kCustom: return "custom";
+    case OpKind::kBoolean: return "boolean";
+  }
+  return "?";
+}
+
+uint64_t op_name_hash(std::string_view name) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : name) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+OpDescriptor& OpDescriptor::allow_input(int index, TypeSet t) {
+  if (index < 0) return *this;
+  if (static_cast<int>(input_types.size()) <= index)
+    input_types.resize(static_cast<size_t>(index) + 1, input_types.empty() ? types::kAny : input_types.back());
+  input_types[static_cast<size_t>(index)] = t;
+  return *this;
+}
+
+TypeSet OpDescriptor::input_type(int index) const {
+  if (input_types.empty()) return types::kAny;
+  if (index < static_cast<int>(input_types.size())) return input_types[static_cast<size_t>(index)];
+  return input_types.back();
+}
+
+DeclarableOp::DeclarableOp(const char* name, OpKind kind, int n_in, int n_out, bool inplaceable, int n_t, int n_i) {
+  descriptor_.name = name;
+  descriptor_.hash = op_name_hash(name);
+  descriptor_.kind = kind;
+  descriptor_.num_inputs = n_in;
+  descriptor_.num_outputs = n_out;
+  descriptor_.inplaceable = inplaceable;
+  descriptor_.num_t_args = n_t;
+  descriptor_.num_i_args = n_i;
+}
+
+void DeclarableOp::finish_declaration() { declare_types(descriptor_); }
+
+namespace {
+
+// Note [Arity numbers] in declarable_op.h.
+bool count_ok(int declared, int got, bool exact) {
+  if (declared == -2) return true;
+  if (declared == -1) return got >= 1;
+  return exact ? got == declared : got >= declared;
+}
+
+std::string arity_text(int declared, bool exact) {
+  if (declared == -2) return "any number";
+  if (declared == -1) return "at least 1";
+  return exact ? std::to_string(declared) : "at least " + std::to_string(declared);
+}
+
+}  // namespace
+
+Status DeclarableOp::check_call(Context& block) const {
+  const OpDescriptor& d = descriptor_;
+  if (!count_ok(d.num_inputs, block.num_inputs(), true))
+    return block.error(StatusCode::kInvalidArgument, "expected %s inputs, got %d",
+                       arity_text(d.num_inputs, true).c_str(), block.num_inputs());
+  if (!count_ok(d.num_t_args, block.num_t_args(), false))
+    return block.error(StatusCode::kInvalidArgument, "expected %s float (t) args, got %d",
+                       arity_text(d.num_t_args, false).c_str(), block.num_t_args());
+  if (!count_ok(d.num_i_args, block.num_i_args(), false))
+    return block.error(StatusCode::kInvalidArgument, "expected %s integer (i) args, got %d",
+                       arity_text(d.num_i_args, false).c_str(), block.num_i_args());
+  DataType first = DataType::kInvalid;
+  for (int i = 0; i < block.num_inputs(); ++i) {
+    const NDArray* a = block.input(i);
+    if (a == nullptr) return block.error(StatusCode::kNullPointer, "input %d is null", i);
+    if (a->is_null()) return block.error(StatusCode::kInvalidArgument, "input %d is an empty handle", i);
+    TypeSet allowed = d.input_type(i);
+    if (!allowed.contains(a->dtype()))
+      return block.error(StatusCode::kDtype, "unsupported dtype %s for input %d %s; supported: %s",
+                         dtype_name(a->dtype()), i, a->shape().str().c_str(), allowed.str().c_str());
+    if (d.same_type) {
+      if (i == 0) first = a->dtype();
+      else if (a->dtype() != first)
+        return block.error(StatusCode::kDtype, "inputs must share one dtype: input 0 is %s, input %d is %s",
+                           dtype_name(first), i, dtype_name(a->dtype()));
+    }
+  }
+  return Status::ok();
+}
+
+Status DeclarableOp::calculate_output_shape(Context& block, ShapeList& shapes) {
+  const OpDescriptor& d = descriptor_;
+  switch (d.kind) {
+    case OpKind::kBoolean:
+      shapes.push_back(TensorShape{DataType::kBool, Dims{}, 'c'});
+      return Status::ok();
+    case OpKind::kReduction: {
+      const NDArray* x = block.input(0);
+      Dims axes;
+      RETURN_IF_ERROR(normalize_axes(block.op_name(), block.i_args().data(), block.num_i_args(), x->rank(), true, axes));
+      bool keep = block.num_b_args() > 0 && block.b_arg(0);
+      shapes.push_back(TensorShape{x->dtype(), reduced_shape(x->shape(), axes, keep), 'c'});
+      return Status::ok();
+    }
+    default: {
+      // Same shape as the input: output i follows input i (or input 0).
+      if (block.num_inputs() == 0)
+        return block.error(StatusCode::kInvalidArgument, "needs an input to take its output shape from");
+      int n_out = d.num_outputs >= 0 ? d.num_outputs : block.num_inputs();
+      for (int i = 0; i < n_out; ++i) {
+        const NDArray* src = block.input(i < block.num_inputs() ? i : 0);
+        shapes.push_back(TensorShape{src->dtype(), src->shape(), 'c'});
+      }
+      return Status::ok();
+    }
+  }
+}
+
+Status DeclarableOp::infer_shapes(Context& block, ShapeList& shapes) {
+  block.set_op_name(descriptor_.name);
+  RETURN_IF_ERROR(check_call(block));
+  shapes.clear();
+  try {
+    RETURN_IF_ERROR(calculate_output_shape(block, shapes));
+  } catch (const std::bad_alloc&) {
+    return block.error(StatusCode::kOutOfMemory, "out of memory in shape function");
+  } catch (const std::exception& ex) {
+    return block.error(StatusCode::kInternal, "shape function failed: %s", ex.what());
+  }
+  if (!count_ok(descriptor_.num_outputs, static_cast<int>(shapes.size()), true))
+    return block.error(StatusCode::kInternal, "shape function gave %zu outputs; declared %s", shapes.size(),
+                       arity_text(descriptor_.num_outputs, true).c_str());
+  return Status::ok();
+}
+
+Status DeclarableOp::prepare_outputs(Context& block, const ShapeList& shapes) {
+  const int n = static_cast<int>(shapes.size());
+  if (block.num_outputs() > 0) {
+    // Supplied outputs must match the shape function exactly.
+    if (block.num_outputs() != n)
+      return block.error(StatusCode::kInvalidArgument, "expected %d outputs, got %d", n, block.num_outputs());
+    for (int i = 0; i < n; ++i) {
+      NDArray* o = block.output(i);
+      if (o == nullptr) return block.error(StatusCode::kNullPointer, "output %d is null", i);
+      if (!o->has_data()) return block.error(StatusCode::kInvalidArgument, "output %d has no data", i);
+      const TensorShape& s = shapes[static_cast<size_t>(i)];
+      if (o->shape() != s.dims || o->dtype() != s.dtype)
+        return block.error(StatusCode::kShape, "output %d is %s%s but the op produces %s", i, dtype_name(o->dtype()),
+                           o->shape().str().c_str(), s.str().c_str());
+    }
+    return Status::ok();
+  }
+  if (block.inplace()) {
+    if (!descriptor_.inplaceable) return block.error(StatusCode::kInvalidArgument, "cannot run in place");
+    const NDArray* in = block.input(0);
+    if (n != 1 || in->shape() != shapes[0].dims || in->dtype() != shapes[0].dtype)
+      return block.error(StatusCode::kInvalidArgument, "cannot run in place: output %s differs from input 0 %s",
+                         shapes.empty() ? "?" : shapes[0].str().c_str(), in->desc().str().c_str());
+    block.add_output(block.input(0));
+    return Status::ok();
+  }
+  auto& owned = block.owned_outputs();
+  owned.clear();
+  owned.resize(static_cast<size_t>(n));  // sized once: the slots below point into it
+  for (int i = 0; i < n; ++i) {
+    const TensorShape& s = shapes[static_cast<size_t>(i)];
+    Status st = NDArray::create(s.dtype, s.dims, 'c', owned[static_cast<size_t>(i)]);
+    if (!st.is_ok()) return block.error(st.code(), "output %d: %s", i, st.message().c_str());
+    block.add_output(&owned[static_cast<size_t>(i)]);
+  }
+  return Status::ok();
+}
+
+Status DeclarableOp::execute(Context& block) {
+  thread_local ShapeList shapes;  // reused: no allocation per call after the first
+  RETURN_IF_ERROR(infer_shapes(block, shapes));
+  RETURN_IF_ERROR(prepare_outputs(block, shapes));
+  for (int i = 0; i < block.num_inputs(); ++i)
+    if (!block.input(i)->has_data())
+      return block.error(StatusCode::kInvalidArgument, "input %d has no data", i);
+  try {
+    return validate_and_execute(block);
+  } catch (const std::bad_alloc&) {
+    return block.error(StatusCode::kOutOfMemory, "out of memory");
+  } catch (const std::exception& ex) {
+    return block.error(StatusCode::kInternal, "unexpected error: %s", ex.what());
+  }
+}
+
+}  // namespace libops

@@ -1,0 +1,57 @@
+// OpRegistry: every declarable op, found by name, alias or 64-bit name hash.
+// Ops register themselves from their own file at load time (OpRegistrar);
+// there is no central list. A second op with a taken name is refused and
+// recorded in load_errors().
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace libops {
+
+class DeclarableOp;
+
+class OpRegistry {
+ public:
+  static OpRegistry& instance();
+
+  // Takes ownership. Returns false (and records why) for a duplicate name or hash.
+  bool register_op(std::unique_ptr<DeclarableOp> op);
+  void register_alias(const char* alias, const char* target);
+
+  // nullptr when unknown. Aliases resolve to their op.
+  DeclarableOp* find(std::string_view name) const;
+  DeclarableOp* find_hash(uint64_t hash) const;
+
+  // All ops sorted by name.
+  std::vector<const DeclarableOp*> list() const;
+  // Aliases pointing at `name`.
+  std::vector<std::string> aliases_of(std::string_view name) const;
+  const std::vector<std::string>& load_errors() const { return load_errors_; }
+  int size() const { return static_cast<int>(by_hash_.size()); }
+
+ private:
+  OpRegistry() = default;
+  std::vector<std::unique_ptr<DeclarableOp>> ops_;
+  std::unordered_map<uint64_t, DeclarableOp*> by_hash_;
+  std::unordered_map<std::string, std::string> aliases_;  // alias -> op name
+  std::vector<std::string> load_errors_;
+};
+
+template <typename Op>
+struct OpRegistrar {
+  OpRegistrar() {
+    auto op = std::make_unique<Op>();
+    op->finish_declaration();
+    OpRegistry::instance().register_op(std::move(op));
+  }
+};
+
+struct OpAliasRegistrar {
+  OpAliasRegistrar(const char* alias, const char* target) { OpRegistry::instance().register_alias(alias, target); }
+};
+
+}  // namespace libops
