@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Builds libops, and optionally runs its tests or its example graphs.
+#
+#   ./buildnativeoperations.sh --run     install what is missing, build, run the example graphs
+#   ./buildnativeoperations.sh --test    install what is missing, build, run the tests
+#
+# Options:
+#   -c, --chip cpu|cuda        backend (default cpu; the CPU backend is always built)
+#   -b, --build-type release|debug
+#   -j, --jobs N               parallel compile jobs (default: number of cores)
+#   --sanitize LIST            e.g. address,undefined (builds in its own directory)
+#   --bench                    also build and run the benchmarks in bench/
+#   --no-install               never install packages, only report what is missing
+#   --clean                    remove the build directory first
+#   -h, --help
+set -euo pipefail
+
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+
+CHIP=cpu
+BUILD_TYPE=release
+JOBS=$(nproc 2>/dev/null || echo 2)
+SANITIZE=""
+DO_RUN=0
+DO_TEST=0
+DO_BENCH=0
+DO_INSTALL=1
+DO_CLEAN=0
+
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+die() { echo "buildnativeoperations.sh: $*" >&2; exit 1; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --run) DO_RUN=1 ;;
+    --test) DO_TEST=1 ;;
+    --bench) DO_BENCH=1 ;;
+    -c|--chip) [ $# -ge 2 ] || die "$1 needs a value"; CHIP=$2; shift ;;
+    -b|--build-type) [ $# -ge 2 ] || die "$1 needs a value"; BUILD_TYPE=$2; shift ;;
+    -j|--jobs) [ $# -ge 2 ] || die "$1 needs a value"; JOBS=$2; shift ;;
+    --sanitize) [ $# -ge 2 ] || die "$1 needs a value"; SANITIZE=$2; shift ;;
+    --no-install) DO_INSTALL=0 ;;
+    --clean) DO_CLEAN=1 ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; die "unknown option '$1'" ;;
+  esac
+  shift
+done
+
+case "$CHIP" in cpu|cuda) ;; *) die "--chip must be cpu or cuda, got '$CHIP'" ;; esac
+case "$BUILD_TYPE" in
+  release) CMAKE_BUILD_TYPE=Release ;;
+  debug) CMAKE_BUILD_TYPE=Debug ;;
+  *) die "--build-type must be release or debug, got '$BUILD_TYPE'" ;;
+esac
+[[ "$JOBS" =~ ^[0-9]+$ ]] && [ "$JOBS" -ge 1 ] || die "--jobs must be a positive number, got '$JOBS'"
+
+# ---- dependencies ----
+# Debian packages the build needs, and the file that proves each is there.
+DEB_PACKAGES=(cmake g++ make flatbuffers-compiler libflatbuffers-dev libspdlog-dev libopenblas-dev
+              libgtest-dev libbenchmark-dev python3 python3-pip ccache)
+missing_packages() {
+  local missing=()
+  for p in "${DEB_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  echo "${missing[@]:-}"
+}
+
+install_dependencies() {
+  local missing
+  missing=$(missing_packages)
+  if [ -n "$missing" ]; then
+    if [ "$DO_INSTALL" = 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      echo "== installing Debian packages: $missing"
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get update -qq
+      # shellcheck disable=SC2086
+      apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    else
+      die "missing Debian packages: $missing (install them with: sudo apt-get install $missing)"
+    fi
+  fi
+  # Python packages for the graph builder and the example graphs.
+  if ! python3 -c "import numpy, flatbuffers" 2>/dev/null; then
+    if [ "$DO_INSTALL" = 1 ]; then
+      echo "== installing Python packages: numpy flatbuffers"
+      python3 -m pip install --quiet numpy "flatbuffers>=2.0.7" 2>/dev/null ||
+        python3 -m pip install --quiet --break-system-packages numpy "flatbuffers>=2.0.7"
+    else
+      die "missing Python packages: numpy and flatbuffers (python3 -m pip install numpy flatbuffers)"
+    fi
+  fi
+  if [ "$CHIP" = cuda ] && ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+    die "-c cuda needs the CUDA toolkit (nvcc not found in PATH or /usr/local/cuda/bin)"
+  fi
+}
+
+install_dependencies
+
+# ---- configure and build ----
+BUILD_DIR="$ROOT/build/$CHIP-$BUILD_TYPE"
+[ -n "$SANITIZE" ] && BUILD_DIR="$BUILD_DIR-$(echo "$SANITIZE" | tr ',' '-')"
+[ "$DO_CLEAN" = 1 ] && rm -rf "$BUILD_DIR"
+
+CMAKE_ARGS=(-S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$CMAKE_BUILD_TYPE" -DLIBOPS_BUILD_TESTS=ON
+            -DLIBOPS_BUILD_BENCH=$([ "$DO_BENCH" = 1 ] && echo ON || echo OFF))
+[ -n "$SANITIZE" ] && CMAKE_ARGS+=(-DLIBOPS_SANITIZE="$SANITIZE")
+if [ "$CHIP" = cuda ]; then
+  CMAKE_ARGS+=(-DLIBOPS_CUDA=ON)
+  export PATH="/usr/local/cuda/bin:$PATH"
+fi
+export CCACHE_BASEDIR="$ROOT"
+
+echo "== configuring ($CHIP, $BUILD_TYPE${SANITIZE:+, sanitize=$SANITIZE}) in ${BUILD_DIR#"$ROOT"/}"
+cmake "${CMAKE_ARGS[@]}" >/dev/null
+echo "== building with $JOBS jobs"
+start=$(date +%s)
+cmake --build "$BUILD_DIR" -j "$JOBS"
+echo "== build finished in $(( $(date +%s) - start )) s"
+
+export LIBOPS_BUILD_DIR="$BUILD_DIR"
+if [ "$DO_TEST" = 1 ]; then
+  echo "== running tests"
+  if [ -n "$SANITIZE" ]; then
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+  fi
+  (cd "$BUILD_DIR" && ctest --output-on-failure)
+fi
+
+if [ "$DO_RUN" = 1 ]; then
+  if [ -x "$BUILD_DIR/ops-run" ] && [ -f "$BUILD_DIR/examples/mlp.lops" ]; then
+    for model in "$BUILD_DIR"/examples/*.lops; do
+      echo "== ops-run $(basename "$model") --profile"
+      "$BUILD_DIR/ops-run" "$model" --profile
+    done
+  else
+    echo "== running the core demo"
+    "$BUILD_DIR/libops-demo"
+  fi
+fi
+
+if [ "$DO_BENCH" = 1 ]; then
+  for b in "$BUILD_DIR"/*_bench; do
+    [ -x "$b" ] || continue
+    echo "== $(basename "$b")"
+    "$b"
+  done
+fi
