@@ -20,6 +20,15 @@ class Workspace {
   Workspace() = default;
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
+  Workspace(Workspace&& o) noexcept : blocks_(std::move(o.blocks_)) { o.blocks_.clear(); }
+  Workspace& operator=(Workspace&& o) noexcept {
+    if (this != &o) {
+      release_all();
+      blocks_ = std::move(o.blocks_);
+      o.blocks_.clear();
+    }
+    return *this;
+  }
   ~Workspace() { release_all(); }
 
   template <typename T>
