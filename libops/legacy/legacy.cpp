@@ -211,6 +211,11 @@ Status exec(const LegacyCall& c) {
   if (op == nullptr)
     return Status::error(StatusCode::kUnknownOp, "legacy %s: no op number %d", group_name(c.group), c.num);
   RETURN_IF_ERROR(check_array(op, "output z", c.z));
+  for (int d = 0; d < c.z->rank(); ++d)
+    if (c.z->strides()[d] == 0 && c.z->dim(d) > 1)
+      return Status::error(StatusCode::kInvalidArgument,
+                           "%s: output z%s is a broadcast view (stride 0 on dim %d); outputs must not repeat elements",
+                           op, c.z->shape().str().c_str(), d);
   if (c.group == OPS_RANDOM) {
     if (c.x) RETURN_IF_ERROR(check_array(op, "input x", c.x));
     if (c.y) RETURN_IF_ERROR(check_array(op, "input y", c.y));

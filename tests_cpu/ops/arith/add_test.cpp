@@ -52,3 +52,17 @@ TEST(DivideOp, IntegerDivisionByZeroIsZero) {
   ASSERT_OK(run("divide", {&x, &y}, {}, ctx));
   EXPECT_TRUE(all_close(*ctx.output(0), {3, -3, 0, -3}));
 }
+
+TEST(SquaredDifferenceOp, ReadmeExampleComputesBroadcastSquares) {
+  NDArray x = make(DataType::kFloat64, {2, 2}, {1, -2, 3.5, 0});
+  NDArray y = make(DataType::kInt32, {2}, {3, -1});
+  Context ctx;
+  ASSERT_OK(run("squared_difference", {&x, &y}, {}, ctx));
+  EXPECT_EQ(ctx.output(0)->dtype(), DataType::kFloat64);
+  EXPECT_TRUE(all_close(*ctx.output(0), {4, 1, 0.25, 1}));
+  NDArray b = make(DataType::kBool, {2}, {1, 0});
+  Context bad;
+  Status s = run("squared_difference", {&b, &b}, {}, bad);
+  EXPECT_EQ(s.code(), StatusCode::kDtype);
+  EXPECT_NE(s.message().find("squared_difference: unsupported dtype bool for input 0"), std::string::npos) << s.message();
+}

@@ -1,0 +1,12 @@
+// squared_difference: z = (x - y)^2 with numpy broadcasting and type
+// promotion (TensorFlow's SquaredDifference). Also the worked example in
+// the README: a whole op in one file.
+#include "libops/ops/arith/broadcastable.h"
+
+CUSTOM_OP_IMPL(squared_difference, 2, 1, true, 0, 0) {
+  return libops::ops::broadcastable_exec(block, libops::legacy::BinaryOp::squared_subtract);
+}
+
+DECLARE_SHAPE_FN(squared_difference) { return libops::ops::broadcastable_shape(block, shapes); }
+
+DECLARE_TYPES(squared_difference) { descriptor.allow_inputs(libops::types::kNumeric); }
