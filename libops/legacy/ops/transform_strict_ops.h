@@ -1,25 +1,344 @@
 // Transform "strict": z = f(x) for floating-point x, z of the same dtype.
 // Computes in float for float16/bfloat16/float32 and double for float64.
 //
+// Note [Transform special values]
+// NaN in gives NaN out for every op here. At +-inf each op returns its
+// limit (softsign(-inf) = -1, swish(-inf) = -0, gelu_derivative(inf) = 1,
+// ...), never the NaN a naive formula gives (-inf * 0). Outside an op's real
+// domain the result is NaN (log(-1), asin(2), digamma at -1, -2, ...), and at
+// a pole it is the signed infinity of the C library (log(0) = -inf,
+// lgamma(-2) = inf).
+//
+// Conventions taken from libnd4j where frameworks differ:
+//   * hard_sigmoid(x) = clamp(0.2 x + 0.5, 0, 1) (Keras 1 / libnd4j slope
+//     0.2, not PyTorch's x / 6 + 1/2);
+//   * the derivatives of the piecewise ops count the kinks as inside:
+//     hard_tanh_derivative is 1 on [-1, 1], hard_sigmoid_derivative 0.2 on
+//     [-2.5, 2.5]; elu_derivative and selu_derivative use the x <= 0 branch
+//     at 0;
+//   * gelu is the tanh form 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+//     (its definition, not an approximation of anything here); precise_gelu
+//     is the exact x * Phi(x) = 0.5 x erfc(-x / sqrt 2).
+// Parameters: elu and elu_derivative read alpha = extra[0] (default 1).
+//
 // To add an op: functor + one row with the next unused number (see
 // transform_same_ops.h).
 #pragma once
 
 #include <cmath>
+#include <numbers>
 
 #include "libops/legacy/dispatch.h"
+#include "libops/legacy/ops/transform_strict_math.h"
 
-namespace libops::legacy::fn {
+namespace libops::legacy::fn::transform_strict {
 
+namespace m = transform_math;
+
+// ---- exponentials and logarithms ----
 template <typename C> struct Exp {
   static C op(C x, const ExtraParams&) { return std::exp(x); }
 };
+template <typename C> struct Log {
+  static C op(C x, const ExtraParams&) { return std::log(x); }
+};
+template <typename C> struct Log1p {
+  static C op(C x, const ExtraParams&) { return std::log1p(x); }
+};
+template <typename C> struct Expm1 {
+  static C op(C x, const ExtraParams&) { return std::expm1(x); }
+};
+template <typename C> struct Log2 {
+  static C op(C x, const ExtraParams&) { return std::log2(x); }
+};
+template <typename C> struct Log10 {
+  static C op(C x, const ExtraParams&) { return std::log10(x); }
+};
+template <typename C> struct Exp2 {
+  static C op(C x, const ExtraParams&) { return std::exp2(x); }
+};
 
-}  // namespace libops::legacy::fn
+// ---- trigonometric and hyperbolic ----
+template <typename C> struct Sin {
+  static C op(C x, const ExtraParams&) { return std::sin(x); }
+};
+template <typename C> struct Cos {
+  static C op(C x, const ExtraParams&) { return std::cos(x); }
+};
+template <typename C> struct Tan {
+  static C op(C x, const ExtraParams&) { return std::tan(x); }
+};
+template <typename C> struct Asin {
+  static C op(C x, const ExtraParams&) { return std::asin(x); }
+};
+template <typename C> struct Acos {
+  static C op(C x, const ExtraParams&) { return std::acos(x); }
+};
+template <typename C> struct Atan {
+  static C op(C x, const ExtraParams&) { return std::atan(x); }
+};
+template <typename C> struct Sinh {
+  static C op(C x, const ExtraParams&) { return std::sinh(x); }
+};
+template <typename C> struct Cosh {
+  static C op(C x, const ExtraParams&) { return std::cosh(x); }
+};
+template <typename C> struct Tanh {
+  static C op(C x, const ExtraParams&) { return std::tanh(x); }
+};
+template <typename C> struct Asinh {
+  static C op(C x, const ExtraParams&) { return std::asinh(x); }
+};
+template <typename C> struct Acosh {
+  static C op(C x, const ExtraParams&) { return std::acosh(x); }
+};
+template <typename C> struct Atanh {
+  static C op(C x, const ExtraParams&) { return std::atanh(x); }
+};
 
-#define LIBOPS_TRANSFORM_STRICT_OPS(X) \
-  X(0, exp, fn::Exp, kFloatTypes)
-#define LIBOPS_TRANSFORM_STRICT_COUNT 1
+// ---- activations ----
+template <typename C> struct Sigmoid {
+  static C op(C x, const ExtraParams&) { return m::sigmoid(x); }
+};
+template <typename C> struct Softplus {
+  static C op(C x, const ExtraParams&) { return m::softplus(x); }
+};
+// x / (1 + |x|); +-1 at +-inf (the formula would give inf / inf).
+template <typename C> struct Softsign {
+  static C op(C x, const ExtraParams&) {
+    if (std::isinf(x)) return std::copysign(C(1), x);
+    return x / (C(1) + std::fabs(x));
+  }
+};
+template <typename C> struct HardTanh {
+  static C op(C x, const ExtraParams&) { return x < C(-1) ? C(-1) : (x > C(1) ? C(1) : x); }
+};
+template <typename C> struct HardSigmoid {
+  static C op(C x, const ExtraParams&) {
+    const C y = C(0.2) * x + C(0.5);
+    return y < C(0) ? C(0) : (y > C(1) ? C(1) : y);
+  }
+};
+
+// SELU constants (Klambauer et al. 2017).
+inline constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
+inline constexpr double kSeluScale = 1.0507009873554804934193349852946;
+
+template <typename C> struct Selu {
+  static C op(C x, const ExtraParams&) {
+    return x > C(0) ? C(kSeluScale) * x : C(kSeluScale * kSeluAlpha) * std::expm1(x);
+  }
+};
+// x * sigmoid(x); -0 at -inf.
+template <typename C> struct Swish {
+  static C op(C x, const ExtraParams&) {
+    if (std::isinf(x)) return x > C(0) ? x : C(-0.0);
+    return x * m::sigmoid(x);
+  }
+};
+
+// gelu's inner argument 2 u = 2 sqrt(2/pi) x (1 + 0.044715 x^2), so that
+// 0.5 (1 + tanh(u)) = sigmoid(2 u): no cancellation for negative x.
+inline constexpr double kGeluK = 0.79788456080286535587989211986876;  // sqrt(2/pi)
+inline constexpr double kGeluC = 0.044715;
+template <typename C> inline C gelu_two_u(C x) { return C(2 * kGeluK) * x * (C(1) + C(kGeluC) * x * x); }
+
+template <typename C> struct Gelu {
+  static C op(C x, const ExtraParams&) {
+    if (std::isinf(x)) return x > C(0) ? x : C(-0.0);
+    return x * m::sigmoid(gelu_two_u(x));
+  }
+};
+template <typename C> struct PreciseGelu {
+  static C op(C x, const ExtraParams&) {
+    if (std::isinf(x)) return x > C(0) ? x : C(-0.0);
+    return C(0.5) * x * std::erfc(-x * C(std::numbers::sqrt2 / 2));
+  }
+};
+// x * tanh(softplus(x)); -0 at -inf.
+template <typename C> struct Mish {
+  static C op(C x, const ExtraParams&) {
+    if (std::isinf(x)) return x > C(0) ? x : C(-0.0);
+    return x * std::tanh(m::softplus(x));
+  }
+};
+template <typename C> struct Elu {
+  static C op(C x, const ExtraParams& e) {
+    return x > C(0) ? x : C(e.get(0, 1.0)) * std::expm1(x);
+  }
+};
+// log(sigmoid(x)) = -softplus(-x) = min(x, 0) - log1p(exp(-|x|)).
+template <typename C> struct LogSigmoid {
+  static C op(C x, const ExtraParams&) {
+    return (x < C(0) ? x : C(0)) - std::log1p(std::exp(-std::fabs(x)));
+  }
+};
+// max(tanh(x), 0).
+template <typename C> struct RectifiedTanh {
+  static C op(C x, const ExtraParams&) {
+    const C t = std::tanh(x);
+    return t < C(0) ? C(0) : t;
+  }
+};
+
+// ---- special functions and rounding ----
+template <typename C> struct Erf {
+  static C op(C x, const ExtraParams&) { return std::erf(x); }
+};
+template <typename C> struct Erfc {
+  static C op(C x, const ExtraParams&) { return std::erfc(x); }
+};
+// Round half to even (numpy.rint), in the default rounding mode.
+template <typename C> struct Rint {
+  static C op(C x, const ExtraParams&) { return std::nearbyint(x); }
+};
+// log|gamma(x)|.
+template <typename C> struct Lgamma {
+  static C op(C x, const ExtraParams&) { return m::log_abs_gamma(x); }
+};
+// Note [Digamma] in transform_strict_math.h.
+template <typename C> struct Digamma {
+  static C op(C x, const ExtraParams&) { return C(m::digamma(static_cast<double>(x))); }
+};
+
+// ---- derivatives (d/dx of the op of the same name) ----
+// sigmoid (1 - sigmoid) with 1 - sigmoid(x) = sigmoid(-x), exact in the tails.
+template <typename C> struct SigmoidDerivative {
+  static C op(C x, const ExtraParams&) { return m::sigmoid(x) * m::sigmoid(-x); }
+};
+template <typename C> struct TanhDerivative {
+  static C op(C x, const ExtraParams&) { return m::sech_squared(x); }
+};
+template <typename C> struct SoftplusDerivative {
+  static C op(C x, const ExtraParams&) { return m::sigmoid(x); }
+};
+// 1 / (1 + |x|)^2, squared after the division so tiny results stay accurate.
+template <typename C> struct SoftsignDerivative {
+  static C op(C x, const ExtraParams&) {
+    const C d = C(1) / (C(1) + std::fabs(x));
+    return d * d;
+  }
+};
+template <typename C> struct HardTanhDerivative {
+  static C op(C x, const ExtraParams&) {
+    if (std::isnan(x)) return x;
+    return x >= C(-1) && x <= C(1) ? C(1) : C(0);
+  }
+};
+template <typename C> struct HardSigmoidDerivative {
+  static C op(C x, const ExtraParams&) {
+    if (std::isnan(x)) return x;
+    return x >= C(-2.5) && x <= C(2.5) ? C(0.2) : C(0);
+  }
+};
+template <typename C> struct SeluDerivative {
+  static C op(C x, const ExtraParams&) {
+    return x > C(0) ? C(kSeluScale) : C(kSeluScale * kSeluAlpha) * std::exp(x);
+  }
+};
+// s + x s (1 - s) with s = sigmoid(x) and 1 - s = sigmoid(-x).
+template <typename C> struct SwishDerivative {
+  static C op(C x, const ExtraParams&) {
+    if (std::isinf(x)) return x > C(0) ? C(1) : C(0);
+    const C s = m::sigmoid(x);
+    return s + x * s * m::sigmoid(-x);
+  }
+};
+// d/dx x sigmoid(2u) = s + x s (1 - s) d(2u)/dx, s = sigmoid(2u). Beyond
+// |x| = 1e6 the result is exactly 1 or 0 in double (s (1 - s) < exp(-1e16)),
+// and x d(2u)/dx could overflow to inf * 0, so it is returned directly.
+template <typename C> struct GeluDerivative {
+  static C op(C x, const ExtraParams&) {
+    if (std::fabs(x) > C(1e6)) return x > C(0) ? C(1) : C(0);
+    const C two_u = gelu_two_u(x);
+    const C s = m::sigmoid(two_u), s_neg = m::sigmoid(-two_u);
+    const C du = C(2 * kGeluK) * (C(1) + C(3 * kGeluC) * x * x);
+    return s + x * du * s * s_neg;
+  }
+};
+// Phi(x) + x phi(x).
+template <typename C> struct PreciseGeluDerivative {
+  static C op(C x, const ExtraParams&) {
+    if (std::isinf(x)) return x > C(0) ? C(1) : C(0);
+    const C cdf = C(0.5) * std::erfc(-x * C(std::numbers::sqrt2 / 2));
+    const C pdf = std::exp(C(-0.5) * x * x) * C(std::numbers::inv_sqrtpi / std::numbers::sqrt2);
+    return cdf + x * pdf;
+  }
+};
+// tanh(sp) + x sech(sp)^2 sigmoid(x), sp = softplus(x).
+template <typename C> struct MishDerivative {
+  static C op(C x, const ExtraParams&) {
+    if (std::isinf(x)) return x > C(0) ? C(1) : C(0);
+    const C sp = m::softplus(x);
+    return std::tanh(sp) + x * m::sech_squared(sp) * m::sigmoid(x);
+  }
+};
+template <typename C> struct EluDerivative {
+  static C op(C x, const ExtraParams& e) { return x > C(0) ? C(1) : C(e.get(0, 1.0)) * std::exp(x); }
+};
+// sech(x)^2 where x > 0, else 0.
+template <typename C> struct RectifiedTanhDerivative {
+  static C op(C x, const ExtraParams&) {
+    if (std::isnan(x)) return x;
+    return x > C(0) ? m::sech_squared(x) : C(0);
+  }
+};
+
+}  // namespace libops::legacy::fn::transform_strict
+
+// X(number, name, functor, type set). Never renumber a row.
+#define LIBOPS_TRANSFORM_STRICT_OPS(X)                                                    \
+  X(0, exp, fn::transform_strict::Exp, kFloatTypes)                                       \
+  X(1, log, fn::transform_strict::Log, kFloatTypes)                                       \
+  X(2, log1p, fn::transform_strict::Log1p, kFloatTypes)                                   \
+  X(3, expm1, fn::transform_strict::Expm1, kFloatTypes)                                   \
+  X(4, log2, fn::transform_strict::Log2, kFloatTypes)                                     \
+  X(5, log10, fn::transform_strict::Log10, kFloatTypes)                                   \
+  X(6, exp2, fn::transform_strict::Exp2, kFloatTypes)                                     \
+  X(7, sin, fn::transform_strict::Sin, kFloatTypes)                                       \
+  X(8, cos, fn::transform_strict::Cos, kFloatTypes)                                       \
+  X(9, tan, fn::transform_strict::Tan, kFloatTypes)                                       \
+  X(10, asin, fn::transform_strict::Asin, kFloatTypes)                                    \
+  X(11, acos, fn::transform_strict::Acos, kFloatTypes)                                    \
+  X(12, atan, fn::transform_strict::Atan, kFloatTypes)                                    \
+  X(13, sinh, fn::transform_strict::Sinh, kFloatTypes)                                    \
+  X(14, cosh, fn::transform_strict::Cosh, kFloatTypes)                                    \
+  X(15, tanh, fn::transform_strict::Tanh, kFloatTypes)                                    \
+  X(16, asinh, fn::transform_strict::Asinh, kFloatTypes)                                  \
+  X(17, acosh, fn::transform_strict::Acosh, kFloatTypes)                                  \
+  X(18, atanh, fn::transform_strict::Atanh, kFloatTypes)                                  \
+  X(19, sigmoid, fn::transform_strict::Sigmoid, kFloatTypes)                              \
+  X(20, softplus, fn::transform_strict::Softplus, kFloatTypes)                            \
+  X(21, softsign, fn::transform_strict::Softsign, kFloatTypes)                            \
+  X(22, hard_tanh, fn::transform_strict::HardTanh, kFloatTypes)                           \
+  X(23, hard_sigmoid, fn::transform_strict::HardSigmoid, kFloatTypes)                     \
+  X(24, selu, fn::transform_strict::Selu, kFloatTypes)                                    \
+  X(25, swish, fn::transform_strict::Swish, kFloatTypes)                                  \
+  X(26, gelu, fn::transform_strict::Gelu, kFloatTypes)                                    \
+  X(27, precise_gelu, fn::transform_strict::PreciseGelu, kFloatTypes)                     \
+  X(28, mish, fn::transform_strict::Mish, kFloatTypes)                                    \
+  X(29, elu, fn::transform_strict::Elu, kFloatTypes)                                      \
+  X(30, log_sigmoid, fn::transform_strict::LogSigmoid, kFloatTypes)                       \
+  X(31, rectified_tanh, fn::transform_strict::RectifiedTanh, kFloatTypes)                 \
+  X(32, erf, fn::transform_strict::Erf, kFloatTypes)                                      \
+  X(33, erfc, fn::transform_strict::Erfc, kFloatTypes)                                    \
+  X(34, rint, fn::transform_strict::Rint, kFloatTypes)                                    \
+  X(35, lgamma, fn::transform_strict::Lgamma, kFloatTypes)                                \
+  X(36, digamma, fn::transform_strict::Digamma, kFloatTypes)                              \
+  X(37, sigmoid_derivative, fn::transform_strict::SigmoidDerivative, kFloatTypes)         \
+  X(38, tanh_derivative, fn::transform_strict::TanhDerivative, kFloatTypes)               \
+  X(39, softplus_derivative, fn::transform_strict::SoftplusDerivative, kFloatTypes)       \
+  X(40, softsign_derivative, fn::transform_strict::SoftsignDerivative, kFloatTypes)       \
+  X(41, hard_tanh_derivative, fn::transform_strict::HardTanhDerivative, kFloatTypes)      \
+  X(42, hard_sigmoid_derivative, fn::transform_strict::HardSigmoidDerivative, kFloatTypes) \
+  X(43, selu_derivative, fn::transform_strict::SeluDerivative, kFloatTypes)               \
+  X(44, swish_derivative, fn::transform_strict::SwishDerivative, kFloatTypes)             \
+  X(45, gelu_derivative, fn::transform_strict::GeluDerivative, kFloatTypes)               \
+  X(46, precise_gelu_derivative, fn::transform_strict::PreciseGeluDerivative, kFloatTypes) \
+  X(47, mish_derivative, fn::transform_strict::MishDerivative, kFloatTypes)               \
+  X(48, elu_derivative, fn::transform_strict::EluDerivative, kFloatTypes)                 \
+  X(49, rectified_tanh_derivative, fn::transform_strict::RectifiedTanhDerivative, kFloatTypes)
+#define LIBOPS_TRANSFORM_STRICT_COUNT 50
 
 namespace libops::legacy {
 enum class TransformStrictOp : int { LIBOPS_TRANSFORM_STRICT_OPS(LIBOPS_TABLE_ENUM_ROW) };
