@@ -37,10 +37,13 @@ Status dispatch_binary(const char* name, ComputeType ct, const NDArray& x, const
 template <template <typename> class F, unsigned kSet>
 Status dispatch_reduce(const char* name, ComputeType ct, const NDArray& x, const NDArray* y, NDArray& z,
                        const Dims& axes, const ExtraParams& e) {
-  return with_compute_type<kSet>(name, ct, y ? promote_types(x.dtype(), y->dtype()) : x.dtype(), [&](auto tag) {
+  Status checked;  // the functor's check of its extra params (loops/reduce.h)
+  RETURN_IF_ERROR(with_compute_type<kSet>(name, ct, y ? promote_types(x.dtype(), y->dtype()) : x.dtype(), [&](auto tag) {
     using C = decltype(tag);
-    reduce_run<F<C>, C>(x, y, z, axes, e);
-  });
+    checked = reduce_check<F<C>>(name, e);
+    if (checked.is_ok()) reduce_run<F<C>, C>(x, y, z, axes, e);
+  }));
+  return checked;
 }
 
 }  // namespace libops::legacy

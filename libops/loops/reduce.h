@@ -1,72 +1,239 @@
-// Reduction kernels: z = finish(merge over axes of map(x)) for one functor
+// Reduction kernels: z = finish(merge over axes of map(x))) for one functor
 // and one compute type, over any strides and any set of axes.
 //
-// A reduce functor (see legacy/functors/reduce_functors.h) provides
-//   using Acc = ...;                         accumulator type
-//   static Acc identity(const ExtraParams&);
+// A reduce functor (see legacy/ops/reduce_ops.h) provides
+//   using Acc = ...;                         accumulator: a number, bool or small struct
+//   static Acc identity(const ExtraParams&); merge(identity, a) == a
 //   static Acc map(C x, const ExtraParams&)                (unary)
 //   static Acc map(C x, C y, const ExtraParams&)           (reduce3: kArity = 2)
-//   static Acc map(C x, int64_t index, const ExtraParams&) (index reduce: kIndexed)
-//   static Acc merge(Acc a, Acc b);          associative
-//   static R finish(Acc a, int64_t n, const ExtraParams&); n = reduced count
+//   static Acc map(C x, int64_t index, const ExtraParams&) (index reduce: kIndexed;
+//                                           index = C-order position within the reduced dims)
+//   static Acc merge(Acc a, Acc b);          associative and commutative up to rounding;
+//                                            a result that depends on position (the first
+//                                            index of a tie) compares the indices it carries
+//   static R finish(Acc a, int64_t n, const ExtraParams&); n = reduced count, R = z's compute type
+// and optionally
+//   static Status check(const char* op, const ExtraParams&)  rejects bad extra parameters
+//                                                            (see reduce_check) before any work
 //
 // Note [Reduction order]
-// Dense runs are accumulated in 8 lanes (so the compiler vectorizes) over
-// blocks of 4096 elements, block results merged in order. A reduction of
-// more than kReduceChunk elements into few outputs is split into fixed-size
-// chunks merged in order, so results do not depend on the thread count.
+// Which values are merged in which order is fixed by the shapes and strides
+// alone, never by the thread count, so results are bit-identical with 1 or N
+// threads (floating-point sums depend on order). Two paths:
+//  * Generic (x's innermost dim is reduced, or nothing is kept): each
+//    output's reduced positions, in C order over the reduced dims, are cut
+//    into chunks of kReduceChunk positions whose results are merged left to
+//    right. Inside a chunk each run along the innermost reduced dim is folded
+//    in kLanes interleaved lanes over blocks of kBlock elements (so the
+//    compiler vectorizes across lanes); lanes are folded pairwise, blocks
+//    left to right. Threads take whole outputs or, when there are few
+//    outputs and many chunks, whole chunks. A run shorter than kLanes thus
+//    folds left to right from the identity, and one-dim reductions that
+//    short take a loop without the lane machinery (same values, because
+//    merging with the identity changes nothing).
+//  * Kept-inner (x's innermost dim is kept, e.g. a column sum of a row-major
+//    matrix): whole rows along the kept inner dim (extent L) are merged
+//    element-wise into a row of accumulators, so the compiler vectorizes
+//    across outputs and memory is read in order. The reduced positions are
+//    cut into chunks of max(1, kReduceChunk / L) rows, each folded left to
+//    right from the identity (kRowBatch rows per pass over the
+//    accumulators, same order), chunk results merged left to right. Threads
+//    take slices of the kept dims or, with few outputs, whole chunks.
+// Both paths agree up to rounding; which one runs depends on the layout, so
+// a transposed view may round differently from a dense copy of it.
+//
+// Reducing zero elements stores finish(identity, 0); integer results are then
+// clamped into z's dtype, so an empty int8 max is -128 rather than the wrapped
+// int32 identity (Note [Empty reductions] in legacy/ops/reduce_ops.h).
 #pragma once
 
-#include <vector>
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <type_traits>
+#include <utility>
 
 #include "libops/array/ndarray.h"
 #include "libops/core/parallel.h"
+#include "libops/core/status.h"
 #include "libops/loops/convert.h"
 #include "libops/loops/extra_params.h"
 #include "libops/loops/nd_loop.h"
 
 namespace libops {
 
-inline constexpr int64_t kReduceChunk = 65536;
+inline constexpr int64_t kReduceChunk = 65536;              // positions per chunk (Note [Reduction order])
 inline constexpr int64_t kElementwiseGrainForReduce = 32768;  // input elements per thread, at least
 
 template <typename Op>
 struct reduce_traits {
-  template <typename T> static constexpr int arity(decltype(T::kArity)*) { return T::kArity; }
-  template <typename T> static constexpr int arity(...) { return 1; }
-  template <typename T> static constexpr bool indexed(decltype(T::kIndexed)*) { return T::kIndexed; }
-  template <typename T> static constexpr bool indexed(...) { return false; }
-  static constexpr int kArity = arity<Op>(nullptr);
-  static constexpr bool kIndexed = indexed<Op>(nullptr);
+  static constexpr int kArity = [] {
+    if constexpr (requires { Op::kArity; }) return int(Op::kArity);
+    else return 1;
+  }();
+  static constexpr bool kIndexed = [] {
+    if constexpr (requires { Op::kIndexed; }) return bool(Op::kIndexed);
+    else return false;
+  }();
 };
+
+// Runs the functor's optional `check` of its extra parameters.
+template <typename Op>
+Status reduce_check(const char* op, const ExtraParams& e) {
+  if constexpr (requires { Op::check(op, e); }) return Op::check(op, e);
+  else return Status::ok();
+}
 
 namespace detail {
 
+// Clamps an integer result into the range of storage dtype `t` (bool: 0..1).
+template <typename R>
+R clamp_to_dtype(R v, DataType t) {
+  auto clamp = [v](auto lo, auto hi) -> R {
+    if (std::cmp_less(v, lo)) return static_cast<R>(lo);
+    if (std::cmp_greater(v, hi)) return static_cast<R>(hi);
+    return v;
+  };
+  auto lim = [&](auto s) {
+    using S = decltype(s);
+    return clamp(std::numeric_limits<S>::lowest(), std::numeric_limits<S>::max());
+  };
+  switch (t) {
+    case DataType::kBool: return clamp(0, 1);
+    case DataType::kInt8: return lim(int8_t{});
+    case DataType::kInt16: return lim(int16_t{});
+    case DataType::kInt32: return lim(int32_t{});
+    case DataType::kInt64: return lim(int64_t{});
+    case DataType::kUInt8: return lim(uint8_t{});
+    case DataType::kUInt16: return lim(uint16_t{});
+    case DataType::kUInt32: return lim(uint32_t{});
+    case DataType::kUInt64: return lim(uint64_t{});
+    default: return v;
+  }
+}
+
 template <typename Op, typename C>
-struct ReduceRunner {
+class Reducer {
+ public:
   using Acc = typename Op::Acc;
+  using R = decltype(Op::finish(std::declval<Acc>(), int64_t{}, std::declval<const ExtraParams&>()));
   static constexpr int kArity = reduce_traits<Op>::kArity;
   static constexpr bool kIndexed = reduce_traits<Op>::kIndexed;
-  static constexpr int kLanes = 8;
+  static constexpr int NI = kArity;       // inputs of the reduced-dims loop
+  static constexpr int kLanes = 16;       // 2 AVX registers of float, so two add chains
   static constexpr int64_t kBlock = 4096;
+  static constexpr int64_t kLoadBlock = 512;  // elements converted per load (non-direct inputs)
+  static constexpr int64_t kSlice = 1024;     // kept-inner path: outputs per accumulator row
+  static constexpr int kRowBatch = 4;         // kept-inner path: rows merged per pass over the accumulators
 
-  const ExtraParams& e;
-  bool direct;  // inputs already in C
-  LoadFn<C> load_x, load_y;
-
-  Acc map1(const C* x, const C* y, int64_t i, int64_t index) const {
-    if constexpr (kArity == 2) return Op::map(x[i], y[i], e);
-    else if constexpr (kIndexed) return Op::map(x[i], index, e);
-    else return Op::map(x[i], e);
+  Reducer(const NDArray& x, const NDArray* y, NDArray& z, const Dims& axes, const ExtraParams& e) : e_(e), z_(z) {
+    direct_ = x.dtype() == dtype_of_v<C> && (kArity == 1 || y->dtype() == dtype_of_v<C>);
+    if (!direct_) {
+      load_x_ = load_fn<C>(x.dtype());
+      if constexpr (kArity == 2) load_y_ = load_fn<C>(y->dtype());
+    }
+    z_direct_ = z.dtype() == dtype_of_v<R>;
+    if (!z_direct_) store_z_ = store_fn<R>(z.dtype());
+    split_dims(x, y, z, axes);
+    n_out_ = outer_.count();
+    n_red_ = inner_.count();
   }
 
-  // Dense compute-type run: lanes over blocks (Note [Reduction order]).
-  Acc dense(const C* x, const C* y, int64_t n, int64_t index0) const {
-    Acc total = Op::identity(e);
+  void run() {
+    if (n_out_ == 0) return;
+    if (n_red_ == 0) return run_empty();
+    if (kept_inner_applies()) return run_kept_inner();
+    run_generic();
+  }
+
+  bool kept_inner_applies() const {
+    if (outer_.rank == 0) return false;
+    const int64_t kept = abs64(outer_.strides[1][outer_.rank - 1]);
+    for (int d = 0; d < inner_.rank; ++d)
+      if (abs64(inner_.strides[0][d]) <= kept) return false;
+    return true;
+  }
+
+ private:
+  const ExtraParams& e_;
+  NDArray& z_;
+  bool direct_ = false, z_direct_ = false;
+  LoadFn<C> load_x_ = nullptr, load_y_ = nullptr;
+  StoreFn<R> store_z_ = nullptr;
+  NdLoop<1 + NI> outer_;  // kept dims: z, x (, y)
+  NdLoop<NI> inner_;      // reduced dims: x (, y)
+  int64_t n_out_ = 0, n_red_ = 0;
+
+  static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+  // Scratch arrays (not std::vector: Acc may be bool).
+  template <typename T> static std::unique_ptr<T[]> buffer(size_t n) { return std::make_unique<T[]>(n); }
+
+  // Splits x's dims into kept (outer loop, with z) and reduced (inner loop).
+  void split_dims(const NDArray& x, const NDArray* y, const NDArray& z, const Dims& axes) {
+    const int rank = x.rank();
+    Dims outer_shape, inner_shape, x_outer, x_inner, y_outer, y_inner, z_outer;
+    for (Dims* d : {&outer_shape, &inner_shape, &x_outer, &x_inner, &y_outer, &y_inner, &z_outer}) d->resize(rank);
+    const bool keep = z.rank() == rank;
+    int a = 0, zd = 0;
+    for (int d = 0; d < rank; ++d) {
+      const bool reduced = a < axes.size() && axes[a] == d;
+      if (reduced) ++a;
+      outer_shape[d] = reduced ? 1 : x.dim(d);
+      inner_shape[d] = reduced ? x.dim(d) : 1;
+      x_outer[d] = reduced ? 0 : x.strides()[d];
+      x_inner[d] = reduced ? x.strides()[d] : 0;
+      if constexpr (kArity == 2) {
+        y_outer[d] = reduced ? 0 : y->strides()[d];
+        y_inner[d] = reduced ? y->strides()[d] : 0;
+      }
+      if (!reduced) {
+        z_outer[d] = z.strides()[zd++];
+      } else {
+        z_outer[d] = 0;
+        if (keep) ++zd;
+      }
+    }
+    outer_.init(outer_shape);
+    outer_.set_operand(0, z.data(), z_outer, int64_t(z.element_size()));
+    outer_.set_operand(1, x.data(), x_outer, int64_t(x.element_size()));
+    if constexpr (kArity == 2) outer_.set_operand(2, y->data(), y_outer, int64_t(y->element_size()));
+    outer_.coalesce();
+    inner_.init(inner_shape);
+    inner_.set_operand(0, x.data(), x_inner, int64_t(x.element_size()));
+    if constexpr (kArity == 2) inner_.set_operand(1, y->data(), y_inner, int64_t(y->element_size()));
+    inner_.coalesce();
+  }
+
+  void store(char* zp, R r) const {
+    if (z_direct_) *reinterpret_cast<R*>(zp) = r;
+    else store_z_(&r, zp, 0, 1);
+  }
+
+  Acc map1(const C* x, const C* y, int64_t i, int64_t index) const {
+    if constexpr (kArity == 2) return Op::map(x[i], y[i], e_);
+    else if constexpr (kIndexed) return Op::map(x[i], index, e_);
+    else return Op::map(x[i], e_);
+  }
+
+  // ---- empty reductions ----
+
+  void run_empty() const {
+    R r = Op::finish(Op::identity(e_), 0, e_);
+    if constexpr (std::is_integral_v<R> && !std::is_same_v<R, bool>) r = clamp_to_dtype(r, z_.dtype());
+    outer_.run(0, n_out_, [&](char* const* p, const int64_t* s, int64_t n) {
+      for (int64_t i = 0; i < n; ++i) store(p[0] + i * s[0], r);
+    });
+  }
+
+  // ---- generic path ----
+
+  // A dense compute-type run: lanes over blocks (Note [Reduction order]).
+  Acc fold_dense(const C* x, const C* y, int64_t n, int64_t index0) const {
+    Acc total = Op::identity(e_);
     for (int64_t b = 0; b < n; b += kBlock) {
       const int64_t m = std::min(kBlock, n - b);
       Acc lane[kLanes];
-      for (int k = 0; k < kLanes; ++k) lane[k] = Op::identity(e);
+      for (int k = 0; k < kLanes; ++k) lane[k] = Op::identity(e_);
       int64_t i = 0;
       for (; i + kLanes <= m; i += kLanes)
         for (int k = 0; k < kLanes; ++k) lane[k] = Op::merge(lane[k], map1(x, y, b + i + k, index0 + b + i + k));
@@ -78,33 +245,310 @@ struct ReduceRunner {
     return total;
   }
 
-  // One run of the reduced-dims loop: p[0] = x, p[1] = y (reduce3).
-  Acc run(char* const* p, const int64_t* s, int64_t n, int64_t index0) const {
-    const C* y = nullptr;
-    if (direct) {
+  // One run along the innermost reduced dim: p[0] = x, p[1] = y (reduce3).
+  Acc fold_run(char* const* p, const int64_t* s, int64_t n, int64_t index0) const {
+    if (direct_) {
       const C* x = reinterpret_cast<const C*>(p[0]);
+      const C* y = nullptr;
       if constexpr (kArity == 2) y = reinterpret_cast<const C*>(p[1]);
-      bool dense_run = s[0] == int64_t(sizeof(C)) && (kArity == 1 || s[1] == int64_t(sizeof(C)));
-      if (dense_run) return dense(x, y, n, index0);
-      Acc a = Op::identity(e);
+      const bool dense = s[0] == int64_t(sizeof(C)) && (kArity == 1 || s[NI - 1] == int64_t(sizeof(C)));
+      if (dense) return fold_dense(x, y, n, index0);
+      Acc a = Op::identity(e_);
       const int64_t sx = s[0] / int64_t(sizeof(C));
-      const int64_t sy = kArity == 2 ? s[1] / int64_t(sizeof(C)) : 0;
+      const int64_t sy = s[NI - 1] / int64_t(sizeof(C));
       for (int64_t i = 0; i < n; ++i) {
-        if constexpr (kArity == 2) a = Op::merge(a, Op::map(x[i * sx], y[i * sy], e));
-        else if constexpr (kIndexed) a = Op::merge(a, Op::map(x[i * sx], index0 + i, e));
-        else a = Op::merge(a, Op::map(x[i * sx], e));
+        if constexpr (kArity == 2) a = Op::merge(a, Op::map(x[i * sx], y[i * sy], e_));
+        else if constexpr (kIndexed) a = Op::merge(a, Op::map(x[i * sx], index0 + i, e_));
+        else a = Op::merge(a, Op::map(x[i * sx], e_));
       }
       return a;
     }
-    Acc a = Op::identity(e);
-    C xb[kBlock > 512 ? 512 : kBlock], yb[kArity == 2 ? 512 : 1];
-    for (int64_t i = 0; i < n; i += 512) {
-      const int64_t m = std::min<int64_t>(512, n - i);
-      load_x(p[0] + i * s[0], s[0], m, xb);
-      if constexpr (kArity == 2) load_y(p[1] + i * s[1], s[1], m, yb);
-      a = Op::merge(a, dense(xb, kArity == 2 ? yb : nullptr, m, index0 + i));
+    Acc a = Op::identity(e_);
+    C xb[kLoadBlock], yb[kArity == 2 ? kLoadBlock : 1];
+    for (int64_t i = 0; i < n; i += kLoadBlock) {
+      const int64_t m = std::min(kLoadBlock, n - i);
+      load_x_(p[0] + i * s[0], s[0], m, xb);
+      if constexpr (kArity == 2) load_y_(p[1] + i * s[1], s[1], m, yb);
+      a = Op::merge(a, fold_dense(xb, yb, m, index0 + i));
     }
     return a;
+  }
+
+  // Folds reduced positions [b, end) of the output whose inputs start at `in`.
+  Acc fold_range(char* const* in, int64_t b, int64_t end) const {
+    Acc acc = Op::identity(e_);
+    if (inner_.rank <= 1) {  // one run: skip the loop machinery (same merges as below)
+      char* p[NI];
+      int64_t s[NI];
+      for (int k = 0; k < NI; ++k) {
+        s[k] = inner_.rank == 1 ? inner_.strides[k][0] : 0;
+        p[k] = in[k] + b * s[k];
+      }
+      return Op::merge(acc, fold_run(p, s, end - b, b));
+    }
+    NdLoop<NI> loop = inner_;
+    for (int k = 0; k < NI; ++k) loop.base[k] = in[k];
+    int64_t index = b;
+    loop.run(b, end, [&](char* const* p, const int64_t* s, int64_t n) {
+      acc = Op::merge(acc, fold_run(p, s, n, index));
+      index += n;
+    });
+    return acc;
+  }
+
+  Acc fold_chunk(char* const* in, int64_t c) const {
+    return fold_range(in, c * kReduceChunk, std::min(n_red_, (c + 1) * kReduceChunk));
+  }
+
+  // Pointers of output o: z, x (, y).
+  void output_ptrs(int64_t o, char** zp, char** in) const {
+    outer_.run(o, o + 1, [&](char* const* p, const int64_t*, int64_t) {
+      *zp = p[0];
+      for (int k = 0; k < NI; ++k) in[k] = p[1 + k];
+    });
+  }
+
+  // Reductions shorter than kLanes along one dim (e.g. the last dim of
+  // [N, 4]): fold_dense would put every element in lane 0 and merge it with
+  // identities only, so a plain left-to-right fold gives the same result
+  // without the per-output lane machinery.
+  void run_short() const {
+    const int64_t grain = std::max<int64_t>(1, kElementwiseGrainForReduce / n_red_);
+    parallel_for(n_out_, grain, [&](int64_t b, int64_t end) {
+      C xb[kLanes], yb[kLanes];
+      outer_.run(b, end, [&](char* const* p, const int64_t* s, int64_t n) {
+        for (int64_t i = 0; i < n; ++i) {
+          const C* x = xb;
+          const C* y = yb;
+          int64_t sx = 1, sy = 1;
+          if (direct_) {
+            x = reinterpret_cast<const C*>(p[1] + i * s[1]);
+            sx = inner_.strides[0][0] / int64_t(sizeof(C));
+            if constexpr (kArity == 2) {
+              y = reinterpret_cast<const C*>(p[2] + i * s[2]);
+              sy = inner_.strides[NI - 1][0] / int64_t(sizeof(C));
+            }
+          } else {
+            load_x_(p[1] + i * s[1], inner_.strides[0][0], n_red_, xb);
+            if constexpr (kArity == 2) load_y_(p[2] + i * s[2], inner_.strides[NI - 1][0], n_red_, yb);
+          }
+          Acc acc = Op::identity(e_);
+          for (int64_t r = 0; r < n_red_; ++r) {
+            if constexpr (kArity == 2) acc = Op::merge(acc, Op::map(x[r * sx], y[r * sy], e_));
+            else if constexpr (kIndexed) acc = Op::merge(acc, Op::map(x[r * sx], r, e_));
+            else acc = Op::merge(acc, Op::map(x[r * sx], e_));
+          }
+          store(p[0] + i * s[0], Op::finish(acc, n_red_, e_));
+        }
+      });
+    });
+  }
+
+  void run_generic() const {
+    if (inner_.rank == 1 && n_red_ < kLanes) return run_short();
+    const int64_t chunks = (n_red_ + kReduceChunk - 1) / kReduceChunk;
+    if (chunks > 1 && n_out_ < 4 * int64_t(get_num_threads())) {
+      // Few outputs, long reductions: threads take (output, chunk) items.
+      auto partial = buffer<Acc>(static_cast<size_t>(n_out_ * chunks));
+      parallel_for(n_out_ * chunks, 1, [&](int64_t b, int64_t end) {
+        for (int64_t item = b; item < end; ++item) {
+          char* zp;
+          char* in[NI];
+          output_ptrs(item / chunks, &zp, in);
+          partial[static_cast<size_t>(item)] = fold_chunk(in, item % chunks);
+        }
+      });
+      for (int64_t o = 0; o < n_out_; ++o) {
+        Acc acc = Op::identity(e_);
+        for (int64_t c = 0; c < chunks; ++c) acc = Op::merge(acc, partial[static_cast<size_t>(o * chunks + c)]);
+        char* zp;
+        char* in[NI];
+        output_ptrs(o, &zp, in);
+        store(zp, Op::finish(acc, n_red_, e_));
+      }
+      return;
+    }
+    const int64_t grain = std::max<int64_t>(1, kElementwiseGrainForReduce / n_red_);
+    parallel_for(n_out_, grain, [&](int64_t b, int64_t end) {
+      outer_.run(b, end, [&](char* const* p, const int64_t* s, int64_t n) {
+        for (int64_t i = 0; i < n; ++i) {
+          char* in[NI];
+          for (int k = 0; k < NI; ++k) in[k] = p[1 + k] + i * s[1 + k];
+          Acc acc = Op::identity(e_);
+          for (int64_t c = 0; c < chunks; ++c) acc = Op::merge(acc, fold_chunk(in, c));
+          store(p[0] + i * s[0], Op::finish(acc, n_red_, e_));
+        }
+      });
+    });
+  }
+
+  // ---- kept-inner path ----
+
+  // Where one slice of the kept dims lives: `w` outputs along the kept inner
+  // dim starting at z/x/y pointers with strides s (bytes).
+  struct Slice {
+    char* p[1 + NI];
+    int64_t s[1 + NI];
+    int64_t w;
+  };
+
+  struct KeptInnerPlan {
+    int64_t len;             // L: extent of the kept inner dim
+    int64_t width;           // outputs per slice, <= kSlice
+    int64_t slices_per_row;  // slices across one kept inner row
+    int64_t slices;          // over all kept dims
+    int64_t rows_per_chunk;
+    int64_t chunks;
+  };
+
+  KeptInnerPlan plan_kept_inner() const {
+    KeptInnerPlan k;
+    k.len = outer_.shape[outer_.rank - 1];
+    k.width = std::min(kSlice, k.len);
+    k.slices_per_row = (k.len + k.width - 1) / k.width;
+    k.slices = (n_out_ / k.len) * k.slices_per_row;
+    k.rows_per_chunk = std::max<int64_t>(1, kReduceChunk / k.len);
+    k.chunks = (n_red_ + k.rows_per_chunk - 1) / k.rows_per_chunk;
+    return k;
+  }
+
+  Slice slice_at(const KeptInnerPlan& k, int64_t slice) const {
+    Slice sl;
+    const int64_t first = (slice / k.slices_per_row) * k.len + (slice % k.slices_per_row) * k.width;
+    sl.w = std::min(k.width, k.len - (slice % k.slices_per_row) * k.width);
+    // [first, first + w) lies inside one row of the last kept dim: one run.
+    outer_.run(first, first + sl.w, [&](char* const* p, const int64_t* s, int64_t) {
+      for (int j = 0; j < 1 + NI; ++j) {
+        sl.p[j] = p[j];
+        sl.s[j] = s[j];
+      }
+    });
+    return sl;
+  }
+
+  // Rows of the input for `nr` consecutive reduced positions starting at
+  // xr / yr (rows `step` bytes apart), as compute-type pointers: the rows
+  // themselves when dense in C, else copies in xb / yb (kRowBatch * w each).
+  void row_pointers(const C** xp, const C** yp, const char* const* rows, const int64_t* step, int nr,
+                    const Slice& sl, C* xb, C* yb) const {
+    const int64_t w = sl.w;
+    for (int j = 0; j < nr; ++j) {
+      for (int k = 0; k < NI; ++k) {
+        const char* r = rows[k] + j * step[k];
+        const int64_t s = sl.s[1 + k];
+        C* buf = (k == 0 ? xb : yb) + j * w;
+        const C*& out = k == 0 ? xp[j] : yp[j];
+        if (direct_ && s == int64_t(sizeof(C))) {
+          out = reinterpret_cast<const C*>(r);
+        } else if (direct_) {
+          const C* v = reinterpret_cast<const C*>(r);
+          const int64_t sv = s / int64_t(sizeof(C));
+          for (int64_t i = 0; i < w; ++i) buf[i] = v[i * sv];
+          out = buf;
+        } else {
+          (k == 0 ? load_x_ : load_y_)(r, s, w, buf);
+          out = buf;
+        }
+      }
+    }
+  }
+
+  Acc map_at(const C* const* xp, const C* const* yp, int j, int64_t k, int64_t index) const {
+    if constexpr (kArity == 2) return Op::map(xp[j][k], yp[j][k], e_);
+    else if constexpr (kIndexed) return Op::map(xp[j][k], index + j, e_);
+    else return Op::map(xp[j][k], e_);
+  }
+
+  // acc[k] = merge(... merge(acc[k], map(row 0)[k]) ..., map(row nr-1)[k]):
+  // the same left-to-right order as one row at a time, but each accumulator
+  // is loaded and stored once per kRowBatch rows.
+  void accumulate_rows(Acc* __restrict acc, const char* const* rows, const int64_t* step, int nr, const Slice& sl,
+                       int64_t index, C* xb, C* yb) const {
+    const C* xp[kRowBatch];
+    const C* yp[kRowBatch] = {};
+    row_pointers(xp, yp, rows, step, nr, sl, xb, yb);
+    const int64_t w = sl.w;
+    if (nr == kRowBatch) {
+      for (int64_t k = 0; k < w; ++k) {
+        Acc a = acc[k];
+#pragma GCC unroll 4
+        for (int j = 0; j < kRowBatch; ++j) a = Op::merge(a, map_at(xp, yp, j, k, index));
+        acc[k] = a;
+      }
+      return;
+    }
+    for (int j = 0; j < nr; ++j)
+      for (int64_t k = 0; k < w; ++k) acc[k] = Op::merge(acc[k], map_at(xp, yp, j, k, index));
+  }
+
+  // Folds chunk c of the reduced positions for one slice into acc[0, w).
+  void fold_rows(const KeptInnerPlan& k, const Slice& sl, int64_t c, Acc* acc, C* xb, C* yb) const {
+    for (int64_t j = 0; j < sl.w; ++j) acc[j] = Op::identity(e_);
+    const int64_t rb = c * k.rows_per_chunk, re = std::min(n_red_, rb + k.rows_per_chunk);
+    NdLoop<NI> loop = inner_;
+    for (int j = 0; j < NI; ++j) loop.base[j] = sl.p[1 + j];
+    int64_t index = rb;
+    loop.run(rb, re, [&](char* const* q, const int64_t* qs, int64_t m) {
+      for (int64_t i = 0; i < m; i += kRowBatch) {
+        const int nr = static_cast<int>(std::min<int64_t>(kRowBatch, m - i));
+        const char* rows[NI];
+        for (int j = 0; j < NI; ++j) rows[j] = q[j] + i * qs[j];
+        accumulate_rows(acc, rows, qs, nr, sl, index, xb, yb);
+        index += nr;
+      }
+    });
+  }
+
+  void finish_slice(const Slice& sl, const Acc* total) const {
+    for (int64_t j = 0; j < sl.w; ++j) store(sl.p[0] + j * sl.s[0], Op::finish(total[j], n_red_, e_));
+  }
+
+  void run_kept_inner() const {
+    const KeptInnerPlan k = plan_kept_inner();
+    const size_t width = static_cast<size_t>(k.width);
+    if (k.chunks > 1 && k.slices < 4 * int64_t(get_num_threads())) {
+      // Few outputs, long reductions: threads take (slice, chunk) items.
+      auto partial = buffer<Acc>(static_cast<size_t>(k.slices * k.chunks) * width);
+      parallel_for(k.slices * k.chunks, 1, [&](int64_t b, int64_t end) {
+        auto xb = buffer<C>(kRowBatch * width), yb = buffer<C>(kArity == 2 ? kRowBatch * width : 0);
+        for (int64_t item = b; item < end; ++item) {
+          const Slice sl = slice_at(k, item / k.chunks);
+          fold_rows(k, sl, item % k.chunks, &partial[static_cast<size_t>(item) * width], xb.get(), yb.get());
+        }
+      });
+      auto total = buffer<Acc>(width);
+      for (int64_t slice = 0; slice < k.slices; ++slice) {
+        const Slice sl = slice_at(k, slice);
+        for (int64_t j = 0; j < sl.w; ++j) total[j] = Op::identity(e_);
+        for (int64_t c = 0; c < k.chunks; ++c) {
+          const Acc* part = &partial[static_cast<size_t>(slice * k.chunks + c) * width];
+          for (int64_t j = 0; j < sl.w; ++j) total[j] = Op::merge(total[j], part[j]);
+        }
+        finish_slice(sl, total.get());
+      }
+      return;
+    }
+    const int64_t grain = std::max<int64_t>(1, kElementwiseGrainForReduce / (k.width * n_red_));
+    parallel_for(k.slices, grain, [&](int64_t b, int64_t end) {
+      auto acc = buffer<Acc>(width), total = buffer<Acc>(k.chunks > 1 ? width : 0);
+      auto xb = buffer<C>(kRowBatch * width), yb = buffer<C>(kArity == 2 ? kRowBatch * width : 0);
+      for (int64_t slice = b; slice < end; ++slice) {
+        const Slice sl = slice_at(k, slice);
+        if (k.chunks == 1) {
+          // One chunk: its fold is the result (both thread modes agree: the
+          // partial mode needs chunks > 1).
+          fold_rows(k, sl, 0, acc.get(), xb.get(), yb.get());
+          finish_slice(sl, acc.get());
+          continue;
+        }
+        for (int64_t j = 0; j < sl.w; ++j) total[j] = Op::identity(e_);
+        for (int64_t c = 0; c < k.chunks; ++c) {
+          fold_rows(k, sl, c, acc.get(), xb.get(), yb.get());
+          for (int64_t j = 0; j < sl.w; ++j) total[j] = Op::merge(total[j], acc[j]);
+        }
+        finish_slice(sl, total.get());
+      }
+    });
   }
 };
 
@@ -112,116 +556,10 @@ struct ReduceRunner {
 
 // Reduces x (and y for reduce3, same shape as x) over the normalized,
 // sorted `axes` into z, whose shape is reduced_shape(x, axes, keep_dims) for
-// either keep_dims (checked by the caller).
+// either keep_dims (checked by the caller, as is reduce_check<Op>).
 template <typename Op, typename C>
 void reduce_run(const NDArray& x, const NDArray* y, NDArray& z, const Dims& axes, const ExtraParams& e) {
-  using Acc = typename Op::Acc;
-  using R = decltype(Op::finish(Acc{}, int64_t{}, e));
-  constexpr int kArity = reduce_traits<Op>::kArity;
-  constexpr int NI = kArity;  // inputs in the inner loop
-
-  detail::ReduceRunner<Op, C> runner{e, false, nullptr, nullptr};
-  runner.direct = x.dtype() == dtype_of_v<C> && (kArity == 1 || y->dtype() == dtype_of_v<C>);
-  if (!runner.direct) {
-    runner.load_x = load_fn<C>(x.dtype());
-    if constexpr (kArity == 2) runner.load_y = load_fn<C>(y->dtype());
-  }
-  const bool z_direct = z.dtype() == dtype_of_v<R>;
-  const StoreFn<R> store_z = z_direct ? nullptr : store_fn<R>(z.dtype());
-
-  // Split x's dims into kept (outer loop, with z) and reduced (inner loop).
-  const int rank = x.rank();
-  Dims outer_shape, inner_shape, x_outer, x_inner, y_outer, y_inner, z_outer;
-  outer_shape.resize(rank);
-  inner_shape.resize(rank);
-  x_outer.resize(rank);
-  x_inner.resize(rank);
-  y_outer.resize(rank);
-  y_inner.resize(rank);
-  z_outer.resize(rank);
-  const bool keep = z.rank() == rank;
-  int a = 0, zd = 0;
-  for (int d = 0; d < rank; ++d) {
-    const bool reduced = a < axes.size() && axes[a] == d;
-    if (reduced) ++a;
-    outer_shape[d] = reduced ? 1 : x.dim(d);
-    inner_shape[d] = reduced ? x.dim(d) : 1;
-    x_outer[d] = reduced ? 0 : x.strides()[d];
-    x_inner[d] = reduced ? x.strides()[d] : 0;
-    if constexpr (kArity == 2) {
-      y_outer[d] = reduced ? 0 : y->strides()[d];
-      y_inner[d] = reduced ? y->strides()[d] : 0;
-    }
-    if (!reduced) z_outer[d] = z.strides()[zd++];
-    else {
-      z_outer[d] = 0;
-      if (keep) ++zd;
-    }
-  }
-
-  NdLoop<1 + NI> outer;
-  outer.init(outer_shape);
-  outer.set_operand(0, z.data(), z_outer, int64_t(z.element_size()));
-  outer.set_operand(1, x.data(), x_outer, int64_t(x.element_size()));
-  if constexpr (kArity == 2) outer.set_operand(2, y->data(), y_outer, int64_t(y->element_size()));
-  outer.coalesce();
-
-  NdLoop<NI> inner;
-  inner.init(inner_shape);
-  inner.set_operand(0, x.data(), x_inner, int64_t(x.element_size()));
-  if constexpr (kArity == 2) inner.set_operand(1, y->data(), y_inner, int64_t(y->element_size()));
-  inner.coalesce();
-
-  const int64_t n_out = outer.count();
-  const int64_t n_red = inner.count();
-
-  // Reduces inner positions [b, e) for the output whose inputs start at xs.
-  auto reduce_range = [&](char* const* in_base, int64_t b, int64_t end) {
-    NdLoop<NI> loop = inner;
-    for (int k = 0; k < NI; ++k) loop.base[k] = in_base[k];
-    Acc acc = Op::identity(e);
-    int64_t index = b;
-    loop.run(b, end, [&](char* const* p, const int64_t* s, int64_t n) {
-      acc = Op::merge(acc, runner.run(p, s, n, index));
-      index += n;
-    });
-    return acc;
-  };
-  auto store = [&](char* zp, R r) {
-    if (z_direct) *reinterpret_cast<R*>(zp) = r;
-    else store_z(&r, zp, 0, 1);
-  };
-
-  if (n_out == 0) return;
-  const int64_t chunks = (n_red + kReduceChunk - 1) / kReduceChunk;
-  if (n_out < get_num_threads() && chunks > 1) {
-    // Few outputs, long reductions: split each into fixed chunks.
-    std::vector<Acc> partial(static_cast<size_t>(chunks));
-    outer.run(0, n_out, [&](char* const* p, const int64_t* s, int64_t n) {
-      for (int64_t i = 0; i < n; ++i) {
-        char* in_base[NI];
-        for (int k = 0; k < NI; ++k) in_base[k] = p[1 + k] + i * s[1 + k];
-        parallel_for(chunks, 1, [&](int64_t cb, int64_t ce) {
-          for (int64_t c = cb; c < ce; ++c)
-            partial[c] = reduce_range(in_base, c * kReduceChunk, std::min(n_red, (c + 1) * kReduceChunk));
-        });
-        Acc acc = Op::identity(e);
-        for (const Acc& pa : partial) acc = Op::merge(acc, pa);
-        store(p[0] + i * s[0], Op::finish(acc, n_red, e));
-      }
-    });
-    return;
-  }
-  const int64_t grain = std::max<int64_t>(1, kElementwiseGrainForReduce / std::max<int64_t>(n_red, 1));
-  parallel_for(n_out, grain, [&](int64_t b, int64_t end) {
-    outer.run(b, end, [&](char* const* p, const int64_t* s, int64_t n) {
-      for (int64_t i = 0; i < n; ++i) {
-        char* in_base[NI];
-        for (int k = 0; k < NI; ++k) in_base[k] = p[1 + k] + i * s[1 + k];
-        store(p[0] + i * s[0], Op::finish(reduce_range(in_base, 0, n_red), n_red, e));
-      }
-    });
-  });
+  detail::Reducer<Op, C>(x, y, z, axes, e).run();
 }
 
 }  // namespace libops
