@@ -1,0 +1,41 @@
+// avgpool2d: the mean of each kH x kW window of every channel.
+//
+//   input   x: [N, C, H, W] (NCHW) or [N, H, W, C] (NHWC); float16, bfloat16,
+//           float32 or float64
+//   i args  0..8  kH, kW, sH, sW, pH, pW, dH, dW, same_mode
+//                 (Note [Window arguments] in conv_utils.h)
+//           9     count_include_pad, optional: 0 (default) divides each
+//                 window's sum by the number of its taps inside the input
+//                 (TF's SAME behaviour, libnd4j's extraParam0 = 0); 1 divides
+//                 by kH * kW, so padding counts as zeros (PyTorch's default)
+//           10    data_format, optional: 0 = NCHW (default), 1 = NHWC
+//   output  [N, C, oH, oW] (NCHW) or [N, oH, oW, C] (NHWC), x's dtype
+//
+// Explicit padding must be smaller than the dilated kernel; a window that
+// still covers no input element (possible only with dilation) gives 0.
+// Computed in float for float16/bfloat16/float32, in double for float64.
+#include "libops/ops/nn/conv_utils.h"
+
+CUSTOM_OP_IMPL(avgpool2d, 1, 1, false, 0, 9) {
+  using namespace libops::ops::nn;
+  bool include_pad = false;
+  RETURN_IF_ERROR(flag_arg(block, 9, "count_include_pad", false, include_pad));
+  return pool2d_exec<AvgPoolReducer>(block, include_pad);
+}
+
+DECLARE_SHAPE_FN(avgpool2d) {
+  using namespace libops;
+  using namespace libops::ops::nn;
+  Window2d win;
+  Geometry2d g;
+  RETURN_IF_ERROR(pool2d_geometry(block, win, g));
+  bool include_pad = false;
+  RETURN_IF_ERROR(flag_arg(block, 9, "count_include_pad", false, include_pad));
+  shapes.push_back(TensorShape{INPUT_VARIABLE(0)->dtype(), window_output_dims(g, g.c), 'c'});
+  return Status::ok();
+}
+
+DECLARE_TYPES(avgpool2d) {
+  descriptor.allow_inputs(libops::types::kFloat);
+  descriptor.allow_outputs(libops::types::kFloat);
+}

@@ -1,0 +1,156 @@
+// batchnorm: batch normalization in inference mode, with given statistics,
+// along one channel axis.
+//
+//   inputs  x         float16, bfloat16, float32 or float64, rank >= 1
+//           mean      [C], C = x's extent along the axis
+//           variance  [C]
+//           gamma     [C], optional (scale)
+//           beta      [C], optional (offset)
+//           The parameters may be any float dtype; each may also have x's
+//           rank with every extent 1 except C at the axis ([1, C, 1, 1]).
+//   i args  0 apply_scale, 1 apply_offset (0 or 1, libnd4j's order): which
+//           of gamma and beta follow variance. Optional; without them gamma
+//           is taken to be present when there are 4 or more inputs and beta
+//           when there are 5. The input count must match the flags.
+//           2 axis, optional: the channel axis, default 1 (NCHW, and the
+//           feature axis of [N, F]); negative counts from the end (NHWC: -1)
+//   t arg   0 epsilon, optional, default 1e-5, >= 0
+//   output  x's dtype and shape; may run in place
+//
+//   z = (x - mean[c]) * gamma[c] / sqrt(variance[c] + epsilon) + beta[c]
+//
+// The per-channel factor gamma / sqrt(variance + epsilon) is formed in
+// double, then the element loop runs in the compute type (float, or double
+// for float64). A negative variance gives NaN, as in numpy.
+#include <cmath>
+#include <vector>
+
+#include "libops/ops/nn/conv_utils.h"
+
+namespace libops::ops::nn {
+namespace {
+
+struct BatchnormPlan {
+  bool scale = false, offset = false;
+  int axis = 1;
+  int64_t channels = 0;
+  double epsilon = 1e-5;
+};
+
+Status batchnorm_plan(Context& block, BatchnormPlan& plan) {
+  const int n_in = block.num_inputs();
+  REQUIRE_TRUE(n_in >= 3 && n_in <= 5, 0, "expected 3 to 5 inputs (x, mean, variance[, gamma][, beta]), got %d",
+               n_in);
+  REQUIRE_TRUE(block.num_i_args() <= 3, 0, "expected at most 3 i args (apply_scale, apply_offset, axis), got %d",
+               block.num_i_args());
+  RETURN_IF_ERROR(flag_arg(block, 0, "apply_scale", n_in >= 4, plan.scale));
+  RETURN_IF_ERROR(flag_arg(block, 1, "apply_offset", n_in == 5, plan.offset));
+  REQUIRE_TRUE(n_in == 3 + int(plan.scale) + int(plan.offset), 0,
+               "got %d inputs but apply_scale=%d and apply_offset=%d call for %d (x, mean, variance%s%s)", n_in,
+               int(plan.scale), int(plan.offset), 3 + int(plan.scale) + int(plan.offset), plan.scale ? ", gamma" : "",
+               plan.offset ? ", beta" : "");
+
+  const NDArray& x = *block.input(0);
+  const int64_t axis = block.num_i_args() > 2 ? INT_ARG(2) : 1;
+  REQUIRE_TRUE(x.rank() >= 1 && axis >= -x.rank() && axis < x.rank(), 0,
+               "axis %lld is out of range for x%s (allowed %d..%d)", static_cast<long long>(axis),
+               x.shape().str().c_str(), -x.rank(), x.rank() - 1);
+  plan.axis = static_cast<int>(axis < 0 ? axis + x.rank() : axis);
+  plan.channels = x.dim(plan.axis);
+
+  if (block.num_t_args() > 0) plan.epsilon = T_ARG(0);
+  REQUIRE_TRUE(plan.epsilon >= 0 && std::isfinite(plan.epsilon), 0,
+               "epsilon is %g: it must be finite and >= 0", plan.epsilon);
+
+  static const char* const kNames[5] = {"x", "mean", "variance", "gamma", "beta"};
+  for (int i = 1; i < n_in; ++i) {
+    const NDArray& p = *block.input(i);
+    const char* name = kNames[i == 3 && !plan.scale ? 4 : i];
+    bool ok = p.rank() == 1 && p.dim(0) == plan.channels;
+    if (!ok && p.rank() == x.rank()) {
+      ok = true;
+      for (int d = 0; d < p.rank(); ++d) ok = ok && p.dim(d) == (d == plan.axis ? plan.channels : 1);
+    }
+    REQUIRE_TRUE(ok, OPS_ERR_SHAPE,
+                 "%s%s does not match x%s at axis %d: it must be [%lld] (or x's rank with %lld at axis %d and 1 "
+                 "elsewhere)",
+                 name, p.shape().str().c_str(), x.shape().str().c_str(), plan.axis,
+                 static_cast<long long>(plan.channels), static_cast<long long>(plan.channels), plan.axis);
+  }
+  return Status::ok();
+}
+
+// z = (x - mean[c]) * scale[c] + shift[c] over dense x viewed as
+// [outer, channels, inner].
+template <typename C>
+void batchnorm_run(const C* x, int64_t outer, int64_t channels, int64_t inner, const std::vector<C>& mean,
+                   const std::vector<C>& scale, const std::vector<C>& shift, C* z) {
+  parallel_for(outer * channels, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, inner)),
+               [&](int64_t begin, int64_t end) {
+                 for (int64_t r = begin; r < end; ++r) {
+                   const int64_t c = r % channels;
+                   const C m = mean[c], s = scale[c], b = shift[c];
+                   const C* xr = x + r * inner;
+                   C* zr = z + r * inner;
+                   for (int64_t i = 0; i < inner; ++i) zr[i] = (xr[i] - m) * s + b;
+                 }
+               });
+}
+
+}  // namespace
+}  // namespace libops::ops::nn
+
+CUSTOM_OP_IMPL(batchnorm, -1, 1, true, 0, 0) {
+  using namespace libops;
+  using namespace libops::ops::nn;
+  BatchnormPlan plan;
+  RETURN_IF_ERROR(batchnorm_plan(block, plan));
+  const NDArray& x = *INPUT_VARIABLE(0);
+  NDArray* z = OUTPUT_VARIABLE(0);
+  if (z->length() == 0) return Status::ok();
+
+  // Per-channel parameters, formed in double. Every accepted parameter
+  // shape holds its C values in logical (C-order) index order, whatever its
+  // rank and strides.
+  const int64_t ch = plan.channels;
+  std::vector<double> mean(ch), scale(ch, 1.0), shift(ch, 0.0);
+  int next = 3;
+  const NDArray* gamma = plan.scale ? INPUT_VARIABLE(next++) : nullptr;
+  const NDArray* beta = plan.offset ? INPUT_VARIABLE(next++) : nullptr;
+  for (int64_t c = 0; c < ch; ++c) {
+    mean[c] = INPUT_VARIABLE(1)->get_double(c);
+    const double g = gamma ? gamma->get_double(c) : 1.0;
+    scale[c] = g / std::sqrt(INPUT_VARIABLE(2)->get_double(c) + plan.epsilon);
+    if (beta) shift[c] = beta->get_double(c);
+  }
+
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < plan.axis; ++d) outer *= x.dim(d);
+  for (int d = plan.axis + 1; d < x.rank(); ++d) inner *= x.dim(d);
+  const DataType dt = float_compute_dtype(x.dtype());
+  NDArray xd;
+  RETURN_IF_ERROR(dense_as(x, dt, xd));
+  OutputStage out;
+  RETURN_IF_ERROR(out.begin(block, *z, dt, true));
+  auto run = [&](auto c) {
+    using C = decltype(c);
+    std::vector<C> m(mean.begin(), mean.end()), s(scale.begin(), scale.end()), b(shift.begin(), shift.end());
+    batchnorm_run<C>(xd.data_as<C>(), outer, ch, inner, m, s, b, out.target().data_as<C>());
+  };
+  if (dt == DataType::kFloat64) run(double{});
+  else run(float{});
+  return out.finish(*z);
+}
+
+DECLARE_SHAPE_FN(batchnorm) {
+  using namespace libops;
+  libops::ops::nn::BatchnormPlan plan;
+  RETURN_IF_ERROR(libops::ops::nn::batchnorm_plan(block, plan));
+  shapes.push_back(TensorShape{INPUT_VARIABLE(0)->dtype(), INPUT_VARIABLE(0)->shape(), 'c'});
+  return Status::ok();
+}
+
+DECLARE_TYPES(batchnorm) {
+  descriptor.allow_inputs(libops::types::kFloat);
+  descriptor.allow_outputs(libops::types::kFloat);
+}

@@ -1,0 +1,75 @@
+// bias_add: z = x + b, with b added along x's channel axis.
+//
+//   inputs  x: numeric, rank >= 1, any strides
+//           b: [C], x's dtype, C = x's extent along the axis
+//   i arg   0 axis, optional: default -1 (the last axis: NHWC, and the
+//           features of [N, F] after a dense layer); 1 for NCHW; negative
+//           counts from the end
+//   output  x's dtype and shape; may run in place
+//
+// b is viewed as [C, 1, ..., 1] (one 1 per axis after the channel axis), so
+// numpy broadcasting (Note [Broadcasting]) lines it up with the axis, and
+// the legacy pairwise "add" row adds in the compute type.
+#include "libops/legacy/legacy.h"
+#include "libops/legacy/ops/binary_ops.h"
+#include "libops/ops/declarable_op.h"
+
+namespace libops::ops::nn {
+namespace {
+
+Status bias_add_axis(Context& block, int& axis) {
+  const NDArray& x = *block.input(0);
+  const NDArray& b = *block.input(1);
+  REQUIRE_TRUE(block.num_i_args() <= 1, 0, "expected at most 1 i arg (axis), got %d", block.num_i_args());
+  const int64_t a = block.num_i_args() > 0 ? INT_ARG(0) : -1;
+  REQUIRE_TRUE(x.rank() >= 1 && a >= -x.rank() && a < x.rank(), 0,
+               "axis %lld is out of range for x%s (allowed %d..%d)", static_cast<long long>(a),
+               x.shape().str().c_str(), -x.rank(), x.rank() - 1);
+  axis = static_cast<int>(a < 0 ? a + x.rank() : a);
+  REQUIRE_TRUE(b.rank() == 1 && b.dim(0) == x.dim(axis), OPS_ERR_SHAPE,
+               "bias b%s does not match x%s at axis %d: b must be [%lld]", b.shape().str().c_str(),
+               x.shape().str().c_str(), axis, static_cast<long long>(x.dim(axis)));
+  return Status::ok();
+}
+
+}  // namespace
+}  // namespace libops::ops::nn
+
+CUSTOM_OP_IMPL(bias_add, 2, 1, true, 0, 0) {
+  using namespace libops;
+  int axis = 0;
+  RETURN_IF_ERROR(ops::nn::bias_add_axis(block, axis));
+  NDArray x = *INPUT_VARIABLE(0);
+  NDArray b = *INPUT_VARIABLE(1);
+  NDArray* z = OUTPUT_VARIABLE(0);
+  if (z->length() == 0) return Status::ok();
+  // Inputs that a supplied output overlaps (other than x itself, in place)
+  // would be read after being written: work from copies then.
+  if (z->may_overlap(x) && !z->same_view(x)) RETURN_IF_ERROR(INPUT_VARIABLE(0)->dup('c', x));
+  if (z->may_overlap(b)) RETURN_IF_ERROR(INPUT_VARIABLE(1)->dup('c', b));
+  Dims b_shape{b.dim(0)};
+  for (int d = axis + 1; d < x.rank(); ++d) b_shape.push_back(1);
+  NDArray bv;
+  RETURN_IF_ERROR(b.reshape(b_shape, bv));
+  legacy::LegacyCall call;
+  call.group = OPS_PAIRWISE;
+  call.num = static_cast<int>(legacy::BinaryOp::add);
+  call.x = &x;
+  call.y = &bv;
+  call.z = z;
+  Status s = legacy::exec(call);
+  return s.is_ok() ? s : s.with_prefix(std::string(block.op_name()) + ": ");
+}
+
+DECLARE_SHAPE_FN(bias_add) {
+  using namespace libops;
+  int axis = 0;
+  RETURN_IF_ERROR(libops::ops::nn::bias_add_axis(block, axis));
+  shapes.push_back(TensorShape{INPUT_VARIABLE(0)->dtype(), INPUT_VARIABLE(0)->shape(), 'c'});
+  return Status::ok();
+}
+
+DECLARE_TYPES(bias_add) {
+  descriptor.allow_inputs(libops::types::kNumeric).require_same_type();
+  descriptor.allow_outputs(libops::types::kNumeric);
+}

@@ -1,0 +1,327 @@
+// Shared by the 2-D window ops (conv2d, maxpool2d, avgpool2d): the window
+// arguments they all take, output-size arithmetic for explicit and SAME
+// padding, the pooling kernel, and the helpers that give kernels dense
+// compute-type buffers.
+//
+// Note [Window arguments]
+// The first 9 i args of every 2-D window op, in libnd4j's order:
+//   0 kH, 1 kW   kernel extent, >= 1 (conv2d also takes 0: from the weights)
+//   2 sH, 3 sW   stride, >= 1
+//   4 pH, 5 pW   explicit padding on each side, >= 0 (read when same_mode = 0)
+//   6 dH, 7 dW   dilation, >= 1: taps are dH rows apart, so the kernel spans
+//                eff_kH = (kH - 1) * dH + 1 rows
+//   8 same_mode  0: explicit padding; oH = floor((H + 2*pH - eff_kH) / sH) + 1,
+//                   and H + 2*pH >= eff_kH is required
+//                1: TF "SAME" padding; oH = ceil(H / sH), the total padding
+//                   max((oH - 1) * sH + eff_kH - H, 0) is split with the
+//                   smaller half on top (left) and the rest at the bottom
+//                   (right); pH and pW are ignored
+// Each value must fit in 31 bits, which keeps all index arithmetic in int64.
+// Output row oh reads input rows oh * sH - pad_top + kh * dH, kh = 0..kH-1;
+// rows outside [0, H) are padding.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "libops/core/parallel.h"
+#include "libops/loops/copy.h"
+#include "libops/ops/declarable_op.h"
+
+namespace libops::ops::nn {
+
+// Note [Window arguments].
+struct Window2d {
+  int64_t kh = 0, kw = 0, sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1;
+  bool same = false;
+};
+
+// A window op resolved against one input.
+struct Geometry2d {
+  bool nchw = true;
+  int64_t n = 0, c = 0, h = 0, w = 0;  // input extents
+  int64_t oh = 0, ow = 0;              // output extents
+  int64_t pad_top = 0, pad_left = 0;   // padding before; the rest is implicit
+};
+
+inline const char* format_name(bool nchw) { return nchw ? "NCHW" : "NHWC"; }
+
+// Reads and range-checks i args 0..8 (Note [Window arguments]). kH and kW
+// may be 0 only when `kernel_from_weights` is set.
+inline Status window_args(Context& block, bool kernel_from_weights, Window2d& win) {
+  REQUIRE_TRUE(block.num_i_args() >= 9, 0,
+               "expected at least 9 i args (kH, kW, sH, sW, pH, pW, dH, dW, same_mode), got %d",
+               block.num_i_args());
+  static const char* const kNames[9] = {"kH", "kW", "sH", "sW", "pH", "pW", "dH", "dW", "same_mode"};
+  const int64_t kMax = std::numeric_limits<int32_t>::max();
+  for (int i = 0; i < 9; ++i) {
+    const int64_t v = INT_ARG(i);
+    const int64_t lo = i < 2 ? (kernel_from_weights ? 0 : 1) : (i == 4 || i == 5 || i == 8) ? 0 : 1;
+    const int64_t hi = i == 8 ? 1 : kMax;
+    REQUIRE_TRUE(v >= lo && v <= hi, 0, "i arg %d (%s) is %lld: it must be in [%lld, %lld]", i, kNames[i],
+                 static_cast<long long>(v), static_cast<long long>(lo), static_cast<long long>(hi));
+  }
+  win.kh = INT_ARG(0);
+  win.kw = INT_ARG(1);
+  win.sh = INT_ARG(2);
+  win.sw = INT_ARG(3);
+  win.ph = INT_ARG(4);
+  win.pw = INT_ARG(5);
+  win.dh = INT_ARG(6);
+  win.dw = INT_ARG(7);
+  win.same = INT_ARG(8) == 1;
+  return Status::ok();
+}
+
+// Reads a 0/1 flag from i arg `index` (default when absent).
+inline Status flag_arg(Context& block, int index, const char* name, bool fallback, bool& out) {
+  out = fallback;
+  if (block.num_i_args() <= index) return Status::ok();
+  const int64_t v = INT_ARG(index);
+  REQUIRE_TRUE(v == 0 || v == 1, 0, "i arg %d (%s) is %lld: it must be 0 or 1", index, name,
+               static_cast<long long>(v));
+  out = v == 1;
+  return Status::ok();
+}
+
+// Fills g.n/c/h/w from a rank-4 x in the given layout.
+inline Status window_input(Context& block, const NDArray& x, bool nchw, Geometry2d& g) {
+  REQUIRE_TRUE(x.rank() == 4, OPS_ERR_SHAPE, "x%s has rank %d: it must be rank 4 (%s)",
+               x.shape().str().c_str(), x.rank(), nchw ? "[N, C, H, W]" : "[N, H, W, C]");
+  g.nchw = nchw;
+  g.n = x.dim(0);
+  g.c = nchw ? x.dim(1) : x.dim(3);
+  g.h = nchw ? x.dim(2) : x.dim(1);
+  g.w = nchw ? x.dim(3) : x.dim(2);
+  return Status::ok();
+}
+
+// Output extent and padding before, along one spatial dim.
+inline Status window_extent(Context& block, const char* dim_name, const NDArray& x, const Geometry2d& g, int64_t in,
+                            int64_t k, int64_t s, int64_t p, int64_t d, bool same, int64_t& out, int64_t& pad_before) {
+  const int64_t eff = (k - 1) * d + 1;
+  if (same) {
+    out = (in + s - 1) / s;
+    const int64_t total = std::max<int64_t>((out - 1) * s + eff - in, 0);
+    pad_before = total / 2;
+    return Status::ok();
+  }
+  REQUIRE_TRUE(in + 2 * p >= eff, OPS_ERR_SHAPE,
+               "kernel larger than the padded input with x%s (%s): padded %s %lld + 2*%lld = %lld < dilated kernel "
+               "%s (%lld - 1) * %lld + 1 = %lld",
+               x.shape().str().c_str(), format_name(g.nchw), dim_name, static_cast<long long>(in),
+               static_cast<long long>(p), static_cast<long long>(in + 2 * p), dim_name, static_cast<long long>(k),
+               static_cast<long long>(d), static_cast<long long>(eff));
+  out = (in + 2 * p - eff) / s + 1;
+  pad_before = p;
+  return Status::ok();
+}
+
+// Output extents and padding of `win` over the input in g.
+inline Status window_output(Context& block, const NDArray& x, const Window2d& win, Geometry2d& g) {
+  RETURN_IF_ERROR(window_extent(block, "height", x, g, g.h, win.kh, win.sh, win.ph, win.dh, win.same, g.oh, g.pad_top));
+  return window_extent(block, "width", x, g, g.w, win.kw, win.sw, win.pw, win.dw, win.same, g.ow, g.pad_left);
+}
+
+inline Dims window_output_dims(const Geometry2d& g, int64_t out_channels) {
+  return g.nchw ? Dims{g.n, out_channels, g.oh, g.ow} : Dims{g.n, g.oh, g.ow, out_channels};
+}
+
+// The taps [lo, hi) of o*stride + offset + t*step (t = 0..taps-1) that fall
+// inside [0, len): with step = dilation this gives the kernel taps of one
+// output position; with taps = output extent and step = stride, the output
+// positions one kernel tap sees.
+inline void valid_taps(int64_t offset, int64_t step, int64_t taps, int64_t len, int64_t& lo, int64_t& hi) {
+  auto ceil_div = [](int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); };
+  lo = offset >= 0 ? 0 : ceil_div(-offset, step);
+  hi = ceil_div(len - offset, step);
+  lo = std::min(lo, taps);
+  hi = std::clamp(hi, lo, taps);
+}
+
+// The dtype kernels compute in for a float dtype (Note [Compute types]).
+inline DataType float_compute_dtype(DataType t) {
+  return t == DataType::kFloat64 ? DataType::kFloat64 : DataType::kFloat32;
+}
+
+// `a` as a dense C-order array of dtype `dt`: `a` itself when it is one,
+// else a converted copy.
+inline Status dense_as(const NDArray& a, DataType dt, NDArray& out) {
+  if (a.dtype() == dt && a.is_c_contiguous()) {
+    out = a;
+    return Status::ok();
+  }
+  RETURN_IF_ERROR(NDArray::create(dt, a.shape(), 'c', out));
+  copy_into(a, out);
+  return Status::ok();
+}
+
+// Where a kernel writes its result: z itself when z is dense C-order in the
+// compute dtype and shares no memory with the inputs (or, for element-wise
+// kernels, is exactly input 0's view), else a dense scratch array that
+// finish() copies into z.
+class OutputStage {
+ public:
+  Status begin(Context& block, NDArray& z, DataType dt, bool elementwise) {
+    bool direct = z.dtype() == dt && z.is_c_contiguous();
+    for (int i = 0; direct && i < block.num_inputs(); ++i) {
+      const NDArray& in = *block.input(i);
+      if (z.may_overlap(in) && !(elementwise && i == 0 && z.same_view(in))) direct = false;
+    }
+    direct_ = direct;
+    if (direct) {
+      target_ = z;
+      return Status::ok();
+    }
+    return NDArray::create(dt, z.shape(), 'c', target_);
+  }
+  NDArray& target() { return target_; }
+  Status finish(NDArray& z) {
+    if (!direct_) copy_into(target_, z);
+    return Status::ok();
+  }
+
+ private:
+  NDArray target_;
+  bool direct_ = false;
+};
+
+// ---- pooling --------------------------------------------------------------
+
+// Max pooling. NaN propagates: a window holding NaN gives NaN.
+template <typename C>
+struct MaxPoolReducer {
+  C init() const { return -std::numeric_limits<C>::infinity(); }
+  static C combine(C acc, C v) { return (v > acc || v != v) && acc == acc ? v : acc; }
+  C finish(C acc, int64_t valid) const { return valid == 0 ? C(0) : acc; }
+};
+
+// Average pooling: divides by the taps inside the input, or by kH * kW when
+// padding counts.
+template <typename C>
+struct AvgPoolReducer {
+  int64_t window = 1;
+  bool include_pad = false;
+  C init() const { return C(0); }
+  static C combine(C acc, C v) { return acc + v; }
+  C finish(C acc, int64_t valid) const {
+    if (valid == 0) return C(0);
+    return acc / static_cast<C>(include_pad ? window : valid);
+  }
+};
+
+// Pools dense C-order x (compute type C) into dense z, laid out as in g.
+// A window with no tap inside the input gives 0.
+template <typename C, typename Reducer>
+void pool2d_run(const Geometry2d& g, const Window2d& win, const Reducer& r, const C* x, C* z) {
+  // Valid kernel taps per output row and column: [lo, hi).
+  std::vector<int64_t> row_lo(g.oh), row_hi(g.oh), col_lo(g.ow), col_hi(g.ow);
+  for (int64_t o = 0; o < g.oh; ++o) valid_taps(o * win.sh - g.pad_top, win.dh, win.kh, g.h, row_lo[o], row_hi[o]);
+  for (int64_t o = 0; o < g.ow; ++o) valid_taps(o * win.sw - g.pad_left, win.dw, win.kw, g.w, col_lo[o], col_hi[o]);
+  const int64_t window_work = std::max<int64_t>(1, win.kh * win.kw);
+
+  if (g.nchw) {
+    // One (n, c) plane per task.
+    const int64_t plane = g.h * g.w, out_plane = g.oh * g.ow;
+    const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, out_plane * window_work));
+    parallel_for(g.n * g.c, grain, [&](int64_t begin, int64_t end) {
+      for (int64_t p = begin; p < end; ++p) {
+        const C* xp = x + p * plane;
+        C* zp = z + p * out_plane;
+        for (int64_t oh = 0; oh < g.oh; ++oh) {
+          const int64_t ih0 = oh * win.sh - g.pad_top;
+          for (int64_t ow = 0; ow < g.ow; ++ow) {
+            const int64_t iw0 = ow * win.sw - g.pad_left;
+            C acc = r.init();
+            for (int64_t kh = row_lo[oh]; kh < row_hi[oh]; ++kh) {
+              const int64_t row = (ih0 + kh * win.dh) * g.w;
+              for (int64_t kw = col_lo[ow]; kw < col_hi[ow]; ++kw)
+                acc = Reducer::combine(acc, xp[row + iw0 + kw * win.dw]);
+            }
+            const int64_t valid = (row_hi[oh] - row_lo[oh]) * (col_hi[ow] - col_lo[ow]);
+            zp[oh * g.ow + ow] = r.finish(acc, valid);
+          }
+        }
+      }
+    });
+    return;
+  }
+  // NHWC: one (n, oh) output row per task; the channel loop is innermost
+  // and contiguous.
+  const int64_t row_work = std::max<int64_t>(1, g.ow * g.c * window_work);
+  parallel_for(g.n * g.oh, std::max<int64_t>(1, 32768 / row_work), [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t n = t / g.oh, oh = t % g.oh;
+      const int64_t ih0 = oh * win.sh - g.pad_top;
+      for (int64_t ow = 0; ow < g.ow; ++ow) {
+        const int64_t iw0 = ow * win.sw - g.pad_left;
+        C* zr = z + (t * g.ow + ow) * g.c;
+        for (int64_t c = 0; c < g.c; ++c) zr[c] = r.init();
+        for (int64_t kh = row_lo[oh]; kh < row_hi[oh]; ++kh) {
+          const int64_t ih = ih0 + kh * win.dh;
+          for (int64_t kw = col_lo[ow]; kw < col_hi[ow]; ++kw) {
+            const C* xr = x + ((n * g.h + ih) * g.w + iw0 + kw * win.dw) * g.c;
+            for (int64_t c = 0; c < g.c; ++c) zr[c] = Reducer::combine(zr[c], xr[c]);
+          }
+        }
+        const int64_t valid = (row_hi[oh] - row_lo[oh]) * (col_hi[ow] - col_lo[ow]);
+        for (int64_t c = 0; c < g.c; ++c) zr[c] = r.finish(zr[c], valid);
+      }
+    }
+  });
+}
+
+// Shape function of maxpool2d / avgpool2d (i args: Note [Window arguments],
+// then 9 = the op's flag, 10 = data_format).
+inline Status pool2d_geometry(Context& block, Window2d& win, Geometry2d& g) {
+  RETURN_IF_ERROR(window_args(block, false, win));
+  REQUIRE_TRUE(block.num_i_args() <= 11, 0, "expected at most 11 i args, got %d", block.num_i_args());
+  bool nhwc = false;
+  RETURN_IF_ERROR(flag_arg(block, 10, "data_format", false, nhwc));
+  const NDArray* x = block.input(0);
+  RETURN_IF_ERROR(window_input(block, *x, !nhwc, g));
+  if (!win.same) {
+    const int64_t eff_h = (win.kh - 1) * win.dh + 1, eff_w = (win.kw - 1) * win.dw + 1;
+    REQUIRE_TRUE(win.ph < eff_h && win.pw < eff_w, 0,
+                 "padding too large with x%s, kernel %lldx%lld, dilation %lldx%lld, padding %lldx%lld: padding must "
+                 "be smaller than the dilated kernel %lldx%lld",
+                 x->shape().str().c_str(), static_cast<long long>(win.kh), static_cast<long long>(win.kw),
+                 static_cast<long long>(win.dh), static_cast<long long>(win.dw), static_cast<long long>(win.ph),
+                 static_cast<long long>(win.pw), static_cast<long long>(eff_h), static_cast<long long>(eff_w));
+  }
+  return window_output(block, *x, win, g);
+}
+
+// Compute step of maxpool2d / avgpool2d.
+template <template <typename> class ReducerT>
+Status pool2d_exec(Context& block, bool include_pad) {
+  Window2d win;
+  Geometry2d g;
+  RETURN_IF_ERROR(pool2d_geometry(block, win, g));
+  const NDArray& x = *block.input(0);
+  NDArray& z = *block.output(0);
+  if (z.length() == 0) return Status::ok();
+  const DataType dt = float_compute_dtype(x.dtype());
+  NDArray xd;
+  RETURN_IF_ERROR(dense_as(x, dt, xd));
+  OutputStage out;
+  RETURN_IF_ERROR(out.begin(block, z, dt, false));
+  auto run = [&](auto c) {
+    using C = decltype(c);
+    ReducerT<C> r;
+    if constexpr (std::is_same_v<ReducerT<C>, AvgPoolReducer<C>>) {
+      r.window = win.kh * win.kw;
+      r.include_pad = include_pad;
+    }
+    pool2d_run<C>(g, win, r, xd.data_as<C>(), out.target().data_as<C>());
+  };
+  if (dt == DataType::kFloat64) run(double{});
+  else run(float{});
+  return out.finish(z);
+}
+
+}  // namespace libops::ops::nn

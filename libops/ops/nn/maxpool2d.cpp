@@ -1,0 +1,36 @@
+// maxpool2d: the maximum of each kH x kW window of every channel.
+//
+//   input   x: [N, C, H, W] (NCHW) or [N, H, W, C] (NHWC); float16, bfloat16,
+//           float32 or float64
+//   i args  0..8  kH, kW, sH, sW, pH, pW, dH, dW, same_mode
+//                 (Note [Window arguments] in conv_utils.h)
+//           9     unused, optional (libnd4j's extraParam0 slot; kept so the
+//                 two pooling ops share one argument order)
+//           10    data_format, optional: 0 = NCHW (default), 1 = NHWC
+//   output  [N, C, oH, oW] (NCHW) or [N, oH, oW, C] (NHWC), x's dtype
+//
+// Padding never wins: only taps inside the input are compared (as if padded
+// with -inf). A NaN in a window gives NaN, as numpy's max does. Explicit
+// padding must be smaller than the dilated kernel; a window that still
+// covers no input element (possible only with dilation) gives 0.
+// Computed in float for float16/bfloat16/float32, in double for float64.
+#include "libops/ops/nn/conv_utils.h"
+
+CUSTOM_OP_IMPL(maxpool2d, 1, 1, false, 0, 9) {
+  return libops::ops::nn::pool2d_exec<libops::ops::nn::MaxPoolReducer>(block, false);
+}
+
+DECLARE_SHAPE_FN(maxpool2d) {
+  using namespace libops;
+  using namespace libops::ops::nn;
+  Window2d win;
+  Geometry2d g;
+  RETURN_IF_ERROR(pool2d_geometry(block, win, g));
+  shapes.push_back(TensorShape{INPUT_VARIABLE(0)->dtype(), window_output_dims(g, g.c), 'c'});
+  return Status::ok();
+}
+
+DECLARE_TYPES(maxpool2d) {
+  descriptor.allow_inputs(libops::types::kFloat);
+  descriptor.allow_outputs(libops::types::kFloat);
+}

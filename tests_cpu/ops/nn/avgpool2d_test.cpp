@@ -1,0 +1,88 @@
+// avgpool2d against numpy goldens (tools/gen_goldens_nn.py), hand values for
+// both padding divisors, empty batches and argument errors.
+#include "nn_test_util.h"
+
+using namespace libops;
+using namespace libops::test;
+
+namespace {
+
+// Mirrors POOL_CASES / POOL_NHWC (avg rows) in tools/gen_goldens_nn.py.
+const char* const kAvgCases[] = {"avg_k2s2",        "avg_k3s1p1",         "avg_k3s1p1_incpad",
+                                 "avg_same_k3s2",   "avg_same_k3s2_incpad", "avg_dilation2",
+                                 "avg_rect",        "nhwc_avg_k3s1p1",    "nhwc_avg_same_k3s2_incpad",
+                                 "nhwc_avg_rect"};
+
+class Avgpool2dGolden : public ::testing::TestWithParam<std::tuple<const char*, DataType>> {};
+
+TEST_P(Avgpool2dGolden, MatchesNumpy) {
+  const auto [name, dtype] = GetParam();
+  const std::string prefix = std::string("avgpool2d_") + name;
+  NDArray x = nn_golden(prefix, "x", dtype);
+  NDArray want = nn_golden(prefix, "z");
+  Context ctx;
+  ASSERT_OK(run_op("avgpool2d", {&x}, {nn_golden_ints(prefix, "iargs"), {}}, ctx));
+  EXPECT_EQ(ctx.output(0)->dtype(), dtype);
+  EXPECT_EQ(ctx.output(0)->shape(), want.shape());
+  const double tol = golden_tolerance(dtype);
+  EXPECT_TRUE(all_close(*ctx.output(0), values(want), tol, tol));
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, Avgpool2dGolden,
+                         ::testing::Combine(::testing::ValuesIn(kAvgCases),
+                                            ::testing::Values(DataType::kFloat64, DataType::kFloat32,
+                                                              DataType::kBFloat16)),
+                         [](const auto& info) {
+                           return std::string(std::get<0>(info.param)) + "_" + dtype_name(std::get<1>(info.param));
+                         });
+
+OpArgs window(int64_t k, int64_t s, int64_t p, int64_t include_pad, int64_t format = 0) {
+  return {{k, k, s, s, p, p, 1, 1, 0, include_pad, format}, {}};
+}
+
+TEST(Avgpool2dOp, PaddingDivisorByHand) {
+  // 2x2 image [[1, 2], [3, 4]], 2x2 windows, stride 1, padding 1: 3x3
+  // outputs. The corner windows hold one real value.
+  NDArray x = make(DataType::kFloat64, {1, 1, 2, 2}, {1, 2, 3, 4});
+  Context excl;
+  ASSERT_OK(run_op("avgpool2d", {&x}, window(2, 1, 1, 0), excl));
+  EXPECT_TRUE(all_close(*excl.output(0), {1, 1.5, 2, 2, 2.5, 3, 3, 3.5, 4}));
+  Context incl;
+  ASSERT_OK(run_op("avgpool2d", {&x}, window(2, 1, 1, 1), incl));
+  EXPECT_TRUE(all_close(*incl.output(0), {0.25, 0.75, 0.5, 1, 2.5, 1.5, 0.75, 1.75, 1}));
+}
+
+TEST(Avgpool2dOp, DefaultExcludesPadding) {
+  NDArray x = make(DataType::kFloat32, {1, 1, 2, 2}, {1, 2, 3, 4});
+  Context ctx;  // only the 9 window args: no count_include_pad, NCHW
+  ASSERT_OK(run_op("avgpool2d", {&x}, {{2, 2, 1, 1, 1, 1, 1, 1, 0}, {}}, ctx));
+  EXPECT_TRUE(all_close(*ctx.output(0), {1, 1.5, 2, 2, 2.5, 3, 3, 3.5, 4}));
+}
+
+TEST(Avgpool2dOp, EmptyBatchGivesEmptyOutput) {
+  NDArray x = zeros(DataType::kFloat64, {0, 6, 6, 3});
+  Context ctx;
+  ASSERT_OK(run_op("avgpool2d", {&x}, window(2, 2, 0, 0, 1), ctx));
+  EXPECT_EQ(ctx.output(0)->shape(), (Dims{0, 3, 3, 3}));
+}
+
+TEST(Avgpool2dOp, RejectsBadArguments) {
+  NDArray x = make(DataType::kFloat32, {1, 2, 4, 4}, iota(32));
+  Context c1;
+  Status s = run_op("avgpool2d", {&x}, window(2, 1, 0, 2), c1);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message(), "avgpool2d: i arg 9 (count_include_pad) is 2: it must be 0 or 1");
+  Context c2;
+  s = run_op("avgpool2d", {&x}, window(2, -1, 0, 0), c2);
+  EXPECT_EQ(s.message(), "avgpool2d: i arg 2 (sH) is -1: it must be in [1, 2147483647]");
+  Context c3;
+  s = run_op("avgpool2d", {&x}, window(5, 1, 0, 0), c3);
+  EXPECT_EQ(s.code(), StatusCode::kShape);
+  EXPECT_TRUE(has_substr(s.message(), "avgpool2d: kernel larger than the padded input with x[1,2,4,4] (NCHW)"));
+  NDArray xi = make(DataType::kInt32, {1, 1, 2, 2}, {1, 2, 3, 4});
+  Context c4;
+  s = run_op("avgpool2d", {&xi}, window(2, 1, 0, 0), c4);
+  EXPECT_EQ(s.code(), StatusCode::kDtype);
+}
+
+}  // namespace
