@@ -1,0 +1,49 @@
+// General matrix multiply on raw memory: C = alpha * op(A) * op(B) + beta * C.
+//
+// This is a leaf: it knows pointers, extents and strides, nothing about
+// NDArray or ops. All matrices are row-major with a leading dimension
+// (elements between the starts of two rows); op(X) is X or its transpose.
+//
+//   op(A) is m x k: A is stored m x k (lda >= k), or k x m when trans_a (lda >= m)
+//   op(B) is k x n: B is stored k x n (ldb >= n), or n x k when trans_b (ldb >= k)
+//   C is m x n (ldc >= n); all three share one dtype.
+//
+// Note [GEMM dtypes]
+//   float32, float64: BLAS (cblas_sgemm / cblas_dgemm, gemv when m or n is 1).
+//   float16, bfloat16: portable kernel, products accumulated in float, one
+//     rounding on store (what numpy does for float16).
+//   integers: portable kernel, accumulated in 64 bits with two's-complement
+//     wrap-around, then wrapped to the dtype on store; the result equals
+//     numpy's (which wraps in the dtype itself). alpha and beta must be
+//     whole numbers here and are applied in the same wrapping arithmetic.
+//   bool: not supported.
+// As in BLAS, beta == 0 means C is written without being read (NaN or
+// garbage in C does not leak into the result), and alpha == 0 or k == 0
+// means A and B are not read.
+#pragma once
+
+#include <cstdint>
+
+#include "libops/core/dtype.h"
+#include "libops/core/status.h"
+
+namespace libops::blas {
+
+Status gemm(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
+            const void* a, int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc);
+
+// `batch` independent GEMMs; matrix i of A starts at a + i * stride_a
+// elements (likewise B and C). stride_a / stride_b may be 0 (one matrix
+// shared by every batch); C matrices must not overlap. Small GEMMs run in
+// parallel over the batch; large ones one after the other, each using the
+// BLAS library's own threads.
+Status gemm_batched(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
+                    const void* a, int64_t lda, int64_t stride_a, const void* b, int64_t ldb, int64_t stride_b,
+                    double beta, void* c, int64_t ldc, int64_t stride_c, int64_t batch);
+
+// The portable kernel behind the non-BLAS dtypes, callable for float32 and
+// float64 too so tests can compare it with BLAS on the same data.
+Status gemm_generic(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
+                    const void* a, int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc);
+
+}  // namespace libops::blas
