@@ -1,0 +1,233 @@
+// matmul: z = op(x) @ op(y) with numpy matmul semantics.
+//
+//   inputs  x, y: numeric, rank >= 1; mixed dtypes are cast to promote(x, y)
+//           (Note [Type promotion]) before multiplying.
+//   i args  transpose_x, transpose_y: 0 or 1, optional (default 0); they swap
+//           the last two dims of an input of rank >= 2. A 1-D input is a
+//           vector with no orientation, so its flag has no effect.
+//   output  broadcast(batch dims of x, batch dims of y) + [m] + [n], where a
+//           1-D x ([k], seen as [1,k]) drops m and a 1-D y ([k], seen as
+//           [k,1]) drops n; two 1-D inputs give a scalar (their dot product).
+//
+// The batch dims broadcast (Note [Broadcasting]). Every matrix whose last
+// two dims already form a BLAS layout (row-major with a leading dimension,
+// or the transpose of one) is passed to the GEMM as it is, strides and all;
+// other views are copied to dense C order first. Integer products wrap like
+// numpy's (Note [GEMM dtypes] in blas/gemm.h).
+#include "blas/gemm.h"
+#include "libops/loops/copy.h"
+#include "libops/loops/nd_loop.h"
+#include "libops/ops/declarable_op.h"
+
+namespace libops::ops {
+namespace {
+
+struct MatmulArgs {
+  bool transpose_x = false;
+  bool transpose_y = false;
+};
+
+Status matmul_args(Context& block, MatmulArgs& args) {
+  REQUIRE_TRUE(block.num_i_args() <= 2, 0, "expected at most 2 i args (transpose_x, transpose_y), got %d",
+               block.num_i_args());
+  for (int i = 0; i < block.num_i_args(); ++i)
+    REQUIRE_TRUE(INT_ARG(i) == 0 || INT_ARG(i) == 1, 0, "%s must be 0 or 1, got %lld",
+                 i == 0 ? "transpose_x" : "transpose_y", static_cast<long long>(INT_ARG(i)));
+  args.transpose_x = block.num_i_args() > 0 && INT_ARG(0) == 1;
+  args.transpose_y = block.num_i_args() > 1 && INT_ARG(1) == 1;
+  return Status::ok();
+}
+
+// The leading (batch) dims of an input of rank >= 2; none for a vector.
+Dims batch_dims(const Dims& s) {
+  Dims b;
+  for (int d = 0; d + 2 < s.size(); ++d) b.push_back(s[d]);
+  return b;
+}
+
+// Rows and columns of op(a) as a matrix (a 1-D x is a row, a 1-D y a column).
+void matrix_extents(const Dims& s, bool transpose, bool is_y, int64_t& rows, int64_t& cols) {
+  if (s.size() == 1) {
+    rows = is_y ? s[0] : 1;
+    cols = is_y ? 1 : s[0];
+    return;
+  }
+  rows = s[s.size() - 2];
+  cols = s[s.size() - 1];
+  if (transpose) std::swap(rows, cols);
+}
+
+// op(a) as an array of rank >= 2 (a view): vectors get their unit dim,
+// transposes swap the last two dims.
+Status as_matrices(const NDArray& a, bool transpose, bool is_y, NDArray& out) {
+  if (a.rank() == 1) return a.reshape(is_y ? Dims{a.dim(0), 1} : Dims{1, a.dim(0)}, out);
+  if (!transpose) {
+    out = a;
+    return Status::ok();
+  }
+  Dims perm;
+  for (int d = 0; d < a.rank(); ++d) perm.push_back(d);
+  std::swap(perm[a.rank() - 2], perm[a.rank() - 1]);
+  return a.permute(perm, out);
+}
+
+// How a stack of matrices (last two dims) is handed to the GEMM.
+struct BlasLayout {
+  bool ok = false;     // false: copy to dense C order first
+  bool trans = false;  // stored as the transpose (column-major)
+  int64_t ld = 0;
+};
+
+BlasLayout blas_layout(const NDArray& a) {
+  BlasLayout l;
+  const int r = a.rank();
+  for (int d = 0; d + 2 < r; ++d)
+    if (a.strides()[d] < 0) return l;  // gemm_batched takes non-negative batch strides
+  const int64_t rows = a.dim(r - 2), cols = a.dim(r - 1);
+  const int64_t rs = a.strides()[r - 2], cs = a.strides()[r - 1];
+  // An extent-1 dim is never stepped along, so its stride does not matter.
+  if ((cols == 1 || cs == 1) && (rows == 1 || rs >= cols)) {
+    l.ok = true;
+    l.ld = rows == 1 ? std::max<int64_t>(cols, 1) : rs;
+  } else if ((rows == 1 || rs == 1) && (cols == 1 || cs >= rows)) {
+    l.ok = true;
+    l.trans = true;
+    l.ld = cols == 1 ? std::max<int64_t>(rows, 1) : cs;
+  }
+  return l;
+}
+
+// `a` in dtype `dt`, as it is when it already has it, else a dense copy.
+Status cast_to(const NDArray& a, DataType dt, NDArray& out) {
+  if (a.dtype() == dt) {
+    out = a;
+    return Status::ok();
+  }
+  RETURN_IF_ERROR(NDArray::create(dt, a.shape(), 'c', out));
+  copy_into(a, out);
+  return Status::ok();
+}
+
+// A view of the stack of matrices in `a` that BLAS can read, and its layout.
+Status blas_operand(const NDArray& a, NDArray& out, BlasLayout& layout) {
+  layout = blas_layout(a);
+  if (layout.ok) {
+    out = a;
+    return Status::ok();
+  }
+  RETURN_IF_ERROR(a.dup('c', out));
+  layout = blas_layout(out);
+  return Status::ok();
+}
+
+}  // namespace
+}  // namespace libops::ops
+
+CUSTOM_OP_IMPL(matmul, 2, 1, false, 0, 0) {
+  using namespace libops;
+  using namespace libops::ops;
+  MatmulArgs args;
+  RETURN_IF_ERROR(matmul_args(block, args));
+  const NDArray* x = INPUT_VARIABLE(0);
+  const NDArray* y = INPUT_VARIABLE(1);
+  NDArray* z = OUTPUT_VARIABLE(0);
+  if (z->length() == 0) return Status::ok();
+  const DataType dt = z->dtype();
+
+  NDArray xc, yc, xm, ym;
+  RETURN_IF_ERROR(cast_to(*x, dt, xc));
+  RETURN_IF_ERROR(cast_to(*y, dt, yc));
+  RETURN_IF_ERROR(as_matrices(xc, args.transpose_x, false, xm));
+  RETURN_IF_ERROR(as_matrices(yc, args.transpose_y, true, ym));
+  const int64_t m = xm.dim(xm.rank() - 2), k = xm.dim(xm.rank() - 1), n = ym.dim(ym.rank() - 1);
+
+  // z with its matrix dims restored: batch + [m, n].
+  Dims out_batch;
+  RETURN_IF_ERROR(broadcast_shapes(block.op_name(), batch_dims(xm.shape()), batch_dims(ym.shape()), out_batch));
+  Dims zm_shape = out_batch;
+  zm_shape.push_back(m);
+  zm_shape.push_back(n);
+  // Write straight into z when its matrices have a BLAS row-major layout and
+  // it shares no memory with the inputs; otherwise into a dense temporary.
+  NDArray zm;
+  bool direct = !z->may_overlap(*x) && !z->may_overlap(*y) && z->reshape(zm_shape, zm).is_ok();
+  if (direct) {
+    BlasLayout zl = blas_layout(zm);
+    direct = zl.ok && !zl.trans;
+  }
+  if (!direct) RETURN_IF_ERROR(NDArray::create(dt, zm_shape, 'c', zm));
+
+  if (k == 0) {
+    RETURN_IF_ERROR(zm.assign_scalar(0.0));  // an empty sum
+  } else {
+    NDArray xb, yb;
+    BlasLayout xl, yl;
+    RETURN_IF_ERROR(blas_operand(xm, xb, xl));
+    RETURN_IF_ERROR(blas_operand(ym, yb, yl));
+    const BlasLayout zl = blas_layout(zm);
+
+    // Walk the batch dims; runs along the innermost one become one
+    // gemm_batched call (all of them, when the batch strides line up).
+    const int bd = out_batch.size();
+    Dims zs, xs, ys, xbs, ybs;
+    for (int d = 0; d < bd; ++d) zs.push_back(zm.strides()[d]);
+    for (int d = 0; d + 2 < xb.rank(); ++d) xs.push_back(xb.strides()[d]);
+    for (int d = 0; d + 2 < yb.rank(); ++d) ys.push_back(yb.strides()[d]);
+    const int64_t es = static_cast<int64_t>(dtype_size(dt));
+    NdLoop<3> loop;
+    loop.init(out_batch);
+    loop.set_operand(0, zm.data(), zs, es);
+    loop.set_operand(1, xb.data(), broadcast_strides(batch_dims(xb.shape()), xs, out_batch), es);
+    loop.set_operand(2, yb.data(), broadcast_strides(batch_dims(yb.shape()), ys, out_batch), es);
+    loop.coalesce();
+    Status st;
+    loop.run(0, loop.count(), [&](char* const* p, const int64_t* s, int64_t count) {
+      if (!st.is_ok()) return;
+      st = blas::gemm_batched(dt, xl.trans, yl.trans, m, n, k, 1.0, p[1], xl.ld, s[1] / es, p[2], yl.ld,
+                              s[2] / es, 0.0, p[0], zl.ld, s[0] / es, count);
+    });
+    if (!st.is_ok()) return st.with_prefix(std::string(block.op_name()) + ": ");
+  }
+  if (!direct) {
+    // zm is dense, so it views as z's shape (which may lack the unit dims).
+    NDArray zv;
+    RETURN_IF_ERROR(zm.reshape(z->shape(), zv));
+    RETURN_IF_ERROR(z->assign(zv));
+  }
+  return Status::ok();
+}
+
+DECLARE_SYN(mmul, matmul)
+
+DECLARE_SHAPE_FN(matmul) {
+  using namespace libops;
+  using namespace libops::ops;
+  MatmulArgs args;
+  RETURN_IF_ERROR(matmul_args(block, args));
+  const NDArray* x = INPUT_VARIABLE(0);
+  const NDArray* y = INPUT_VARIABLE(1);
+  REQUIRE_TRUE(x->rank() >= 1 && y->rank() >= 1, OPS_ERR_SHAPE,
+               "cannot multiply x%s by y%s: both inputs need rank >= 1", x->shape().str().c_str(),
+               y->shape().str().c_str());
+  int64_t xr, xc, yr, yc;
+  matrix_extents(x->shape(), args.transpose_x, false, xr, xc);
+  matrix_extents(y->shape(), args.transpose_y, true, yr, yc);
+  REQUIRE_TRUE(xc == yr, OPS_ERR_SHAPE,
+               "cannot multiply x%s by y%s (transpose_x=%d, transpose_y=%d): inner dims %lld and %lld must be equal",
+               x->shape().str().c_str(), y->shape().str().c_str(), args.transpose_x ? 1 : 0, args.transpose_y ? 1 : 0,
+               static_cast<long long>(xc), static_cast<long long>(yr));
+  Dims xb = batch_dims(x->shape()), yb = batch_dims(y->shape()), out;
+  Status st = broadcast_shapes("", xb, yb, out);
+  REQUIRE_TRUE(st.is_ok(), OPS_ERR_SHAPE,
+               "cannot multiply x%s by y%s: batch dims %s and %s do not broadcast (each dim must be equal or 1)",
+               x->shape().str().c_str(), y->shape().str().c_str(), xb.str().c_str(), yb.str().c_str());
+  if (x->rank() > 1) out.push_back(xr);
+  if (y->rank() > 1) out.push_back(yc);
+  shapes.push_back(TensorShape{promote_types(x->dtype(), y->dtype()), out, 'c'});
+  return Status::ok();
+}
+
+DECLARE_TYPES(matmul) {
+  descriptor.allow_inputs(libops::types::kNumeric);
+  descriptor.allow_outputs(libops::types::kNumeric);
+}

@@ -1,0 +1,112 @@
+// softmax: z = exp(x - max) / sum(exp(x - max)) along one axis.
+//
+//   input   x: float16, bfloat16, float32 or float64, rank >= 1, any strides
+//   i arg   axis (optional, default -1; negative counts from the end)
+//   output  z: x's dtype and shape; may run in place
+//
+// Subtracting the row maximum first keeps exp() from overflowing (inputs of
+// 1000 are fine) and is exact in value. Each row along the axis is loaded
+// into a buffer of the compute type (float, or double for float64), so the
+// same code serves every layout and the op can run in place. A row holding
+// +inf gives NaN (inf - inf), a row of all -inf gives NaN (0 / 0), as in
+// numpy-based references.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "libops/core/parallel.h"
+#include "libops/loops/convert.h"
+#include "libops/loops/nd_loop.h"
+#include "libops/ops/declarable_op.h"
+
+namespace libops::ops {
+namespace {
+
+Status softmax_axis(Context& block, const NDArray& x, int& axis) {
+  const int64_t a = block.num_i_args() > 0 ? block.i_arg(0) : -1;
+  REQUIRE_TRUE(x.rank() >= 1, 0, "input x%s must have rank >= 1", x.shape().str().c_str());
+  REQUIRE_TRUE(a >= -x.rank() && a < x.rank(), 0, "axis %lld is out of range for x%s (allowed %d..%d)",
+               static_cast<long long>(a), x.shape().str().c_str(), -x.rank(), x.rank() - 1);
+  axis = static_cast<int>(a < 0 ? a + x.rank() : a);
+  return Status::ok();
+}
+
+// Softmax of one row of n values in place.
+template <typename C>
+void softmax_row(C* v, int64_t n) {
+  C mx = v[0];
+  for (int64_t i = 1; i < n; ++i) mx = std::max(mx, v[i]);
+  // std::max skips a NaN that is not first; let any NaN poison the row.
+  for (int64_t i = 0; i < n; ++i)
+    if (std::isnan(v[i])) mx = v[i];
+  C sum = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    v[i] = std::exp(v[i] - mx);
+    sum += v[i];
+  }
+  const C inv = C(1) / sum;
+  for (int64_t i = 0; i < n; ++i) v[i] *= inv;
+}
+
+template <typename C>
+void softmax_run(const NDArray& x, NDArray& z, int axis) {
+  const int64_t len = x.dim(axis);
+  const int64_t xs = x.strides()[axis] * static_cast<int64_t>(x.element_size());
+  const int64_t zs = z.strides()[axis] * static_cast<int64_t>(z.element_size());
+  const LoadFn<C> load = load_fn<C>(x.dtype());
+  const StoreFn<C> store = store_fn<C>(z.dtype());
+  // The loop visits the first element of every row: x's shape with the
+  // axis reduced to 1.
+  Dims outer = x.shape();
+  outer[axis] = 1;
+  NdLoop<2> loop;
+  loop.init(outer);
+  loop.set_operand(0, z.data(), z.strides(), static_cast<int64_t>(z.element_size()));
+  loop.set_operand(1, x.data(), x.strides(), static_cast<int64_t>(x.element_size()));
+  loop.coalesce();
+  const int64_t grain = std::max<int64_t>(1, 16384 / len);
+  parallel_for(loop.count(), grain, [&](int64_t begin, int64_t end) {
+    std::vector<C> row(static_cast<size_t>(len));
+    loop.run(begin, end, [&](char* const* p, const int64_t* s, int64_t count) {
+      for (int64_t r = 0; r < count; ++r) {
+        load(p[1] + r * s[1], xs, len, row.data());
+        softmax_row(row.data(), len);
+        store(row.data(), p[0] + r * s[0], zs, len);
+      }
+    });
+  });
+}
+
+}  // namespace
+}  // namespace libops::ops
+
+CUSTOM_OP_IMPL(softmax, 1, 1, true, 0, 0) {
+  using namespace libops;
+  const NDArray* x = INPUT_VARIABLE(0);
+  NDArray* z = OUTPUT_VARIABLE(0);
+  int axis = 0;
+  RETURN_IF_ERROR(ops::softmax_axis(block, *x, axis));
+  if (x->length() == 0) return Status::ok();
+  // A supplied output that shares memory with x in another layout would be
+  // read after being written: work from a copy then.
+  NDArray src = *x;
+  if (z->may_overlap(*x) && !z->same_view(*x)) RETURN_IF_ERROR(x->dup('c', src));
+  if (x->dtype() == DataType::kFloat64) ops::softmax_run<double>(src, *z, axis);
+  else ops::softmax_run<float>(src, *z, axis);
+  return Status::ok();
+}
+
+DECLARE_SHAPE_FN(softmax) {
+  using namespace libops;
+  const NDArray* x = INPUT_VARIABLE(0);
+  int axis = 0;
+  RETURN_IF_ERROR(ops::softmax_axis(block, *x, axis));
+  REQUIRE_TRUE(block.num_i_args() <= 1, 0, "expected at most 1 i arg (axis), got %d", block.num_i_args());
+  shapes.push_back(TensorShape{x->dtype(), x->shape(), 'c'});
+  return Status::ok();
+}
+
+DECLARE_TYPES(softmax) {
+  descriptor.allow_inputs(libops::types::kFloat);
+  descriptor.allow_outputs(libops::types::kFloat);
+}

@@ -1,0 +1,53 @@
+// cast: x converted to another dtype.
+//
+//   input   x: any dtype
+//   args    the target dtype: d arg 0, or else i arg 0 holding its
+//           ops_dtype_t number (include/libops/c_types.h)
+//   output  x's shape in the target dtype
+//
+// Conversions follow loops/convert.h: float to integer truncates toward zero
+// and saturates at the integer's range, NaN becomes 0; anything to bool is
+// v != 0; integer narrowing wraps; float to float16/bfloat16 rounds to
+// nearest even, overflowing to inf.
+#include "libops/loops/copy.h"
+#include "libops/ops/declarable_op.h"
+
+namespace libops::ops {
+namespace {
+
+Status cast_target(Context& block, DataType& target) {
+  REQUIRE_TRUE(block.num_d_args() > 0 || block.num_i_args() > 0, 0,
+               "no target dtype: give it as d arg 0 or as i arg 0 (an ops_dtype_t number)");
+  if (block.num_d_args() > 0) {
+    target = block.d_arg(0);
+    REQUIRE_TRUE(dtype_is_valid(target), 0, "d arg 0 holds %d, which is not a valid dtype",
+                 static_cast<int>(target));
+    return Status::ok();
+  }
+  const int64_t v = block.i_arg(0);
+  REQUIRE_TRUE(v >= 1 && v < kNumDataTypes, 0, "i arg 0 holds %lld, which is not a dtype number (1..%d)",
+               static_cast<long long>(v), kNumDataTypes - 1);
+  target = static_cast<DataType>(v);
+  return Status::ok();
+}
+
+}  // namespace
+}  // namespace libops::ops
+
+CUSTOM_OP_IMPL(cast, 1, 1, false, 0, 0) {
+  using namespace libops;
+  return OUTPUT_VARIABLE(0)->assign(*INPUT_VARIABLE(0));  // converts (copy_into)
+}
+
+DECLARE_SHAPE_FN(cast) {
+  using namespace libops;
+  DataType target = DataType::kInvalid;
+  RETURN_IF_ERROR(ops::cast_target(block, target));
+  shapes.push_back(TensorShape{target, INPUT_VARIABLE(0)->shape(), 'c'});
+  return Status::ok();
+}
+
+DECLARE_TYPES(cast) {
+  descriptor.allow_inputs(libops::types::kAny);
+  descriptor.allow_outputs(libops::types::kAny);
+}

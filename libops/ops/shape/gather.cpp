@@ -1,0 +1,114 @@
+// gather: picks slices of x along an axis by index (numpy.take).
+//
+//   inputs  x: any dtype, rank >= 1; indices: int32 or int64, any shape
+//   i arg   axis (optional, default 0; negative counts from the end)
+//   output  x.shape[:axis] + indices.shape + x.shape[axis+1:], x's dtype
+//
+// An index i is valid when -n <= i < n for the axis extent n; a negative
+// index counts from the end once, as in numpy. Anything else is an error
+// naming the bad value, found when the data is read (compute time).
+//
+// Rows are moved with memcpy by element size, so nothing here is compiled
+// per dtype: x is seen as [outer, n, inner] and the output as
+// [outer, count, inner], with `inner` elements contiguous in both.
+#include <cstring>
+#include <vector>
+
+#include "libops/core/parallel.h"
+#include "libops/ops/declarable_op.h"
+
+namespace libops::ops {
+namespace {
+
+Status gather_axis(Context& block, const NDArray& x, int& axis) {
+  REQUIRE_TRUE(x.rank() >= 1, 0, "input x%s is a scalar; it needs rank >= 1", x.shape().str().c_str());
+  const int64_t a = block.num_i_args() > 0 ? block.i_arg(0) : 0;
+  REQUIRE_TRUE(a >= -x.rank() && a < x.rank(), 0, "axis %lld is out of range for x%s (allowed %d..%d)",
+               static_cast<long long>(a), x.shape().str().c_str(), -x.rank(), x.rank() - 1);
+  axis = static_cast<int>(a < 0 ? a + x.rank() : a);
+  return Status::ok();
+}
+
+// The indices as int64 in C order, each made non-negative; an error names
+// the first index outside [-n, n).
+Status read_indices(Context& block, const NDArray& indices, int64_t n, int axis, std::vector<int64_t>& out) {
+  out.resize(static_cast<size_t>(indices.length()));
+  if (out.empty()) return Status::ok();
+  NDArray as64;
+  RETURN_IF_ERROR(NDArray::wrap(out.data(), out.size() * sizeof(int64_t), DataType::kInt64, indices.shape(), nullptr,
+                                as64));
+  RETURN_IF_ERROR(as64.assign(indices));
+  for (size_t i = 0; i < out.size(); ++i) {
+    int64_t v = out[i];
+    REQUIRE_TRUE(v >= -n && v < n, 0,
+                 "index %lld (at position %zu of indices%s) is out of range for axis %d with size %lld "
+                 "(allowed %lld..%lld)",
+                 static_cast<long long>(v), i, indices.shape().str().c_str(), axis, static_cast<long long>(n),
+                 static_cast<long long>(-n), static_cast<long long>(n - 1));
+    out[i] = v < 0 ? v + n : v;
+  }
+  return Status::ok();
+}
+
+}  // namespace
+}  // namespace libops::ops
+
+CUSTOM_OP_IMPL(gather, 2, 1, false, 0, 0) {
+  using namespace libops;
+  const NDArray* x = INPUT_VARIABLE(0);
+  const NDArray* indices = INPUT_VARIABLE(1);
+  NDArray* z = OUTPUT_VARIABLE(0);
+  int axis = 0;
+  RETURN_IF_ERROR(ops::gather_axis(block, *x, axis));
+  const int64_t n = x->dim(axis);
+  std::vector<int64_t> idx;
+  RETURN_IF_ERROR(ops::read_indices(block, *indices, n, axis, idx));
+  if (z->length() == 0) return Status::ok();
+
+  NDArray src = *x;
+  if (!src.is_c_contiguous()) RETURN_IF_ERROR(x->dup('c', src));
+  NDArray dst = *z;
+  const bool direct = z->is_c_contiguous() && !z->may_overlap(*x);
+  if (!direct) RETURN_IF_ERROR(NDArray::create(z->dtype(), z->shape(), 'c', dst));
+
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; ++d) outer *= x->dim(d);
+  for (int d = axis + 1; d < x->rank(); ++d) inner *= x->dim(d);
+  const int64_t count = static_cast<int64_t>(idx.size());
+  const size_t row_bytes = static_cast<size_t>(inner) * src.element_size();
+  const char* in = static_cast<const char*>(src.data());
+  char* out = static_cast<char*>(dst.data());
+  const int64_t grain = std::max<int64_t>(1, 65536 / static_cast<int64_t>(std::max<size_t>(row_bytes, 1)));
+  parallel_for(outer * count, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t o = r / count, j = r % count;
+      std::memcpy(out + static_cast<size_t>(r) * row_bytes,
+                  in + static_cast<size_t>(o * n + idx[static_cast<size_t>(j)]) * row_bytes, row_bytes);
+    }
+  });
+  if (!direct) RETURN_IF_ERROR(z->assign(dst));
+  return Status::ok();
+}
+
+DECLARE_SHAPE_FN(gather) {
+  using namespace libops;
+  const NDArray* x = INPUT_VARIABLE(0);
+  const NDArray* indices = INPUT_VARIABLE(1);
+  REQUIRE_TRUE(block.num_i_args() <= 1, 0, "expected at most 1 i arg (axis), got %d", block.num_i_args());
+  int axis = 0;
+  RETURN_IF_ERROR(ops::gather_axis(block, *x, axis));
+  REQUIRE_TRUE(x->rank() - 1 + indices->rank() <= kMaxRank, OPS_ERR_SHAPE,
+               "output rank %d (x%s with indices%s) exceeds the maximum %d", x->rank() - 1 + indices->rank(),
+               x->shape().str().c_str(), indices->shape().str().c_str(), kMaxRank);
+  Dims out;
+  for (int d = 0; d < axis; ++d) out.push_back(x->dim(d));
+  for (int d = 0; d < indices->rank(); ++d) out.push_back(indices->dim(d));
+  for (int d = axis + 1; d < x->rank(); ++d) out.push_back(x->dim(d));
+  shapes.push_back(TensorShape{x->dtype(), out, 'c'});
+  return Status::ok();
+}
+
+DECLARE_TYPES(gather) {
+  descriptor.allow_input(0, libops::types::kAny);
+  descriptor.allow_input(1, libops::types::kIndex);
+}

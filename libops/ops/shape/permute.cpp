@@ -1,0 +1,58 @@
+// permute: reorders the dims of x (numpy.transpose); output dim d is input
+// dim perm[d].
+//
+//   input   x: any dtype
+//   i args  the permutation, one entry per dim of x (negative counts from
+//           the end); none reverses the dims
+//   output  a dense copy of the permuted view
+#include "libops/ops/declarable_op.h"
+
+namespace libops::ops {
+namespace {
+
+Status permute_axes(Context& block, const NDArray& x, Dims& perm) {
+  perm.clear();
+  const int rank = x.rank();
+  if (block.num_i_args() == 0) {
+    for (int d = rank - 1; d >= 0; --d) perm.push_back(d);
+    return Status::ok();
+  }
+  REQUIRE_TRUE(block.num_i_args() == rank, 0, "permutation %s has %d entries for x%s of rank %d",
+               Dims(block.i_args().data(), std::min(block.num_i_args(), kMaxRank)).str().c_str(),
+               block.num_i_args(), x.shape().str().c_str(), rank);
+  bool seen[kMaxRank] = {};
+  for (int d = 0; d < rank; ++d) {
+    const int64_t a = block.i_arg(d) < 0 ? block.i_arg(d) + rank : block.i_arg(d);
+    REQUIRE_TRUE(a >= 0 && a < rank && !seen[a], 0, "%s is not a permutation of the %d dims of x%s",
+                 Dims(block.i_args().data(), rank).str().c_str(), rank, x.shape().str().c_str());
+    seen[a] = true;
+    perm.push_back(a);
+  }
+  return Status::ok();
+}
+
+}  // namespace
+}  // namespace libops::ops
+
+CUSTOM_OP_IMPL(permute, 1, 1, false, 0, -2) {
+  using namespace libops;
+  const NDArray* x = INPUT_VARIABLE(0);
+  Dims perm;
+  RETURN_IF_ERROR(ops::permute_axes(block, *x, perm));
+  NDArray view;
+  RETURN_IF_ERROR(x->permute(perm, view));
+  return OUTPUT_VARIABLE(0)->assign(view);
+}
+
+DECLARE_SHAPE_FN(permute) {
+  using namespace libops;
+  const NDArray* x = INPUT_VARIABLE(0);
+  Dims perm;
+  RETURN_IF_ERROR(ops::permute_axes(block, *x, perm));
+  Dims out;
+  for (int d = 0; d < perm.size(); ++d) out.push_back(x->dim(static_cast<int>(perm[d])));
+  shapes.push_back(TensorShape{x->dtype(), out, 'c'});
+  return Status::ok();
+}
+
+DECLARE_TYPES(permute) { descriptor.allow_inputs(libops::types::kAny); }

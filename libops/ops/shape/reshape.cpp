@@ -1,0 +1,61 @@
+// reshape: the elements of x in C order, laid out in a new shape.
+//
+//   input   x: any dtype
+//   i args  the new shape; one extent may be -1 (inferred from the others);
+//           none gives a scalar (x must then hold one element)
+//   output  x's dtype in the new shape, a copy of x's data
+//
+// C order only: element i of x (C order) is element i of the output.
+#include "libops/ops/declarable_op.h"
+
+CUSTOM_OP_IMPL(reshape, 1, 1, false, 0, -2) {
+  using namespace libops;
+  const NDArray* x = INPUT_VARIABLE(0);
+  NDArray* z = OUTPUT_VARIABLE(0);
+  if (z->length() == 0) return Status::ok();
+  // One copy: into z seen in x's shape when z's layout allows that view,
+  // else through a C-ordered copy of x seen in z's shape.
+  NDArray view;
+  if (z->reshape(x->shape(), view).is_ok()) return view.assign(*x);
+  RETURN_IF_ERROR(x->reshape_copy(z->shape(), view));
+  return z->assign(view);
+}
+
+DECLARE_SHAPE_FN(reshape) {
+  using namespace libops;
+  const NDArray* x = INPUT_VARIABLE(0);
+  const int n = block.num_i_args();
+  REQUIRE_TRUE(n <= kMaxRank, 0, "new shape has %d dims; at most %d allowed", n, kMaxRank);
+  Dims shape(block.i_args().data(), n);
+  int infer = -1;
+  int64_t known = 1;
+  for (int d = 0; d < n; ++d) {
+    if (shape[d] == -1) {
+      REQUIRE_TRUE(infer < 0, OPS_ERR_SHAPE, "cannot reshape x%s to %s: at most one extent may be -1",
+                   x->shape().str().c_str(), shape.str().c_str());
+      infer = d;
+      continue;
+    }
+    REQUIRE_TRUE(shape[d] >= 0, OPS_ERR_SHAPE, "cannot reshape x%s to %s: extent %lld at dim %d is negative",
+                 x->shape().str().c_str(), shape.str().c_str(), static_cast<long long>(shape[d]), d);
+    int64_t product = 0;
+    REQUIRE_TRUE(!__builtin_mul_overflow(known, shape[d], &product), OPS_ERR_SHAPE,
+                 "cannot reshape x%s to %s: element count overflows", x->shape().str().c_str(), shape.str().c_str());
+    known = product;
+  }
+  const int64_t len = x->length();
+  if (infer >= 0) {
+    REQUIRE_TRUE(known != 0 && len % known == 0, OPS_ERR_SHAPE,
+                 "cannot reshape x%s (%lld elements) to %s: the -1 extent cannot be inferred",
+                 x->shape().str().c_str(), static_cast<long long>(len), shape.str().c_str());
+    shape[infer] = len / known;
+    known = len;
+  }
+  REQUIRE_TRUE(known == len, OPS_ERR_SHAPE, "cannot reshape x%s (%lld elements) to %s (%lld elements)",
+               x->shape().str().c_str(), static_cast<long long>(len), shape.str().c_str(),
+               static_cast<long long>(known));
+  shapes.push_back(TensorShape{x->dtype(), shape, 'c'});
+  return Status::ok();
+}
+
+DECLARE_TYPES(reshape) { descriptor.allow_inputs(libops::types::kAny); }
