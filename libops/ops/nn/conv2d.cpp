@@ -1,0 +1,284 @@
+// conv2d: 2-D convolution (cross-correlation, as in every DL framework) of a
+// batch of images with a bank of filters, plus an optional bias.
+//
+//   inputs  x        [N, Cin, H, W] (NCHW) or [N, H, W, Cin] (NHWC)
+//           weights  [Cout, Cin, kH, kW] for both data formats (PyTorch's
+//                    layout, libnd4j's weights format 1)
+//           bias     optional, [Cout]
+//           all of one dtype: float16, bfloat16, float32 or float64
+//   i args  0..8  kH, kW, sH, sW, pH, pW, dH, dW, same_mode
+//                 (Note [Window arguments] in conv_utils.h); kH or kW = 0
+//                 takes the extent from the weights, otherwise it must match
+//           9     data_format, optional: 0 = NCHW (default), 1 = NHWC
+//           10    weights_format, optional: must be 1 ([Cout, Cin, kH, kW]).
+//                 libnd4j's 0 ([kH, kW, Cin, Cout], its default) and 2
+//                 ([Cout, kH, kW, Cin]) are refused rather than misread:
+//                 permute such weights to [Cout, Cin, kH, kW] first.
+//   output  [N, Cout, oH, oW] (NCHW) or [N, oH, oW, Cout] (NHWC), x's dtype
+//
+//   z[n, co, oh, ow] = bias[co] + sum over ci, kh, kw of
+//       w[co, ci, kh, kw] * x[n, ci, oh*sH - pad_top + kh*dH, ow*sW - pad_left + kw*dW]
+//   with x = 0 outside the image.
+//
+// Computed as im2col + GEMM (blas/gemm.h) in the compute type: float for
+// float16/bfloat16/float32, double for float64 (Note [Compute types]).
+//   NCHW: per image, cols [Cin*kH*kW, oH*oW] and
+//         z_n [Cout, oH*oW] = W [Cout, Cin*kH*kW] x cols; a chunk of images
+//         is one gemm_batched call sharing W.
+//   NHWC: one row per output pixel (n, oh, ow) of the whole batch:
+//         cols [rows, kH*kW*Cin] and z [rows, Cout] = cols x W'^T, with W'
+//         the weights permuted to [Cout, kH, kW, Cin] so that each tap of
+//         cols is a contiguous copy of Cin values.
+// A 1x1 kernel with stride 1 and no padding needs no im2col: x is the matrix.
+// The column buffer holds at most kColsBudget values; bigger batches run in
+// chunks. im2col runs on parallel_for, the GEMM on the BLAS library's threads.
+#include "blas/gemm.h"
+#include "libops/ops/nn/conv_utils.h"
+
+namespace libops::ops::nn {
+namespace {
+
+constexpr int64_t kColsBudget = int64_t{1} << 22;  // values in one column buffer
+constexpr int64_t kCopyGrain = 32768;              // values one im2col task copies, at least
+
+struct ConvPlan {
+  Window2d win;
+  Geometry2d g;
+  int64_t cout = 0;
+  bool has_bias = false;
+};
+
+Status conv2d_plan(Context& block, ConvPlan& plan) {
+  REQUIRE_TRUE(block.num_inputs() == 2 || block.num_inputs() == 3, 0,
+               "expected 2 or 3 inputs (x, weights[, bias]), got %d", block.num_inputs());
+  RETURN_IF_ERROR(window_args(block, true, plan.win));
+  REQUIRE_TRUE(block.num_i_args() <= 11, 0, "expected at most 11 i args, got %d", block.num_i_args());
+  bool nhwc = false;
+  RETURN_IF_ERROR(flag_arg(block, 9, "data_format", false, nhwc));
+  if (block.num_i_args() > 10)
+    REQUIRE_TRUE(INT_ARG(10) == 1, 0,
+                 "i arg 10 (weights_format) is %lld: only 1 (weights [Cout, Cin, kH, kW]) is supported; permute the "
+                 "weights to that layout",
+                 static_cast<long long>(INT_ARG(10)));
+
+  const NDArray& x = *block.input(0);
+  const NDArray& w = *block.input(1);
+  Geometry2d& g = plan.g;
+  RETURN_IF_ERROR(window_input(block, x, !nhwc, g));
+  REQUIRE_TRUE(w.rank() == 4, OPS_ERR_SHAPE, "weights%s has rank %d: it must be rank 4 [Cout, Cin, kH, kW]",
+               w.shape().str().c_str(), w.rank());
+  plan.cout = w.dim(0);
+  REQUIRE_TRUE(w.dim(1) == g.c, OPS_ERR_SHAPE,
+               "channel mismatch with x%s (%s) and weights%s: x has %lld input channels, weights [Cout, Cin, kH, kW] "
+               "expect %lld",
+               x.shape().str().c_str(), format_name(g.nchw), w.shape().str().c_str(), static_cast<long long>(g.c),
+               static_cast<long long>(w.dim(1)));
+  Window2d& win = plan.win;
+  if (win.kh == 0) win.kh = w.dim(2);
+  if (win.kw == 0) win.kw = w.dim(3);
+  REQUIRE_TRUE(win.kh == w.dim(2) && win.kw == w.dim(3) && win.kh > 0 && win.kw > 0, OPS_ERR_SHAPE,
+               "kernel size mismatch with kH=%lld, kW=%lld and weights%s: weights [Cout, Cin, kH, kW] must have a "
+               "kernel of at least 1x1 that matches the i args",
+               static_cast<long long>(INT_ARG(0)), static_cast<long long>(INT_ARG(1)), w.shape().str().c_str());
+  plan.has_bias = block.num_inputs() == 3;
+  if (plan.has_bias) {
+    const NDArray& b = *block.input(2);
+    REQUIRE_TRUE(b.rank() == 1 && b.dim(0) == plan.cout, OPS_ERR_SHAPE,
+                 "bias%s does not match weights%s: bias must be [Cout] = [%lld]", b.shape().str().c_str(),
+                 w.shape().str().c_str(), static_cast<long long>(plan.cout));
+  }
+  return window_output(block, x, win, g);
+}
+
+// im2col of images [n0, n0 + nb) of dense NCHW x into cols, one
+// [Cin*kH*kW, oH*oW] matrix per image.
+template <typename C>
+void im2col_nchw(const ConvPlan& plan, const C* x, int64_t n0, int64_t nb, C* cols) {
+  const Geometry2d& g = plan.g;
+  const Window2d& win = plan.win;
+  const int64_t pix = g.oh * g.ow, taps = win.kh * win.kw;
+  const int64_t grain = std::max<int64_t>(1, kCopyGrain / std::max<int64_t>(1, taps * pix));
+  parallel_for(nb * g.c, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t n = n0 + t / g.c, c = t % g.c;
+      const C* xc = x + (n * g.c + c) * g.h * g.w;
+      C* dst = cols + t * taps * pix;  // rows (c, kh, kw) of image t / C
+      for (int64_t kh = 0; kh < win.kh; ++kh) {
+        // Output rows whose tap kh falls inside the image: [oh_lo, oh_hi).
+        int64_t oh_lo, oh_hi;
+        valid_taps(kh * win.dh - g.pad_top, win.sh, g.oh, g.h, oh_lo, oh_hi);
+        for (int64_t kw = 0; kw < win.kw; ++kw, dst += pix) {
+          int64_t ow_lo, ow_hi;
+          valid_taps(kw * win.dw - g.pad_left, win.sw, g.ow, g.w, ow_lo, ow_hi);
+          std::fill(dst, dst + oh_lo * g.ow, C(0));
+          for (int64_t oh = oh_lo; oh < oh_hi; ++oh) {
+            C* d = dst + oh * g.ow;
+            // Index of the input element under output column 0 (may lie
+            // left of the row: only columns [ow_lo, ow_hi) are read).
+            const int64_t base = (oh * win.sh - g.pad_top + kh * win.dh) * g.w + kw * win.dw - g.pad_left;
+            std::fill(d, d + ow_lo, C(0));
+            if (win.sw == 1) std::copy(xc + base + ow_lo, xc + base + ow_hi, d + ow_lo);
+            else
+              for (int64_t ow = ow_lo; ow < ow_hi; ++ow) d[ow] = xc[base + ow * win.sw];
+            std::fill(d + ow_hi, d + g.ow, C(0));
+          }
+          std::fill(dst + oh_hi * g.ow, dst + pix, C(0));
+        }
+      }
+    }
+  });
+}
+
+// im2col of output pixels [r0, r0 + rows) (of the whole batch, C order over
+// n, oh, ow) of dense NHWC x into cols [rows, kH*kW*Cin].
+template <typename C>
+void im2col_nhwc(const ConvPlan& plan, const C* x, int64_t r0, int64_t rows, C* cols) {
+  const Geometry2d& g = plan.g;
+  const Window2d& win = plan.win;
+  const int64_t k = win.kh * win.kw * g.c;
+  parallel_for(rows, std::max<int64_t>(1, kCopyGrain / std::max<int64_t>(1, k)), [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t p = r0 + r;
+      const int64_t ow = p % g.ow, oh = (p / g.ow) % g.oh, n = p / (g.ow * g.oh);
+      C* dst = cols + r * k;
+      for (int64_t kh = 0; kh < win.kh; ++kh) {
+        const int64_t ih = oh * win.sh - g.pad_top + kh * win.dh;
+        for (int64_t kw = 0; kw < win.kw; ++kw, dst += g.c) {
+          const int64_t iw = ow * win.sw - g.pad_left + kw * win.dw;
+          if (ih < 0 || ih >= g.h || iw < 0 || iw >= g.w) {
+            std::fill(dst, dst + g.c, C(0));
+          } else {
+            const C* src = x + ((n * g.h + ih) * g.w + iw) * g.c;
+            std::copy(src, src + g.c, dst);
+          }
+        }
+      }
+    }
+  });
+}
+
+// z [groups, cout, inner] += bias[cout] (NCHW: inner = oH*oW) or
+// z [rows, cout] += bias (NHWC: groups = rows, inner = 1).
+template <typename C>
+void add_bias(const C* bias, int64_t groups, int64_t cout, int64_t inner, C* z) {
+  const int64_t grain = std::max<int64_t>(1, kCopyGrain / std::max<int64_t>(1, cout * inner));
+  parallel_for(groups, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t gi = begin; gi < end; ++gi) {
+      C* zg = z + gi * cout * inner;
+      if (inner == 1) {
+        for (int64_t co = 0; co < cout; ++co) zg[co] += bias[co];
+      } else {
+        for (int64_t co = 0; co < cout; ++co) {
+          const C b = bias[co];
+          C* zc = zg + co * inner;
+          for (int64_t i = 0; i < inner; ++i) zc[i] += b;
+        }
+      }
+    }
+  });
+}
+
+template <typename C>
+Status conv2d_compute(Context& block, const ConvPlan& plan, const C* x, const C* w, const C* bias, C* z) {
+  const Geometry2d& g = plan.g;
+  const Window2d& win = plan.win;
+  const DataType dt = dtype_of_v<C>;
+  const int64_t pix = g.oh * g.ow, k = g.c * win.kh * win.kw, cout = plan.cout;
+  const bool pointwise = win.kh == 1 && win.kw == 1 && win.sh == 1 && win.sw == 1 && g.pad_top == 0 &&
+                         g.pad_left == 0 && g.oh == g.h && g.ow == g.w;
+  auto gemm_error = [&](const Status& s) { return s.with_prefix(std::string(block.op_name()) + ": "); };
+
+  if (k == 0) {
+    std::fill(z, z + g.n * pix * cout, C(0));  // an empty sum
+  } else if (g.nchw) {
+    if (pointwise) {
+      Status s = blas::gemm_batched(dt, false, false, cout, pix, k, 1.0, w, k, 0, x, pix, k * pix, 0.0, z, pix,
+                                    cout * pix, g.n);
+      if (!s.is_ok()) return gemm_error(s);
+    } else {
+      const int64_t nb = std::clamp<int64_t>(kColsBudget / (k * pix), 1, g.n);
+      C* cols = ALLOCATE(C, nb * k * pix);
+      REQUIRE_TRUE(cols != nullptr, OPS_ERR_OUT_OF_MEMORY, "cannot allocate the %lld x %lld column buffer",
+                   static_cast<long long>(nb * k), static_cast<long long>(pix));
+      for (int64_t n0 = 0; n0 < g.n; n0 += nb) {
+        const int64_t count = std::min(nb, g.n - n0);
+        im2col_nchw(plan, x, n0, count, cols);
+        Status s = blas::gemm_batched(dt, false, false, cout, pix, k, 1.0, w, k, 0, cols, pix, k * pix, 0.0,
+                                      z + n0 * cout * pix, pix, cout * pix, count);
+        if (!s.is_ok()) return gemm_error(s);
+      }
+      RELEASE(cols);
+    }
+  } else {
+    const int64_t rows = g.n * pix;
+    if (pointwise) {
+      Status s = blas::gemm(dt, false, true, rows, cout, k, 1.0, x, k, w, k, 0.0, z, cout);
+      if (!s.is_ok()) return gemm_error(s);
+    } else {
+      const int64_t chunk = std::clamp<int64_t>(kColsBudget / k, 1, rows);
+      C* cols = ALLOCATE(C, chunk * k);
+      REQUIRE_TRUE(cols != nullptr, OPS_ERR_OUT_OF_MEMORY, "cannot allocate the %lld x %lld column buffer",
+                   static_cast<long long>(chunk), static_cast<long long>(k));
+      for (int64_t r0 = 0; r0 < rows; r0 += chunk) {
+        const int64_t count = std::min(chunk, rows - r0);
+        im2col_nhwc(plan, x, r0, count, cols);
+        Status s = blas::gemm(dt, false, true, count, cout, k, 1.0, cols, k, w, k, 0.0, z + r0 * cout, cout);
+        if (!s.is_ok()) return gemm_error(s);
+      }
+      RELEASE(cols);
+    }
+  }
+  if (bias != nullptr) {
+    if (g.nchw) add_bias(bias, g.n, cout, pix, z);
+    else add_bias(bias, g.n * pix, cout, 1, z);
+  }
+  return Status::ok();
+}
+
+}  // namespace
+}  // namespace libops::ops::nn
+
+CUSTOM_OP_IMPL(conv2d, -1, 1, false, 0, 9) {
+  using namespace libops;
+  using namespace libops::ops::nn;
+  ConvPlan plan;
+  RETURN_IF_ERROR(conv2d_plan(block, plan));
+  NDArray* z = OUTPUT_VARIABLE(0);
+  if (z->length() == 0) return Status::ok();
+  const DataType dt = float_compute_dtype(INPUT_VARIABLE(0)->dtype());
+
+  NDArray xd, wd, bd;
+  RETURN_IF_ERROR(dense_as(*INPUT_VARIABLE(0), dt, xd));
+  if (plan.g.nchw) {
+    RETURN_IF_ERROR(dense_as(*INPUT_VARIABLE(1), dt, wd));
+  } else {
+    NDArray wp;  // [Cout, kH, kW, Cin], the tap order of NHWC columns
+    RETURN_IF_ERROR(INPUT_VARIABLE(1)->permute(Dims{0, 2, 3, 1}, wp));
+    RETURN_IF_ERROR(dense_as(wp, dt, wd));
+  }
+  if (plan.has_bias) RETURN_IF_ERROR(dense_as(*INPUT_VARIABLE(2), dt, bd));
+  OutputStage out;
+  RETURN_IF_ERROR(out.begin(block, *z, dt, false));
+
+  auto run = [&](auto c) {
+    using C = decltype(c);
+    return conv2d_compute<C>(block, plan, xd.data_as<C>(), wd.data_as<C>(),
+                             plan.has_bias ? bd.data_as<C>() : nullptr, out.target().data_as<C>());
+  };
+  RETURN_IF_ERROR(dt == DataType::kFloat64 ? run(double{}) : run(float{}));
+  return out.finish(*z);
+}
+
+DECLARE_SHAPE_FN(conv2d) {
+  using namespace libops;
+  using namespace libops::ops::nn;
+  ConvPlan plan;
+  RETURN_IF_ERROR(conv2d_plan(block, plan));
+  shapes.push_back(TensorShape{INPUT_VARIABLE(0)->dtype(), window_output_dims(plan.g, plan.cout), 'c'});
+  return Status::ok();
+}
+
+DECLARE_TYPES(conv2d) {
+  descriptor.allow_inputs(libops::types::kFloat).require_same_type();
+  descriptor.allow_outputs(libops::types::kFloat);
+}

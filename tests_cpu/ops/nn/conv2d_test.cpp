@@ -1,0 +1,218 @@
+// conv2d against numpy goldens (tools/gen_goldens_nn.py), hand values, views,
+// empty batches and argument errors.
+#include "nn_test_util.h"
+
+using namespace libops;
+using namespace libops::test;
+
+namespace {
+
+struct ConvCase {
+  const char* name;
+  bool bias;
+};
+void PrintTo(const ConvCase& c, std::ostream* os) { *os << c.name; }
+
+// Mirrors CONV_CASES / CONV_NHWC in tools/gen_goldens_nn.py.
+const ConvCase kConvCases[] = {
+    {"basic", true},         {"pad1_stride2", true},       {"same_stride2", true},
+    {"k2_stride2", false},   {"dilation2", true},          {"same_dilation2", false},
+    {"rect", true},          {"pointwise", true},          {"nhwc_pad1_stride2", true},
+    {"nhwc_same_stride2", true}, {"nhwc_dilation2", true}, {"nhwc_rect", true},
+    {"nhwc_pointwise", true},
+};
+
+class Conv2dGolden : public ::testing::TestWithParam<std::tuple<ConvCase, DataType>> {};
+
+TEST_P(Conv2dGolden, MatchesNumpy) {
+  const auto [c, dtype] = GetParam();
+  const std::string prefix = std::string("conv2d_") + c.name;
+  NDArray x = nn_golden(prefix, "x", dtype), w = nn_golden(prefix, "w", dtype);
+  NDArray b = c.bias ? nn_golden(prefix, "b", dtype) : NDArray();
+  NDArray want = nn_golden(prefix, "z");
+  std::vector<NDArray*> in = {&x, &w};
+  if (c.bias) in.push_back(&b);
+  Context ctx;
+  ASSERT_OK(run_op("conv2d", in, {nn_golden_ints(prefix, "iargs"), {}}, ctx));
+  EXPECT_EQ(ctx.output(0)->dtype(), dtype);
+  EXPECT_EQ(ctx.output(0)->shape(), want.shape());
+  const double tol = golden_tolerance(dtype);
+  EXPECT_TRUE(all_close(*ctx.output(0), values(want), tol, tol));
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, Conv2dGolden,
+                         ::testing::Combine(::testing::ValuesIn(kConvCases),
+                                            ::testing::Values(DataType::kFloat64, DataType::kFloat32)),
+                         [](const auto& info) {
+                           return std::string(std::get<0>(info.param).name) + "_" +
+                                  dtype_name(std::get<1>(info.param));
+                         });
+
+OpArgs window(int64_t k, int64_t s, int64_t p, int64_t d, int64_t same, int64_t format = 0) {
+  return {{k, k, s, s, p, p, d, d, same, format}, {}};
+}
+
+TEST(Conv2dOp, HandComputedSumsOfWindows) {
+  // x = 0..15 as one 4x4 image; a 2x2 kernel [[1, 10], [100, 1000]], stride
+  // 2: each output is x[r][c] + 10 x[r][c+1] + 100 x[r+1][c] + 1000 x[r+1][c+1].
+  NDArray x = make(DataType::kFloat32, {1, 1, 4, 4}, iota(16));
+  NDArray w = make(DataType::kFloat32, {1, 1, 2, 2}, {1, 10, 100, 1000});
+  NDArray b = make(DataType::kFloat32, {1}, {0.5});
+  Context ctx;
+  ASSERT_OK(run_op("conv2d", {&x, &w, &b}, window(2, 2, 0, 1, 0), ctx));
+  EXPECT_EQ(ctx.output(0)->shape(), (Dims{1, 1, 2, 2}));
+  auto at = [](double r, double c) { return 4 * r + c; };
+  auto win = [&](double r, double c) {
+    return at(r, c) + 10 * at(r, c + 1) + 100 * at(r + 1, c) + 1000 * at(r + 1, c + 1) + 0.5;
+  };
+  EXPECT_TRUE(all_close(*ctx.output(0), {win(0, 0), win(0, 2), win(2, 0), win(2, 2)}));
+}
+
+TEST(Conv2dOp, KernelSizeZeroIsTakenFromWeights) {
+  const std::string prefix = "conv2d_basic";
+  NDArray x = nn_golden(prefix, "x"), w = nn_golden(prefix, "w"), b = nn_golden(prefix, "b");
+  OpArgs args{nn_golden_ints(prefix, "iargs"), {}};
+  args.i[0] = args.i[1] = 0;
+  Context ctx;
+  ASSERT_OK(run_op("conv2d", {&x, &w, &b}, args, ctx));
+  EXPECT_TRUE(all_close(*ctx.output(0), values(nn_golden(prefix, "z")), 1e-10, 1e-10));
+}
+
+TEST(Conv2dOp, Float16AndBFloat16ComputeInFloat) {
+  const std::string prefix = "conv2d_same_stride2";
+  for (DataType dt : {DataType::kFloat16, DataType::kBFloat16}) {
+    NDArray x = nn_golden(prefix, "x", dt), w = nn_golden(prefix, "w", dt), b = nn_golden(prefix, "b", dt);
+    Context ctx;
+    ASSERT_OK(run_op("conv2d", {&x, &w, &b}, {nn_golden_ints(prefix, "iargs"), {}}, ctx));
+    EXPECT_EQ(ctx.output(0)->dtype(), dt);
+    // bfloat16 keeps 8 bits: inputs alone are off by up to 2^-8 relative.
+    EXPECT_TRUE(all_close(*ctx.output(0), values(nn_golden(prefix, "z")), 5e-2, 8e-2)) << dtype_name(dt);
+  }
+}
+
+TEST(Conv2dOp, StridedViewsInAndOut) {
+  // The NHWC golden input seen as NCHW through a permuted view (not dense),
+  // written into an output that is itself a permuted view.
+  NDArray x_nhwc = nn_golden("conv2d_nhwc_pad1_stride2", "x");
+  NDArray x;
+  ASSERT_OK(x_nhwc.permute({0, 3, 1, 2}, x));
+  ASSERT_FALSE(x.is_c_contiguous());
+  NDArray w = nn_golden("conv2d_pad1_stride2", "w"), b = nn_golden("conv2d_pad1_stride2", "b");
+  NDArray want = nn_golden("conv2d_pad1_stride2", "z");
+  NDArray z_store = zeros(DataType::kFloat64, {2, 4, 4, 4});  // [N, oH, oW, Cout]
+  NDArray z;
+  ASSERT_OK(z_store.permute({0, 3, 1, 2}, z));
+  Context ctx;
+  ASSERT_OK(run_op("conv2d", {&x, &w, &b}, {nn_golden_ints("conv2d_pad1_stride2", "iargs"), {}}, ctx, {&z}));
+  EXPECT_TRUE(all_close(z, values(want), 1e-10, 1e-10));
+}
+
+TEST(Conv2dOp, EmptyBatchGivesEmptyOutput) {
+  NDArray x = zeros(DataType::kFloat32, {0, 3, 5, 5});
+  NDArray w = make(DataType::kFloat32, {4, 3, 3, 3}, iota(108, 0.01));
+  for (int64_t format : {0, 1}) {
+    NDArray xf = format == 0 ? x : zeros(DataType::kFloat32, {0, 5, 5, 3});
+    Context ctx;
+    ASSERT_OK(run_op("conv2d", {&xf, &w}, window(3, 1, 1, 1, 0, format), ctx));
+    EXPECT_EQ(ctx.output(0)->shape(), format == 0 ? (Dims{0, 4, 5, 5}) : (Dims{0, 5, 5, 4}));
+  }
+}
+
+TEST(Conv2dOp, ZeroInputChannelsGiveTheBias) {
+  NDArray x = zeros(DataType::kFloat64, {1, 0, 2, 2});
+  NDArray w = zeros(DataType::kFloat64, {2, 0, 1, 1});
+  NDArray b = make(DataType::kFloat64, {2}, {1.5, -2});
+  Context ctx;
+  ASSERT_OK(run_op("conv2d", {&x, &w, &b}, window(1, 1, 0, 1, 0), ctx));
+  EXPECT_TRUE(all_close(*ctx.output(0), {1.5, 1.5, 1.5, 1.5, -2, -2, -2, -2}));
+}
+
+// ---- errors ----
+
+Status conv_error(const Dims& xs, const Dims& ws, const OpArgs& args, DataType wdt = DataType::kFloat32,
+                  const Dims* bs = nullptr) {
+  NDArray x = make(DataType::kFloat32, xs, iota(xs.product()));
+  NDArray w = make(wdt, ws, iota(ws.product()));
+  NDArray b = bs ? make(DataType::kFloat32, *bs, iota(bs->product())) : NDArray();
+  std::vector<NDArray*> in = {&x, &w};
+  if (bs) in.push_back(&b);
+  Context ctx;
+  return run_op("conv2d", in, args, ctx);
+}
+
+TEST(Conv2dOp, RejectsChannelMismatch) {
+  Status s = conv_error({2, 3, 5, 5}, {4, 2, 3, 3}, window(3, 1, 0, 1, 0));
+  EXPECT_EQ(s.code(), StatusCode::kShape);
+  EXPECT_EQ(s.message(),
+            "conv2d: channel mismatch with x[2,3,5,5] (NCHW) and weights[4,2,3,3]: x has 3 input channels, weights "
+            "[Cout, Cin, kH, kW] expect 2");
+  // NHWC reads the channels from the last dim.
+  s = conv_error({2, 5, 5, 3}, {4, 5, 3, 3}, window(3, 1, 0, 1, 0, 1));
+  EXPECT_TRUE(has_substr(s.message(), "x[2,5,5,3] (NHWC) and weights[4,5,3,3]: x has 3 input channels"));
+}
+
+TEST(Conv2dOp, RejectsKernelLargerThanPaddedInput) {
+  Status s = conv_error({1, 1, 2, 4}, {1, 1, 3, 3}, window(3, 1, 0, 1, 0));
+  EXPECT_EQ(s.code(), StatusCode::kShape);
+  EXPECT_EQ(s.message(),
+            "conv2d: kernel larger than the padded input with x[1,1,2,4] (NCHW): padded height 2 + 2*0 = 2 < "
+            "dilated kernel height (3 - 1) * 1 + 1 = 3");
+  // Dilation counts: a 2x2 kernel with dilation 3 spans 4 columns.
+  s = conv_error({1, 1, 5, 3}, {1, 1, 2, 2}, window(2, 1, 0, 3, 0));
+  EXPECT_TRUE(has_substr(s.message(), "padded width 3 + 2*0 = 3 < dilated kernel width (2 - 1) * 3 + 1 = 4"));
+}
+
+TEST(Conv2dOp, RejectsBadWindowArgs) {
+  Status s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, window(3, 0, 0, 1, 0));
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message(), "conv2d: i arg 2 (sH) is 0: it must be in [1, 2147483647]");
+  s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, window(3, 1, -1, 1, 0));
+  EXPECT_TRUE(has_substr(s.message(), "i arg 4 (pH) is -1"));
+  s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, window(3, 1, 0, 0, 0));
+  EXPECT_TRUE(has_substr(s.message(), "i arg 6 (dH) is 0"));
+  s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, window(3, 1, 0, 1, 2));
+  EXPECT_TRUE(has_substr(s.message(), "i arg 8 (same_mode) is 2: it must be in [0, 1]"));
+  s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, window(3, 1, 0, 1, 0, 2));
+  EXPECT_TRUE(has_substr(s.message(), "i arg 9 (data_format) is 2: it must be 0 or 1"));
+  s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, {{3, 3, 1, 1, 0, 0, 1, 1}, {}});
+  EXPECT_TRUE(has_substr(s.message(), "expected at least 9 integer (i) args, got 8"));
+}
+
+TEST(Conv2dOp, RejectsKernelArgsThatDisagreeWithWeights) {
+  Status s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, window(2, 1, 0, 1, 0));
+  EXPECT_EQ(s.code(), StatusCode::kShape);
+  EXPECT_TRUE(has_substr(s.message(), "kernel size mismatch with kH=2, kW=2 and weights[1,1,3,3]"));
+}
+
+TEST(Conv2dOp, RejectsOtherWeightFormats) {
+  OpArgs args = window(3, 1, 0, 1, 0);
+  args.i.push_back(0);  // libnd4j's [kH, kW, Cin, Cout]
+  Status s = conv_error({1, 3, 5, 5}, {3, 3, 3, 3}, args);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(has_substr(s.message(), "i arg 10 (weights_format) is 0: only 1"));
+}
+
+TEST(Conv2dOp, RejectsWrongRanks) {
+  Status s = conv_error({3, 5, 5}, {1, 3, 3, 3}, window(3, 1, 0, 1, 0));
+  EXPECT_EQ(s.code(), StatusCode::kShape);
+  EXPECT_EQ(s.message(), "conv2d: x[3,5,5] has rank 3: it must be rank 4 ([N, C, H, W])");
+  s = conv_error({1, 3, 5, 5}, {3, 3, 3}, window(3, 1, 0, 1, 0));
+  EXPECT_EQ(s.message(), "conv2d: weights[3,3,3] has rank 3: it must be rank 4 [Cout, Cin, kH, kW]");
+  const Dims bs{2};
+  s = conv_error({1, 3, 5, 5}, {4, 3, 3, 3}, window(3, 1, 0, 1, 0), DataType::kFloat32, &bs);
+  EXPECT_EQ(s.message(), "conv2d: bias[2] does not match weights[4,3,3,3]: bias must be [Cout] = [4]");
+}
+
+TEST(Conv2dOp, RejectsMixedAndNonFloatDtypes) {
+  Status s = conv_error({1, 3, 5, 5}, {4, 3, 3, 3}, window(3, 1, 0, 1, 0), DataType::kFloat64);
+  EXPECT_EQ(s.code(), StatusCode::kDtype);
+  EXPECT_TRUE(has_substr(s.message(), "conv2d: inputs must share one dtype: input 0 is float32, input 1 is float64"));
+  NDArray x = make(DataType::kInt32, {1, 1, 3, 3}, iota(9));
+  NDArray w = make(DataType::kInt32, {1, 1, 3, 3}, iota(9));
+  Context ctx;
+  s = run_op("conv2d", {&x, &w}, window(3, 1, 0, 1, 0), ctx);
+  EXPECT_EQ(s.code(), StatusCode::kDtype);
+  EXPECT_TRUE(has_substr(s.message(), "unsupported dtype int32"));
+}
+
+}  // namespace
