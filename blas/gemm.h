@@ -12,9 +12,10 @@
 //   float32, float64: BLAS (cblas_sgemm / cblas_dgemm, gemv when m or n is 1).
 //   float16, bfloat16: portable kernel, products accumulated in float, one
 //     rounding on store (what numpy does for float16).
-//   integers: portable kernel, accumulated in 64 bits with two's-complement
-//     wrap-around, then wrapped to the dtype on store; the result equals
-//     numpy's (which wraps in the dtype itself). alpha and beta must be
+//   integers: portable kernel, exact two's-complement wrap-around (in 64
+//     bits, or 32 for dtypes of at most 32 bits: the same low bits), then
+//     wrapped to the dtype on store; the result equals numpy's, which wraps
+//     in the dtype itself. alpha and beta must be
 //     whole numbers here and are applied in the same wrapping arithmetic.
 //   bool: not supported.
 // As in BLAS, beta == 0 means C is written without being read (NaN or
@@ -34,9 +35,9 @@ Status gemm(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, in
 
 // `batch` independent GEMMs; matrix i of A starts at a + i * stride_a
 // elements (likewise B and C). stride_a / stride_b may be 0 (one matrix
-// shared by every batch); C matrices must not overlap. Small GEMMs run in
-// parallel over the batch; large ones one after the other, each using the
-// BLAS library's own threads.
+// shared by every batch); C matrices must not overlap. BLAS dtypes run one
+// GEMM after the other (BLAS threads each one itself); the portable kernel
+// spreads small GEMMs over the batch and parallelizes large ones inside.
 Status gemm_batched(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
                     const void* a, int64_t lda, int64_t stride_a, const void* b, int64_t ldb, int64_t stride_b,
                     double beta, void* c, int64_t ldc, int64_t stride_c, int64_t batch);
