@@ -80,6 +80,27 @@ TEST(SoftmaxOp, StridedInputAndInPlace) {
   EXPECT_TRUE(all_close(y, values(want), 1e-5, 1e-6));
 }
 
+TEST(SoftmaxOp, ManyInterleavedRowsMatchContiguousRows) {
+  // Softmax along axis 0 of a [7,40] array handles its 40 columns in groups
+  // (16, 16, 8) loaded side by side; it must equal softmax along the last
+  // axis of the transposed copy, done row by row. Column 5 holds a NaN.
+  std::vector<double> v;
+  for (int i = 0; i < 7 * 40; ++i) v.push_back(std::sin(0.37 * i) * 4 + (i % 40 == 3 ? 900 : 0));
+  v[2 * 40 + 5] = std::nan("");
+  NDArray x = make(DataType::kFloat32, {7, 40}, v), xt, xtc;
+  ASSERT_OK(x.permute({1, 0}, xt));
+  ASSERT_OK(xt.dup('c', xtc));
+  Context by_col, by_row;
+  ASSERT_OK(run_softmax(x, {0}, by_col));
+  ASSERT_OK(run_softmax(xtc, {-1}, by_row));
+  NDArray rows_t;
+  ASSERT_OK(by_row.output(0)->permute({1, 0}, rows_t));
+  std::vector<double> got = values(*by_col.output(0)), want = values(rows_t);
+  EXPECT_TRUE(all_close(got, want, 1e-6, 1e-7));
+  for (int i = 0; i < 7; ++i) EXPECT_TRUE(std::isnan(got[static_cast<size_t>(i * 40 + 5)])) << i;
+  EXPECT_FALSE(std::isnan(got[4]));
+}
+
 TEST(SoftmaxOp, Float16) {
   NDArray x = make(DataType::kFloat16, {2, 3}, {1, 2, 3, -1, 0, 1000});
   Context ctx;
