@@ -186,12 +186,12 @@ class DeclarableOp {
 #define B_ARG(i) block.b_arg(i)
 #define D_ARG(i) block.d_arg(i)
 // Returns an error naming the op when `cond` is false. CODE 0 means invalid
-// argument; otherwise it is a ::libops::StatusCode value.
+// argument; otherwise a ::libops::StatusCode (or its ops_status_t number).
 #define REQUIRE_TRUE(cond, CODE, ...)                                                           \
   do {                                                                                          \
     if (!(cond))                                                                                \
-      return block.error((CODE) == 0 ? ::libops::StatusCode::kInvalidArgument                   \
-                                     : static_cast<::libops::StatusCode>(CODE),                 \
+      return block.error(static_cast<int>(CODE) == 0 ? ::libops::StatusCode::kInvalidArgument   \
+                                                     : static_cast<::libops::StatusCode>(CODE), \
                          __VA_ARGS__);                                                          \
   } while (0)
 #define STORE_RESULT(array) RETURN_IF_ERROR(block.store_result(0, (array)))
