@@ -1,0 +1,173 @@
+// Graph executor overhead (Google Benchmark).
+//
+//   BM_GraphChain/N        a chain of N adds on 1-element float32 arrays, run
+//                          by a Session; per_node = time / N. The per-node
+//                          overhead is (time(100) - time(1)) / 99.
+//   BM_CApiOneNodeRun      one run of a 1-node graph through the C API
+//                          (ops_graph_run), the fixed cost of a run.
+//   BM_CApiOneNodeRunAndOutput  the same plus fetching and freeing the output.
+//   BM_OpExecute           the add op alone through DeclarableOp::execute with
+//                          a reused Context and output: the floor for any
+//                          executor that runs ops through the registry; the
+//                          executor's own per-node cost is per_node minus it.
+//   BM_CApiOpExec          the add op alone through ops_exec, for reference.
+#include <benchmark/benchmark.h>
+#include <flatbuffers/flatbuffers.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "graph/executor.h"
+#include "libops/c_graph.h"
+#include "libops/ops/declarable_op.h"
+#include "schemas/graph_generated.h"
+
+namespace {
+
+namespace fb = libops::fb;
+
+// x[1] -> add(., c) -> ... (n times) -> y
+std::vector<uint8_t> chain_graph(int n) {
+  flatbuffers::FlatBufferBuilder b;
+  std::vector<flatbuffers::Offset<fb::Variable>> vars;
+  const std::vector<int64_t> shape{1};
+  vars.push_back(fb::CreateVariable(b, 0, b.CreateString("x"), fb::VariableValue::Placeholder,
+                                    fb::CreatePlaceholder(b, fb::DType::FLOAT32, b.CreateVector(shape)).Union()));
+  const float one = 1.0f;
+  b.PreAlign(4, 64);  // force_align: 64 (ForceVectorAlignment asserts over 32)
+  auto data = b.CreateVector(reinterpret_cast<const uint8_t*>(&one), 4);
+  vars.push_back(
+      fb::CreateVariable(b, 1, b.CreateString("c"), fb::VariableValue::Array,
+                         fb::CreateArray(b, fb::DType::FLOAT32, b.CreateVector(shape), fb::Order::C, data).Union()));
+  std::vector<flatbuffers::Offset<fb::Node>> nodes;
+  uint32_t prev = 0;
+  for (int k = 0; k < n; ++k) {
+    const uint32_t id = 2 + static_cast<uint32_t>(k);
+    std::vector<fb::ValueRef> in{fb::ValueRef(prev, 0), fb::ValueRef(1, 0)};
+    auto op = fb::CreateCustomOp(b, b.CreateString("add"), libops::op_name_hash("add"));
+    nodes.push_back(fb::CreateNode(b, id, b.CreateString("add_" + std::to_string(k)), fb::Op::CustomOp, op.Union(),
+                                   b.CreateVectorOfStructs(in)));
+    prev = id;
+  }
+  fb::ValueRef y(prev, 0);
+  std::vector<flatbuffers::Offset<fb::Output>> outs{fb::CreateOutput(b, b.CreateString("y"), &y)};
+  auto root = fb::CreateGraph(b, 1, b.CreateVector(vars), b.CreateVector(nodes), b.CreateVectorOfStrings({"x"}),
+                              b.CreateVector(outs));
+  b.Finish(root, "LOPS");
+  return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+}
+
+void check(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "graph_bench: %s failed: %s\n", what, ops_last_error());
+    std::exit(1);
+  }
+}
+
+void BM_GraphChain(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  std::vector<uint8_t> bytes = chain_graph(n);
+  std::shared_ptr<const libops::graph::Graph> g;
+  libops::Status s = libops::graph::Graph::load_buffer(bytes.data(), bytes.size(), {}, g);
+  if (!s.is_ok()) {
+    state.SkipWithError(s.message().c_str());
+    return;
+  }
+  libops::graph::Session session(g);
+  libops::NDArray x;
+  check(libops::NDArray::scalar(libops::DataType::kFloat32, 2.0, x).is_ok(), "scalar");
+  libops::NDArray x1;
+  check(x.reshape(libops::Dims{1}, x1).is_ok(), "reshape");
+  const libops::NDArray* in[] = {&x1};
+  for (auto _ : state) {
+    libops::Status r = session.run(in, 1);
+    benchmark::DoNotOptimize(r);
+  }
+  check(session.output(0).get_double(0) == 2.0 + n, "result");
+  state.counters["per_node"] = benchmark::Counter(static_cast<double>(n) * static_cast<double>(state.iterations()),
+                                                  benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_GraphChain)->Arg(1)->Arg(100);
+
+struct CApiGraph {
+  ops_graph_t* graph = nullptr;
+  ops_graph_session_t* session = nullptr;
+  ops_array_t* x = nullptr;
+  CApiGraph() {
+    std::vector<uint8_t> bytes = chain_graph(1);
+    check(ops_graph_load_buffer(bytes.data(), bytes.size(), 0, &graph) == OPS_OK, "load");
+    check(ops_graph_session_create(graph, &session) == OPS_OK, "session");
+    const int64_t shape[] = {1};
+    const float v = 2.0f;
+    check(ops_array_create_from(OPS_DTYPE_FLOAT32, 1, shape, &v, sizeof(v), &x) == OPS_OK, "input");
+  }
+  ~CApiGraph() {
+    ops_array_free(x);
+    ops_graph_session_free(session);
+    ops_graph_free(graph);
+  }
+};
+
+void BM_CApiOneNodeRun(benchmark::State& state) {
+  CApiGraph g;
+  const char* names[] = {"x"};
+  const ops_array_t* inputs[] = {g.x};
+  for (auto _ : state) {
+    ops_status_t st = ops_graph_run(g.session, names, inputs, 1);
+    benchmark::DoNotOptimize(st);
+  }
+}
+BENCHMARK(BM_CApiOneNodeRun);
+
+void BM_CApiOneNodeRunAndOutput(benchmark::State& state) {
+  CApiGraph g;
+  const char* names[] = {"x"};
+  const ops_array_t* inputs[] = {g.x};
+  for (auto _ : state) {
+    ops_status_t st = ops_graph_run(g.session, names, inputs, 1);
+    ops_array_t* y = nullptr;
+    st = static_cast<ops_status_t>(st | ops_graph_session_output(g.session, "y", &y));
+    benchmark::DoNotOptimize(st);
+    ops_array_free(y);
+  }
+}
+BENCHMARK(BM_CApiOneNodeRunAndOutput);
+
+void BM_OpExecute(benchmark::State& state) {
+  libops::DeclarableOp* op = libops::OpRegistry::instance().find("add");
+  libops::NDArray x, z;
+  check(libops::NDArray::create(libops::DataType::kFloat32, libops::Dims{1}, 'c', x).is_ok(), "x");
+  check(libops::NDArray::create(libops::DataType::kFloat32, libops::Dims{1}, 'c', z).is_ok(), "z");
+  x.set_double(0, 2.0);
+  libops::Context ctx;
+  for (auto _ : state) {
+    ctx.clear();
+    ctx.add_input(&x);
+    ctx.add_input(&x);
+    ctx.add_output(&z);
+    libops::Status s = op->execute(ctx);
+    benchmark::DoNotOptimize(s);
+  }
+  check(z.get_double(0) == 4.0, "add result");
+}
+BENCHMARK(BM_OpExecute);
+
+void BM_CApiOpExec(benchmark::State& state) {
+  CApiGraph g;
+  ops_array_t* z = nullptr;
+  const int64_t shape[] = {1};
+  check(ops_array_create(OPS_DTYPE_FLOAT32, 1, shape, 'c', &z) == OPS_OK, "z");
+  ops_array_t* const inputs[] = {g.x, g.x};
+  ops_array_t* const outputs[] = {z};
+  for (auto _ : state) {
+    ops_status_t st = ops_exec("add", inputs, 2, outputs, 1, nullptr);
+    benchmark::DoNotOptimize(st);
+  }
+  ops_array_free(z);
+}
+BENCHMARK(BM_CApiOpExec);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,307 @@
+// The graph C API (include/libops/c_graph.h): a thin shell over Graph and
+// Session. Each entry point checks its pointers, calls the C++ side and
+// reports a Status through the same thread-local message as c_api.h;
+// exceptions never cross it.
+#include "libops/c_graph.h"
+
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "graph/executor.h"
+#include "libops/capi/c_api_internal.h"
+
+using libops::NDArray;
+using libops::Status;
+using libops::StatusCode;
+using libops::graph::Graph;
+using libops::graph::Session;
+using namespace libops::capi;
+
+struct ops_graph {
+  std::shared_ptr<const Graph> graph;
+};
+
+struct ops_graph_session {
+  explicit ops_graph_session(std::shared_ptr<const Graph> g) : session(std::move(g)) {}
+  Session session;
+  std::vector<const NDArray*> feeds;
+  // Caches for the profile getters; cleared by each run.
+  bool cache_valid = false;
+  std::vector<const libops::graph::NodeProfile*> by_time;
+  std::vector<std::string> shapes;
+  std::string table;
+};
+
+#define CHECK_NOT_NULL(ptr, what)                                                            \
+  do {                                                                                       \
+    if ((ptr) == nullptr) return report_error(StatusCode::kNullPointer, "%s is null", what); \
+  } while (0)
+
+namespace {
+
+void fill_info(const libops::graph::ValueShape& v, const std::string& name, ops_value_info_t* out) {
+  out->name = name.c_str();
+  out->dtype = static_cast<ops_dtype_t>(v.dtype);
+  out->rank = v.rank_known ? v.dims.size() : -1;
+  out->shape = v.dims.data();
+}
+
+void fill_cache(const ops_graph_session* s_const) {
+  auto* s = const_cast<ops_graph_session*>(s_const);  // the caches are logically const
+  if (s->cache_valid) return;
+  const libops::graph::Profile& p = s->session.profile();
+  s->by_time = p.enabled ? p.by_time() : std::vector<const libops::graph::NodeProfile*>{};
+  s->shapes.clear();
+  for (const auto* n : s->by_time) s->shapes.push_back(n->shapes_str());
+  s->table = p.table();
+  s->cache_valid = true;
+}
+
+}  // namespace
+
+extern "C" ops_status_t ops_graph_load_file(const char* path, ops_graph_t** out) {
+  try {
+    CHECK_NOT_NULL(out, "ops_graph_load_file: out");
+    *out = nullptr;
+    CHECK_NOT_NULL(path, "ops_graph_load_file: path");
+    std::shared_ptr<const Graph> g;
+    Status s = Graph::load_file(path, g);
+    if (!s.is_ok()) return report(s);
+    *out = new ops_graph{std::move(g)};
+    return report(Status::ok());
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_graph_load_buffer(const void* data, size_t size, unsigned flags, ops_graph_t** out) {
+  try {
+    CHECK_NOT_NULL(out, "ops_graph_load_buffer: out");
+    *out = nullptr;
+    if (data == nullptr && size > 0)
+      return report_error(StatusCode::kNullPointer, "ops_graph_load_buffer: data is null");
+    if (flags & ~OPS_GRAPH_BORROW_BUFFER)
+      return report_error(StatusCode::kInvalidArgument, "ops_graph_load_buffer: unknown flags 0x%x",
+                          flags & ~OPS_GRAPH_BORROW_BUFFER);
+    libops::graph::LoadOptions options;
+    options.borrow_buffer = (flags & OPS_GRAPH_BORROW_BUFFER) != 0;
+    std::shared_ptr<const Graph> g;
+    Status s = Graph::load_buffer(data, size, options, g);
+    if (!s.is_ok()) return report(s);
+    *out = new ops_graph{std::move(g)};
+    return report(Status::ok());
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" void ops_graph_free(ops_graph_t* graph) { delete graph; }
+
+extern "C" int ops_graph_input_count(const ops_graph_t* graph) {
+  return graph ? static_cast<int>(graph->graph->main().inputs.size()) : 0;
+}
+
+extern "C" int ops_graph_output_count(const ops_graph_t* graph) {
+  return graph ? static_cast<int>(graph->graph->main().outputs.size()) : 0;
+}
+
+extern "C" ops_status_t ops_graph_input_info(const ops_graph_t* graph, int index, ops_value_info_t* out) {
+  CHECK_NOT_NULL(graph, "ops_graph_input_info: graph");
+  CHECK_NOT_NULL(out, "ops_graph_input_info: out");
+  const auto& inputs = graph->graph->main().inputs;
+  if (index < 0 || static_cast<size_t>(index) >= inputs.size())
+    return report_error(StatusCode::kInvalidArgument, "ops_graph_input_info: index %d is out of range 0..%zu", index,
+                        inputs.size());
+  fill_info(inputs[static_cast<size_t>(index)].shape, inputs[static_cast<size_t>(index)].name, out);
+  return report(Status::ok());
+}
+
+extern "C" ops_status_t ops_graph_output_info(const ops_graph_t* graph, int index, ops_value_info_t* out) {
+  CHECK_NOT_NULL(graph, "ops_graph_output_info: graph");
+  CHECK_NOT_NULL(out, "ops_graph_output_info: out");
+  const auto& outputs = graph->graph->main().outputs;
+  if (index < 0 || static_cast<size_t>(index) >= outputs.size())
+    return report_error(StatusCode::kInvalidArgument, "ops_graph_output_info: index %d is out of range 0..%zu", index,
+                        outputs.size());
+  fill_info(outputs[static_cast<size_t>(index)].shape, outputs[static_cast<size_t>(index)].name, out);
+  return report(Status::ok());
+}
+
+extern "C" ops_status_t ops_graph_config(const ops_graph_t* graph, const char** device, int* threads, bool* profiling) {
+  CHECK_NOT_NULL(graph, "ops_graph_config: graph");
+  const auto& c = graph->graph->config();
+  if (device) *device = c.device.c_str();
+  if (threads) *threads = c.threads;
+  if (profiling) *profiling = c.profiling;
+  return report(Status::ok());
+}
+
+extern "C" ops_status_t ops_graph_session_create(const ops_graph_t* graph, ops_graph_session_t** out) {
+  try {
+    CHECK_NOT_NULL(out, "ops_graph_session_create: out");
+    *out = nullptr;
+    CHECK_NOT_NULL(graph, "ops_graph_session_create: graph");
+    *out = new ops_graph_session(graph->graph);
+    return report(Status::ok());
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" void ops_graph_session_free(ops_graph_session_t* session) { delete session; }
+
+extern "C" ops_status_t ops_graph_session_set_profiling(ops_graph_session_t* session, bool on) {
+  CHECK_NOT_NULL(session, "ops_graph_session_set_profiling: session");
+  session->session.set_profiling(on);
+  return report(Status::ok());
+}
+
+extern "C" ops_status_t ops_graph_session_set_seed(ops_graph_session_t* session, uint64_t seed) {
+  CHECK_NOT_NULL(session, "ops_graph_session_set_seed: session");
+  session->session.set_seed(seed);
+  return report(Status::ok());
+}
+
+extern "C" ops_status_t ops_graph_run(ops_graph_session_t* session, const char* const* names,
+                                      const ops_array_t* const* inputs, int n_inputs) {
+  try {
+    CHECK_NOT_NULL(session, "ops_graph_run: session");
+    session->cache_valid = false;
+    if (n_inputs < 0) return report_error(StatusCode::kInvalidArgument, "ops_graph_run: n_inputs is %d", n_inputs);
+    if (n_inputs > 0) {
+      CHECK_NOT_NULL(names, "ops_graph_run: names");
+      CHECK_NOT_NULL(inputs, "ops_graph_run: inputs");
+    }
+    const Graph& g = session->session.graph();
+    const auto& declared = g.main().inputs;
+    std::vector<const NDArray*>& feeds = session->feeds;
+    feeds.assign(declared.size(), nullptr);
+    for (int i = 0; i < n_inputs; ++i) {
+      if (names[i] == nullptr) return report_error(StatusCode::kNullPointer, "ops_graph_run: names[%d] is null", i);
+      if (inputs[i] == nullptr)
+        return report_error(StatusCode::kNullPointer, "ops_graph_run: input '%s' (inputs[%d]) is null", names[i], i);
+      const int k = g.find_input(names[i]);
+      if (k < 0) {
+        std::string list;
+        for (const auto& in : declared) list += (list.empty() ? "" : ", ") + in.name;
+        return report_error(StatusCode::kInvalidArgument, "ops_graph_run: the graph has no input '%s' (inputs: %s)",
+                            names[i], list.empty() ? "none" : list.c_str());
+      }
+      if (feeds[static_cast<size_t>(k)] != nullptr)
+        return report_error(StatusCode::kInvalidArgument, "ops_graph_run: input '%s' is fed twice", names[i]);
+      feeds[static_cast<size_t>(k)] = &inputs[i]->array;
+    }
+    for (size_t k = 0; k < feeds.size(); ++k)
+      if (feeds[k] == nullptr)
+        return report_error(StatusCode::kInvalidArgument, "ops_graph_run: placeholder '%s' (%s) was not fed",
+                            declared[k].name.c_str(), declared[k].shape.str().c_str());
+    return report(session->session.run(feeds.data(), static_cast<int>(feeds.size())));
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_graph_session_output_at(const ops_graph_session_t* session, int index, ops_array_t** out) {
+  try {
+    CHECK_NOT_NULL(out, "ops_graph_session_output_at: out");
+    *out = nullptr;
+    CHECK_NOT_NULL(session, "ops_graph_session_output_at: session");
+    const int n = session->session.num_outputs();
+    if (index < 0 || index >= n)
+      return report_error(StatusCode::kInvalidArgument,
+                          "ops_graph_session_output_at: index %d is out of range (the last run gave %d outputs)", index,
+                          n);
+    *out = new ops_array_t{session->session.output(index)};
+    return report(Status::ok());
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_graph_session_output(const ops_graph_session_t* session, const char* name,
+                                                 ops_array_t** out) {
+  try {
+    CHECK_NOT_NULL(out, "ops_graph_session_output: out");
+    *out = nullptr;
+    CHECK_NOT_NULL(session, "ops_graph_session_output: session");
+    CHECK_NOT_NULL(name, "ops_graph_session_output: name");
+    const int k = session->session.graph().find_output(name);
+    if (k < 0)
+      return report_error(StatusCode::kInvalidArgument, "ops_graph_session_output: the graph has no output '%s'", name);
+    if (k >= session->session.num_outputs())
+      return report_error(StatusCode::kInvalidArgument,
+                          "ops_graph_session_output: no outputs yet (the session has no successful run)");
+    *out = new ops_array_t{session->session.output(k)};
+    return report(Status::ok());
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_graph_session_last_run(const ops_graph_session_t* session, int64_t* run_ns,
+                                                   int64_t* peak_bytes) {
+  CHECK_NOT_NULL(session, "ops_graph_session_last_run: session");
+  if (run_ns) *run_ns = session->session.profile().run_ns;
+  if (peak_bytes) *peak_bytes = session->session.profile().peak_bytes;
+  return report(Status::ok());
+}
+
+extern "C" int ops_graph_session_profile_count(const ops_graph_session_t* session) {
+  if (session == nullptr) return 0;
+  try {
+    fill_cache(session);
+    return static_cast<int>(session->by_time.size());
+  } catch (...) {
+    report_exception();
+    return 0;
+  }
+}
+
+extern "C" ops_status_t ops_graph_session_profile_node(const ops_graph_session_t* session, int index,
+                                                       ops_node_profile_t* out) {
+  try {
+    CHECK_NOT_NULL(session, "ops_graph_session_profile_node: session");
+    CHECK_NOT_NULL(out, "ops_graph_session_profile_node: out");
+    fill_cache(session);
+    if (index < 0 || static_cast<size_t>(index) >= session->by_time.size())
+      return report_error(StatusCode::kInvalidArgument,
+                          "ops_graph_session_profile_node: index %d is out of range 0..%zu", index,
+                          session->by_time.size());
+    const auto* n = session->by_time[static_cast<size_t>(index)];
+    out->node_id = n->id;
+    out->node_name = n->name.c_str();
+    out->op = n->op.c_str();
+    out->graph_name = n->graph_name.c_str();
+    out->calls = n->calls;
+    out->total_ns = n->total_ns;
+    out->bytes_allocated = n->bytes;
+    out->output_shapes = session->shapes[static_cast<size_t>(index)].c_str();
+    return report(Status::ok());
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_graph_session_profile_table(const ops_graph_session_t* session, const char** out) {
+  try {
+    CHECK_NOT_NULL(session, "ops_graph_session_profile_table: session");
+    CHECK_NOT_NULL(out, "ops_graph_session_profile_table: out");
+    fill_cache(session);
+    *out = session->table.c_str();
+    return report(Status::ok());
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_graph_session_write_trace(const ops_graph_session_t* session, const char* path) {
+  try {
+    CHECK_NOT_NULL(session, "ops_graph_session_write_trace: session");
+    CHECK_NOT_NULL(path, "ops_graph_session_write_trace: path");
+    return report(session->session.profile().write_chrome_trace(path));
+  } catch (...) {
+    return report_exception();
+  }
+}

@@ -1,0 +1,581 @@
+// Executor: runs a Graph's bodies (see executor.h for the run lifecycle,
+// Note [Memory planning] and Note [Control flow]).
+#include "graph/executor.h"
+
+#include <algorithm>
+#include <chrono>
+#include <new>
+#include <unordered_map>
+
+#include "graph/planner.h"
+#include "libops/legacy/legacy.h"
+#include "libops/ops/declarable_op.h"
+
+namespace libops::graph {
+
+namespace {
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Bytes of a dense array of `shape`, or -1 when that overflows or the
+// dtype is invalid.
+int64_t bytes_of(const TensorShape& shape) {
+  int64_t length = 0;
+  const size_t item = dtype_size(shape.dtype);
+  if (item == 0 || !checked_length(shape.dims, length) || length > INT64_MAX / static_cast<int64_t>(item)) return -1;
+  return length * static_cast<int64_t>(item);
+}
+
+// Buffers released by a run, kept for the next output of the same byte
+// size (Note [Memory planning]). Only arrays whose buffer nobody else holds
+// are kept, so reuse can never write into a live value.
+class ArrayPool {
+ public:
+  // An array of `shape`, whose size is `bytes` (see bytes_of).
+  Status take(const TensorShape& shape, int64_t bytes, NDArray& out) {
+    if (bytes > 0 && shape.order == 'c') {
+      auto it = free_.find(static_cast<size_t>(bytes));
+      if (it != free_.end() && !it->second.empty()) {
+        NDArray a = std::move(it->second.back());
+        it->second.pop_back();
+        pooled_ -= bytes;
+        if (a.dtype() == shape.dtype) {
+          if (a.shape() == shape.dims) {
+            out = std::move(a);
+            return Status::ok();
+          }
+          if (a.reshape(shape.dims, out).is_ok()) return Status::ok();
+        } else {
+          // Same bytes, another dtype: a new view that keeps the block alive.
+          std::shared_ptr<DataBuffer> block = a.buffer();
+          void* data = block->host();
+          if (NDArray::wrap(data, static_cast<size_t>(bytes), shape.dtype, shape.dims, nullptr, out,
+                            [block = std::move(block)](void*) {})
+                  .is_ok())
+            return Status::ok();
+        }
+      }
+    }
+    return NDArray::create(shape.dtype, shape.dims, shape.order, out);
+  }
+
+  // Keeps `a` for reuse when this is the only reference to a dense buffer
+  // the executor allocated; otherwise just drops the reference.
+  void give(NDArray& a) {
+    if (a.has_data()) {
+      const std::shared_ptr<DataBuffer>& buf = a.buffer();
+      const size_t bytes = buf->bytes();
+      if (buf.use_count() == 1 && bytes > 0 && a.offset() == 0 && a.is_c_contiguous() &&
+          static_cast<size_t>(a.length()) * a.element_size() == bytes &&
+          pooled_ + static_cast<int64_t>(bytes) <= limit_) {
+        free_[bytes].push_back(std::move(a));
+        pooled_ += static_cast<int64_t>(bytes);
+      }
+    }
+    a = NDArray();
+  }
+
+  void raise_limit(int64_t bytes) { limit_ = std::max(limit_, bytes); }
+  int64_t pooled_bytes() const { return pooled_; }
+
+ private:
+  std::unordered_map<size_t, std::vector<NDArray>> free_;
+  int64_t pooled_ = 0;
+  int64_t limit_ = int64_t{1} << 20;  // grows to the largest live set seen
+};
+
+// The shapes a body's outputs are allocated from, for one set of input
+// shapes: per slot (dtype kInvalid when unknown), and per node position
+// whether all its outputs are known. Built once per set of input shapes.
+struct Plan {
+  std::vector<TensorShape> shapes;
+  std::vector<int64_t> bytes;  // bytes_of(shapes[s])
+  std::vector<uint8_t> node_known;
+
+  void build(const Body& body, const std::vector<ValueShape>& slots) {
+    shapes.assign(slots.size(), TensorShape{});
+    bytes.assign(slots.size(), -1);
+    for (size_t s = 0; s < slots.size(); ++s) {
+      if (!slots[s].fully_known()) continue;
+      shapes[s] = TensorShape{slots[s].dtype, slots[s].dims, slots[s].order};
+      bytes[s] = bytes_of(shapes[s]);
+    }
+    node_known.assign(body.nodes.size(), 0);
+    for (size_t p = 0; p < body.nodes.size(); ++p) {
+      const Node& node = body.nodes[p];
+      bool known = true;
+      for (int32_t k = 0; k < node.num_outputs; ++k)
+        known = known && shapes[static_cast<size_t>(node.first_output + k)].dtype != DataType::kInvalid;
+      node_known[p] = known;
+    }
+  }
+  const TensorShape& shape(int32_t slot) const { return shapes[static_cast<size_t>(slot)]; }
+};
+
+// A value handed between bodies (subgraph arguments and results, loop
+// values, the run's outputs) with the bytes it owns (Note [Memory planning]).
+struct Carried {
+  NDArray array;
+  int64_t owned = 0;
+};
+
+// Per-body run state. A body is never active twice at once (the loader
+// refuses recursive subgraphs), so one Frame per body is enough.
+struct Frame {
+  std::vector<NDArray> arrays;  // one per slot
+  std::vector<int64_t> owned;   // bytes the executor allocated for the slot
+  std::vector<uint8_t> constant;
+  Plan static_plan;  // from the load-time shapes, when the body has them in full
+  Plan plan;         // this Session's plan, for plan_key
+  std::vector<TensorShape> plan_key;
+  bool has_plan = false;
+  std::vector<ValueShape> inferred;  // scratch for re-inference
+  Context ctx;
+  ShapeList shapes;
+  std::vector<const DataBuffer*> buffers;
+  std::vector<const NDArray*> args;
+  std::vector<Carried> results, next, cond;
+};
+
+}  // namespace
+
+struct Session::Impl {
+  std::shared_ptr<const Graph> graph;
+  std::vector<std::unique_ptr<Frame>> frames;  // Frame holds a Context, which cannot move
+  ArrayPool pool;
+  std::vector<Carried> outputs;
+  std::vector<const NDArray*> feed_scratch;
+  Profile profile;
+  bool profiling = false;
+  uint64_t seed = 0;
+  int64_t live = 0;
+  int64_t peak = 0;
+  int64_t run_start = 0;
+
+  explicit Impl(std::shared_ptr<const Graph> g) : graph(std::move(g)) {
+    profiling = graph->config().profiling;
+    for (int b = 0; b < graph->num_bodies(); ++b) {
+      const Body& body = graph->body(b);
+      frames.push_back(std::make_unique<Frame>());
+      Frame& f = *frames.back();
+      const size_t n = static_cast<size_t>(body.num_slots);
+      f.arrays.resize(n);
+      f.owned.assign(n, 0);
+      f.constant.assign(n, 0);
+      for (size_t i = 0; i < body.constant_slots.size(); ++i) {
+        const size_t s = static_cast<size_t>(body.constant_slots[i]);
+        f.arrays[s] = body.constants[i];
+        f.constant[s] = 1;
+      }
+      if (body.static_plan) f.static_plan.build(body, body.static_shapes);
+    }
+  }
+
+  // ---- memory (Note [Memory planning]) ----
+  // `bytes`: bytes_of(shape), when the caller has it.
+  Status allocate(Frame& f, int32_t slot, const TensorShape& shape, int64_t bytes = -1) {
+    const size_t s = static_cast<size_t>(slot);
+    if (bytes < 0) bytes = bytes_of(shape);
+    if (bytes < 0) return Status::error(StatusCode::kShape, "cannot allocate an output of %s", shape.str().c_str());
+    RETURN_IF_ERROR(pool.take(shape, bytes, f.arrays[s]));
+    f.owned[s] = bytes;
+    live += bytes;
+    if (live > peak) {
+      peak = live;
+      pool.raise_limit(peak);
+    }
+    return Status::ok();
+  }
+
+  void release(Frame& f, int32_t slot) {
+    const size_t s = static_cast<size_t>(slot);
+    if (f.owned[s] > 0) {
+      live -= f.owned[s];
+      f.owned[s] = 0;
+      pool.give(f.arrays[s]);
+    } else {
+      f.arrays[s] = NDArray();
+    }
+  }
+
+  void release(Carried& c) {
+    if (c.owned > 0) {
+      live -= c.owned;
+      c.owned = 0;
+      pool.give(c.array);
+    } else {
+      c.array = NDArray();
+    }
+  }
+
+  void release_all(std::vector<Carried>& v) {
+    for (Carried& c : v) release(c);
+    v.clear();
+  }
+
+  // After an error: drop everything a frame holds except constants.
+  void clear_frame(Frame& f) {
+    for (size_t s = 0; s < f.arrays.size(); ++s)
+      if (!f.constant[s]) release(f, static_cast<int32_t>(s));
+  }
+
+  // ---- bodies ----
+  const Plan* select_plan(int b, Frame& f, const NDArray* const* args, int n);
+  Status bind_inputs(int b, Frame& f, const NDArray* const* args, int n);
+  Status run_body(int b, const NDArray* const* args, int n, std::vector<Carried>& results);
+  // `planned`: the plan knows the node's output shapes (then `plan` has them).
+  Status run_node(const Body& body, Frame& f, const Node& node, const Plan* plan, bool planned);
+  Status run_custom(Frame& f, const Node& node, const Plan* plan, bool planned);
+  Status run_legacy(Frame& f, const Node& node, const Plan* plan, bool planned);
+  Status run_if(Frame& f, const Node& node);
+  Status run_while(Frame& f, const Node& node);
+  Status run_main(const NDArray* const* inputs, int n);
+};
+
+Status Session::Impl::bind_inputs(int b, Frame& f, const NDArray* const* args, int n) {
+  const Body& body = graph->body(b);
+  const char* where = body.where.empty() ? "graph: " : body.where.c_str();
+  if (n != static_cast<int>(body.inputs.size()))
+    return Status::error(StatusCode::kInvalidArgument, "%s%d inputs given; %zu expected", where, n, body.inputs.size());
+  for (int i = 0; i < n; ++i) {
+    const GraphInput& in = body.inputs[static_cast<size_t>(i)];
+    const NDArray* a = args[i];
+    if (a == nullptr) return Status::error(StatusCode::kNullPointer, "%sinput '%s' is null", where, in.name.c_str());
+    if (a->is_null() || !a->has_data())
+      return Status::error(StatusCode::kInvalidArgument, "%sinput '%s' has no data", where, in.name.c_str());
+    if (!in.shape.admits(a->dtype(), a->shape()))
+      return Status::error(a->dtype() != in.shape.dtype ? StatusCode::kDtype : StatusCode::kShape,
+                           "%sinput '%s' was given %s%s but the placeholder is %s", where, in.name.c_str(),
+                           dtype_name(a->dtype()), a->shape().str().c_str(), in.shape.str().c_str());
+  }
+  for (int i = 0; i < n; ++i) {
+    const GraphInput& in = body.inputs[static_cast<size_t>(i)];
+    if (!in.used) continue;
+    const size_t s = static_cast<size_t>(in.slot);
+    f.arrays[s] = *args[i];
+    f.owned[s] = 0;
+  }
+  return Status::ok();
+}
+
+// The shapes to allocate outputs from: the load-time plan when the body's
+// inputs are declared in full (bind_inputs proved the fed ones equal), else
+// this Session's plan for the same input shapes, else a new one.
+const Plan* Session::Impl::select_plan(int b, Frame& f, const NDArray* const* args, int n) {
+  const Body& body = graph->body(b);
+  if (body.static_plan) return &f.static_plan;
+  bool same = f.has_plan && static_cast<int>(f.plan_key.size()) == n;
+  for (int i = 0; same && i < n; ++i) {
+    const TensorShape& k = f.plan_key[static_cast<size_t>(i)];
+    same = k.dtype == args[i]->dtype() && k.dims == args[i]->shape();
+  }
+  if (same) return &f.plan;
+  std::vector<ValueShape> key;
+  f.plan_key.clear();
+  for (int i = 0; i < n; ++i) {
+    f.plan_key.push_back(TensorShape{args[i]->dtype(), args[i]->shape(), 'c'});
+    key.push_back(ValueShape::of(f.plan_key.back()));
+  }
+  // Failures only leave shapes unknown here; the node reports its own error
+  // with the real arrays when it runs.
+  f.has_plan = infer_shapes(*graph, b, key, false, f.inferred).is_ok();
+  if (f.has_plan) f.plan.build(body, f.inferred);
+  return f.has_plan ? &f.plan : nullptr;
+}
+
+Status Session::Impl::run_body(int b, const NDArray* const* args, int n, std::vector<Carried>& results) {
+  const Body& body = graph->body(b);
+  Frame& f = *frames[static_cast<size_t>(b)];
+  Status s = bind_inputs(b, f, args, n);
+  if (!s.is_ok()) {
+    clear_frame(f);
+    return s;
+  }
+  const Plan* plan = select_plan(b, f, args, n);
+  const size_t n_nodes = body.nodes.size();
+  for (size_t p = 0; p < n_nodes; ++p) {
+    const Node& node = body.nodes[p];
+    if (profiling) {
+      const int64_t t0 = now_ns();
+      const int64_t live0 = live;
+      s = run_node(body, f, node, plan, plan && plan->node_known[p]);
+      const int64_t t1 = now_ns();
+      NodeProfile& np = profile.nodes[static_cast<size_t>(profile.index_of(b, static_cast<int>(p)))];
+      ++np.calls;
+      np.total_ns += t1 - t0;
+      if (s.is_ok()) {
+        np.output_shapes.clear();
+        for (int32_t k = 0; k < node.num_outputs; ++k) {
+          const NDArray& out = f.arrays[static_cast<size_t>(node.first_output + k)];
+          np.output_shapes.push_back(out.desc());
+        }
+        np.bytes += std::max<int64_t>(0, live - live0);
+      }
+      if (profile.events.size() < Profile::kMaxEvents)
+        profile.events.push_back({profile.index_of(b, static_cast<int>(p)), t0 - run_start, t1 - t0});
+      else
+        ++profile.dropped_events;
+    } else {
+      s = run_node(body, f, node, plan, plan && plan->node_known[p]);
+    }
+    if (!s.is_ok()) {
+      clear_frame(f);
+      return s;
+    }
+    for (int32_t r = body.release_begin[p]; r < body.release_begin[p + 1]; ++r)
+      release(f, body.release[static_cast<size_t>(r)]);
+  }
+  results.clear();
+  for (const GraphOutput& o : body.outputs) {
+    const size_t s_out = static_cast<size_t>(o.slot);
+    results.push_back(Carried{f.arrays[s_out], f.owned[s_out]});
+    f.owned[s_out] = 0;  // a slot listed twice is owned by its first output
+  }
+  for (const GraphOutput& o : body.outputs)
+    if (!f.constant[static_cast<size_t>(o.slot)]) f.arrays[static_cast<size_t>(o.slot)] = NDArray();
+  return Status::ok();
+}
+
+Status Session::Impl::run_node(const Body& body, Frame& f, const Node& node, const Plan* plan, bool planned) {
+  Status s;
+  switch (node.kind) {
+    case NodeKind::kCustom: s = run_custom(f, node, plan, planned); break;
+    case NodeKind::kLegacy: s = run_legacy(f, node, plan, planned); break;
+    case NodeKind::kIf: s = run_if(f, node); break;
+    case NodeKind::kWhile: s = run_while(f, node); break;
+  }
+  if (s.is_ok()) return s;
+  return s.with_prefix(body.node_prefix(node));
+}
+
+Status Session::Impl::run_custom(Frame& f, const Node& node, const Plan* plan, bool planned) {
+  Context& ctx = f.ctx;
+  ctx.clear();
+  for (int32_t in : node.inputs) ctx.add_input(&f.arrays[static_cast<size_t>(in)]);
+  ctx.t_args() = node.t_args;
+  ctx.i_args() = node.i_args;
+  ctx.b_args() = node.b_args;
+  ctx.d_args() = node.d_args;
+  if (planned) {
+    for (int32_t k = 0; k < node.num_outputs; ++k)
+      RETURN_IF_ERROR(allocate(f, node.first_output + k, plan->shape(node.first_output + k),
+                               plan->bytes[static_cast<size_t>(node.first_output + k)]));
+  } else {
+    // Not planned (shapes depend on values, or on a subgraph's result):
+    // infer now, with the real inputs.
+    RETURN_IF_ERROR(node.op->infer_shapes(ctx, f.shapes));
+    if (static_cast<int32_t>(f.shapes.size()) != node.num_outputs)
+      return Status::error(StatusCode::kInvalidGraph, "the op gives %zu outputs but the node declares %d",
+                           f.shapes.size(), node.num_outputs);
+    for (int32_t k = 0; k < node.num_outputs; ++k)
+      RETURN_IF_ERROR(allocate(f, node.first_output + k, f.shapes[static_cast<size_t>(k)]));
+  }
+  f.buffers.clear();
+  for (int32_t k = 0; k < node.num_outputs; ++k) {
+    NDArray* out = &f.arrays[static_cast<size_t>(node.first_output + k)];
+    f.buffers.push_back(out->buffer().get());
+    ctx.add_output(out);
+  }
+  RETURN_IF_ERROR(node.op->execute(ctx));
+  // An op may replace an output array instead of writing into it (a view of
+  // an input, say); the buffer allocated for it is then gone.
+  for (int32_t k = 0; k < node.num_outputs; ++k) {
+    const size_t s = static_cast<size_t>(node.first_output + k);
+    if (f.arrays[s].buffer().get() != f.buffers[static_cast<size_t>(k)]) {
+      live -= f.owned[s];
+      f.owned[s] = 0;
+    }
+  }
+  return Status::ok();
+}
+
+Status Session::Impl::run_legacy(Frame& f, const Node& node, const Plan* plan, bool planned) {
+  const size_t n_in = node.inputs.size();
+  const NDArray* x = n_in > 0 ? &f.arrays[static_cast<size_t>(node.inputs[0])] : nullptr;
+  const NDArray* y = n_in > 1 ? &f.arrays[static_cast<size_t>(node.inputs[1])] : nullptr;
+  if (planned) {
+    RETURN_IF_ERROR(allocate(f, node.first_output, plan->shape(node.first_output),
+                             plan->bytes[static_cast<size_t>(node.first_output)]));
+  } else {
+    TensorShape in[2];
+    if (x) in[0] = x->desc();
+    if (y) in[1] = y->desc();
+    TensorShape out;
+    RETURN_IF_ERROR(legacy_output_shape(node, in, static_cast<int>(n_in), out));
+    RETURN_IF_ERROR(allocate(f, node.first_output, out));
+  }
+  legacy::LegacyCall call;
+  call.group = node.group;
+  call.num = node.num;
+  call.x = x;
+  call.y = y;
+  call.z = &f.arrays[static_cast<size_t>(node.first_output)];
+  call.axes = node.axes.data();
+  call.n_axes = static_cast<int>(node.axes.size());
+  call.extra = node.extra;
+  call.seed = node.has_seed ? node.seed : seed;
+  return legacy::exec(call);
+}
+
+Status Session::Impl::run_if(Frame& f, const Node& node) {
+  const NDArray& cond = f.arrays[static_cast<size_t>(node.inputs[0])];
+  if (cond.length() != 1)
+    return Status::error(StatusCode::kShape, "the condition must hold one element, got %s", cond.desc().str().c_str());
+  const bool take_then = cond.get_double(0) != 0.0;
+  f.args.clear();
+  for (size_t i = 1; i < node.inputs.size(); ++i) f.args.push_back(&f.arrays[static_cast<size_t>(node.inputs[i])]);
+  RETURN_IF_ERROR(
+      run_body(take_then ? node.branch_a : node.branch_b, f.args.data(), static_cast<int>(f.args.size()), f.results));
+  for (int32_t k = 0; k < node.num_outputs; ++k) {
+    Carried& c = f.results[static_cast<size_t>(k)];
+    const size_t s = static_cast<size_t>(node.first_output + k);
+    f.arrays[s] = std::move(c.array);
+    f.owned[s] = c.owned;
+    c.owned = 0;
+  }
+  f.results.clear();
+  return Status::ok();
+}
+
+Status Session::Impl::run_while(Frame& f, const Node& node) {
+  // Local vectors: a While inside the body of another While of the same
+  // frame cannot run at the same time, but keep this simple and safe.
+  std::vector<Carried> vars, next, cond;
+  vars.reserve(node.inputs.size());
+  for (int32_t in : node.inputs) vars.push_back(Carried{f.arrays[static_cast<size_t>(in)], 0});
+  std::vector<const NDArray*> args(vars.size());
+  Status s;
+  for (int64_t iteration = 0;; ++iteration) {
+    for (size_t i = 0; i < vars.size(); ++i) args[i] = &vars[i].array;
+    s = run_body(node.branch_a, args.data(), static_cast<int>(args.size()), cond);
+    if (!s.is_ok()) {
+      s = s.with_prefix(str_format("condition, iteration %lld: ", static_cast<long long>(iteration)));
+      break;
+    }
+    const NDArray& c = cond[0].array;
+    if (c.length() != 1) {
+      s = Status::error(StatusCode::kShape, "iteration %lld: the condition must hold one element, got %s",
+                        static_cast<long long>(iteration), c.desc().str().c_str());
+      break;
+    }
+    const bool again = c.get_double(0) != 0.0;
+    release_all(cond);
+    if (!again) break;
+    s = run_body(node.branch_b, args.data(), static_cast<int>(args.size()), next);
+    if (!s.is_ok()) {
+      s = s.with_prefix(str_format("body, iteration %lld: ", static_cast<long long>(iteration)));
+      break;
+    }
+    // A value the body passed through unchanged keeps its owner's count.
+    for (Carried& n : next)
+      if (n.owned == 0)
+        for (Carried& v : vars)
+          if (v.owned > 0 && v.array.buffer() == n.array.buffer()) {
+            n.owned = v.owned;
+            v.owned = 0;
+          }
+    release_all(vars);
+    std::swap(vars, next);
+  }
+  release_all(cond);
+  release_all(next);
+  if (!s.is_ok()) {
+    release_all(vars);
+    return s;
+  }
+  for (int32_t k = 0; k < node.num_outputs; ++k) {
+    const size_t slot = static_cast<size_t>(node.first_output + k);
+    f.arrays[slot] = std::move(vars[static_cast<size_t>(k)].array);
+    f.owned[slot] = vars[static_cast<size_t>(k)].owned;
+  }
+  return Status::ok();
+}
+
+Status Session::Impl::run_main(const NDArray* const* inputs, int n) {
+  // Outputs of the previous run go back to the pool unless the caller kept
+  // a reference to them.
+  release_all(outputs);
+  live = 0;
+  peak = 0;
+  if (profiling)
+    profile.reset(*graph);
+  else
+    profile.events.clear();
+  profile.enabled = profiling;
+  run_start = now_ns();
+  Status s;
+  try {
+    s = run_body(0, inputs, n, outputs);
+  } catch (const std::bad_alloc&) {
+    s = Status::error(StatusCode::kOutOfMemory, "graph: out of memory during the run");
+  } catch (const std::exception& e) {
+    s = Status::error(StatusCode::kInternal, "graph: unexpected error during the run: %s", e.what());
+  }
+  profile.run_ns = now_ns() - run_start;
+  profile.peak_bytes = peak;
+  if (!s.is_ok()) {
+    for (auto& f : frames) clear_frame(*f);
+    release_all(outputs);
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------- Session
+
+Session::Session(std::shared_ptr<const Graph> graph) : impl_(std::make_unique<Impl>(std::move(graph))) {}
+Session::~Session() = default;
+
+const Graph& Session::graph() const { return *impl_->graph; }
+void Session::set_profiling(bool on) { impl_->profiling = on; }
+bool Session::profiling() const { return impl_->profiling; }
+void Session::set_seed(uint64_t seed) { impl_->seed = seed; }
+
+Status Session::run(const NDArray* const* inputs, int n_inputs) {
+  if (inputs == nullptr && n_inputs > 0)
+    return Status::error(StatusCode::kNullPointer, "graph: the input list is null");
+  return impl_->run_main(inputs, n_inputs);
+}
+
+Status Session::run(const std::vector<Feed>& feeds) {
+  const Body& main = impl_->graph->main();
+  std::vector<const NDArray*>& ordered = impl_->feed_scratch;
+  ordered.assign(main.inputs.size(), nullptr);
+  for (const Feed& feed : feeds) {
+    const int i = impl_->graph->find_input(feed.name);
+    if (i < 0) {
+      std::string names;
+      for (const GraphInput& in : main.inputs) names += (names.empty() ? "" : ", ") + in.name;
+      return Status::error(StatusCode::kInvalidArgument, "graph: no input named '%.*s' (inputs: %s)",
+                           static_cast<int>(feed.name.size()), feed.name.data(),
+                           names.empty() ? "none" : names.c_str());
+    }
+    if (ordered[static_cast<size_t>(i)] != nullptr)
+      return Status::error(StatusCode::kInvalidArgument, "graph: input '%.*s' is fed twice",
+                           static_cast<int>(feed.name.size()), feed.name.data());
+    if (feed.array == nullptr)
+      return Status::error(StatusCode::kNullPointer, "graph: input '%.*s' is null", static_cast<int>(feed.name.size()),
+                           feed.name.data());
+    ordered[static_cast<size_t>(i)] = feed.array;
+  }
+  for (size_t i = 0; i < ordered.size(); ++i)
+    if (ordered[i] == nullptr)
+      return Status::error(StatusCode::kInvalidArgument, "graph: placeholder '%s' (%s) was not fed",
+                           main.inputs[i].name.c_str(), main.inputs[i].shape.str().c_str());
+  return impl_->run_main(ordered.data(), static_cast<int>(ordered.size()));
+}
+
+int Session::num_outputs() const { return static_cast<int>(impl_->outputs.size()); }
+const NDArray& Session::output(int index) const { return impl_->outputs[static_cast<size_t>(index)].array; }
+const NDArray* Session::output(std::string_view name) const {
+  const int i = impl_->graph->find_output(name);
+  if (i < 0 || static_cast<size_t>(i) >= impl_->outputs.size()) return nullptr;
+  return &impl_->outputs[static_cast<size_t>(i)].array;
+}
+const Profile& Session::profile() const { return impl_->profile; }
+int64_t Session::peak_bytes() const { return impl_->profile.peak_bytes; }
+int64_t Session::pooled_bytes() const { return impl_->pool.pooled_bytes(); }
+
+}  // namespace libops::graph

@@ -1,0 +1,94 @@
+// Session: runs a loaded Graph. All per-run state lives here (value slots,
+// the shape plan for the current input shapes, reusable buffers, the last
+// outputs and profile), so one immutable Graph can be run by many Sessions
+// on many threads at once. One Session is used by one thread at a time.
+//
+// Lifecycle of a run (Session::run):
+//   1. bind: each fed array is checked against its placeholder (dtype
+//      exactly, every declared extent) and bound without a copy;
+//   2. shape: the plan for these input shapes is found (the load-time plan,
+//      or this Session's plan for the same shapes) or re-inferred
+//      (planner.h) when the fed shapes changed;
+//   3. run: nodes in topological order; each output is allocated (or taken
+//      from the buffer pool) from its planned shape and the op writes into
+//      it. Custom ops run through DeclarableOp::execute from the registry,
+//      legacy ops through legacy::exec, If/While through their subgraphs.
+//      Errors are wrapped once per level:
+//      "node <id> '<name>' (op <op>): <kernel message>";
+//   4. release: after each node, the values whose last use it was are
+//      released (Note [Memory planning]); the outputs stay for the caller.
+//
+// Note [Memory planning]
+//  The planner records, per node position, the values whose last reader it
+//  is (liveness); the executor releases them right after that node. A
+//  released buffer that nobody else holds goes to the Session's pool, keyed
+//  by byte size, and the next output of that size reuses it; later runs with
+//  the same shapes allocate nothing. Live bytes (buffers the executor
+//  allocated and still holds, outputs of the run included) are tracked as
+//  they change, and the peak is reported per run (Session::peak_bytes,
+//  Profile::peak_bytes): a chain of element-wise nodes peaks at two
+//  intermediates, whatever its length. Values that alias another value's
+//  buffer (an op returning a view, a subgraph passing an input through) are
+//  counted with the value that allocated the buffer.
+//
+// Note [Control flow]
+//  If runs one branch subgraph on its arguments. While runs
+//  `vars = inputs; while (cond(vars)) vars = body(vars)` with no iteration
+//  cap: it stops only when its condition is false (or a node fails). A
+//  condition is any one-element array; non-zero is true. Subgraphs see only
+//  their inputs, bound by position and checked against their placeholders;
+//  loop values may change shape between iterations.
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "graph/graph.h"
+#include "graph/profiler.h"
+
+namespace libops::graph {
+
+class Session {
+ public:
+  explicit Session(std::shared_ptr<const Graph> graph);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  const Graph& graph() const;
+  // Per-node times for the next runs; the default is the graph's
+  // configuration. Memory figures are kept either way.
+  void set_profiling(bool on);
+  bool profiling() const;
+  // Seed for random nodes that carry none; default 0.
+  void set_seed(uint64_t seed);
+
+  // inputs[i] feeds graph input i (Graph::main().inputs order); every input
+  // must be fed. The arrays are not copied and must stay alive during the run.
+  Status run(const NDArray* const* inputs, int n_inputs);
+
+  struct Feed {
+    std::string_view name;
+    const NDArray* array;
+  };
+  // Feeds by name; every input must be fed exactly once.
+  Status run(const std::vector<Feed>& feeds);
+
+  // Outputs of the last successful run, in Graph::main().outputs order.
+  // They stay valid until the next run; copy the NDArray (it shares the
+  // data) to keep one longer.
+  int num_outputs() const;
+  const NDArray& output(int index) const;
+  const NDArray* output(std::string_view name) const;  // nullptr: no such output
+
+  const Profile& profile() const;  // the last run
+  int64_t peak_bytes() const;      // the last run's peak (Note [Memory planning])
+  int64_t pooled_bytes() const;    // buffers kept for reuse
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace libops::graph

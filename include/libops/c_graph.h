@@ -1,0 +1,121 @@
+/* libops graph C API: load a serialized graph (schemas/graph.fbs), list its
+ * inputs and outputs, run it, read outputs and the last run's profile.
+ *
+ * Same rules as c_api.h: every function returns an ops_status_t (OPS_OK on
+ * success) and on failure ops_last_error() gives this thread's message;
+ * nothing throws or aborts. Errors from a node read
+ * "node <id> '<name>' (op <op>): <message>".
+ *
+ * Two handles:
+ *  - ops_graph_t: a loaded graph. Immutable: any number of threads may use
+ *    one graph at once (each through its own session).
+ *  - ops_graph_session_t: the state of runs on one thread (reusable
+ *    buffers, the last outputs and profile). Use one session from one
+ *    thread at a time; create one per thread to run a graph concurrently.
+ *    A session keeps its graph alive, so the graph handle may be freed
+ *    first.
+ *
+ * Typical use:
+ *   ops_graph_t* g;  ops_graph_load_file("model.lops", &g);
+ *   ops_graph_session_t* s;  ops_graph_session_create(g, &s);
+ *   const char* names[] = {"x"};  ops_array_t* inputs[] = {x};
+ *   ops_graph_run(s, names, inputs, 1);
+ *   ops_array_t* y;  ops_graph_session_output(s, "y", &y);  ... ops_array_free(y);
+ *   ops_graph_session_free(s);  ops_graph_free(g);
+ * Plain C11. */
+#ifndef LIBOPS_C_GRAPH_H
+#define LIBOPS_C_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libops/c_api.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ops_graph ops_graph_t;
+typedef struct ops_graph_session ops_graph_session_t;
+
+/* ---- loading ---- */
+
+/* ops_graph_load_buffer flag: the caller keeps `data` alive and unchanged
+ * for as long as the graph (and every session of it) lives, so constants
+ * whose data is 64-byte aligned in it are used in place, without a copy.
+ * Without it the buffer is copied once. */
+#define OPS_GRAPH_BORROW_BUFFER 1u
+
+/* The file is read into a 64-byte aligned block owned by the graph; its
+ * constants are used in place. */
+ops_status_t ops_graph_load_file(const char* path, ops_graph_t** out);
+ops_status_t ops_graph_load_buffer(const void* data, size_t size, unsigned flags, ops_graph_t** out);
+void ops_graph_free(ops_graph_t* graph); /* NULL is ignored */
+
+/* ---- inputs and outputs of the graph ---- */
+
+typedef struct ops_value_info {
+  const char* name;
+  ops_dtype_t dtype;    /* OPS_DTYPE_INVALID when not known before a run */
+  int rank;             /* -1 when not known before a run */
+  const int64_t* shape; /* rank entries; -1 for an extent known only at run time */
+} ops_value_info_t;
+/* Strings and shapes stay valid while the graph lives. Inputs are in feed
+ * order; output shapes come from shape inference at load. */
+int ops_graph_input_count(const ops_graph_t* graph);
+ops_status_t ops_graph_input_info(const ops_graph_t* graph, int index, ops_value_info_t* out);
+int ops_graph_output_count(const ops_graph_t* graph);
+ops_status_t ops_graph_output_info(const ops_graph_t* graph, int index, ops_value_info_t* out);
+/* The graph's stored configuration (threads 0 = library default; device
+ * "" = default). */
+ops_status_t ops_graph_config(const ops_graph_t* graph, const char** device, int* threads, bool* profiling);
+
+/* ---- running ---- */
+
+ops_status_t ops_graph_session_create(const ops_graph_t* graph, ops_graph_session_t** out);
+void ops_graph_session_free(ops_graph_session_t* session); /* NULL is ignored */
+/* Per-node times for the next runs (default: the graph's configuration). */
+ops_status_t ops_graph_session_set_profiling(ops_graph_session_t* session, bool on);
+/* Seed for random nodes that carry none (default 0). */
+ops_status_t ops_graph_session_set_seed(ops_graph_session_t* session, uint64_t seed);
+
+/* Runs the graph. names[i] names the input that inputs[i] feeds; every
+ * input must be fed exactly once, with its placeholder's dtype and every
+ * extent it declares. The arrays are not copied or changed. */
+ops_status_t ops_graph_run(ops_graph_session_t* session, const char* const* names, const ops_array_t* const* inputs,
+                           int n_inputs);
+
+/* Outputs of the last successful run, as new handles sharing the data (free
+ * each with ops_array_free; they stay valid after later runs). */
+ops_status_t ops_graph_session_output(const ops_graph_session_t* session, const char* name, ops_array_t** out);
+ops_status_t ops_graph_session_output_at(const ops_graph_session_t* session, int index, ops_array_t** out);
+
+/* ---- profile of the last run ---- */
+
+typedef struct ops_node_profile {
+  uint32_t node_id;
+  const char* node_name;
+  const char* op;            /* "matmul", "pairwise/add", "if", "while" */
+  const char* graph_name;    /* "main" or the subgraph's name */
+  int64_t calls;             /* > 1 inside loops */
+  int64_t total_ns;          /* wall time over all calls */
+  int64_t bytes_allocated;   /* for the node's outputs, over all calls */
+  const char* output_shapes; /* of the last call, e.g. "float32[1,10]" */
+} ops_node_profile_t;
+
+/* Run time and the most bytes the executor held at once (always kept). */
+ops_status_t ops_graph_session_last_run(const ops_graph_session_t* session, int64_t* run_ns, int64_t* peak_bytes);
+/* Nodes that ran, slowest first; empty unless profiling was on. Strings stay
+ * valid until the next run of the session. */
+int ops_graph_session_profile_count(const ops_graph_session_t* session);
+ops_status_t ops_graph_session_profile_node(const ops_graph_session_t* session, int index, ops_node_profile_t* out);
+/* A printable table sorted by time; valid until the next run. */
+ops_status_t ops_graph_session_profile_table(const ops_graph_session_t* session, const char** out);
+/* Chrome trace JSON (chrome://tracing, Perfetto) of the last run. */
+ops_status_t ops_graph_session_write_trace(const ops_graph_session_t* session, const char* path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LIBOPS_C_GRAPH_H */

@@ -1,0 +1,166 @@
+// The graph C API: loading, describing, running, outputs, profile and the
+// status + thread-local message rules.
+#include "libops/c_graph.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "graph_builder.h"
+#include "test_util.h"
+
+namespace libops::graph {
+namespace {
+
+using test::BodyBuilder;
+using test::GraphBuilder;
+using test::Ref;
+
+// y = x * w + b with x [-1, 2] (batch unknown), w [2, 2], b [2].
+std::vector<uint8_t> affine_graph() {
+  GraphBuilder g;
+  BodyBuilder& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{-1, 2});
+  Ref w = m.constant("w", libops::test::make(DataType::kFloat32, {2, 2}, {1, 2, 3, 4}));
+  Ref b = m.constant("b", libops::test::make(DataType::kFloat32, {2}, {0.5, -1}));
+  m.output("y", m.op("add", {m.op("matmul", {x, w}, {}, "mm"), b}, {}, "bias"));
+  return g.finish();
+}
+
+std::vector<float> read(ops_array_t* a) {
+  int64_t n = 0;
+  EXPECT_EQ(ops_array_length(a, &n), OPS_OK);
+  std::vector<float> v(static_cast<size_t>(n));
+  EXPECT_EQ(ops_array_copy_to(a, v.data(), v.size() * sizeof(float)), OPS_OK);
+  return v;
+}
+
+TEST(GraphCApi, LoadDescribeRun) {
+  std::vector<uint8_t> bytes = affine_graph();
+  ops_graph_t* g = nullptr;
+  ASSERT_EQ(ops_graph_load_buffer(bytes.data(), bytes.size(), 0, &g), OPS_OK) << ops_last_error();
+  bytes.assign(bytes.size(), 0);  // copied: the caller's buffer may go
+
+  ASSERT_EQ(ops_graph_input_count(g), 1);
+  ops_value_info_t info;
+  ASSERT_EQ(ops_graph_input_info(g, 0, &info), OPS_OK);
+  EXPECT_STREQ(info.name, "x");
+  EXPECT_EQ(info.dtype, OPS_DTYPE_FLOAT32);
+  ASSERT_EQ(info.rank, 2);
+  EXPECT_EQ(info.shape[0], -1);
+  EXPECT_EQ(info.shape[1], 2);
+  ASSERT_EQ(ops_graph_output_count(g), 1);
+  ASSERT_EQ(ops_graph_output_info(g, 0, &info), OPS_OK);
+  EXPECT_STREQ(info.name, "y");
+  EXPECT_EQ(info.dtype, OPS_DTYPE_FLOAT32);
+  ASSERT_EQ(info.rank, 2);
+  EXPECT_EQ(info.shape[0], -1);
+  EXPECT_EQ(info.shape[1], 2);
+  EXPECT_EQ(ops_graph_input_info(g, 1, &info), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ops_last_error()).find("out of range"), std::string::npos);
+
+  ops_graph_session_t* s = nullptr;
+  ASSERT_EQ(ops_graph_session_create(g, &s), OPS_OK);
+  ops_graph_free(g);  // the session keeps the graph alive
+  ASSERT_EQ(ops_graph_session_set_profiling(s, true), OPS_OK);
+
+  const float xv[] = {1, 1, 2, -1, 0, 3};
+  const int64_t shape[] = {3, 2};
+  ops_array_t* x = nullptr;
+  ASSERT_EQ(ops_array_create_from(OPS_DTYPE_FLOAT32, 2, shape, xv, sizeof(xv), &x), OPS_OK);
+  const char* names[] = {"x"};
+  const ops_array_t* inputs[] = {x};
+  ASSERT_EQ(ops_graph_run(s, names, inputs, 1), OPS_OK) << ops_last_error();
+  EXPECT_STREQ(ops_last_error(), "");
+
+  ops_array_t* y = nullptr;
+  ASSERT_EQ(ops_graph_session_output(s, "y", &y), OPS_OK);
+  // [1,1]w = [4,6]; [2,-1]w = [-1,0]; [0,3]w = [9,12]; plus b.
+  EXPECT_EQ(read(y), (std::vector<float>{4.5f, 5, -0.5f, -1, 9.5f, 11}));
+  ops_array_t* y0 = nullptr;
+  ASSERT_EQ(ops_graph_session_output_at(s, 0, &y0), OPS_OK);
+  EXPECT_EQ(read(y0), read(y));
+  ops_array_free(y0);
+
+  int64_t run_ns = 0, peak = 0;
+  ASSERT_EQ(ops_graph_session_last_run(s, &run_ns, &peak), OPS_OK);
+  EXPECT_GT(run_ns, 0);
+  EXPECT_EQ(peak, 2 * 3 * 2 * 4);  // mm's output and bias's output
+  ASSERT_EQ(ops_graph_session_profile_count(s), 2);
+  ops_node_profile_t np;
+  ASSERT_EQ(ops_graph_session_profile_node(s, 0, &np), OPS_OK);
+  EXPECT_EQ(np.calls, 1);
+  EXPECT_STREQ(np.graph_name, "main");
+  EXPECT_STREQ(np.output_shapes, "float32[3,2]");
+  const char* table = nullptr;
+  ASSERT_EQ(ops_graph_session_profile_table(s, &table), OPS_OK);
+  EXPECT_NE(std::string(table).find("matmul"), std::string::npos) << table;
+  const std::string trace = ::testing::TempDir() + "c_graph_trace.json";
+  ASSERT_EQ(ops_graph_session_write_trace(s, trace.c_str()), OPS_OK);
+  std::remove(trace.c_str());
+
+  // A second run with another batch; the first output handle is untouched.
+  ops_array_t* x1 = nullptr;
+  const int64_t shape1[] = {1, 2};
+  ASSERT_EQ(ops_array_create_from(OPS_DTYPE_FLOAT32, 2, shape1, xv, 2 * sizeof(float), &x1), OPS_OK);
+  const ops_array_t* inputs1[] = {x1};
+  ASSERT_EQ(ops_graph_run(s, names, inputs1, 1), OPS_OK);
+  ops_array_t* y1 = nullptr;
+  ASSERT_EQ(ops_graph_session_output(s, "y", &y1), OPS_OK);
+  EXPECT_EQ(read(y1), (std::vector<float>{4.5f, 5}));
+  EXPECT_EQ(read(y), (std::vector<float>{4.5f, 5, -0.5f, -1, 9.5f, 11}));
+
+  ops_array_free(y);
+  ops_array_free(y1);
+  ops_array_free(x);
+  ops_array_free(x1);
+  ops_graph_session_free(s);
+}
+
+TEST(GraphCApi, ErrorsSetTheThreadMessage) {
+  ops_graph_t* g = nullptr;
+  const uint8_t junk[16] = {1, 2, 3, 4, 'N', 'O', 'P', 'E'};
+  EXPECT_EQ(ops_graph_load_buffer(junk, sizeof(junk), 0, &g), OPS_ERR_INVALID_GRAPH);
+  EXPECT_EQ(g, nullptr);
+  EXPECT_NE(std::string(ops_last_error()).find("wrong file identifier 'NOPE'"), std::string::npos) << ops_last_error();
+  EXPECT_EQ(ops_graph_load_file("/nonexistent/model.lops", &g), OPS_ERR_IO);
+  EXPECT_EQ(ops_graph_load_buffer(nullptr, 4, 0, &g), OPS_ERR_NULL_POINTER);
+  EXPECT_EQ(ops_graph_load_buffer(junk, sizeof(junk), 0x80, &g), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(ops_graph_session_create(nullptr, nullptr), OPS_ERR_NULL_POINTER);
+
+  std::vector<uint8_t> bytes = affine_graph();
+  ASSERT_EQ(ops_graph_load_buffer(bytes.data(), bytes.size(), OPS_GRAPH_BORROW_BUFFER, &g), OPS_OK);
+  ops_graph_session_t* s = nullptr;
+  ASSERT_EQ(ops_graph_session_create(g, &s), OPS_OK);
+  ops_array_t* out = nullptr;
+  EXPECT_EQ(ops_graph_session_output(s, "y", &out), OPS_ERR_INVALID_ARGUMENT);  // no run yet
+  EXPECT_EQ(ops_graph_run(s, nullptr, nullptr, 0), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ops_last_error()).find("placeholder 'x' (float32[?,2]) was not fed"), std::string::npos)
+      << ops_last_error();
+
+  ops_array_t* xi = nullptr;
+  const int64_t shape[] = {1, 2};
+  ASSERT_EQ(ops_array_create(OPS_DTYPE_INT32, 2, shape, 'c', &xi), OPS_OK);
+  const char* names[] = {"x"};
+  const ops_array_t* inputs[] = {xi};
+  EXPECT_EQ(ops_graph_run(s, names, inputs, 1), OPS_ERR_DTYPE);
+  EXPECT_NE(std::string(ops_last_error()).find("input 'x' was given int32[1,2]"), std::string::npos);
+  const char* bad_names[] = {"z"};
+  EXPECT_EQ(ops_graph_run(s, bad_names, inputs, 1), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ops_last_error()).find("no input 'z' (inputs: x)"), std::string::npos);
+  ops_array_free(xi);
+
+  ops_array_t* x3 = nullptr;
+  const int64_t shape3[] = {1, 3};
+  ASSERT_EQ(ops_array_create(OPS_DTYPE_FLOAT32, 2, shape3, 'c', &x3), OPS_OK);
+  const ops_array_t* inputs3[] = {x3};
+  EXPECT_EQ(ops_graph_run(s, names, inputs3, 1), OPS_ERR_SHAPE);
+  ops_array_free(x3);
+
+  ops_graph_session_free(s);
+  ops_graph_free(g);
+}
+
+}  // namespace
+}  // namespace libops::graph

@@ -1,0 +1,494 @@
+// ops-run: load a libops graph, run it on .npy inputs, print or save the
+// outputs, and optionally profile it. Also lists every op this build knows.
+//
+//   ops-run model.lops [--input name=file.npy]... [--output-dir DIR]
+//           [--device cpu|cuda] [--profile] [--trace out.json]
+//           [--repeat N] [--threads N]
+//   ops-run --list-ops
+//
+// Every failure prints one message on stderr and exits non-zero (2 for a
+// usage error, 1 for anything else); it never crashes on bad input.
+//
+// Example inputs: an input not given with --input is fed a deterministic
+// array, so that `ops-run model.lops` shows a graph working. Its shape is
+// the placeholder's, with 1 for each unknown extent (and a scalar when even
+// the rank is unknown); element i (C order) is
+//   floats:        ((i * 7 + 3) mod 17 - 8) / 8     (in [-1, 1])
+//   signed ints:    (i * 7 + 3) mod 17 - 8
+//   unsigned ints:  (i * 7 + 3) mod 17
+//   bool:           i mod 3 == 0
+// (tools/build_examples.py computes its reference outputs from the same
+// inputs.)
+//
+// This tool uses only the C API (libops/c_api.h, libops/c_graph.h) to run
+// graphs, plus the .npy reader/writer of graph/npy.h.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "graph/npy.h"
+#include "libops/c_api.h"
+#include "libops/c_graph.h"
+#include "libops/core/half.h"
+
+namespace {
+
+constexpr int kUsageError = 2;
+constexpr int kRunError = 1;
+
+const char* kUsage =
+    "usage: ops-run model.lops [--input name=file.npy]... [--output-dir DIR]\n"
+    "               [--device cpu|cuda] [--profile] [--trace out.json]\n"
+    "               [--repeat N] [--threads N]\n"
+    "       ops-run --list-ops\n"
+    "\n"
+    "Runs a libops graph and prints its outputs (or writes them as DIR/<name>.npy).\n"
+    "Inputs not given with --input get deterministic example values: the\n"
+    "placeholder's shape (1 for unknown extents), element i = ((7i + 3) mod 17 - 8) / 8\n"
+    "for floats, (7i + 3) mod 17 - 8 for signed and (7i + 3) mod 17 for unsigned\n"
+    "integers, i mod 3 == 0 for bool.\n"
+    "  --profile       print a per-node profile table of the last run (sorted by time)\n"
+    "  --trace FILE    write a Chrome trace (chrome://tracing, Perfetto) of the last run\n"
+    "  --repeat N      run N times and print run-time statistics (default 1)\n"
+    "  --threads N     kernel threads (default: the graph's setting, else all cores)\n"
+    "  --device D      cpu (default); cuda is not available in this build\n";
+
+struct Options {
+  std::string model;
+  std::vector<std::pair<std::string, std::string>> inputs;  // name, path
+  std::string output_dir;
+  std::string device;
+  std::string trace;
+  bool profile = false;
+  bool list_ops = false;
+  long repeat = 1;
+  long threads = 0;
+};
+
+int fail(int code, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+int fail(int code, const char* fmt, ...) {
+  std::fputs("ops-run: ", stderr);
+  va_list args;
+  va_start(args, fmt);
+  std::vfprintf(stderr, fmt, args);
+  va_end(args);
+  std::fputc('\n', stderr);
+  return code;
+}
+
+bool parse_count(const char* text, long lo, long hi, long& out) {
+  errno = 0;
+  char* end = nullptr;
+  long v = std::strtol(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || v < lo || v > hi) return false;
+  out = v;
+  return true;
+}
+
+// Returns -1 to go on, else an exit code.
+int parse_args(int argc, char** argv, Options& o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&](const char* flag) -> const char* {
+      if (i + 1 >= argc) return nullptr;
+      (void)flag;
+      return argv[++i];
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (arg == "--list-ops") {
+      o.list_ops = true;
+    } else if (arg == "--profile") {
+      o.profile = true;
+    } else if (arg == "--input" || arg == "--output-dir" || arg == "--device" || arg == "--trace" ||
+               arg == "--repeat" || arg == "--threads") {
+      const char* v = value(arg.c_str());
+      if (v == nullptr) return fail(kUsageError, "%s needs a value\n%s", arg.c_str(), kUsage);
+      if (arg == "--input") {
+        const char* eq = std::strchr(v, '=');
+        if (eq == nullptr || eq == v || eq[1] == '\0')
+          return fail(kUsageError, "--input expects name=file.npy, got '%s'", v);
+        o.inputs.emplace_back(std::string(v, eq), std::string(eq + 1));
+      } else if (arg == "--output-dir") {
+        o.output_dir = v;
+      } else if (arg == "--device") {
+        o.device = v;
+      } else if (arg == "--trace") {
+        o.trace = v;
+      } else if (arg == "--repeat") {
+        if (!parse_count(v, 1, 1000000, o.repeat)) return fail(kUsageError, "--repeat expects 1..1000000, got '%s'", v);
+      } else if (!parse_count(v, 1, 4096, o.threads)) {
+        return fail(kUsageError, "--threads expects 1..4096, got '%s'", v);
+      }
+    } else if (!arg.empty() && arg[0] == '-') {
+      return fail(kUsageError, "unknown option '%s'\n%s", arg.c_str(), kUsage);
+    } else if (o.model.empty()) {
+      o.model = arg;
+    } else {
+      return fail(kUsageError, "more than one model given ('%s' and '%s')", o.model.c_str(), arg.c_str());
+    }
+  }
+  if (!o.list_ops && o.model.empty()) return fail(kUsageError, "no model given\n%s", kUsage);
+  if (o.list_ops && !o.model.empty()) return fail(kUsageError, "--list-ops takes no model");
+  return -1;
+}
+
+// ---- --list-ops ----
+
+std::string arity(int n, bool exact) {
+  if (n == -2) return "any";
+  if (n == -1) return "1+";
+  return exact ? std::to_string(n) : std::to_string(n) + "+";
+}
+
+int list_ops() {
+  const int n = ops_registry_size();
+  std::printf("custom ops (%d):\n", n);
+  std::printf("  %-24s %-13s %4s %4s %4s %4s %-7s %s\n", "name", "kind", "in", "out", "t", "i", "inplace",
+              "input dtypes");
+  for (int k = 0; k < n; ++k) {
+    ops_op_info_t info;
+    if (ops_registry_op_info(k, &info) != OPS_OK) return fail(kRunError, "%s", ops_last_error());
+    std::printf("  %-24s %-13s %4s %4s %4s %4s %-7s %s\n", info.name, info.kind, arity(info.num_inputs, true).c_str(),
+                arity(info.num_outputs, true).c_str(), arity(info.num_t_args, false).c_str(),
+                arity(info.num_i_args, false).c_str(), info.inplaceable ? "yes" : "no",
+                info.input_types ? info.input_types : "");
+  }
+  for (int e = 0; e < ops_registry_error_count(); ++e) std::printf("  registry problem: %s\n", ops_registry_error(e));
+  std::printf("\nlegacy ops, by group (group number: op number name):\n");
+  for (int g = 0; g < OPS_LEGACY_GROUP_COUNT; ++g) {
+    const auto group = static_cast<ops_legacy_group_t>(g);
+    std::printf("  %2d %-16s", g, ops_legacy_group_name(group));
+    const int count = ops_legacy_op_count(group);
+    for (int k = 0; k < count; ++k) {
+      int num = 0;
+      const char* name = nullptr;
+      if (ops_legacy_op_info(group, k, &num, &name) != OPS_OK) return fail(kRunError, "%s", ops_last_error());
+      std::printf("%s %d %s", k ? "," : "", num, name);
+    }
+    std::printf("\n");
+  }
+  return 0;
+}
+
+// ---- arrays ----
+
+struct ArrayHandle {
+  ops_array_t* a = nullptr;
+  ArrayHandle() = default;
+  ArrayHandle(const ArrayHandle&) = delete;
+  ArrayHandle& operator=(const ArrayHandle&) = delete;
+  ArrayHandle(ArrayHandle&& o) noexcept : a(o.a) { o.a = nullptr; }
+  ArrayHandle& operator=(ArrayHandle&& o) noexcept {
+    std::swap(a, o.a);
+    return *this;
+  }
+  ~ArrayHandle() { ops_array_free(a); }
+};
+
+bool is_signed(ops_dtype_t t) { return t >= OPS_DTYPE_INT8 && t <= OPS_DTYPE_INT64; }
+bool is_unsigned(ops_dtype_t t) { return t >= OPS_DTYPE_UINT8 && t <= OPS_DTYPE_UINT64; }
+bool is_float(ops_dtype_t t) { return t >= OPS_DTYPE_FLOAT16 && t <= OPS_DTYPE_FLOAT64; }
+
+// Element i of the example input (see the top of the file).
+double example_value(ops_dtype_t t, int64_t i) {
+  const int64_t k = (i * 7 + 3) % 17;
+  if (t == OPS_DTYPE_BOOL) return i % 3 == 0 ? 1.0 : 0.0;
+  if (is_unsigned(t)) return static_cast<double>(k);
+  if (is_signed(t)) return static_cast<double>(k - 8);
+  return static_cast<double>(k - 8) / 8.0;
+}
+
+template <typename T>
+void put(uint8_t* p, T v) {
+  std::memcpy(p, &v, sizeof(T));
+}
+
+template <typename T>
+double get(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return static_cast<double>(v);
+}
+
+void store(ops_dtype_t t, double v, uint8_t* p) {
+  switch (t) {
+    case OPS_DTYPE_BOOL: put<uint8_t>(p, v != 0.0); break;
+    case OPS_DTYPE_INT8: put(p, static_cast<int8_t>(v)); break;
+    case OPS_DTYPE_INT16: put(p, static_cast<int16_t>(v)); break;
+    case OPS_DTYPE_INT32: put(p, static_cast<int32_t>(v)); break;
+    case OPS_DTYPE_INT64: put(p, static_cast<int64_t>(v)); break;
+    case OPS_DTYPE_UINT8: put(p, static_cast<uint8_t>(v)); break;
+    case OPS_DTYPE_UINT16: put(p, static_cast<uint16_t>(v)); break;
+    case OPS_DTYPE_UINT32: put(p, static_cast<uint32_t>(v)); break;
+    case OPS_DTYPE_UINT64: put(p, static_cast<uint64_t>(v)); break;
+    case OPS_DTYPE_FLOAT16: put(p, libops::float_to_half_bits(v)); break;
+    case OPS_DTYPE_BFLOAT16: put(p, libops::float_to_bf16_bits(v)); break;
+    case OPS_DTYPE_FLOAT32: put(p, static_cast<float>(v)); break;
+    case OPS_DTYPE_FLOAT64: put(p, v); break;
+    default: break;
+  }
+}
+
+double load(ops_dtype_t t, const uint8_t* p) {
+  switch (t) {
+    case OPS_DTYPE_BOOL: return *p ? 1.0 : 0.0;
+    case OPS_DTYPE_INT8: return get<int8_t>(p);
+    case OPS_DTYPE_INT16: return get<int16_t>(p);
+    case OPS_DTYPE_INT32: return get<int32_t>(p);
+    case OPS_DTYPE_INT64: return get<int64_t>(p);
+    case OPS_DTYPE_UINT8: return get<uint8_t>(p);
+    case OPS_DTYPE_UINT16: return get<uint16_t>(p);
+    case OPS_DTYPE_UINT32: return get<uint32_t>(p);
+    case OPS_DTYPE_UINT64: return get<uint64_t>(p);
+    case OPS_DTYPE_FLOAT16: return libops::half_bits_to_float(static_cast<uint16_t>(get<uint16_t>(p)));
+    case OPS_DTYPE_BFLOAT16: return libops::bf16_bits_to_float(static_cast<uint16_t>(get<uint16_t>(p)));
+    case OPS_DTYPE_FLOAT32: return get<float>(p);
+    case OPS_DTYPE_FLOAT64: return get<double>(p);
+    default: return 0.0;
+  }
+}
+
+std::string shape_str(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+bool example_input(const ops_value_info_t& info, ArrayHandle& out, std::string& described) {
+  std::vector<int64_t> shape;
+  for (int d = 0; d < std::max(info.rank, 0); ++d) shape.push_back(info.shape[d] < 0 ? 1 : info.shape[d]);
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  const size_t item = ops_dtype_size(info.dtype);
+  std::vector<uint8_t> bytes(static_cast<size_t>(n) * item);
+  for (int64_t i = 0; i < n; ++i)
+    store(info.dtype, example_value(info.dtype, i), bytes.data() + i * static_cast<int64_t>(item));
+  described = std::string(ops_dtype_name(info.dtype)) + shape_str(shape);
+  return ops_array_create_from(info.dtype, static_cast<int>(shape.size()), shape.data(), bytes.data(), bytes.size(),
+                               &out.a) == OPS_OK;
+}
+
+bool read_npy(const std::string& path, ArrayHandle& out, std::string& error) {
+  libops::npy::NpyArray npy;
+  if (!libops::npy::npy_read_file(path, npy, error)) return false;
+  if (npy.shape.size() > OPS_MAX_RANK) {
+    error = "rank " + std::to_string(npy.shape.size()) + " is over the maximum " + std::to_string(OPS_MAX_RANK);
+    return false;
+  }
+  std::vector<int64_t> shape = npy.shape;
+  if (npy.fortran_order) std::reverse(shape.begin(), shape.end());
+  ArrayHandle dense;
+  if (ops_array_create_from(npy.dtype, static_cast<int>(shape.size()), shape.data(), npy.data.data(), npy.data.size(),
+                            &dense.a) != OPS_OK) {
+    error = ops_last_error();
+    return false;
+  }
+  if (!npy.fortran_order) {
+    out = std::move(dense);
+    return true;
+  }
+  // Column-major data is the transpose of a row-major array of the
+  // reversed shape: a view, no copy.
+  std::vector<int64_t> axes(shape.size());
+  for (size_t d = 0; d < axes.size(); ++d) axes[d] = static_cast<int64_t>(axes.size() - 1 - d);
+  if (ops_array_permute(dense.a, axes.data(), static_cast<int>(axes.size()), &out.a) != OPS_OK) {
+    error = ops_last_error();
+    return false;
+  }
+  return true;
+}
+
+struct Dense {
+  ops_dtype_t dtype = OPS_DTYPE_INVALID;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> bytes;
+};
+
+bool to_dense(const ops_array_t* a, Dense& d) {
+  int rank = 0;
+  int64_t length = 0;
+  if (ops_array_dtype(a, &d.dtype) != OPS_OK || ops_array_rank(a, &rank) != OPS_OK) return false;
+  d.shape.resize(static_cast<size_t>(rank));
+  if (ops_array_shape(a, d.shape.data()) != OPS_OK || ops_array_length(a, &length) != OPS_OK) return false;
+  d.bytes.resize(static_cast<size_t>(length) * ops_dtype_size(d.dtype));
+  return ops_array_copy_to(a, d.bytes.data(), d.bytes.size()) == OPS_OK;
+}
+
+void print_values(const Dense& d) {
+  const size_t item = ops_dtype_size(d.dtype);
+  const size_t n = item ? d.bytes.size() / item : 0;
+  constexpr size_t kShow = 10;
+  std::printf("  [");
+  for (size_t i = 0; i < n && i < kShow; ++i) {
+    const double v = load(d.dtype, d.bytes.data() + i * item);
+    if (is_float(d.dtype))
+      std::printf("%s%.6g", i ? ", " : "", v);
+    else
+      std::printf("%s%.0f", i ? ", " : "", v);
+  }
+  if (n > kShow) std::printf(", ... (%zu values)", n);
+  std::printf("]\n");
+}
+
+std::string file_name_for(const std::string& output) {
+  std::string s = output;
+  for (char& c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) c = '_';
+  if (s.empty() || s[0] == '.') s = "_" + s;
+  return s;
+}
+
+// ---- running a model ----
+
+struct GraphHandles {
+  ops_graph_t* graph = nullptr;
+  ops_graph_session_t* session = nullptr;
+  ~GraphHandles() {
+    ops_graph_session_free(session);
+    ops_graph_free(graph);
+  }
+};
+
+int run_model(const Options& o) {
+  if (!o.device.empty() && o.device != "cpu") {
+    if (o.device == "cuda" || o.device.rfind("cuda:", 0) == 0)
+      return fail(kRunError, "--device %s: this build has no CUDA backend; use --device cpu", o.device.c_str());
+    return fail(kUsageError, "--device expects cpu or cuda, got '%s'", o.device.c_str());
+  }
+  GraphHandles h;
+  if (ops_graph_load_file(o.model.c_str(), &h.graph) != OPS_OK) return fail(kRunError, "%s", ops_last_error());
+  const char* graph_device = "";
+  int graph_threads = 0;
+  bool graph_profiling = false;
+  ops_graph_config(h.graph, &graph_device, &graph_threads, &graph_profiling);
+  if (o.device.empty() && graph_device && graph_device[0] != '\0' && std::strcmp(graph_device, "cpu") != 0)
+    return fail(kRunError,
+                "%s asks for device '%s', which this build does not have (no CUDA backend); pass --device cpu to "
+                "run it on the CPU",
+                o.model.c_str(), graph_device);
+  if (o.threads > 0)
+    ops_set_num_threads(static_cast<int>(o.threads));
+  else if (graph_threads > 0)
+    ops_set_num_threads(graph_threads);
+
+  if (ops_graph_session_create(h.graph, &h.session) != OPS_OK) return fail(kRunError, "%s", ops_last_error());
+  ops_graph_session_set_profiling(h.session, o.profile || !o.trace.empty() || graph_profiling);
+
+  // Inputs: from .npy files, else examples.
+  const int n_in = ops_graph_input_count(h.graph);
+  std::vector<ArrayHandle> arrays(static_cast<size_t>(n_in));
+  std::vector<const char*> names(static_cast<size_t>(n_in));
+  for (const auto& [name, path] : o.inputs) {
+    int k = 0;
+    ops_value_info_t info{};
+    for (; k < n_in; ++k) {
+      ops_graph_input_info(h.graph, k, &info);
+      if (name == info.name) break;
+    }
+    if (k == n_in) {
+      std::string list;
+      for (int j = 0; j < n_in; ++j) {
+        ops_graph_input_info(h.graph, j, &info);
+        list += (j ? ", " : "") + std::string(info.name);
+      }
+      return fail(kUsageError, "--input %s: the graph has no input '%s' (inputs: %s)", name.c_str(), name.c_str(),
+                  list.empty() ? "none" : list.c_str());
+    }
+    if (arrays[static_cast<size_t>(k)].a) return fail(kUsageError, "--input %s is given twice", name.c_str());
+    std::string error;
+    if (!read_npy(path, arrays[static_cast<size_t>(k)], error))
+      return fail(kRunError, "--input %s=%s: %s", name.c_str(), path.c_str(), error.c_str());
+  }
+  for (int k = 0; k < n_in; ++k) {
+    ops_value_info_t info{};
+    ops_graph_input_info(h.graph, k, &info);
+    names[static_cast<size_t>(k)] = info.name;
+    if (arrays[static_cast<size_t>(k)].a) continue;
+    std::string described;
+    if (!example_input(info, arrays[static_cast<size_t>(k)], described))
+      return fail(kRunError, "input '%s': cannot make an example input: %s", info.name, ops_last_error());
+    std::fprintf(stderr, "ops-run: input '%s': example values, %s\n", info.name, described.c_str());
+  }
+  std::vector<const ops_array_t*> inputs;
+  for (const ArrayHandle& a : arrays) inputs.push_back(a.a);
+
+  std::vector<double> times_ms;
+  for (long r = 0; r < o.repeat; ++r) {
+    if (ops_graph_run(h.session, names.data(), inputs.data(), n_in) != OPS_OK)
+      return fail(kRunError, "%s", ops_last_error());
+    int64_t run_ns = 0;
+    ops_graph_session_last_run(h.session, &run_ns, nullptr);
+    times_ms.push_back(static_cast<double>(run_ns) / 1e6);
+  }
+
+  // Outputs.
+  if (!o.output_dir.empty()) {
+    struct stat st {};
+    if (stat(o.output_dir.c_str(), &st) != 0 && mkdir(o.output_dir.c_str(), 0755) != 0)
+      return fail(kRunError, "--output-dir %s: cannot create it: %s", o.output_dir.c_str(), std::strerror(errno));
+  }
+  const int n_out = ops_graph_output_count(h.graph);
+  for (int k = 0; k < n_out; ++k) {
+    ops_value_info_t info{};
+    ops_graph_output_info(h.graph, k, &info);
+    ArrayHandle out;
+    Dense d;
+    if (ops_graph_session_output_at(h.session, k, &out.a) != OPS_OK || !to_dense(out.a, d))
+      return fail(kRunError, "output '%s': %s", info.name, ops_last_error());
+    std::printf("%s: %s%s\n", info.name, ops_dtype_name(d.dtype), shape_str(d.shape).c_str());
+    if (o.output_dir.empty()) {
+      print_values(d);
+      continue;
+    }
+    const std::string path = o.output_dir + "/" + file_name_for(info.name) + ".npy";
+    libops::npy::NpyArray npy;
+    npy.dtype = d.dtype;
+    npy.shape = d.shape;
+    npy.data = std::move(d.bytes);
+    std::string error;
+    if (!libops::npy::npy_write_file(path, npy, error))
+      return fail(kRunError, "output '%s': %s", info.name, error.c_str());
+    std::printf("  wrote %s\n", path.c_str());
+  }
+
+  if (o.repeat > 1) {
+    std::vector<double> sorted = times_ms;
+    std::sort(sorted.begin(), sorted.end());
+    double sum = 0;
+    for (double t : sorted) sum += t;
+    std::printf("ran %ld times: min %.3f ms, median %.3f ms, mean %.3f ms, max %.3f ms\n", o.repeat, sorted.front(),
+                sorted[sorted.size() / 2], sum / static_cast<double>(sorted.size()), sorted.back());
+  }
+  if (o.profile) {
+    const char* table = nullptr;
+    if (ops_graph_session_profile_table(h.session, &table) != OPS_OK) return fail(kRunError, "%s", ops_last_error());
+    std::printf("\nprofile of the last run:\n%s", table);
+  }
+  if (!o.trace.empty()) {
+    if (ops_graph_session_write_trace(h.session, o.trace.c_str()) != OPS_OK)
+      return fail(kRunError, "%s", ops_last_error());
+    std::printf("wrote trace %s\n", o.trace.c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  const int parsed = parse_args(argc, argv, o);
+  if (parsed >= 0) return parsed;
+  if (o.list_ops) return list_ops();
+  return run_model(o);
+}
