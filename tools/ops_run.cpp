@@ -261,8 +261,12 @@ double load(ops_dtype_t t, const uint8_t* p) {
 
 std::string shape_str(const std::vector<int64_t>& shape) {
   std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
-  return s + "]";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(shape[i]);
+  }
+  s += ']';
+  return s;
 }
 
 bool example_input(const ops_value_info_t& info, ArrayHandle& out, std::string& described) {
