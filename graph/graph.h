@@ -127,8 +127,9 @@ struct GraphConfig {
 struct LoadOptions {
   // load_buffer only: the caller's buffer outlives the Graph, so constants
   // whose data is 64-byte aligned in it are used in place, without a copy.
-  // Otherwise the buffer is copied once into a 64-byte aligned block owned
-  // by the Graph (load_file always reads into such a block).
+  // Otherwise (and for a buffer that is not even 8-byte aligned) the buffer
+  // is copied once into a 64-byte aligned block owned by the Graph
+  // (load_file always reads into such a block).
   bool borrow_buffer = false;
 };
 

@@ -69,11 +69,25 @@ std::string arity_text(int declared, bool exact) {
   return exact ? std::to_string(declared) : "at least " + std::to_string(declared);
 }
 
+// The Verifier checks a vector's length field, not that 8-byte elements
+// are 8-byte aligned; a writer always aligns them, so a misaligned vector
+// is a corrupt file (and reading it would be a misaligned load).
+template <typename T>
+bool aligned(const flatbuffers::Vector<T>* v) {
+  return v == nullptr || v->size() == 0 || reinterpret_cast<uintptr_t>(v->data()) % alignof(T) == 0;
+}
+
+const char* kMisaligned = "a vector of 8-byte values is misaligned (a corrupt file)";
+
 // Shape vector of the file: rank and extents checked; `allow_unknown`
 // admits -1 (placeholders).
 Status read_dims(const flatbuffers::Vector<int64_t>* v, bool allow_unknown, Dims& out, std::string& why) {
   out.clear();
   if (v == nullptr) return Status::ok();
+  if (!aligned(v)) {
+    why = kMisaligned;
+    return Status(StatusCode::kInvalidGraph, why);
+  }
   if (v->size() > static_cast<uint32_t>(kMaxRank)) {
     why = str_format("rank %u is over the maximum %d", v->size(), kMaxRank);
     return Status(StatusCode::kInvalidGraph, why);
@@ -356,6 +370,8 @@ Status GraphLoader::read_node(Body& body, const fb::Node* n, Node& node) {
                 str_format("%u outputs; a node has at most %u", n->num_outputs(), kMaxNodeOutputs));
   node.num_outputs = static_cast<int32_t>(n->num_outputs());
 
+  if (!aligned(n->t_args()) || !aligned(n->i_args()) || !aligned(n->axes()))
+    return fail(StatusCode::kInvalidGraph, kMisaligned);
   if (n->t_args()) node.t_args.assign(n->t_args()->begin(), n->t_args()->end());
   if (n->i_args()) node.i_args.assign(n->i_args()->begin(), n->i_args()->end());
   if (n->b_args())
@@ -710,7 +726,11 @@ Status load_bytes(const uint8_t* bytes, size_t size, std::shared_ptr<DataBuffer>
 Status Graph::load_buffer(const void* data, size_t size, const LoadOptions& options,
                           std::shared_ptr<const Graph>& out) {
   if (data == nullptr && size > 0) return Status::error(StatusCode::kNullPointer, "graph: the buffer is null");
-  if (options.borrow_buffer || size == 0) return load_bytes(static_cast<const uint8_t*>(data), size, nullptr, out);
+  // A borrowed buffer must be 8-byte aligned for the 8-byte scalars in it
+  // to be read in place; any other is copied (its constants could not be
+  // used in place anyway).
+  if ((options.borrow_buffer && reinterpret_cast<uintptr_t>(data) % 8 == 0) || size == 0)
+    return load_bytes(static_cast<const uint8_t*>(data), size, nullptr, out);
   // A 64-byte aligned copy, so that aligned constants are used in place.
   auto copy = DataBuffer::allocate(size);
   if (!copy) return Status::error(StatusCode::kOutOfMemory, "graph: cannot allocate %zu bytes for the graph", size);

@@ -44,7 +44,8 @@ typedef struct ops_graph_session ops_graph_session_t;
 /* ops_graph_load_buffer flag: the caller keeps `data` alive and unchanged
  * for as long as the graph (and every session of it) lives, so constants
  * whose data is 64-byte aligned in it are used in place, without a copy.
- * Without it the buffer is copied once. */
+ * Without it (or when `data` is not 8-byte aligned) the buffer is copied
+ * once. */
 #define OPS_GRAPH_BORROW_BUFFER 1u
 
 /* The file is read into a 64-byte aligned block owned by the graph; its

@@ -18,8 +18,8 @@ bool small_and_static(const libops::graph::Graph& g) {
   if (g.num_bodies() != 1 || !g.main().static_plan) return false;
   for (const libops::graph::ValueShape& v : g.main().static_shapes) {
     int64_t n = 0;
-    if (!libops::checked_length(v.dims, n) || n * static_cast<int64_t>(libops::dtype_size(v.dtype)) > kMaxRunBytes)
-      return false;
+    const int64_t item = static_cast<int64_t>(libops::dtype_size(v.dtype));
+    if (!libops::checked_length(v.dims, n) || item == 0 || n > kMaxRunBytes / item) return false;
   }
   return true;
 }

@@ -81,6 +81,20 @@ TEST(GraphLoader, BorrowedBufferIsUsedInPlaceOnlyWhenAligned) {
   EXPECT_EQ(g2->constants_in_place(), 0);
   EXPECT_EQ(g2->constants_copied(), 1);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(g2->main().constants[0].data()) % 64, 0u);
+
+  // Not even 8-byte aligned: its 8-byte scalars cannot be read in place, so
+  // the whole buffer is copied; the graph still loads and runs.
+  std::memmove(aligned + 4, aligned + 8, bytes.size());
+  std::shared_ptr<const Graph> g3;
+  ASSERT_OK(Graph::load_buffer(aligned + 4, bytes.size(), borrow, g3));
+  EXPECT_EQ(g3->constants_in_place(), 1);  // in place in the copy
+  EXPECT_FALSE(static_cast<uint8_t*>(g3->main().constants[0].data()) >= aligned &&
+               static_cast<uint8_t*>(g3->main().constants[0].data()) < aligned + bytes.size() + 64);
+  Session s(g3);
+  NDArray x = make(DataType::kFloat32, {2, 3}, iota(6));
+  const NDArray* in[] = {&x};
+  ASSERT_OK(s.run(in, 1));
+  EXPECT_TRUE(libops::test::all_close(s.output(0), {10, 12, 14, 16, 18, 20}));
 }
 
 TEST(GraphLoader, LoadsFromAFile) {
