@@ -26,7 +26,9 @@
 //    right. Inside a chunk each run along the innermost reduced dim is folded
 //    in kLanes interleaved lanes over blocks of kBlock elements (so the
 //    compiler vectorizes across lanes); lanes are folded pairwise, blocks
-//    left to right. Threads take whole outputs or, when there are few
+//    left to right. A run that is strided or needs conversion is copied in
+//    blocks of kLoadBlock elements, each folded the same way and merged left
+//    to right. Threads take whole outputs or, when there are few
 //    outputs and many chunks, whole chunks. A run shorter than kLanes thus
 //    folds left to right from the identity, and one-dim reductions that
 //    short take a loop without the lane machinery (same values, because
@@ -35,7 +37,7 @@
 //    matrix): whole rows along the kept inner dim (extent L) are merged
 //    element-wise into a row of accumulators, so the compiler vectorizes
 //    across outputs and memory is read in order. The reduced positions are
-//    cut into chunks of max(1, kReduceChunk / L) rows, each folded left to
+//    cut into chunks of max(16, kReduceChunk / L) rows, each folded left to
 //    right from the identity (kRowBatch rows per pass over the
 //    accumulators, same order), chunk results merged left to right. Threads
 //    take slices of the kept dims or, with few outputs, whole chunks.
@@ -112,6 +114,97 @@ R clamp_to_dtype(R v, DataType t) {
   }
 }
 
+// dst[i] = src[i * stride] (stride in elements).
+template <typename C>
+void gather(const C* src, int64_t stride, int64_t n, C* dst) {
+  for (int64_t i = 0; i < n; ++i) dst[i] = src[i * stride];
+}
+
+// The loops of one reduction, independent of the functor (so they compile
+// once per input count, not once per op): the kept dims with z, x (, y) and
+// the reduced dims with x (, y), each coalesced.
+template <int NI>
+struct ReduceLoops {
+  NdLoop<1 + NI> outer;  // kept dims: z, x (, y)
+  NdLoop<NI> inner;      // reduced dims: x (, y)
+  int64_t n_out = 0, n_red = 0;
+
+  [[gnu::noinline]] ReduceLoops(const NDArray& x, const NDArray* y, const NDArray& z, const Dims& axes) {
+    const int rank = x.rank();
+    Dims outer_shape, inner_shape, x_outer, x_inner, y_outer, y_inner, z_outer;
+    for (Dims* d : {&outer_shape, &inner_shape, &x_outer, &x_inner, &y_outer, &y_inner, &z_outer}) d->resize(rank);
+    const bool keep = z.rank() == rank;
+    int a = 0, zd = 0;
+    for (int d = 0; d < rank; ++d) {
+      const bool reduced = a < axes.size() && axes[a] == d;
+      if (reduced) ++a;
+      outer_shape[d] = reduced ? 1 : x.dim(d);
+      inner_shape[d] = reduced ? x.dim(d) : 1;
+      x_outer[d] = reduced ? 0 : x.strides()[d];
+      x_inner[d] = reduced ? x.strides()[d] : 0;
+      if constexpr (NI == 2) {
+        y_outer[d] = reduced ? 0 : y->strides()[d];
+        y_inner[d] = reduced ? y->strides()[d] : 0;
+      }
+      if (!reduced) {
+        z_outer[d] = z.strides()[zd++];
+      } else {
+        z_outer[d] = 0;
+        if (keep) ++zd;
+      }
+    }
+    outer.init(outer_shape);
+    outer.set_operand(0, z.data(), z_outer, int64_t(z.element_size()));
+    outer.set_operand(1, x.data(), x_outer, int64_t(x.element_size()));
+    if constexpr (NI == 2) outer.set_operand(2, y->data(), y_outer, int64_t(y->element_size()));
+    outer.coalesce();
+    inner.init(inner_shape);
+    inner.set_operand(0, x.data(), x_inner, int64_t(x.element_size()));
+    if constexpr (NI == 2) inner.set_operand(1, y->data(), y_inner, int64_t(y->element_size()));
+    inner.coalesce();
+    n_out = outer.count();
+    n_red = inner.count();
+  }
+
+  // True when x's innermost dim (smallest stride) is kept: Note [Reduction order].
+  bool kept_inner() const {
+    if (outer.rank == 0) return false;
+    const int64_t kept = abs64(outer.strides[1][outer.rank - 1]);
+    for (int d = 0; d < inner.rank; ++d)
+      if (abs64(inner.strides[0][d]) <= kept) return false;
+    return true;
+  }
+
+  // p = z, x (, y) pointers of kept position `pos`, s = their strides along
+  // the innermost kept dim.
+  [[gnu::noinline]] void kept_ptrs(int64_t pos, char** p, int64_t* s) const {
+    outer.run(pos, pos + 1, [&](char* const* q, const int64_t* qs, int64_t) {
+      for (int k = 0; k < 1 + NI; ++k) {
+        p[k] = q[k];
+        s[k] = qs[k];
+      }
+    });
+  }
+
+  static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+};
+
+// loop.run(b, end, f) through a function pointer, so the N-d stepping is
+// compiled once per operand count rather than at every call site.
+using ReduceRunFn = void (*)(void* ctx, char* const* p, const int64_t* s, int64_t n);
+template <int N>
+[[gnu::noinline]] void run_loop_erased(const NdLoop<N>& loop, int64_t b, int64_t end, ReduceRunFn fn, void* ctx) {
+  loop.run(b, end, [&](char* const* p, const int64_t* s, int64_t n) { fn(ctx, p, s, n); });
+}
+template <int N, typename F>
+void for_each_run(const NdLoop<N>& loop, int64_t b, int64_t end, F&& f) {
+  using Fn = std::remove_reference_t<F>;
+  run_loop_erased<N>(
+      loop, b, end,
+      [](void* ctx, char* const* p, const int64_t* s, int64_t n) { (*static_cast<Fn*>(ctx))(p, s, n); },
+      const_cast<void*>(static_cast<const void*>(&f)));
+}
+
 template <typename Op, typename C>
 class Reducer {
  public:
@@ -125,8 +218,11 @@ class Reducer {
   static constexpr int64_t kLoadBlock = 512;  // elements converted per load (non-direct inputs)
   static constexpr int64_t kSlice = 1024;     // kept-inner path: outputs per accumulator row
   static constexpr int kRowBatch = 4;         // kept-inner path: rows merged per pass over the accumulators
+  static constexpr int64_t kMinChunkRows = 16;  // kept-inner path: rows per chunk, at least
 
-  Reducer(const NDArray& x, const NDArray* y, NDArray& z, const Dims& axes, const ExtraParams& e) : e_(e), z_(z) {
+  Reducer(const NDArray& x, const NDArray* y, NDArray& z, const Dims& axes, const ExtraParams& e)
+      : e_(e), z_(z), loops_(x, y, z, axes), outer_(loops_.outer), inner_(loops_.inner), n_out_(loops_.n_out),
+        n_red_(loops_.n_red) {
     direct_ = x.dtype() == dtype_of_v<C> && (kArity == 1 || y->dtype() == dtype_of_v<C>);
     if (!direct_) {
       load_x_ = load_fn<C>(x.dtype());
@@ -134,75 +230,30 @@ class Reducer {
     }
     z_direct_ = z.dtype() == dtype_of_v<R>;
     if (!z_direct_) store_z_ = store_fn<R>(z.dtype());
-    split_dims(x, y, z, axes);
-    n_out_ = outer_.count();
-    n_red_ = inner_.count();
   }
 
   void run() {
     if (n_out_ == 0) return;
     if (n_red_ == 0) return run_empty();
-    if (kept_inner_applies()) return run_kept_inner();
+    if (loops_.kept_inner()) return run_kept_inner();
     run_generic();
   }
 
-  bool kept_inner_applies() const {
-    if (outer_.rank == 0) return false;
-    const int64_t kept = abs64(outer_.strides[1][outer_.rank - 1]);
-    for (int d = 0; d < inner_.rank; ++d)
-      if (abs64(inner_.strides[0][d]) <= kept) return false;
-    return true;
-  }
+  bool kept_inner_applies() const { return loops_.kept_inner(); }
 
  private:
   const ExtraParams& e_;
   NDArray& z_;
+  ReduceLoops<NI> loops_;
+  const NdLoop<1 + NI>& outer_;
+  const NdLoop<NI>& inner_;
+  const int64_t n_out_, n_red_;
   bool direct_ = false, z_direct_ = false;
   LoadFn<C> load_x_ = nullptr, load_y_ = nullptr;
   StoreFn<R> store_z_ = nullptr;
-  NdLoop<1 + NI> outer_;  // kept dims: z, x (, y)
-  NdLoop<NI> inner_;      // reduced dims: x (, y)
-  int64_t n_out_ = 0, n_red_ = 0;
 
-  static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
   // Scratch arrays (not std::vector: Acc may be bool).
   template <typename T> static std::unique_ptr<T[]> buffer(size_t n) { return std::make_unique<T[]>(n); }
-
-  // Splits x's dims into kept (outer loop, with z) and reduced (inner loop).
-  void split_dims(const NDArray& x, const NDArray* y, const NDArray& z, const Dims& axes) {
-    const int rank = x.rank();
-    Dims outer_shape, inner_shape, x_outer, x_inner, y_outer, y_inner, z_outer;
-    for (Dims* d : {&outer_shape, &inner_shape, &x_outer, &x_inner, &y_outer, &y_inner, &z_outer}) d->resize(rank);
-    const bool keep = z.rank() == rank;
-    int a = 0, zd = 0;
-    for (int d = 0; d < rank; ++d) {
-      const bool reduced = a < axes.size() && axes[a] == d;
-      if (reduced) ++a;
-      outer_shape[d] = reduced ? 1 : x.dim(d);
-      inner_shape[d] = reduced ? x.dim(d) : 1;
-      x_outer[d] = reduced ? 0 : x.strides()[d];
-      x_inner[d] = reduced ? x.strides()[d] : 0;
-      if constexpr (kArity == 2) {
-        y_outer[d] = reduced ? 0 : y->strides()[d];
-        y_inner[d] = reduced ? y->strides()[d] : 0;
-      }
-      if (!reduced) {
-        z_outer[d] = z.strides()[zd++];
-      } else {
-        z_outer[d] = 0;
-        if (keep) ++zd;
-      }
-    }
-    outer_.init(outer_shape);
-    outer_.set_operand(0, z.data(), z_outer, int64_t(z.element_size()));
-    outer_.set_operand(1, x.data(), x_outer, int64_t(x.element_size()));
-    if constexpr (kArity == 2) outer_.set_operand(2, y->data(), y_outer, int64_t(y->element_size()));
-    outer_.coalesce();
-    inner_.init(inner_shape);
-    inner_.set_operand(0, x.data(), x_inner, int64_t(x.element_size()));
-    if constexpr (kArity == 2) inner_.set_operand(1, y->data(), y_inner, int64_t(y->element_size()));
-    inner_.coalesce();
-  }
 
   void store(char* zp, R r) const {
     if (z_direct_) *reinterpret_cast<R*>(zp) = r;
@@ -220,7 +271,7 @@ class Reducer {
   void run_empty() const {
     R r = Op::finish(Op::identity(e_), 0, e_);
     if constexpr (std::is_integral_v<R> && !std::is_same_v<R, bool>) r = clamp_to_dtype(r, z_.dtype());
-    outer_.run(0, n_out_, [&](char* const* p, const int64_t* s, int64_t n) {
+    for_each_run(outer_, 0, n_out_, [&](char* const* p, const int64_t* s, int64_t n) {
       for (int64_t i = 0; i < n; ++i) store(p[0] + i * s[0], r);
     });
   }
@@ -228,7 +279,7 @@ class Reducer {
   // ---- generic path ----
 
   // A dense compute-type run: lanes over blocks (Note [Reduction order]).
-  Acc fold_dense(const C* x, const C* y, int64_t n, int64_t index0) const {
+  [[gnu::noinline]] Acc fold_dense(const C* x, const C* y, int64_t n, int64_t index0) const {
     Acc total = Op::identity(e_);
     for (int64_t b = 0; b < n; b += kBlock) {
       const int64_t m = std::min(kBlock, n - b);
@@ -245,30 +296,28 @@ class Reducer {
     return total;
   }
 
+  // Copies n elements of operand k (x or y) from `src`, `stride` bytes apart,
+  // into dst as C.
+  void load(int k, const char* src, int64_t stride, int64_t n, C* dst) const {
+    if (direct_) gather(reinterpret_cast<const C*>(src), stride / int64_t(sizeof(C)), n, dst);
+    else (k == 0 ? load_x_ : load_y_)(src, stride, n, dst);
+  }
+
   // One run along the innermost reduced dim: p[0] = x, p[1] = y (reduce3).
+  // A run that is not dense in C is copied or converted kLoadBlock elements
+  // at a time, each block folded as a dense run.
   Acc fold_run(char* const* p, const int64_t* s, int64_t n, int64_t index0) const {
-    if (direct_) {
-      const C* x = reinterpret_cast<const C*>(p[0]);
+    if (direct_ && s[0] == int64_t(sizeof(C)) && s[NI - 1] == int64_t(sizeof(C))) {
       const C* y = nullptr;
       if constexpr (kArity == 2) y = reinterpret_cast<const C*>(p[1]);
-      const bool dense = s[0] == int64_t(sizeof(C)) && (kArity == 1 || s[NI - 1] == int64_t(sizeof(C)));
-      if (dense) return fold_dense(x, y, n, index0);
-      Acc a = Op::identity(e_);
-      const int64_t sx = s[0] / int64_t(sizeof(C));
-      const int64_t sy = s[NI - 1] / int64_t(sizeof(C));
-      for (int64_t i = 0; i < n; ++i) {
-        if constexpr (kArity == 2) a = Op::merge(a, Op::map(x[i * sx], y[i * sy], e_));
-        else if constexpr (kIndexed) a = Op::merge(a, Op::map(x[i * sx], index0 + i, e_));
-        else a = Op::merge(a, Op::map(x[i * sx], e_));
-      }
-      return a;
+      return fold_dense(reinterpret_cast<const C*>(p[0]), y, n, index0);
     }
     Acc a = Op::identity(e_);
     C xb[kLoadBlock], yb[kArity == 2 ? kLoadBlock : 1];
     for (int64_t i = 0; i < n; i += kLoadBlock) {
       const int64_t m = std::min(kLoadBlock, n - i);
-      load_x_(p[0] + i * s[0], s[0], m, xb);
-      if constexpr (kArity == 2) load_y_(p[1] + i * s[1], s[1], m, yb);
+      load(0, p[0] + i * s[0], s[0], m, xb);
+      if constexpr (kArity == 2) load(1, p[1] + i * s[1], s[1], m, yb);
       a = Op::merge(a, fold_dense(xb, yb, m, index0 + i));
     }
     return a;
@@ -289,97 +338,88 @@ class Reducer {
     NdLoop<NI> loop = inner_;
     for (int k = 0; k < NI; ++k) loop.base[k] = in[k];
     int64_t index = b;
-    loop.run(b, end, [&](char* const* p, const int64_t* s, int64_t n) {
+    for_each_run(loop, b, end, [&](char* const* p, const int64_t* s, int64_t n) {
       acc = Op::merge(acc, fold_run(p, s, n, index));
       index += n;
     });
     return acc;
   }
 
-  Acc fold_chunk(char* const* in, int64_t c) const {
+  [[gnu::noinline]] Acc fold_chunk(char* const* in, int64_t c) const {
     return fold_range(in, c * kReduceChunk, std::min(n_red_, (c + 1) * kReduceChunk));
   }
 
   // Pointers of output o: z, x (, y).
   void output_ptrs(int64_t o, char** zp, char** in) const {
-    outer_.run(o, o + 1, [&](char* const* p, const int64_t*, int64_t) {
-      *zp = p[0];
-      for (int k = 0; k < NI; ++k) in[k] = p[1 + k];
+    char* p[1 + NI];
+    int64_t s[1 + NI];
+    loops_.kept_ptrs(o, p, s);
+    *zp = p[0];
+    for (int k = 0; k < NI; ++k) in[k] = p[1 + k];
+  }
+
+  // Outputs [b, end), each folded over all its chunks.
+  [[gnu::noinline]] void reduce_outputs(int64_t b, int64_t end, int64_t chunks) const {
+    for_each_run(outer_, b, end, [&](char* const* p, const int64_t* s, int64_t n) {
+      for (int64_t i = 0; i < n; ++i) {
+        char* in[NI];
+        for (int k = 0; k < NI; ++k) in[k] = p[1 + k] + i * s[1 + k];
+        Acc acc = Op::identity(e_);
+        for (int64_t c = 0; c < chunks; ++c) acc = Op::merge(acc, fold_chunk(in, c));
+        store(p[0] + i * s[0], Op::finish(acc, n_red_, e_));
+      }
     });
+  }
+
+  // Items [b, end) of (output, chunk) into partial[item].
+  [[gnu::noinline]] void fold_output_chunks(int64_t b, int64_t end, int64_t chunks, Acc* partial) const {
+    for (int64_t item = b; item < end; ++item) {
+      char* zp;
+      char* in[NI];
+      output_ptrs(item / chunks, &zp, in);
+      partial[item] = fold_chunk(in, item % chunks);
+    }
   }
 
   // Reductions shorter than kLanes along one dim (e.g. the last dim of
   // [N, 4]): fold_dense would put every element in lane 0 and merge it with
   // identities only, so a plain left-to-right fold gives the same result
   // without the per-output lane machinery.
-  void run_short() const {
-    const int64_t grain = std::max<int64_t>(1, kElementwiseGrainForReduce / n_red_);
-    parallel_for(n_out_, grain, [&](int64_t b, int64_t end) {
-      C xb[kLanes], yb[kLanes];
-      outer_.run(b, end, [&](char* const* p, const int64_t* s, int64_t n) {
-        for (int64_t i = 0; i < n; ++i) {
-          const C* x = xb;
-          const C* y = yb;
-          int64_t sx = 1, sy = 1;
-          if (direct_) {
-            x = reinterpret_cast<const C*>(p[1] + i * s[1]);
-            sx = inner_.strides[0][0] / int64_t(sizeof(C));
-            if constexpr (kArity == 2) {
-              y = reinterpret_cast<const C*>(p[2] + i * s[2]);
-              sy = inner_.strides[NI - 1][0] / int64_t(sizeof(C));
-            }
-          } else {
-            load_x_(p[1] + i * s[1], inner_.strides[0][0], n_red_, xb);
-            if constexpr (kArity == 2) load_y_(p[2] + i * s[2], inner_.strides[NI - 1][0], n_red_, yb);
-          }
-          Acc acc = Op::identity(e_);
-          for (int64_t r = 0; r < n_red_; ++r) {
-            if constexpr (kArity == 2) acc = Op::merge(acc, Op::map(x[r * sx], y[r * sy], e_));
-            else if constexpr (kIndexed) acc = Op::merge(acc, Op::map(x[r * sx], r, e_));
-            else acc = Op::merge(acc, Op::map(x[r * sx], e_));
-          }
-          store(p[0] + i * s[0], Op::finish(acc, n_red_, e_));
-        }
-      });
+  [[gnu::noinline]] void reduce_short_outputs(int64_t b, int64_t end) const {
+    C xb[kLanes], yb[kLanes];
+    for_each_run(outer_, b, end, [&](char* const* p, const int64_t* s, int64_t n) {
+      for (int64_t i = 0; i < n; ++i) {
+        load(0, p[1] + i * s[1], inner_.strides[0][0], n_red_, xb);
+        if constexpr (kArity == 2) load(1, p[2] + i * s[2], inner_.strides[1][0], n_red_, yb);
+        Acc acc = Op::identity(e_);
+        for (int64_t r = 0; r < n_red_; ++r) acc = Op::merge(acc, map1(xb, yb, r, r));
+        store(p[0] + i * s[0], Op::finish(acc, n_red_, e_));
+      }
     });
   }
 
   void run_generic() const {
-    if (inner_.rank == 1 && n_red_ < kLanes) return run_short();
-    const int64_t chunks = (n_red_ + kReduceChunk - 1) / kReduceChunk;
-    if (chunks > 1 && n_out_ < 4 * int64_t(get_num_threads())) {
-      // Few outputs, long reductions: threads take (output, chunk) items.
-      auto partial = buffer<Acc>(static_cast<size_t>(n_out_ * chunks));
-      parallel_for(n_out_ * chunks, 1, [&](int64_t b, int64_t end) {
-        for (int64_t item = b; item < end; ++item) {
-          char* zp;
-          char* in[NI];
-          output_ptrs(item / chunks, &zp, in);
-          partial[static_cast<size_t>(item)] = fold_chunk(in, item % chunks);
-        }
-      });
-      for (int64_t o = 0; o < n_out_; ++o) {
-        Acc acc = Op::identity(e_);
-        for (int64_t c = 0; c < chunks; ++c) acc = Op::merge(acc, partial[static_cast<size_t>(o * chunks + c)]);
-        char* zp;
-        char* in[NI];
-        output_ptrs(o, &zp, in);
-        store(zp, Op::finish(acc, n_red_, e_));
-      }
+    const int64_t grain = std::max<int64_t>(1, kElementwiseGrainForReduce / n_red_);
+    if (inner_.rank == 1 && n_red_ < kLanes) {
+      parallel_for(n_out_, grain, [&](int64_t b, int64_t end) { reduce_short_outputs(b, end); });
       return;
     }
-    const int64_t grain = std::max<int64_t>(1, kElementwiseGrainForReduce / n_red_);
-    parallel_for(n_out_, grain, [&](int64_t b, int64_t end) {
-      outer_.run(b, end, [&](char* const* p, const int64_t* s, int64_t n) {
-        for (int64_t i = 0; i < n; ++i) {
-          char* in[NI];
-          for (int k = 0; k < NI; ++k) in[k] = p[1 + k] + i * s[1 + k];
-          Acc acc = Op::identity(e_);
-          for (int64_t c = 0; c < chunks; ++c) acc = Op::merge(acc, fold_chunk(in, c));
-          store(p[0] + i * s[0], Op::finish(acc, n_red_, e_));
-        }
-      });
-    });
+    const int64_t chunks = (n_red_ + kReduceChunk - 1) / kReduceChunk;
+    if (chunks == 1 || n_out_ >= 4 * int64_t(get_num_threads())) {
+      parallel_for(n_out_, grain, [&](int64_t b, int64_t end) { reduce_outputs(b, end, chunks); });
+      return;
+    }
+    // Few outputs, long reductions: threads take (output, chunk) items.
+    auto partial = buffer<Acc>(static_cast<size_t>(n_out_ * chunks));
+    parallel_for(n_out_ * chunks, 1, [&](int64_t b, int64_t end) { fold_output_chunks(b, end, chunks, partial.get()); });
+    for (int64_t o = 0; o < n_out_; ++o) {
+      Acc acc = Op::identity(e_);
+      for (int64_t c = 0; c < chunks; ++c) acc = Op::merge(acc, partial[o * chunks + c]);
+      char* zp;
+      char* in[NI];
+      output_ptrs(o, &zp, in);
+      store(zp, Op::finish(acc, n_red_, e_));
+    }
   }
 
   // ---- kept-inner path ----
@@ -407,7 +447,7 @@ class Reducer {
     k.width = std::min(kSlice, k.len);
     k.slices_per_row = (k.len + k.width - 1) / k.width;
     k.slices = (n_out_ / k.len) * k.slices_per_row;
-    k.rows_per_chunk = std::max<int64_t>(1, kReduceChunk / k.len);
+    k.rows_per_chunk = std::max<int64_t>(kMinChunkRows, kReduceChunk / k.len);
     k.chunks = (n_red_ + k.rows_per_chunk - 1) / k.rows_per_chunk;
     return k;
   }
@@ -416,42 +456,18 @@ class Reducer {
     Slice sl;
     const int64_t first = (slice / k.slices_per_row) * k.len + (slice % k.slices_per_row) * k.width;
     sl.w = std::min(k.width, k.len - (slice % k.slices_per_row) * k.width);
-    // [first, first + w) lies inside one row of the last kept dim: one run.
-    outer_.run(first, first + sl.w, [&](char* const* p, const int64_t* s, int64_t) {
-      for (int j = 0; j < 1 + NI; ++j) {
-        sl.p[j] = p[j];
-        sl.s[j] = s[j];
-      }
-    });
+    loops_.kept_ptrs(first, sl.p, sl.s);  // [first, first + w) lies in one row of the last kept dim
     return sl;
   }
 
-  // Rows of the input for `nr` consecutive reduced positions starting at
-  // xr / yr (rows `step` bytes apart), as compute-type pointers: the rows
-  // themselves when dense in C, else copies in xb / yb (kRowBatch * w each).
-  void row_pointers(const C** xp, const C** yp, const char* const* rows, const int64_t* step, int nr,
-                    const Slice& sl, C* xb, C* yb) const {
-    const int64_t w = sl.w;
-    for (int j = 0; j < nr; ++j) {
-      for (int k = 0; k < NI; ++k) {
-        const char* r = rows[k] + j * step[k];
-        const int64_t s = sl.s[1 + k];
-        C* buf = (k == 0 ? xb : yb) + j * w;
-        const C*& out = k == 0 ? xp[j] : yp[j];
-        if (direct_ && s == int64_t(sizeof(C))) {
-          out = reinterpret_cast<const C*>(r);
-        } else if (direct_) {
-          const C* v = reinterpret_cast<const C*>(r);
-          const int64_t sv = s / int64_t(sizeof(C));
-          for (int64_t i = 0; i < w; ++i) buf[i] = v[i * sv];
-          out = buf;
-        } else {
-          (k == 0 ? load_x_ : load_y_)(r, s, w, buf);
-          out = buf;
-        }
-      }
-    }
-  }
+  // Scratch of one thread on the kept-inner path.
+  struct RowScratch {
+    std::unique_ptr<Acc[]> acc, total;
+    std::unique_ptr<C[]> xb, yb;  // kRowBatch rows each, when rows are copied
+    explicit RowScratch(int64_t width)
+        : acc(buffer<Acc>(size_t(width))), total(buffer<Acc>(size_t(width))),
+          xb(buffer<C>(size_t(kRowBatch * width))), yb(buffer<C>(kArity == 2 ? size_t(kRowBatch * width) : 0)) {}
+  };
 
   Acc map_at(const C* const* xp, const C* const* yp, int j, int64_t k, int64_t index) const {
     if constexpr (kArity == 2) return Op::map(xp[j][k], yp[j][k], e_);
@@ -459,15 +475,28 @@ class Reducer {
     else return Op::map(xp[j][k], e_);
   }
 
-  // acc[k] = merge(... merge(acc[k], map(row 0)[k]) ..., map(row nr-1)[k]):
-  // the same left-to-right order as one row at a time, but each accumulator
-  // is loaded and stored once per kRowBatch rows.
+  // acc[k] = merge(... merge(acc[k], map(row 0)[k]) ..., map(row nr-1)[k])
+  // for nr consecutive reduced positions whose rows start at `rows` (`step`
+  // bytes apart): the same left-to-right order as one row at a time, but each
+  // accumulator is loaded and stored once per kRowBatch rows.
   void accumulate_rows(Acc* __restrict acc, const char* const* rows, const int64_t* step, int nr, const Slice& sl,
-                       int64_t index, C* xb, C* yb) const {
+                       int64_t index, RowScratch& scratch) const {
+    const int64_t w = sl.w;
     const C* xp[kRowBatch];
     const C* yp[kRowBatch] = {};
-    row_pointers(xp, yp, rows, step, nr, sl, xb, yb);
-    const int64_t w = sl.w;
+    for (int j = 0; j < nr; ++j) {
+      for (int k = 0; k < NI; ++k) {
+        const char* r = rows[k] + j * step[k];
+        const C*& out = k == 0 ? xp[j] : yp[j];
+        if (direct_ && sl.s[1 + k] == int64_t(sizeof(C))) {
+          out = reinterpret_cast<const C*>(r);  // dense row: read in place
+        } else {
+          C* buf = (k == 0 ? scratch.xb : scratch.yb).get() + j * w;
+          load(k, r, sl.s[1 + k], w, buf);
+          out = buf;
+        }
+      }
+    }
     if (nr == kRowBatch) {
       for (int64_t k = 0; k < w; ++k) {
         Acc a = acc[k];
@@ -482,73 +511,72 @@ class Reducer {
   }
 
   // Folds chunk c of the reduced positions for one slice into acc[0, w).
-  void fold_rows(const KeptInnerPlan& k, const Slice& sl, int64_t c, Acc* acc, C* xb, C* yb) const {
-    for (int64_t j = 0; j < sl.w; ++j) acc[j] = Op::identity(e_);
+  [[gnu::noinline]] void fold_rows(const KeptInnerPlan& k, const Slice& sl, int64_t c, Acc* acc,
+                                   RowScratch& scratch) const {
+    fill_identity(acc, sl.w);
     const int64_t rb = c * k.rows_per_chunk, re = std::min(n_red_, rb + k.rows_per_chunk);
     NdLoop<NI> loop = inner_;
     for (int j = 0; j < NI; ++j) loop.base[j] = sl.p[1 + j];
     int64_t index = rb;
-    loop.run(rb, re, [&](char* const* q, const int64_t* qs, int64_t m) {
+    for_each_run(loop, rb, re, [&](char* const* q, const int64_t* qs, int64_t m) {
       for (int64_t i = 0; i < m; i += kRowBatch) {
         const int nr = static_cast<int>(std::min<int64_t>(kRowBatch, m - i));
         const char* rows[NI];
         for (int j = 0; j < NI; ++j) rows[j] = q[j] + i * qs[j];
-        accumulate_rows(acc, rows, qs, nr, sl, index, xb, yb);
+        accumulate_rows(acc, rows, qs, nr, sl, index, scratch);
         index += nr;
       }
     });
   }
 
-  void finish_slice(const Slice& sl, const Acc* total) const {
+  void fill_identity(Acc* a, int64_t w) const {
+    for (int64_t j = 0; j < w; ++j) a[j] = Op::identity(e_);
+  }
+  [[gnu::noinline]] void merge_row(Acc* __restrict total, const Acc* part, int64_t w) const {
+    for (int64_t j = 0; j < w; ++j) total[j] = Op::merge(total[j], part[j]);
+  }
+  [[gnu::noinline]] void store_slice(const Slice& sl, const Acc* total) const {
     for (int64_t j = 0; j < sl.w; ++j) store(sl.p[0] + j * sl.s[0], Op::finish(total[j], n_red_, e_));
+  }
+
+  // Slices [b, end): chunk results merged left to right, then stored.
+  [[gnu::noinline]] void reduce_slices(const KeptInnerPlan& k, int64_t b, int64_t end) const {
+    RowScratch scratch(k.width);
+    for (int64_t slice = b; slice < end; ++slice) {
+      const Slice sl = slice_at(k, slice);
+      fill_identity(scratch.total.get(), sl.w);
+      for (int64_t c = 0; c < k.chunks; ++c) {
+        fold_rows(k, sl, c, scratch.acc.get(), scratch);
+        merge_row(scratch.total.get(), scratch.acc.get(), sl.w);
+      }
+      store_slice(sl, scratch.total.get());
+    }
+  }
+
+  // Items [b, end) of (slice, chunk) into rows of `partial`.
+  [[gnu::noinline]] void fold_slice_chunks(const KeptInnerPlan& k, int64_t b, int64_t end, Acc* partial) const {
+    RowScratch scratch(k.width);
+    for (int64_t item = b; item < end; ++item)
+      fold_rows(k, slice_at(k, item / k.chunks), item % k.chunks, partial + item * k.width, scratch);
   }
 
   void run_kept_inner() const {
     const KeptInnerPlan k = plan_kept_inner();
-    const size_t width = static_cast<size_t>(k.width);
-    if (k.chunks > 1 && k.slices < 4 * int64_t(get_num_threads())) {
-      // Few outputs, long reductions: threads take (slice, chunk) items.
-      auto partial = buffer<Acc>(static_cast<size_t>(k.slices * k.chunks) * width);
-      parallel_for(k.slices * k.chunks, 1, [&](int64_t b, int64_t end) {
-        auto xb = buffer<C>(kRowBatch * width), yb = buffer<C>(kArity == 2 ? kRowBatch * width : 0);
-        for (int64_t item = b; item < end; ++item) {
-          const Slice sl = slice_at(k, item / k.chunks);
-          fold_rows(k, sl, item % k.chunks, &partial[static_cast<size_t>(item) * width], xb.get(), yb.get());
-        }
-      });
-      auto total = buffer<Acc>(width);
-      for (int64_t slice = 0; slice < k.slices; ++slice) {
-        const Slice sl = slice_at(k, slice);
-        for (int64_t j = 0; j < sl.w; ++j) total[j] = Op::identity(e_);
-        for (int64_t c = 0; c < k.chunks; ++c) {
-          const Acc* part = &partial[static_cast<size_t>(slice * k.chunks + c) * width];
-          for (int64_t j = 0; j < sl.w; ++j) total[j] = Op::merge(total[j], part[j]);
-        }
-        finish_slice(sl, total.get());
-      }
+    if (k.chunks == 1 || k.slices >= 4 * int64_t(get_num_threads())) {
+      const int64_t grain = std::max<int64_t>(1, kElementwiseGrainForReduce / (k.width * n_red_));
+      parallel_for(k.slices, grain, [&](int64_t b, int64_t end) { reduce_slices(k, b, end); });
       return;
     }
-    const int64_t grain = std::max<int64_t>(1, kElementwiseGrainForReduce / (k.width * n_red_));
-    parallel_for(k.slices, grain, [&](int64_t b, int64_t end) {
-      auto acc = buffer<Acc>(width), total = buffer<Acc>(k.chunks > 1 ? width : 0);
-      auto xb = buffer<C>(kRowBatch * width), yb = buffer<C>(kArity == 2 ? kRowBatch * width : 0);
-      for (int64_t slice = b; slice < end; ++slice) {
-        const Slice sl = slice_at(k, slice);
-        if (k.chunks == 1) {
-          // One chunk: its fold is the result (both thread modes agree: the
-          // partial mode needs chunks > 1).
-          fold_rows(k, sl, 0, acc.get(), xb.get(), yb.get());
-          finish_slice(sl, acc.get());
-          continue;
-        }
-        for (int64_t j = 0; j < sl.w; ++j) total[j] = Op::identity(e_);
-        for (int64_t c = 0; c < k.chunks; ++c) {
-          fold_rows(k, sl, c, acc.get(), xb.get(), yb.get());
-          for (int64_t j = 0; j < sl.w; ++j) total[j] = Op::merge(total[j], acc[j]);
-        }
-        finish_slice(sl, total.get());
-      }
-    });
+    // Few outputs, long reductions: threads take (slice, chunk) items.
+    auto partial = buffer<Acc>(static_cast<size_t>(k.slices * k.chunks * k.width));
+    parallel_for(k.slices * k.chunks, 1, [&](int64_t b, int64_t end) { fold_slice_chunks(k, b, end, partial.get()); });
+    auto total = buffer<Acc>(static_cast<size_t>(k.width));
+    for (int64_t slice = 0; slice < k.slices; ++slice) {
+      const Slice sl = slice_at(k, slice);
+      fill_identity(total.get(), sl.w);
+      for (int64_t c = 0; c < k.chunks; ++c) merge_row(total.get(), &partial[(slice * k.chunks + c) * k.width], sl.w);
+      store_slice(sl, total.get());
+    }
   }
 };
 
