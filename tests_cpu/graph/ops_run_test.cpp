@@ -1,0 +1,101 @@
+// The ops-run tool (tools/ops_run.cpp), run as a process: every failure is a
+// message on stderr and a non-zero exit, never a crash; a good run prints
+// the outputs. Skipped when the tool or the examples are not built.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+const std::string kBuild = LIBOPS_BUILD_DIR;
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0;
+}
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+Result run(const std::string& args) {
+  const std::string out = ::testing::TempDir() + "ops_run_test.out";
+  const std::string err = ::testing::TempDir() + "ops_run_test.err";
+  const std::string cmd = kBuild + "/ops-run " + args + " >" + out + " 2>" + err;
+  Result r;
+  const int status = std::system(cmd.c_str());
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  r.out = slurp(out);
+  r.err = slurp(err);
+  std::remove(out.c_str());
+  std::remove(err.c_str());
+  return r;
+}
+
+class OpsRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!exists(kBuild + "/ops-run")) GTEST_SKIP() << "ops-run is not built";
+  }
+};
+
+TEST_F(OpsRun, FailuresExitNonZeroWithAMessage) {
+  const std::string junk = ::testing::TempDir() + "ops_run_junk.lops";
+  {
+    std::ofstream f(junk, std::ios::binary);
+    for (int i = 0; i < 300; ++i) f.put(static_cast<char>((i * 37 + 11) & 0xff));
+  }
+  struct Case {
+    std::string args;
+    int code;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"/nonexistent/model.lops", 1, "cannot open '/nonexistent/model.lops'"},
+      {junk, 1, "wrong file identifier"},
+      {"", 2, "no model given"},
+      {junk + " --repeat 0", 2, "--repeat expects 1..1000000"},
+      {junk + " --frobnicate", 2, "unknown option '--frobnicate'"},
+      {junk + " --device cuda", 1, "this build has no CUDA backend"},
+  };
+  for (const Case& c : cases) {
+    Result r = run(c.args);
+    EXPECT_EQ(r.code, c.code) << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
+  }
+  std::remove(junk.c_str());
+}
+
+TEST_F(OpsRun, RunsAnExampleAndListsOps) {
+  const std::string mlp = kBuild + "/examples/mlp.lops";
+  if (!exists(mlp)) GTEST_SKIP() << "the examples are not built";
+  Result r = run(mlp + " --profile");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("probs: float32[1,10]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fc1/matmul"), std::string::npos) << r.out;  // the profile table
+  EXPECT_NE(r.err.find("input 'x': example values, float32[1,784]"), std::string::npos) << r.err;
+
+  r = run(mlp + " --input x=/nonexistent.npy");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("--input x=/nonexistent.npy: npy: cannot read"), std::string::npos) << r.err;
+
+  r = run("--list-ops");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("matmul"), std::string::npos);
+  EXPECT_NE(r.out.find("pairwise"), std::string::npos);
+}
+
+}  // namespace
