@@ -215,7 +215,7 @@ class Reducer {
   static constexpr int NI = kArity;       // inputs of the reduced-dims loop
   static constexpr int kLanes = 16;       // 2 AVX registers of float, so two add chains
   static constexpr int64_t kBlock = 4096;
-  static constexpr int64_t kLoadBlock = 512;  // elements converted per load (non-direct inputs)
+  static constexpr int64_t kLoadBlock = 512;  // elements copied per block (strided or converted runs)
   static constexpr int64_t kSlice = 1024;     // kept-inner path: outputs per accumulator row
   static constexpr int kRowBatch = 4;         // kept-inner path: rows merged per pass over the accumulators
   static constexpr int64_t kMinChunkRows = 16;  // kept-inner path: rows per chunk, at least

@@ -113,6 +113,23 @@ inline NDArray strided_view(const NDArray& a) {
   return view;
 }
 
+// A view with the values of `a` over memory that runs backwards in every
+// dim (negative strides).
+inline NDArray flip_all(const NDArray& a) {
+  NDArray v = a;
+  for (int d = 0; d < a.rank(); ++d) {
+    NDArray f;
+    EXPECT_OK(v.flip(d, f));
+    v = f;
+  }
+  return v;
+}
+inline NDArray reversed_view(const NDArray& a) {
+  NDArray dense;
+  EXPECT_OK(flip_all(a).dup('c', dense));
+  return flip_all(dense);
+}
+
 // The golden value as z of `dtype` holds it: integers wrap (two's complement).
 inline double as_stored(double v, DataType dtype) {
   if (!dtype_is_integer(dtype) || std::isnan(v)) return v;
@@ -173,9 +190,8 @@ inline Inputs load_inputs(const std::string& input, DataType dtype) {
   return {cast(load_golden("reduce/" + input + ".npy"), dtype), cast(load_golden("reduce/" + second + ".npy"), dtype)};
 }
 
-// The full golden check of one group: x in float32, float64 and (when the
-// group takes integers) int32; p in float32 and float64; float16 inputs;
-// transposed and strided views.
+// The full golden check of one group: x in float32, float64 and int32; p in
+// float32 and float64; float16 inputs; transposed, strided and reversed views.
 inline void expect_group_goldens(ops_legacy_group_t group) {
   const bool reduce3 = group == OPS_REDUCE3;
   for (const char* input : {"x", "p"}) {
@@ -202,6 +218,9 @@ inline void expect_group_goldens(ops_legacy_group_t group) {
     NDArray sx = strided_view(f64.x), sy = strided_view(f64.y);
     EXPECT_FALSE(sx.is_contiguous());
     expect_group_matches_golden(group, input, sx, reduce3 ? &sy : nullptr, v);
+    NDArray rx = reversed_view(f64.x), ry = reversed_view(f64.y);
+    EXPECT_LT(rx.strides()[0], 0);
+    expect_group_matches_golden(group, input, rx, reduce3 ? &ry : nullptr, v);
   }
 }
 

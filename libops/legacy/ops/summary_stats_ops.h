@@ -1,6 +1,7 @@
 // SUMMARY_STATS: variance and standard deviation, merged with Chan et al.'s
 // parallel formula so any split of the data gives the same statistic.
-// extra[0] = 1 for bias correction (divide by n - 1), 0 to divide by n.
+// extra[0] = 1 (the default) for bias correction (divide by n - 1), 0 to
+// divide by n. Both are NaN when the divisor is 0 (Note [Empty reductions]).
 #pragma once
 
 #include <cmath>
