@@ -137,7 +137,7 @@ struct Frame {
   ShapeList shapes;
   std::vector<const DataBuffer*> buffers;
   std::vector<const NDArray*> args;
-  std::vector<Carried> results, next, cond;
+  std::vector<Carried> results;  // of an If's branch
 };
 
 }  // namespace
@@ -441,8 +441,7 @@ Status Session::Impl::run_if(Frame& f, const Node& node) {
 }
 
 Status Session::Impl::run_while(Frame& f, const Node& node) {
-  // Local vectors: a While inside the body of another While of the same
-  // frame cannot run at the same time, but keep this simple and safe.
+  // The loop values; allocated once per While call, not per iteration.
   std::vector<Carried> vars, next, cond;
   vars.reserve(node.inputs.size());
   for (int32_t in : node.inputs) vars.push_back(Carried{f.arrays[static_cast<size_t>(in)], 0});
