@@ -219,6 +219,7 @@ class Reducer {
   static constexpr int64_t kSlice = 1024;     // kept-inner path: outputs per accumulator row
   static constexpr int kRowBatch = 4;         // kept-inner path: rows merged per pass over the accumulators
   static constexpr int64_t kMinChunkRows = 16;  // kept-inner path: rows per chunk, at least
+  static constexpr int64_t kPartialBytes = 4 << 20;  // kept-inner path: chunk results held at once
 
   Reducer(const NDArray& x, const NDArray* y, NDArray& z, const Dims& axes, const ExtraParams& e)
       : e_(e), z_(z), loops_(x, y, z, axes), outer_(loops_.outer), inner_(loops_.inner), n_out_(loops_.n_out),
@@ -452,10 +453,14 @@ class Reducer {
     return k;
   }
 
+  static int64_t slice_width(const KeptInnerPlan& k, int64_t slice) {
+    return std::min(k.width, k.len - (slice % k.slices_per_row) * k.width);
+  }
+
   Slice slice_at(const KeptInnerPlan& k, int64_t slice) const {
     Slice sl;
     const int64_t first = (slice / k.slices_per_row) * k.len + (slice % k.slices_per_row) * k.width;
-    sl.w = std::min(k.width, k.len - (slice % k.slices_per_row) * k.width);
+    sl.w = slice_width(k, slice);
     loops_.kept_ptrs(first, sl.p, sl.s);  // [first, first + w) lies in one row of the last kept dim
     return sl;
   }
@@ -553,30 +558,39 @@ class Reducer {
     }
   }
 
-  // Items [b, end) of (slice, chunk) into rows of `partial`.
-  [[gnu::noinline]] void fold_slice_chunks(const KeptInnerPlan& k, int64_t b, int64_t end, Acc* partial) const {
+  // Items [b, end) of (slice, chunk c0 + i), i < nc, into rows of `partial`.
+  [[gnu::noinline]] void fold_slice_chunks(const KeptInnerPlan& k, int64_t c0, int64_t nc, int64_t b, int64_t end,
+                                           Acc* partial) const {
     RowScratch scratch(k.width);
     for (int64_t item = b; item < end; ++item)
-      fold_rows(k, slice_at(k, item / k.chunks), item % k.chunks, partial + item * k.width, scratch);
+      fold_rows(k, slice_at(k, item / nc), c0 + item % nc, partial + item * k.width, scratch);
   }
 
   void run_kept_inner() const {
     const KeptInnerPlan k = plan_kept_inner();
-    if (k.chunks == 1 || k.slices >= 4 * int64_t(get_num_threads())) {
+    const int64_t threads = get_num_threads();
+    if (k.chunks == 1 || k.slices >= 4 * threads) {
       const int64_t grain = std::max<int64_t>(1, kElementwiseGrainForReduce / (k.width * n_red_));
       parallel_for(k.slices, grain, [&](int64_t b, int64_t end) { reduce_slices(k, b, end); });
       return;
     }
-    // Few outputs, long reductions: threads take (slice, chunk) items.
-    auto partial = buffer<Acc>(static_cast<size_t>(k.slices * k.chunks * k.width));
-    parallel_for(k.slices * k.chunks, 1, [&](int64_t b, int64_t end) { fold_slice_chunks(k, b, end, partial.get()); });
-    auto total = buffer<Acc>(static_cast<size_t>(k.width));
-    for (int64_t slice = 0; slice < k.slices; ++slice) {
-      const Slice sl = slice_at(k, slice);
-      fill_identity(total.get(), sl.w);
-      for (int64_t c = 0; c < k.chunks; ++c) merge_row(total.get(), &partial[(slice * k.chunks + c) * k.width], sl.w);
-      store_slice(sl, total.get());
+    // Few outputs, long reductions: threads take (slice, chunk) items, in
+    // waves of chunks so the partial rows stay within kPartialBytes; each
+    // wave is merged into the totals in chunk order.
+    const int64_t row_bytes = int64_t(sizeof(Acc)) * k.width;
+    const int64_t wave = std::max<int64_t>(1, std::max(threads, kPartialBytes / row_bytes) / k.slices);
+    auto partial = buffer<Acc>(static_cast<size_t>(k.slices * std::min(wave, k.chunks) * k.width));
+    auto total = buffer<Acc>(static_cast<size_t>(k.slices * k.width));
+    fill_identity(total.get(), k.slices * k.width);
+    for (int64_t c0 = 0; c0 < k.chunks; c0 += wave) {
+      const int64_t nc = std::min(wave, k.chunks - c0);
+      parallel_for(k.slices * nc, 1,
+                   [&](int64_t b, int64_t end) { fold_slice_chunks(k, c0, nc, b, end, partial.get()); });
+      for (int64_t slice = 0; slice < k.slices; ++slice)
+        for (int64_t c = 0; c < nc; ++c)
+          merge_row(&total[slice * k.width], &partial[(slice * nc + c) * k.width], slice_width(k, slice));
     }
+    for (int64_t slice = 0; slice < k.slices; ++slice) store_slice(slice_at(k, slice), &total[slice * k.width]);
   }
 };
 
