@@ -200,6 +200,9 @@ def write_fuzz_seeds(out):
     g.output("y", g.op("add", x, c))
     g.output("z", g.legacy("pairwise", 2, x, c))
     g.output("s", g.legacy("reduce_same", 0, x, axes=[1]))
+    g.output("m", g.legacy("reduce_float", 0, x, axes=[1], keep_dims=True))
+    g.output("r", g.legacy("random", 0, shape=[2, 2], dtype="float64", extra=[-1, 1], seed=3))
+    g.output("i", g.legacy("transform_any", 0, x, dtype="int32"))
     g.save(os.path.join(out, "add.lops"))
 
     g = Graph()

@@ -96,10 +96,14 @@ class _Scope:
                           b_args=[bool(v) for v in b_args],
                           d_args=[self.root.dtype(d) for d in d_args])
 
-    def legacy(self, group, num, x, y=None, axes=None, extra=None, seed=None,
-               name=None, device=None):
+    def legacy(self, group, num, x=None, y=None, axes=None, extra=None,
+               seed=None, keep_dims=False, dtype=None, shape=None, name=None,
+               device=None):
         """A legacy op (group, num); group is an int or a LegacyGroup name
-        such as "pairwise". extra are its float params."""
+        such as "pairwise". extra are its float params. As the executor reads
+        them (graph/planner.h): keep_dims keeps reduced dims (reductions);
+        dtype is the output dtype (transform_any, random); shape is the
+        output shape of a random op given no x."""
         groups = self.root.fb.LegacyGroup.LegacyGroup
         if isinstance(group, str):
             group = getattr(groups, group.upper(), None)
@@ -109,10 +113,15 @@ class _Scope:
             raise ValueError(f"legacy: op number {num} is out of range")
         if seed is not None and not 0 <= seed < (1 << 64):
             raise ValueError(f"legacy: seed {seed} is not a uint64")
-        inputs = (x,) if y is None else (x, y)
+        if x is None and (y is not None or group != groups.RANDOM):
+            raise ValueError("legacy: only a random op may have no input x")
+        inputs = tuple(v for v in (x, y) if v is not None)
         return self._node(("legacy", group, num), inputs, name, device,
                           t_args=[float(v) for v in extra or ()],
                           axes=[_int64(a, "axes") for a in axes or ()],
+                          b_args=[True] if keep_dims else [],
+                          d_args=[] if dtype is None else [self.root.dtype(dtype)],
+                          i_args=[_int64(d, "shape") for d in shape or ()],
                           seed=seed)
 
     def if_then_else(self, cond, then_graph, else_graph, inputs=(), name=None):
