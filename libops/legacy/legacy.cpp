@@ -68,7 +68,6 @@ Status exec_transform(const LegacyCall& c, const char* op) {
       ct = compute_type_of(promote_types(x.dtype(), z.dtype()));
       break;
   }
-  if (z.length() == 0) return Status::ok();
   return run_transform(table_of(c.group), c.num, ct, x, z, c.extra);
 }
 
@@ -119,7 +118,6 @@ Status exec_binary(const LegacyCall& c, const char* op) {
     RETURN_IF_ERROR(require_dtype(op, "input y", y.dtype(), !dtype_is_float(y.dtype()), "an integer or bool dtype"));
     RETURN_IF_ERROR(require_dtype(op, "output z", z.dtype(), !dtype_is_float(z.dtype()), "an integer or bool dtype"));
   }
-  if (z.length() == 0) return Status::ok();
   return run_binary(t, c.num, compute_type_of(common), x, y, z, c.extra);
 }
 

@@ -1,7 +1,13 @@
 // Internal: turns one X-macro table into its name list and dispatch
-// function. Included by exactly one .cpp per table, e.g.
+// function. A table is compiled by one .cpp:
 //   #include "libops/legacy/ops/transform_same_ops.h"
-//   LIBOPS_UNARY_TABLE(transform_same, LIBOPS_TRANSFORM_SAME_OPS, LIBOPS_TRANSFORM_SAME_COUNT)
+//   LIBOPS_TABLE(UNARY, transform_same, LIBOPS_TRANSFORM_SAME_OPS, LIBOPS_TRANSFORM_SAME_COUNT)
+// or, when that file would take long to compile, by two .cpp files that
+// each instantiate every other row (even / odd numbers) and so build in
+// parallel:
+//   LIBOPS_TABLE_HALF(BINARY, binary, LIBOPS_BINARY_OPS, LIBOPS_BINARY_COUNT, 0)  // table_binary_0.cpp
+//   LIBOPS_TABLE_HALF(BINARY, binary, LIBOPS_BINARY_OPS, LIBOPS_BINARY_COUNT, 1)  // table_binary_1.cpp
+// KIND is UNARY (transforms), BINARY (scalar/pairwise/broadcast) or REDUCE.
 #pragma once
 
 #include "libops/legacy/dispatch.h"
@@ -59,38 +65,52 @@ Status dispatch_reduce(const char* name, ComputeType ct, const NDArray& x, const
   OpTable NAME##_table() { return {k_##NAME##_ops, COUNT}; }
 #define LIBOPS_TABLE_INFO_ROW(NUM, NAME, F, SET) LegacyOpInfo{NUM, #NAME},
 
-#define LIBOPS_UNARY_TABLE(NAME, TABLE, COUNT)                                                  \
-  namespace libops::legacy {                                                                    \
-  LIBOPS_TABLE_NAMES(NAME, TABLE, COUNT)                                                        \
-  Status NAME##_run(int num, ComputeType ct, const NDArray& x, const NDArray*, NDArray& z,       \
-                    const Dims&, const ExtraParams& e) {                                        \
-    switch (num) { TABLE(LIBOPS_UNARY_CASE) }                                                   \
-    return Status::error(StatusCode::kUnknownOp, #NAME ": no op number %d", num);               \
-  }                                                                                             \
-  }
-#define LIBOPS_UNARY_CASE(NUM, NAME, F, SET) \
-  case NUM: return dispatch_unary<F, SET>(#NAME, ct, x, z, e);
+// The kernel call of one row, per table kind (parameters of the run functions below).
+#define LIBOPS_CALL_UNARY(NAME, F, SET) dispatch_unary<F, SET>(#NAME, ct, x, z, e)
+#define LIBOPS_CALL_BINARY(NAME, F, SET) dispatch_binary<F, SET>(#NAME, ct, x, *y, z, e)
+#define LIBOPS_CALL_REDUCE(NAME, F, SET) dispatch_reduce<F, SET>(#NAME, ct, x, y, z, axes, e)
+#define LIBOPS_CASE_UNARY(NUM, NAME, F, SET) case NUM: return LIBOPS_CALL_UNARY(NAME, F, SET);
+#define LIBOPS_CASE_BINARY(NUM, NAME, F, SET) case NUM: return LIBOPS_CALL_BINARY(NAME, F, SET);
+#define LIBOPS_CASE_REDUCE(NUM, NAME, F, SET) case NUM: return LIBOPS_CALL_REDUCE(NAME, F, SET);
+// In a half, rows of the other parity are not instantiated (if constexpr).
+#define LIBOPS_HALF_CASE_UNARY(NUM, NAME, F, SET) \
+  case NUM: if constexpr ((NUM) % 2 == kHalf) return LIBOPS_CALL_UNARY(NAME, F, SET); else break;
+#define LIBOPS_HALF_CASE_BINARY(NUM, NAME, F, SET) \
+  case NUM: if constexpr ((NUM) % 2 == kHalf) return LIBOPS_CALL_BINARY(NAME, F, SET); else break;
+#define LIBOPS_HALF_CASE_REDUCE(NUM, NAME, F, SET) \
+  case NUM: if constexpr ((NUM) % 2 == kHalf) return LIBOPS_CALL_REDUCE(NAME, F, SET); else break;
 
-#define LIBOPS_BINARY_TABLE(NAME, TABLE, COUNT)                                                 \
-  namespace libops::legacy {                                                                    \
-  LIBOPS_TABLE_NAMES(NAME, TABLE, COUNT)                                                        \
-  Status NAME##_run(int num, ComputeType ct, const NDArray& x, const NDArray* y, NDArray& z,     \
-                    const Dims&, const ExtraParams& e) {                                        \
-    switch (num) { TABLE(LIBOPS_BINARY_CASE) }                                                  \
-    return Status::error(StatusCode::kUnknownOp, #NAME ": no op number %d", num);               \
-  }                                                                                             \
-  }
-#define LIBOPS_BINARY_CASE(NUM, NAME, F, SET) \
-  case NUM: return dispatch_binary<F, SET>(#NAME, ct, x, *y, z, e);
+#define LIBOPS_RUN_PARAMS                                                                        \
+  int num, [[maybe_unused]] ComputeType ct, [[maybe_unused]] const NDArray& x,                    \
+      [[maybe_unused]] const NDArray* y, [[maybe_unused]] NDArray& z, [[maybe_unused]] const Dims& axes, \
+      [[maybe_unused]] const ExtraParams& e
 
-#define LIBOPS_REDUCE_TABLE(NAME, TABLE, COUNT)                                                 \
+#define LIBOPS_TABLE(KIND, NAME, TABLE, COUNT)                                                  \
   namespace libops::legacy {                                                                    \
   LIBOPS_TABLE_NAMES(NAME, TABLE, COUNT)                                                        \
-  Status NAME##_run(int num, ComputeType ct, const NDArray& x, const NDArray* y, NDArray& z,     \
-                    const Dims& axes, const ExtraParams& e) {                                   \
-    switch (num) { TABLE(LIBOPS_REDUCE_CASE) }                                                  \
+  Status NAME##_run(LIBOPS_RUN_PARAMS) {                                                        \
+    switch (num) { TABLE(LIBOPS_CASE_##KIND) }                                                  \
     return Status::error(StatusCode::kUnknownOp, #NAME ": no op number %d", num);               \
   }                                                                                             \
   }
-#define LIBOPS_REDUCE_CASE(NUM, NAME, F, SET) \
-  case NUM: return dispatch_reduce<F, SET>(#NAME, ct, x, y, z, axes, e);
+
+// Half HALF (0: even numbers, 1: odd) of a table; half 0 also defines the
+// names and NAME##_run, which asks both halves.
+#define LIBOPS_TABLE_HALF(KIND, NAME, TABLE, COUNT, HALF)                                      \
+  namespace libops::legacy {                                                                    \
+  Status NAME##_run_half0(LIBOPS_RUN_PARAMS);                                                   \
+  Status NAME##_run_half1(LIBOPS_RUN_PARAMS);                                                   \
+  Status NAME##_run_half##HALF(LIBOPS_RUN_PARAMS) {                                             \
+    [[maybe_unused]] constexpr int kHalf = HALF;                                                \
+    switch (num) { TABLE(LIBOPS_HALF_CASE_##KIND) }                                             \
+    return Status::error(StatusCode::kUnknownOp, #NAME ": no op number %d", num);               \
+  }                                                                                             \
+  LIBOPS_TABLE_HALF_MAIN_##HALF(NAME, TABLE, COUNT)                                             \
+  }
+#define LIBOPS_TABLE_HALF_MAIN_0(NAME, TABLE, COUNT)                                            \
+  LIBOPS_TABLE_NAMES(NAME, TABLE, COUNT)                                                        \
+  Status NAME##_run(LIBOPS_RUN_PARAMS) {                                                        \
+    return num % 2 == 0 ? NAME##_run_half0(num, ct, x, y, z, axes, e)                           \
+                        : NAME##_run_half1(num, ct, x, y, z, axes, e);                          \
+  }
+#define LIBOPS_TABLE_HALF_MAIN_1(NAME, TABLE, COUNT)

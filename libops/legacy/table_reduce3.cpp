@@ -1,4 +1,4 @@
 #include "libops/legacy/ops/reduce3_ops.h"
 #include "libops/legacy/table_impl.h"
 
-LIBOPS_REDUCE_TABLE(reduce3, LIBOPS_REDUCE3_OPS, LIBOPS_REDUCE3_COUNT)
+LIBOPS_TABLE(REDUCE, reduce3, LIBOPS_REDUCE3_OPS, LIBOPS_REDUCE3_COUNT)

@@ -1,4 +1,4 @@
 #include "libops/legacy/ops/reduce_ops.h"
 #include "libops/legacy/table_impl.h"
 
-LIBOPS_REDUCE_TABLE(reduce_float, LIBOPS_REDUCE_FLOAT_OPS, LIBOPS_REDUCE_FLOAT_COUNT)
+LIBOPS_TABLE(REDUCE, reduce_float, LIBOPS_REDUCE_FLOAT_OPS, LIBOPS_REDUCE_FLOAT_COUNT)

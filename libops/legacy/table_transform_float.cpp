@@ -1,4 +1,4 @@
 #include "libops/legacy/ops/transform_float_ops.h"
 #include "libops/legacy/table_impl.h"
 
-LIBOPS_UNARY_TABLE(transform_float, LIBOPS_TRANSFORM_FLOAT_OPS, LIBOPS_TRANSFORM_FLOAT_COUNT)
+LIBOPS_TABLE(UNARY, transform_float, LIBOPS_TRANSFORM_FLOAT_OPS, LIBOPS_TRANSFORM_FLOAT_COUNT)

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Runs a libops benchmark binary and prints each libops figure beside its
+reference from the same run, as a ratio.
+
+  bench/compare.py build/cpu-release/core_bench [--repetitions N]
+
+Pairs (libops / reference): Add, Exp, Sum vs StreamTriad in bytes/s at the
+same thread count (>= 0.9 is the goal); SgemmMatmulOp vs SgemmCblasDirect in
+time (<= 1.03); the C API per-call time is printed in ns (goal <= 300).
+"""
+import json
+import subprocess
+import sys
+
+
+def run(binary, repetitions):
+    out = subprocess.run([binary, "--benchmark_format=json", f"--benchmark_repetitions={repetitions}",
+                          "--benchmark_report_aggregates_only=true"],
+                         check=True, capture_output=True, text=True).stdout
+    rows = {}
+    for b in json.loads(out)["benchmarks"]:
+        if b.get("aggregate_name", "median") != "median":
+            continue
+        name = b["run_name"] if "run_name" in b else b["name"]
+        rows[name.replace("/real_time", "")] = b
+    return rows
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    reps = 3
+    if "--repetitions" in sys.argv:
+        reps = int(sys.argv[sys.argv.index("--repetitions") + 1])
+    rows = run(sys.argv[1], reps)
+    print(f"{'benchmark':32} {'libops':>14} {'reference':>14} {'ratio':>7}")
+    for threads in (1, 2):
+        ref = rows.get(f"BM_StreamTriad/{threads}")
+        for op in ("Add", "Exp", "Sum"):
+            b = rows.get(f"BM_{op}/{threads}")
+            if not b or not ref:
+                continue
+            got, want = b["bytes_per_second"] / 1e9, ref["bytes_per_second"] / 1e9
+            print(f"{op + ' ' + str(threads) + 't (GB/s vs triad)':32} {got:14.2f} {want:14.2f} {got / want:7.3f}")
+    a, d = rows.get("BM_SgemmMatmulOp"), rows.get("BM_SgemmCblasDirect")
+    if a and d:
+        print(f"{'sgemm 1024 (ms vs cblas)':32} {a['real_time']:14.3f} {d['real_time']:14.3f} "
+              f"{a['real_time'] / d['real_time']:7.3f}")
+    c = rows.get("BM_CApiAddOneElement")
+    if c:
+        print(f"{'C API add, 1 element (ns/call)':32} {c['cpu_time']:14.1f} {'300 (goal)':>14}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,162 @@
+// Core engine benchmarks, each beside the reference it is judged against,
+// measured in the same binary and run:
+//   * element-wise add, exp and a full sum over 16M float32 vs a STREAM
+//     triad (a = b + s*c) with the same thread count (1 and 2);
+//   * sgemm 1024 through the matmul op vs cblas_sgemm called directly;
+//   * a custom op called by name through the C API on 1-element arrays
+//     with preallocated outputs (per-call overhead).
+// bench/compare.py turns the JSON output into ratios.
+#include <benchmark/benchmark.h>
+#include <cblas.h>
+#include <omp.h>
+
+#include <vector>
+
+#include "libops/array/ndarray.h"
+#include "libops/c_api.h"
+#include "libops/core/parallel.h"
+#include "libops/legacy/legacy.h"
+#include "libops/legacy/ops/binary_ops.h"
+#include "libops/legacy/ops/reduce_ops.h"
+#include "libops/legacy/ops/transform_strict_ops.h"
+
+using namespace libops;
+
+namespace {
+
+constexpr int64_t kN = 16 * 1024 * 1024;
+
+NDArray filled(int64_t n, float start) {
+  NDArray a;
+  if (!NDArray::create(DataType::kFloat32, {n}, 'c', a).is_ok()) std::abort();
+  float* p = a.data_as<float>();
+  for (int64_t i = 0; i < n; ++i) p[i] = start + 1e-6f * static_cast<float>(i % 1000);
+  return a;
+}
+
+int threads_arg(const benchmark::State& state) { return static_cast<int>(state.range(0)); }
+
+// STREAM triad: the memory-bandwidth reference. Bytes: 2 reads + 1 write.
+void BM_StreamTriad(benchmark::State& state) {
+  const int threads = threads_arg(state);
+  NDArray a = filled(kN, 0), b = filled(kN, 1), c = filled(kN, 2);
+  float* pa = a.data_as<float>();
+  const float* pb = b.data_as<float>();
+  const float* pc = c.data_as<float>();
+  const float s = 3.0f;
+  for (auto _ : state) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < kN; ++i) pa[i] = pb[i] + s * pc[i];
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * kN * 3 * int64_t(sizeof(float)));
+}
+
+void run_legacy(benchmark::State& state, legacy::LegacyCall call, int64_t bytes_per_iter) {
+  set_num_threads(threads_arg(state));
+  for (auto _ : state) {
+    Status s = legacy::exec(call);
+    if (!s.is_ok()) state.SkipWithError(s.message().c_str());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * bytes_per_iter);
+  set_num_threads(0);
+}
+
+void BM_Add(benchmark::State& state) {
+  NDArray x = filled(kN, 1), y = filled(kN, 2), z = filled(kN, 0);
+  legacy::LegacyCall call;
+  call.group = OPS_PAIRWISE;
+  call.num = static_cast<int>(legacy::BinaryOp::add);
+  call.x = &x;
+  call.y = &y;
+  call.z = &z;
+  run_legacy(state, call, kN * 3 * int64_t(sizeof(float)));
+}
+
+void BM_Exp(benchmark::State& state) {
+  NDArray x = filled(kN, -1), z = filled(kN, 0);
+  legacy::LegacyCall call;
+  call.group = OPS_TRANSFORM_STRICT;
+  call.num = static_cast<int>(legacy::TransformStrictOp::exp);
+  call.x = &x;
+  call.z = &z;
+  run_legacy(state, call, kN * 2 * int64_t(sizeof(float)));
+}
+
+void BM_Sum(benchmark::State& state) {
+  NDArray x = filled(kN, 1), z;
+  if (!NDArray::create(DataType::kFloat32, {}, 'c', z).is_ok()) std::abort();
+  legacy::LegacyCall call;
+  call.group = OPS_REDUCE_SAME;
+  call.num = static_cast<int>(legacy::ReduceSameOp::sum);
+  call.x = &x;
+  call.z = &z;
+  run_legacy(state, call, kN * int64_t(sizeof(float)));
+}
+
+// ---- GEMM ----
+constexpr int kGemmN = 1024;
+
+void BM_SgemmCblasDirect(benchmark::State& state) {
+  NDArray a = filled(kGemmN * kGemmN, 0.5f), b = filled(kGemmN * kGemmN, 0.25f), c = filled(kGemmN * kGemmN, 0);
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kGemmN, kGemmN, kGemmN, 1.0f, a.data_as<float>(), kGemmN,
+                b.data_as<float>(), kGemmN, 0.0f, c.data_as<float>(), kGemmN);
+    benchmark::ClobberMemory();
+  }
+  state.counters["GFLOPS"] = benchmark::Counter(2.0 * kGemmN * kGemmN * kGemmN * double(state.iterations()),
+                                                benchmark::Counter::kIsRate);
+}
+
+void BM_SgemmMatmulOp(benchmark::State& state) {
+  const int64_t shape[2] = {kGemmN, kGemmN};
+  ops_array_t *a = nullptr, *b = nullptr, *c = nullptr;
+  std::vector<float> va(size_t(kGemmN) * kGemmN, 0.5f), vb(size_t(kGemmN) * kGemmN, 0.25f);
+  ops_array_create_from(OPS_DTYPE_FLOAT32, 2, shape, va.data(), va.size() * 4, &a);
+  ops_array_create_from(OPS_DTYPE_FLOAT32, 2, shape, vb.data(), vb.size() * 4, &b);
+  ops_array_create(OPS_DTYPE_FLOAT32, 2, shape, 'c', &c);
+  ops_array_t* in[2] = {a, b};
+  ops_array_t* out[1] = {c};
+  ops_op_t* op = nullptr;
+  if (ops_op_find("matmul", &op) != OPS_OK) state.SkipWithError("matmul is not registered");
+  for (auto _ : state) {
+    if (op && ops_op_exec(op, in, 2, out, 1, nullptr) != OPS_OK) state.SkipWithError(ops_last_error());
+    benchmark::ClobberMemory();
+  }
+  state.counters["GFLOPS"] = benchmark::Counter(2.0 * kGemmN * kGemmN * kGemmN * double(state.iterations()),
+                                                benchmark::Counter::kIsRate);
+  ops_array_free(a);
+  ops_array_free(b);
+  ops_array_free(c);
+}
+
+// ---- per-call overhead through the C API ----
+void BM_CApiAddOneElement(benchmark::State& state) {
+  const int64_t shape[1] = {1};
+  const float one = 1.0f, two = 2.0f;
+  ops_array_t *x = nullptr, *y = nullptr, *z = nullptr;
+  ops_array_create_from(OPS_DTYPE_FLOAT32, 1, shape, &one, 4, &x);
+  ops_array_create_from(OPS_DTYPE_FLOAT32, 1, shape, &two, 4, &y);
+  ops_array_create(OPS_DTYPE_FLOAT32, 1, shape, 'c', &z);
+  ops_array_t* in[2] = {x, y};
+  ops_array_t* out[1] = {z};
+  for (auto _ : state) {
+    if (ops_exec("add", in, 2, out, 1, nullptr) != OPS_OK) state.SkipWithError(ops_last_error());
+  }
+  ops_array_free(x);
+  ops_array_free(y);
+  ops_array_free(z);
+}
+
+}  // namespace
+
+BENCHMARK(BM_StreamTriad)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Add)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Exp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Sum)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SgemmCblasDirect)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SgemmMatmulOp)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CApiAddOneElement)->Unit(benchmark::kNanosecond);
+
+BENCHMARK_MAIN();
