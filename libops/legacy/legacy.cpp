@@ -68,7 +68,7 @@ Status exec_transform(const LegacyCall& c, const char* op) {
       ct = compute_type_of(promote_types(x.dtype(), z.dtype()));
       break;
   }
-  return run_transform(table_of(c.group), c.num, ct, x, z, c.extra);
+  return run_transform(table_of(static_cast<ops_legacy_group_t>(c.group)), c.num, ct, x, z, c.extra);
 }
 
 Status exec_binary(const LegacyCall& c, const char* op) {
@@ -76,7 +76,7 @@ Status exec_binary(const LegacyCall& c, const char* op) {
   const NDArray& x = *c.x;
   NDArray& z = *c.z;
   NDArray y = *c.y;
-  const ops_legacy_group_t g = c.group;
+  const auto g = static_cast<ops_legacy_group_t>(c.group);
   const bool scalar_group = g == OPS_SCALAR || g == OPS_SCALAR_BOOL || g == OPS_SCALAR_INT;
   const bool broadcast_group = g == OPS_BROADCAST || g == OPS_BROADCAST_BOOL || g == OPS_BROADCAST_INT;
   if (scalar_group && y.length() != 1)
@@ -163,7 +163,7 @@ Status exec_reduce(const LegacyCall& c, const char* op) {
       break;
   }
   if (z.length() == 0) return Status::ok();
-  return run_reduce(table_of(c.group), c.num, ct, x, y, z, axes, c.extra);
+  return run_reduce(table_of(static_cast<ops_legacy_group_t>(c.group)), c.num, ct, x, y, z, axes, c.extra);
 }
 
 }  // namespace
@@ -205,9 +205,9 @@ Status exec(const LegacyCall& c) {
   if (!group_is_valid(c.group))
     return Status::error(StatusCode::kInvalidArgument, "legacy: invalid op group %d (valid 0..%d)",
                          static_cast<int>(c.group), OPS_LEGACY_GROUP_COUNT - 1);
-  const char* op = op_name(c.group, c.num);
+  const char* op = op_name(static_cast<ops_legacy_group_t>(c.group), c.num);
   if (op == nullptr)
-    return Status::error(StatusCode::kUnknownOp, "legacy %s: no op number %d", group_name(c.group), c.num);
+    return Status::error(StatusCode::kUnknownOp, "legacy %s: no op number %d", group_name(static_cast<ops_legacy_group_t>(c.group)), c.num);
   RETURN_IF_ERROR(check_array(op, "output z", c.z));
   for (int d = 0; d < c.z->rank(); ++d)
     if (c.z->strides()[d] == 0 && c.z->dim(d) > 1)
@@ -220,8 +220,8 @@ Status exec(const LegacyCall& c) {
     return run_random(c.num, c.seed, c.x, c.y, *c.z, c.extra);
   }
   RETURN_IF_ERROR(check_array(op, "input x", c.x));
-  if (is_transform(c.group)) return exec_transform(c, op);
-  if (is_binary(c.group)) return exec_binary(c, op);
+  if (is_transform(static_cast<ops_legacy_group_t>(c.group))) return exec_transform(c, op);
+  if (is_binary(static_cast<ops_legacy_group_t>(c.group))) return exec_binary(c, op);
   return exec_reduce(c, op);
 }
 

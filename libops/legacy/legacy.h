@@ -20,7 +20,9 @@ namespace libops::legacy {
 
 // One call of a legacy op. Unused fields stay null/zero.
 struct LegacyCall {
-  ops_legacy_group_t group = OPS_TRANSFORM_SAME;
+  // An int, not ops_legacy_group_t: a caller's out-of-range number must be
+  // checkable without loading an invalid enum value.
+  int group = OPS_TRANSFORM_SAME;
   int num = 0;
   const NDArray* x = nullptr;
   const NDArray* y = nullptr;   // pairwise/broadcast/scalar/reduce3; optional for random
