@@ -24,8 +24,17 @@ Status check_array(const char* op, const char* role, const NDArray* a) {
   return Status::ok();
 }
 
+// The dim of z along which it repeats elements (stride 0, extent > 1), or -1.
+int repeated_dim(const NDArray& z) {
+  for (int d = 0; d < z.rank(); ++d)
+    if (z.strides()[d] == 0 && z.dim(d) > 1) return d;
+  return -1;
+}
+
+bool partially_overlaps(const NDArray& z, const NDArray& in) { return z.may_overlap(in) && !z.same_view(in); }
+
 Status check_no_partial_overlap(const char* op, const NDArray& z, const NDArray& in, const char* role) {
-  if (z.may_overlap(in) && !z.same_view(in))
+  if (partially_overlaps(z, in))
     return Status::error(StatusCode::kInvalidArgument,
                          "%s: output z partially overlaps input %s; use the same view for in-place or a "
                          "separate output",
@@ -209,11 +218,10 @@ Status exec(const LegacyCall& c) {
   if (op == nullptr)
     return Status::error(StatusCode::kUnknownOp, "legacy %s: no op number %d", group_name(static_cast<ops_legacy_group_t>(c.group)), c.num);
   RETURN_IF_ERROR(check_array(op, "output z", c.z));
-  for (int d = 0; d < c.z->rank(); ++d)
-    if (c.z->strides()[d] == 0 && c.z->dim(d) > 1)
-      return Status::error(StatusCode::kInvalidArgument,
-                           "%s: output z%s is a broadcast view (stride 0 on dim %d); outputs must not repeat elements",
-                           op, c.z->shape().str().c_str(), d);
+  if (const int d = repeated_dim(*c.z); d >= 0)
+    return Status::error(StatusCode::kInvalidArgument,
+                         "%s: output z%s is a broadcast view (stride 0 on dim %d); outputs must not repeat elements",
+                         op, c.z->shape().str().c_str(), d);
   if (c.group == OPS_RANDOM) {
     if (c.x) RETURN_IF_ERROR(check_array(op, "input x", c.x));
     if (c.y) RETURN_IF_ERROR(check_array(op, "input y", c.y));
@@ -223,6 +231,17 @@ Status exec(const LegacyCall& c) {
   if (is_transform(static_cast<ops_legacy_group_t>(c.group))) return exec_transform(c, op);
   if (is_binary(static_cast<ops_legacy_group_t>(c.group))) return exec_binary(c, op);
   return exec_reduce(c, op);
+}
+
+Status exec_pairwise_prechecked(const LegacyCall& c) {
+  if (c.group != OPS_PAIRWISE) return exec(c);
+  const NDArray& x = *c.x;
+  const NDArray& y = *c.y;
+  NDArray& z = *c.z;
+  // The checks of exec that the caller's do not cover; exec reports a failure.
+  if (repeated_dim(z) >= 0 || partially_overlaps(z, x) || partially_overlaps(z, y)) return exec(c);
+  // As exec_binary: the plain pairwise table has no dtype rules of its own.
+  return run_binary(Table::kBinary, c.num, compute_type_of(promote_types(x.dtype(), y.dtype())), x, y, z, c.extra);
 }
 
 // ---- table plumbing ----
@@ -296,13 +315,15 @@ static RunFn run_fn(Table t) {
   return nullptr;
 }
 
+static const Dims kNoAxes;  // element-wise calls reduce nothing
+
 Status run_transform(Table t, int num, ComputeType ct, const NDArray& x, NDArray& z, const ExtraParams& e) {
-  return run_fn(t)(num, ct, x, nullptr, z, Dims{}, e);
+  return run_fn(t)(num, ct, x, nullptr, z, kNoAxes, e);
 }
 
 Status run_binary(Table t, int num, ComputeType ct, const NDArray& x, const NDArray& y, NDArray& z,
                   const ExtraParams& e) {
-  return run_fn(t)(num, ct, x, &y, z, Dims{}, e);
+  return run_fn(t)(num, ct, x, &y, z, kNoAxes, e);
 }
 
 Status run_reduce(Table t, int num, ComputeType ct, const NDArray& x, const NDArray* y, NDArray& z,

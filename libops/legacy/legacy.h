@@ -38,6 +38,17 @@ struct LegacyCall {
 // minus the number of reduced axes. An empty axis list reduces all axes.
 Status exec(const LegacyCall& call);
 
+// exec for a call of the plain pairwise group (OPS_PAIRWISE) whose arrays
+// the caller has already checked: x, y and z are non-null and hold data,
+// z has the broadcast shape of x and y (Note [Broadcasting]) and `num` is
+// an op of the group. A custom op's shape function and
+// DeclarableOp::execute prove exactly that (ops/arith/broadcastable.h), so
+// the call is not validated twice. What no shape function covers is still
+// checked: z is not a broadcast view and overlaps neither input unless it
+// is the same view. A call that fails those checks, or of another group,
+// goes through exec, which reports the error.
+Status exec_pairwise_prechecked(const LegacyCall& call);
+
 struct LegacyOpInfo {
   int num;
   const char* name;

@@ -19,7 +19,9 @@ inline Status broadcastable_shape(Context& block, ShapeList& shapes) {
   return Status::ok();
 }
 
-// z = x <op> y through the legacy pairwise table entry `op`.
+// z = x <op> y through the legacy pairwise table entry `op`. The op's call
+// checks and broadcastable_shape proved what legacy::exec would check of
+// x, y and z's shape, so the call goes through the prechecked entry.
 inline Status broadcastable_exec(Context& block, legacy::BinaryOp op) {
   legacy::LegacyCall call;
   call.group = OPS_PAIRWISE;
@@ -27,9 +29,10 @@ inline Status broadcastable_exec(Context& block, legacy::BinaryOp op) {
   call.x = block.input(0);
   call.y = block.input(1);
   call.z = block.output(0);
-  Status s = legacy::exec(call);
+  Status s = legacy::exec_pairwise_prechecked(call);
+  if (s.is_ok()) return Status::ok();
   // The legacy layer names its own op; say which custom op called it.
-  return s.is_ok() ? s : Status(s.code(), std::string(block.op_name()) + ": " + s.message());
+  return Status(s.code(), std::string(block.op_name()) + ": " + s.message());
 }
 
 }  // namespace libops::ops
