@@ -189,6 +189,16 @@ Status DeclarableOp::execute(Context& block) {
   for (int i = 0; i < block.num_inputs(); ++i)
     if (!block.input(i)->has_data())
       return block.error(StatusCode::kInvalidArgument, "input %d has no data", i);
+  return compute(block);
+}
+
+Status DeclarableOp::execute_prepared(Context& block) {
+  block.set_op_name(descriptor_.name);
+  LIBOPS_DCHECK(check_call(block).is_ok());
+  return compute(block);
+}
+
+Status DeclarableOp::compute(Context& block) {
   try {
     return validate_and_execute(block);
   } catch (const std::bad_alloc&) {

@@ -10,6 +10,12 @@
 //      alias input 0 when running in place);
 //   5. compute (the *_OP_IMPL body), which trusts 1-4.
 //
+// DeclarableOp::execute_prepared runs step 5 alone, for a caller that has
+// established 1-4 itself: the graph executor, whose planner ran
+// infer_shapes (steps 1-3) on inputs of exactly the dtypes and shapes the
+// node now gets, and which supplies outputs of exactly the planned shapes
+// (step 4). Every other call takes the whole pipeline.
+//
 // Note [Arity numbers]
 // nIn / nOut: N >= 0 means exactly N; -1 means one or more; -2 means any
 // number, zero included. nT / nI: N >= 0 means at least N (ops may read
@@ -70,6 +76,11 @@ class DeclarableOp {
   Status execute(Context& block);
   // Steps 1-3 only: for shape inference (inputs may be shape-only).
   Status infer_shapes(Context& block, ShapeList& shapes);
+  // Step 5 only (see top of file): the caller guarantees that infer_shapes
+  // succeeded on inputs of these dtypes and shapes, that every input holds
+  // data and that the outputs are supplied with data, in the shapes
+  // infer_shapes gave. Never throws.
+  Status execute_prepared(Context& block);
 
  protected:
   // The op's compute step (the *_OP_IMPL body).
@@ -87,6 +98,7 @@ class DeclarableOp {
  private:
   Status check_call(Context& block) const;
   Status prepare_outputs(Context& block, const ShapeList& shapes);
+  Status compute(Context& block);  // step 5, with exceptions turned into a Status
   OpDescriptor descriptor_;
 };
 
