@@ -39,24 +39,24 @@ class ArrayPool {
     if (bytes > 0 && shape.order == 'c') {
       auto it = free_.find(static_cast<size_t>(bytes));
       if (it != free_.end() && !it->second.empty()) {
-        NDArray a = std::move(it->second.back());
-        it->second.pop_back();
-        pooled_ -= bytes;
-        if (a.dtype() == shape.dtype) {
-          if (a.shape() == shape.dims) {
-            out = std::move(a);
-            return Status::ok();
-          }
-          if (a.reshape(shape.dims, out).is_ok()) return Status::ok();
+        std::vector<NDArray>& kept = it->second;
+        NDArray& a = kept.back();
+        bool reused = true;
+        if (a.dtype() == shape.dtype && a.shape() == shape.dims) {
+          out = std::move(a);
+        } else if (a.dtype() == shape.dtype) {
+          reused = a.reshape(shape.dims, out).is_ok();
         } else {
           // Same bytes, another dtype: a new view that keeps the block alive.
           std::shared_ptr<DataBuffer> block = a.buffer();
           void* data = block->host();
-          if (NDArray::wrap(data, static_cast<size_t>(bytes), shape.dtype, shape.dims, nullptr, out,
-                            [block = std::move(block)](void*) {})
-                  .is_ok())
-            return Status::ok();
+          reused = NDArray::wrap(data, static_cast<size_t>(bytes), shape.dtype, shape.dims, nullptr, out,
+                                 [block = std::move(block)](void*) {})
+                       .is_ok();
         }
+        kept.pop_back();
+        pooled_ -= bytes;
+        if (reused) return Status::ok();
       }
     }
     return NDArray::create(shape.dtype, shape.dims, shape.order, out);
@@ -123,7 +123,8 @@ struct Carried {
 };
 
 // Per-body run state. A body is never active twice at once (the loader
-// refuses recursive subgraphs), so one Frame per body is enough.
+// refuses recursive subgraphs), so one Frame per body is enough. A Frame
+// never moves: its contexts point into its own `arrays`.
 struct Frame {
   std::vector<NDArray> arrays;  // one per slot
   std::vector<int64_t> owned;   // bytes the executor allocated for the slot
@@ -133,18 +134,50 @@ struct Frame {
   std::vector<TensorShape> plan_key;
   bool has_plan = false;
   std::vector<ValueShape> inferred;  // scratch for re-inference
-  Context ctx;
+  // Per node position, the call of a custom node: its op name, args and
+  // pointers to its input and output slots in `arrays`, set up once by
+  // set_up_calls (`arrays` is never resized) and reused by every run.
+  std::vector<Context> calls;
   ShapeList shapes;
   std::vector<const DataBuffer*> buffers;
   std::vector<const NDArray*> args;
   std::vector<Carried> results;  // of an If's branch
+
+  void set_up_calls(const Body& body) {
+    calls.resize(body.nodes.size());
+    for (size_t p = 0; p < body.nodes.size(); ++p) {
+      const Node& node = body.nodes[p];
+      if (node.kind != NodeKind::kCustom) continue;
+      Context& ctx = calls[p];
+      ctx.set_op_name(node.op->name());
+      for (int32_t in : node.inputs) ctx.add_input(&arrays[static_cast<size_t>(in)]);
+      for (int32_t k = 0; k < node.num_outputs; ++k) ctx.add_output(&arrays[static_cast<size_t>(node.first_output + k)]);
+      ctx.t_args() = node.t_args;
+      ctx.i_args() = node.i_args;
+      ctx.b_args() = node.b_args;
+      ctx.d_args() = node.d_args;
+    }
+  }
 };
+
+// True when every input of `node` holds data of exactly the dtype and shape
+// that `plan` inferred the node's outputs from: the op's call checks and
+// shape function (DeclarableOp::execute steps 1-3) then passed for this
+// very call at plan time, and need not run again.
+bool inputs_as_planned(const Frame& f, const Node& node, const Plan& plan) {
+  for (int32_t in : node.inputs) {
+    const NDArray& a = f.arrays[static_cast<size_t>(in)];
+    const TensorShape& planned = plan.shape(in);
+    if (!a.has_data() || a.dtype() != planned.dtype || a.shape() != planned.dims) return false;
+  }
+  return true;
+}
 
 }  // namespace
 
 struct Session::Impl {
   std::shared_ptr<const Graph> graph;
-  std::vector<std::unique_ptr<Frame>> frames;  // Frame holds a Context, which cannot move
+  std::vector<std::unique_ptr<Frame>> frames;  // a Frame's calls point into it: it cannot move
   ArrayPool pool;
   std::vector<Carried> outputs;
   std::vector<const NDArray*> feed_scratch;
@@ -171,6 +204,7 @@ struct Session::Impl {
         f.constant[s] = 1;
       }
       if (body.static_plan) f.static_plan.build(body, body.static_shapes);
+      f.set_up_calls(body);
     }
   }
 
@@ -227,8 +261,10 @@ struct Session::Impl {
   Status bind_inputs(int b, Frame& f, const NDArray* const* args, int n);
   Status run_body(int b, const NDArray* const* args, int n, std::vector<Carried>& results);
   // `planned`: the plan knows the node's output shapes (then `plan` has them).
-  Status run_node(const Body& body, Frame& f, const Node& node, const Plan* plan, bool planned);
-  Status run_custom(Frame& f, const Node& node, const Plan* plan, bool planned);
+  Status run_node(const Body& body, Frame& f, size_t position, const Plan* plan, bool planned);
+  Status run_node_profiled(int b, Frame& f, size_t position, const Plan* plan, bool planned);
+  Status run_node_kind(Frame& f, size_t position, const Node& node, const Plan* plan, bool planned);
+  Status run_custom(Frame& f, size_t position, const Node& node, const Plan* plan, bool planned);
   Status run_legacy(Frame& f, const Node& node, const Plan* plan, bool planned);
   Status run_if(Frame& f, const Node& node);
   Status run_while(Frame& f, const Node& node);
@@ -289,38 +325,16 @@ const Plan* Session::Impl::select_plan(int b, Frame& f, const NDArray* const* ar
 Status Session::Impl::run_body(int b, const NDArray* const* args, int n, std::vector<Carried>& results) {
   const Body& body = graph->body(b);
   Frame& f = *frames[static_cast<size_t>(b)];
-  Status s = bind_inputs(b, f, args, n);
-  if (!s.is_ok()) {
+  Status bound = bind_inputs(b, f, args, n);
+  if (!bound.is_ok()) {
     clear_frame(f);
-    return s;
+    return bound;
   }
   const Plan* plan = select_plan(b, f, args, n);
   const size_t n_nodes = body.nodes.size();
   for (size_t p = 0; p < n_nodes; ++p) {
-    const Node& node = body.nodes[p];
-    if (profiling) {
-      const int64_t t0 = now_ns();
-      const int64_t live0 = live;
-      s = run_node(body, f, node, plan, plan && plan->node_known[p]);
-      const int64_t t1 = now_ns();
-      NodeProfile& np = profile.nodes[static_cast<size_t>(profile.index_of(b, static_cast<int>(p)))];
-      ++np.calls;
-      np.total_ns += t1 - t0;
-      if (s.is_ok()) {
-        np.output_shapes.clear();
-        for (int32_t k = 0; k < node.num_outputs; ++k) {
-          const NDArray& out = f.arrays[static_cast<size_t>(node.first_output + k)];
-          np.output_shapes.push_back(out.desc());
-        }
-        np.bytes += std::max<int64_t>(0, live - live0);
-      }
-      if (profile.events.size() < Profile::kMaxEvents)
-        profile.events.push_back({profile.index_of(b, static_cast<int>(p)), t0 - run_start, t1 - t0});
-      else
-        ++profile.dropped_events;
-    } else {
-      s = run_node(body, f, node, plan, plan && plan->node_known[p]);
-    }
+    const bool planned = plan && plan->node_known[p];
+    Status s = profiling ? run_node_profiled(b, f, p, plan, planned) : run_node(body, f, p, plan, planned);
     if (!s.is_ok()) {
       clear_frame(f);
       return s;
@@ -339,26 +353,55 @@ Status Session::Impl::run_body(int b, const NDArray* const* args, int n, std::ve
   return Status::ok();
 }
 
-Status Session::Impl::run_node(const Body& body, Frame& f, const Node& node, const Plan* plan, bool planned) {
-  Status s;
-  switch (node.kind) {
-    case NodeKind::kCustom: s = run_custom(f, node, plan, planned); break;
-    case NodeKind::kLegacy: s = run_legacy(f, node, plan, planned); break;
-    case NodeKind::kIf: s = run_if(f, node); break;
-    case NodeKind::kWhile: s = run_while(f, node); break;
+// run_node, timed, with the node's output shapes and bytes recorded.
+Status Session::Impl::run_node_profiled(int b, Frame& f, size_t position, const Plan* plan, bool planned) {
+  const Body& body = graph->body(b);
+  const Node& node = body.nodes[position];
+  const int index = profile.index_of(b, static_cast<int>(position));
+  const int64_t t0 = now_ns();
+  const int64_t live0 = live;
+  Status s = run_node(body, f, position, plan, planned);
+  const int64_t t1 = now_ns();
+  NodeProfile& np = profile.nodes[static_cast<size_t>(index)];
+  ++np.calls;
+  np.total_ns += t1 - t0;
+  if (s.is_ok()) {
+    np.output_shapes.clear();
+    for (int32_t k = 0; k < node.num_outputs; ++k) {
+      const NDArray& out = f.arrays[static_cast<size_t>(node.first_output + k)];
+      np.output_shapes.push_back(out.desc());
+    }
+    np.bytes += std::max<int64_t>(0, live - live0);
   }
-  if (s.is_ok()) return s;
+  if (profile.events.size() < Profile::kMaxEvents)
+    profile.events.push_back({index, t0 - run_start, t1 - t0});
+  else
+    ++profile.dropped_events;
+  return s;
+}
+
+Status Session::Impl::run_node(const Body& body, Frame& f, size_t position, const Plan* plan, bool planned) {
+  const Node& node = body.nodes[position];
+  Status s = run_node_kind(f, position, node, plan, planned);
+  if (s.is_ok()) return Status::ok();  // not `s`: a fresh ok Status is cheaper than a move
   return s.with_prefix(body.node_prefix(node));
 }
 
-Status Session::Impl::run_custom(Frame& f, const Node& node, const Plan* plan, bool planned) {
-  Context& ctx = f.ctx;
-  ctx.clear();
-  for (int32_t in : node.inputs) ctx.add_input(&f.arrays[static_cast<size_t>(in)]);
-  ctx.t_args() = node.t_args;
-  ctx.i_args() = node.i_args;
-  ctx.b_args() = node.b_args;
-  ctx.d_args() = node.d_args;
+Status Session::Impl::run_node_kind(Frame& f, size_t position, const Node& node, const Plan* plan, bool planned) {
+  switch (node.kind) {
+    case NodeKind::kCustom: return run_custom(f, position, node, plan, planned);
+    case NodeKind::kLegacy: return run_legacy(f, node, plan, planned);
+    case NodeKind::kIf: return run_if(f, node);
+    case NodeKind::kWhile: return run_while(f, node);
+  }
+  return Status::error(StatusCode::kInternal, "unknown node kind %d", static_cast<int>(node.kind));
+}
+
+Status Session::Impl::run_custom(Frame& f, size_t position, const Node& node, const Plan* plan, bool planned) {
+  Context& ctx = f.calls[position];
+  // Planned and fed as planned: only the op's compute runs (see
+  // inputs_as_planned). Otherwise the whole pipeline checks the call.
+  const bool prepared = planned && inputs_as_planned(f, node, *plan);
   if (planned) {
     for (int32_t k = 0; k < node.num_outputs; ++k)
       RETURN_IF_ERROR(allocate(f, node.first_output + k, plan->shape(node.first_output + k),
@@ -374,19 +417,18 @@ Status Session::Impl::run_custom(Frame& f, const Node& node, const Plan* plan, b
       RETURN_IF_ERROR(allocate(f, node.first_output + k, f.shapes[static_cast<size_t>(k)]));
   }
   f.buffers.clear();
-  for (int32_t k = 0; k < node.num_outputs; ++k) {
-    NDArray* out = &f.arrays[static_cast<size_t>(node.first_output + k)];
-    f.buffers.push_back(out->buffer().get());
-    ctx.add_output(out);
-  }
-  RETURN_IF_ERROR(node.op->execute(ctx));
+  for (int32_t k = 0; k < node.num_outputs; ++k)
+    f.buffers.push_back(f.arrays[static_cast<size_t>(node.first_output + k)].buffer().get());
+  Status s = prepared ? node.op->execute_prepared(ctx) : node.op->execute(ctx);
+  ctx.workspace().release_all();  // the op's scratch lives for one call
+  if (!s.is_ok()) return s;
   // An op may replace an output array instead of writing into it (a view of
   // an input, say); the buffer allocated for it is then gone.
   for (int32_t k = 0; k < node.num_outputs; ++k) {
-    const size_t s = static_cast<size_t>(node.first_output + k);
-    if (f.arrays[s].buffer().get() != f.buffers[static_cast<size_t>(k)]) {
-      live -= f.owned[s];
-      f.owned[s] = 0;
+    const size_t slot = static_cast<size_t>(node.first_output + k);
+    if (f.arrays[slot].buffer().get() != f.buffers[static_cast<size_t>(k)]) {
+      live -= f.owned[slot];
+      f.owned[slot] = 0;
     }
   }
   return Status::ok();

@@ -11,8 +11,12 @@
 //      (planner.h) when the fed shapes changed;
 //   3. run: nodes in topological order; each output is allocated (or taken
 //      from the buffer pool) from its planned shape and the op writes into
-//      it. Custom ops run through DeclarableOp::execute from the registry,
-//      legacy ops through legacy::exec, If/While through their subgraphs.
+//      it. A custom node whose inputs have the dtypes and shapes its plan
+//      was inferred from runs DeclarableOp::execute_prepared: the planner
+//      already ran the op's call checks and shape function on them, so
+//      only the compute step runs. Any other custom node runs the whole
+//      DeclarableOp::execute; legacy ops run through legacy::exec, If/While
+//      through their subgraphs.
 //      Errors are wrapped once per level:
 //      "node <id> '<name>' (op <op>): <kernel message>";
 //   4. release: after each node, the values whose last use it was are
