@@ -459,6 +459,11 @@ Status Session::Impl::run_legacy(Frame& f, const Node& node, const Plan* plan, b
   call.n_axes = static_cast<int>(node.axes.size());
   call.extra = node.extra;
   call.seed = node.has_seed ? node.seed : seed;
+  // A planned pairwise node fed as planned: the loader checked its op
+  // number and z has the planned shape, the broadcast shape of x and y
+  // (legacy_output_shape), which is what the prechecked entry relies on.
+  if (planned && node.group == OPS_PAIRWISE && inputs_as_planned(f, node, *plan))
+    return legacy::exec_pairwise_prechecked(call);
   return legacy::exec(call);
 }
 

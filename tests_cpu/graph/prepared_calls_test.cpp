@@ -1,13 +1,15 @@
 // Planned custom nodes run only their op's compute
 // (DeclarableOp::execute_prepared), through a call each Session sets up once:
 // the node's args must reach the op on every run, and each Session's calls
-// must read and write its own values.
+// must read and write its own values. Planned pairwise legacy nodes skip
+// the checks their plan covers (legacy::exec_pairwise_prechecked).
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "graph/executor.h"
 #include "graph_builder.h"
+#include "libops/legacy/ops/binary_ops.h"
 #include "test_util.h"
 
 namespace libops::graph {
@@ -68,6 +70,27 @@ TEST(GraphPreparedCalls, InterleavedSessionsKeepTheirOwnValues) {
     ASSERT_OK(b.run(in_b, 1));
     EXPECT_EQ(values(a.output(0)), expected(0.5)) << "round " << round;
     EXPECT_EQ(values(b.output(0)), expected(1.5)) << "round " << round;
+  }
+}
+
+TEST(GraphPreparedCalls, PlannedPairwiseLegacyNodesBroadcastAndPromote) {
+  GraphBuilder g;
+  BodyBuilder& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3});
+  Ref y = m.constant("y", make(DataType::kInt32, {3}, {2, -1, 3}));
+  m.output("z", m.legacy(OPS_PAIRWISE, static_cast<int32_t>(legacy::BinaryOp::multiply), {x, y}, {}, "scale"));
+  std::shared_ptr<const Graph> graph;
+  Status st = test::load(g.finish(), graph);
+  ASSERT_TRUE(st.is_ok()) << st.message();
+  Session s(graph);
+  for (double shift : {0.0, -2.5}) {
+    NDArray xv = make(DataType::kFloat32, {2, 3}, iota(6, 1, shift));
+    const NDArray* in[] = {&xv};
+    ASSERT_OK(s.run(in, 1));
+    EXPECT_EQ(s.output(0).dtype(), DataType::kFloat32);
+    const double v = shift;
+    EXPECT_EQ(values(s.output(0)), (std::vector<double>{2 * v, -(v + 1), 3 * (v + 2), 2 * (v + 3), -(v + 4), 3 * (v + 5)}))
+        << "shift " << shift;
   }
 }
 
