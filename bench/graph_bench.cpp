@@ -7,9 +7,14 @@
 //                          (ops_graph_run), the fixed cost of a run.
 //   BM_CApiOneNodeRunAndOutput  the same plus fetching and freeing the output.
 //   BM_OpExecute           the add op alone through DeclarableOp::execute with
-//                          a reused Context and output: the floor for any
-//                          executor that runs ops through the registry; the
-//                          executor's own per-node cost is per_node minus it.
+//                          a reused Context and output: the whole checked
+//                          pipeline, as direct callers and unplanned graph
+//                          nodes run it.
+//   BM_OpExecutePrepared   the add op's compute alone
+//                          (DeclarableOp::execute_prepared) with a Context
+//                          set up once, as planned graph nodes run it: the
+//                          floor for the executor; its own per-node cost is
+//                          per_node minus this.
 //   BM_CApiOpExec          the add op alone through ops_exec, for reference.
 #include <benchmark/benchmark.h>
 #include <flatbuffers/flatbuffers.h>
@@ -152,6 +157,26 @@ void BM_OpExecute(benchmark::State& state) {
   check(z.get_double(0) == 4.0, "add result");
 }
 BENCHMARK(BM_OpExecute);
+
+void BM_OpExecutePrepared(benchmark::State& state) {
+  libops::DeclarableOp* op = libops::OpRegistry::instance().find("add");
+  libops::NDArray x, z;
+  check(libops::NDArray::create(libops::DataType::kFloat32, libops::Dims{1}, 'c', x).is_ok(), "x");
+  check(libops::NDArray::create(libops::DataType::kFloat32, libops::Dims{1}, 'c', z).is_ok(), "z");
+  x.set_double(0, 2.0);
+  libops::Context ctx;
+  ctx.add_input(&x);
+  ctx.add_input(&x);
+  ctx.add_output(&z);
+  libops::ShapeList shapes;
+  check(op->infer_shapes(ctx, shapes).is_ok(), "infer_shapes");  // what the planner proves once
+  for (auto _ : state) {
+    libops::Status s = op->execute_prepared(ctx);
+    benchmark::DoNotOptimize(s);
+  }
+  check(z.get_double(0) == 4.0, "add result");
+}
+BENCHMARK(BM_OpExecutePrepared);
 
 void BM_CApiOpExec(benchmark::State& state) {
   CApiGraph g;
