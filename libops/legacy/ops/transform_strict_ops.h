@@ -27,7 +27,9 @@
 
 #include <cmath>
 #include <numbers>
+#include <type_traits>
 
+#include "libops/core/fast_math.h"
 #include "libops/legacy/dispatch.h"
 #include "libops/legacy/ops/transform_strict_math.h"
 
@@ -36,8 +38,13 @@ namespace libops::legacy::fn::transform_strict {
 namespace m = transform_math;
 
 // ---- exponentials and logarithms ----
+// float: the vectorizable exp of core/fast_math.h (<= 1 ulp, Note
+// [Vectorizable exp]); double keeps the C library's.
 template <typename C> struct Exp {
-  static C op(C x, const ExtraParams&) { return std::exp(x); }
+  static C op(C x, const ExtraParams&) {
+    if constexpr (std::is_same_v<C, float>) return exp_f32(x);
+    else return std::exp(x);
+  }
 };
 template <typename C> struct Log {
   static C op(C x, const ExtraParams&) { return std::log(x); }

@@ -1,0 +1,164 @@
+// exp_f32 (core/fast_math.h) against the double-precision std::exp, which
+// is accurate far beyond float, so its value rounded to float is the
+// correctly rounded result: a sweep of float bit patterns, the special values
+// and the subnormal range, and the legacy exp op, whose float32 path is
+// exp_f32 inside a vectorized loop.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "libops/core/fast_math.h"
+#include "libops/legacy/legacy.h"
+#include "libops/legacy/ops/transform_strict_ops.h"
+#include "test_util.h"
+
+namespace libops {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// |got - exact| in units of the float spacing at `exact` (2^-149 in the
+// subnormal range), so a correctly rounded result is within 0.5.
+double ulp_error(float got, double exact) {
+  const double mag = std::fabs(exact);
+  int e = 0;
+  std::frexp(mag, &e);  // mag = f 2^e, f in [0.5, 1)
+  const double ulp = mag < double(FLT_MIN) ? std::ldexp(1.0, -149) : std::ldexp(1.0, e - 24);
+  return std::fabs(double(got) - exact) / ulp;
+}
+
+struct SweepResult {
+  double max_ulp = 0;
+  float worst_x = 0;
+  int64_t checked = 0, bad_special = 0;
+};
+
+// Every `step`-th bit pattern of [first, last]: finite results within the
+// ulp bound, results that round to 0 or overflow equal to the rounded
+// reference, NaN for NaN.
+void sweep(uint32_t first, uint32_t last, uint32_t step, SweepResult& r) {
+  for (uint64_t b = first; b <= last; b += step) {
+    const float x = std::bit_cast<float>(static_cast<uint32_t>(b));
+    const float got = exp_f32(x);
+    ++r.checked;
+    if (std::isnan(x)) {
+      r.bad_special += !std::isnan(got);
+      continue;
+    }
+    const double exact = std::exp(double(x));
+    const float rounded = static_cast<float>(exact);
+    if (std::isinf(rounded) || std::isinf(got)) {
+      r.bad_special += got != rounded;
+      continue;
+    }
+    const double err = ulp_error(got, exact);
+    if (err > r.max_ulp) {
+      r.max_ulp = err;
+      r.worst_x = x;
+    }
+  }
+}
+
+// |x| in [2^-26, 104] holds every result that is neither 1 nor 0 nor inf;
+// an odd step varies the low mantissa bits. ~4M values; the max over
+// every float is 1.02 ulp.
+TEST(FastMathTest, ExpWithinTwoUlpOnSweep) {
+  SweepResult r;
+  const uint32_t lo = std::bit_cast<uint32_t>(0x1p-26f), hi = std::bit_cast<uint32_t>(104.0f);
+  sweep(lo, hi, 127, r);
+  sweep(lo | 0x80000000u, hi | 0x80000000u, 127, r);
+  RecordProperty("max_ulp", std::to_string(r.max_ulp));
+  EXPECT_LE(r.max_ulp, 2.0) << "worst at x = " << r.worst_x;
+  EXPECT_GT(r.max_ulp, 0.0);  // the sweep ran and compared
+  EXPECT_EQ(r.bad_special, 0);
+  EXPECT_GT(r.checked, 4000000);
+}
+
+// The whole bit space, coarsely: tiny |x| (result 1), overflow to inf,
+// underflow to 0, and NaN patterns of both signs.
+TEST(FastMathTest, ExpWholeRangeCoarse) {
+  SweepResult r;
+  sweep(0, 0xffffffffu, 65521, r);
+  sweep(0x7f800001u, 0x7fffffffu, 4099, r);  // positive NaNs
+  sweep(0xff800001u, 0xffffffffu, 4099, r);  // negative NaNs
+  EXPECT_LE(r.max_ulp, 2.0) << "worst at x = " << r.worst_x;
+  EXPECT_EQ(r.bad_special, 0);
+}
+
+TEST(FastMathTest, ExpSpecialValues) {
+  EXPECT_TRUE(std::isnan(exp_f32(std::numeric_limits<float>::quiet_NaN())));
+  EXPECT_TRUE(std::isnan(exp_f32(-std::numeric_limits<float>::quiet_NaN())));
+  EXPECT_EQ(exp_f32(kInf), kInf);
+  EXPECT_EQ(exp_f32(-kInf), 0.0f);
+  EXPECT_EQ(exp_f32(0.0f), 1.0f);
+  EXPECT_EQ(exp_f32(-0.0f), 1.0f);
+  EXPECT_EQ(exp_f32(1.0f), static_cast<float>(std::exp(1.0)));
+  // The largest x with a finite result, and the next float up.
+  const float x_max = 0x1.62e42ep6f;  // 88.7228317
+  EXPECT_EQ(exp_f32(x_max), static_cast<float>(std::exp(double(x_max))));
+  EXPECT_LT(exp_f32(x_max), kInf);
+  EXPECT_EQ(exp_f32(std::nextafter(x_max, kInf)), kInf);
+  EXPECT_EQ(exp_f32(89.0f), kInf);
+  EXPECT_EQ(exp_f32(1e30f), kInf);
+  EXPECT_EQ(exp_f32(FLT_MAX), kInf);
+  EXPECT_EQ(exp_f32(-1e30f), 0.0f);
+  EXPECT_EQ(exp_f32(-FLT_MAX), 0.0f);
+}
+
+// Results below FLT_MIN (x < -87.34) underflow gradually down to 2^-149
+// (x ~ -103.97) instead of being flushed to 0.
+TEST(FastMathTest, ExpSubnormalResults) {
+  const float xs[] = {-87.3f, -87.33f, -87.34f, -87.5f, -88.0f, -90.0f, -95.5f, -100.0f,
+                      -102.3f, -103.0f, -103.9f, -103.96f, -103.97f, -103.972f, -103.98f, -104.0f, -110.0f};
+  for (float x : xs) {
+    const double exact = std::exp(double(x));
+    const float got = exp_f32(x);
+    EXPECT_LE(ulp_error(got, exact), 1.0) << "x = " << x << " got " << got << " want " << exact;
+    if (static_cast<float>(exact) > 0.0f) EXPECT_GT(got, 0.0f) << "x = " << x << " was flushed to 0";
+    else EXPECT_EQ(got, 0.0f) << "x = " << x;
+  }
+  EXPECT_EQ(exp_f32(-87.5f), static_cast<float>(std::exp(-87.5)));
+  EXPECT_EQ(exp_f32(-103.97f), std::bit_cast<float>(uint32_t{1}));  // 2^-149, the smallest subnormal
+}
+
+// The legacy exp op on float32 (the vectorized contiguous loop, and a
+// strided view that takes the scalar loop) gives exactly exp_f32.
+TEST(FastMathTest, LegacyExpFloat32IsExpF32) {
+  const int64_t n = 4099;  // not a multiple of the vector width
+  NDArray x = test::zeros(DataType::kFloat32, {n});
+  float* xp = x.data_as<float>();
+  for (int64_t i = 0; i < n; ++i) xp[i] = -105.0f + 195.0f * float(i) / float(n - 1) + 1e-3f * float(i % 7);
+  xp[0] = std::numeric_limits<float>::quiet_NaN();
+  xp[1] = -kInf;
+  xp[2] = kInf;
+  xp[3] = 0.0f;
+
+  auto run_exp = [](const NDArray& in, NDArray& out) {
+    legacy::LegacyCall c;
+    c.group = OPS_TRANSFORM_STRICT;
+    c.num = static_cast<int>(legacy::TransformStrictOp::exp);
+    c.x = &in;
+    c.z = &out;
+    return legacy::exec(c);
+  };
+  NDArray z = test::zeros(DataType::kFloat32, {n});
+  ASSERT_OK(run_exp(x, z));
+  const float* zp = z.data_as<float>();
+  EXPECT_TRUE(std::isnan(zp[0]));
+  for (int64_t i = 1; i < n; ++i) ASSERT_EQ(zp[i], exp_f32(xp[i])) << "i = " << i << " x = " << xp[i];
+
+  // Every other element, through a strided view.
+  NDArray xs;
+  ASSERT_OK(x.slice(0, 0, n, 2, xs));
+  NDArray zs = test::zeros(DataType::kFloat32, {xs.dim(0)});
+  ASSERT_OK(run_exp(xs, zs));
+  for (int64_t i = 1; i < xs.dim(0); ++i) ASSERT_EQ(zs.data_as<float>()[i], exp_f32(xp[2 * i])) << "i = " << i;
+}
+
+}  // namespace
+}  // namespace libops
