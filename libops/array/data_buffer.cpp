@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <string>
 
 namespace libops {
 
@@ -48,8 +49,71 @@ std::shared_ptr<DataBuffer> DataBuffer::wrap(void* data, size_t bytes, Deleter d
 }
 
 DataBuffer::~DataBuffer() {
+  release_device_copy();
   if (owned_) std::free(host_);
   else if (deleter_) deleter_(host_);
+}
+
+void DataBuffer::release_device_copy() {
+  if (device_data_ != nullptr) {
+    // A runtime that allocated memory stays registered for the library's life.
+    const Device d = device();
+    device_runtime(d.type)->release(d.index, device_data_);
+    device_data_ = nullptr;
+  }
+  sync_.store(Sync::kHostOnly, std::memory_order_release);
+}
+
+Status DataBuffer::copy_back_to_host() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (sync() != Sync::kDeviceNewer) return Status::ok();  // another thread did it
+  if (bytes_ > 0) {
+    const Device d = device();
+    Status s = device_runtime(d.type)->copy_to_host(d.index, host_, device_data_, bytes_);
+    if (!s.is_ok()) return s.with_prefix("copying " + std::to_string(bytes_) + " bytes from " + d.str() + ": ");
+  }
+  sync_.store(Sync::kInSync, std::memory_order_release);
+  return Status::ok();
+}
+
+Status DataBuffer::sync_to_device(Device d, bool overwrite) {
+  if (d.is_cpu()) return sync_to_host();
+  const Sync now = sync();
+  if ((now == Sync::kDeviceNewer || now == Sync::kInSync) && device() == d) return Status::ok();
+  RETURN_IF_ERROR(check_device(d));
+  const DeviceRuntime* rt = device_runtime(d.type);
+  std::lock_guard<std::mutex> lock(mutex_);
+  const Device old = device();
+  if (sync() != Sync::kHostOnly && old != d) {
+    // On another device: bring the data home, then start over on `d`.
+    if (sync() == Sync::kDeviceNewer && bytes_ > 0) {
+      Status s = device_runtime(old.type)->copy_to_host(old.index, host_, device_data_, bytes_);
+      if (!s.is_ok()) return s.with_prefix("copying " + std::to_string(bytes_) + " bytes from " + old.str() + ": ");
+    }
+    release_device_copy();
+  }
+  if (bytes_ == 0) {  // nothing to hold: both sides are trivially current
+    device_code_.store(encode(d), std::memory_order_release);
+    sync_.store(Sync::kInSync, std::memory_order_release);
+    return Status::ok();
+  }
+  if (device_data_ == nullptr) {
+    void* p = nullptr;
+    Status s = rt->allocate(d.index, bytes_, &p);
+    if (!s.is_ok()) return s.with_prefix("allocating " + std::to_string(bytes_) + " bytes on " + d.str() + ": ");
+    device_data_ = p;
+    device_code_.store(encode(d), std::memory_order_release);
+    sync_.store(Sync::kHostNewer, std::memory_order_release);
+  }
+  // With `overwrite` the state stays kHostNewer until the caller's write
+  // marks the device side newer; if the op fails first, the host still
+  // holds the data.
+  if (sync() == Sync::kHostNewer && !overwrite) {
+    Status s = rt->copy_to_device(d.index, device_data_, host_, bytes_);
+    if (!s.is_ok()) return s.with_prefix("copying " + std::to_string(bytes_) + " bytes to " + d.str() + ": ");
+    sync_.store(Sync::kInSync, std::memory_order_release);
+  }
+  return Status::ok();
 }
 
 }  // namespace libops

@@ -63,6 +63,13 @@ class NDArray {
                    : nullptr;
   }
   template <typename T> T* data_as() const { return static_cast<T*>(data()); }
+  // The same element in the buffer's device copy (Note [Host and device
+  // copies] in data_buffer.h): valid after buffer()->sync_to_device().
+  void* device_data() const {
+    return buffer_ && buffer_->device_data()
+               ? static_cast<char*>(buffer_->device_data()) + offset_ * static_cast<int64_t>(element_size())
+               : nullptr;
+  }
 
   // ---- zero-copy views ----
   // C-order reshape; one extent may be -1. Fails with kShape when the strides

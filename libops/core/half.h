@@ -13,13 +13,7 @@
 #include <type_traits>
 
 // Another header (e.g. a CUDA-wide config header) may define this first.
-#ifndef LIBOPS_HOST_DEVICE
-#if defined(__CUDACC__)
-#define LIBOPS_HOST_DEVICE __host__ __device__
-#else
-#define LIBOPS_HOST_DEVICE
-#endif
-#endif
+#include "libops/core/host_device.h"
 
 namespace libops {
 
