@@ -16,7 +16,7 @@
 namespace libops {
 
 template <typename To, typename From>
-inline To convert_value(From v) {
+LIBOPS_HOST_DEVICE inline To convert_value(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
   } else if constexpr (std::is_same_v<From, float16> || std::is_same_v<From, bfloat16>) {

@@ -7,6 +7,8 @@
 // as IEEE 754. The logical ops treat any nonzero value (NaN included) as true.
 #pragma once
 
+#include "libops/core/host_device.h"
+
 #include <cmath>
 #include <type_traits>
 
@@ -15,28 +17,28 @@
 namespace libops::legacy::fn::binary_bool {
 
 template <typename C> struct Equal {
-  static bool op(C x, C y, const ExtraParams&) { return x == y; }
+  LIBOPS_HOST_DEVICE static bool op(C x, C y, const ExtraParams&) { return x == y; }
 };
 template <typename C> struct LessThan {
-  static bool op(C x, C y, const ExtraParams&) { return x < y; }
+  LIBOPS_HOST_DEVICE static bool op(C x, C y, const ExtraParams&) { return x < y; }
 };
 template <typename C> struct GreaterThan {
-  static bool op(C x, C y, const ExtraParams&) { return x > y; }
+  LIBOPS_HOST_DEVICE static bool op(C x, C y, const ExtraParams&) { return x > y; }
 };
 template <typename C> struct LessOrEqual {
-  static bool op(C x, C y, const ExtraParams&) { return x <= y; }
+  LIBOPS_HOST_DEVICE static bool op(C x, C y, const ExtraParams&) { return x <= y; }
 };
 template <typename C> struct GreaterOrEqual {
-  static bool op(C x, C y, const ExtraParams&) { return x >= y; }
+  LIBOPS_HOST_DEVICE static bool op(C x, C y, const ExtraParams&) { return x >= y; }
 };
 template <typename C> struct NotEqual {
-  static bool op(C x, C y, const ExtraParams&) { return x != y; }
+  LIBOPS_HOST_DEVICE static bool op(C x, C y, const ExtraParams&) { return x != y; }
 };
 // |x - y| <= eps with eps = extra[0] (default 1e-5), for every group. Equal
 // values (infinities included) always match; NaN never does. The difference
 // is taken in the compute type; integers use the exact unsigned distance.
 template <typename C> struct EqualWithEps {
-  static bool op(C x, C y, const ExtraParams& e) {
+  LIBOPS_HOST_DEVICE static bool op(C x, C y, const ExtraParams& e) {
     if (x == y) return true;
     const double eps = e.get(0, 1e-5);
     if constexpr (std::is_integral_v<C>) {
@@ -49,13 +51,13 @@ template <typename C> struct EqualWithEps {
   }
 };
 template <typename C> struct LogicalAnd {
-  static bool op(C x, C y, const ExtraParams&) { return x != C(0) && y != C(0); }
+  LIBOPS_HOST_DEVICE static bool op(C x, C y, const ExtraParams&) { return x != C(0) && y != C(0); }
 };
 template <typename C> struct LogicalOr {
-  static bool op(C x, C y, const ExtraParams&) { return x != C(0) || y != C(0); }
+  LIBOPS_HOST_DEVICE static bool op(C x, C y, const ExtraParams&) { return x != C(0) || y != C(0); }
 };
 template <typename C> struct LogicalXor {
-  static bool op(C x, C y, const ExtraParams&) { return (x != C(0)) != (y != C(0)); }
+  LIBOPS_HOST_DEVICE static bool op(C x, C y, const ExtraParams&) { return (x != C(0)) != (y != C(0)); }
 };
 
 }  // namespace libops::legacy::fn::binary_bool

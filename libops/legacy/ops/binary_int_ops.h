@@ -25,6 +25,8 @@
 // turns back into that dtype's value.
 #pragma once
 
+#include "libops/core/host_device.h"
+
 #include <cmath>
 #include <type_traits>
 
@@ -36,20 +38,20 @@ namespace detail {
 
 template <typename C> inline constexpr int kBits = static_cast<int>(8 * sizeof(C));
 
-template <typename C> inline bool count_out_of_range(C n) {
+template <typename C> LIBOPS_HOST_DEVICE inline bool count_out_of_range(C n) {
   if constexpr (std::is_signed_v<C>)
     if (n < 0) return true;
   return n >= C(kBits<C>);
 }
 
 // Note [Rotation width]: the w to rotate in.
-template <typename C> inline int rotation_width(const ExtraParams& e) {
+template <typename C> LIBOPS_HOST_DEVICE inline int rotation_width(const ExtraParams& e) {
   const double w = e.get(0, kBits<C>);
   return (w >= 1 && w <= kBits<C> && w == std::floor(w)) ? static_cast<int>(w) : kBits<C>;
 }
 
 // Rotates the low w bits of x left by n (mod w).
-template <typename C> inline C rotate_left(C x, C n, int w) {
+template <typename C> LIBOPS_HOST_DEVICE inline C rotate_left(C x, C n, int w) {
   using U = std::make_unsigned_t<C>;
   const U mask = w == kBits<C> ? U(~U(0)) : U((U(1) << w) - 1);
   C k = C(n % C(w));
@@ -63,17 +65,17 @@ template <typename C> inline C rotate_left(C x, C n, int w) {
 }  // namespace detail
 
 template <typename C> struct BitwiseAnd {
-  static C op(C x, C y, const ExtraParams&) { return C(x & y); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return C(x & y); }
 };
 template <typename C> struct BitwiseOr {
-  static C op(C x, C y, const ExtraParams&) { return C(x | y); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return C(x | y); }
 };
 template <typename C> struct BitwiseXor {
-  static C op(C x, C y, const ExtraParams&) { return C(x ^ y); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return C(x ^ y); }
 };
 // x << y, Note [Shift counts].
 template <typename C> struct ShiftLeft {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     using U = std::make_unsigned_t<C>;
     if (detail::count_out_of_range(y)) return C(0);
     return C(U(U(x) << y));
@@ -81,7 +83,7 @@ template <typename C> struct ShiftLeft {
 };
 // x >> y (arithmetic for signed x), Note [Shift counts].
 template <typename C> struct ShiftRight {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     if (detail::count_out_of_range(y)) {
       if constexpr (std::is_signed_v<C>) return x < 0 ? C(-1) : C(0);
       else return C(0);
@@ -91,10 +93,10 @@ template <typename C> struct ShiftRight {
 };
 // Note [Rotation width].
 template <typename C> struct CyclicShiftLeft {
-  static C op(C x, C y, const ExtraParams& e) { return detail::rotate_left(x, y, detail::rotation_width<C>(e)); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams& e) { return detail::rotate_left(x, y, detail::rotation_width<C>(e)); }
 };
 template <typename C> struct CyclicShiftRight {
-  static C op(C x, C y, const ExtraParams& e) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams& e) {
     const int w = detail::rotation_width<C>(e);
     // right by y == left by w - (y mod w); reduce first so nothing overflows
     C k = C(y % C(w));

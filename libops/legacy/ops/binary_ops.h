@@ -24,6 +24,8 @@
 // To add an op: functor + one row with the next unused number.
 #pragma once
 
+#include "libops/core/host_device.h"
+
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -39,7 +41,7 @@ template <typename C>
 inline constexpr bool kSignedInt = std::is_integral_v<C> && std::is_signed_v<C>;
 
 // Note [Integer overflow]: + - * in unsigned arithmetic for integers.
-template <typename C> inline C add(C x, C y) {
+template <typename C> LIBOPS_HOST_DEVICE inline C add(C x, C y) {
   if constexpr (std::is_integral_v<C>) {
     using U = std::make_unsigned_t<C>;
     return C(U(x) + U(y));
@@ -47,7 +49,7 @@ template <typename C> inline C add(C x, C y) {
     return x + y;
   }
 }
-template <typename C> inline C sub(C x, C y) {
+template <typename C> LIBOPS_HOST_DEVICE inline C sub(C x, C y) {
   if constexpr (std::is_integral_v<C>) {
     using U = std::make_unsigned_t<C>;
     return C(U(x) - U(y));
@@ -55,7 +57,7 @@ template <typename C> inline C sub(C x, C y) {
     return x - y;
   }
 }
-template <typename C> inline C mul(C x, C y) {
+template <typename C> LIBOPS_HOST_DEVICE inline C mul(C x, C y) {
   if constexpr (std::is_integral_v<C>) {
     using U = std::make_unsigned_t<C>;
     return C(U(x) * U(y));
@@ -65,7 +67,7 @@ template <typename C> inline C mul(C x, C y) {
 }
 
 // |x|, as an unsigned value for integers so |INT_MIN| is representable.
-template <typename C> inline auto magnitude(C x) {
+template <typename C> LIBOPS_HOST_DEVICE inline auto magnitude(C x) {
   if constexpr (std::is_floating_point_v<C>) {
     return std::fabs(x);
   } else if constexpr (std::is_signed_v<C>) {
@@ -77,13 +79,13 @@ template <typename C> inline auto magnitude(C x) {
 }
 
 // Truncating integer division and remainder, Note [Integer division].
-template <typename C> inline C int_div(C x, C y) {
+template <typename C> LIBOPS_HOST_DEVICE inline C int_div(C x, C y) {
   if (y == C(0)) return C(0);
   if constexpr (std::is_signed_v<C>)
     if (y == C(-1)) return sub(C(0), x);
   return C(x / y);
 }
-template <typename C> inline C int_rem(C x, C y) {
+template <typename C> LIBOPS_HOST_DEVICE inline C int_rem(C x, C y) {
   if (y == C(0)) return C(0);
   if constexpr (std::is_signed_v<C>)
     if (y == C(-1)) return C(0);
@@ -91,13 +93,13 @@ template <typename C> inline C int_rem(C x, C y) {
 }
 
 // Floor division and python-style modulo (sign of the divisor).
-template <typename C> inline C int_floor_div(C x, C y) {
+template <typename C> LIBOPS_HOST_DEVICE inline C int_floor_div(C x, C y) {
   C q = int_div(x, y);
   if constexpr (std::is_signed_v<C>)
     if (y != C(0) && y != C(-1) && x % y != C(0) && ((x < 0) != (y < 0))) q = C(q - 1);
   return q;
 }
-template <typename C> inline C int_floor_mod(C x, C y) {
+template <typename C> LIBOPS_HOST_DEVICE inline C int_floor_mod(C x, C y) {
   C r = int_rem(x, y);
   if constexpr (std::is_signed_v<C>)
     if (r != C(0) && ((r < 0) != (y < 0))) r = C(r + y);  // opposite signs: cannot overflow
@@ -108,7 +110,7 @@ template <typename C> inline C int_floor_mod(C x, C y) {
 // remainder from fmod is exact, so (x - fmod(x, y)) / y is within rounding of
 // an integer and is snapped to it (floor(x / y) itself can be off by one,
 // e.g. 1 / 0.1 rounds up to 10 while the floor of the exact quotient is 9).
-template <typename C> inline C float_floor_div(C x, C y) {
+template <typename C> LIBOPS_HOST_DEVICE inline C float_floor_div(C x, C y) {
   if (y == C(0)) return x / y;  // IEEE: +-inf, or NaN for 0 / 0
   const C m = std::fmod(x, y);
   C d = (x - m) / y;
@@ -118,7 +120,7 @@ template <typename C> inline C float_floor_div(C x, C y) {
   if (d - f > C(0.5)) f += C(1);
   return f;
 }
-template <typename C> inline C float_floor_mod(C x, C y) {
+template <typename C> LIBOPS_HOST_DEVICE inline C float_floor_mod(C x, C y) {
   C m = std::fmod(x, y);  // NaN for y == 0 or x infinite
   if (m == C(0)) return std::copysign(C(0), y);
   if (std::signbit(y) != std::signbit(m)) m += y;
@@ -128,7 +130,7 @@ template <typename C> inline C float_floor_mod(C x, C y) {
 // Integer power by squaring, wrapping (Note [Integer overflow]). A negative
 // exponent gives 1 / x^-y truncated toward zero: 0, except for x = 1 (1)
 // and x = -1 (+-1 by parity of y).
-template <typename C> inline C int_pow(C x, C y) {
+template <typename C> LIBOPS_HOST_DEVICE inline C int_pow(C x, C y) {
   if constexpr (std::is_signed_v<C>) {
     if (y < 0) {
       if (x == C(1)) return C(1);
@@ -171,7 +173,7 @@ inline constexpr double kIgammaEps = 0x1p-54;
 
 // log Gamma(1 + a) for 0 <= a < 1, accurate relative to its value for small a
 // (forming 1 + a first would drop the low bits of a).
-inline double log_gamma_1p(double a) {
+LIBOPS_HOST_DEVICE inline double log_gamma_1p(double a) {
   if (a >= 0.2) return std::log(std::tgamma(1.0 + a));
   // log Gamma(1 + a) = -euler_gamma a + sum_{k >= 2} (-1)^k zeta(k) a^k / k
   constexpr double kZeta[] = {0, 0, 1.6449340668482264, 1.2020569031595943, 1.0823232337111382,
@@ -188,7 +190,7 @@ inline double log_gamma_1p(double a) {
 }
 
 // x^a e^-x / Gamma(a + 1) (the factor of the series); x > 0, a > 0.
-inline double igamma_factor_over_a(double a, double x) {
+LIBOPS_HOST_DEVICE inline double igamma_factor_over_a(double a, double x) {
   if (a < 20) return std::exp(a * std::log(x) - x) / std::tgamma(a + 1);
   // Stirling: log Gamma(a) = (a - 1/2) log a - a + log(2 pi) / 2 + corr(a).
   const double r = 1 / a, r2 = r * r;
@@ -200,7 +202,7 @@ inline double igamma_factor_over_a(double a, double x) {
   return std::sqrt(1 / (2 * std::numbers::pi * a)) * std::exp(a * (log_ratio - d) - corr);
 }
 
-inline double igamma_p_series(double a, double x) {  // x < a + 1
+LIBOPS_HOST_DEVICE inline double igamma_p_series(double a, double x) {  // x < a + 1
   double sum = 1, term = 1;
   for (int n = 1; n < kIgammaMaxTerms; ++n) {
     term *= x / (a + n);
@@ -210,7 +212,7 @@ inline double igamma_p_series(double a, double x) {  // x < a + 1
   return sum * igamma_factor_over_a(a, x);
 }
 
-inline double igamma_q_continued_fraction(double a, double x) {  // x >= a + 1
+LIBOPS_HOST_DEVICE inline double igamma_q_continued_fraction(double a, double x) {  // x >= a + 1
   constexpr double kTiny = 1e-300;
   double b = x + 1 - a, c = 1 / kTiny, d = 1 / b, h = d;
   for (int i = 1; i < kIgammaMaxTerms; ++i) {
@@ -231,7 +233,7 @@ inline double igamma_q_continued_fraction(double a, double x) {  // x >= a + 1
 // Q(a, x) for a < 1, 0 < x < 2, from
 //   P = x^a / Gamma(a + 1) + (x^a / Gamma(a)) sum_{n >= 1} (-x)^n / (n! (a + n)),
 // with 1 - x^a / Gamma(a + 1) = -expm1(a log x - log Gamma(1 + a)).
-inline double igamma_q_small_a(double a, double x) {
+LIBOPS_HOST_DEVICE inline double igamma_q_small_a(double a, double x) {
   const double t = a * std::log(x) - log_gamma_1p(a);
   double sum = 0, term = 1;
   for (int n = 1; n < 200; ++n) {
@@ -244,7 +246,7 @@ inline double igamma_q_small_a(double a, double x) {
 }
 
 // Special values shared by P and Q; returns true with P in `p` when handled.
-inline bool igamma_special(double a, double x, double& p) {
+LIBOPS_HOST_DEVICE inline bool igamma_special(double a, double x, double& p) {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   if (std::isnan(a) || std::isnan(x) || a <= 0 || x < 0) return p = kNaN, true;
   if (x == 0) return p = 0, true;
@@ -253,14 +255,14 @@ inline bool igamma_special(double a, double x, double& p) {
   return false;
 }
 
-inline double igamma_p(double a, double x) {
+LIBOPS_HOST_DEVICE inline double igamma_p(double a, double x) {
   double p;
   if (igamma_special(a, x, p)) return p;
   if (x < a + 1) return igamma_p_series(a, x);
   return 1 - igamma_q_continued_fraction(a, x);
 }
 
-inline double igamma_q(double a, double x) {
+LIBOPS_HOST_DEVICE inline double igamma_q(double a, double x) {
   double p;
   if (igamma_special(a, x, p)) return 1 - p;
   if (x < a + 1) {
@@ -273,36 +275,36 @@ inline double igamma_q(double a, double x) {
 }  // namespace detail
 
 template <typename C> struct Add {
-  static C op(C x, C y, const ExtraParams&) { return detail::add(x, y); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return detail::add(x, y); }
 };
 template <typename C> struct Subtract {
-  static C op(C x, C y, const ExtraParams&) { return detail::sub(x, y); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return detail::sub(x, y); }
 };
 template <typename C> struct Multiply {
-  static C op(C x, C y, const ExtraParams&) { return detail::mul(x, y); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return detail::mul(x, y); }
 };
 // Integers truncate toward zero (Note [Integer division]).
 template <typename C> struct Divide {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     if constexpr (std::is_integral_v<C>) return detail::int_div(x, y);
     else return x / y;
   }
 };
 template <typename C> struct ReverseSubtract {
-  static C op(C x, C y, const ExtraParams& e) { return Subtract<C>::op(y, x, e); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams& e) { return Subtract<C>::op(y, x, e); }
 };
 template <typename C> struct ReverseDivide {
-  static C op(C x, C y, const ExtraParams& e) { return Divide<C>::op(y, x, e); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams& e) { return Divide<C>::op(y, x, e); }
 };
 template <typename C> struct Max {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     if constexpr (is_float_compute_v<C>)
       if (x != x) return x;
     return x > y ? x : y;  // y NaN: the comparison fails and y is returned
   }
 };
 template <typename C> struct Min {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     if constexpr (is_float_compute_v<C>)
       if (x != x) return x;
     return x < y ? x : y;
@@ -310,7 +312,7 @@ template <typename C> struct Min {
 };
 // The operand with the larger absolute value (x on ties), itself, sign kept.
 template <typename C> struct AbsMax {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     if constexpr (is_float_compute_v<C>)
       if (x != x) return x;
     return detail::magnitude(x) >= detail::magnitude(y) ? x : y;
@@ -318,7 +320,7 @@ template <typename C> struct AbsMax {
 };
 // The operand with the smaller absolute value (x on ties).
 template <typename C> struct AbsMin {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     if constexpr (is_float_compute_v<C>)
       if (x != x) return x;
     return detail::magnitude(x) <= detail::magnitude(y) ? x : y;
@@ -326,7 +328,7 @@ template <typename C> struct AbsMin {
 };
 // Floats: std::pow. Integers: exact, wrapping; negative exponents as int_pow.
 template <typename C> struct Pow {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     if constexpr (is_float_compute_v<C>) return std::pow(x, y);
     else return detail::int_pow(x, y);
   }
@@ -334,41 +336,41 @@ template <typename C> struct Pow {
 // Truncated remainder, the sign of x (C's %, std::fmod). Also used for fmod
 // and truncate_mod, which libnd4j and TensorFlow name separately.
 template <typename C> struct Mod {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     if constexpr (is_float_compute_v<C>) return std::fmod(x, y);
     else return detail::int_rem(x, y);
   }
 };
 // IEEE 754 remainder: x - n y with n = x / y rounded to nearest even.
 template <typename C> struct Remainder {
-  static C op(C x, C y, const ExtraParams&) { return std::remainder(x, y); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return std::remainder(x, y); }
 };
 template <typename C> struct FloorDiv {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     if constexpr (is_float_compute_v<C>) return detail::float_floor_div(x, y);
     else return detail::int_floor_div(x, y);
   }
 };
 // Python-style modulo: the sign of y; x == floor_div(x, y) * y + floor_mod(x, y).
 template <typename C> struct FloorMod {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     if constexpr (is_float_compute_v<C>) return detail::float_floor_mod(x, y);
     else return detail::int_floor_mod(x, y);
   }
 };
 // x / y rounded toward zero (integers: the same as divide).
 template <typename C> struct TruncateDiv {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     if constexpr (is_float_compute_v<C>) return std::trunc(x / y);
     else return detail::int_div(x, y);
   }
 };
 // atan2(x, y): the angle of the point (y, x), as numpy.arctan2(x, y).
 template <typename C> struct Atan2 {
-  static C op(C x, C y, const ExtraParams&) { return std::atan2(x, y); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return std::atan2(x, y); }
 };
 template <typename C> struct SquaredSubtract {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     const C d = detail::sub(x, y);
     return detail::mul(d, d);
   }
@@ -376,18 +378,18 @@ template <typename C> struct SquaredSubtract {
 // x / y, but 0 wherever y == 0 (even for x NaN or infinite), as TensorFlow's
 // div_no_nan; safe_divide and divide_no_nan are the same op.
 template <typename C> struct SafeDivide {
-  static C op(C x, C y, const ExtraParams& e) { return y == C(0) ? C(0) : Divide<C>::op(x, y, e); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams& e) { return y == C(0) ? C(0) : Divide<C>::op(x, y, e); }
 };
 // z = y (with the scalar group: fill with the scalar).
 template <typename C> struct Copy {
-  static C op(C, C y, const ExtraParams&) { return y; }
+  LIBOPS_HOST_DEVICE static C op(C, C y, const ExtraParams&) { return y; }
 };
 template <typename C> struct ReverseMod {
-  static C op(C x, C y, const ExtraParams& e) { return Mod<C>::op(y, x, e); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams& e) { return Mod<C>::op(y, x, e); }
 };
 // Thresholded relu: x where x > y, else 0 (y is the threshold; 0 gives relu).
 template <typename C> struct Relu {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     if constexpr (is_float_compute_v<C>)
       if (x != x) return x;
     return x > y ? x : C(0);
@@ -395,45 +397,45 @@ template <typename C> struct Relu {
 };
 // min(relu(x, threshold y), 6).
 template <typename C> struct Relu6 {
-  static C op(C x, C y, const ExtraParams& e) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams& e) {
     const C r = Relu<C>::op(x, y, e);
     return r > C(6) ? C(6) : r;
   }
 };
 // y * x where x < 0, else x (y is alpha).
 template <typename C> struct LeakyRelu {
-  static C op(C x, C y, const ExtraParams&) { return x < C(0) ? detail::mul(y, x) : x; }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return x < C(0) ? detail::mul(y, x) : x; }
 };
 // y * (exp(x) - 1) where x < 0, else x (y is alpha).
 template <typename C> struct Elu {
-  static C op(C x, C y, const ExtraParams&) { return x < C(0) ? C(y * std::expm1(x)) : x; }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return x < C(0) ? C(y * std::expm1(x)) : x; }
 };
 // 1 where x > y, else 0 (also for NaN).
 template <typename C> struct Step {
-  static C op(C x, C y, const ExtraParams&) { return x > y ? C(1) : C(0); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return x > y ? C(1) : C(0); }
 };
 // y where x is NaN, else x (integers: x).
 template <typename C> struct ReplaceNans {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     if constexpr (is_float_compute_v<C>) return x != x ? y : x;
     else return x;
   }
 };
 // P(a = x, x = y), as TensorFlow's igamma(a, x); Note [Incomplete gamma].
 template <typename C> struct Igamma {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     return C(detail::igamma_p(static_cast<double>(x), static_cast<double>(y)));
   }
 };
 // Q(a = x, x = y) = 1 - P, as TensorFlow's igammac(a, x).
 template <typename C> struct Igammac {
-  static C op(C x, C y, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
     return C(detail::igamma_q(static_cast<double>(x), static_cast<double>(y)));
   }
 };
 // log base y of x: log(x) / log(y).
 template <typename C> struct LogX {
-  static C op(C x, C y, const ExtraParams&) { return std::log(x) / std::log(y); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return std::log(x) / std::log(y); }
 };
 
 }  // namespace libops::legacy::fn::binary

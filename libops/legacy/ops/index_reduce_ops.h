@@ -5,6 +5,8 @@
 // and argmin do.
 #pragma once
 
+#include "libops/core/host_device.h"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -20,12 +22,12 @@ struct ValueIndex {
   int64_t index;
 };
 
-struct Greater { template <typename C> static bool better(C a, C b) { return a > b; } };
-struct Less { template <typename C> static bool better(C a, C b) { return a < b; } };
+struct Greater { template <typename C> LIBOPS_HOST_DEVICE static bool better(C a, C b) { return a > b; } };
+struct Less { template <typename C> LIBOPS_HOST_DEVICE static bool better(C a, C b) { return a < b; } };
 
 // True when b should replace a: b is NaN-first better, ties go to the
 // smaller index; index -1 marks the identity (no element yet).
-template <typename Cmp, typename C> inline bool beats(const ValueIndex<C>& b, const ValueIndex<C>& a) {
+template <typename Cmp, typename C> LIBOPS_HOST_DEVICE inline bool beats(const ValueIndex<C>& b, const ValueIndex<C>& a) {
   if (b.index < 0) return false;
   if (a.index < 0) return true;
   const bool bn = is_nan_value(b.value), an = is_nan_value(a.value);
@@ -37,10 +39,10 @@ template <typename Cmp, typename C> inline bool beats(const ValueIndex<C>& b, co
 template <typename C, typename Cmp, bool kAbs> struct IndexPick {
   static constexpr bool kIndexed = true;
   using Acc = ValueIndex<C>;
-  static Acc identity(const ExtraParams&) { return {C(0), -1}; }
-  static Acc map(C x, int64_t i, const ExtraParams&) { return {kAbs ? abs_value(x) : x, i}; }
-  static Acc merge(Acc a, Acc b) { return beats<Cmp>(b, a) ? b : a; }
-  static int64_t finish(Acc a, int64_t, const ExtraParams&) { return a.index; }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return {C(0), -1}; }
+  LIBOPS_HOST_DEVICE static Acc map(C x, int64_t i, const ExtraParams&) { return {kAbs ? abs_value(x) : x, i}; }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return beats<Cmp>(b, a) ? b : a; }
+  LIBOPS_HOST_DEVICE static int64_t finish(Acc a, int64_t, const ExtraParams&) { return a.index; }
 };
 
 // index_max: first position of the largest x
@@ -58,10 +60,10 @@ template <typename C> struct FirstIndex {
   static constexpr bool kIndexed = true;
   static constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
   using Acc = int64_t;
-  static Acc identity(const ExtraParams&) { return kNone; }
-  static Acc map(C x, int64_t i, const ExtraParams& e) { return matches(x, e) ? i : kNone; }
-  static Acc merge(Acc a, Acc b) { return a < b ? a : b; }
-  static int64_t finish(Acc a, int64_t, const ExtraParams&) { return a == kNone ? -1 : a; }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return kNone; }
+  LIBOPS_HOST_DEVICE static Acc map(C x, int64_t i, const ExtraParams& e) { return matches(x, e) ? i : kNone; }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return a < b ? a : b; }
+  LIBOPS_HOST_DEVICE static int64_t finish(Acc a, int64_t, const ExtraParams&) { return a == kNone ? -1 : a; }
   static Status check(const char* op, const ExtraParams& e) { return check_match_params(op, e); }
 };
 
@@ -69,10 +71,10 @@ template <typename C> struct FirstIndex {
 template <typename C> struct LastIndex {
   static constexpr bool kIndexed = true;
   using Acc = int64_t;
-  static Acc identity(const ExtraParams&) { return -1; }
-  static Acc map(C x, int64_t i, const ExtraParams& e) { return matches(x, e) ? i : -1; }
-  static Acc merge(Acc a, Acc b) { return a > b ? a : b; }
-  static int64_t finish(Acc a, int64_t, const ExtraParams&) { return a; }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return -1; }
+  LIBOPS_HOST_DEVICE static Acc map(C x, int64_t i, const ExtraParams& e) { return matches(x, e) ? i : -1; }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return a > b ? a : b; }
+  LIBOPS_HOST_DEVICE static int64_t finish(Acc a, int64_t, const ExtraParams&) { return a; }
   static Status check(const char* op, const ExtraParams& e) { return check_match_params(op, e); }
 };
 

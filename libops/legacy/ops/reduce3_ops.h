@@ -3,6 +3,8 @@
 // double). kArity = 2. Empty reductions: Note [Empty reductions].
 #pragma once
 
+#include "libops/core/host_device.h"
+
 #include <cmath>
 #include <cstdint>
 
@@ -14,17 +16,17 @@ namespace libops::legacy::fn {
 template <typename C, typename Map, typename Finish> struct PairSum {
   static constexpr int kArity = 2;
   using Acc = C;
-  static Acc identity(const ExtraParams&) { return C(0); }
-  static Acc map(C x, C y, const ExtraParams&) { return Map::apply(x, y); }
-  static Acc merge(Acc a, Acc b) { return a + b; }
-  static C finish(Acc a, int64_t, const ExtraParams&) { return Finish::apply(a); }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return C(0); }
+  LIBOPS_HOST_DEVICE static Acc map(C x, C y, const ExtraParams&) { return Map::apply(x, y); }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return a + b; }
+  LIBOPS_HOST_DEVICE static C finish(Acc a, int64_t, const ExtraParams&) { return Finish::apply(a); }
 };
 
-struct MapProduct { template <typename C> static C apply(C x, C y) { return x * y; } };
-struct MapAbsDiff { template <typename C> static C apply(C x, C y) { return std::fabs(x - y); } };
-struct MapSquaredDiff { template <typename C> static C apply(C x, C y) { return (x - y) * (x - y); } };
-struct KeepSum { template <typename C> static C apply(C a) { return a; } };
-struct TakeSqrt { template <typename C> static C apply(C a) { return std::sqrt(a); } };
+struct MapProduct { template <typename C> LIBOPS_HOST_DEVICE static C apply(C x, C y) { return x * y; } };
+struct MapAbsDiff { template <typename C> LIBOPS_HOST_DEVICE static C apply(C x, C y) { return std::fabs(x - y); } };
+struct MapSquaredDiff { template <typename C> LIBOPS_HOST_DEVICE static C apply(C x, C y) { return (x - y) * (x - y); } };
+struct KeepSum { template <typename C> LIBOPS_HOST_DEVICE static C apply(C a) { return a; } };
+struct TakeSqrt { template <typename C> LIBOPS_HOST_DEVICE static C apply(C a) { return std::sqrt(a); } };
 
 // dot: sum x * y
 template <typename C> using Dot = PairSum<C, MapProduct, KeepSum>;
@@ -42,15 +44,15 @@ template <typename C> struct CosineSums {
 template <typename C> struct CosineSimilarity {
   static constexpr int kArity = 2;
   using Acc = CosineSums<C>;
-  static Acc identity(const ExtraParams&) { return {C(0), C(0), C(0)}; }
-  static Acc map(C x, C y, const ExtraParams&) { return {x * y, x * x, y * y}; }
-  static Acc merge(Acc a, Acc b) { return {a.xy + b.xy, a.xx + b.xx, a.yy + b.yy}; }
-  static C finish(Acc a, int64_t, const ExtraParams&) { return a.xy / (std::sqrt(a.xx) * std::sqrt(a.yy)); }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return {C(0), C(0), C(0)}; }
+  LIBOPS_HOST_DEVICE static Acc map(C x, C y, const ExtraParams&) { return {x * y, x * x, y * y}; }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return {a.xy + b.xy, a.xx + b.xx, a.yy + b.yy}; }
+  LIBOPS_HOST_DEVICE static C finish(Acc a, int64_t, const ExtraParams&) { return a.xy / (std::sqrt(a.xx) * std::sqrt(a.yy)); }
 };
 
 // cosine_distance: 1 - cosine_similarity
 template <typename C> struct CosineDistance : CosineSimilarity<C> {
-  static C finish(CosineSums<C> a, int64_t n, const ExtraParams& e) {
+  LIBOPS_HOST_DEVICE static C finish(CosineSums<C> a, int64_t n, const ExtraParams& e) {
     return C(1) - CosineSimilarity<C>::finish(a, n, e);
   }
 };
@@ -61,12 +63,12 @@ template <typename C> struct CosineDistance : CosineSimilarity<C> {
 template <typename C> struct EqualsWithEps {
   static constexpr int kArity = 2;
   using Acc = int64_t;
-  static Acc identity(const ExtraParams&) { return 0; }
-  static Acc map(C x, C y, const ExtraParams& e) {
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return 0; }
+  LIBOPS_HOST_DEVICE static Acc map(C x, C y, const ExtraParams& e) {
     return (x == y || std::fabs(x - y) <= C(e.get(0, 1e-5))) ? 0 : 1;
   }
-  static Acc merge(Acc a, Acc b) { return a + b; }
-  static C finish(Acc a, int64_t, const ExtraParams&) { return C(a); }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return a + b; }
+  LIBOPS_HOST_DEVICE static C finish(Acc a, int64_t, const ExtraParams&) { return C(a); }
   static Status check(const char* op, const ExtraParams& e) {
     const double eps = e.get(0, 1e-5);
     if (!(eps >= 0))
@@ -84,10 +86,10 @@ template <typename C> struct MinMaxSums {
 template <typename C> struct JaccardDistance {
   static constexpr int kArity = 2;
   using Acc = MinMaxSums<C>;
-  static Acc identity(const ExtraParams&) { return {C(0), C(0)}; }
-  static Acc map(C x, C y, const ExtraParams&) { return {x < y ? x : y, x < y ? y : x}; }
-  static Acc merge(Acc a, Acc b) { return {a.min + b.min, a.max + b.max}; }
-  static C finish(Acc a, int64_t, const ExtraParams&) { return C(1) - a.min / a.max; }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return {C(0), C(0)}; }
+  LIBOPS_HOST_DEVICE static Acc map(C x, C y, const ExtraParams&) { return {x < y ? x : y, x < y ? y : x}; }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return {a.min + b.min, a.max + b.max}; }
+  LIBOPS_HOST_DEVICE static C finish(Acc a, int64_t, const ExtraParams&) { return C(1) - a.min / a.max; }
 };
 
 // hamming_distance: the fraction of pairs with x != y (count / n, as
@@ -95,10 +97,10 @@ template <typename C> struct JaccardDistance {
 template <typename C> struct HammingDistance {
   static constexpr int kArity = 2;
   using Acc = int64_t;
-  static Acc identity(const ExtraParams&) { return 0; }
-  static Acc map(C x, C y, const ExtraParams&) { return x != y ? 1 : 0; }
-  static Acc merge(Acc a, Acc b) { return a + b; }
-  static C finish(Acc a, int64_t n, const ExtraParams&) { return C(a) / C(n); }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return 0; }
+  LIBOPS_HOST_DEVICE static Acc map(C x, C y, const ExtraParams&) { return x != y ? 1 : 0; }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return a + b; }
+  LIBOPS_HOST_DEVICE static C finish(Acc a, int64_t n, const ExtraParams&) { return C(a) / C(n); }
 };
 
 }  // namespace libops::legacy::fn

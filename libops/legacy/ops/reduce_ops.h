@@ -23,6 +23,8 @@
 // after the store into z's dtype equals numpy's result cast to that dtype.
 #pragma once
 
+#include "libops/core/host_device.h"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -35,23 +37,23 @@ namespace libops::legacy::fn {
 // ---- shared helpers ----
 
 // |x|; for signed integers the lowest value stays itself (wraps), as numpy's abs.
-template <typename C> inline C abs_value(C x) {
+template <typename C> LIBOPS_HOST_DEVICE inline C abs_value(C x) {
   if constexpr (is_float_compute_v<C>) return std::fabs(x);
   else if constexpr (std::is_unsigned_v<C>) return x;
   else return x < 0 ? C(std::make_unsigned_t<C>(0) - std::make_unsigned_t<C>(x)) : x;
 }
 
-template <typename A> inline A wrap_add(A a, A b) {
+template <typename A> LIBOPS_HOST_DEVICE inline A wrap_add(A a, A b) {
   if constexpr (std::is_integral_v<A>) return A(std::make_unsigned_t<A>(a) + std::make_unsigned_t<A>(b));
   else return a + b;
 }
 
-template <typename A> inline A wrap_mul(A a, A b) {
+template <typename A> LIBOPS_HOST_DEVICE inline A wrap_mul(A a, A b) {
   if constexpr (std::is_integral_v<A>) return A(std::make_unsigned_t<A>(a) * std::make_unsigned_t<A>(b));
   else return a * b;
 }
 
-template <typename C> inline bool is_nan_value(C v) {
+template <typename C> LIBOPS_HOST_DEVICE inline bool is_nan_value(C v) {
   if constexpr (is_float_compute_v<C>) return v != v;
   else return false;
 }
@@ -59,7 +61,7 @@ template <typename C> inline bool is_nan_value(C v) {
 // NaN-propagating max/min (Note [NaN in reductions]), written as selects in
 // this form because it is the one the compiler vectorizes, in the lanes of
 // the generic path and across outputs on the kept-inner path.
-template <typename C> inline C max_nan(C a, C b) {
+template <typename C> LIBOPS_HOST_DEVICE inline C max_nan(C a, C b) {
   if constexpr (is_float_compute_v<C>) {
     const C larger = b < a ? a : b, nan = a != a ? a : b;
     return ((a != a) | (b != b)) ? nan : larger;
@@ -67,7 +69,7 @@ template <typename C> inline C max_nan(C a, C b) {
     return a > b ? a : b;
   }
 }
-template <typename C> inline C min_nan(C a, C b) {
+template <typename C> LIBOPS_HOST_DEVICE inline C min_nan(C a, C b) {
   if constexpr (is_float_compute_v<C>) {
     const C smaller = b > a ? a : b, nan = a != a ? a : b;
     return ((a != a) | (b != b)) ? nan : smaller;
@@ -76,11 +78,11 @@ template <typename C> inline C min_nan(C a, C b) {
   }
 }
 
-template <typename C> inline C lowest_value() {
+template <typename C> LIBOPS_HOST_DEVICE inline C lowest_value() {
   if constexpr (is_float_compute_v<C>) return -std::numeric_limits<C>::infinity();
   else return std::numeric_limits<C>::lowest();
 }
-template <typename C> inline C highest_value() {
+template <typename C> LIBOPS_HOST_DEVICE inline C highest_value() {
   if constexpr (is_float_compute_v<C>) return std::numeric_limits<C>::infinity();
   else return std::numeric_limits<C>::max();
 }
@@ -122,7 +124,7 @@ inline Status check_match_params(const char* op, const ExtraParams& e) {
   return Status::ok();
 }
 
-template <typename C> inline bool matches(C xc, const ExtraParams& e) {
+template <typename C> LIBOPS_HOST_DEVICE inline bool matches(C xc, const ExtraParams& e) {
   const double x = double(xc), v = e.get(1, 0.0), eps = e.get(2, 0.0);
   switch (static_cast<MatchMode>(static_cast<int>(e.get(0, 0.0)))) {
     case MatchMode::kEquals: return x == v || std::fabs(x - v) <= eps;
@@ -147,35 +149,35 @@ template <typename C> inline bool matches(C xc, const ExtraParams& e) {
 // Sum of map(x); shared shape of the sum-like functors below.
 template <typename C, typename Map, typename Finish> struct SumOf {
   using Acc = C;
-  static Acc identity(const ExtraParams&) { return C(0); }
-  static Acc map(C x, const ExtraParams& e) { return Map::apply(x, e); }
-  static Acc merge(Acc a, Acc b) { return a + b; }
-  static C finish(Acc a, int64_t n, const ExtraParams& e) { return Finish::apply(a, n, e); }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return C(0); }
+  LIBOPS_HOST_DEVICE static Acc map(C x, const ExtraParams& e) { return Map::apply(x, e); }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return a + b; }
+  LIBOPS_HOST_DEVICE static C finish(Acc a, int64_t n, const ExtraParams& e) { return Finish::apply(a, n, e); }
 };
 
-struct MapIdentity { template <typename C> static C apply(C x, const ExtraParams&) { return x; } };
-struct MapAbs { template <typename C> static C apply(C x, const ExtraParams&) { return std::fabs(x); } };
-struct MapSquare { template <typename C> static C apply(C x, const ExtraParams&) { return x * x; } };
+struct MapIdentity { template <typename C> LIBOPS_HOST_DEVICE static C apply(C x, const ExtraParams&) { return x; } };
+struct MapAbs { template <typename C> LIBOPS_HOST_DEVICE static C apply(C x, const ExtraParams&) { return std::fabs(x); } };
+struct MapSquare { template <typename C> LIBOPS_HOST_DEVICE static C apply(C x, const ExtraParams&) { return x * x; } };
 struct MapAbsPow {
-  template <typename C> static C apply(C x, const ExtraParams& e) { return std::pow(std::fabs(x), C(e.get(0, 2.0))); }
+  template <typename C> LIBOPS_HOST_DEVICE static C apply(C x, const ExtraParams& e) { return std::pow(std::fabs(x), C(e.get(0, 2.0))); }
 };
 // x * log(x), with 0 * log(0) taken as its limit 0 (numpy would give NaN);
 // a negative x gives NaN.
 struct MapXLogX {
-  template <typename C> static C apply(C x, const ExtraParams&) { return x == C(0) ? C(0) : x * std::log(x); }
+  template <typename C> LIBOPS_HOST_DEVICE static C apply(C x, const ExtraParams&) { return x == C(0) ? C(0) : x * std::log(x); }
 };
 struct MapXLog2X {
-  template <typename C> static C apply(C x, const ExtraParams&) { return x == C(0) ? C(0) : x * std::log2(x); }
+  template <typename C> LIBOPS_HOST_DEVICE static C apply(C x, const ExtraParams&) { return x == C(0) ? C(0) : x * std::log2(x); }
 };
 
-struct FinishSum { template <typename C> static C apply(C a, int64_t, const ExtraParams&) { return a; } };
-struct FinishMean { template <typename C> static C apply(C a, int64_t n, const ExtraParams&) { return a / C(n); } };
-struct FinishSqrt { template <typename C> static C apply(C a, int64_t, const ExtraParams&) { return std::sqrt(a); } };
+struct FinishSum { template <typename C> LIBOPS_HOST_DEVICE static C apply(C a, int64_t, const ExtraParams&) { return a; } };
+struct FinishMean { template <typename C> LIBOPS_HOST_DEVICE static C apply(C a, int64_t n, const ExtraParams&) { return a / C(n); } };
+struct FinishSqrt { template <typename C> LIBOPS_HOST_DEVICE static C apply(C a, int64_t, const ExtraParams&) { return std::sqrt(a); } };
 struct FinishRoot {
-  template <typename C> static C apply(C a, int64_t, const ExtraParams& e) { return std::pow(a, C(1.0 / e.get(0, 2.0))); }
+  template <typename C> LIBOPS_HOST_DEVICE static C apply(C a, int64_t, const ExtraParams& e) { return std::pow(a, C(1.0 / e.get(0, 2.0))); }
 };
-struct FinishNeg { template <typename C> static C apply(C a, int64_t, const ExtraParams&) { return -a; } };
-struct FinishLogNeg { template <typename C> static C apply(C a, int64_t, const ExtraParams&) { return std::log(-a); } };
+struct FinishNeg { template <typename C> LIBOPS_HOST_DEVICE static C apply(C a, int64_t, const ExtraParams&) { return -a; } };
+struct FinishLogNeg { template <typename C> LIBOPS_HOST_DEVICE static C apply(C a, int64_t, const ExtraParams&) { return std::log(-a); } };
 
 // mean(x)
 template <typename C> using Mean = SumOf<C, MapIdentity, FinishMean>;
@@ -207,10 +209,10 @@ template <typename C> struct NormP : SumOf<C, MapAbsPow, FinishRoot> {
 // max |x|; NaN if any NaN; 0 when empty.
 template <typename C> struct NormMax {
   using Acc = C;
-  static Acc identity(const ExtraParams&) { return C(0); }
-  static Acc map(C x, const ExtraParams&) { return std::fabs(x); }
-  static Acc merge(Acc a, Acc b) { return max_nan(a, b); }
-  static C finish(Acc a, int64_t, const ExtraParams&) { return a; }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return C(0); }
+  LIBOPS_HOST_DEVICE static Acc map(C x, const ExtraParams&) { return std::fabs(x); }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return max_nan(a, b); }
+  LIBOPS_HOST_DEVICE static C finish(Acc a, int64_t, const ExtraParams&) { return a; }
 };
 
 // ---- REDUCE_SAME (any compute type) ----
@@ -218,53 +220,53 @@ template <typename C> struct NormMax {
 // sum x
 template <typename C> struct Sum {
   using Acc = C;
-  static Acc identity(const ExtraParams&) { return C(0); }
-  static Acc map(C x, const ExtraParams&) { return x; }
-  static Acc merge(Acc a, Acc b) { return wrap_add(a, b); }
-  static C finish(Acc a, int64_t, const ExtraParams&) { return a; }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return C(0); }
+  LIBOPS_HOST_DEVICE static Acc map(C x, const ExtraParams&) { return x; }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return wrap_add(a, b); }
+  LIBOPS_HOST_DEVICE static C finish(Acc a, int64_t, const ExtraParams&) { return a; }
 };
 
 // sum |x|
 template <typename C> struct ASum : Sum<C> {
-  static C map(C x, const ExtraParams&) { return abs_value(x); }
+  LIBOPS_HOST_DEVICE static C map(C x, const ExtraParams&) { return abs_value(x); }
 };
 
 // product of x
 template <typename C> struct Prod {
   using Acc = C;
-  static Acc identity(const ExtraParams&) { return C(1); }
-  static Acc map(C x, const ExtraParams&) { return x; }
-  static Acc merge(Acc a, Acc b) { return wrap_mul(a, b); }
-  static C finish(Acc a, int64_t, const ExtraParams&) { return a; }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return C(1); }
+  LIBOPS_HOST_DEVICE static Acc map(C x, const ExtraParams&) { return x; }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return wrap_mul(a, b); }
+  LIBOPS_HOST_DEVICE static C finish(Acc a, int64_t, const ExtraParams&) { return a; }
 };
 
 // largest x; NaN if any NaN
 template <typename C> struct Max {
   using Acc = C;
-  static Acc identity(const ExtraParams&) { return lowest_value<C>(); }
-  static Acc map(C x, const ExtraParams&) { return x; }
-  static Acc merge(Acc a, Acc b) { return max_nan(a, b); }
-  static C finish(Acc a, int64_t, const ExtraParams&) { return a; }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return lowest_value<C>(); }
+  LIBOPS_HOST_DEVICE static Acc map(C x, const ExtraParams&) { return x; }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return max_nan(a, b); }
+  LIBOPS_HOST_DEVICE static C finish(Acc a, int64_t, const ExtraParams&) { return a; }
 };
 
 // smallest x; NaN if any NaN
 template <typename C> struct Min {
   using Acc = C;
-  static Acc identity(const ExtraParams&) { return highest_value<C>(); }
-  static Acc map(C x, const ExtraParams&) { return x; }
-  static Acc merge(Acc a, Acc b) { return min_nan(a, b); }
-  static C finish(Acc a, int64_t, const ExtraParams&) { return a; }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return highest_value<C>(); }
+  LIBOPS_HOST_DEVICE static Acc map(C x, const ExtraParams&) { return x; }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return min_nan(a, b); }
+  LIBOPS_HOST_DEVICE static C finish(Acc a, int64_t, const ExtraParams&) { return a; }
 };
 
 // largest |x|; NaN if any NaN; 0 when empty
 template <typename C> struct AMax : Max<C> {
-  static C identity(const ExtraParams&) { return C(0); }
-  static C map(C x, const ExtraParams&) { return abs_value(x); }
+  LIBOPS_HOST_DEVICE static C identity(const ExtraParams&) { return C(0); }
+  LIBOPS_HOST_DEVICE static C map(C x, const ExtraParams&) { return abs_value(x); }
 };
 
 // smallest |x|; NaN if any NaN
 template <typename C> struct AMin : Min<C> {
-  static C map(C x, const ExtraParams&) { return abs_value(x); }
+  LIBOPS_HOST_DEVICE static C map(C x, const ExtraParams&) { return abs_value(x); }
 };
 
 // ---- REDUCE_BOOL (any compute type; bool z) ----
@@ -273,29 +275,29 @@ template <typename C> struct AMin : Min<C> {
 // "any" (|, empty false). Written with & and | so the lanes vectorize.
 template <typename C, typename P, bool kAll> struct BoolReduce {
   using Acc = bool;
-  static Acc identity(const ExtraParams&) { return kAll; }
-  static Acc map(C x, const ExtraParams&) { return P::test(x); }
-  static Acc merge(Acc a, Acc b) { return kAll ? (a & b) : (a | b); }
-  static bool finish(Acc a, int64_t, const ExtraParams&) { return a; }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return kAll; }
+  LIBOPS_HOST_DEVICE static Acc map(C x, const ExtraParams&) { return P::test(x); }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return kAll ? (a & b) : (a | b); }
+  LIBOPS_HOST_DEVICE static bool finish(Acc a, int64_t, const ExtraParams&) { return a; }
 };
 
-struct IsNonZero { template <typename C> static bool test(C x) { return x != C(0); } };
+struct IsNonZero { template <typename C> LIBOPS_HOST_DEVICE static bool test(C x) { return x != C(0); } };
 struct IsFiniteValue {
-  template <typename C> static bool test(C x) {
+  template <typename C> LIBOPS_HOST_DEVICE static bool test(C x) {
     if constexpr (is_float_compute_v<C>) return std::isfinite(x);
     else return true;
   }
 };
-struct IsInfOrNanValue { template <typename C> static bool test(C x) { return !IsFiniteValue::test(x); } };
-struct IsNanValue { template <typename C> static bool test(C x) { return is_nan_value(x); } };
+struct IsInfOrNanValue { template <typename C> LIBOPS_HOST_DEVICE static bool test(C x) { return !IsFiniteValue::test(x); } };
+struct IsNanValue { template <typename C> LIBOPS_HOST_DEVICE static bool test(C x) { return is_nan_value(x); } };
 struct IsInfValue {
-  template <typename C> static bool test(C x) {
+  template <typename C> LIBOPS_HOST_DEVICE static bool test(C x) {
     if constexpr (is_float_compute_v<C>) return std::isinf(x);
     else return false;
   }
 };
-struct IsPositiveValue { template <typename C> static bool test(C x) { return x > C(0); } };
-struct IsNegativeValue { template <typename C> static bool test(C x) { return x < C(0); } };
+struct IsPositiveValue { template <typename C> LIBOPS_HOST_DEVICE static bool test(C x) { return x > C(0); } };
+struct IsNegativeValue { template <typename C> LIBOPS_HOST_DEVICE static bool test(C x) { return x < C(0); } };
 
 // any: some x != 0 (NaN counts as non-zero)
 template <typename C> using Any = BoolReduce<C, IsNonZero, false>;
@@ -318,15 +320,15 @@ template <typename C> using IsNegative = BoolReduce<C, IsNegativeValue, true>;
 
 template <typename C, typename P> struct CountIf {
   using Acc = int64_t;
-  static Acc identity(const ExtraParams&) { return 0; }
-  static Acc map(C x, const ExtraParams& e) { return P::test(x, e) ? 1 : 0; }
-  static Acc merge(Acc a, Acc b) { return a + b; }
-  static int64_t finish(Acc a, int64_t, const ExtraParams&) { return a; }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return 0; }
+  LIBOPS_HOST_DEVICE static Acc map(C x, const ExtraParams& e) { return P::test(x, e) ? 1 : 0; }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return a + b; }
+  LIBOPS_HOST_DEVICE static int64_t finish(Acc a, int64_t, const ExtraParams&) { return a; }
 };
 
-struct NonZeroTest { template <typename C> static bool test(C x, const ExtraParams&) { return x != C(0); } };
-struct ZeroTest { template <typename C> static bool test(C x, const ExtraParams&) { return x == C(0); } };
-struct MatchTest { template <typename C> static bool test(C x, const ExtraParams& e) { return matches(x, e); } };
+struct NonZeroTest { template <typename C> LIBOPS_HOST_DEVICE static bool test(C x, const ExtraParams&) { return x != C(0); } };
+struct ZeroTest { template <typename C> LIBOPS_HOST_DEVICE static bool test(C x, const ExtraParams&) { return x == C(0); } };
+struct MatchTest { template <typename C> LIBOPS_HOST_DEVICE static bool test(C x, const ExtraParams& e) { return matches(x, e); } };
 
 // number of x != 0 (NaN counts)
 template <typename C> using CountNonZero = CountIf<C, NonZeroTest>;

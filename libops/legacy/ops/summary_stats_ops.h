@@ -4,6 +4,8 @@
 // divide by n. Both are NaN when the divisor is 0 (Note [Empty reductions]).
 #pragma once
 
+#include "libops/core/host_device.h"
+
 #include <cmath>
 #include <cstdint>
 
@@ -15,32 +17,32 @@ struct Moments {
   double n, mean, m2;
 };
 
-inline Moments merge_moments(const Moments& a, const Moments& b) {
+LIBOPS_HOST_DEVICE inline Moments merge_moments(const Moments& a, const Moments& b) {
   if (a.n == 0) return b;
   if (b.n == 0) return a;
   double n = a.n + b.n, d = b.mean - a.mean;
   return {n, a.mean + d * (b.n / n), a.m2 + b.m2 + d * d * (a.n * b.n / n)};
 }
 
-inline double finish_variance(const Moments& m, const ExtraParams& e) {
+LIBOPS_HOST_DEVICE inline double finish_variance(const Moments& m, const ExtraParams& e) {
   double denom = e.get(0, 1.0) != 0.0 ? m.n - 1 : m.n;
   return denom > 0 ? m.m2 / denom : std::nan("");
 }
 
 template <typename C> struct Variance {
   using Acc = Moments;
-  static Acc identity(const ExtraParams&) { return {0, 0, 0}; }
-  static Acc map(C x, const ExtraParams&) { return {1, double(x), 0}; }
-  static Acc merge(Acc a, Acc b) { return merge_moments(a, b); }
-  static double finish(Acc a, int64_t, const ExtraParams& e) { return finish_variance(a, e); }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return {0, 0, 0}; }
+  LIBOPS_HOST_DEVICE static Acc map(C x, const ExtraParams&) { return {1, double(x), 0}; }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return merge_moments(a, b); }
+  LIBOPS_HOST_DEVICE static double finish(Acc a, int64_t, const ExtraParams& e) { return finish_variance(a, e); }
 };
 
 template <typename C> struct StandardDeviation {
   using Acc = Moments;
-  static Acc identity(const ExtraParams&) { return {0, 0, 0}; }
-  static Acc map(C x, const ExtraParams&) { return {1, double(x), 0}; }
-  static Acc merge(Acc a, Acc b) { return merge_moments(a, b); }
-  static double finish(Acc a, int64_t, const ExtraParams& e) { return std::sqrt(finish_variance(a, e)); }
+  LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return {0, 0, 0}; }
+  LIBOPS_HOST_DEVICE static Acc map(C x, const ExtraParams&) { return {1, double(x), 0}; }
+  LIBOPS_HOST_DEVICE static Acc merge(Acc a, Acc b) { return merge_moments(a, b); }
+  LIBOPS_HOST_DEVICE static double finish(Acc a, int64_t, const ExtraParams& e) { return std::sqrt(finish_variance(a, e)); }
 };
 
 }  // namespace libops::legacy::fn

@@ -7,13 +7,15 @@
 // transform_same_ops.h).
 #pragma once
 
+#include "libops/core/host_device.h"
+
 #include "libops/legacy/dispatch.h"
 
 namespace libops::legacy::fn::transform_any {
 
 // Copy with conversion (numpy's astype, i.e. a cast).
 template <typename C> struct Assign {
-  static C op(C x, const ExtraParams&) { return x; }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return x; }
 };
 
 }  // namespace libops::legacy::fn::transform_any

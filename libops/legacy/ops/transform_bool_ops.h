@@ -8,6 +8,8 @@
 // number. Never renumber a row.
 #pragma once
 
+#include "libops/core/host_device.h"
+
 #include <cmath>
 #include <type_traits>
 
@@ -16,50 +18,50 @@
 namespace libops::legacy::fn::transform_bool {
 
 template <typename C> struct IsNan {
-  static bool op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static bool op(C x, const ExtraParams&) {
     if constexpr (is_float_compute_v<C>) return std::isnan(x);
     else return false;
   }
 };
 template <typename C> struct IsInf {
-  static bool op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static bool op(C x, const ExtraParams&) {
     if constexpr (is_float_compute_v<C>) return std::isinf(x);
     else return false;
   }
 };
 template <typename C> struct IsFinite {
-  static bool op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static bool op(C x, const ExtraParams&) {
     if constexpr (is_float_compute_v<C>) return std::isfinite(x);
     else return true;
   }
 };
 template <typename C> struct IsInfOrNan {
-  static bool op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static bool op(C x, const ExtraParams&) {
     if constexpr (is_float_compute_v<C>) return !std::isfinite(x);
     else return false;
   }
 };
 template <typename C> struct IsPositive {
-  static bool op(C x, const ExtraParams&) { return x > C(0); }
+  LIBOPS_HOST_DEVICE static bool op(C x, const ExtraParams&) { return x > C(0); }
 };
 template <typename C> struct IsNegative {
-  static bool op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static bool op(C x, const ExtraParams&) {
     if constexpr (std::is_unsigned_v<C>) return false;
     else return x < C(0);
   }
 };
 // True for +0 and -0.
 template <typename C> struct IsZero {
-  static bool op(C x, const ExtraParams&) { return x == C(0); }
+  LIBOPS_HOST_DEVICE static bool op(C x, const ExtraParams&) { return x == C(0); }
 };
 // numpy.logical_not: x == 0, the same predicate as is_zero under the name
 // logical code looks for.
 template <typename C> struct LogicalNot {
-  static bool op(C x, const ExtraParams&) { return x == C(0); }
+  LIBOPS_HOST_DEVICE static bool op(C x, const ExtraParams&) { return x == C(0); }
 };
 // Finite with no fractional part (floats); always true for integers.
 template <typename C> struct IsIntegerValue {
-  static bool op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static bool op(C x, const ExtraParams&) {
     if constexpr (is_float_compute_v<C>) return std::isfinite(x) && std::trunc(x) == x;
     else return true;
   }

@@ -9,6 +9,8 @@
 // transform_same_ops.h).
 #pragma once
 
+#include "libops/core/host_device.h"
+
 #include <cmath>
 
 #include "libops/legacy/dispatch.h"
@@ -17,16 +19,16 @@ namespace libops::legacy::fn::transform_float {
 
 // sqrt(-0) = -0, sqrt(x < 0) = NaN.
 template <typename C> struct Sqrt {
-  static C op(C x, const ExtraParams&) { return std::sqrt(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::sqrt(x); }
 };
 // 1 / sqrt(x), computed exactly that way (no fast inverse-sqrt estimate):
 // +-0 -> +-inf, inf -> 0, x < 0 -> NaN.
 template <typename C> struct Rsqrt {
-  static C op(C x, const ExtraParams&) { return C(1) / std::sqrt(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return C(1) / std::sqrt(x); }
 };
 // Real cube root, defined for negative x: cbrt(-8) = -2.
 template <typename C> struct Cbrt {
-  static C op(C x, const ExtraParams&) { return std::cbrt(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::cbrt(x); }
 };
 
 }  // namespace libops::legacy::fn::transform_float

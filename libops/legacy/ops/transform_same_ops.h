@@ -28,6 +28,8 @@
 // type set) with the next unused number. Never renumber a row.
 #pragma once
 
+#include "libops/core/host_device.h"
+
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -41,7 +43,7 @@ namespace detail {
 
 // Note [Transform integer semantics]: negation and products in unsigned
 // arithmetic for integers.
-template <typename C> inline C neg(C x) {
+template <typename C> LIBOPS_HOST_DEVICE inline C neg(C x) {
   if constexpr (std::is_integral_v<C>) {
     using U = std::make_unsigned_t<C>;
     return C(U(0) - U(x));
@@ -49,7 +51,7 @@ template <typename C> inline C neg(C x) {
     return -x;
   }
 }
-template <typename C> inline C mul(C x, C y) {
+template <typename C> LIBOPS_HOST_DEVICE inline C mul(C x, C y) {
   if constexpr (std::is_integral_v<C>) {
     using U = std::make_unsigned_t<C>;
     return C(U(x) * U(y));
@@ -57,7 +59,7 @@ template <typename C> inline C mul(C x, C y) {
     return x * y;
   }
 }
-template <typename C> inline bool is_negative(C x) {
+template <typename C> LIBOPS_HOST_DEVICE inline bool is_negative(C x) {
   if constexpr (std::is_unsigned_v<C>) return false;
   else return x < C(0);
 }
@@ -65,52 +67,52 @@ template <typename C> inline bool is_negative(C x) {
 }  // namespace detail
 
 template <typename C> struct Abs {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if constexpr (std::is_floating_point_v<C>) return std::fabs(x);
     else return detail::is_negative(x) ? detail::neg(x) : x;
   }
 };
 template <typename C> struct Neg {
-  static C op(C x, const ExtraParams&) { return detail::neg(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return detail::neg(x); }
 };
 // -1, 0 or 1; signed zeros and NaN come back unchanged.
 template <typename C> struct Sign {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if (x > C(0)) return C(1);
     if (detail::is_negative(x)) return C(-1);
     return x;
   }
 };
 template <typename C> struct Square {
-  static C op(C x, const ExtraParams&) { return detail::mul(x, x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return detail::mul(x, x); }
 };
 template <typename C> struct Cube {
-  static C op(C x, const ExtraParams&) { return detail::mul(detail::mul(x, x), x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return detail::mul(detail::mul(x, x), x); }
 };
 template <typename C> struct Floor {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if constexpr (std::is_floating_point_v<C>) return std::floor(x);
     else return x;
   }
 };
 template <typename C> struct Ceil {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if constexpr (std::is_floating_point_v<C>) return std::ceil(x);
     else return x;
   }
 };
 // Half away from zero, as C's round.
 template <typename C> struct Round {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if constexpr (std::is_floating_point_v<C>) return std::round(x);
     else return x;
   }
 };
 template <typename C> struct Identity {
-  static C op(C x, const ExtraParams&) { return x; }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return x; }
 };
 template <typename C> struct Reciprocal {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if constexpr (std::is_integral_v<C>)
       if (x == C(0)) return C(0);  // Note [Integer division]
     return C(C(1) / x);            // integers: 1 / INT_MIN = 0, never traps
@@ -118,23 +120,23 @@ template <typename C> struct Reciprocal {
 };
 // max(x, 0), NaN kept.
 template <typename C> struct Relu {
-  static C op(C x, const ExtraParams&) { return detail::is_negative(x) ? C(0) : x; }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return detail::is_negative(x) ? C(0) : x; }
 };
 // min(max(x, 0), 6), NaN kept.
 template <typename C> struct Relu6 {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if (detail::is_negative(x)) return C(0);
     return x > C(6) ? C(6) : x;
   }
 };
 template <typename C> struct OnesAs {
-  static C op(C, const ExtraParams&) { return C(1); }
+  LIBOPS_HOST_DEVICE static C op(C, const ExtraParams&) { return C(1); }
 };
 template <typename C> struct ZerosAs {
-  static C op(C, const ExtraParams&) { return C(0); }
+  LIBOPS_HOST_DEVICE static C op(C, const ExtraParams&) { return C(0); }
 };
 template <typename C> struct ClipByValue {
-  static C op(C x, const ExtraParams& e) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams& e) {
     const C lo = convert_value<C>(e.get(0, -std::numeric_limits<double>::infinity()));
     const C hi = convert_value<C>(e.get(1, std::numeric_limits<double>::infinity()));
     const C y = x < lo ? lo : x;
@@ -143,17 +145,17 @@ template <typename C> struct ClipByValue {
 };
 // 1 where x > 0, else 0 (also for NaN).
 template <typename C> struct Step {
-  static C op(C x, const ExtraParams&) { return x > C(0) ? C(1) : C(0); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return x > C(0) ? C(1) : C(0); }
 };
 template <typename C> struct Trunc {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if constexpr (std::is_floating_point_v<C>) return std::trunc(x);
     else return x;
   }
 };
 // x - trunc(x), with x's sign (frac(-1.25) = -0.25); +-0 at +-inf.
 template <typename C> struct Frac {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     C int_part;
     return std::modf(x, &int_part);
   }

@@ -1,0 +1,200 @@
+// The CUDA DeviceRuntime (libops/core/device.h) and LaunchContext: host code
+// over the CUDA runtime API; registered when the library loads.
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "libops/backends/cuda/cuda_check.h"
+#include "libops/backends/cuda/launch_context.h"
+#include "libops/core/device.h"
+
+namespace libops::cuda {
+
+Status cuda_error(cudaError_t e, const char* what) {
+  const StatusCode code = e == cudaErrorMemoryAllocation ? StatusCode::kOutOfMemory : StatusCode::kDevice;
+  return Status::error(code, "%s failed: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+Status cublas_error(cublasStatus_t e, const char* what) {
+  const StatusCode code = e == CUBLAS_STATUS_ALLOC_FAILED ? StatusCode::kOutOfMemory : StatusCode::kDevice;
+  return Status::error(code, "%s failed: %s (%s)", what, cublasGetStatusString(e), cublasGetStatusName(e));
+}
+
+Status cudnn_error(cudnnStatus_t e, const char* what) {
+  const StatusCode code = e == CUDNN_STATUS_ALLOC_FAILED ? StatusCode::kOutOfMemory : StatusCode::kDevice;
+  return Status::error(code, "%s failed: %s", what, cudnnGetErrorString(e));
+}
+
+namespace {
+
+// cudaGetDeviceCount, remembered: the answer cannot change while the
+// process runs, and asking again costs a driver call.
+struct DeviceCount {
+  int count = 0;
+  cudaError_t error = cudaSuccess;
+};
+const DeviceCount& device_count_once() {
+  static const DeviceCount value = [] {
+    DeviceCount c;
+    c.error = cudaGetDeviceCount(&c.count);
+    if (c.error != cudaSuccess) {
+      c.count = 0;
+      cudaGetLastError();  // clear the sticky error for later calls
+    }
+    return c;
+  }();
+  return value;
+}
+
+int count_devices() { return device_count_once().count; }
+
+Status check(int index) {
+  const DeviceCount& c = device_count_once();
+  if (c.error != cudaSuccess)
+    return Status::error(StatusCode::kDevice, "cuda:%d: no CUDA device is usable: %s (%s)", index,
+                         cudaGetErrorString(c.error), cudaGetErrorName(c.error));
+  if (c.count == 0) return Status::error(StatusCode::kDevice, "cuda:%d: no CUDA device is present", index);
+  if (index < 0 || index >= c.count)
+    return Status::error(StatusCode::kDevice, "cuda:%d does not exist: this machine has %d CUDA device%s", index,
+                         c.count, c.count == 1 ? "" : "s");
+  return Status::ok();
+}
+
+// Device memory comes from the stream-ordered pool, which keeps freed blocks
+// for reuse (release threshold raised once per device), so a graph run that
+// frees and allocates intermediates does not go to the driver each time.
+Status prepare_pool(int index) {
+  static std::mutex mu;
+  static std::unordered_map<int, bool> done;
+  std::lock_guard<std::mutex> lock(mu);
+  if (done[index]) return Status::ok();
+  cudaMemPool_t pool;
+  LIBOPS_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, index));
+  uint64_t keep = UINT64_MAX;
+  LIBOPS_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+  done[index] = true;
+  return Status::ok();
+}
+
+Status allocate(int index, size_t bytes, void** out) {
+  RETURN_IF_ERROR(check(index));
+  LIBOPS_CUDA_CHECK(cudaSetDevice(index));
+  RETURN_IF_ERROR(prepare_pool(index));
+  void* p = nullptr;
+  // On the legacy default stream, which every (blocking) stream of ours
+  // orders against: the memory is ready before any later kernel uses it.
+  LIBOPS_CUDA_CHECK(cudaMallocAsync(&p, bytes, cudaStreamLegacy));
+  *out = p;
+  return Status::ok();
+}
+
+void release(int index, void* p) {
+  // Ordered after all work already queued on blocking streams that may still
+  // read or write p; never waits on the host.
+  if (cudaSetDevice(index) != cudaSuccess || cudaFreeAsync(p, cudaStreamLegacy) != cudaSuccess)
+    cudaGetLastError();  // nothing to report to from a destructor; the process goes on
+}
+
+Status copy_to_device(int index, void* dst, const void* src, size_t bytes) {
+  LIBOPS_CUDA_CHECK(cudaSetDevice(index));
+  LIBOPS_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+  return Status::ok();
+}
+
+Status copy_to_host(int index, void* dst, const void* src, size_t bytes) {
+  LIBOPS_CUDA_CHECK(cudaSetDevice(index));
+  LIBOPS_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+  return Status::ok();
+}
+
+Status synchronize(int index) {
+  RETURN_IF_ERROR(check(index));
+  LIBOPS_CUDA_CHECK(cudaSetDevice(index));
+  LIBOPS_CUDA_CHECK(cudaDeviceSynchronize());
+  return Status::ok();
+}
+
+const DeviceRuntime kCudaRuntime{count_devices, check, allocate, release, copy_to_device, copy_to_host, synchronize};
+
+[[maybe_unused]] const bool kRegistered = [] {
+  register_device_runtime(DeviceType::kCuda, &kCudaRuntime);
+  return true;
+}();
+
+}  // namespace
+
+// ---- LaunchContext ----
+
+Status LaunchContext::get(int index, LaunchContext** out) {
+  thread_local std::unordered_map<int, std::unique_ptr<LaunchContext>> contexts;
+  auto it = contexts.find(index);
+  if (it != contexts.end()) {
+    *out = it->second.get();
+    return cudaSetDevice(index) == cudaSuccess ? Status::ok() : cuda_error(cudaGetLastError(), "cudaSetDevice");
+  }
+  RETURN_IF_ERROR(check(index));
+  LIBOPS_CUDA_CHECK(cudaSetDevice(index));
+  std::unique_ptr<LaunchContext> c(new LaunchContext());
+  c->device_ = index;
+  LIBOPS_CUDA_CHECK(cudaStreamCreate(&c->stream_));
+  *out = c.get();
+  contexts.emplace(index, std::move(c));
+  return Status::ok();
+}
+
+Status LaunchContext::cublas(cublasHandle_t* out) {
+  if (cublas_ == nullptr) {
+    cublasHandle_t h = nullptr;
+    LIBOPS_CUBLAS_CHECK(cublasCreate(&h));
+    const cublasStatus_t s = cublasSetStream(h, stream_);
+    if (s != CUBLAS_STATUS_SUCCESS) {
+      cublasDestroy(h);
+      return cublas_error(s, "cublasSetStream");
+    }
+    cublas_ = h;
+  }
+  *out = cublas_;
+  return Status::ok();
+}
+
+Status LaunchContext::cudnn(cudnnHandle_t* out) {
+  if (cudnn_ == nullptr) {
+    cudnnHandle_t h = nullptr;
+    LIBOPS_CUDNN_CHECK(cudnnCreate(&h));
+    const cudnnStatus_t s = cudnnSetStream(h, stream_);
+    if (s != CUDNN_STATUS_SUCCESS) {
+      cudnnDestroy(h);
+      return cudnn_error(s, "cudnnSetStream");
+    }
+    cudnn_ = h;
+  }
+  *out = cudnn_;
+  return Status::ok();
+}
+
+Status LaunchContext::workspace(size_t bytes, void** out) {
+  if (bytes > workspace_bytes_) {
+    if (workspace_ != nullptr) cudaFreeAsync(workspace_, stream_);
+    workspace_ = nullptr;
+    workspace_bytes_ = 0;
+    void* p = nullptr;
+    RETURN_IF_ERROR(prepare_pool(device_));
+    LIBOPS_CUDA_CHECK(cudaMallocAsync(&p, bytes, stream_));
+    workspace_ = p;
+    workspace_bytes_ = bytes;
+  }
+  *out = workspace_;
+  return Status::ok();
+}
+
+LaunchContext::~LaunchContext() {
+  // Runs at thread exit; errors cannot be reported and must not throw.
+  if (cudaSetDevice(device_) != cudaSuccess) return;
+  if (workspace_ != nullptr) cudaFreeAsync(workspace_, stream_);
+  if (cudnn_ != nullptr) cudnnDestroy(cudnn_);
+  if (cublas_ != nullptr) cublasDestroy(cublas_);
+  if (stream_ != nullptr) cudaStreamDestroy(stream_);
+}
+
+}  // namespace libops::cuda

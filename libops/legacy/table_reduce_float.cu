@@ -1,0 +1,5 @@
+// The reduce_float table on CUDA devices (see table_impl.cuh).
+#include "libops/legacy/ops/reduce_ops.h"
+#include "libops/legacy/table_impl.cuh"
+
+LIBOPS_CUDA_TABLE(REDUCE, reduce_float, kReduceFloat, LIBOPS_REDUCE_FLOAT_OPS)

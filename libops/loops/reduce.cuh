@@ -1,0 +1,193 @@
+// CUDA reductions: the device side of loops/reduce.h, for the same reduce
+// functors (identity / map / merge / finish, LIBOPS_HOST_DEVICE) and the
+// same compute types. Included by .cu files only.
+//
+// The host splits x's dims into kept and reduced ones exactly as the CPU
+// does (detail::ReduceLoops, over device addresses). Two kernels:
+//   * block per output: when x's innermost dim is reduced (row sums, full
+//     reductions). The threads of a block stride through the output's
+//     reduced positions, so a warp reads neighbouring elements; a shared-
+//     memory tree merges the threads' accumulators. Long reductions with few
+//     outputs are cut into `parts` blocks per output whose accumulators a
+//     second kernel merges in part order.
+//   * thread per output: when x's innermost dim is kept (column sums): each
+//     thread folds its output's positions in order, and neighbouring
+//     threads read neighbouring elements.
+// The split depends only on the shapes, so a given call is reproducible run
+// to run; results agree with the CPU's up to rounding (the merge order
+// differs). Empty reductions store finish(identity, 0), clamped into z's
+// integer dtype, as on the CPU.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <type_traits>
+
+#include "libops/backends/cuda/launch_context.h"
+#include "libops/loops/elementwise.cuh"
+#include "libops/loops/reduce.h"
+
+namespace libops::cuda {
+
+template <typename Op, typename C>
+struct DeviceReduce {
+  using Acc = typename Op::Acc;
+  using R = decltype(Op::finish(std::declval<Acc>(), int64_t{}, std::declval<const ExtraParams&>()));
+  static constexpr int NI = reduce_traits<Op>::kArity;
+  static constexpr bool kIndexed = reduce_traits<Op>::kIndexed;
+
+  // Everything a kernel needs, by value.
+  struct Args {
+    NdLoop<1 + NI> outer;  // kept dims: z, x (, y)
+    NdLoop<NI> inner;      // reduced dims: x (, y)
+    int64_t n_out, n_red;
+    int parts;             // blocks per output (block-per-output kernel)
+    DataType tz, tx, ty;
+    ExtraParams e;
+  };
+
+  // The accumulator of reduced position r of the output whose operands start at `in`.
+  static __device__ __forceinline__ Acc map_at(const Args& a, char* const* in, int64_t r) {
+    int64_t off[NI];
+    offsets_of(a.inner, r, off);
+    const C xv = load_as<C>(in[0] + off[0], a.tx);
+    if constexpr (NI == 2) return Op::map(xv, load_as<C>(in[1] + off[1], a.ty), a.e);
+    else if constexpr (kIndexed) return Op::map(xv, r, a.e);
+    else return Op::map(xv, a.e);
+  }
+
+  static __device__ __forceinline__ void output_bases(const Args& a, int64_t o, char** zp, char** in) {
+    int64_t off[1 + NI];
+    offsets_of(a.outer, o, off);
+    *zp = a.outer.base[0] + off[0];
+    for (int k = 0; k < NI; ++k) in[k] = a.outer.base[1 + k] + off[1 + k];
+  }
+};
+
+// Block per (output, part); partial == nullptr when parts == 1.
+template <typename Op, typename C>
+__global__ void reduce_block_kernel(typename DeviceReduce<Op, C>::Args a, typename Op::Acc* partial) {
+  using D = DeviceReduce<Op, C>;
+  using Acc = typename Op::Acc;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  Acc* shared = reinterpret_cast<Acc*>(shared_bytes);
+  const int64_t o = blockIdx.x / a.parts;
+  const int part = static_cast<int>(blockIdx.x % a.parts);
+  char* zp;
+  char* in[D::NI];
+  D::output_bases(a, o, &zp, in);
+  const int64_t per_part = (a.n_red + a.parts - 1) / a.parts;
+  const int64_t begin = part * per_part;
+  const int64_t end = begin + per_part < a.n_red ? begin + per_part : a.n_red;
+  Acc acc = Op::identity(a.e);
+  for (int64_t r = begin + threadIdx.x; r < end; r += blockDim.x) acc = Op::merge(acc, D::map_at(a, in, r));
+  shared[threadIdx.x] = acc;
+  __syncthreads();
+  for (unsigned w = blockDim.x / 2; w > 0; w /= 2) {
+    if (threadIdx.x < w) shared[threadIdx.x] = Op::merge(shared[threadIdx.x], shared[threadIdx.x + w]);
+    __syncthreads();
+  }
+  if (threadIdx.x != 0) return;
+  if (partial != nullptr) partial[blockIdx.x] = shared[0];
+  else store_as(zp, a.tz, Op::finish(shared[0], a.n_red, a.e));
+}
+
+// Merges each output's parts in order and stores the result.
+template <typename Op, typename C>
+__global__ void reduce_merge_parts_kernel(typename DeviceReduce<Op, C>::Args a, const typename Op::Acc* partial) {
+  using D = DeviceReduce<Op, C>;
+  for (int64_t o = first_index(); o < a.n_out; o += grid_step()) {
+    char* zp;
+    char* in[D::NI];
+    D::output_bases(a, o, &zp, in);
+    typename Op::Acc acc = Op::identity(a.e);
+    for (int p = 0; p < a.parts; ++p) acc = Op::merge(acc, partial[o * a.parts + p]);
+    store_as(zp, a.tz, Op::finish(acc, a.n_red, a.e));
+  }
+}
+
+// Thread per output.
+template <typename Op, typename C>
+__global__ void reduce_thread_kernel(typename DeviceReduce<Op, C>::Args a) {
+  using D = DeviceReduce<Op, C>;
+  for (int64_t o = first_index(); o < a.n_out; o += grid_step()) {
+    char* zp;
+    char* in[D::NI];
+    D::output_bases(a, o, &zp, in);
+    typename Op::Acc acc = Op::identity(a.e);
+    for (int64_t r = 0; r < a.n_red; ++r) acc = Op::merge(acc, D::map_at(a, in, r));
+    store_as(zp, a.tz, Op::finish(acc, a.n_red, a.e));
+  }
+}
+
+template <typename R>
+__global__ void fill_kernel(NdLoop<1> loop, int64_t n, DataType tz, R value) {
+  for (int64_t i = first_index(); i < n; i += grid_step()) {
+    int64_t off[1];
+    offsets_of(loop, i, off);
+    store_as(loop.base[0] + off[0], tz, value);
+  }
+}
+
+// Reduces x (and y for reduce3) over the normalized, sorted `axes` into z on
+// the device of the launch context (shapes and extra params checked by the
+// caller, as on the CPU).
+template <typename Op, typename C>
+Status cuda_reduce_run(const NDArray& x, const NDArray* y, NDArray& z, const Dims& axes, const ExtraParams& e,
+                       LaunchContext& ctx) {
+  using D = DeviceReduce<Op, C>;
+  using Acc = typename Op::Acc;
+  using R = typename D::R;
+  constexpr int NI = D::NI;
+  libops::detail::ReduceLoops<NI> loops(x, y, z, axes);
+  if (loops.n_out == 0) return Status::ok();
+  // The same loops, over the device copies.
+  loops.outer.base[0] = static_cast<char*>(z.device_data());
+  loops.outer.base[1] = static_cast<char*>(x.device_data());
+  if constexpr (NI == 2) loops.outer.base[2] = static_cast<char*>(y->device_data());
+  const cudaStream_t stream = ctx.stream();
+
+  if (loops.n_red == 0) {
+    R r = Op::finish(Op::identity(e), 0, e);
+    if constexpr (std::is_integral_v<R> && !std::is_same_v<R, bool>) r = libops::detail::clamp_to_dtype(r, z.dtype());
+    NdLoop<1> zl;
+    zl.init(z.shape());
+    zl.set_operand(0, z.device_data(), z.strides(), static_cast<int64_t>(z.element_size()));
+    zl.coalesce();
+    fill_kernel<R><<<blocks_for(loops.n_out), kThreads, 0, stream>>>(zl, loops.n_out, z.dtype(), r);
+    LIBOPS_CUDA_CHECK_LAUNCH("reduction fill kernel launch");
+    return Status::ok();
+  }
+
+  typename D::Args a{loops.outer, loops.inner, loops.n_out, loops.n_red, 1, z.dtype(), x.dtype(),
+                     NI == 2 ? y->dtype() : x.dtype(), e};
+  if (loops.kept_inner()) {
+    reduce_thread_kernel<Op, C><<<blocks_for(a.n_out), kThreads, 0, stream>>>(a);
+    LIBOPS_CUDA_CHECK_LAUNCH("reduction kernel launch");
+    return Status::ok();
+  }
+  // Enough blocks to fill the GPU: split long reductions of few outputs.
+  constexpr int64_t kTargetBlocks = 2048;
+  constexpr int64_t kMinPerPart = 16 * kThreads;
+  if (a.n_out < kTargetBlocks && a.n_red >= 2 * kMinPerPart)
+    a.parts = static_cast<int>(std::clamp<int64_t>(std::min(kTargetBlocks / a.n_out, a.n_red / kMinPerPart), 1, 4096));
+  const int64_t blocks = a.n_out * a.parts;
+  if (blocks > INT32_MAX) return Status::error(StatusCode::kShape, "reduction has too many outputs for one launch");
+  const size_t shared = sizeof(Acc) * kThreads;
+  Acc* partial = nullptr;
+  if (a.parts > 1) {
+    void* w = nullptr;
+    RETURN_IF_ERROR(ctx.workspace(sizeof(Acc) * static_cast<size_t>(blocks), &w));
+    partial = static_cast<Acc*>(w);
+  }
+  reduce_block_kernel<Op, C><<<static_cast<unsigned>(blocks), kThreads, shared, stream>>>(a, partial);
+  LIBOPS_CUDA_CHECK_LAUNCH("reduction kernel launch");
+  if (partial != nullptr) {
+    reduce_merge_parts_kernel<Op, C><<<blocks_for(a.n_out), kThreads, 0, stream>>>(a, partial);
+    LIBOPS_CUDA_CHECK_LAUNCH("reduction merge kernel launch");
+  }
+  return Status::ok();
+}
+
+}  // namespace libops::cuda

@@ -1,0 +1,23 @@
+// Helpers for tests_cuda: whether a GPU is visible, and the CPU test helpers.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include "libops/core/device.h"
+#include "test_util.h"  // tests_cpu/test_util.h: make(), values(), all_close()
+
+namespace libops::test {
+
+inline bool cuda_device_present() {
+  const DeviceRuntime* rt = device_runtime(DeviceType::kCuda);
+  return rt != nullptr && rt->device_count() > 0;
+}
+
+}  // namespace libops::test
+
+// Tests that need a GPU skip themselves (with the reason) where none is visible.
+#define REQUIRE_CUDA_DEVICE()                                                               \
+  do {                                                                                      \
+    if (!::libops::test::cuda_device_present())                                             \
+      GTEST_SKIP() << "no CUDA device: " << ::libops::check_device(::libops::Device::cuda()).message(); \
+  } while (0)
