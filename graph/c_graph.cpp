@@ -164,6 +164,17 @@ extern "C" ops_status_t ops_graph_session_set_seed(ops_graph_session_t* session,
   return report(Status::ok());
 }
 
+extern "C" ops_status_t ops_graph_session_set_device(ops_graph_session_t* session, const char* device) {
+  CHECK_NOT_NULL(session, "ops_graph_session_set_device: session");
+  CHECK_NOT_NULL(device, "ops_graph_session_set_device: device");
+  libops::Device d;
+  Status s = libops::Device::parse(device, d);
+  if (s.is_ok()) s = libops::check_device(d);
+  if (!s.is_ok()) return report(s.with_prefix("ops_graph_session_set_device: "));
+  session->session.set_device(d);
+  return report(Status::ok());
+}
+
 extern "C" ops_status_t ops_graph_run(ops_graph_session_t* session, const char* const* names,
                                       const ops_array_t* const* inputs, int n_inputs) {
   try {

@@ -158,6 +158,13 @@ struct Frame {
       ctx.d_args() = node.d_args;
     }
   }
+
+  // Every custom node's call runs on its own placement, else on `device`.
+  void set_device(const Body& body, Device device) {
+    for (size_t p = 0; p < body.nodes.size(); ++p)
+      if (body.nodes[p].kind == NodeKind::kCustom)
+        calls[p].set_device(body.nodes[p].placed ? body.nodes[p].placement : device);
+  }
 };
 
 // True when every input of `node` holds data of exactly the dtype and shape
@@ -184,12 +191,15 @@ struct Session::Impl {
   Profile profile;
   bool profiling = false;
   uint64_t seed = 0;
+  Device device;  // for nodes without a placement of their own
   int64_t live = 0;
   int64_t peak = 0;
   int64_t run_start = 0;
 
   explicit Impl(std::shared_ptr<const Graph> g) : graph(std::move(g)) {
     profiling = graph->config().profiling;
+    // The loader checked the configured device's name.
+    if (!graph->config().device.empty()) static_cast<void>(Device::parse(graph->config().device.c_str(), device));
     for (int b = 0; b < graph->num_bodies(); ++b) {
       const Body& body = graph->body(b);
       frames.push_back(std::make_unique<Frame>());
@@ -205,6 +215,7 @@ struct Session::Impl {
       }
       if (body.static_plan) f.static_plan.build(body, body.static_shapes);
       f.set_up_calls(body);
+      f.set_device(body, device);
     }
   }
 
@@ -459,6 +470,7 @@ Status Session::Impl::run_legacy(Frame& f, const Node& node, const Plan* plan, b
   call.n_axes = static_cast<int>(node.axes.size());
   call.extra = node.extra;
   call.seed = node.has_seed ? node.seed : seed;
+  call.device = node.placed ? node.placement : device;
   // A planned pairwise node fed as planned: the loader checked its op
   // number and z has the planned shape, the broadcast shape of x and y
   // (legacy_output_shape), which is what the prechecked entry relies on.
@@ -471,6 +483,7 @@ Status Session::Impl::run_if(Frame& f, const Node& node) {
   const NDArray& cond = f.arrays[static_cast<size_t>(node.inputs[0])];
   if (cond.length() != 1)
     return Status::error(StatusCode::kShape, "the condition must hold one element, got %s", cond.desc().str().c_str());
+  RETURN_IF_ERROR(cond.buffer()->sync_to_host());  // computed on a device, perhaps
   const bool take_then = cond.get_double(0) != 0.0;
   f.args.clear();
   for (size_t i = 1; i < node.inputs.size(); ++i) f.args.push_back(&f.arrays[static_cast<size_t>(node.inputs[i])]);
@@ -507,6 +520,8 @@ Status Session::Impl::run_while(Frame& f, const Node& node) {
                         static_cast<long long>(iteration), c.desc().str().c_str());
       break;
     }
+    s = c.buffer()->sync_to_host();  // computed on a device, perhaps
+    if (!s.is_ok()) break;
     const bool again = c.get_double(0) != 0.0;
     release_all(cond);
     if (!again) break;
@@ -552,7 +567,8 @@ Status Session::Impl::run_main(const NDArray* const* inputs, int n) {
     profile.events.clear();
   profile.enabled = profiling;
   run_start = now_ns();
-  Status s;
+  Status s = check_device(device);
+  if (!s.is_ok()) return s.with_prefix("graph: ");
   try {
     s = run_body(0, inputs, n, outputs);
   } catch (const std::bad_alloc&) {
@@ -578,6 +594,11 @@ const Graph& Session::graph() const { return *impl_->graph; }
 void Session::set_profiling(bool on) { impl_->profiling = on; }
 bool Session::profiling() const { return impl_->profiling; }
 void Session::set_seed(uint64_t seed) { impl_->seed = seed; }
+Device Session::device() const { return impl_->device; }
+void Session::set_device(Device d) {
+  impl_->device = d;
+  for (int b = 0; b < impl_->graph->num_bodies(); ++b) impl_->frames[static_cast<size_t>(b)]->set_device(impl_->graph->body(b), d);
+}
 
 Status Session::run(const NDArray* const* inputs, int n_inputs) {
   if (inputs == nullptr && n_inputs > 0)

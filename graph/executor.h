@@ -67,6 +67,11 @@ class Session {
   bool profiling() const;
   // Seed for random nodes that carry none; default 0.
   void set_seed(uint64_t seed);
+  // Where nodes without a placement of their own run; default: the graph's
+  // configured device, else the CPU. A run on a device that is not usable
+  // fails at once with the reason (no CUDA backend, no such device).
+  void set_device(Device d);
+  Device device() const;
 
   // inputs[i] feeds graph input i (Graph::main().inputs order); every input
   // must be fed. The arrays are not copied and must stay alive during the run.

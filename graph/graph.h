@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "libops/core/device.h"
 #include "libops/array/data_buffer.h"
 #include "libops/array/ndarray.h"
 #include "libops/c_types.h"
@@ -76,7 +77,9 @@ struct Node {
   ExtraParams extra;  // kLegacy: t_args as the functor's parameters
   bool has_seed = false;
   uint64_t seed = 0;
-  std::string device;  // placement hint; empty = the graph's default
+  std::string device;  // placement as written; empty = the session's device
+  bool placed = false;  // device was given (and parsed into `placement`)
+  Device placement;
 };
 
 struct GraphInput {

@@ -293,6 +293,11 @@ Status GraphLoader::read_node(Body& body, const fb::Node* n, Node& node) {
   const uint32_t n_inputs = n->inputs() ? n->inputs()->size() : 0;
   const uint32_t n_subgraphs = root_->subgraphs() ? root_->subgraphs()->size() : 0;
   auto fail = [&](StatusCode code, const std::string& msg) { return Status(code, body.node_prefix(node) + msg); };
+  if (!node.device.empty()) {
+    Status s = Device::parse(node.device.c_str(), node.placement);
+    if (!s.is_ok()) return fail(StatusCode::kInvalidGraph, s.message());
+    node.placed = true;
+  }
 
   switch (n->op_type()) {
     case fb::Op::LegacyOp: {
@@ -696,6 +701,10 @@ Status GraphLoader::load() {
 
   if (const fb::Configuration* c = root_->configuration()) {
     g_.config_.device = fb_string(c->device());
+    Device d;
+    if (!g_.config_.device.empty() && !Device::parse(g_.config_.device.c_str(), d).is_ok())
+      return Status::error(StatusCode::kInvalidGraph, "graph configuration: unknown device '%s' (expected cpu, cuda or "
+                           "cuda:N)", g_.config_.device.c_str());
     g_.config_.threads = c->threads();
     g_.config_.profiling = c->profiling();
   }

@@ -60,7 +60,7 @@ const char* kUsage =
     "  --trace FILE    write a Chrome trace (chrome://tracing, Perfetto) of the last run\n"
     "  --repeat N      run N times and print run-time statistics (default 1)\n"
     "  --threads N     kernel threads (default: the graph's setting, else all cores)\n"
-    "  --device D      cpu (default); cuda is not available in this build\n";
+    "  --device D      cpu (default), cuda or cuda:N (needs a CUDA build and a GPU)\n";
 
 struct Options {
   std::string model;
@@ -365,22 +365,14 @@ struct GraphHandles {
 };
 
 int run_model(const Options& o) {
-  if (!o.device.empty() && o.device != "cpu") {
-    if (o.device == "cuda" || o.device.rfind("cuda:", 0) == 0)
-      return fail(kRunError, "--device %s: this build has no CUDA backend; use --device cpu", o.device.c_str());
-    return fail(kUsageError, "--device expects cpu or cuda, got '%s'", o.device.c_str());
-  }
+  if (!o.device.empty() && o.device != "cpu" && o.device != "cuda" && o.device.rfind("cuda:", 0) != 0)
+    return fail(kUsageError, "--device expects cpu, cuda or cuda:N, got '%s'", o.device.c_str());
   GraphHandles h;
   if (ops_graph_load_file(o.model.c_str(), &h.graph) != OPS_OK) return fail(kRunError, "%s", ops_last_error());
   const char* graph_device = "";
   int graph_threads = 0;
   bool graph_profiling = false;
   ops_graph_config(h.graph, &graph_device, &graph_threads, &graph_profiling);
-  if (o.device.empty() && graph_device && graph_device[0] != '\0' && std::strcmp(graph_device, "cpu") != 0)
-    return fail(kRunError,
-                "%s asks for device '%s', which this build does not have (no CUDA backend); pass --device cpu to "
-                "run it on the CPU",
-                o.model.c_str(), graph_device);
   if (o.threads > 0)
     ops_set_num_threads(static_cast<int>(o.threads));
   else if (graph_threads > 0)
@@ -388,6 +380,11 @@ int run_model(const Options& o) {
 
   if (ops_graph_session_create(h.graph, &h.session) != OPS_OK) return fail(kRunError, "%s", ops_last_error());
   ops_graph_session_set_profiling(h.session, o.profile || !o.trace.empty() || graph_profiling);
+  // --device wins over the graph's configured device; either must be usable.
+  const std::string device = !o.device.empty() ? o.device : graph_device ? graph_device : "";
+  if (!device.empty() && ops_graph_session_set_device(h.session, device.c_str()) != OPS_OK)
+    return fail(kRunError, "%s%s", o.device.empty() ? (o.model + " asks for its configured device: ").c_str() : "",
+                ops_last_error());
 
   // Inputs: from .npy files, else examples.
   const int n_in = ops_graph_input_count(h.graph);

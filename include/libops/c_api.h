@@ -28,6 +28,12 @@ const char* ops_status_name(ops_status_t status);
 const char* ops_dtype_name(ops_dtype_t dtype);
 size_t ops_dtype_size(ops_dtype_t dtype); /* 0 for an invalid dtype */
 void ops_set_num_threads(int n);    /* n <= 0: default (LIBOPS_NUM_THREADS or all cores) */
+/* The device the calling thread's op calls (ops_exec*, ops_op_exec*,
+ * ops_exec_legacy, ops_exec_random) run on: "cpu" (the default), "cuda" or
+ * "cuda:N". Fails with OPS_ERR_DEVICE, saying why, when the device is not
+ * usable (libops built without CUDA, no such GPU); the setting is then
+ * unchanged. Arrays move to and from the device by themselves. */
+ops_status_t ops_set_device(const char* device);
 int ops_get_num_threads(void);
 
 /* ---- arrays ---- */

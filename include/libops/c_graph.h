@@ -80,6 +80,10 @@ void ops_graph_session_free(ops_graph_session_t* session); /* NULL is ignored */
 ops_status_t ops_graph_session_set_profiling(ops_graph_session_t* session, bool on);
 /* Seed for random nodes that carry none (default 0). */
 ops_status_t ops_graph_session_set_seed(ops_graph_session_t* session, uint64_t seed);
+/* Where the session's nodes run unless a node names its own device: "cpu",
+ * "cuda" or "cuda:N" (default: the graph's configured device, else the CPU).
+ * OPS_ERR_DEVICE, saying why, when the device is not usable here. */
+ops_status_t ops_graph_session_set_device(ops_graph_session_t* session, const char* device);
 
 /* Runs the graph. names[i] names the input that inputs[i] feeds; every
  * input must be fed exactly once, with its placeholder's dtype and every

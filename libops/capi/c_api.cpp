@@ -90,6 +90,23 @@ extern "C" const char* ops_status_name(ops_status_t s) {
 extern "C" const char* ops_dtype_name(ops_dtype_t t) { return libops::dtype_name(static_cast<DataType>(t)); }
 extern "C" size_t ops_dtype_size(ops_dtype_t t) { return libops::dtype_size(static_cast<DataType>(t)); }
 extern "C" void ops_set_num_threads(int n) { libops::set_num_threads(n); }
+
+namespace {
+libops::Device& thread_device() {
+  thread_local libops::Device device;
+  return device;
+}
+}  // namespace
+
+extern "C" ops_status_t ops_set_device(const char* device) {
+  CHECK_NOT_NULL(device, "ops_set_device: device");
+  libops::Device d;
+  Status s = libops::Device::parse(device, d);
+  if (s.is_ok()) s = libops::check_device(d);
+  if (!s.is_ok()) return report(s.with_prefix("ops_set_device: "));
+  thread_device() = d;
+  return report(Status::ok());
+}
 extern "C" int ops_get_num_threads(void) { return libops::get_num_threads(); }
 
 // ---------------------------------------------------------------- arrays
@@ -223,6 +240,13 @@ extern "C" ops_status_t ops_array_length(const ops_array_t* a, int64_t* out) {
 extern "C" ops_status_t ops_array_data(const ops_array_t* a, void** out) {
   CHECK_NOT_NULL(a, "ops_array_data: array");
   CHECK_NOT_NULL(out, "ops_array_data: out");
+  // The caller reads or writes through the pointer: the host copy must be
+  // current, and is treated as written (Note [Host and device copies]).
+  if (a->array.has_data()) {
+    Status s = a->array.buffer()->sync_to_host();
+    if (!s.is_ok()) return report(s.with_prefix("ops_array_data: "));
+    a->array.buffer()->mark_host_written();
+  }
   *out = a->array.data();
   return report(Status::ok());
 }
@@ -238,7 +262,8 @@ extern "C" ops_status_t ops_array_copy_to(const ops_array_t* a, void* dst, size_
     if (need == 0) return report(Status::ok());
     CHECK_NOT_NULL(dst, "ops_array_copy_to: dst");
     NDArray view;
-    Status s = NDArray::wrap(dst, bytes, src.dtype(), src.shape(), nullptr, view);
+    Status s = src.buffer()->sync_to_host();
+    if (s.is_ok()) s = NDArray::wrap(dst, bytes, src.dtype(), src.shape(), nullptr, view);
     if (s.is_ok()) s = view.assign(src);
     return report(s.with_prefix("ops_array_copy_to: "));
   } catch (...) {
@@ -305,6 +330,7 @@ Status fill_context(Context& ctx, DeclarableOp* op, ops_array_t* const* inputs, 
                     ops_array_t* const* outputs, int n_outputs, const ops_args_t* args) {
   ctx.clear();
   ctx.set_op_name(op->name());
+  ctx.set_device(thread_device());
   if (n_inputs < 0 || n_outputs < 0)
     return ctx.error(StatusCode::kInvalidArgument, "negative array count (%d inputs, %d outputs)", n_inputs, n_outputs);
   if (n_inputs > 0 && inputs == nullptr) return ctx.error(StatusCode::kNullPointer, "inputs list is null");
@@ -479,6 +505,7 @@ extern "C" ops_status_t ops_exec_legacy(ops_legacy_group_t group, int op_num, co
     call.axes = axes;
     call.n_axes = n_axes;
     call.extra = libops::ExtraParams::from(extra, n_extra);
+    call.device = thread_device();
     return report(libops::legacy::exec(call));
   } catch (...) {
     return report_exception();
@@ -500,6 +527,7 @@ extern "C" ops_status_t ops_exec_random(int op_num, uint64_t seed, const ops_arr
     call.z = z ? &z->array : nullptr;
     call.seed = seed;
     call.extra = libops::ExtraParams::from(extra, n_extra);
+    call.device = thread_device();
     return report(libops::legacy::exec(call));
   } catch (...) {
     return report_exception();

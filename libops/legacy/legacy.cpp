@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "libops/legacy/device_tables.h"
 #include "libops/legacy/tables.h"
 #include "libops/loops/nd_loop.h"
 
@@ -77,7 +78,8 @@ Status exec_transform(const LegacyCall& c, const char* op) {
       ct = compute_type_of(promote_types(x.dtype(), z.dtype()));
       break;
   }
-  return run_transform(table_of(static_cast<ops_legacy_group_t>(c.group)), c.num, ct, x, z, c.extra);
+  return run_table(table_of(static_cast<ops_legacy_group_t>(c.group)), c.device, c.num, ct, x, nullptr, z, Dims{},
+                   c.extra);
 }
 
 Status exec_binary(const LegacyCall& c, const char* op) {
@@ -108,6 +110,7 @@ Status exec_binary(const LegacyCall& c, const char* op) {
                              y.shape().str().c_str(), x.shape().str().c_str(), axes.str().c_str());
       shape[static_cast<int>(axes[i])] = y.dim(i);
     }
+    RETURN_IF_ERROR(y.buffer()->sync_to_host());  // the copy below reads the host side
     RETURN_IF_ERROR(y.reshape_copy(shape, y));
   }
   Dims out;
@@ -127,7 +130,7 @@ Status exec_binary(const LegacyCall& c, const char* op) {
     RETURN_IF_ERROR(require_dtype(op, "input y", y.dtype(), !dtype_is_float(y.dtype()), "an integer or bool dtype"));
     RETURN_IF_ERROR(require_dtype(op, "output z", z.dtype(), !dtype_is_float(z.dtype()), "an integer or bool dtype"));
   }
-  return run_binary(t, c.num, compute_type_of(common), x, y, z, c.extra);
+  return run_table(t, c.device, c.num, compute_type_of(common), x, &y, z, Dims{}, c.extra);
 }
 
 Status exec_reduce(const LegacyCall& c, const char* op) {
@@ -172,7 +175,7 @@ Status exec_reduce(const LegacyCall& c, const char* op) {
       break;
   }
   if (z.length() == 0) return Status::ok();
-  return run_reduce(table_of(static_cast<ops_legacy_group_t>(c.group)), c.num, ct, x, y, z, axes, c.extra);
+  return run_table(table_of(static_cast<ops_legacy_group_t>(c.group)), c.device, c.num, ct, x, y, z, axes, c.extra);
 }
 
 }  // namespace
@@ -225,7 +228,7 @@ Status exec(const LegacyCall& c) {
   if (c.group == OPS_RANDOM) {
     if (c.x) RETURN_IF_ERROR(check_array(op, "input x", c.x));
     if (c.y) RETURN_IF_ERROR(check_array(op, "input y", c.y));
-    return run_random(c.num, c.seed, c.x, c.y, *c.z, c.extra);
+    return run_random_on(c.device, c.num, c.seed, c.x, c.y, *c.z, c.extra);
   }
   RETURN_IF_ERROR(check_array(op, "input x", c.x));
   if (is_transform(static_cast<ops_legacy_group_t>(c.group))) return exec_transform(c, op);
@@ -241,7 +244,8 @@ Status exec_pairwise_prechecked(const LegacyCall& c) {
   // The checks of exec that the caller's do not cover; exec reports a failure.
   if (repeated_dim(z) >= 0 || partially_overlaps(z, x) || partially_overlaps(z, y)) return exec(c);
   // As exec_binary: the plain pairwise table has no dtype rules of its own.
-  return run_binary(Table::kBinary, c.num, compute_type_of(promote_types(x.dtype(), y.dtype())), x, y, z, c.extra);
+  return run_table(Table::kBinary, c.device, c.num, compute_type_of(promote_types(x.dtype(), y.dtype())), x, &y, z,
+                   Dims{}, c.extra);
 }
 
 // ---- table plumbing ----
@@ -317,18 +321,67 @@ static RunFn run_fn(Table t) {
 
 static const Dims kNoAxes;  // element-wise calls reduce nothing
 
-Status run_transform(Table t, int num, ComputeType ct, const NDArray& x, NDArray& z, const ExtraParams& e) {
-  return run_fn(t)(num, ct, x, nullptr, z, kNoAxes, e);
+namespace {
+
+// True when writing every element of `a` overwrites its whole buffer, so
+// the buffer's old contents need not be synced first.
+bool covers_buffer(const NDArray& a) {
+  return a.offset() == 0 && a.is_contiguous() &&
+         static_cast<size_t>(a.length()) * a.element_size() == a.buffer()->bytes();
 }
 
-Status run_binary(Table t, int num, ComputeType ct, const NDArray& x, const NDArray& y, NDArray& z,
-                  const ExtraParams& e) {
-  return run_fn(t)(num, ct, x, &y, z, kNoAxes, e);
+// Note [Host and device copies]: inputs current on `d`; z too, unless the op
+// overwrites all of z's buffer.
+Status sync_arrays(Device d, const NDArray* x, const NDArray* y, NDArray& z) {
+  if (x) RETURN_IF_ERROR(x->buffer()->sync_to_device(d));
+  if (y) RETURN_IF_ERROR(y->buffer()->sync_to_device(d));
+  return z.buffer()->sync_to_device(d, covers_buffer(z));
 }
 
-Status run_reduce(Table t, int num, ComputeType ct, const NDArray& x, const NDArray* y, NDArray& z,
-                  const Dims& axes, const ExtraParams& e) {
-  return run_fn(t)(num, ct, x, y, z, axes, e);
+void mark_written(Device d, NDArray& z) {
+  if (d.is_cpu()) z.buffer()->mark_host_written();
+  else z.buffer()->mark_device_written();
+}
+
+const char* table_op_name(Table t, int num) {
+  const OpTable ops = op_table(t);
+  for (int i = 0; i < ops.count; ++i)
+    if (ops.ops[i].num == num) return ops.ops[i].name;
+  return "?";
+}
+
+}  // namespace
+
+Status run_table(Table t, Device device, int num, ComputeType ct, const NDArray& x, const NDArray* y, NDArray& z,
+                 const Dims& axes, const ExtraParams& e) {
+  RunFn fn = run_fn(t);
+  if (!device.is_cpu()) {
+    RETURN_IF_ERROR(check_device(device).with_prefix(std::string(table_op_name(t, num)) + ": "));
+    fn = device_table(device.type, t);
+    if (fn == nullptr)
+      return Status::error(StatusCode::kNotImplemented, "%s: this legacy op has no %s kernels (device %s)",
+                           table_op_name(t, num), device_type_name(device.type), device.str().c_str());
+  }
+  RETURN_IF_ERROR(sync_arrays(device, &x, y, z));
+  RETURN_IF_ERROR(fn(num, ct, x, y, z, axes, e));
+  mark_written(device, z);
+  return Status::ok();
+}
+
+Status run_random_on(Device device, int num, uint64_t seed, const NDArray* x, const NDArray* y, NDArray& z,
+                     const ExtraParams& e) {
+  RandomRunFn fn = run_random;
+  if (!device.is_cpu()) {
+    RETURN_IF_ERROR(check_device(device).with_prefix(std::string(table_op_name(Table::kRandom, num)) + ": "));
+    fn = device_random(device.type);
+    if (fn == nullptr)
+      return Status::error(StatusCode::kNotImplemented, "%s: random ops have no %s kernels (device %s)",
+                           table_op_name(Table::kRandom, num), device_type_name(device.type), device.str().c_str());
+  }
+  RETURN_IF_ERROR(sync_arrays(device, x, y, z));
+  RETURN_IF_ERROR(fn(num, seed, x, y, z, e));
+  mark_written(device, z);
+  return Status::ok();
 }
 
 }  // namespace libops::legacy

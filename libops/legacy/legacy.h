@@ -14,6 +14,7 @@
 
 #include "libops/array/ndarray.h"
 #include "libops/c_types.h"
+#include "libops/core/device.h"
 #include "libops/loops/extra_params.h"
 
 namespace libops::legacy {
@@ -31,6 +32,10 @@ struct LegacyCall {
   int n_axes = 0;
   ExtraParams extra;            // op parameters (see each functor)
   uint64_t seed = 0;            // random group
+  // Where the kernel runs. The arrays are synced there first and z is marked
+  // written there after (Note [Host and device copies] in data_buffer.h); a
+  // group with no kernels on the device is an error naming it.
+  Device device;
 };
 
 // Checks the call (dtypes, shapes, numbers) and runs it. Reductions read

@@ -22,13 +22,15 @@ enum class Table {
 Table table_of(ops_legacy_group_t group);
 OpTable op_table(Table t);
 
-// Element-wise: x (and y) already broadcast-compatible with z.
-Status run_transform(Table t, int num, ComputeType ct, const NDArray& x, NDArray& z, const ExtraParams& e);
-Status run_binary(Table t, int num, ComputeType ct, const NDArray& x, const NDArray& y, NDArray& z,
-                  const ExtraParams& e);
-// Reductions: `axes` normalized and sorted; z shaped by reduced_shape().
-Status run_reduce(Table t, int num, ComputeType ct, const NDArray& x, const NDArray* y, NDArray& z,
-                  const Dims& axes, const ExtraParams& e);
+// Runs op `num` of table t on `device`, after syncing x, y and z there; marks
+// z written there on success. Element-wise: x (and y) already broadcast-
+// compatible with z; reductions: `axes` normalized and sorted, z shaped by
+// reduced_shape().
+Status run_table(Table t, Device device, int num, ComputeType ct, const NDArray& x, const NDArray* y, NDArray& z,
+                 const Dims& axes, const ExtraParams& e);
+Status run_random_on(Device device, int num, uint64_t seed, const NDArray* x, const NDArray* y, NDArray& z,
+                     const ExtraParams& e);
+// The CPU kernels of the random table.
 Status run_random(int num, uint64_t seed, const NDArray* x, const NDArray* y, NDArray& z, const ExtraParams& e);
 
 // Per-table entry points (one .cpp each).

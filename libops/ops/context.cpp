@@ -33,6 +33,7 @@ void Context::clear() {
   b_args_.clear();
   d_args_.clear();
   inplace_ = false;
+  device_ = Device::cpu();
   workspace_.release_all();
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "libops/array/ndarray.h"
+#include "libops/core/device.h"
 #include "libops/core/status.h"
 
 namespace libops {
@@ -63,6 +64,9 @@ class Context {
   std::vector<bool>& b_args() { return b_args_; }
   std::vector<DataType>& d_args() { return d_args_; }
   void set_inplace(bool v) { inplace_ = v; }
+  // Where the op computes (default: the CPU). An op runs on a device only if
+  // it declares so (OpDescriptor::runs_on_any_device).
+  void set_device(Device d) { device_ = d; }
 
   // ---- used by ops ----
   const char* op_name() const { return op_name_; }
@@ -83,6 +87,7 @@ class Context {
   const std::vector<bool>& b_args() const { return b_args_; }
   const std::vector<DataType>& d_args() const { return d_args_; }
   bool inplace() const { return inplace_; }
+  Device device() const { return device_; }
   Workspace& workspace() { return workspace_; }
 
   // Replaces output i's content with `a`: copied into a supplied output of
@@ -109,6 +114,7 @@ class Context {
   std::vector<bool> b_args_;
   std::vector<DataType> d_args_;
   bool inplace_ = false;
+  Device device_;
   Workspace workspace_;
 };
 

@@ -199,13 +199,30 @@ Status DeclarableOp::execute_prepared(Context& block) {
 }
 
 Status DeclarableOp::compute(Context& block) {
+  const Device d = block.device();
+  const bool on_cpu = d.is_cpu();
+  if (on_cpu) {
+    // CPU bodies read and write host memory directly.
+    for (int i = 0; i < block.num_inputs(); ++i) RETURN_IF_ERROR(block.input(i)->buffer()->sync_to_host());
+    for (int i = 0; i < block.num_outputs(); ++i) RETURN_IF_ERROR(block.output(i)->buffer()->sync_to_host());
+  } else {
+    if (!descriptor_.any_device)
+      return block.error(StatusCode::kNotImplemented, "has no %s implementation (asked to run on %s)",
+                         device_type_name(d.type), d.str().c_str());
+    Status s = check_device(d);
+    if (!s.is_ok()) return block.error(s.code(), "%s", s.message().c_str());
+  }
+  Status s;
   try {
-    return validate_and_execute(block);
+    s = validate_and_execute(block);
   } catch (const std::bad_alloc&) {
     return block.error(StatusCode::kOutOfMemory, "out of memory");
   } catch (const std::exception& ex) {
     return block.error(StatusCode::kInternal, "unexpected error: %s", ex.what());
   }
+  if (s.is_ok() && on_cpu)
+    for (int i = 0; i < block.num_outputs(); ++i) block.output(i)->buffer()->mark_host_written();
+  return s;
 }
 
 }  // namespace libops

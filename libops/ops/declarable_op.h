@@ -8,7 +8,10 @@
 //      guesses: a shape it cannot produce is an error);
 //   4. check supplied outputs against those shapes, or allocate them (or
 //      alias input 0 when running in place);
-//   5. compute (the *_OP_IMPL body), which trusts 1-4.
+//   5. compute (the *_OP_IMPL body), which trusts 1-4, on the context's
+//      device: on the CPU after syncing the arrays' host copies (Note [Host
+//      and device copies] in array/data_buffer.h); on another device only if
+//      the op runs there (OpDescriptor::any_device).
 //
 // DeclarableOp::execute_prepared runs step 5 alone, for a caller that has
 // established 1-4 itself: the graph executor, whose planner ran
@@ -53,12 +56,18 @@ struct OpDescriptor {
   std::vector<TypeSet> input_types;   // per input index; the last entry covers the rest
   std::vector<TypeSet> output_types;  // documentation and --list-ops
   bool same_type = false;             // all inputs must share one dtype
+  // The op computes only through primitives that run on the call's device
+  // (legacy::exec, blas::gemm with block.device()), so it runs on every
+  // device they do. Otherwise the op runs on the CPU only, and asking for
+  // another device is an error naming the op.
+  bool any_device = false;
 
   // Used in DECLARE_TYPES bodies.
   OpDescriptor& allow_inputs(TypeSet t) { input_types.assign(1, t); return *this; }
   OpDescriptor& allow_input(int index, TypeSet t);
   OpDescriptor& allow_outputs(TypeSet t) { output_types.assign(1, t); return *this; }
   OpDescriptor& require_same_type(bool v = true) { same_type = v; return *this; }
+  OpDescriptor& runs_on_any_device() { any_device = true; return *this; }
   TypeSet input_type(int index) const;
 };
 

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "fake_device.h"
 #include "libops/array/data_buffer.h"
 
 namespace libops {
@@ -50,50 +51,9 @@ TEST(Device, CudaWithoutBackendOrDeviceSaysWhy) {
   EXPECT_NE(s.message().find("cuda:0"), std::string::npos) << s.message();
 }
 
-// ---- a fake device: memory from malloc, copies counted ----
-struct FakeDevice {
-  static inline int to_device = 0, to_host = 0, allocations = 0, releases = 0;
-  static inline bool fail_allocation = false;
-  static int count() { return 2; }
-  static Status check(int index) {
-    return index >= 0 && index < 2 ? Status::ok() : Status::error(StatusCode::kDevice, "no fake device %d", index);
-  }
-  static Status allocate(int, size_t bytes, void** out) {
-    if (fail_allocation) return Status::error(StatusCode::kOutOfMemory, "fake device is full");
-    ++allocations;
-    *out = std::malloc(bytes);
-    return Status::ok();
-  }
-  static void release(int, void* p) {
-    ++releases;
-    std::free(p);
-  }
-  static Status copy_to_device(int, void* dst, const void* src, size_t n) {
-    ++to_device;
-    std::memcpy(dst, src, n);
-    return Status::ok();
-  }
-  static Status copy_to_host(int, void* dst, const void* src, size_t n) {
-    ++to_host;
-    std::memcpy(dst, src, n);
-    return Status::ok();
-  }
-  static Status synchronize(int) { return Status::ok(); }
-};
-const DeviceRuntime kFake{FakeDevice::count,          FakeDevice::check,        FakeDevice::allocate,
-                          FakeDevice::release,        FakeDevice::copy_to_device, FakeDevice::copy_to_host,
-                          FakeDevice::synchronize};
-
 class DataBufferSync : public ::testing::Test {
  protected:
-  void SetUp() override {
-    saved_ = device_runtime(DeviceType::kCuda);
-    register_device_runtime(DeviceType::kCuda, &kFake);
-    FakeDevice::to_device = FakeDevice::to_host = FakeDevice::allocations = FakeDevice::releases = 0;
-    FakeDevice::fail_allocation = false;
-  }
-  void TearDown() override { register_device_runtime(DeviceType::kCuda, saved_); }
-  const DeviceRuntime* saved_ = nullptr;
+  test::ScopedFakeCuda fake_;
 };
 
 using Sync = DataBuffer::Sync;
@@ -106,15 +66,15 @@ TEST_F(DataBufferSync, CopiesOnlyWhenTheSideThatNeedsItIsStale) {
     for (int i = 0; i < 4; ++i) h[i] = static_cast<float>(i + 1);
     EXPECT_EQ(b->sync(), Sync::kHostOnly);
     ASSERT_TRUE(b->sync_to_host().is_ok());  // nothing to do
-    EXPECT_EQ(FakeDevice::to_host, 0);
+    EXPECT_EQ(test::FakeDevice::to_host, 0);
 
     ASSERT_TRUE(b->sync_to_device(Device::cuda(0)).is_ok());
     EXPECT_EQ(b->sync(), Sync::kInSync);
-    EXPECT_EQ(FakeDevice::allocations, 1);
-    EXPECT_EQ(FakeDevice::to_device, 1);
+    EXPECT_EQ(test::FakeDevice::allocations, 1);
+    EXPECT_EQ(test::FakeDevice::to_device, 1);
     EXPECT_EQ(static_cast<float*>(b->device_data())[2], 3.0f);
     ASSERT_TRUE(b->sync_to_device(Device::cuda(0)).is_ok());  // already current
-    EXPECT_EQ(FakeDevice::to_device, 1);
+    EXPECT_EQ(test::FakeDevice::to_device, 1);
 
     // A "kernel" writes on the device: the host copy becomes stale.
     static_cast<float*>(b->device_data())[0] = 42.0f;
@@ -123,7 +83,7 @@ TEST_F(DataBufferSync, CopiesOnlyWhenTheSideThatNeedsItIsStale) {
     EXPECT_EQ(h[0], 1.0f);
     ASSERT_TRUE(b->sync_to_host().is_ok());
     EXPECT_EQ(h[0], 42.0f);
-    EXPECT_EQ(FakeDevice::to_host, 1);
+    EXPECT_EQ(test::FakeDevice::to_host, 1);
     EXPECT_EQ(b->sync(), Sync::kInSync);
 
     // The host writes: the device copy becomes stale and is refreshed once.
@@ -132,10 +92,10 @@ TEST_F(DataBufferSync, CopiesOnlyWhenTheSideThatNeedsItIsStale) {
     EXPECT_EQ(b->sync(), Sync::kHostNewer);
     ASSERT_TRUE(b->sync_to_device(Device::cuda(0)).is_ok());
     EXPECT_EQ(static_cast<float*>(b->device_data())[1], -7.0f);
-    EXPECT_EQ(FakeDevice::to_device, 2);
-    EXPECT_EQ(FakeDevice::allocations, 1);
+    EXPECT_EQ(test::FakeDevice::to_device, 2);
+    EXPECT_EQ(test::FakeDevice::allocations, 1);
   }
-  EXPECT_EQ(FakeDevice::releases, 1);  // the device copy goes with the buffer
+  EXPECT_EQ(test::FakeDevice::releases, 1);  // the device copy goes with the buffer
 }
 
 TEST_F(DataBufferSync, OverwriteSkipsTheUploadAndKeepsHostDataIfTheWriteNeverHappens) {
@@ -143,7 +103,7 @@ TEST_F(DataBufferSync, OverwriteSkipsTheUploadAndKeepsHostDataIfTheWriteNeverHap
   ASSERT_TRUE(b);
   static_cast<int32_t*>(b->host())[0] = 5;
   ASSERT_TRUE(b->sync_to_device(Device::cuda(0), /*overwrite=*/true).is_ok());
-  EXPECT_EQ(FakeDevice::to_device, 0);
+  EXPECT_EQ(test::FakeDevice::to_device, 0);
   EXPECT_EQ(b->sync(), Sync::kHostNewer);  // an op that fails now loses nothing
   ASSERT_TRUE(b->sync_to_host().is_ok());
   EXPECT_EQ(static_cast<int32_t*>(b->host())[0], 5);
@@ -163,8 +123,8 @@ TEST_F(DataBufferSync, MovingToAnotherDeviceGoesThroughTheHost) {
   EXPECT_EQ(b->device(), Device::cuda(1));
   EXPECT_EQ(static_cast<float*>(b->device_data())[0], 2.5f);
   EXPECT_EQ(static_cast<float*>(b->host())[0], 2.5f);
-  EXPECT_EQ(FakeDevice::releases, 1);
-  EXPECT_EQ(FakeDevice::allocations, 2);
+  EXPECT_EQ(test::FakeDevice::releases, 1);
+  EXPECT_EQ(test::FakeDevice::allocations, 2);
 }
 
 TEST_F(DataBufferSync, ErrorsNameTheDeviceAndLeaveTheBufferUsable) {
@@ -173,7 +133,7 @@ TEST_F(DataBufferSync, ErrorsNameTheDeviceAndLeaveTheBufferUsable) {
   Status s = b->sync_to_device(Device::cuda(7));
   EXPECT_EQ(s.code(), StatusCode::kDevice);
   EXPECT_NE(s.message().find("no fake device 7"), std::string::npos) << s.message();
-  FakeDevice::fail_allocation = true;
+  test::FakeDevice::fail_allocation = true;
   s = b->sync_to_device(Device::cuda(0));
   EXPECT_EQ(s.code(), StatusCode::kOutOfMemory);
   EXPECT_NE(s.message().find("allocating 4 bytes on cuda:0"), std::string::npos) << s.message();
@@ -185,10 +145,10 @@ TEST_F(DataBufferSync, EmptyBuffersNeedNoDeviceMemory) {
   auto b = DataBuffer::allocate(0);
   ASSERT_TRUE(b);
   ASSERT_TRUE(b->sync_to_device(Device::cuda(0)).is_ok());
-  EXPECT_EQ(FakeDevice::allocations, 0);
+  EXPECT_EQ(test::FakeDevice::allocations, 0);
   b->mark_device_written();
   ASSERT_TRUE(b->sync_to_host().is_ok());
-  EXPECT_EQ(FakeDevice::to_host, 0);
+  EXPECT_EQ(test::FakeDevice::to_host, 0);
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "libops/core/device.h"
+
 namespace {
 
 const std::string kBuild = LIBOPS_BUILD_DIR;
@@ -69,7 +71,7 @@ TEST_F(OpsRun, FailuresExitNonZeroWithAMessage) {
       {"", 2, "no model given"},
       {junk + " --repeat 0", 2, "--repeat expects 1..1000000"},
       {junk + " --frobnicate", 2, "unknown option '--frobnicate'"},
-      {junk + " --device cuda", 1, "this build has no CUDA backend"},
+      {junk + " --device tpu", 2, "--device expects cpu, cuda or cuda:N, got 'tpu'"},
   };
   for (const Case& c : cases) {
     Result r = run(c.args);
@@ -87,6 +89,16 @@ TEST_F(OpsRun, RunsAnExampleAndListsOps) {
   EXPECT_NE(r.out.find("probs: float32[1,10]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("fc1/matmul"), std::string::npos) << r.out;  // the profile table
   EXPECT_NE(r.err.find("input 'x': example values, float32[1,784]"), std::string::npos) << r.err;
+
+  // Without a usable GPU (a CPU build, or no device), --device cuda says why.
+  if (libops::check_device(libops::Device::cuda()).code() == libops::StatusCode::kDevice) {
+    r = run(mlp + " --device cuda");
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("cuda:0"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.err.find("built without the cuda backend") != std::string::npos ||
+                r.err.find("no CUDA device") != std::string::npos)
+        << r.err;
+  }
 
   r = run(mlp + " --input x=/nonexistent.npy");
   EXPECT_EQ(r.code, 1);

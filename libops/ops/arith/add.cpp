@@ -5,4 +5,4 @@ CUSTOM_OP_IMPL(add, 2, 1, true, 0, 0) { return libops::ops::broadcastable_exec(b
 
 DECLARE_SHAPE_FN(add) { return libops::ops::broadcastable_shape(block, shapes); }
 
-DECLARE_TYPES(add) { descriptor.allow_inputs(libops::types::kAny); }
+DECLARE_TYPES(add) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }

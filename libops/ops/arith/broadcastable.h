@@ -29,6 +29,7 @@ inline Status broadcastable_exec(Context& block, legacy::BinaryOp op) {
   call.x = block.input(0);
   call.y = block.input(1);
   call.z = block.output(0);
+  call.device = block.device();
   Status s = legacy::exec_pairwise_prechecked(call);
   if (s.is_ok()) return Status::ok();
   // The legacy layer names its own op; say which custom op called it.

@@ -5,4 +5,4 @@ CUSTOM_OP_IMPL(divide, 2, 1, true, 0, 0) { return libops::ops::broadcastable_exe
 
 DECLARE_SHAPE_FN(divide) { return libops::ops::broadcastable_shape(block, shapes); }
 
-DECLARE_TYPES(divide) { descriptor.allow_inputs(libops::types::kAny); }
+DECLARE_TYPES(divide) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }

@@ -45,8 +45,15 @@ CUSTOM_OP_IMPL(bias_add, 2, 1, true, 0, 0) {
   if (z->length() == 0) return Status::ok();
   // Inputs that a supplied output overlaps (other than x itself, in place)
   // would be read after being written: work from copies then.
-  if (z->may_overlap(x) && !z->same_view(x)) RETURN_IF_ERROR(INPUT_VARIABLE(0)->dup('c', x));
-  if (z->may_overlap(b)) RETURN_IF_ERROR(INPUT_VARIABLE(1)->dup('c', b));
+  // (dup copies on the host: bring a device-side input home first.)
+  if (z->may_overlap(x) && !z->same_view(x)) {
+    RETURN_IF_ERROR(x.buffer()->sync_to_host());
+    RETURN_IF_ERROR(INPUT_VARIABLE(0)->dup('c', x));
+  }
+  if (z->may_overlap(b)) {
+    RETURN_IF_ERROR(b.buffer()->sync_to_host());
+    RETURN_IF_ERROR(INPUT_VARIABLE(1)->dup('c', b));
+  }
   Dims b_shape{b.dim(0)};
   for (int d = axis + 1; d < x.rank(); ++d) b_shape.push_back(1);
   NDArray bv;
@@ -57,6 +64,7 @@ CUSTOM_OP_IMPL(bias_add, 2, 1, true, 0, 0) {
   call.x = &x;
   call.y = &bv;
   call.z = z;
+  call.device = block.device();
   Status s = legacy::exec(call);
   return s.is_ok() ? s : s.with_prefix(std::string(block.op_name()) + ": ");
 }
@@ -70,6 +78,6 @@ DECLARE_SHAPE_FN(bias_add) {
 }
 
 DECLARE_TYPES(bias_add) {
-  descriptor.allow_inputs(libops::types::kNumeric).require_same_type();
+  descriptor.allow_inputs(libops::types::kNumeric).require_same_type().runs_on_any_device();
   descriptor.allow_outputs(libops::types::kNumeric);
 }

@@ -42,11 +42,15 @@ CUSTOM_OP_IMPL(relu, 1, 1, true, 0, 0) {
   if (z->length() == 0) return Status::ok();
   // A supplied output overlapping x in another layout would be read after
   // being written: work from a copy then.
-  if (z->may_overlap(src) && !z->same_view(src)) RETURN_IF_ERROR(INPUT_VARIABLE(0)->dup('c', src));
+  if (z->may_overlap(src) && !z->same_view(src)) {
+    RETURN_IF_ERROR(src.buffer()->sync_to_host());  // dup copies on the host
+    RETURN_IF_ERROR(INPUT_VARIABLE(0)->dup('c', src));
+  }
   const double threshold = block.num_t_args() > 0 ? T_ARG(0) : 0.0;
   legacy::LegacyCall call;
   call.x = &src;
   call.z = z;
+  call.device = block.device();
   NDArray y;
   if (threshold == 0.0) {
     call.group = OPS_TRANSFORM_SAME;
@@ -71,6 +75,6 @@ DECLARE_SHAPE_FN(relu) {
 }
 
 DECLARE_TYPES(relu) {
-  descriptor.allow_inputs(libops::types::kNumeric);
+  descriptor.allow_inputs(libops::types::kNumeric).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kNumeric);
 }

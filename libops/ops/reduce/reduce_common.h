@@ -18,6 +18,7 @@ inline Status reduce_exec(Context& block, ops_legacy_group_t group, int num) {
   call.num = num;
   call.x = block.input(0);
   call.z = block.output(0);
+  call.device = block.device();
   call.axes = block.i_args().data();
   call.n_axes = block.num_i_args();
   Status s = legacy::exec(call);

@@ -11,6 +11,6 @@ REDUCTION_OP_IMPL(reduce_max, 1, 1, false, 0, 0) {
 }
 
 DECLARE_TYPES(reduce_max) {
-  descriptor.allow_inputs(libops::types::kNumeric);
+  descriptor.allow_inputs(libops::types::kNumeric).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kNumeric);
 }

@@ -21,6 +21,6 @@ DECLARE_SHAPE_FN(reduce_mean) {
 }
 
 DECLARE_TYPES(reduce_mean) {
-  descriptor.allow_inputs(libops::types::kNumeric);
+  descriptor.allow_inputs(libops::types::kNumeric).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
 }

@@ -1,0 +1,64 @@
+// A fake "cuda" device for tests of the host/device sync machinery on the
+// CPU: its memory comes from malloc and its copies are memcpy, counted.
+// ScopedFakeCuda registers it for one test and restores the real runtime
+// (or none) after.
+#pragma once
+
+#include <cstdlib>
+#include <cstring>
+
+#include "libops/core/device.h"
+
+namespace libops::test {
+
+struct FakeDevice {
+  static inline int to_device = 0, to_host = 0, allocations = 0, releases = 0;
+  static inline bool fail_allocation = false;
+  static int count() { return 2; }
+  static Status check(int index) {
+    return index >= 0 && index < 2 ? Status::ok() : Status::error(StatusCode::kDevice, "no fake device %d", index);
+  }
+  static Status allocate(int, size_t bytes, void** out) {
+    if (fail_allocation) return Status::error(StatusCode::kOutOfMemory, "fake device is full");
+    ++allocations;
+    *out = std::malloc(bytes);
+    return Status::ok();
+  }
+  static void release(int, void* p) {
+    ++releases;
+    std::free(p);
+  }
+  static Status copy_to_device(int, void* dst, const void* src, size_t n) {
+    ++to_device;
+    std::memcpy(dst, src, n);
+    return Status::ok();
+  }
+  static Status copy_to_host(int, void* dst, const void* src, size_t n) {
+    ++to_host;
+    std::memcpy(dst, src, n);
+    return Status::ok();
+  }
+  static Status synchronize(int) { return Status::ok(); }
+};
+
+inline const DeviceRuntime kFakeRuntime{FakeDevice::count,          FakeDevice::check,
+                                        FakeDevice::allocate,       FakeDevice::release,
+                                        FakeDevice::copy_to_device, FakeDevice::copy_to_host,
+                                        FakeDevice::synchronize};
+
+class ScopedFakeCuda {
+ public:
+  ScopedFakeCuda() : saved_(device_runtime(DeviceType::kCuda)) {
+    register_device_runtime(DeviceType::kCuda, &kFakeRuntime);
+    FakeDevice::to_device = FakeDevice::to_host = FakeDevice::allocations = FakeDevice::releases = 0;
+    FakeDevice::fail_allocation = false;
+  }
+  ~ScopedFakeCuda() { register_device_runtime(DeviceType::kCuda, saved_); }
+  ScopedFakeCuda(const ScopedFakeCuda&) = delete;
+  ScopedFakeCuda& operator=(const ScopedFakeCuda&) = delete;
+
+ private:
+  const DeviceRuntime* saved_;
+};
+
+}  // namespace libops::test
