@@ -25,7 +25,8 @@
 //    into chunks of kReduceChunk positions whose results are merged left to
 //    right. Inside a chunk each run along the innermost reduced dim is folded
 //    in kLanes interleaved lanes over blocks of kBlock elements (so the
-//    compiler vectorizes across lanes); lanes are folded pairwise, blocks
+//    compiler vectorizes across lanes; kLanes depends only on the functor's
+//    accumulator type, e.g. 64 for float); lanes are folded pairwise, blocks
 //    left to right. A run that is strided or needs conversion is copied in
 //    blocks of kLoadBlock elements, each folded the same way and merged left
 //    to right. Threads take whole outputs or, when there are few
@@ -213,7 +214,13 @@ class Reducer {
   static constexpr int kArity = reduce_traits<Op>::kArity;
   static constexpr bool kIndexed = reduce_traits<Op>::kIndexed;
   static constexpr int NI = kArity;       // inputs of the reduced-dims loop
-  static constexpr int kLanes = 16;       // 2 AVX registers of float, so two add chains
+  // Interleaved lanes of the generic path: 256 bytes of accumulators for
+  // numbers (8 AVX registers: enough independent add chains that a dense
+  // sum is bound by memory bandwidth, not by add latency), 16 for structs.
+  static constexpr int kLanes = [] {
+    if constexpr (std::is_arithmetic_v<Acc>) return int(std::clamp<size_t>(256 / sizeof(Acc), 16, 64));
+    else return 16;
+  }();
   static constexpr int64_t kBlock = 4096;
   static constexpr int64_t kLoadBlock = 512;  // elements copied per block (strided or converted runs)
   static constexpr int64_t kSlice = 1024;     // kept-inner path: outputs per accumulator row
