@@ -76,12 +76,12 @@ inline float exp_f32(float x) {
   const float n = t - kShifter;
   float r = mul_add_f32(n, -kLn2Hi, x);
   r = mul_add_f32(n, -kLn2Lo, r);
-  // 1 + (r + r^2 (c2 + c3 r + r^2 (c4 + c5 r + c6 r^2))): short dependency
-  // chains, and the final add is the only rounding at the scale of 1.
+  // e^r - 1 = r + r^2 (c2 + c3 r + r^2 (c4 + c5 r + c6 r^2)): short
+  // dependency chains.
   const float r2 = r * r;
   const float lo = mul_add_f32(c3, r, c2);
   const float hi = mul_add_f32(c6, r2, mul_add_f32(c5, r, c4));
-  const float p = 1.0f + mul_add_f32(mul_add_f32(hi, r2, lo), r2, r);
+  const float q = mul_add_f32(mul_add_f32(hi, r2, lo), r2, r);
   // t and the shifter share their exponent (ulp 1), so their bit patterns
   // differ by n; m = n + 254 makes both halves biased exponents directly:
   // m >> 1 = floor(n / 2) + 127 and m - (m >> 1) = n - floor(n / 2) + 127.
@@ -89,7 +89,10 @@ inline float exp_f32(float x) {
   const int32_t m1 = m >> 1;
   const float s1 = std::bit_cast<float>(static_cast<uint32_t>(m1) << 23);
   const float s2 = std::bit_cast<float>(static_cast<uint32_t>(m - m1) << 23);
-  return p * s1 * s2;
+  // s1 (1 + q) in one step: s1 is a power of two and the product a normal
+  // float, so this is s1 * round(1 + q), the only rounding at the scale of
+  // the result before the final product.
+  return mul_add_f32(q, s1, s1) * s2;
 }
 
 }  // namespace libops
