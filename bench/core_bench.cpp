@@ -1,7 +1,10 @@
 // Core engine benchmarks, each beside the reference it is judged against,
 // measured in the same binary and run:
 //   * element-wise add, exp and a full sum over 16M float32 vs a STREAM
-//     triad (a = b + s*c) with the same thread count (1 and 2);
+//     triad (a = b + s*c) with the same thread count (1 and 2), and each
+//     also vs the plain loop with its own memory traffic: add vs the triad
+//     (2 reads, 1 write), exp vs a STREAM scale (a = s*b: 1 read, 1 write),
+//     sum vs a read-only pass (a plain 64-lane sum);
 //   * sgemm 1024 through the matmul op vs cblas_sgemm called directly;
 //   * a custom op called by name through the C API on 1-element arrays
 //     with preallocated outputs (per-call overhead).
@@ -50,6 +53,46 @@ void BM_StreamTriad(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
   state.SetBytesProcessed(state.iterations() * kN * 3 * int64_t(sizeof(float)));
+}
+
+// STREAM scale, the access pattern of a unary op: 1 read + 1 write.
+void BM_StreamScale(benchmark::State& state) {
+  const int threads = threads_arg(state);
+  NDArray a = filled(kN, 0), b = filled(kN, 1);
+  float* pa = a.data_as<float>();
+  const float* pb = b.data_as<float>();
+  const float s = 3.0f;
+  for (auto _ : state) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < kN; ++i) pa[i] = s * pb[i];
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * kN * 2 * int64_t(sizeof(float)));
+}
+
+// A read-only pass, the access pattern of a full reduction: each thread sums
+// its contiguous part in 64 lanes (8 vector accumulators), then the parts are
+// added. Bytes: 1 read.
+void BM_StreamRead(benchmark::State& state) {
+  const int threads = threads_arg(state);
+  NDArray b = filled(kN, 1);
+  const float* pb = b.data_as<float>();
+  constexpr int kLanes = 64;
+  static_assert(kN % kLanes == 0, "BM_StreamRead: whole lanes only");
+  for (auto _ : state) {
+    float total = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : total)
+    {
+      const int64_t nt = omp_get_num_threads(), t = omp_get_thread_num();
+      const int64_t begin = kN / kLanes * t / nt * kLanes, end = kN / kLanes * (t + 1) / nt * kLanes;
+      float lane[kLanes] = {};
+      for (int64_t i = begin; i < end; i += kLanes)
+        for (int k = 0; k < kLanes; ++k) lane[k] += pb[i + k];
+      for (int k = 0; k < kLanes; ++k) total += lane[k];
+    }
+    benchmark::DoNotOptimize(total);
+  }
+  state.SetBytesProcessed(state.iterations() * kN * int64_t(sizeof(float)));
 }
 
 void run_legacy(benchmark::State& state, legacy::LegacyCall call, int64_t bytes_per_iter) {
@@ -152,6 +195,8 @@ void BM_CApiAddOneElement(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_StreamTriad)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StreamScale)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StreamRead)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Add)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Exp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Sum)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
