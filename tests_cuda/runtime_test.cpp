@@ -7,6 +7,7 @@
 #include "cuda_test_util.h"
 #include "libops/array/data_buffer.h"
 #include "libops/legacy/legacy.h"
+#include "libops/legacy/ops/binary_ops.h"
 
 namespace libops {
 namespace {
