@@ -37,14 +37,30 @@ namespace libops::legacy::fn::transform_strict {
 
 namespace m = transform_math;
 
+// e^x in the compute type: for float the vectorizable exp of
+// core/fast_math.h (<= 1.03 ulp, Note [Vectorizable exp]), for double the C
+// library's. The float32 functors built only from it, selects and
+// arithmetic (exp, sigmoid and its relatives below) thus vectorize.
+template <typename C> inline C exp_c(C x) {
+  if constexpr (std::is_same_v<C, float>) return exp_f32(x);
+  else return std::exp(x);
+}
+// c ? a : b; for float as a bit mask, which GCC vectorizes (see select_f32).
+template <typename C> inline C select_c(bool c, C a, C b) {
+  if constexpr (std::is_same_v<C, float>) return detail::select_f32(c, a, b);
+  else return c ? a : b;
+}
+// transform_math::sigmoid with exp_c: 1 / (1 + t) for x >= 0, t / (1 + t)
+// for x < 0, t = exp(-|x|) <= 1 (no overflow). NaN stays NaN (x >= 0 is
+// false and t is NaN).
+template <typename C> inline C sigmoid_c(C x) {
+  const C t = exp_c(-std::fabs(x));
+  return select_c(x >= C(0), C(1), t) / (C(1) + t);
+}
+
 // ---- exponentials and logarithms ----
-// float: the vectorizable exp of core/fast_math.h (<= 1 ulp, Note
-// [Vectorizable exp]); double keeps the C library's.
 template <typename C> struct Exp {
-  static C op(C x, const ExtraParams&) {
-    if constexpr (std::is_same_v<C, float>) return exp_f32(x);
-    else return std::exp(x);
-  }
+  static C op(C x, const ExtraParams&) { return exp_c(x); }
 };
 template <typename C> struct Log {
   static C op(C x, const ExtraParams&) { return std::log(x); }
@@ -105,7 +121,7 @@ template <typename C> struct Atanh {
 
 // ---- activations ----
 template <typename C> struct Sigmoid {
-  static C op(C x, const ExtraParams&) { return m::sigmoid(x); }
+  static C op(C x, const ExtraParams&) { return sigmoid_c(x); }
 };
 template <typename C> struct Softplus {
   static C op(C x, const ExtraParams&) { return m::softplus(x); }
@@ -211,13 +227,13 @@ template <typename C> struct Digamma {
 // ---- derivatives (d/dx of the op of the same name) ----
 // sigmoid (1 - sigmoid) with 1 - sigmoid(x) = sigmoid(-x), exact in the tails.
 template <typename C> struct SigmoidDerivative {
-  static C op(C x, const ExtraParams&) { return m::sigmoid(x) * m::sigmoid(-x); }
+  static C op(C x, const ExtraParams&) { return sigmoid_c(x) * sigmoid_c(-x); }
 };
 template <typename C> struct TanhDerivative {
   static C op(C x, const ExtraParams&) { return m::sech_squared(x); }
 };
 template <typename C> struct SoftplusDerivative {
-  static C op(C x, const ExtraParams&) { return m::sigmoid(x); }
+  static C op(C x, const ExtraParams&) { return sigmoid_c(x); }
 };
 // 1 / (1 + |x|)^2, squared after the division so tiny results stay accurate.
 template <typename C> struct SoftsignDerivative {
@@ -240,7 +256,7 @@ template <typename C> struct HardSigmoidDerivative {
 };
 template <typename C> struct SeluDerivative {
   static C op(C x, const ExtraParams&) {
-    return x > C(0) ? C(kSeluScale) : C(kSeluScale * kSeluAlpha) * std::exp(x);
+    return select_c(x > C(0), C(kSeluScale), C(kSeluScale * kSeluAlpha) * exp_c(x));
   }
 };
 // s + x s (1 - s) with s = sigmoid(x) and 1 - s = sigmoid(-x).
@@ -281,7 +297,7 @@ template <typename C> struct MishDerivative {
   }
 };
 template <typename C> struct EluDerivative {
-  static C op(C x, const ExtraParams& e) { return x > C(0) ? C(1) : C(e.get(0, 1.0)) * std::exp(x); }
+  static C op(C x, const ExtraParams& e) { return select_c(x > C(0), C(1), C(e.get(0, 1.0)) * exp_c(x)); }
 };
 // sech(x)^2 where x > 0, else 0.
 template <typename C> struct RectifiedTanhDerivative {
