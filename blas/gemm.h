@@ -25,6 +25,7 @@
 
 #include <cstdint>
 
+#include "libops/core/device.h"
 #include "libops/core/dtype.h"
 #include "libops/core/status.h"
 
@@ -41,6 +42,21 @@ Status gemm(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, in
 Status gemm_batched(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
                     const void* a, int64_t lda, int64_t stride_a, const void* b, int64_t ldb, int64_t stride_b,
                     double beta, void* c, int64_t ldc, int64_t stride_c, int64_t batch);
+
+// gemm_batched on `device`, with a, b and c in that device's memory: the
+// CPU's gemm_batched, or the kernel its backend registered (cuBLAS for
+// CUDA: float32 and float64, and float16 / bfloat16 with float
+// accumulation; other dtypes there are kNotImplemented).
+Status gemm_batched_on(Device device, DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                       double alpha, const void* a, int64_t lda, int64_t stride_a, const void* b, int64_t ldb,
+                       int64_t stride_b, double beta, void* c, int64_t ldc, int64_t stride_c, int64_t batch);
+
+using DeviceGemmBatchedFn = Status (*)(int device_index, DataType dtype, bool trans_a, bool trans_b, int64_t m,
+                                       int64_t n, int64_t k, double alpha, const void* a, int64_t lda,
+                                       int64_t stride_a, const void* b, int64_t ldb, int64_t stride_b, double beta,
+                                       void* c, int64_t ldc, int64_t stride_c, int64_t batch);
+// Called by a backend when the library loads (blas/gemm_cuda.cpp).
+void register_device_gemm(DeviceType type, DeviceGemmBatchedFn fn);
 
 // The portable kernel behind the non-BLAS dtypes, callable for float32 and
 // float64 too so tests can compare it with BLAS on the same data.

@@ -133,6 +133,13 @@ CUSTOM_OP_IMPL(matmul, 2, 1, false, 0, 0) {
   NDArray* z = OUTPUT_VARIABLE(0);
   if (z->length() == 0) return Status::ok();
   const DataType dt = z->dtype();
+  // On a device, dtype casts and relayout copies would run on the host, so
+  // the operands must already suit the device GEMM (checked below).
+  const Device dev = block.device();
+  const bool on_device = !dev.is_cpu();
+  REQUIRE_TRUE(!on_device || (x->dtype() == dt && y->dtype() == dt), OPS_ERR_NOT_IMPLEMENTED,
+               "on %s, x (%s) and y (%s) must already have the output dtype %s", dev.str().c_str(),
+               dtype_name(x->dtype()), dtype_name(y->dtype()), dtype_name(dt));
 
   NDArray xc, yc, xm, ym;
   RETURN_IF_ERROR(cast_to(*x, dt, xc));
@@ -155,15 +162,35 @@ CUSTOM_OP_IMPL(matmul, 2, 1, false, 0, 0) {
     BlasLayout zl = blas_layout(zm);
     direct = zl.ok && !zl.trans;
   }
+  REQUIRE_TRUE(!on_device || direct, OPS_ERR_NOT_IMPLEMENTED,
+               "on %s, the output must be a dense row-major stack of matrices sharing no memory with the inputs",
+               dev.str().c_str());
   if (!direct) RETURN_IF_ERROR(NDArray::create(dt, zm_shape, 'c', zm));
 
   if (k == 0) {
+    RETURN_IF_ERROR(z->buffer()->sync_to_host());
     RETURN_IF_ERROR(zm.assign_scalar(0.0));  // an empty sum
+    z->buffer()->mark_host_written();
   } else {
     NDArray xb, yb;
     BlasLayout xl, yl;
-    RETURN_IF_ERROR(blas_operand(xm, xb, xl));
-    RETURN_IF_ERROR(blas_operand(ym, yb, yl));
+    if (on_device) {
+      xl = blas_layout(xm);
+      yl = blas_layout(ym);
+      REQUIRE_TRUE(xl.ok && yl.ok, OPS_ERR_NOT_IMPLEMENTED,
+                   "on %s, x%s and y%s need row- or column-major matrices (a copy would run on the host)",
+                   dev.str().c_str(), x->shape().str().c_str(), y->shape().str().c_str());
+      xb = xm;
+      yb = ym;
+      RETURN_IF_ERROR(x->buffer()->sync_to_device(dev));
+      RETURN_IF_ERROR(y->buffer()->sync_to_device(dev));
+      RETURN_IF_ERROR(z->buffer()->sync_to_device(
+          dev, z->offset() == 0 && z->is_contiguous() &&
+                   static_cast<size_t>(z->length()) * z->element_size() == z->buffer()->bytes()));
+    } else {
+      RETURN_IF_ERROR(blas_operand(xm, xb, xl));
+      RETURN_IF_ERROR(blas_operand(ym, yb, yl));
+    }
     const BlasLayout zl = blas_layout(zm);
 
     // Walk the batch dims; runs along the innermost one become one
@@ -176,17 +203,20 @@ CUSTOM_OP_IMPL(matmul, 2, 1, false, 0, 0) {
     const int64_t es = static_cast<int64_t>(dtype_size(dt));
     NdLoop<3> loop;
     loop.init(out_batch);
-    loop.set_operand(0, zm.data(), zs, es);
-    loop.set_operand(1, xb.data(), broadcast_strides(batch_dims(xb.shape()), xs, out_batch), es);
-    loop.set_operand(2, yb.data(), broadcast_strides(batch_dims(yb.shape()), ys, out_batch), es);
+    loop.set_operand(0, on_device ? zm.device_data() : zm.data(), zs, es);
+    loop.set_operand(1, on_device ? xb.device_data() : xb.data(),
+                     broadcast_strides(batch_dims(xb.shape()), xs, out_batch), es);
+    loop.set_operand(2, on_device ? yb.device_data() : yb.data(),
+                     broadcast_strides(batch_dims(yb.shape()), ys, out_batch), es);
     loop.coalesce();
     Status st;
     loop.run(0, loop.count(), [&](char* const* p, const int64_t* s, int64_t count) {
       if (!st.is_ok()) return;
-      st = blas::gemm_batched(dt, xl.trans, yl.trans, m, n, k, 1.0, p[1], xl.ld, s[1] / es, p[2], yl.ld,
-                              s[2] / es, 0.0, p[0], zl.ld, s[0] / es, count);
+      st = blas::gemm_batched_on(dev, dt, xl.trans, yl.trans, m, n, k, 1.0, p[1], xl.ld, s[1] / es, p[2], yl.ld,
+                                 s[2] / es, 0.0, p[0], zl.ld, s[0] / es, count);
     });
     if (!st.is_ok()) return st.with_prefix(std::string(block.op_name()) + ": ");
+    if (on_device) z->buffer()->mark_device_written();
   }
   if (!direct) {
     // zm is dense, so it views as z's shape (which may lack the unit dims).
@@ -228,6 +258,7 @@ DECLARE_SHAPE_FN(matmul) {
 }
 
 DECLARE_TYPES(matmul) {
-  descriptor.allow_inputs(libops::types::kNumeric);
+  // On a device: through that device's GEMM (cuBLAS), operands as they are.
+  descriptor.allow_inputs(libops::types::kNumeric).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kNumeric);
 }

@@ -16,6 +16,10 @@
 #include <vector>
 
 #include "libops/core/parallel.h"
+#include "libops/legacy/legacy.h"
+#include "libops/legacy/ops/binary_ops.h"
+#include "libops/legacy/ops/reduce_ops.h"
+#include "libops/legacy/ops/transform_strict_ops.h"
 #include "libops/loops/convert.h"
 #include "libops/loops/nd_loop.h"
 #include "libops/ops/declarable_op.h"
@@ -68,6 +72,38 @@ void softmax_rows_interleaved(C* v, int64_t n, int64_t g, C* mx, C* sum) {
   for (int64_t r = 0; r < g; ++r) sum[r] = C(1) / sum[r];
   for (int64_t i = 0; i < n; ++i)
     for (int64_t r = 0; r < g; ++r) v[i * g + r] *= sum[r];
+}
+
+// Softmax on a device, from legacy kernels that run there: m = max(x) along
+// the axis (kept dims), z = exp(x - m), s = sum(z), z = z / s. The same
+// values as the CPU loop up to rounding (it multiplies by 1 / s), and the
+// same NaN behaviour (max propagates NaN; inf - inf is NaN).
+Status softmax_on_device(const NDArray& x, NDArray& z, int axis, Device device) {
+  const int64_t ax = axis;
+  Dims kept = x.shape();
+  kept[axis] = 1;
+  NDArray m, s;
+  RETURN_IF_ERROR(NDArray::create(x.dtype(), kept, 'c', m));
+  RETURN_IF_ERROR(NDArray::create(x.dtype(), kept, 'c', s));
+  auto call = [&](int group, int num, const NDArray* a, const NDArray* b, NDArray* out, bool reduce) {
+    legacy::LegacyCall c;
+    c.group = group;
+    c.num = num;
+    c.x = a;
+    c.y = b;
+    c.z = out;
+    c.device = device;
+    if (reduce) {
+      c.axes = &ax;
+      c.n_axes = 1;
+    }
+    return legacy::exec(c);
+  };
+  RETURN_IF_ERROR(call(OPS_REDUCE_SAME, static_cast<int>(legacy::ReduceSameOp::max), &x, nullptr, &m, true));
+  RETURN_IF_ERROR(call(OPS_PAIRWISE, static_cast<int>(legacy::BinaryOp::subtract), &x, &m, &z, false));
+  RETURN_IF_ERROR(call(OPS_TRANSFORM_STRICT, static_cast<int>(legacy::TransformStrictOp::exp), &z, nullptr, &z, false));
+  RETURN_IF_ERROR(call(OPS_REDUCE_SAME, static_cast<int>(legacy::ReduceSameOp::sum), &z, nullptr, &s, true));
+  return call(OPS_PAIRWISE, static_cast<int>(legacy::BinaryOp::divide), &z, &s, &z, false);
 }
 
 // Rows handled together when they interleave in memory (the axis is not the
@@ -131,7 +167,14 @@ CUSTOM_OP_IMPL(softmax, 1, 1, true, 0, 0) {
   // A supplied output that shares memory with x in another layout would be
   // read after being written: work from a copy then.
   NDArray src = *x;
-  if (z->may_overlap(*x) && !z->same_view(*x)) RETURN_IF_ERROR(x->dup('c', src));
+  if (z->may_overlap(*x) && !z->same_view(*x)) {
+    RETURN_IF_ERROR(x->buffer()->sync_to_host());  // dup copies on the host
+    RETURN_IF_ERROR(x->dup('c', src));
+  }
+  if (!block.device().is_cpu()) {
+    Status s = ops::softmax_on_device(src, *z, axis, block.device());
+    return s.is_ok() ? s : s.with_prefix("softmax: ");
+  }
   if (x->dtype() == DataType::kFloat64) ops::softmax_run<double>(src, *z, axis);
   else ops::softmax_run<float>(src, *z, axis);
   return Status::ok();
@@ -148,6 +191,7 @@ DECLARE_SHAPE_FN(softmax) {
 }
 
 DECLARE_TYPES(softmax) {
-  descriptor.allow_inputs(libops::types::kFloat);
+  // On a device through legacy kernels (softmax_on_device).
+  descriptor.allow_inputs(libops::types::kFloat).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
 }

@@ -1,0 +1,79 @@
+// Graphs on cuda:0: a dense network (matmul, add, relu, softmax) and a
+// chain of legacy nodes run by a CUDA session give the CPU session's
+// outputs; a node that cannot run on the device is an error naming it.
+#include <cmath>
+
+#include "cuda_test_util.h"
+#include "graph/executor.h"
+#include "graph/graph_builder.h"
+
+namespace libops::graph {
+namespace {
+
+using libops::test::make;
+using libops::test::values;
+using test::BodyBuilder;
+using test::GraphBuilder;
+using test::Ref;
+
+std::vector<double> wave(int64_t n, double scale) {
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = scale * std::sin(0.11 * static_cast<double>(i) + 0.5);
+  return v;
+}
+
+std::shared_ptr<const Graph> dense_net() {
+  GraphBuilder g;
+  BodyBuilder& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{4, 32});
+  Ref w1 = m.constant("w1", make(DataType::kFloat32, {32, 64}, wave(32 * 64, 0.2)));
+  Ref b1 = m.constant("b1", make(DataType::kFloat32, {64}, wave(64, 0.1)));
+  Ref w2 = m.constant("w2", make(DataType::kFloat32, {64, 10}, wave(64 * 10, 0.3)));
+  Ref h = m.op("relu", {m.op("add", {m.op("matmul", {x, w1}, {}, "fc1"), b1}, {}, "bias1")}, {}, "act1");
+  m.output("probs", m.op("softmax", {m.op("matmul", {h, w2}, {}, "fc2")}, {}, "softmax"));
+  std::shared_ptr<const Graph> graph;
+  EXPECT_OK(test::load(g.finish(), graph));
+  return graph;
+}
+
+TEST(CudaGraph, DenseNetworkMatchesTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  std::shared_ptr<const Graph> graph = dense_net();
+  ASSERT_TRUE(graph);
+  NDArray x = make(DataType::kFloat32, {4, 32}, wave(4 * 32, 1.0));
+  const NDArray* feeds[1] = {&x};
+  Session cpu(graph), gpu(graph);
+  gpu.set_device(Device::cuda(0));
+  ASSERT_OK(cpu.run(feeds, 1));
+  ASSERT_OK(gpu.run(feeds, 1));
+  NDArray out = gpu.output(0);
+  ASSERT_OK(out.buffer()->sync_to_host());
+  EXPECT_TRUE(libops::test::all_close(out, values(cpu.output(0)), 1e-5, 1e-6));
+  // A second run reuses the session's device buffers and gives the same.
+  ASSERT_OK(gpu.run(feeds, 1));
+  NDArray again = gpu.output(0);
+  ASSERT_OK(again.buffer()->sync_to_host());
+  EXPECT_EQ(values(again), values(out));
+}
+
+TEST(CudaGraph, NodesWithoutACudaPathAreNamed) {
+  REQUIRE_CUDA_DEVICE();
+  GraphBuilder g;
+  BodyBuilder& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, 1, 4, 4});
+  Ref w = m.constant("w", make(DataType::kFloat32, {1, 1, 1, 1}, {2}));
+  m.output("y", m.op("conv2d", {x, w}, {{}, {1, 1, 1, 1, 0, 0, 1, 1, 0}}, "conv"));
+  std::shared_ptr<const Graph> graph;
+  ASSERT_OK(test::load(g.finish(), graph));
+  Session s(graph);
+  s.set_device(Device::cuda(0));
+  NDArray x_in = make(DataType::kFloat32, {1, 1, 4, 4}, wave(16, 1));
+  const NDArray* feeds[1] = {&x_in};
+  Status st = s.run(feeds, 1);
+  EXPECT_EQ(st.code(), StatusCode::kNotImplemented) << st.message();
+  EXPECT_NE(st.message().find("'conv'"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("has no cuda implementation"), std::string::npos) << st.message();
+}
+
+}  // namespace
+}  // namespace libops::graph

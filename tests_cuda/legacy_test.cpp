@@ -1,0 +1,211 @@
+// Every legacy op of every non-random group on cuda:0 against the same call
+// on the CPU (whose results tests_cpu checks against numpy/mpmath goldens):
+// dense, strided and broadcast operands, several dtypes, reductions over
+// inner, outer and all axes. Floats agree within a few ulp (the device math
+// library rounds differently in the last bits); integers and bools exactly.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "cuda_test_util.h"
+#include "libops/legacy/legacy.h"
+#include "libops/legacy/ops/reduce_ops.h"
+
+namespace libops {
+namespace {
+
+using test::make;
+using test::values;
+
+// |a - b| small relative to the magnitude, NaN == NaN, inf == inf.
+::testing::AssertionResult close_values(const std::vector<double>& cpu, const std::vector<double>& gpu, double rtol,
+                                        const std::string& what) {
+  if (cpu.size() != gpu.size()) return ::testing::AssertionFailure() << what << ": length differs";
+  for (size_t i = 0; i < cpu.size(); ++i) {
+    const double a = cpu[i], b = gpu[i];
+    if (std::isnan(a) && std::isnan(b)) continue;
+    if (a == b) continue;
+    const double scale = std::max({std::fabs(a), std::fabs(b), 1e-30});
+    if (std::isfinite(a) && std::isfinite(b) && std::fabs(a - b) <= rtol * scale + 1e-37) continue;
+    return ::testing::AssertionFailure() << what << ": element " << i << " cpu " << a << " cuda " << b;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+double tolerance(DataType t) {
+  switch (t) {
+    case DataType::kFloat64: return 1e-12;
+    case DataType::kFloat32: return 2e-5;
+    case DataType::kFloat16:
+    case DataType::kBFloat16: return 1e-2;
+    default: return 0.0;
+  }
+}
+
+// Runs `call` on the CPU into z_cpu and on cuda:0 into z_gpu (fresh arrays of
+// the same dtype and shape) and compares; both must fail alike if one does.
+void compare(legacy::LegacyCall call, NDArray& z_cpu, NDArray& z_gpu, const std::string& what) {
+  call.z = &z_cpu;
+  call.device = Device::cpu();
+  const Status cpu = legacy::exec(call);
+  call.z = &z_gpu;
+  call.device = Device::cuda(0);
+  const Status gpu = legacy::exec(call);
+  ASSERT_EQ(cpu.code(), gpu.code()) << what << "\ncpu: " << cpu.message() << "\ncuda: " << gpu.message();
+  if (!cpu.is_ok()) return;
+  ASSERT_OK(z_gpu.buffer()->sync_to_host());
+  EXPECT_TRUE(close_values(values(z_cpu), values(z_gpu), tolerance(z_cpu.dtype()), what));
+}
+
+// Values spread over (-2.5, 2.5) without exact zeros: inputs are not one value.
+std::vector<double> spread(int64_t n, double phase) {
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = 2.5 * std::sin(0.7 * static_cast<double>(i) + phase) + 0.01;
+  return v;
+}
+
+NDArray input(DataType t, const Dims& shape, double phase) {
+  int64_t n = 1;
+  for (int d = 0; d < shape.size(); ++d) n *= shape[d];
+  std::vector<double> v = spread(n, phase);
+  if (!dtype_is_float(t))
+    for (double& x : v) x = std::round(x * 3);
+  return make(t, shape, v);
+}
+
+DataType transform_out(int group, DataType x) {
+  switch (group) {
+    case OPS_TRANSFORM_FLOAT: return dtype_is_float(x) ? x : DataType::kFloat32;
+    case OPS_TRANSFORM_BOOL: return DataType::kBool;
+    default: return x;
+  }
+}
+
+TEST(CudaLegacy, TransformsMatchTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  for (int group : {OPS_TRANSFORM_FLOAT, OPS_TRANSFORM_SAME, OPS_TRANSFORM_STRICT, OPS_TRANSFORM_BOOL,
+                    OPS_TRANSFORM_ANY}) {
+    const legacy::LegacyOpInfo* ops = nullptr;
+    const int n = legacy::list_ops(static_cast<ops_legacy_group_t>(group), &ops);
+    for (DataType t : {DataType::kFloat32, DataType::kFloat64, DataType::kFloat16, DataType::kInt32}) {
+      if (group == OPS_TRANSFORM_STRICT && !dtype_is_float(t)) continue;
+      NDArray x = input(t, {7, 33}, 0.3);
+      NDArray xt;  // a transposed (strided) view
+      ASSERT_OK(x.permute({1, 0}, xt));
+      for (int i = 0; i < n; ++i) {
+        for (const NDArray* in : {&x, &xt}) {
+          legacy::LegacyCall call;
+          call.group = group;
+          call.num = ops[i].num;
+          call.x = in;
+          const DataType zt = transform_out(group, t);
+          NDArray zc = test::zeros(zt, in->shape()), zg = test::zeros(zt, in->shape());
+          compare(call, zc, zg,
+                  std::string(legacy::group_name(static_cast<ops_legacy_group_t>(group))) + "/" + ops[i].name + " " +
+                      dtype_name(t) + (in == &xt ? " strided" : ""));
+        }
+      }
+    }
+  }
+}
+
+TEST(CudaLegacy, BinaryGroupsMatchTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  struct Group {
+    int pairwise, scalar, broadcast;
+    DataType out;  // kInvalid: the inputs' dtype
+  };
+  for (const Group g : {Group{OPS_PAIRWISE, OPS_SCALAR, OPS_BROADCAST, DataType::kInvalid},
+                        Group{OPS_PAIRWISE_BOOL, OPS_SCALAR_BOOL, OPS_BROADCAST_BOOL, DataType::kBool},
+                        Group{OPS_PAIRWISE_INT, OPS_SCALAR_INT, OPS_BROADCAST_INT, DataType::kInvalid}}) {
+    const legacy::LegacyOpInfo* ops = nullptr;
+    const int n = legacy::list_ops(static_cast<ops_legacy_group_t>(g.pairwise), &ops);
+    const bool int_only = g.pairwise == OPS_PAIRWISE_INT;
+    for (DataType t : {DataType::kFloat32, DataType::kFloat64, DataType::kBFloat16, DataType::kInt32,
+                       DataType::kInt64, DataType::kUInt8}) {
+      if (int_only && dtype_is_float(t)) continue;
+      NDArray x = input(t, {5, 9}, 0.1), y = input(t, {5, 9}, 1.7);
+      NDArray s = input(t, {}, 2.2);
+      NDArray row = input(t, {9}, 0.9);
+      const DataType zt = g.out == DataType::kInvalid ? t : g.out;
+      for (int i = 0; i < n; ++i) {
+        const std::string name = std::string(ops[i].name) + " " + dtype_name(t);
+        legacy::LegacyCall call;
+        call.num = ops[i].num;
+        call.x = &x;
+        NDArray zc = test::zeros(zt, {5, 9}), zg = test::zeros(zt, {5, 9});
+        call.group = g.pairwise;
+        call.y = &y;
+        compare(call, zc, zg, "pairwise " + name);
+        call.group = g.scalar;
+        call.y = &s;
+        compare(call, zc, zg, "scalar " + name);
+        call.group = g.broadcast;
+        call.y = &row;
+        const int64_t axis = 1;
+        call.axes = &axis;
+        call.n_axes = 1;
+        compare(call, zc, zg, "broadcast " + name);
+      }
+    }
+  }
+}
+
+TEST(CudaLegacy, ReductionsMatchTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  struct Group {
+    int group;
+    DataType out;  // kInvalid: x's dtype
+  };
+  for (const Group g : {Group{OPS_REDUCE_FLOAT, DataType::kFloat32}, Group{OPS_REDUCE_SAME, DataType::kInvalid},
+                        Group{OPS_REDUCE_BOOL, DataType::kBool}, Group{OPS_REDUCE_LONG, DataType::kInt64},
+                        Group{OPS_REDUCE3, DataType::kFloat32}, Group{OPS_INDEX_REDUCE, DataType::kInt64},
+                        Group{OPS_SUMMARY_STATS, DataType::kFloat32}}) {
+    const legacy::LegacyOpInfo* ops = nullptr;
+    const int n = legacy::list_ops(static_cast<ops_legacy_group_t>(g.group), &ops);
+    for (DataType t : {DataType::kFloat32, DataType::kInt32}) {
+      // 1000 x 37 (and 4 x 70000: long reductions split over several blocks).
+      for (const Dims& shape : {Dims{1000, 37}, Dims{4, 70000}}) {
+        NDArray x = input(t, shape, 0.4), y = input(t, shape, 2.9);
+        const DataType zt = g.out == DataType::kInvalid ? t : g.out;
+        for (int i = 0; i < n; ++i) {
+          struct Axes {
+            std::vector<int64_t> axes;
+            Dims out;
+          };
+          for (const Axes& a : {Axes{{1}, Dims{shape[0]}}, Axes{{0}, Dims{shape[1]}}, Axes{{}, Dims{}}}) {
+            legacy::LegacyCall call;
+            call.group = g.group;
+            call.num = ops[i].num;
+            call.x = &x;
+            if (g.group == OPS_REDUCE3) call.y = &y;
+            call.axes = a.axes.data();
+            call.n_axes = static_cast<int>(a.axes.size());
+            NDArray zc = test::zeros(zt, a.out), zg = test::zeros(zt, a.out);
+            compare(call, zc, zg,
+                    std::string(legacy::group_name(static_cast<ops_legacy_group_t>(g.group))) + "/" + ops[i].name +
+                        " " + dtype_name(t) + " " + shape.str() + " axes " + std::to_string(a.axes.size()));
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(CudaLegacy, EmptyReductionsAndEmptyArrays) {
+  REQUIRE_CUDA_DEVICE();
+  NDArray x = test::zeros(DataType::kInt8, {0, 4});
+  legacy::LegacyCall call;
+  call.group = OPS_REDUCE_SAME;
+  call.num = static_cast<int>(legacy::ReduceSameOp::max);
+  call.x = &x;
+  const int64_t axis = 0;
+  call.axes = &axis;
+  call.n_axes = 1;
+  NDArray zc = test::zeros(DataType::kInt8, {4}), zg = test::zeros(DataType::kInt8, {4});
+  compare(call, zc, zg, "max over an empty dim");
+  EXPECT_EQ(values(zg), (std::vector<double>{-128, -128, -128, -128}));
+}
+
+}  // namespace
+}  // namespace libops
