@@ -6,6 +6,8 @@
 // keeps IEEE semantics: NaN in gives NaN out, infinities give the limit.
 #pragma once
 
+#include "libops/core/host_device.h"
+
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -14,7 +16,7 @@ namespace libops::legacy::fn::transform_math {
 
 // 1 / (1 + exp(-x)), with exp only ever taken of a value <= 0, so it cannot
 // overflow: for x < 0 the equal form exp(x) / (1 + exp(x)) is used.
-template <typename C> inline C sigmoid(C x) {
+template <typename C> LIBOPS_HOST_DEVICE inline C sigmoid(C x) {
   if (x >= C(0)) return C(1) / (C(1) + std::exp(-x));
   const C t = std::exp(x);
   return t / (C(1) + t);
@@ -22,29 +24,34 @@ template <typename C> inline C sigmoid(C x) {
 
 // log(1 + exp(x)) = max(x, 0) + log1p(exp(-|x|)): no overflow for large x and
 // full relative accuracy for very negative x (where the result is ~exp(x)).
-template <typename C> inline C softplus(C x) {
+template <typename C> LIBOPS_HOST_DEVICE inline C softplus(C x) {
   return (x > C(0) ? x : C(0)) + std::log1p(std::exp(-std::fabs(x)));
 }
 
 // 1 - tanh(x)^2 as 1 / cosh(x)^2: the subtraction would cancel to 0 once
 // tanh(x) rounds to 1 (|x| > 9 in float) while the true value is ~4 exp(-2|x|).
-template <typename C> inline C sech_squared(C x) {
+template <typename C> LIBOPS_HOST_DEVICE inline C sech_squared(C x) {
   const C s = C(1) / std::cosh(x);
   return s * s;
 }
 
 // log|gamma(x)| without touching the global signgam (lgamma is not
-// thread-safe in glibc); the sign is dropped, as in std::lgamma.
-inline float log_abs_gamma(float x) {
-#if defined(__GLIBC__)
+// thread-safe in glibc; the device's is); the sign is dropped, as in
+// std::lgamma.
+LIBOPS_HOST_DEVICE inline float log_abs_gamma(float x) {
+#if defined(__CUDA_ARCH__)
+  return ::lgammaf(x);
+#elif defined(__GLIBC__)
   int sign;
   return ::lgammaf_r(x, &sign);
 #else
   return std::lgamma(x);
 #endif
 }
-inline double log_abs_gamma(double x) {
-#if defined(__GLIBC__)
+LIBOPS_HOST_DEVICE inline double log_abs_gamma(double x) {
+#if defined(__CUDA_ARCH__)
+  return ::lgamma(x);
+#elif defined(__GLIBC__)
   int sign;
   return ::lgamma_r(x, &sign);
 #else
@@ -64,7 +71,7 @@ inline double log_abs_gamma(double x) {
 // Double keeps float results correctly rounded near the positive root
 // x0 = 1.4616..., where the recurrence cancels: the absolute error there is a
 // few 1e-16, so float64 results near x0 are good to about 1e-15 absolute.
-inline double digamma(double x) {
+LIBOPS_HOST_DEVICE inline double digamma(double x) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   if (std::isnan(x)) return x;
   if (x == 0.0) return std::signbit(x) ? kInf : -kInf;

@@ -25,6 +25,8 @@
 // transform_same_ops.h).
 #pragma once
 
+#include "libops/core/host_device.h"
+
 #include <cmath>
 #include <numbers>
 #include <type_traits>
@@ -41,103 +43,103 @@ namespace m = transform_math;
 // core/fast_math.h (<= 1.03 ulp, Note [Vectorizable exp]), for double the C
 // library's. The float32 functors built only from it, selects and
 // arithmetic (exp, sigmoid and its relatives below) thus vectorize.
-template <typename C> inline C exp_c(C x) {
+template <typename C> LIBOPS_HOST_DEVICE inline C exp_c(C x) {
   if constexpr (std::is_same_v<C, float>) return exp_f32(x);
   else return std::exp(x);
 }
 // c ? a : b; for float as a bit mask, which GCC vectorizes (see select_f32).
-template <typename C> inline C select_c(bool c, C a, C b) {
+template <typename C> LIBOPS_HOST_DEVICE inline C select_c(bool c, C a, C b) {
   if constexpr (std::is_same_v<C, float>) return detail::select_f32(c, a, b);
   else return c ? a : b;
 }
 // transform_math::sigmoid with exp_c: 1 / (1 + t) for x >= 0, t / (1 + t)
 // for x < 0, t = exp(-|x|) <= 1 (no overflow). NaN stays NaN (x >= 0 is
 // false and t is NaN).
-template <typename C> inline C sigmoid_c(C x) {
+template <typename C> LIBOPS_HOST_DEVICE inline C sigmoid_c(C x) {
   const C t = exp_c(-std::fabs(x));
   return select_c(x >= C(0), C(1), t) / (C(1) + t);
 }
 
 // ---- exponentials and logarithms ----
 template <typename C> struct Exp {
-  static C op(C x, const ExtraParams&) { return exp_c(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return exp_c(x); }
 };
 template <typename C> struct Log {
-  static C op(C x, const ExtraParams&) { return std::log(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::log(x); }
 };
 template <typename C> struct Log1p {
-  static C op(C x, const ExtraParams&) { return std::log1p(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::log1p(x); }
 };
 template <typename C> struct Expm1 {
-  static C op(C x, const ExtraParams&) { return std::expm1(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::expm1(x); }
 };
 template <typename C> struct Log2 {
-  static C op(C x, const ExtraParams&) { return std::log2(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::log2(x); }
 };
 template <typename C> struct Log10 {
-  static C op(C x, const ExtraParams&) { return std::log10(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::log10(x); }
 };
 template <typename C> struct Exp2 {
-  static C op(C x, const ExtraParams&) { return std::exp2(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::exp2(x); }
 };
 
 // ---- trigonometric and hyperbolic ----
 template <typename C> struct Sin {
-  static C op(C x, const ExtraParams&) { return std::sin(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::sin(x); }
 };
 template <typename C> struct Cos {
-  static C op(C x, const ExtraParams&) { return std::cos(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::cos(x); }
 };
 template <typename C> struct Tan {
-  static C op(C x, const ExtraParams&) { return std::tan(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::tan(x); }
 };
 template <typename C> struct Asin {
-  static C op(C x, const ExtraParams&) { return std::asin(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::asin(x); }
 };
 template <typename C> struct Acos {
-  static C op(C x, const ExtraParams&) { return std::acos(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::acos(x); }
 };
 template <typename C> struct Atan {
-  static C op(C x, const ExtraParams&) { return std::atan(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::atan(x); }
 };
 template <typename C> struct Sinh {
-  static C op(C x, const ExtraParams&) { return std::sinh(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::sinh(x); }
 };
 template <typename C> struct Cosh {
-  static C op(C x, const ExtraParams&) { return std::cosh(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::cosh(x); }
 };
 template <typename C> struct Tanh {
-  static C op(C x, const ExtraParams&) { return std::tanh(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::tanh(x); }
 };
 template <typename C> struct Asinh {
-  static C op(C x, const ExtraParams&) { return std::asinh(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::asinh(x); }
 };
 template <typename C> struct Acosh {
-  static C op(C x, const ExtraParams&) { return std::acosh(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::acosh(x); }
 };
 template <typename C> struct Atanh {
-  static C op(C x, const ExtraParams&) { return std::atanh(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::atanh(x); }
 };
 
 // ---- activations ----
 template <typename C> struct Sigmoid {
-  static C op(C x, const ExtraParams&) { return sigmoid_c(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return sigmoid_c(x); }
 };
 template <typename C> struct Softplus {
-  static C op(C x, const ExtraParams&) { return m::softplus(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return m::softplus(x); }
 };
 // x / (1 + |x|); +-1 at +-inf (the formula would give inf / inf).
 template <typename C> struct Softsign {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if (std::isinf(x)) return std::copysign(C(1), x);
     return x / (C(1) + std::fabs(x));
   }
 };
 template <typename C> struct HardTanh {
-  static C op(C x, const ExtraParams&) { return x < C(-1) ? C(-1) : (x > C(1) ? C(1) : x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return x < C(-1) ? C(-1) : (x > C(1) ? C(1) : x); }
 };
 template <typename C> struct HardSigmoid {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     const C y = C(0.2) * x + C(0.5);
     return y < C(0) ? C(0) : (y > C(1) ? C(1) : y);
   }
@@ -148,13 +150,13 @@ inline constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
 inline constexpr double kSeluScale = 1.0507009873554804934193349852946;
 
 template <typename C> struct Selu {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     return x > C(0) ? C(kSeluScale) * x : C(kSeluScale * kSeluAlpha) * std::expm1(x);
   }
 };
 // x * sigmoid(x); -0 at -inf.
 template <typename C> struct Swish {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if (std::isinf(x)) return x > C(0) ? x : C(-0.0);
     return x * m::sigmoid(x);
   }
@@ -164,41 +166,41 @@ template <typename C> struct Swish {
 // 0.5 (1 + tanh(u)) = sigmoid(2 u): no cancellation for negative x.
 inline constexpr double kGeluK = 0.79788456080286535587989211986876;  // sqrt(2/pi)
 inline constexpr double kGeluC = 0.044715;
-template <typename C> inline C gelu_two_u(C x) { return C(2 * kGeluK) * x * (C(1) + C(kGeluC) * x * x); }
+template <typename C> LIBOPS_HOST_DEVICE inline C gelu_two_u(C x) { return C(2 * kGeluK) * x * (C(1) + C(kGeluC) * x * x); }
 
 template <typename C> struct Gelu {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if (std::isinf(x)) return x > C(0) ? x : C(-0.0);
     return x * m::sigmoid(gelu_two_u(x));
   }
 };
 template <typename C> struct PreciseGelu {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if (std::isinf(x)) return x > C(0) ? x : C(-0.0);
     return C(0.5) * x * std::erfc(-x * C(std::numbers::sqrt2 / 2));
   }
 };
 // x * tanh(softplus(x)); -0 at -inf.
 template <typename C> struct Mish {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if (std::isinf(x)) return x > C(0) ? x : C(-0.0);
     return x * std::tanh(m::softplus(x));
   }
 };
 template <typename C> struct Elu {
-  static C op(C x, const ExtraParams& e) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams& e) {
     return x > C(0) ? x : C(e.get(0, 1.0)) * std::expm1(x);
   }
 };
 // log(sigmoid(x)) = -softplus(-x) = min(x, 0) - log1p(exp(-|x|)).
 template <typename C> struct LogSigmoid {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     return (x < C(0) ? x : C(0)) - std::log1p(std::exp(-std::fabs(x)));
   }
 };
 // max(tanh(x), 0).
 template <typename C> struct RectifiedTanh {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     const C t = std::tanh(x);
     return t < C(0) ? C(0) : t;
   }
@@ -206,62 +208,62 @@ template <typename C> struct RectifiedTanh {
 
 // ---- special functions and rounding ----
 template <typename C> struct Erf {
-  static C op(C x, const ExtraParams&) { return std::erf(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::erf(x); }
 };
 template <typename C> struct Erfc {
-  static C op(C x, const ExtraParams&) { return std::erfc(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::erfc(x); }
 };
 // Round half to even (numpy.rint), in the default rounding mode.
 template <typename C> struct Rint {
-  static C op(C x, const ExtraParams&) { return std::nearbyint(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::nearbyint(x); }
 };
 // log|gamma(x)|.
 template <typename C> struct Lgamma {
-  static C op(C x, const ExtraParams&) { return m::log_abs_gamma(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return m::log_abs_gamma(x); }
 };
 // Note [Digamma] in transform_strict_math.h.
 template <typename C> struct Digamma {
-  static C op(C x, const ExtraParams&) { return C(m::digamma(static_cast<double>(x))); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return C(m::digamma(static_cast<double>(x))); }
 };
 
 // ---- derivatives (d/dx of the op of the same name) ----
 // sigmoid (1 - sigmoid) with 1 - sigmoid(x) = sigmoid(-x), exact in the tails.
 template <typename C> struct SigmoidDerivative {
-  static C op(C x, const ExtraParams&) { return sigmoid_c(x) * sigmoid_c(-x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return sigmoid_c(x) * sigmoid_c(-x); }
 };
 template <typename C> struct TanhDerivative {
-  static C op(C x, const ExtraParams&) { return m::sech_squared(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return m::sech_squared(x); }
 };
 template <typename C> struct SoftplusDerivative {
-  static C op(C x, const ExtraParams&) { return sigmoid_c(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return sigmoid_c(x); }
 };
 // 1 / (1 + |x|)^2, squared after the division so tiny results stay accurate.
 template <typename C> struct SoftsignDerivative {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     const C d = C(1) / (C(1) + std::fabs(x));
     return d * d;
   }
 };
 template <typename C> struct HardTanhDerivative {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if (std::isnan(x)) return x;
     return x >= C(-1) && x <= C(1) ? C(1) : C(0);
   }
 };
 template <typename C> struct HardSigmoidDerivative {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if (std::isnan(x)) return x;
     return x >= C(-2.5) && x <= C(2.5) ? C(0.2) : C(0);
   }
 };
 template <typename C> struct SeluDerivative {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     return select_c(x > C(0), C(kSeluScale), C(kSeluScale * kSeluAlpha) * exp_c(x));
   }
 };
 // s + x s (1 - s) with s = sigmoid(x) and 1 - s = sigmoid(-x).
 template <typename C> struct SwishDerivative {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if (std::isinf(x)) return x > C(0) ? C(1) : C(0);
     const C s = m::sigmoid(x);
     return s + x * s * m::sigmoid(-x);
@@ -271,7 +273,7 @@ template <typename C> struct SwishDerivative {
 // |x| = 1e6 the result is exactly 1 or 0 in double (s (1 - s) < exp(-1e16)),
 // and x d(2u)/dx could overflow to inf * 0, so it is returned directly.
 template <typename C> struct GeluDerivative {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if (std::fabs(x) > C(1e6)) return x > C(0) ? C(1) : C(0);
     const C two_u = gelu_two_u(x);
     const C s = m::sigmoid(two_u), s_neg = m::sigmoid(-two_u);
@@ -281,7 +283,7 @@ template <typename C> struct GeluDerivative {
 };
 // Phi(x) + x phi(x).
 template <typename C> struct PreciseGeluDerivative {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if (std::isinf(x)) return x > C(0) ? C(1) : C(0);
     const C cdf = C(0.5) * std::erfc(-x * C(std::numbers::sqrt2 / 2));
     const C pdf = std::exp(C(-0.5) * x * x) * C(std::numbers::inv_sqrtpi / std::numbers::sqrt2);
@@ -290,18 +292,18 @@ template <typename C> struct PreciseGeluDerivative {
 };
 // tanh(sp) + x sech(sp)^2 sigmoid(x), sp = softplus(x).
 template <typename C> struct MishDerivative {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if (std::isinf(x)) return x > C(0) ? C(1) : C(0);
     const C sp = m::softplus(x);
     return std::tanh(sp) + x * m::sech_squared(sp) * m::sigmoid(x);
   }
 };
 template <typename C> struct EluDerivative {
-  static C op(C x, const ExtraParams& e) { return select_c(x > C(0), C(1), C(e.get(0, 1.0)) * exp_c(x)); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams& e) { return select_c(x > C(0), C(1), C(e.get(0, 1.0)) * exp_c(x)); }
 };
 // sech(x)^2 where x > 0, else 0.
 template <typename C> struct RectifiedTanhDerivative {
-  static C op(C x, const ExtraParams&) {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if (std::isnan(x)) return x;
     return x > C(0) ? m::sech_squared(x) : C(0);
   }
