@@ -128,6 +128,13 @@ if [ "$DO_TEST" = 1 ]; then
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
   fi
   (cd "$BUILD_DIR" && ctest --output-on-failure)
+  if [ "$CHIP" = cuda ]; then
+    if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+      echo "== tests_cuda ran on: $(nvidia-smi -L | head -1)"
+    else
+      echo "== no GPU visible: tests_cuda checked the no-device behaviour; its GPU tests were skipped"
+    fi
+  fi
 fi
 
 if [ "$DO_RUN" = 1 ]; then
