@@ -1,9 +1,11 @@
 // Validation of legacy calls; the kernels trust what is checked here.
 #include "libops/legacy/legacy.h"
 
+#include <cmath>
 #include <cstring>
 
 #include "libops/legacy/device_tables.h"
+#include "libops/legacy/ops/binary_int_ops.h"
 #include "libops/legacy/tables.h"
 #include "libops/loops/nd_loop.h"
 
@@ -82,6 +84,25 @@ Status exec_transform(const LegacyCall& c, const char* op) {
                    c.extra);
 }
 
+// Note [Rotation width] in ops/binary_int_ops.h: the rotation width is
+// extra[0], by default the bit width of x's dtype; a given width must be a
+// whole number from 1 to the width of the compute type.
+Status rotation_width(const char* op, DataType x, DataType common, ExtraParams& extra) {
+  const ComputeType ct = compute_type_of(common);
+  const int max_bits = ct == ComputeType::kI32 || ct == ComputeType::kF32 ? 32 : 64;
+  if (extra.n == 0) {
+    extra.v[0] = static_cast<double>(8 * dtype_size(x));
+    extra.n = 1;
+    return Status::ok();
+  }
+  const double w = extra.v[0];
+  if (!(w >= 1 && w <= max_bits && w == std::floor(w)))
+    return Status::error(StatusCode::kInvalidArgument,
+                         "%s: rotation width (extra param 0) must be a whole number from 1 to %d, got %g", op, max_bits,
+                         w);
+  return Status::ok();
+}
+
 Status exec_binary(const LegacyCall& c, const char* op) {
   RETURN_IF_ERROR(check_array(op, "input y", c.y));
   const NDArray& x = *c.x;
@@ -130,7 +151,11 @@ Status exec_binary(const LegacyCall& c, const char* op) {
     RETURN_IF_ERROR(require_dtype(op, "input y", y.dtype(), !dtype_is_float(y.dtype()), "an integer or bool dtype"));
     RETURN_IF_ERROR(require_dtype(op, "output z", z.dtype(), !dtype_is_float(z.dtype()), "an integer or bool dtype"));
   }
-  return run_table(t, c.device, c.num, compute_type_of(common), x, &y, z, Dims{}, c.extra);
+  ExtraParams extra = c.extra;
+  if (t == Table::kBinaryInt && (c.num == static_cast<int>(BinaryIntOp::cyclic_shift_left) ||
+                                 c.num == static_cast<int>(BinaryIntOp::cyclic_shift_right)))
+    RETURN_IF_ERROR(rotation_width(op, x.dtype(), common, extra));
+  return run_table(t, c.device, c.num, compute_type_of(common), x, &y, z, Dims{}, extra);
 }
 
 Status exec_reduce(const LegacyCall& c, const char* op) {

@@ -95,13 +95,31 @@ TEST(BinaryIntRotate, WidthFromExtraParamsForNarrowDtypes) {
             (std::vector<double>{0x80, 0x18, 0x0F}));
   EXPECT_EQ(run_n(BinaryIntOp::cyclic_shift_left, DataType::kUInt16, {0x8001}, {4}, {16}), (std::vector<double>{0x0018}));
   EXPECT_EQ(run_n(BinaryIntOp::cyclic_shift_left, DataType::kUInt32, {0x80000001u}, {1}, {32}), (std::vector<double>{3}));
-  // Without the width, int8 rotates its 32-bit compute value (documented):
-  // 64 rotated left by 2 is 256, which stores as 0 instead of 1.
-  EXPECT_EQ(run_n(BinaryIntOp::cyclic_shift_left, DataType::kInt8, {64}, {2}), (std::vector<double>{0}));
+  // Without a width, x's own dtype sets it: int8 64 = 0b0100'0000 rotated
+  // left by 2 in 8 bits is 0b0000'0001 = 1 (not 256 truncated to 0).
+  EXPECT_EQ(run_n(BinaryIntOp::cyclic_shift_left, DataType::kInt8, {64}, {2}), (std::vector<double>{1}));
   EXPECT_EQ(run_n(BinaryIntOp::cyclic_shift_left, DataType::kInt8, {64}, {2}, {8}), (std::vector<double>{1}));
-  // A width that is not an integer in [1, 32] falls back to the compute width.
-  EXPECT_EQ(run_n(BinaryIntOp::cyclic_shift_left, DataType::kInt32, {1}, {31}, {40}),
-            (std::vector<double>{-2147483648.0}));
+  EXPECT_EQ(run_n(BinaryIntOp::cyclic_shift_right, DataType::kUInt16, {1}, {1}), (std::vector<double>{0x8000}));
+}
+
+TEST(BinaryIntRotate, WidthOutsideTheComputeWidthIsAnError) {
+  for (double w : {40.0, 0.0, -8.0, 7.5}) {
+    NDArray x = make(DataType::kInt32, {1}, {1});
+    NDArray y = make(DataType::kInt32, {1}, {31});
+    NDArray z = zeros(DataType::kInt32, {1});
+    legacy::LegacyCall c;
+    c.group = OPS_PAIRWISE_INT;
+    c.num = static_cast<int>(BinaryIntOp::cyclic_shift_left);
+    c.x = &x;
+    c.y = &y;
+    c.z = &z;
+    c.extra = ExtraParams::from(&w, 1);
+    Status s = legacy::exec(c);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << w;
+    EXPECT_NE(s.message().find("cyclic_shift_left: rotation width (extra param 0) must be a whole number from 1 to 32"),
+              std::string::npos)
+        << s.message();
+  }
 }
 
 TEST(BinaryIntDtypes, BoolAndMixedIntegerInputs) {

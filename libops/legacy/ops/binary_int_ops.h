@@ -16,10 +16,11 @@
 // Note [Rotation width]
 // Rotations cannot be width-correct by themselves: a kernel sees the compute
 // type (int32 for int8), not the storage dtype. cyclic_shift_left/right
-// therefore rotate the low w bits of x, with w = extra[0] when it is an
-// integer in [1, bits of the compute type], else w = the compute width (32
-// or 64, which is right for int32, int64 and uint64 inputs). Callers
-// rotating int8, int16, uint8, uint16 or uint32 data pass w = 8, 16 or 32.
+// therefore rotate the low w bits of x, with w = extra[0]. legacy::exec
+// fills in the bit width of x's dtype when no width is given (so int8 data
+// rotates in 8 bits) and refuses a width that is not a whole number in
+// [1, bits of the compute type]; a kernel called directly falls back to the
+// compute width.
 // The count y is taken modulo w (a negative count rotates the other way);
 // the result is the rotated w-bit pattern, which the store to a w-bit dtype
 // turns back into that dtype's value.
