@@ -1,14 +1,14 @@
-// The RANDOM table: per-element draws over z with optional inputs x and y
-// (libops/legacy/ops/random_ops.h), plus choice, which draws z's elements
-// from a 1-D x with weights y.
+// The RANDOM table on the CPU: per-element draws over z with optional
+// inputs x and y (libops/legacy/ops/random_ops.h), plus choice, which draws
+// z's elements from a 1-D x with weights y. table_random.cu is the same
+// table on CUDA devices.
 //
-// Order of checks, all before any element is written: the op's inputs
-// (those it reads must be given), their shapes, its extra params, z's
-// dtype, then (choice) the weights in y. An empty z passes the same
-// checks and then does nothing.
+// The checks (legacy/random_checks.h) all run before any element is
+// written. An empty z passes the same checks and then does nothing.
 #include <vector>
 
 #include "libops/legacy/ops/random_ops.h"
+#include "libops/legacy/random_checks.h"
 #include "libops/legacy/table_impl.h"
 
 namespace libops::legacy {
@@ -62,44 +62,12 @@ void random_run(uint64_t seed, const NDArray* x, const NDArray* y, NDArray& z, D
   });
 }
 
-// The inputs an op reads must be given. Others may be given too (a graph
-// passes one to give z its shape, say): they are checked like inputs but
-// never read.
-Status check_inputs(const char* op, int inputs, const NDArray* x, const NDArray* y) {
-  if (inputs >= 1 && !x) return Status::error(StatusCode::kInvalidArgument, "%s: input x is required", op);
-  if (inputs == 2 && !y) return Status::error(StatusCode::kInvalidArgument, "%s: input y is required", op);
-  return Status::ok();
-}
-
-// Per-element inputs broadcast to z and, when they share memory with z,
-// are z itself (in-place), never a partial overlap.
-Status check_elementwise_inputs(const char* op, const NDArray* x, const NDArray* y, const NDArray& z) {
-  const NDArray* in[2] = {x, y};
-  const char* role[2] = {"x", "y"};
-  for (int k = 0; k < 2; ++k) {
-    const NDArray* a = in[k];
-    if (!a) continue;
-    if (!broadcasts_to_shape(a->shape(), z.shape()))
-      return Status::error(StatusCode::kShape, "%s: input %s%s does not broadcast to z%s", op, role[k],
-                           a->shape().str().c_str(), z.shape().str().c_str());
-    if (z.may_overlap(*a) && !z.same_view(*a))
-      return Status::error(StatusCode::kInvalidArgument,
-                           "%s: output z partially overlaps input %s; use the same view for in-place or a "
-                           "separate output",
-                           op, role[k]);
-  }
-  return Status::ok();
-}
-
 template <template <typename> class F, unsigned kSet>
 Status dispatch_random(const char* name, uint64_t seed, const NDArray* x, const NDArray* y, NDArray& z,
                        const ExtraParams& e) {
-  // Only the class is instantiated here, for its constants and Params.
   using Info = F<double>;
   typename Info::Params params;
-  RETURN_IF_ERROR(check_inputs(name, Info::kInputs, x, y));
-  RETURN_IF_ERROR(check_elementwise_inputs(name, x, y, z));
-  RETURN_IF_ERROR(Info::Params::make(name, e, z, params));
+  RETURN_IF_ERROR(random_prepare<F>(name, x, y, z, e, params));
   return with_compute_type<kSet>(name, compute_type_of(z.dtype()), z.dtype(), [&](auto tag) {
     using C = decltype(tag);
     // Inputs the op does not read are not loaded: it sees 0 for them.
@@ -120,42 +88,14 @@ std::vector<T> load_vector(const NDArray& a) {
   return v;
 }
 
-// The running sums of the weights in y, checked: finite, >= 0, not all 0.
-Status choice_cdf(const char* op, const NDArray& y, std::vector<double>& cdf, int64_t& last_positive) {
-  cdf = load_vector<double>(y);
-  double total = 0;
-  last_positive = -1;
-  for (size_t j = 0; j < cdf.size(); ++j) {
-    const double w = cdf[j];
-    if (!(std::isfinite(w) && w >= 0))
-      return Status::error(StatusCode::kInvalidArgument, "%s: weight y[%zu] = %g is invalid: must be finite and >= 0",
-                           op, j, w);
-    if (w > 0) last_positive = static_cast<int64_t>(j);
-    total += w;
-    cdf[j] = total;
-  }
-  if (last_positive < 0)
-    return Status::error(StatusCode::kInvalidArgument, "%s: all %zu weights in y are 0: at least one must be > 0", op,
-                         cdf.size());
-  if (!std::isfinite(total))
-    return Status::error(StatusCode::kInvalidArgument, "%s: the weights in y sum to %g: the sum must be finite", op,
-                         total);
-  return Status::ok();
-}
-
 template <unsigned kSet>
 Status run_choice(const char* name, uint64_t seed, const NDArray* x, const NDArray* y, NDArray& z,
                   const ExtraParams& e) {
-  using Info = fn::RandomChoice<double>;
-  RETURN_IF_ERROR(check_inputs(name, Info::kInputs, x, y));
-  if (x->rank() != 1 || y->rank() != 1 || x->length() != y->length())
-    return Status::error(StatusCode::kShape, "%s: x%s and y%s must be 1-D with the same length (values and their weights)",
-                         name, x->shape().str().c_str(), y->shape().str().c_str());
-  Info::Params params;
-  RETURN_IF_ERROR(Info::Params::make(name, e, z, params));
-  std::vector<double> cdf;
-  int64_t last_positive = -1;
-  RETURN_IF_ERROR(choice_cdf(name, *y, cdf, last_positive));
+  RETURN_IF_ERROR(choice_prepare(name, x, y, z, e));
+  std::vector<double> cdf = load_vector<double>(*y);
+  const fn::ChoiceWeights weights = fn::choice_cdf_in_place(cdf.data(), static_cast<int64_t>(cdf.size()));
+  RETURN_IF_ERROR(choice_check_weights(name, weights, static_cast<int64_t>(cdf.size())));
+  const int64_t last_positive = weights.last_positive;
   // x and y are copied out before z is written, so z may share their memory.
   return with_compute_type<kSet>(name, compute_type_of(z.dtype()), z.dtype(), [&](auto tag) {
     using C = decltype(tag);
@@ -168,13 +108,10 @@ Status run_choice(const char* name, uint64_t seed, const NDArray* x, const NDArr
 }
 
 // choice's row goes to run_choice; every other row to dispatch_random.
-template <template <typename> class F> constexpr bool kIsChoice = false;
-template <> constexpr bool kIsChoice<fn::RandomChoice> = true;
-
 template <template <typename> class F, unsigned kSet>
 Status run_row(const char* name, uint64_t seed, const NDArray* x, const NDArray* y, NDArray& z,
                const ExtraParams& e) {
-  if constexpr (kIsChoice<F>) {
+  if constexpr (kIsRandomChoice<F>) {
     return run_choice<kSet>(name, seed, x, y, z, e);
   } else {
     return dispatch_random<F, kSet>(name, seed, x, y, z, e);

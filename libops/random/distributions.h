@@ -12,6 +12,35 @@
 // about 5.8 sigma). Discrete samplers (bernoulli, binomial, poisson) return
 // integer values stored in T, as torch does; binomial and poisson compute
 // internally in double, but counts above 2^24 are not exact in float.
+//
+// Note [Random numbers on CUDA]
+// Every sampler is host+device code, so a CUDA kernel that builds
+// ElementStream(seed, i) for element i draws the same words as the CPU.
+// What can still differ is rounding, in two places:
+//   * Contraction. GCC (with FMA hardware) and nvcc fuse a * b + c into one
+//     fused multiply-add at their own discretion, and a build without FMA
+//     does not fuse at all. So every multiply-add here is written as
+//     fused_mul_add (below): both sides round it once, whatever the flags,
+//     and no bare product feeds an addition. (A CPU without FMA pays for a
+//     libm fma call instead, and gets the same numbers as one with it.)
+//     Division and sqrt are IEEE (correctly rounded) on both sides (libops
+//     never builds CUDA code with fast math).
+//   * The math library. CUDA's log, exp, cos, pow and log1p are within 1-2
+//     ulp (CUDA C Programming Guide, "Mathematical Functions"), glibc's
+//     within 1, and they need not agree on the last bit. So:
+//       - uniform, bernoulli, binomial with trials <= 64, dropout,
+//         dropout_inverted, alpha_dropout, linspace and choice use no
+//         library function: equal bit for bit;
+//       - normal, log_normal, truncated_normal, exponential and gamma pass
+//         log/cos/exp/pow results into the value: equal up to a few ulp of
+//         the compute type;
+//       - binomial (trials > 64) and poisson are integers; the library
+//         functions only set constants and decide accept/reject tests, so a
+//         result differs only when a test value lies within an ulp of its
+//         bound (about 1e-15 per draw): equal in practice. gamma and
+//         truncated_normal can likewise accept another candidate, which
+//         gives an unrelated value for that element: about once in 1e7
+//         draws in float, 1e16 in double.
 #pragma once
 
 #include <cmath>
@@ -21,6 +50,23 @@
 #include "libops/random/philox.h"
 
 namespace libops::random {
+
+// a * b + c rounded once (Note [Random numbers on CUDA]): the same bits on
+// the host, with or without FMA hardware, and on a CUDA device.
+template <typename T>
+LIBOPS_HOST_DEVICE inline T fused_mul_add(T a, T b, T c) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
+                "T must be float or double");
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, float>) {
+    return __fmaf_rn(a, b, c);
+  } else {
+    return __fma_rn(a, b, c);
+  }
+#else
+  return std::fma(a, b, c);
+#endif
+}
 
 namespace detail {
 
@@ -74,8 +120,9 @@ LIBOPS_HOST_DEVICE inline double stirling_tail(double k) {
 // Stirling so that nothing large cancels even for big lambda and k.
 LIBOPS_HOST_DEVICE inline double poisson_log_pmf(double k, double lambda) {
   constexpr double kHalfLog2Pi = 0.91893853320467274178;
-  return (k + 1 - lambda) + k * std::log(lambda / (k + 1)) -
-         0.5 * std::log(k + 1) - kHalfLog2Pi - stirling_tail(k);
+  double sum = fused_mul_add(k, std::log(lambda / (k + 1)), k + 1 - lambda);
+  sum = fused_mul_add(-0.5, std::log(k + 1), sum);
+  return sum - kHalfLog2Pi - stirling_tail(k);
 }
 
 // Binomial for 0 < p <= 1/2 and trials > 64 (double-valued trials n).
@@ -107,9 +154,9 @@ LIBOPS_HOST_DEVICE inline double binomial_large(ElementStream& s, double n,
   // n p >= 10; the log acceptance bound is Hormann's Stirling form of
   // ln(f(k) / f(m)), m the mode.
   double spq = std::sqrt(n * p * q);
-  double b = 1.15 + 2.53 * spq;
-  double a = -0.0873 + 0.0248 * b + 0.01 * p;
-  double c = n * p + 0.5;
+  double b = fused_mul_add(2.53, spq, 1.15);
+  double a = fused_mul_add(0.01, p, fused_mul_add(0.0248, b, -0.0873));
+  double c = fused_mul_add(n, p, 0.5);
   double v_r = 0.92 - 4.2 / b;
   double alpha = (2.83 + 5.1 / b) * spq;
   double r = p / q;
@@ -118,15 +165,16 @@ LIBOPS_HOST_DEVICE inline double binomial_large(ElementStream& s, double n,
     double u = s.next_double01() - 0.5;
     double v = s.next_double01();
     double us = 0.5 - std::fabs(u);
-    double k = std::floor((2 * a / us + b) * u + c);
+    double k = std::floor(fused_mul_add(2 * a / us + b, u, c));
     if (!(k >= 0 && k <= n)) continue;  // also rejects -inf from us == 0
     if (us >= 0.07 && v <= v_r) return k;
     double log_v = std::log(v * alpha / (a / (us * us) + b));
-    double bound = (m + 0.5) * std::log((m + 1) / (r * (n - m + 1))) +
-                   (n + 1) * std::log((n - m + 1) / (n - k + 1)) +
-                   (k + 0.5) * std::log(r * (n - k + 1) / (k + 1)) +
-                   stirling_tail(m) + stirling_tail(n - m) - stirling_tail(k) -
-                   stirling_tail(n - k);
+    double bound = fused_mul_add(
+        m + 0.5, std::log((m + 1) / (r * (n - m + 1))),
+        (n + 1) * std::log((n - m + 1) / (n - k + 1)));
+    bound = fused_mul_add(k + 0.5, std::log(r * (n - k + 1) / (k + 1)), bound);
+    bound = bound + stirling_tail(m) + stirling_tail(n - m) - stirling_tail(k) -
+            stirling_tail(n - k);
     if (log_v <= bound) return k;
   }
 }
@@ -137,7 +185,7 @@ LIBOPS_HOST_DEVICE inline double binomial_large(ElementStream& s, double n,
 // lo + (hi - lo) * u, as with any affine map of a [0, 1) uniform).
 template <typename T>
 LIBOPS_HOST_DEVICE inline T uniform(ElementStream& s, T lo, T hi) {
-  return lo + (hi - lo) * detail::uniform01<T>(s);
+  return fused_mul_add(hi - lo, detail::uniform01<T>(s), lo);
 }
 
 // Normal via Box-Muller. Only the cosine branch is used: the sine partner
@@ -148,7 +196,7 @@ LIBOPS_HOST_DEVICE inline T normal(ElementStream& s, T mean, T stddev) {
   T u1 = detail::uniform_open01<T>(s);  // (0, 1] so log(u1) is finite
   T u2 = detail::uniform01<T>(s);
   T radius = std::sqrt(T(-2) * std::log(u1));
-  return mean + stddev * radius * std::cos(kTwoPi * u2);
+  return fused_mul_add(stddev * radius, std::cos(kTwoPi * u2), mean);
 }
 
 // 1 with probability p, else 0.
@@ -196,7 +244,7 @@ LIBOPS_HOST_DEVICE inline T truncated_normal(ElementStream& s, T mean,
                                              T stddev) {
   for (;;) {
     T z = normal<T>(s, T(0), T(1));
-    if (std::fabs(z) <= T(2)) return mean + stddev * z;
+    if (std::fabs(z) <= T(2)) return fused_mul_add(stddev, z, mean);
   }
 }
 
@@ -221,15 +269,15 @@ LIBOPS_HOST_DEVICE inline T poisson(ElementStream& s, T lambda) {
     }
     return static_cast<T>(k);
   }
-  double b = 0.931 + 2.53 * std::sqrt(lam);
-  double a = -0.059 + 0.02483 * b;
+  double b = fused_mul_add(2.53, std::sqrt(lam), 0.931);
+  double a = fused_mul_add(0.02483, b, -0.059);
   double inv_alpha = 1.1239 + 1.1328 / (b - 3.4);
   double v_r = 0.9277 - 3.6224 / (b - 2);
   for (;;) {
     double u = s.next_double01() - 0.5;
     double v = s.next_double01();
     double us = 0.5 - std::fabs(u);
-    double k = std::floor((2 * a / us + b) * u + lam + 0.43);
+    double k = std::floor(fused_mul_add(2 * a / us + b, u, lam) + 0.43);
     if (!(k >= 0)) continue;  // also rejects -inf from us == 0
     if (us >= 0.07 && v <= v_r) return static_cast<T>(k);
     if (us < 0.013 && v > us) continue;
@@ -257,14 +305,15 @@ LIBOPS_HOST_DEVICE inline T gamma(ElementStream& s, T alpha, T beta) {
   T c = T(1) / std::sqrt(T(9) * d);
   for (;;) {
     T x = normal<T>(s, T(0), T(1));
-    T v = T(1) + c * x;
+    T v = fused_mul_add(c, x, T(1));
     if (v <= T(0)) continue;
     v = v * v * v;
     T u = detail::uniform_open01<T>(s);
     T x2 = x * x;
     // Cheap squeeze first, then the exact log test.
-    if (u < T(1) - T(0.0331) * x2 * x2 ||
-        std::log(u) < T(0.5) * x2 + d * (T(1) - v + std::log(v))) {
+    if (u < fused_mul_add(-(T(0.0331) * x2), x2, T(1)) ||
+        std::log(u) <
+            fused_mul_add(T(0.5), x2, d * (T(1) - v + std::log(v)))) {
       return d * v * boost / beta;
     }
   }

@@ -4,7 +4,9 @@
 // on (seed, i, op params), never on thread count or evaluation order. A
 // counter-based generator is a pure function of (key, counter), so each
 // element can build its own stream from (seed, i) and draw from it with no
-// shared state. The same header is meant to compile in CUDA device code.
+// shared state. Everything here is host+device code (LIBOPS_HOST_DEVICE) and
+// integer-only (the uniforms scale by powers of two, so they are exact), so
+// a CUDA kernel draws the same words and uniforms as the CPU, bit for bit.
 //
 // Reference: Salmon, Moraes, Dror, Shaw, "Parallel random numbers: as easy
 // as 1, 2, 3", SC'11.
@@ -12,13 +14,7 @@
 
 #include <cstdint>
 
-#ifndef LIBOPS_HOST_DEVICE
-#ifdef __CUDACC__
-#define LIBOPS_HOST_DEVICE __host__ __device__
-#else
-#define LIBOPS_HOST_DEVICE
-#endif
-#endif
+#include "libops/core/host_device.h"
 
 namespace libops::random {
 

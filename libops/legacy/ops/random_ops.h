@@ -9,7 +9,7 @@
 //   static constexpr int kInputs;   // 0: none, 1: x required, 2: x and y
 //   using Params = ...;             // prepared once per call:
 //   // static Status Params::make(const char* op, const ExtraParams&, const NDArray& z, Params&)
-//   static C op(random::ElementStream& s, int64_t i, C x, C y, const Params& p);
+//   LIBOPS_HOST_DEVICE static C op(random::ElementStream& s, int64_t i, C x, C y, const Params& p);
 // Params::make checks the extra params (ranges, count) and returns a
 // Status naming the op and the value; op() trusts it and is never called
 // with bad params. An op reads only the inputs it takes (its kInputs): a
@@ -21,7 +21,16 @@
 // and choice write any numeric z; for an integer (or bool) z they sample in
 // double and store exact integers. choice is not per-element in x and y (x
 // and y are the values and weights to draw from, not broadcast to z), so it
-// has no op(): table_random.cpp runs it with RandomChoice::pick.
+// has no op(): the table runs it with choice_cdf_in_place and
+// RandomChoice::pick.
+//
+// op(), pick() and choice_cdf_in_place() are host+device code
+// (LIBOPS_HOST_DEVICE): table_random.cpp runs them on the CPU and
+// table_random.cu in CUDA kernels, with the same per-element streams, so a
+// seed gives the same numbers on both (Note [Random numbers on CUDA] in
+// libops/random/distributions.h says which may differ in the last bits).
+// Params::make and the checks below are host code, shared by both tables
+// through legacy/random_checks.h.
 #pragma once
 
 #include <algorithm>
@@ -31,6 +40,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "libops/core/host_device.h"
 #include "libops/legacy/dispatch.h"
 #include "libops/random/distributions.h"
 #include "libops/random/philox.h"
@@ -96,11 +106,11 @@ using random_sample_t = std::conditional_t<is_float_compute_v<C>, C, double>;
 // Integer C: exact below `limit` (the z dtype's maximum), saturating above,
 // so a narrow z never wraps.
 template <typename C>
-inline C random_store_count(double v, double limit) {
+LIBOPS_HOST_DEVICE inline C random_store_count(double v, double limit) {
   if constexpr (is_float_compute_v<C>) {
     return static_cast<C>(v);
   } else {
-    return static_cast<C>(std::min(v, limit));
+    return static_cast<C>(limit < v ? limit : v);  // std::min(v, limit)
   }
 }
 
@@ -253,7 +263,7 @@ struct LinspaceParams {
 template <typename C> struct RandomUniform {
   static constexpr int kInputs = 0;
   using Params = RangeParams;
-  static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
+  LIBOPS_HOST_DEVICE static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
     return random::uniform<C>(s, C(p.lo), C(p.hi));
   }
 };
@@ -262,7 +272,7 @@ template <typename C> struct RandomUniform {
 template <typename C> struct RandomGaussian {
   static constexpr int kInputs = 0;
   using Params = NormalParams;
-  static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
+  LIBOPS_HOST_DEVICE static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
     return random::normal<C>(s, C(p.mean), C(p.stddev));
   }
 };
@@ -271,7 +281,7 @@ template <typename C> struct RandomGaussian {
 template <typename C> struct RandomBernoulli {
   static constexpr int kInputs = 0;
   using Params = ProbParams;
-  static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
+  LIBOPS_HOST_DEVICE static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
     using S = random_sample_t<C>;
     return random::bernoulli<S>(s, S(p.p)) != S(0) ? C(1) : C(0);
   }
@@ -282,7 +292,7 @@ template <typename C> struct RandomBernoulli {
 template <typename C> struct RandomBinomial {
   static constexpr int kInputs = 0;
   using Params = BinomialParams;
-  static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
+  LIBOPS_HOST_DEVICE static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
     // Sampled in double for every z, so p is not rounded to float first;
     // Params::make proved that trials (the largest count) fits z.
     return static_cast<C>(random::binomial<double>(s, p.trials, p.p));
@@ -293,7 +303,7 @@ template <typename C> struct RandomBinomial {
 template <typename C> struct RandomExponential {
   static constexpr int kInputs = 0;
   using Params = RateParams;
-  static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
+  LIBOPS_HOST_DEVICE static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
     return random::exponential<C>(s, C(p.lambda));
   }
 };
@@ -302,7 +312,7 @@ template <typename C> struct RandomExponential {
 template <typename C> struct RandomLogNormal {
   static constexpr int kInputs = 0;
   using Params = NormalParams;
-  static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
+  LIBOPS_HOST_DEVICE static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
     return random::log_normal<C>(s, C(p.mean), C(p.stddev));
   }
 };
@@ -311,7 +321,7 @@ template <typename C> struct RandomLogNormal {
 template <typename C> struct RandomTruncatedNormal {
   static constexpr int kInputs = 0;
   using Params = NormalParams;
-  static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
+  LIBOPS_HOST_DEVICE static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
     return random::truncated_normal<C>(s, C(p.mean), C(p.stddev));
   }
 };
@@ -321,7 +331,7 @@ template <typename C> struct RandomTruncatedNormal {
 template <typename C> struct RandomPoisson {
   static constexpr int kInputs = 0;
   using Params = RateParams;
-  static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
+  LIBOPS_HOST_DEVICE static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
     const double k = random::poisson<double>(s, p.lambda);
     return random_store_count<C>(k, p.limit);
   }
@@ -331,7 +341,7 @@ template <typename C> struct RandomPoisson {
 template <typename C> struct RandomGamma {
   static constexpr int kInputs = 0;
   using Params = GammaParams;
-  static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
+  LIBOPS_HOST_DEVICE static C op(random::ElementStream& s, int64_t, C, C, const Params& p) {
     return random::gamma<C>(s, C(p.alpha), C(p.beta));
   }
 };
@@ -340,7 +350,7 @@ template <typename C> struct RandomGamma {
 template <typename C> struct RandomDropout {
   static constexpr int kInputs = 1;
   using Params = ProbParams;
-  static C op(random::ElementStream& s, int64_t, C x, C, const Params& p) {
+  LIBOPS_HOST_DEVICE static C op(random::ElementStream& s, int64_t, C x, C, const Params& p) {
     return random::bernoulli<C>(s, C(p.p)) != C(0) ? x : C(0);
   }
 };
@@ -349,7 +359,7 @@ template <typename C> struct RandomDropout {
 template <typename C> struct RandomDropoutInverted {
   static constexpr int kInputs = 1;
   using Params = KeepParams;
-  static C op(random::ElementStream& s, int64_t, C x, C, const Params& p) {
+  LIBOPS_HOST_DEVICE static C op(random::ElementStream& s, int64_t, C x, C, const Params& p) {
     return random::bernoulli<C>(s, C(p.p)) != C(0) ? x / C(p.p) : C(0);
   }
 };
@@ -358,9 +368,9 @@ template <typename C> struct RandomDropoutInverted {
 template <typename C> struct RandomAlphaDropout {
   static constexpr int kInputs = 1;
   using Params = AlphaDropoutParams;
-  static C op(random::ElementStream& s, int64_t, C x, C, const Params& p) {
+  LIBOPS_HOST_DEVICE static C op(random::ElementStream& s, int64_t, C x, C, const Params& p) {
     const C d = random::bernoulli<C>(s, C(p.p)) != C(0) ? x : C(Params::kAlphaPrime);
-    return C(p.a) * d + C(p.b);
+    return random::fused_mul_add(C(p.a), d, C(p.b));
   }
 };
 
@@ -370,9 +380,9 @@ template <typename C> struct RandomAlphaDropout {
 template <typename C> struct RandomLinspace {
   static constexpr int kInputs = 0;
   using Params = LinspaceParams;
-  static C op(random::ElementStream&, int64_t i, C, C, const Params& p) {
+  LIBOPS_HOST_DEVICE static C op(random::ElementStream&, int64_t i, C, C, const Params& p) {
     if (i == p.last && i > 0) return C(p.stop);
-    return C(p.start + static_cast<double>(i) * p.step);
+    return C(random::fused_mul_add(static_cast<double>(i), p.step, p.start));
   }
 };
 
@@ -383,15 +393,55 @@ template <typename C> struct RandomChoice {
   static constexpr int kInputs = 2;
   using Params = NoParams;
   // The index j for one element: u uniform in [0, total) and the first j
-  // with cdf[j] > u, so an index whose weight is 0 (cdf[j] == cdf[j - 1]) is
-  // never returned. `last_positive` is the last index with a weight > 0,
-  // taken when rounding makes u reach total.
-  static int64_t pick(random::ElementStream& s, const double* cdf, int64_t n, int64_t last_positive) {
+  // with cdf[j] > u (std::upper_bound), so an index whose weight is 0
+  // (cdf[j] == cdf[j - 1]) is never returned. `last_positive` is the last
+  // index with a weight > 0, taken when rounding makes u reach total.
+  LIBOPS_HOST_DEVICE static int64_t pick(random::ElementStream& s, const double* cdf, int64_t n,
+                                         int64_t last_positive) {
     const double u = s.next_double01() * cdf[n - 1];
-    const int64_t j = std::upper_bound(cdf, cdf + n, u) - cdf;
-    return j < n ? j : last_positive;
+    int64_t lo = 0, count = n;  // the answer is in [lo, lo + count]
+    while (count > 0) {
+      const int64_t half = count / 2;
+      if (!(u < cdf[lo + half])) {
+        lo += half + 1;
+        count -= half + 1;
+      } else {
+        count = half;
+      }
+    }
+    return lo < n ? lo : last_positive;
   }
 };
+
+// choice's weights y, scanned once per call: the first invalid weight (each
+// must be finite and >= 0), the last one > 0 and the sum.
+struct ChoiceWeights {
+  int64_t bad = -1;  // index of the first invalid weight, or -1
+  double bad_value = 0;
+  int64_t last_positive = -1;
+  double total = 0;
+};
+
+// Replaces the weights w[0, n) by their running sums (choice's CDF), left to
+// right in double, and stops at the first invalid weight. Checked on the
+// host by choice_check_weights (legacy/random_checks.h).
+LIBOPS_HOST_DEVICE inline ChoiceWeights choice_cdf_in_place(double* w, int64_t n) {
+  ChoiceWeights r;
+  double total = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    const double v = w[j];
+    if (!(std::isfinite(v) && v >= 0)) {
+      r.bad = j;
+      r.bad_value = v;
+      return r;
+    }
+    if (v > 0) r.last_positive = j;
+    total += v;
+    w[j] = total;
+  }
+  r.total = total;
+  return r;
+}
 
 }  // namespace libops::legacy::fn
 
