@@ -1,31 +1,16 @@
 // The broadcastable ops (add, subtract, ...) trust what DeclarableOp::execute
 // proved and compute through legacy::exec_pairwise_prechecked; supplied
 // outputs that the op's checks do not cover must still be refused.
-#include "libops/ops/declarable_op.h"
-#include "test_util.h"
+#include "op_test_util.h"
 
 using namespace libops;
 using namespace libops::test;
-
-namespace {
-
-Status run(const char* name, std::vector<NDArray*> in, std::vector<NDArray*> out, Context& ctx) {
-  DeclarableOp* op = OpRegistry::instance().find(name);
-  EXPECT_NE(op, nullptr) << name;
-  if (!op) return Status::error(StatusCode::kUnknownOp, "missing");
-  for (auto* a : in) ctx.add_input(a);
-  for (auto* a : out) ctx.add_output(a);
-  return op->execute(ctx);
-}
-
-}  // namespace
 
 TEST(BroadcastableOps, InPlaceWritesIntoInputZero) {
   NDArray x = make(DataType::kFloat32, {2, 2}, {1, 2, 3, 4});
   NDArray y = make(DataType::kFloat32, {2}, {10, -10});
   Context ctx;
-  ctx.set_inplace(true);
-  ASSERT_OK(run("add", {&x, &y}, {}, ctx));
+  ASSERT_OK(run_op("add", {.in = {&x, &y}, .inplace = true}, ctx));
   EXPECT_TRUE(ctx.output(0)->same_view(x));
   EXPECT_EQ(values(x), (std::vector<double>{11, -8, 13, -6}));
 }
@@ -37,7 +22,7 @@ TEST(BroadcastableOps, WritesIntoASuppliedStridedOutput) {
   NDArray x = make(DataType::kFloat32, {3}, {5, 7, 9});
   NDArray y = make(DataType::kFloat32, {3}, {1, 2, 4});
   Context ctx;
-  ASSERT_OK(run("subtract", {&x, &y}, {&z}, ctx));
+  ASSERT_OK(run_op("subtract", {.in = {&x, &y}, .out = {&z}}, ctx));
   EXPECT_EQ(values(base), (std::vector<double>{4, 0, 5, 0, 5, 0}));
 }
 
@@ -48,7 +33,7 @@ TEST(BroadcastableOps, RefusesASuppliedOutputOverlappingAnInput) {
   ASSERT_OK(base.slice(0, 1, 4, 1, z));
   NDArray y = make(DataType::kFloat32, {3}, {1, 1, 1});
   Context ctx;
-  Status s = run("add", {&x, &y}, {&z}, ctx);
+  Status s = run_op("add", {.in = {&x, &y}, .out = {&z}}, ctx);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(s.message().rfind("add: ", 0), 0u) << s.message();
   EXPECT_NE(s.message().find("output z partially overlaps input x"), std::string::npos) << s.message();
@@ -61,7 +46,7 @@ TEST(BroadcastableOps, RefusesABroadcastViewAsOutput) {
   ASSERT_OK(one.broadcast_to({3}, z));
   NDArray x = make(DataType::kFloat32, {3}, {1, 2, 3});
   Context ctx;
-  Status s = run("multiply", {&x, &x}, {&z}, ctx);
+  Status s = run_op("multiply", {.in = {&x, &x}, .out = {&z}}, ctx);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("is a broadcast view"), std::string::npos) << s.message();
   EXPECT_EQ(values(one), (std::vector<double>{0}));
@@ -71,12 +56,12 @@ TEST(BroadcastableOps, RefusesASuppliedOutputOfAnotherShapeOrDtype) {
   NDArray x = make(DataType::kFloat32, {3}, {1, 2, 3});
   NDArray z2 = zeros(DataType::kFloat32, {2});
   Context c1;
-  Status s = run("divide", {&x, &x}, {&z2}, c1);
+  Status s = run_op("divide", {.in = {&x, &x}, .out = {&z2}}, c1);
   EXPECT_EQ(s.code(), StatusCode::kShape);
   EXPECT_EQ(s.message(), "divide: output 0 is float32[2] but the op produces float32[3]");
   NDArray zi = zeros(DataType::kInt32, {3});
   Context c2;
-  s = run("divide", {&x, &x}, {&zi}, c2);
+  s = run_op("divide", {.in = {&x, &x}, .out = {&zi}}, c2);
   EXPECT_EQ(s.code(), StatusCode::kShape);
   EXPECT_EQ(s.message(), "divide: output 0 is int32[3] but the op produces float32[3]");
 }

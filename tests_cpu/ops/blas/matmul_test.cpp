@@ -4,24 +4,12 @@
 #include <string>
 
 #include "golden_util.h"
-#include "libops/ops/declarable_op.h"
-#include "test_util.h"
+#include "op_test_util.h"
 
 using namespace libops;
 using namespace libops::test;
 
 namespace {
-
-Status run(const char* name, std::vector<NDArray*> in, std::vector<int64_t> iargs, Context& ctx,
-           std::vector<NDArray*> out = {}) {
-  DeclarableOp* op = OpRegistry::instance().find(name);
-  EXPECT_NE(op, nullptr) << name;
-  if (!op) return Status::error(StatusCode::kUnknownOp, "missing");
-  for (auto* a : in) ctx.add_input(a);
-  for (auto* a : out) ctx.add_output(a);
-  ctx.set_i_args(iargs.data(), static_cast<int>(iargs.size()));
-  return op->execute(ctx);
-}
 
 NDArray golden(const std::string& name, const char* role) {
   return load_golden("custom_ops/matmul_" + name + "_" + role + ".npy");
@@ -41,7 +29,7 @@ NDArray transposed_copy(const NDArray& a) {
 void expect_golden(const std::string& name, std::vector<int64_t> iargs = {}, double tol = 1e-5) {
   NDArray x = golden(name, "x"), y = golden(name, "y"), z = golden(name, "z");
   Context ctx;
-  ASSERT_OK(run("matmul", {&x, &y}, iargs, ctx));
+  ASSERT_OK(run_op("matmul", {.in = {&x, &y}, .i = iargs}, ctx));
   EXPECT_EQ(ctx.output(0)->shape(), z.shape()) << name;
   EXPECT_EQ(ctx.output(0)->dtype(), z.dtype()) << name;
   EXPECT_TRUE(all_close(*ctx.output(0), values(z), tol, tol)) << name;
@@ -66,7 +54,7 @@ TEST(MatmulOp, DotOfTwoVectorsIsScalar) {
   NDArray x = make(DataType::kFloat32, {3}, {1, 2, 3});
   NDArray y = make(DataType::kFloat32, {3}, {4, -5, 6});
   Context ctx;
-  ASSERT_OK(run("mmul", {&x, &y}, {}, ctx));  // the alias
+  ASSERT_OK(run_op("mmul", {.in = {&x, &y}}, ctx));  // the alias
   EXPECT_EQ(ctx.output(0)->rank(), 0);
   EXPECT_TRUE(all_close(*ctx.output(0), {12}));
 }
@@ -78,7 +66,7 @@ TEST(MatmulOp, TransposeFlags) {
       {{&xt, &y}, {1, 0}}, {{&x, &yt}, {0, 1}}, {{&xt, &yt}, {1, 1}}, {{&x, &y}, {0}}};
   for (const auto& [in, args] : cases) {
     Context ctx;
-    ASSERT_OK(run("matmul", in, args, ctx));
+    ASSERT_OK(run_op("matmul", {.in = in, .i = args}, ctx));
     EXPECT_EQ(ctx.output(0)->shape(), z.shape());
     EXPECT_TRUE(all_close(*ctx.output(0), values(z), 1e-5, 1e-5)) << args[0];
   }
@@ -104,7 +92,7 @@ TEST(MatmulOp, StridedViewsAsInputs) {
   for (NDArray* xin : {&xs, &xv}) {
     for (NDArray* yin : {&y, &ycol}) {
       Context ctx;
-      ASSERT_OK(run("matmul", {xin, yin}, {}, ctx));
+      ASSERT_OK(run_op("matmul", {.in = {xin, yin}}, ctx));
       EXPECT_TRUE(all_close(*ctx.output(0), values(z), 1e-5, 1e-5));
     }
   }
@@ -112,7 +100,7 @@ TEST(MatmulOp, StridedViewsAsInputs) {
   NDArray x2 = golden("2d", "x"), y2 = golden("2d", "y"), z2 = golden("2d", "z"), xb;
   ASSERT_OK(x2.broadcast_to({3, 3, 4}, xb));
   Context ctx;
-  ASSERT_OK(run("matmul", {&xb, &y2}, {}, ctx));
+  ASSERT_OK(run_op("matmul", {.in = {&xb, &y2}}, ctx));
   EXPECT_EQ(ctx.output(0)->shape(), (Dims{3, 3, 5}));
   std::vector<double> want;
   for (int i = 0; i < 3; ++i)
@@ -126,19 +114,19 @@ TEST(MatmulOp, WritesIntoSuppliedStridedOutput) {
   ASSERT_OK(NDArray::zeros(DataType::kFloat32, {5, 3}, 'c', buf));
   ASSERT_OK(buf.permute({1, 0}, zt));
   Context ctx;
-  ASSERT_OK(run("matmul", {&x, &y}, {}, ctx, {&zt}));
+  ASSERT_OK(run_op("matmul", {.in = {&x, &y}, .out = {&zt}}, ctx));
   EXPECT_TRUE(all_close(zt, values(z), 1e-5, 1e-5));
 }
 
 TEST(MatmulOp, EmptyInnerDimGivesZeros) {
   NDArray x = zeros(DataType::kFloat32, {2, 0}), y = zeros(DataType::kFloat32, {0, 3});
   Context ctx;
-  ASSERT_OK(run("matmul", {&x, &y}, {}, ctx));
+  ASSERT_OK(run_op("matmul", {.in = {&x, &y}}, ctx));
   EXPECT_EQ(ctx.output(0)->shape(), (Dims{2, 3}));
   EXPECT_TRUE(all_close(*ctx.output(0), {0, 0, 0, 0, 0, 0}));
   NDArray e = zeros(DataType::kFloat32, {0, 4}), w = make(DataType::kFloat32, {4, 2}, iota(8));
   Context ctx2;
-  ASSERT_OK(run("matmul", {&e, &w}, {}, ctx2));
+  ASSERT_OK(run_op("matmul", {.in = {&e, &w}}, ctx2));
   EXPECT_EQ(ctx2.output(0)->shape(), (Dims{0, 2}));
 }
 
@@ -147,7 +135,7 @@ TEST(MatmulOp, RejectsBadInputsWithMessages) {
   NDArray b = make(DataType::kFloat32, {4, 5}, iota(20));
   {
     Context ctx;
-    Status s = run("matmul", {&a, &b}, {}, ctx);
+    Status s = run_op("matmul", {.in = {&a, &b}}, ctx);
     EXPECT_EQ(s.code(), StatusCode::kShape);
     EXPECT_EQ(s.message(),
               "matmul: cannot multiply x[2,3] by y[4,5] (transpose_x=0, transpose_y=0): inner dims 3 and 4 must be "
@@ -156,35 +144,35 @@ TEST(MatmulOp, RejectsBadInputsWithMessages) {
   {
     NDArray p = make(DataType::kFloat32, {2, 2, 3}, iota(12)), q = make(DataType::kFloat32, {3, 3, 1}, iota(9));
     Context ctx;
-    Status s = run("matmul", {&p, &q}, {}, ctx);
+    Status s = run_op("matmul", {.in = {&p, &q}}, ctx);
     EXPECT_EQ(s.code(), StatusCode::kShape);
     EXPECT_NE(s.message().find("batch dims [2] and [3] do not broadcast"), std::string::npos) << s.message();
   }
   {
     Context ctx;
-    Status s = run("matmul", {&a}, {}, ctx);
+    Status s = run_op("matmul", {.in = {&a}}, ctx);
     EXPECT_EQ(s.message(), "matmul: expected 2 inputs, got 1");
   }
   {
     NDArray sc = make(DataType::kFloat32, {}, {2});
     Context ctx;
-    Status s = run("matmul", {&sc, &a}, {}, ctx);
+    Status s = run_op("matmul", {.in = {&sc, &a}}, ctx);
     EXPECT_NE(s.message().find("both inputs need rank >= 1"), std::string::npos) << s.message();
   }
   {
     NDArray bb = make(DataType::kBool, {3, 2}, {1, 0, 1, 1, 0, 0});
     Context ctx;
-    Status s = run("matmul", {&a, &bb}, {}, ctx);
+    Status s = run_op("matmul", {.in = {&a, &bb}}, ctx);
     EXPECT_EQ(s.code(), StatusCode::kDtype);
     EXPECT_NE(s.message().find("unsupported dtype bool for input 1"), std::string::npos) << s.message();
   }
   {
     NDArray at = make(DataType::kFloat32, {3, 2}, iota(6));
     Context ctx;
-    Status s = run("matmul", {&a, &at}, {2}, ctx);
+    Status s = run_op("matmul", {.in = {&a, &at}, .i = {2}}, ctx);
     EXPECT_EQ(s.message(), "matmul: transpose_x must be 0 or 1, got 2");
     Context ctx2;
-    s = run("matmul", {&a, &at}, {0, 0, 1}, ctx2);
+    s = run_op("matmul", {.in = {&a, &at}, .i = {0, 0, 1}}, ctx2);
     EXPECT_NE(s.message().find("at most 2 i args"), std::string::npos) << s.message();
   }
 }

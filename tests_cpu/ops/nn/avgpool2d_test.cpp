@@ -21,7 +21,7 @@ TEST_P(Avgpool2dGolden, MatchesNumpy) {
   NDArray x = nn_golden(prefix, "x", dtype);
   NDArray want = nn_golden(prefix, "z");
   Context ctx;
-  ASSERT_OK(run_op("avgpool2d", {&x}, {nn_golden_ints(prefix, "iargs"), {}}, ctx));
+  ASSERT_OK(run_op("avgpool2d", {.in = {&x}, .i = nn_golden_ints(prefix, "iargs")}, ctx));
   EXPECT_EQ(ctx.output(0)->dtype(), dtype);
   EXPECT_EQ(ctx.output(0)->shape(), want.shape());
   const double tol = golden_tolerance(dtype);
@@ -36,8 +36,9 @@ INSTANTIATE_TEST_SUITE_P(Cases, Avgpool2dGolden,
                            return std::string(std::get<0>(info.param)) + "_" + dtype_name(std::get<1>(info.param));
                          });
 
-OpArgs window(int64_t k, int64_t s, int64_t p, int64_t include_pad, int64_t format = 0) {
-  return {{k, k, s, s, p, p, 1, 1, 0, include_pad, format}, {}};
+// The i args of a square window.
+std::vector<int64_t> window(int64_t k, int64_t s, int64_t p, int64_t include_pad, int64_t format = 0) {
+  return {k, k, s, s, p, p, 1, 1, 0, include_pad, format};
 }
 
 TEST(Avgpool2dOp, PaddingDivisorByHand) {
@@ -45,43 +46,43 @@ TEST(Avgpool2dOp, PaddingDivisorByHand) {
   // outputs. The corner windows hold one real value.
   NDArray x = make(DataType::kFloat64, {1, 1, 2, 2}, {1, 2, 3, 4});
   Context excl;
-  ASSERT_OK(run_op("avgpool2d", {&x}, window(2, 1, 1, 0), excl));
+  ASSERT_OK(run_op("avgpool2d", {.in = {&x}, .i = window(2, 1, 1, 0)}, excl));
   EXPECT_TRUE(all_close(*excl.output(0), {1, 1.5, 2, 2, 2.5, 3, 3, 3.5, 4}));
   Context incl;
-  ASSERT_OK(run_op("avgpool2d", {&x}, window(2, 1, 1, 1), incl));
+  ASSERT_OK(run_op("avgpool2d", {.in = {&x}, .i = window(2, 1, 1, 1)}, incl));
   EXPECT_TRUE(all_close(*incl.output(0), {0.25, 0.75, 0.5, 1, 2.5, 1.5, 0.75, 1.75, 1}));
 }
 
 TEST(Avgpool2dOp, DefaultExcludesPadding) {
   NDArray x = make(DataType::kFloat32, {1, 1, 2, 2}, {1, 2, 3, 4});
   Context ctx;  // only the 9 window args: no count_include_pad, NCHW
-  ASSERT_OK(run_op("avgpool2d", {&x}, {{2, 2, 1, 1, 1, 1, 1, 1, 0}, {}}, ctx));
+  ASSERT_OK(run_op("avgpool2d", {.in = {&x}, .i = {2, 2, 1, 1, 1, 1, 1, 1, 0}}, ctx));
   EXPECT_TRUE(all_close(*ctx.output(0), {1, 1.5, 2, 2, 2.5, 3, 3, 3.5, 4}));
 }
 
 TEST(Avgpool2dOp, EmptyBatchGivesEmptyOutput) {
   NDArray x = zeros(DataType::kFloat64, {0, 6, 6, 3});
   Context ctx;
-  ASSERT_OK(run_op("avgpool2d", {&x}, window(2, 2, 0, 0, 1), ctx));
+  ASSERT_OK(run_op("avgpool2d", {.in = {&x}, .i = window(2, 2, 0, 0, 1)}, ctx));
   EXPECT_EQ(ctx.output(0)->shape(), (Dims{0, 3, 3, 3}));
 }
 
 TEST(Avgpool2dOp, RejectsBadArguments) {
   NDArray x = make(DataType::kFloat32, {1, 2, 4, 4}, iota(32));
   Context c1;
-  Status s = run_op("avgpool2d", {&x}, window(2, 1, 0, 2), c1);
+  Status s = run_op("avgpool2d", {.in = {&x}, .i = window(2, 1, 0, 2)}, c1);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(s.message(), "avgpool2d: i arg 9 (count_include_pad) is 2: it must be 0 or 1");
   Context c2;
-  s = run_op("avgpool2d", {&x}, window(2, -1, 0, 0), c2);
+  s = run_op("avgpool2d", {.in = {&x}, .i = window(2, -1, 0, 0)}, c2);
   EXPECT_EQ(s.message(), "avgpool2d: i arg 2 (sH) is -1: it must be in [1, 2147483647]");
   Context c3;
-  s = run_op("avgpool2d", {&x}, window(5, 1, 0, 0), c3);
+  s = run_op("avgpool2d", {.in = {&x}, .i = window(5, 1, 0, 0)}, c3);
   EXPECT_EQ(s.code(), StatusCode::kShape);
   EXPECT_TRUE(has_substr(s.message(), "avgpool2d: kernel larger than the padded input with x[1,2,4,4] (NCHW)"));
   NDArray xi = make(DataType::kInt32, {1, 1, 2, 2}, {1, 2, 3, 4});
   Context c4;
-  s = run_op("avgpool2d", {&xi}, window(2, 1, 0, 0), c4);
+  s = run_op("avgpool2d", {.in = {&xi}, .i = window(2, 1, 0, 0)}, c4);
   EXPECT_EQ(s.code(), StatusCode::kDtype);
 }
 

@@ -29,7 +29,7 @@ TEST_P(BatchnormGolden, MatchesNumpy) {
   if (c.beta) in.push_back(&beta);
   NDArray eps = nn_golden(prefix, "targs");
   Context ctx;
-  ASSERT_OK(run_op("batchnorm", in, {nn_golden_ints(prefix, "iargs"), {eps.get_double(0)}}, ctx));
+  ASSERT_OK(run_op("batchnorm", {.in = in, .t = {eps.get_double(0)}, .i = nn_golden_ints(prefix, "iargs")}, ctx));
   EXPECT_EQ(ctx.output(0)->dtype(), dtype);
   const double tol = golden_tolerance(dtype);
   EXPECT_TRUE(all_close(*ctx.output(0), values(nn_golden(prefix, "z")), tol, tol));
@@ -52,7 +52,7 @@ TEST(BatchnormOp, DefaultsByHand) {
   NDArray var = make(DataType::kFloat64, {2}, {4 - 1e-5, 1 - 1e-5});
   NDArray gamma = make(DataType::kFloat64, {2}, {10, 100});
   Context ctx;
-  ASSERT_OK(run_op("batchnorm", {&x, &mean, &var, &gamma}, {}, ctx));
+  ASSERT_OK(run_op("batchnorm", {.in = {&x, &mean, &var, &gamma}}, ctx));
   EXPECT_TRUE(all_close(*ctx.output(0), {10, 100, -10, -200}, 1e-12, 1e-12));
 }
 
@@ -67,10 +67,13 @@ TEST(BatchnormOp, InPlaceWithBroadcastShapedFloat32Parameters) {
     params.push_back(r);
   }
   Context ctx;
-  ctx.set_inplace(true);
   NDArray eps = nn_golden(prefix, "targs");
-  ASSERT_OK(run_op("batchnorm", {&x, &params[0], &params[1], &params[2], &params[3]},
-                   {nn_golden_ints(prefix, "iargs"), {eps.get_double(0)}}, ctx));
+  ASSERT_OK(run_op("batchnorm",
+                   {.in = {&x, &params[0], &params[1], &params[2], &params[3]},
+                    .t = {eps.get_double(0)},
+                    .i = nn_golden_ints(prefix, "iargs"),
+                    .inplace = true},
+                   ctx));
   EXPECT_TRUE(ctx.output(0)->same_view(x));
   EXPECT_TRUE(all_close(x, values(nn_golden(prefix, "z")), 1e-5, 1e-5));
 }
@@ -79,7 +82,7 @@ TEST(BatchnormOp, EmptyBatch) {
   NDArray x = zeros(DataType::kFloat32, {0, 3, 2, 2});
   NDArray m = make(DataType::kFloat32, {3}, {1, 2, 3}), v = make(DataType::kFloat32, {3}, {1, 2, 3});
   Context ctx;
-  ASSERT_OK(run_op("batchnorm", {&x, &m, &v}, {}, ctx));
+  ASSERT_OK(run_op("batchnorm", {.in = {&x, &m, &v}}, ctx));
   EXPECT_EQ(ctx.output(0)->shape(), (Dims{0, 3, 2, 2}));
 }
 
@@ -87,25 +90,25 @@ TEST(BatchnormOp, RejectsBadArguments) {
   NDArray x = make(DataType::kFloat32, {2, 3, 2, 2}, iota(24));
   NDArray c3 = make(DataType::kFloat32, {3}, {1, 2, 3}), c4 = make(DataType::kFloat32, {4}, {1, 2, 3, 4});
   Context a;
-  Status s = run_op("batchnorm", {&x, &c3, &c4}, {}, a);
+  Status s = run_op("batchnorm", {.in = {&x, &c3, &c4}}, a);
   EXPECT_EQ(s.code(), StatusCode::kShape);
   EXPECT_EQ(s.message(),
             "batchnorm: variance[4] does not match x[2,3,2,2] at axis 1: it must be [3] (or x's rank with 3 at axis "
             "1 and 1 elsewhere)");
   Context b;
-  s = run_op("batchnorm", {&x, &c3, &c3, &c3}, {{1, 1}, {}}, b);
+  s = run_op("batchnorm", {.in = {&x, &c3, &c3, &c3}, .i = {1, 1}}, b);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(s.message(),
             "batchnorm: got 4 inputs but apply_scale=1 and apply_offset=1 call for 5 (x, mean, variance, gamma, "
             "beta)");
   Context c;
-  s = run_op("batchnorm", {&x, &c3, &c3}, {{0, 0, 4}, {}}, c);
+  s = run_op("batchnorm", {.in = {&x, &c3, &c3}, .i = {0, 0, 4}}, c);
   EXPECT_EQ(s.message(), "batchnorm: axis 4 is out of range for x[2,3,2,2] (allowed -4..3)");
   Context d;
-  s = run_op("batchnorm", {&x, &c3, &c3}, {{}, {-1.0}}, d);
+  s = run_op("batchnorm", {.in = {&x, &c3, &c3}, .t = {-1.0}}, d);
   EXPECT_EQ(s.message(), "batchnorm: epsilon is -1: it must be finite and >= 0");
   Context e;
-  s = run_op("batchnorm", {&x, &c3, &c3}, {{0, 0, -1}, {}}, e);  // NHWC axis, but C is 2 there
+  s = run_op("batchnorm", {.in = {&x, &c3, &c3}, .i = {0, 0, -1}}, e);  // NHWC axis, but C is 2 there
   EXPECT_TRUE(has_substr(s.message(), "mean[3] does not match x[2,3,2,2] at axis 3: it must be [2]"));
 }
 

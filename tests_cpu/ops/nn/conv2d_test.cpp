@@ -33,7 +33,7 @@ TEST_P(Conv2dGolden, MatchesNumpy) {
   std::vector<NDArray*> in = {&x, &w};
   if (c.bias) in.push_back(&b);
   Context ctx;
-  ASSERT_OK(run_op("conv2d", in, {nn_golden_ints(prefix, "iargs"), {}}, ctx));
+  ASSERT_OK(run_op("conv2d", {.in = in, .i = nn_golden_ints(prefix, "iargs")}, ctx));
   EXPECT_EQ(ctx.output(0)->dtype(), dtype);
   EXPECT_EQ(ctx.output(0)->shape(), want.shape());
   const double tol = golden_tolerance(dtype);
@@ -48,8 +48,9 @@ INSTANTIATE_TEST_SUITE_P(Cases, Conv2dGolden,
                                   dtype_name(std::get<1>(info.param));
                          });
 
-OpArgs window(int64_t k, int64_t s, int64_t p, int64_t d, int64_t same, int64_t format = 0) {
-  return {{k, k, s, s, p, p, d, d, same, format}, {}};
+// The i args of a square window.
+std::vector<int64_t> window(int64_t k, int64_t s, int64_t p, int64_t d, int64_t same, int64_t format = 0) {
+  return {k, k, s, s, p, p, d, d, same, format};
 }
 
 TEST(Conv2dOp, HandComputedSumsOfWindows) {
@@ -59,7 +60,7 @@ TEST(Conv2dOp, HandComputedSumsOfWindows) {
   NDArray w = make(DataType::kFloat32, {1, 1, 2, 2}, {1, 10, 100, 1000});
   NDArray b = make(DataType::kFloat32, {1}, {0.5});
   Context ctx;
-  ASSERT_OK(run_op("conv2d", {&x, &w, &b}, window(2, 2, 0, 1, 0), ctx));
+  ASSERT_OK(run_op("conv2d", {.in = {&x, &w, &b}, .i = window(2, 2, 0, 1, 0)}, ctx));
   EXPECT_EQ(ctx.output(0)->shape(), (Dims{1, 1, 2, 2}));
   auto at = [](double r, double c) { return 4 * r + c; };
   auto win = [&](double r, double c) {
@@ -71,10 +72,10 @@ TEST(Conv2dOp, HandComputedSumsOfWindows) {
 TEST(Conv2dOp, KernelSizeZeroIsTakenFromWeights) {
   const std::string prefix = "conv2d_basic";
   NDArray x = nn_golden(prefix, "x"), w = nn_golden(prefix, "w"), b = nn_golden(prefix, "b");
-  OpArgs args{nn_golden_ints(prefix, "iargs"), {}};
-  args.i[0] = args.i[1] = 0;
+  std::vector<int64_t> args = nn_golden_ints(prefix, "iargs");
+  args[0] = args[1] = 0;
   Context ctx;
-  ASSERT_OK(run_op("conv2d", {&x, &w, &b}, args, ctx));
+  ASSERT_OK(run_op("conv2d", {.in = {&x, &w, &b}, .i = args}, ctx));
   EXPECT_TRUE(all_close(*ctx.output(0), values(nn_golden(prefix, "z")), 1e-10, 1e-10));
 }
 
@@ -83,7 +84,7 @@ TEST(Conv2dOp, Float16AndBFloat16ComputeInFloat) {
   for (DataType dt : {DataType::kFloat16, DataType::kBFloat16}) {
     NDArray x = nn_golden(prefix, "x", dt), w = nn_golden(prefix, "w", dt), b = nn_golden(prefix, "b", dt);
     Context ctx;
-    ASSERT_OK(run_op("conv2d", {&x, &w, &b}, {nn_golden_ints(prefix, "iargs"), {}}, ctx));
+    ASSERT_OK(run_op("conv2d", {.in = {&x, &w, &b}, .i = nn_golden_ints(prefix, "iargs")}, ctx));
     EXPECT_EQ(ctx.output(0)->dtype(), dt);
     // bfloat16 keeps 8 bits: inputs alone are off by up to 2^-8 relative.
     EXPECT_TRUE(all_close(*ctx.output(0), values(nn_golden(prefix, "z")), 5e-2, 8e-2)) << dtype_name(dt);
@@ -103,7 +104,8 @@ TEST(Conv2dOp, StridedViewsInAndOut) {
   NDArray z;
   ASSERT_OK(z_store.permute({0, 3, 1, 2}, z));
   Context ctx;
-  ASSERT_OK(run_op("conv2d", {&x, &w, &b}, {nn_golden_ints("conv2d_pad1_stride2", "iargs"), {}}, ctx, {&z}));
+  ASSERT_OK(
+      run_op("conv2d", {.in = {&x, &w, &b}, .out = {&z}, .i = nn_golden_ints("conv2d_pad1_stride2", "iargs")}, ctx));
   EXPECT_TRUE(all_close(z, values(want), 1e-10, 1e-10));
 }
 
@@ -113,7 +115,7 @@ TEST(Conv2dOp, EmptyBatchGivesEmptyOutput) {
   for (int64_t format : {0, 1}) {
     NDArray xf = format == 0 ? x : zeros(DataType::kFloat32, {0, 5, 5, 3});
     Context ctx;
-    ASSERT_OK(run_op("conv2d", {&xf, &w}, window(3, 1, 1, 1, 0, format), ctx));
+    ASSERT_OK(run_op("conv2d", {.in = {&xf, &w}, .i = window(3, 1, 1, 1, 0, format)}, ctx));
     EXPECT_EQ(ctx.output(0)->shape(), format == 0 ? (Dims{0, 4, 5, 5}) : (Dims{0, 5, 5, 4}));
   }
 }
@@ -123,13 +125,13 @@ TEST(Conv2dOp, ZeroInputChannelsGiveTheBias) {
   NDArray w = zeros(DataType::kFloat64, {2, 0, 1, 1});
   NDArray b = make(DataType::kFloat64, {2}, {1.5, -2});
   Context ctx;
-  ASSERT_OK(run_op("conv2d", {&x, &w, &b}, window(1, 1, 0, 1, 0), ctx));
+  ASSERT_OK(run_op("conv2d", {.in = {&x, &w, &b}, .i = window(1, 1, 0, 1, 0)}, ctx));
   EXPECT_TRUE(all_close(*ctx.output(0), {1.5, 1.5, 1.5, 1.5, -2, -2, -2, -2}));
 }
 
 // ---- errors ----
 
-Status conv_error(const Dims& xs, const Dims& ws, const OpArgs& args, DataType wdt = DataType::kFloat32,
+Status conv_error(const Dims& xs, const Dims& ws, const std::vector<int64_t>& args, DataType wdt = DataType::kFloat32,
                   const Dims* bs = nullptr) {
   NDArray x = make(DataType::kFloat32, xs, iota(xs.product()));
   NDArray w = make(wdt, ws, iota(ws.product()));
@@ -137,7 +139,7 @@ Status conv_error(const Dims& xs, const Dims& ws, const OpArgs& args, DataType w
   std::vector<NDArray*> in = {&x, &w};
   if (bs) in.push_back(&b);
   Context ctx;
-  return run_op("conv2d", in, args, ctx);
+  return run_op("conv2d", {.in = in, .i = args}, ctx);
 }
 
 TEST(Conv2dOp, RejectsChannelMismatch) {
@@ -174,7 +176,7 @@ TEST(Conv2dOp, RejectsBadWindowArgs) {
   EXPECT_TRUE(has_substr(s.message(), "i arg 8 (same_mode) is 2: it must be in [0, 1]"));
   s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, window(3, 1, 0, 1, 0, 2));
   EXPECT_TRUE(has_substr(s.message(), "i arg 9 (data_format) is 2: it must be 0 or 1"));
-  s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, {{3, 3, 1, 1, 0, 0, 1, 1}, {}});
+  s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, {3, 3, 1, 1, 0, 0, 1, 1});
   EXPECT_TRUE(has_substr(s.message(), "expected at least 9 integer (i) args, got 8"));
 }
 
@@ -185,8 +187,8 @@ TEST(Conv2dOp, RejectsKernelArgsThatDisagreeWithWeights) {
 }
 
 TEST(Conv2dOp, RejectsOtherWeightFormats) {
-  OpArgs args = window(3, 1, 0, 1, 0);
-  args.i.push_back(0);  // libnd4j's [kH, kW, Cin, Cout]
+  std::vector<int64_t> args = window(3, 1, 0, 1, 0);
+  args.push_back(0);  // libnd4j's [kH, kW, Cin, Cout]
   Status s = conv_error({1, 3, 5, 5}, {3, 3, 3, 3}, args);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_TRUE(has_substr(s.message(), "i arg 10 (weights_format) is 0: only 1"));
@@ -210,7 +212,7 @@ TEST(Conv2dOp, RejectsMixedAndNonFloatDtypes) {
   NDArray x = make(DataType::kInt32, {1, 1, 3, 3}, iota(9));
   NDArray w = make(DataType::kInt32, {1, 1, 3, 3}, iota(9));
   Context ctx;
-  s = run_op("conv2d", {&x, &w}, window(3, 1, 0, 1, 0), ctx);
+  s = run_op("conv2d", {.in = {&x, &w}, .i = window(3, 1, 0, 1, 0)}, ctx);
   EXPECT_EQ(s.code(), StatusCode::kDtype);
   EXPECT_TRUE(has_substr(s.message(), "unsupported dtype int32"));
 }

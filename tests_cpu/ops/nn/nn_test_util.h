@@ -1,33 +1,15 @@
-// Helpers shared by the tests of libops/ops/nn: run an op by name with
-// args, and load the goldens of tools/gen_goldens_nn.py in a chosen dtype.
+// Helpers shared by the tests of libops/ops/nn: load the goldens of
+// tools/gen_goldens_nn.py in a chosen dtype, compare messages. Ops run
+// through run_op (op_test_util.h).
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "golden_util.h"
-#include "libops/ops/declarable_op.h"
-#include "test_util.h"
+#include "op_test_util.h"
 
 namespace libops::test {
-
-struct OpArgs {
-  std::vector<int64_t> i;
-  std::vector<double> t;
-};
-
-// Runs op `name` on `in` (outputs allocated by the op unless `out` is given).
-inline Status run_op(const char* name, const std::vector<NDArray*>& in, const OpArgs& args, Context& ctx,
-                     const std::vector<NDArray*>& out = {}) {
-  DeclarableOp* op = OpRegistry::instance().find(name);
-  EXPECT_NE(op, nullptr) << "op not registered: " << name;
-  if (op == nullptr) return Status::error(StatusCode::kUnknownOp, "missing op %s", name);
-  for (NDArray* a : in) ctx.add_input(a);
-  for (NDArray* a : out) ctx.add_output(a);
-  ctx.set_i_args(args.i.data(), static_cast<int>(args.i.size()));
-  ctx.set_t_args(args.t.data(), static_cast<int>(args.t.size()));
-  return op->execute(ctx);
-}
 
 // `a` converted to `dtype` (a dense copy).
 inline NDArray cast_to(const NDArray& a, DataType dtype) {

@@ -13,7 +13,7 @@ TEST(Relu6Op, ClampsToZeroAndSix) {
   for (DataType dt : {DataType::kFloat64, DataType::kFloat32, DataType::kFloat16}) {
     NDArray x = make(dt, {7}, {-4, 0, 0.5, 5.75, 6, 7.5, nan});
     Context ctx;
-    ASSERT_OK(run_op("relu6", {&x}, {}, ctx));
+    ASSERT_OK(run_op("relu6", {.in = {&x}}, ctx));
     EXPECT_TRUE(all_close(*ctx.output(0), {0, 0, 0.5, 5.75, 6, 6, nan})) << dtype_name(dt);
   }
 }
@@ -21,15 +21,14 @@ TEST(Relu6Op, ClampsToZeroAndSix) {
 TEST(Relu6Op, IntegersInPlace) {
   NDArray x = make(DataType::kInt64, {2, 2}, {-9, 3, 6, 100});
   Context ctx;
-  ctx.set_inplace(true);
-  ASSERT_OK(run_op("relu6", {&x}, {}, ctx));
+  ASSERT_OK(run_op("relu6", {.in = {&x}, .inplace = true}, ctx));
   EXPECT_TRUE(all_close(x, {0, 3, 6, 6}));
 }
 
 TEST(Relu6Op, RejectsArgs) {
   NDArray x = make(DataType::kFloat32, {2}, {1, 2});
   Context ctx;
-  Status s = run_op("relu6", {&x}, {{}, {1.0}}, ctx);
+  Status s = run_op("relu6", {.in = {&x}, .t = {1.0}}, ctx);
   EXPECT_EQ(s.message(), "relu6: takes no t or i args, got 1 and 0");
 }
 

@@ -4,23 +4,12 @@
 #include <string>
 
 #include "golden_util.h"
-#include "libops/ops/declarable_op.h"
-#include "test_util.h"
+#include "op_test_util.h"
 
 using namespace libops;
 using namespace libops::test;
 
 namespace {
-
-Status run_softmax(NDArray& x, std::vector<int64_t> iargs, Context& ctx, NDArray* out = nullptr) {
-  DeclarableOp* op = OpRegistry::instance().find("softmax");
-  EXPECT_NE(op, nullptr);
-  if (!op) return Status::error(StatusCode::kUnknownOp, "missing");
-  ctx.add_input(&x);
-  if (out) ctx.add_output(out);
-  ctx.set_i_args(iargs.data(), static_cast<int>(iargs.size()));
-  return op->execute(ctx);
-}
 
 // Sums of z along its last axis.
 std::vector<double> row_sums(const NDArray& z) {
@@ -40,7 +29,7 @@ TEST(SoftmaxOp, LastAxisMatchesNumpyWithoutOverflow) {
   NDArray x = load_golden("custom_ops/softmax_x.npy");  // [3,5]; row 2 holds values near 1000
   NDArray want = load_golden("custom_ops/softmax_last_z.npy");
   Context ctx;
-  ASSERT_OK(run_softmax(x, {}, ctx));
+  ASSERT_OK(run_op("softmax", {.in = {&x}}, ctx));
   EXPECT_TRUE(all_close(*ctx.output(0), values(want), 1e-5, 1e-6));
   EXPECT_TRUE(all_close(row_sums(*ctx.output(0)), {1, 1, 1}, 1e-5, 1e-5));
   for (double v : values(*ctx.output(0))) EXPECT_TRUE(std::isfinite(v));
@@ -50,13 +39,13 @@ TEST(SoftmaxOp, FirstAxisAndThreeDimensional) {
   NDArray x = load_golden("custom_ops/softmax_x.npy");
   NDArray want = load_golden("custom_ops/softmax_axis0_z.npy");
   Context ctx;
-  ASSERT_OK(run_softmax(x, {0}, ctx));
+  ASSERT_OK(run_op("softmax", {.in = {&x}, .i = {0}}, ctx));
   EXPECT_TRUE(all_close(*ctx.output(0), values(want), 1e-5, 1e-6));
 
   NDArray x3 = load_golden("custom_ops/softmax_3d_x.npy");  // float64 [2,3,4]
   NDArray want3 = load_golden("custom_ops/softmax_3d_axis1_z.npy");
   Context ctx3;
-  ASSERT_OK(run_softmax(x3, {-2}, ctx3));
+  ASSERT_OK(run_op("softmax", {.in = {&x3}, .i = {-2}}, ctx3));
   EXPECT_EQ(ctx3.output(0)->dtype(), DataType::kFloat64);
   EXPECT_TRUE(all_close(*ctx3.output(0), values(want3), 1e-12, 1e-14));
 }
@@ -69,14 +58,13 @@ TEST(SoftmaxOp, StridedInputAndInPlace) {
   ASSERT_OK(want.permute({1, 0}, want_t));
   ASSERT_OK(want_t.dup('c', want_td));
   Context ctx;
-  ASSERT_OK(run_softmax(xt, {0}, ctx));
+  ASSERT_OK(run_op("softmax", {.in = {&xt}, .i = {0}}, ctx));
   EXPECT_TRUE(all_close(*ctx.output(0), values(want_td), 1e-5, 1e-6));
 
   NDArray y;
   ASSERT_OK(x.dup('c', y));
   Context ctx2;
-  ctx2.set_inplace(true);
-  ASSERT_OK(run_softmax(y, {1}, ctx2));
+  ASSERT_OK(run_op("softmax", {.in = {&y}, .i = {1}, .inplace = true}, ctx2));
   EXPECT_TRUE(all_close(y, values(want), 1e-5, 1e-6));
 }
 
@@ -91,8 +79,8 @@ TEST(SoftmaxOp, ManyInterleavedRowsMatchContiguousRows) {
   ASSERT_OK(x.permute({1, 0}, xt));
   ASSERT_OK(xt.dup('c', xtc));
   Context by_col, by_row;
-  ASSERT_OK(run_softmax(x, {0}, by_col));
-  ASSERT_OK(run_softmax(xtc, {-1}, by_row));
+  ASSERT_OK(run_op("softmax", {.in = {&x}, .i = {0}}, by_col));
+  ASSERT_OK(run_op("softmax", {.in = {&xtc}, .i = {-1}}, by_row));
   NDArray rows_t;
   ASSERT_OK(by_row.output(0)->permute({1, 0}, rows_t));
   std::vector<double> got = values(*by_col.output(0)), want = values(rows_t);
@@ -104,7 +92,7 @@ TEST(SoftmaxOp, ManyInterleavedRowsMatchContiguousRows) {
 TEST(SoftmaxOp, Float16) {
   NDArray x = make(DataType::kFloat16, {2, 3}, {1, 2, 3, -1, 0, 1000});
   Context ctx;
-  ASSERT_OK(run_softmax(x, {}, ctx));
+  ASSERT_OK(run_op("softmax", {.in = {&x}}, ctx));
   EXPECT_EQ(ctx.output(0)->dtype(), DataType::kFloat16);
   const double e1 = std::exp(-1.0), e2 = std::exp(-2.0), s = 1 + e1 + e2;
   EXPECT_TRUE(all_close(*ctx.output(0), {e2 / s, e1 / s, 1 / s, 0, 0, 1}, 2e-3, 1e-4));
@@ -113,17 +101,17 @@ TEST(SoftmaxOp, Float16) {
 TEST(SoftmaxOp, RejectsBadAxisAndDtype) {
   NDArray x = make(DataType::kFloat32, {2, 3}, iota(6));
   Context ctx;
-  Status s = run_softmax(x, {2}, ctx);
+  Status s = run_op("softmax", {.in = {&x}, .i = {2}}, ctx);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(s.message(), "softmax: axis 2 is out of range for x[2,3] (allowed -2..1)");
   NDArray xi = make(DataType::kInt32, {3}, {1, 2, 3});
   Context ctx2;
-  s = run_softmax(xi, {}, ctx2);
+  s = run_op("softmax", {.in = {&xi}}, ctx2);
   EXPECT_EQ(s.code(), StatusCode::kDtype);
   EXPECT_EQ(s.message(),
             "softmax: unsupported dtype int32 for input 0 [3]; supported: float16, bfloat16, float32, float64");
   NDArray sc = make(DataType::kFloat32, {}, {1});
   Context ctx3;
-  s = run_softmax(sc, {}, ctx3);
+  s = run_op("softmax", {.in = {&sc}}, ctx3);
   EXPECT_EQ(s.message(), "softmax: input x[] must have rank >= 1");
 }

@@ -3,26 +3,10 @@
 #include <string>
 
 #include "golden_util.h"
-#include "libops/ops/declarable_op.h"
-#include "test_util.h"
+#include "op_test_util.h"
 
 using namespace libops;
 using namespace libops::test;
-
-namespace {
-
-Status run_reduce(const char* name, NDArray& x, std::vector<int64_t> axes, bool keep, Context& ctx) {
-  DeclarableOp* op = OpRegistry::instance().find(name);
-  EXPECT_NE(op, nullptr) << name;
-  if (!op) return Status::error(StatusCode::kUnknownOp, "missing");
-  ctx.add_input(&x);
-  ctx.set_i_args(axes.data(), static_cast<int>(axes.size()));
-  bool b[1] = {keep};
-  ctx.set_b_args(b, 1);
-  return op->execute(ctx);
-}
-
-}  // namespace
 
 TEST(ReduceMaxOp, MatchesNumpyOverAxisSets) {
   NDArray x = load_golden("custom_ops/reduce_x.npy");  // float32 [2,3,4]
@@ -35,7 +19,7 @@ TEST(ReduceMaxOp, MatchesNumpyOverAxisSets) {
   for (const auto& c : cases) {
     NDArray want = load_golden(std::string("custom_ops/reduce_max_") + c.tag + "_z.npy");
     Context ctx;
-    ASSERT_OK(run_reduce("reduce_max", x, c.axes, c.keep, ctx));
+    ASSERT_OK(run_op("reduce_max", {.in = {&x}, .i = c.axes, .b = {c.keep}}, ctx));
     EXPECT_EQ(ctx.output(0)->shape(), want.shape()) << c.tag;
     EXPECT_TRUE(all_close(*ctx.output(0), values(want), 0, 0)) << c.tag;
   }
@@ -45,7 +29,7 @@ TEST(ReduceMaxOp, IntegersAndStridedInput) {
   NDArray base = make(DataType::kInt64, {3, 2}, {-7, 2, 5, -9, 1, 4}), x;
   ASSERT_OK(base.permute({1, 0}, x));  // [[-7,5,1],[2,-9,4]]
   Context ctx;
-  ASSERT_OK(run_reduce("reduce_max", x, {1}, true, ctx));
+  ASSERT_OK(run_op("reduce_max", {.in = {&x}, .i = {1}, .b = {true}}, ctx));
   EXPECT_EQ(ctx.output(0)->dtype(), DataType::kInt64);
   EXPECT_EQ(ctx.output(0)->shape(), (Dims{2, 1}));
   EXPECT_TRUE(all_close(*ctx.output(0), {5, 4}, 0, 0));
@@ -54,7 +38,7 @@ TEST(ReduceMaxOp, IntegersAndStridedInput) {
 TEST(ReduceMaxOp, RejectsBadAxis) {
   NDArray x = make(DataType::kFloat32, {2, 3}, iota(6));
   Context ctx;
-  Status s = run_reduce("reduce_max", x, {0, 5}, false, ctx);
+  Status s = run_op("reduce_max", {.in = {&x}, .i = {0, 5}, .b = {false}}, ctx);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(s.message(), "reduce_max: axis 5 is out of range for rank 2 (allowed -2..1)");
 }

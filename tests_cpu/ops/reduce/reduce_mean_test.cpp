@@ -3,26 +3,10 @@
 #include <string>
 
 #include "golden_util.h"
-#include "libops/ops/declarable_op.h"
-#include "test_util.h"
+#include "op_test_util.h"
 
 using namespace libops;
 using namespace libops::test;
-
-namespace {
-
-Status run_reduce(const char* name, NDArray& x, std::vector<int64_t> axes, bool keep, Context& ctx) {
-  DeclarableOp* op = OpRegistry::instance().find(name);
-  EXPECT_NE(op, nullptr) << name;
-  if (!op) return Status::error(StatusCode::kUnknownOp, "missing");
-  ctx.add_input(&x);
-  ctx.set_i_args(axes.data(), static_cast<int>(axes.size()));
-  bool b[1] = {keep};
-  ctx.set_b_args(b, 1);
-  return op->execute(ctx);
-}
-
-}  // namespace
 
 TEST(ReduceMeanOp, MatchesNumpyOverAxisSets) {
   NDArray x = load_golden("custom_ops/reduce_x.npy");  // float32 [2,3,4]
@@ -35,7 +19,7 @@ TEST(ReduceMeanOp, MatchesNumpyOverAxisSets) {
   for (const auto& c : cases) {
     NDArray want = load_golden(std::string("custom_ops/reduce_mean_") + c.tag + "_z.npy");
     Context ctx;
-    ASSERT_OK(run_reduce("reduce_mean", x, c.axes, c.keep, ctx));
+    ASSERT_OK(run_op("reduce_mean", {.in = {&x}, .i = c.axes, .b = {c.keep}}, ctx));
     EXPECT_EQ(ctx.output(0)->shape(), want.shape()) << c.tag;
     EXPECT_EQ(ctx.output(0)->dtype(), DataType::kFloat32);
     EXPECT_TRUE(all_close(*ctx.output(0), values(want), 1e-5, 1e-5)) << c.tag;
@@ -46,7 +30,7 @@ TEST(ReduceMeanOp, IntegerInputGivesFloat32) {
   NDArray x = load_golden("custom_ops/reduce_int_x.npy");  // int32 [3,4]
   NDArray want = load_golden("custom_ops/reduce_mean_int_1_z.npy");
   Context ctx;
-  ASSERT_OK(run_reduce("reduce_mean", x, {1}, false, ctx));
+  ASSERT_OK(run_op("reduce_mean", {.in = {&x}, .i = {1}, .b = {false}}, ctx));
   EXPECT_EQ(ctx.output(0)->dtype(), DataType::kFloat32);
   EXPECT_EQ(ctx.output(0)->shape(), (Dims{3}));
   EXPECT_TRUE(all_close(*ctx.output(0), values(want), 1e-6, 1e-6));
@@ -55,7 +39,7 @@ TEST(ReduceMeanOp, IntegerInputGivesFloat32) {
 TEST(ReduceMeanOp, Float64StaysFloat64) {
   NDArray x = make(DataType::kFloat64, {2, 2}, {1, 2, 4, 8});
   Context ctx;
-  ASSERT_OK(run_reduce("reduce_mean", x, {}, true, ctx));
+  ASSERT_OK(run_op("reduce_mean", {.in = {&x}, .b = {true}}, ctx));
   EXPECT_EQ(ctx.output(0)->dtype(), DataType::kFloat64);
   EXPECT_EQ(ctx.output(0)->shape(), (Dims{1, 1}));
   EXPECT_TRUE(all_close(*ctx.output(0), {3.75}));
@@ -64,10 +48,10 @@ TEST(ReduceMeanOp, Float64StaysFloat64) {
 TEST(ReduceMeanOp, RejectsBadAxis) {
   NDArray x = make(DataType::kFloat32, {2, 3}, iota(6));
   Context ctx;
-  Status s = run_reduce("reduce_mean", x, {-3}, false, ctx);
+  Status s = run_op("reduce_mean", {.in = {&x}, .i = {-3}, .b = {false}}, ctx);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(s.message(), "reduce_mean: axis -3 is out of range for rank 2 (allowed -2..1)");
   Context ctx2;
-  s = OpRegistry::instance().find("reduce_mean")->execute(ctx2);
+  s = run_op("reduce_mean", {}, ctx2);
   EXPECT_EQ(s.message(), "reduce_mean: expected 1 inputs, got 0");
 }

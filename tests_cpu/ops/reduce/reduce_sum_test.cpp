@@ -3,26 +3,10 @@
 #include <string>
 
 #include "golden_util.h"
-#include "libops/ops/declarable_op.h"
-#include "test_util.h"
+#include "op_test_util.h"
 
 using namespace libops;
 using namespace libops::test;
-
-namespace {
-
-Status run_reduce(const char* name, NDArray& x, std::vector<int64_t> axes, bool keep, Context& ctx) {
-  DeclarableOp* op = OpRegistry::instance().find(name);
-  EXPECT_NE(op, nullptr) << name;
-  if (!op) return Status::error(StatusCode::kUnknownOp, "missing");
-  ctx.add_input(&x);
-  ctx.set_i_args(axes.data(), static_cast<int>(axes.size()));
-  bool b[1] = {keep};
-  ctx.set_b_args(b, 1);
-  return op->execute(ctx);
-}
-
-}  // namespace
 
 TEST(ReduceSumOp, MatchesNumpyOverAxisSets) {
   NDArray x = load_golden("custom_ops/reduce_x.npy");  // float32 [2,3,4]
@@ -35,7 +19,7 @@ TEST(ReduceSumOp, MatchesNumpyOverAxisSets) {
   for (const auto& c : cases) {
     NDArray want = load_golden(std::string("custom_ops/reduce_sum_") + c.tag + "_z.npy");
     Context ctx;
-    ASSERT_OK(run_reduce("reduce_sum", x, c.axes, c.keep, ctx));
+    ASSERT_OK(run_op("reduce_sum", {.in = {&x}, .i = c.axes, .b = {c.keep}}, ctx));
     EXPECT_EQ(ctx.output(0)->shape(), want.shape()) << c.tag;
     EXPECT_EQ(ctx.output(0)->dtype(), DataType::kFloat32);
     EXPECT_TRUE(all_close(*ctx.output(0), values(want), 1e-5, 1e-5)) << c.tag;
@@ -45,7 +29,7 @@ TEST(ReduceSumOp, MatchesNumpyOverAxisSets) {
 TEST(ReduceSumOp, IntegerSumKeepsDtype) {
   NDArray x = make(DataType::kInt32, {2, 3}, {1, -2, 3, 40, 50, -60});
   Context ctx;
-  ASSERT_OK(run_reduce("reduce_sum", x, {0}, false, ctx));
+  ASSERT_OK(run_op("reduce_sum", {.in = {&x}, .i = {0}, .b = {false}}, ctx));
   EXPECT_EQ(ctx.output(0)->dtype(), DataType::kInt32);
   EXPECT_TRUE(all_close(*ctx.output(0), {41, 48, -57}));
 }
@@ -54,25 +38,25 @@ TEST(ReduceSumOp, StridedInputAndEmptyAxis) {
   NDArray x = make(DataType::kFloat64, {3, 2}, {1, 2, 3, 4, 5, 6}), xt;
   ASSERT_OK(x.permute({1, 0}, xt));  // [[1,3,5],[2,4,6]]
   Context ctx;
-  ASSERT_OK(run_reduce("reduce_sum", xt, {1}, false, ctx));
+  ASSERT_OK(run_op("reduce_sum", {.in = {&xt}, .i = {1}, .b = {false}}, ctx));
   EXPECT_TRUE(all_close(*ctx.output(0), {9, 12}));
   NDArray e = zeros(DataType::kFloat32, {2, 0});
   Context ctx2;
-  ASSERT_OK(run_reduce("reduce_sum", e, {1}, false, ctx2));  // Note [Empty reductions]: 0
+  ASSERT_OK(run_op("reduce_sum", {.in = {&e}, .i = {1}, .b = {false}}, ctx2));  // Note [Empty reductions]: 0
   EXPECT_TRUE(all_close(*ctx2.output(0), {0, 0}));
 }
 
 TEST(ReduceSumOp, RejectsBadAxesAndDtypes) {
   NDArray x = make(DataType::kFloat32, {2, 3}, iota(6));
   Context ctx;
-  Status s = run_reduce("reduce_sum", x, {2}, false, ctx);
+  Status s = run_op("reduce_sum", {.in = {&x}, .i = {2}, .b = {false}}, ctx);
   EXPECT_EQ(s.message(), "reduce_sum: axis 2 is out of range for rank 2 (allowed -2..1)");
   Context ctx2;
-  s = run_reduce("reduce_sum", x, {1, -1}, false, ctx2);
+  s = run_op("reduce_sum", {.in = {&x}, .i = {1, -1}, .b = {false}}, ctx2);
   EXPECT_EQ(s.message(), "reduce_sum: axis 1 is repeated");
   NDArray b = make(DataType::kBool, {2}, {1, 0});
   Context ctx3;
-  s = run_reduce("reduce_sum", b, {}, false, ctx3);
+  s = run_op("reduce_sum", {.in = {&b}, .b = {false}}, ctx3);
   EXPECT_EQ(s.code(), StatusCode::kDtype);
   EXPECT_NE(s.message().find("reduce_sum: unsupported dtype bool"), std::string::npos) << s.message();
 }

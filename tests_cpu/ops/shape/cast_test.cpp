@@ -3,37 +3,21 @@
 #include <cmath>
 #include <limits>
 
-#include "libops/ops/declarable_op.h"
-#include "test_util.h"
+#include "op_test_util.h"
 
 using namespace libops;
 using namespace libops::test;
-
-namespace {
-
-Status run(const char* name, std::vector<NDArray*> in, std::vector<int64_t> iargs, Context& ctx) {
-  DeclarableOp* op = OpRegistry::instance().find(name);
-  EXPECT_NE(op, nullptr) << name;
-  if (!op) return Status::error(StatusCode::kUnknownOp, "missing");
-  for (auto* a : in) ctx.add_input(a);
-  ctx.set_i_args(iargs.data(), static_cast<int>(iargs.size()));
-  return op->execute(ctx);
-}
-
-}  // namespace
 
 TEST(CastOp, FloatToIntSaturatesAndMapsNaNToZero) {
   const double inf = std::numeric_limits<double>::infinity();
   NDArray x = make(DataType::kFloat32, {7}, {1.9, -1.9, 3e9, -3e9, std::nan(""), inf, -0.5});
   Context ctx;
-  DataType to = DataType::kInt32;
-  ctx.set_d_args(&to, 1);
-  ASSERT_OK(run("cast", {&x}, {}, ctx));
+  ASSERT_OK(run_op("cast", {.in = {&x}, .d = {DataType::kInt32}}, ctx));
   EXPECT_EQ(ctx.output(0)->dtype(), DataType::kInt32);
   EXPECT_TRUE(all_close(*ctx.output(0), {1, -1, 2147483647, -2147483648.0, 0, 2147483647, 0}, 0, 0));
   NDArray y = make(DataType::kFloat64, {3}, {300.7, -5, 255.2});
   Context c2;
-  ASSERT_OK(run("cast", {&y}, {OPS_DTYPE_UINT8}, c2));  // target as an i arg
+  ASSERT_OK(run_op("cast", {.in = {&y}, .i = {OPS_DTYPE_UINT8}}, c2));  // target as an i arg
   EXPECT_EQ(c2.output(0)->dtype(), DataType::kUInt8);
   EXPECT_TRUE(all_close(*c2.output(0), {255, 0, 255}, 0, 0));
 }
@@ -41,7 +25,7 @@ TEST(CastOp, FloatToIntSaturatesAndMapsNaNToZero) {
 TEST(CastOp, IntToFloat16Rounds) {
   NDArray x = make(DataType::kInt32, {4}, {1, 2049, -70000, 65504});
   Context ctx;
-  ASSERT_OK(run("cast", {&x}, {OPS_DTYPE_FLOAT16}, ctx));
+  ASSERT_OK(run_op("cast", {.in = {&x}, .i = {OPS_DTYPE_FLOAT16}}, ctx));
   EXPECT_EQ(ctx.output(0)->dtype(), DataType::kFloat16);
   // 2049 rounds to even (2048); beyond 65504 + half an ulp is inf.
   EXPECT_TRUE(all_close(*ctx.output(0), {1, 2048, -std::numeric_limits<double>::infinity(), 65504}, 0, 0));
@@ -51,23 +35,19 @@ TEST(CastOp, StridedInputAndBool) {
   NDArray base = make(DataType::kFloat64, {2, 2}, {0, 2.5, -1, 0}), xt;
   ASSERT_OK(base.permute({1, 0}, xt));  // [[0,-1],[2.5,0]]
   Context ctx;
-  DataType to = DataType::kBool;
-  ctx.set_d_args(&to, 1);
-  ASSERT_OK(run("cast", {&xt}, {}, ctx));
+  ASSERT_OK(run_op("cast", {.in = {&xt}, .d = {DataType::kBool}}, ctx));
   EXPECT_TRUE(all_close(*ctx.output(0), {0, 1, 1, 0}, 0, 0));
 }
 
 TEST(CastOp, RejectsMissingOrBadTarget) {
   NDArray x = make(DataType::kFloat32, {2}, {1, 2});
   Context c1;
-  Status s = run("cast", {&x}, {}, c1);
+  Status s = run_op("cast", {.in = {&x}}, c1);
   EXPECT_EQ(s.message(), "cast: no target dtype: give it as d arg 0 or as i arg 0 (an ops_dtype_t number)");
   Context c2;
-  s = run("cast", {&x}, {99}, c2);
+  s = run_op("cast", {.in = {&x}, .i = {99}}, c2);
   EXPECT_EQ(s.message(), "cast: i arg 0 holds 99, which is not a dtype number (1..13)");
   Context c3;
-  DataType bad = DataType::kInvalid;
-  c3.set_d_args(&bad, 1);
-  s = run("cast", {&x}, {}, c3);
+  s = run_op("cast", {.in = {&x}, .d = {DataType::kInvalid}}, c3);
   EXPECT_EQ(s.message(), "cast: d arg 0 holds 0, which is not a valid dtype");
 }

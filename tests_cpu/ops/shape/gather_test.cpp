@@ -1,24 +1,10 @@
 // gather against numpy.take goldens (axis 0 and 1, negative indices), a
 // negative axis, strided x, and out-of-range indices found at compute time.
 #include "golden_util.h"
-#include "libops/ops/declarable_op.h"
-#include "test_util.h"
+#include "op_test_util.h"
 
 using namespace libops;
 using namespace libops::test;
-
-namespace {
-
-Status run(const char* name, std::vector<NDArray*> in, std::vector<int64_t> iargs, Context& ctx) {
-  DeclarableOp* op = OpRegistry::instance().find(name);
-  EXPECT_NE(op, nullptr) << name;
-  if (!op) return Status::error(StatusCode::kUnknownOp, "missing");
-  for (auto* a : in) ctx.add_input(a);
-  ctx.set_i_args(iargs.data(), static_cast<int>(iargs.size()));
-  return op->execute(ctx);
-}
-
-}  // namespace
 
 TEST(GatherOp, MatchesNumpyTake) {
   NDArray x = load_golden("custom_ops/gather_x.npy");  // float32 [3,4,2]
@@ -26,7 +12,7 @@ TEST(GatherOp, MatchesNumpyTake) {
     NDArray idx = load_golden(std::string("custom_ops/gather_") + tag + "_indices.npy");
     NDArray want = load_golden(std::string("custom_ops/gather_") + tag + "_z.npy");
     Context ctx;
-    ASSERT_OK(run("gather", {&x, &idx}, {tag[4] == '0' ? 0 : 1}, ctx));
+    ASSERT_OK(run_op("gather", {.in = {&x, &idx}, .i = {tag[4] == '0' ? 0 : 1}}, ctx));
     EXPECT_EQ(ctx.output(0)->shape(), want.shape()) << tag;
     EXPECT_TRUE(all_close(*ctx.output(0), values(want), 0, 0)) << tag;
   }
@@ -37,12 +23,12 @@ TEST(GatherOp, NegativeAxisAndStridedInput) {
   ASSERT_OK(base.permute({1, 0}, x));  // [[1,3,5],[2,4,6]]
   NDArray idx = make(DataType::kInt32, {2}, {2, -3});
   Context ctx;
-  ASSERT_OK(run("gather", {&x, &idx}, {-1}, ctx));
+  ASSERT_OK(run_op("gather", {.in = {&x, &idx}, .i = {-1}}, ctx));
   EXPECT_EQ(ctx.output(0)->shape(), (Dims{2, 2}));
   EXPECT_TRUE(all_close(*ctx.output(0), {5, 1, 6, 2}));
   NDArray none = zeros(DataType::kInt64, {0});
   Context ctx2;
-  ASSERT_OK(run("gather", {&x, &none}, {1}, ctx2));
+  ASSERT_OK(run_op("gather", {.in = {&x, &none}, .i = {1}}, ctx2));
   EXPECT_EQ(ctx2.output(0)->shape(), (Dims{2, 0}));
 }
 
@@ -50,13 +36,13 @@ TEST(GatherOp, OutOfRangeIndexIsAnError) {
   NDArray x = make(DataType::kFloat32, {3, 2}, iota(6));
   NDArray idx = make(DataType::kInt64, {3}, {0, 3, 1});
   Context ctx;
-  Status s = run("gather", {&x, &idx}, {0}, ctx);
+  Status s = run_op("gather", {.in = {&x, &idx}, .i = {0}}, ctx);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(s.message(),
             "gather: index 3 (at position 1 of indices[3]) is out of range for axis 0 with size 3 (allowed -3..2)");
   NDArray neg = make(DataType::kInt32, {1}, {-4});
   Context ctx2;
-  s = run("gather", {&x, &neg}, {0}, ctx2);
+  s = run_op("gather", {.in = {&x, &neg}, .i = {0}}, ctx2);
   EXPECT_NE(s.message().find("index -4"), std::string::npos) << s.message();
 }
 
@@ -64,14 +50,14 @@ TEST(GatherOp, RejectsBadDtypesAndAxes) {
   NDArray x = make(DataType::kFloat32, {3, 2}, iota(6));
   NDArray fidx = make(DataType::kFloat32, {1}, {1});
   Context c1;
-  Status s = run("gather", {&x, &fidx}, {0}, c1);
+  Status s = run_op("gather", {.in = {&x, &fidx}, .i = {0}}, c1);
   EXPECT_EQ(s.code(), StatusCode::kDtype);
   EXPECT_EQ(s.message(), "gather: unsupported dtype float32 for input 1 [1]; supported: int32, int64");
   NDArray idx = make(DataType::kInt32, {1}, {0});
   Context c2;
-  s = run("gather", {&x, &idx}, {2}, c2);
+  s = run_op("gather", {.in = {&x, &idx}, .i = {2}}, c2);
   EXPECT_EQ(s.message(), "gather: axis 2 is out of range for x[3,2] (allowed -2..1)");
   Context c3;
-  s = run("gather", {&x}, {0}, c3);
+  s = run_op("gather", {.in = {&x}, .i = {0}}, c3);
   EXPECT_EQ(s.message(), "gather: expected 2 inputs, got 1");
 }

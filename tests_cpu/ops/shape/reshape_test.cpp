@@ -1,27 +1,13 @@
 // reshape: C-order copies, one -1 extent, strided inputs, scalars, errors.
-#include "libops/ops/declarable_op.h"
-#include "test_util.h"
+#include "op_test_util.h"
 
 using namespace libops;
 using namespace libops::test;
 
-namespace {
-
-Status run(const char* name, std::vector<NDArray*> in, std::vector<int64_t> iargs, Context& ctx) {
-  DeclarableOp* op = OpRegistry::instance().find(name);
-  EXPECT_NE(op, nullptr) << name;
-  if (!op) return Status::error(StatusCode::kUnknownOp, "missing");
-  for (auto* a : in) ctx.add_input(a);
-  ctx.set_i_args(iargs.data(), static_cast<int>(iargs.size()));
-  return op->execute(ctx);
-}
-
-}  // namespace
-
 TEST(ReshapeOp, InfersMinusOne) {
   NDArray x = make(DataType::kFloat32, {2, 3, 2}, iota(12, 1.5, -3));
   Context ctx;
-  ASSERT_OK(run("reshape", {&x}, {3, -1}, ctx));
+  ASSERT_OK(run_op("reshape", {.in = {&x}, .i = {3, -1}}, ctx));
   EXPECT_EQ(ctx.output(0)->shape(), (Dims{3, 4}));
   EXPECT_TRUE(all_close(*ctx.output(0), iota(12, 1.5, -3)));
   EXPECT_FALSE(ctx.output(0)->may_overlap(x));  // a copy
@@ -31,42 +17,41 @@ TEST(ReshapeOp, StridedInputIsReadInCOrder) {
   NDArray x = make(DataType::kInt64, {2, 3}, {1, 2, 3, 4, 5, 6}), xt;
   ASSERT_OK(x.permute({1, 0}, xt));  // [[1,4],[2,5],[3,6]]
   Context ctx;
-  ASSERT_OK(run("reshape", {&xt}, {6}, ctx));
+  ASSERT_OK(run_op("reshape", {.in = {&xt}, .i = {6}}, ctx));
   EXPECT_TRUE(all_close(*ctx.output(0), {1, 4, 2, 5, 3, 6}));
   // Into a supplied column-major output.
   NDArray buf = zeros(DataType::kInt64, {3, 2}), zt;
   ASSERT_OK(buf.permute({1, 0}, zt));  // [2,3] view
   Context ctx2;
-  ctx2.add_output(&zt);
-  ASSERT_OK(run("reshape", {&xt}, {2, 3}, ctx2));
+  ASSERT_OK(run_op("reshape", {.in = {&xt}, .out = {&zt}, .i = {2, 3}}, ctx2));
   EXPECT_TRUE(all_close(zt, {1, 4, 2, 5, 3, 6}));
 }
 
 TEST(ReshapeOp, ScalarAndEmpty) {
   NDArray one = make(DataType::kFloat64, {1, 1}, {7});
   Context ctx;
-  ASSERT_OK(run("reshape", {&one}, {}, ctx));
+  ASSERT_OK(run_op("reshape", {.in = {&one}}, ctx));
   EXPECT_EQ(ctx.output(0)->rank(), 0);
   EXPECT_TRUE(all_close(*ctx.output(0), {7}));
   NDArray e = zeros(DataType::kFloat32, {0, 4});
   Context ctx2;
-  ASSERT_OK(run("reshape", {&e}, {2, 0, 3}, ctx2));
+  ASSERT_OK(run_op("reshape", {.in = {&e}, .i = {2, 0, 3}}, ctx2));
   EXPECT_EQ(ctx2.output(0)->shape(), (Dims{2, 0, 3}));
 }
 
 TEST(ReshapeOp, RejectsBadShapes) {
   NDArray x = make(DataType::kFloat32, {2, 3}, iota(6));
   Context c1;
-  Status s = run("reshape", {&x}, {4, 2}, c1);
+  Status s = run_op("reshape", {.in = {&x}, .i = {4, 2}}, c1);
   EXPECT_EQ(s.code(), StatusCode::kShape);
   EXPECT_EQ(s.message(), "reshape: cannot reshape x[2,3] (6 elements) to [4,2] (8 elements)");
   Context c2;
-  s = run("reshape", {&x}, {-1, -1}, c2);
+  s = run_op("reshape", {.in = {&x}, .i = {-1, -1}}, c2);
   EXPECT_EQ(s.message(), "reshape: cannot reshape x[2,3] to [-1,-1]: at most one extent may be -1");
   Context c3;
-  s = run("reshape", {&x}, {4, -1}, c3);
+  s = run_op("reshape", {.in = {&x}, .i = {4, -1}}, c3);
   EXPECT_EQ(s.message(), "reshape: cannot reshape x[2,3] (6 elements) to [4,-1]: the -1 extent cannot be inferred");
   Context c4;
-  s = run("reshape", {&x}, {-2, -3}, c4);
+  s = run_op("reshape", {.in = {&x}, .i = {-2, -3}}, c4);
   EXPECT_EQ(s.message(), "reshape: cannot reshape x[2,3] to [-2,-3]: extent -2 at dim 0 is negative");
 }

@@ -1,27 +1,13 @@
 // tear: output count, shapes and values for several dim sets; errors.
-#include "libops/ops/declarable_op.h"
-#include "test_util.h"
+#include "op_test_util.h"
 
 using namespace libops;
 using namespace libops::test;
 
-namespace {
-
-Status run(const char* name, std::vector<NDArray*> in, std::vector<int64_t> iargs, Context& ctx) {
-  DeclarableOp* op = OpRegistry::instance().find(name);
-  EXPECT_NE(op, nullptr) << name;
-  if (!op) return Status::error(StatusCode::kUnknownOp, "missing");
-  for (auto* a : in) ctx.add_input(a);
-  ctx.set_i_args(iargs.data(), static_cast<int>(iargs.size()));
-  return op->execute(ctx);
-}
-
-}  // namespace
-
 TEST(TearOp, AlongLastDim) {
   NDArray x = make(DataType::kFloat32, {2, 3, 4}, iota(24));
   Context ctx;
-  ASSERT_OK(run("tear", {&x}, {2}, ctx));
+  ASSERT_OK(run_op("tear", {.in = {&x}, .i = {2}}, ctx));
   ASSERT_EQ(ctx.num_outputs(), 6);
   for (int t = 0; t < 6; ++t) {
     EXPECT_EQ(ctx.output(t)->shape(), (Dims{4}));
@@ -32,7 +18,7 @@ TEST(TearOp, AlongLastDim) {
 TEST(TearOp, AlongTwoDimsAndNegative) {
   NDArray x = make(DataType::kInt32, {2, 3, 4}, iota(24));
   Context ctx;
-  ASSERT_OK(run("tear", {&x}, {-1, 0}, ctx));
+  ASSERT_OK(run_op("tear", {.in = {&x}, .i = {-1, 0}}, ctx));
   ASSERT_EQ(ctx.num_outputs(), 3);
   for (int j = 0; j < 3; ++j) {
     // output j = x[:, j, :]
@@ -43,7 +29,7 @@ TEST(TearOp, AlongTwoDimsAndNegative) {
     EXPECT_TRUE(all_close(*ctx.output(j), want)) << j;
   }
   Context all;
-  ASSERT_OK(run("tear", {&x}, {0, 1, 2}, all));
+  ASSERT_OK(run_op("tear", {.in = {&x}, .i = {0, 1, 2}}, all));
   ASSERT_EQ(all.num_outputs(), 1);
   EXPECT_TRUE(all_close(*all.output(0), iota(24)));
 }
@@ -51,14 +37,14 @@ TEST(TearOp, AlongTwoDimsAndNegative) {
 TEST(TearOp, RejectsBadDims) {
   NDArray x = make(DataType::kFloat32, {2, 3}, iota(6));
   Context c1;
-  Status s = run("tear", {&x}, {}, c1);
+  Status s = run_op("tear", {.in = {&x}}, c1);
   EXPECT_EQ(s.message(), "tear: expected at least 1 integer (i) args, got 0");
   Context c2;
-  s = run("tear", {&x}, {2}, c2);
+  s = run_op("tear", {.in = {&x}, .i = {2}}, c2);
   EXPECT_EQ(s.message(), "tear: axis 2 is out of range for rank 2 (allowed -2..1)");
   NDArray e = zeros(DataType::kFloat32, {0, 3});
   Context c3;
-  s = run("tear", {&e}, {1}, c3);
+  s = run_op("tear", {.in = {&e}, .i = {1}}, c3);
   EXPECT_EQ(s.code(), StatusCode::kShape);
   EXPECT_EQ(s.message(), "tear: x[0,3] has no sub-tensors along dims [1]: another dim has extent 0");
 }
