@@ -369,9 +369,24 @@ Status Session::Impl::run_node_profiled(int b, Frame& f, size_t position, const 
   const Body& body = graph->body(b);
   const Node& node = body.nodes[position];
   const int index = profile.index_of(b, static_cast<int>(position));
+  // On a device, a profiled node's time is its device time: the device's
+  // queue is drained before and after it (unprofiled runs never wait), and
+  // the node runs inside a named range (NVTX on CUDA) for GPU profilers.
+  const Device d = node.placed ? node.placement : device;
+  const DeviceRuntime* rt = d.is_cpu() ? nullptr : device_runtime(d.type);
+  if (rt != nullptr) {
+    const Status drained = rt->synchronize(d.index);
+    if (!drained.is_ok()) return drained.with_prefix(body.node_prefix(node));
+    if (rt->range_push != nullptr) rt->range_push(str_format("%s (%s)", node.name.c_str(), node.op_label.c_str()).c_str());
+  }
   const int64_t t0 = now_ns();
   const int64_t live0 = live;
   Status s = run_node(body, f, position, plan, planned);
+  if (rt != nullptr) {
+    const Status drained = rt->synchronize(d.index);
+    if (s.is_ok() && !drained.is_ok()) s = drained.with_prefix(body.node_prefix(node));
+    if (rt->range_pop != nullptr) rt->range_pop();
+  }
   const int64_t t1 = now_ns();
   NodeProfile& np = profile.nodes[static_cast<size_t>(index)];
   ++np.calls;

@@ -44,7 +44,8 @@ struct FakeDevice {
 inline const DeviceRuntime kFakeRuntime{FakeDevice::count,          FakeDevice::check,
                                         FakeDevice::allocate,       FakeDevice::release,
                                         FakeDevice::copy_to_device, FakeDevice::copy_to_host,
-                                        FakeDevice::synchronize};
+                                        FakeDevice::synchronize,    nullptr,
+                                        nullptr};
 
 class ScopedFakeCuda {
  public:

@@ -53,6 +53,9 @@ struct DeviceRuntime {
   Status (*copy_to_host)(int index, void* dst, const void* src, size_t bytes);
   // Waits for all work queued on the device.
   Status (*synchronize)(int index);
+  // Named ranges for profilers (NVTX for CUDA); may be null.
+  void (*range_push)(const char* name);
+  void (*range_pop)();
 };
 
 // Called by a backend at load time; `runtime` must outlive the library.

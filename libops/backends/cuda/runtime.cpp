@@ -1,5 +1,7 @@
 // The CUDA DeviceRuntime (libops/core/device.h) and LaunchContext: host code
 // over the CUDA runtime API; registered when the library loads.
+#include <nvtx3/nvToolsExt.h>
+
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -115,7 +117,11 @@ Status synchronize(int index) {
   return Status::ok();
 }
 
-const DeviceRuntime kCudaRuntime{count_devices, check, allocate, release, copy_to_device, copy_to_host, synchronize};
+void range_push(const char* name) { nvtxRangePushA(name); }
+void range_pop() { nvtxRangePop(); }
+
+const DeviceRuntime kCudaRuntime{count_devices, check,       allocate,   release, copy_to_device,
+                                 copy_to_host,  synchronize, range_push, range_pop};
 
 [[maybe_unused]] const bool kRegistered = [] {
   register_device_runtime(DeviceType::kCuda, &kCudaRuntime);
