@@ -76,8 +76,7 @@ Status DataBuffer::copy_back_to_host() {
   return Status::ok();
 }
 
-Status DataBuffer::sync_to_device(Device d, bool overwrite) {
-  if (d.is_cpu()) return sync_to_host();
+Status DataBuffer::sync_to_accelerator(Device d, bool overwrite) {
   const Sync now = sync();
   if ((now == Sync::kDeviceNewer || now == Sync::kInSync) && device() == d) return Status::ok();
   RETURN_IF_ERROR(check_device(d));

@@ -56,14 +56,16 @@ class DataBuffer {
   void* device_data() const { return device_data_; }
   Device device() const { return decode(device_code_.load(std::memory_order_acquire)); }
 
-  // Makes the host copy current. Cheap when it already is.
-  Status sync_to_host() {
-    return sync() == Sync::kDeviceNewer ? copy_back_to_host() : Status::ok();
-  }
+  // Makes the host copy current. Cheap when it already is; hot paths test
+  // host_stale() first, which builds no Status.
+  bool host_stale() const { return sync() == Sync::kDeviceNewer; }
+  Status sync_to_host() { return host_stale() ? copy_back_to_host() : Status::ok(); }
   // Makes a copy on `d` current (allocating it, or moving it from another
   // device). `overwrite`: the caller is about to write every byte, so stale
   // data need not be copied first.
-  Status sync_to_device(Device d, bool overwrite = false);
+  Status sync_to_device(Device d, bool overwrite = false) {
+    return d.is_cpu() ? sync_to_host() : sync_to_accelerator(d, overwrite);
+  }
   // After a write on the host / on the buffer's device.
   void mark_host_written() {
     if (sync() != Sync::kHostOnly) sync_.store(Sync::kHostNewer, std::memory_order_release);
@@ -73,6 +75,7 @@ class DataBuffer {
  private:
   DataBuffer() = default;
   Status copy_back_to_host();
+  Status sync_to_accelerator(Device d, bool overwrite);
   void release_device_copy();
   // The device, packed so the lock-free check in sync_to_device can read it.
   static uint32_t encode(Device d) { return uint32_t(d.type) << 24 | uint32_t(d.index); }

@@ -358,6 +358,12 @@ bool covers_buffer(const NDArray& a) {
 // Note [Host and device copies]: inputs current on `d`; z too, unless the op
 // overwrites all of z's buffer.
 Status sync_arrays(Device d, const NDArray* x, const NDArray* y, NDArray& z) {
+  if (d.is_cpu()) {  // the common case: one atomic load per array
+    if (x && x->buffer()->host_stale()) RETURN_IF_ERROR(x->buffer()->sync_to_host());
+    if (y && y->buffer()->host_stale()) RETURN_IF_ERROR(y->buffer()->sync_to_host());
+    if (z.buffer()->host_stale()) return z.buffer()->sync_to_host();
+    return Status::ok();
+  }
   if (x) RETURN_IF_ERROR(x->buffer()->sync_to_device(d));
   if (y) RETURN_IF_ERROR(y->buffer()->sync_to_device(d));
   return z.buffer()->sync_to_device(d, covers_buffer(z));

@@ -203,8 +203,14 @@ Status DeclarableOp::compute(Context& block) {
   const bool on_cpu = d.is_cpu();
   if (on_cpu) {
     // CPU bodies read and write host memory directly.
-    for (int i = 0; i < block.num_inputs(); ++i) RETURN_IF_ERROR(block.input(i)->buffer()->sync_to_host());
-    for (int i = 0; i < block.num_outputs(); ++i) RETURN_IF_ERROR(block.output(i)->buffer()->sync_to_host());
+    for (int i = 0; i < block.num_inputs(); ++i) {
+      DataBuffer& b = *block.input(i)->buffer();
+      if (b.host_stale()) RETURN_IF_ERROR(b.sync_to_host());
+    }
+    for (int i = 0; i < block.num_outputs(); ++i) {
+      DataBuffer& b = *block.output(i)->buffer();
+      if (b.host_stale()) RETURN_IF_ERROR(b.sync_to_host());
+    }
   } else {
     if (!descriptor_.any_device)
       return block.error(StatusCode::kNotImplemented, "has no %s implementation (asked to run on %s)",
