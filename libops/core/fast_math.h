@@ -44,7 +44,7 @@ namespace detail {
 
 // a * b + c, fused where the target has an FMA instruction (std::fma would
 // otherwise be a slow library call).
-LIBOPS_HOST_DEVICE inline float mul_add_f32(float a, float b, float c) {
+LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float mul_add_f32(float a, float b, float c) {
 #if defined(__FMA__) || defined(__aarch64__)
   return std::fma(a, b, c);
 #else
@@ -55,7 +55,7 @@ LIBOPS_HOST_DEVICE inline float mul_add_f32(float a, float b, float c) {
 // c ? a : b as a bit mask: GCC if-converts and vectorizes this where a
 // float ternary or std::min/max can stay a branch (and so keep the whole
 // loop scalar) unless NaNs are assumed away.
-LIBOPS_HOST_DEVICE inline float select_f32(bool c, float a, float b) {
+LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float select_f32(bool c, float a, float b) {
   const uint32_t mask = 0u - static_cast<uint32_t>(c);
   return std::bit_cast<float>((std::bit_cast<uint32_t>(a) & mask) | (std::bit_cast<uint32_t>(b) & ~mask));
 }
@@ -63,7 +63,7 @@ LIBOPS_HOST_DEVICE inline float select_f32(bool c, float a, float b) {
 }  // namespace detail
 
 // e^x for float, vectorizable: Note [Vectorizable exp].
-LIBOPS_HOST_DEVICE inline float exp_f32(float x) {
+LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float exp_f32(float x) {
   using detail::mul_add_f32;
   constexpr float kLog2e = 1.44269504088896341f;
   constexpr float kLn2Hi = 0.693359375f;              // 0x1.63p-1: 9 significant bits

