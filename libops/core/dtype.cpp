@@ -2,17 +2,6 @@
 
 namespace libops {
 
-size_t dtype_size(DataType t) {
-  switch (t) {
-    case DataType::kBool: case DataType::kInt8: case DataType::kUInt8: return 1;
-    case DataType::kInt16: case DataType::kUInt16: case DataType::kFloat16: case DataType::kBFloat16: return 2;
-    case DataType::kInt32: case DataType::kUInt32: case DataType::kFloat32: return 4;
-    case DataType::kInt64: case DataType::kUInt64: case DataType::kFloat64: return 8;
-    case DataType::kInvalid: break;
-  }
-  return 0;
-}
-
 namespace {
 constexpr const char* kNames[kNumDataTypes] = {
     "invalid", "bool",   "int8",    "int16",    "int32",   "int64",   "uint8",

@@ -71,7 +71,17 @@ constexpr bool dtype_is_unsigned_int(DataType t) {
   return static_cast<int>(t) >= OPS_DTYPE_UINT8 && static_cast<int>(t) <= OPS_DTYPE_UINT64;
 }
 
-size_t dtype_size(DataType t);         // bytes per element; 0 for kInvalid
+// Bytes per element; 0 for kInvalid. Inline: every array access asks.
+constexpr size_t dtype_size(DataType t) {
+  switch (t) {
+    case DataType::kBool: case DataType::kInt8: case DataType::kUInt8: return 1;
+    case DataType::kInt16: case DataType::kUInt16: case DataType::kFloat16: case DataType::kBFloat16: return 2;
+    case DataType::kInt32: case DataType::kUInt32: case DataType::kFloat32: return 4;
+    case DataType::kInt64: case DataType::kUInt64: case DataType::kFloat64: return 8;
+    case DataType::kInvalid: break;
+  }
+  return 0;
+}
 const char* dtype_name(DataType t);    // "float32", ...; "invalid" otherwise
 DataType dtype_from_name(std::string_view name);  // kInvalid when unknown
 DataType promote_types(DataType a, DataType b);   // Note [Type promotion]

@@ -25,6 +25,10 @@ template <typename F>
 void parallel_for(int64_t n, int64_t grain, F&& f) {
   if (n <= 0) return;
   if (grain < 1) grain = 1;
+  if (n < 2 * grain) {  // one chunk: skip asking for the thread count
+    f(int64_t{0}, n);
+    return;
+  }
   int64_t max_chunks = n / grain;
   int threads = get_num_threads();
   if (max_chunks < threads) threads = static_cast<int>(max_chunks);
