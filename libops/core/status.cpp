@@ -44,6 +44,11 @@ std::string str_format(const char* fmt, ...) {
   return s;
 }
 
+const std::string& Status::empty_message() {
+  static const std::string empty;
+  return empty;
+}
+
 Status Status::error(StatusCode code, const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);

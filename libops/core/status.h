@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdarg>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -34,26 +35,40 @@ std::string str_vformat(const char* fmt, va_list args);
 
 class [[nodiscard]] Status {
  public:
-  Status() = default;  // ok; holds no string, so the ok path never allocates
-  Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  // ok. An ok Status is one null pointer: the hot paths create, move and
+  // test many of them per op call, and an error is rare.
+  Status() = default;
+  Status(StatusCode code, std::string message)
+      : rep_(code == StatusCode::kOk ? nullptr : new Rep{code, std::move(message)}) {}
+  Status(const Status& other) : rep_(other.rep_ ? new Rep(*other.rep_) : nullptr) {}
+  Status& operator=(const Status& other) {
+    if (this != &other) rep_.reset(other.rep_ ? new Rep(*other.rep_) : nullptr);
+    return *this;
+  }
+  Status(Status&&) noexcept = default;
+  Status& operator=(Status&&) noexcept = default;
 
   static Status ok() { return Status(); }
   static Status error(StatusCode code, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
-  bool is_ok() const { return code_ == StatusCode::kOk; }
+  bool is_ok() const { return rep_ == nullptr; }
   explicit operator bool() const { return is_ok(); }
-  StatusCode code() const { return code_; }
-  const std::string& message() const { return message_; }
+  StatusCode code() const { return rep_ ? rep_->code : StatusCode::kOk; }
+  const std::string& message() const { return rep_ ? rep_->message : empty_message(); }
 
   // Returns a copy whose message starts with `prefix`, e.g. "node 3 'fc1' (op matmul): ".
   Status with_prefix(const std::string& prefix) const {
-    if (is_ok()) return *this;
-    return Status(code_, prefix + message_);
+    if (is_ok()) return Status();
+    return Status(rep_->code, prefix + rep_->message);
   }
 
  private:
-  StatusCode code_ = StatusCode::kOk;
-  std::string message_;
+  struct Rep {
+    StatusCode code;
+    std::string message;
+  };
+  static const std::string& empty_message();
+  std::unique_ptr<Rep> rep_;
 };
 
 }  // namespace libops
