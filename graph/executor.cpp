@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <new>
-#include <unordered_map>
 
 #include "graph/planner.h"
 #include "libops/legacy/legacy.h"
@@ -37,9 +36,9 @@ class ArrayPool {
   // An array of `shape`, whose size is `bytes` (see bytes_of).
   Status take(const TensorShape& shape, int64_t bytes, NDArray& out) {
     if (bytes > 0 && shape.order == 'c') {
-      auto it = free_.find(static_cast<size_t>(bytes));
-      if (it != free_.end() && !it->second.empty()) {
-        std::vector<NDArray>& kept = it->second;
+      std::vector<NDArray>* found = find(static_cast<size_t>(bytes));
+      if (found != nullptr && !found->empty()) {
+        std::vector<NDArray>& kept = *found;
         NDArray& a = kept.back();
         bool reused = true;
         if (a.dtype() == shape.dtype && a.shape() == shape.dims) {
@@ -71,7 +70,7 @@ class ArrayPool {
       if (buf.use_count() == 1 && bytes > 0 && a.offset() == 0 && a.is_c_contiguous() &&
           static_cast<size_t>(a.length()) * a.element_size() == bytes &&
           pooled_ + static_cast<int64_t>(bytes) <= limit_) {
-        free_[bytes].push_back(std::move(a));
+        kept_for(bytes).push_back(std::move(a));
         pooled_ += static_cast<int64_t>(bytes);
       }
     }
@@ -82,7 +81,27 @@ class ArrayPool {
   int64_t pooled_bytes() const { return pooled_; }
 
  private:
-  std::unordered_map<size_t, std::vector<NDArray>> free_;
+  // Kept arrays by byte size, sorted by size. A graph has few distinct
+  // sizes, and a binary search costs less per node than hashing (whose
+  // bucket index is an integer division).
+  struct Kept {
+    size_t bytes;
+    std::vector<NDArray> arrays;
+  };
+  std::vector<Kept> free_;
+
+  std::vector<Kept>::iterator lower(size_t bytes) {
+    return std::lower_bound(free_.begin(), free_.end(), bytes, [](const Kept& k, size_t b) { return k.bytes < b; });
+  }
+  std::vector<NDArray>* find(size_t bytes) {
+    auto it = lower(bytes);
+    return it != free_.end() && it->bytes == bytes ? &it->arrays : nullptr;
+  }
+  std::vector<NDArray>& kept_for(size_t bytes) {
+    auto it = lower(bytes);
+    if (it == free_.end() || it->bytes != bytes) it = free_.insert(it, Kept{bytes, {}});
+    return it->arrays;
+  }
   int64_t pooled_ = 0;
   int64_t limit_ = int64_t{1} << 20;  // grows to the largest live set seen
 };

@@ -13,6 +13,10 @@ namespace libops::legacy {
 
 namespace {
 
+// The axes of a non-reducing table call, built once (a Dims{} per call
+// zero-fills its whole inline storage).
+const Dims kNoAxes;
+
 constexpr const char* kGroupNames[OPS_LEGACY_GROUP_COUNT] = {
     "transform_float", "transform_same", "transform_strict", "transform_bool", "transform_any",
     "scalar",          "scalar_bool",    "scalar_int",       "pairwise",       "pairwise_bool",
@@ -80,7 +84,7 @@ Status exec_transform(const LegacyCall& c, const char* op) {
       ct = compute_type_of(promote_types(x.dtype(), z.dtype()));
       break;
   }
-  return run_table(table_of(static_cast<ops_legacy_group_t>(c.group)), c.device, c.num, ct, x, nullptr, z, Dims{},
+  return run_table(table_of(static_cast<ops_legacy_group_t>(c.group)), c.device, c.num, ct, x, nullptr, z, kNoAxes,
                    c.extra);
 }
 
@@ -155,7 +159,7 @@ Status exec_binary(const LegacyCall& c, const char* op) {
   if (t == Table::kBinaryInt && (c.num == static_cast<int>(BinaryIntOp::cyclic_shift_left) ||
                                  c.num == static_cast<int>(BinaryIntOp::cyclic_shift_right)))
     RETURN_IF_ERROR(rotation_width(op, x.dtype(), common, extra));
-  return run_table(t, c.device, c.num, compute_type_of(common), x, &y, z, Dims{}, extra);
+  return run_table(t, c.device, c.num, compute_type_of(common), x, &y, z, kNoAxes, extra);
 }
 
 Status exec_reduce(const LegacyCall& c, const char* op) {
@@ -270,7 +274,7 @@ Status exec_pairwise_prechecked(const LegacyCall& c) {
   if (repeated_dim(z) >= 0 || partially_overlaps(z, x) || partially_overlaps(z, y)) return exec(c);
   // As exec_binary: the plain pairwise table has no dtype rules of its own.
   return run_table(Table::kBinary, c.device, c.num, compute_type_of(promote_types(x.dtype(), y.dtype())), x, &y, z,
-                   Dims{}, c.extra);
+                   kNoAxes, c.extra);
 }
 
 // ---- table plumbing ----
@@ -343,8 +347,6 @@ static RunFn run_fn(Table t) {
   }
   return nullptr;
 }
-
-static const Dims kNoAxes;  // element-wise calls reduce nothing
 
 namespace {
 
