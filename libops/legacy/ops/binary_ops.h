@@ -11,11 +11,8 @@
 // safe_divide, ...); INT_MIN / -1 wraps to INT_MIN and INT_MIN % -1 = 0.
 // Floats follow IEEE 754 (x / 0 = +-inf or NaN; fmod(x, 0) = NaN).
 //
-// Note [Integer overflow]
-// Integer add, subtract, multiply, pow and squared_subtract wrap modulo 2^n
-// of the compute type: they run in unsigned arithmetic, so overflow is
-// defined. Storing to a narrower integer dtype wraps too (loops/convert.h),
-// so e.g. int8 + int8 (computed in int32) wraps exactly like int8 would.
+// Integer add, subtract, multiply, pow and squared_subtract wrap
+// (Note [Integer overflow] in wrapping.h).
 //
 // Note [Binary NaN policy]
 // max, min, amax, amin, relu and relu6 propagate NaN (as numpy.maximum);
@@ -32,6 +29,7 @@
 #include <type_traits>
 
 #include "libops/legacy/dispatch.h"
+#include "libops/legacy/ops/wrapping.h"
 
 namespace libops::legacy::fn::binary {
 
@@ -39,32 +37,6 @@ namespace detail {
 
 template <typename C>
 inline constexpr bool kSignedInt = std::is_integral_v<C> && std::is_signed_v<C>;
-
-// Note [Integer overflow]: + - * in unsigned arithmetic for integers.
-template <typename C> LIBOPS_HOST_DEVICE inline C add(C x, C y) {
-  if constexpr (std::is_integral_v<C>) {
-    using U = std::make_unsigned_t<C>;
-    return C(U(x) + U(y));
-  } else {
-    return x + y;
-  }
-}
-template <typename C> LIBOPS_HOST_DEVICE inline C sub(C x, C y) {
-  if constexpr (std::is_integral_v<C>) {
-    using U = std::make_unsigned_t<C>;
-    return C(U(x) - U(y));
-  } else {
-    return x - y;
-  }
-}
-template <typename C> LIBOPS_HOST_DEVICE inline C mul(C x, C y) {
-  if constexpr (std::is_integral_v<C>) {
-    using U = std::make_unsigned_t<C>;
-    return C(U(x) * U(y));
-  } else {
-    return x * y;
-  }
-}
 
 // |x|, as an unsigned value for integers so |INT_MIN| is representable.
 template <typename C> LIBOPS_HOST_DEVICE inline auto magnitude(C x) {
@@ -82,7 +54,7 @@ template <typename C> LIBOPS_HOST_DEVICE inline auto magnitude(C x) {
 template <typename C> LIBOPS_HOST_DEVICE inline C int_div(C x, C y) {
   if (y == C(0)) return C(0);
   if constexpr (std::is_signed_v<C>)
-    if (y == C(-1)) return sub(C(0), x);
+    if (y == C(-1)) return wrap_neg(x);
   return C(x / y);
 }
 template <typename C> LIBOPS_HOST_DEVICE inline C int_rem(C x, C y) {
@@ -275,13 +247,13 @@ LIBOPS_HOST_DEVICE inline double igamma_q(double a, double x) {
 }  // namespace detail
 
 template <typename C> struct Add {
-  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return detail::add(x, y); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return wrap_add(x, y); }
 };
 template <typename C> struct Subtract {
-  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return detail::sub(x, y); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return wrap_sub(x, y); }
 };
 template <typename C> struct Multiply {
-  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return detail::mul(x, y); }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return wrap_mul(x, y); }
 };
 // Integers truncate toward zero (Note [Integer division]).
 template <typename C> struct Divide {
@@ -371,8 +343,8 @@ template <typename C> struct Atan2 {
 };
 template <typename C> struct SquaredSubtract {
   LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
-    const C d = detail::sub(x, y);
-    return detail::mul(d, d);
+    const C d = wrap_sub(x, y);
+    return wrap_mul(d, d);
   }
 };
 // x / y, but 0 wherever y == 0 (even for x NaN or infinite), as TensorFlow's
@@ -404,7 +376,7 @@ template <typename C> struct Relu6 {
 };
 // y * x where x < 0, else x (y is alpha).
 template <typename C> struct LeakyRelu {
-  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return x < C(0) ? detail::mul(y, x) : x; }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return x < C(0) ? wrap_mul(y, x) : x; }
 };
 // y * (exp(x) - 1) where x < 0, else x (y is alpha).
 template <typename C> struct Elu {

@@ -31,6 +31,7 @@
 #include <type_traits>
 
 #include "libops/legacy/dispatch.h"
+#include "libops/legacy/ops/wrapping.h"
 
 namespace libops::legacy::fn {
 
@@ -40,17 +41,7 @@ namespace libops::legacy::fn {
 template <typename C> LIBOPS_HOST_DEVICE inline C abs_value(C x) {
   if constexpr (is_float_compute_v<C>) return std::fabs(x);
   else if constexpr (std::is_unsigned_v<C>) return x;
-  else return x < 0 ? C(std::make_unsigned_t<C>(0) - std::make_unsigned_t<C>(x)) : x;
-}
-
-template <typename A> LIBOPS_HOST_DEVICE inline A wrap_add(A a, A b) {
-  if constexpr (std::is_integral_v<A>) return A(std::make_unsigned_t<A>(a) + std::make_unsigned_t<A>(b));
-  else return a + b;
-}
-
-template <typename A> LIBOPS_HOST_DEVICE inline A wrap_mul(A a, A b) {
-  if constexpr (std::is_integral_v<A>) return A(std::make_unsigned_t<A>(a) * std::make_unsigned_t<A>(b));
-  else return a * b;
+  else return x < 0 ? wrap_neg(x) : x;
 }
 
 template <typename C> LIBOPS_HOST_DEVICE inline bool is_nan_value(C v) {

@@ -4,7 +4,7 @@
 // Note [Transform integer semantics]
 // Integer inputs compute in int32/int64/uint64 (Note [Compute types]) and
 // never hit undefined behaviour: abs, neg, square and cube wrap modulo 2^n
-// like the binary ops (Note [Integer overflow] in binary_ops.h), so
+// like the binary ops (Note [Integer overflow] in wrapping.h), so
 // abs(INT32_MIN) = INT32_MIN and neg(INT64_MIN) = INT64_MIN, as in numpy.
 // Narrow dtypes wrap on store (abs(int8 -128) = -128). reciprocal on
 // integers is 1 / x truncated with 1 / 0 = 0 (Note [Integer division]): 1 for
@@ -35,30 +35,13 @@
 #include <type_traits>
 
 #include "libops/legacy/dispatch.h"
+#include "libops/legacy/ops/wrapping.h"
 #include "libops/loops/convert.h"
 
 namespace libops::legacy::fn::transform_same {
 
 namespace detail {
 
-// Note [Transform integer semantics]: negation and products in unsigned
-// arithmetic for integers.
-template <typename C> LIBOPS_HOST_DEVICE inline C neg(C x) {
-  if constexpr (std::is_integral_v<C>) {
-    using U = std::make_unsigned_t<C>;
-    return C(U(0) - U(x));
-  } else {
-    return -x;
-  }
-}
-template <typename C> LIBOPS_HOST_DEVICE inline C mul(C x, C y) {
-  if constexpr (std::is_integral_v<C>) {
-    using U = std::make_unsigned_t<C>;
-    return C(U(x) * U(y));
-  } else {
-    return x * y;
-  }
-}
 template <typename C> LIBOPS_HOST_DEVICE inline bool is_negative(C x) {
   if constexpr (std::is_unsigned_v<C>) return false;
   else return x < C(0);
@@ -69,11 +52,11 @@ template <typename C> LIBOPS_HOST_DEVICE inline bool is_negative(C x) {
 template <typename C> struct Abs {
   LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
     if constexpr (std::is_floating_point_v<C>) return std::fabs(x);
-    else return detail::is_negative(x) ? detail::neg(x) : x;
+    else return detail::is_negative(x) ? wrap_neg(x) : x;
   }
 };
 template <typename C> struct Neg {
-  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return detail::neg(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return wrap_neg(x); }
 };
 // -1, 0 or 1; signed zeros and NaN come back unchanged.
 template <typename C> struct Sign {
@@ -84,10 +67,10 @@ template <typename C> struct Sign {
   }
 };
 template <typename C> struct Square {
-  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return detail::mul(x, x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return wrap_mul(x, x); }
 };
 template <typename C> struct Cube {
-  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return detail::mul(detail::mul(x, x), x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return wrap_mul(wrap_mul(x, x), x); }
 };
 template <typename C> struct Floor {
   LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
