@@ -11,6 +11,7 @@
 // nearest even, overflowing to inf.
 #include "libops/loops/copy.h"
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/device_copy.h"
 
 namespace libops::ops {
 namespace {
@@ -36,7 +37,7 @@ Status cast_target(Context& block, DataType& target) {
 
 CUSTOM_OP_IMPL(cast, 1, 1, false, 0, 0) {
   using namespace libops;
-  return OUTPUT_VARIABLE(0)->assign(*INPUT_VARIABLE(0));  // converts (copy_into)
+  return ops::assign_on_device(block, *OUTPUT_VARIABLE(0), *INPUT_VARIABLE(0));  // converts
 }
 
 DECLARE_SHAPE_FN(cast) {
@@ -50,4 +51,5 @@ DECLARE_SHAPE_FN(cast) {
 DECLARE_TYPES(cast) {
   descriptor.allow_inputs(libops::types::kAny);
   descriptor.allow_outputs(libops::types::kAny);
+  descriptor.runs_on_any_device();  // Note [Copies on a device]
 }

@@ -5,9 +5,10 @@
 //   i arg   axis (optional, default 0; negative counts from the end)
 //   output  the inputs' shape with the axis extents summed
 //
-// The data is moved by copying each input into its slice of the output
-// (NDArray::assign), which moves bytes and is not compiled per dtype.
+// The data is moved by copying each input into its slice of the output,
+// on the op's device (Note [Copies on a device] in ops/device_copy.h).
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/device_copy.h"
 
 namespace libops::ops {
 namespace {
@@ -38,7 +39,7 @@ CUSTOM_OP_IMPL(concat, -1, 1, false, 0, 0) {
     if (in->length() > 0) {
       NDArray part;
       RETURN_IF_ERROR(z->slice(axis, offset, offset + len, 1, part));
-      RETURN_IF_ERROR(part.assign(*in));
+      RETURN_IF_ERROR(ops::assign_on_device(block, part, *in));
     }
     offset += len;
   }
@@ -66,4 +67,4 @@ DECLARE_SHAPE_FN(concat) {
   return Status::ok();
 }
 
-DECLARE_TYPES(concat) { descriptor.allow_inputs(libops::types::kAny).require_same_type(); }
+DECLARE_TYPES(concat) { descriptor.allow_inputs(libops::types::kAny).require_same_type().runs_on_any_device(); }

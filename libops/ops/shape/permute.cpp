@@ -6,6 +6,7 @@
 //           the end); none reverses the dims
 //   output  a dense copy of the permuted view
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/device_copy.h"
 
 namespace libops::ops {
 namespace {
@@ -41,7 +42,7 @@ CUSTOM_OP_IMPL(permute, 1, 1, false, 0, -2) {
   RETURN_IF_ERROR(ops::permute_axes(block, *x, perm));
   NDArray view;
   RETURN_IF_ERROR(x->permute(perm, view));
-  return OUTPUT_VARIABLE(0)->assign(view);
+  return ops::assign_on_device(block, *OUTPUT_VARIABLE(0), view);
 }
 
 DECLARE_SHAPE_FN(permute) {
@@ -55,4 +56,4 @@ DECLARE_SHAPE_FN(permute) {
   return Status::ok();
 }
 
-DECLARE_TYPES(permute) { descriptor.allow_inputs(libops::types::kAny); }
+DECLARE_TYPES(permute) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }

@@ -7,6 +7,7 @@
 //
 // C order only: element i of x (C order) is element i of the output.
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/device_copy.h"
 
 CUSTOM_OP_IMPL(reshape, 1, 1, false, 0, -2) {
   using namespace libops;
@@ -14,11 +15,15 @@ CUSTOM_OP_IMPL(reshape, 1, 1, false, 0, -2) {
   NDArray* z = OUTPUT_VARIABLE(0);
   if (z->length() == 0) return Status::ok();
   // One copy: into z seen in x's shape when z's layout allows that view,
-  // else through a C-ordered copy of x seen in z's shape.
+  // else through a dense copy of x seen in z's shape (on the op's device:
+  // Note [Copies on a device]).
   NDArray view;
-  if (z->reshape(x->shape(), view).is_ok()) return view.assign(*x);
-  RETURN_IF_ERROR(x->reshape_copy(z->shape(), view));
-  return z->assign(view);
+  if (z->reshape(x->shape(), view).is_ok()) return ops::assign_on_device(block, view, *x);
+  NDArray dense;
+  RETURN_IF_ERROR(NDArray::create(x->dtype(), x->shape(), 'c', dense));
+  RETURN_IF_ERROR(ops::assign_on_device(block, dense, *x));
+  RETURN_IF_ERROR(dense.reshape(z->shape(), view));
+  return ops::assign_on_device(block, *z, view);
 }
 
 DECLARE_SHAPE_FN(reshape) {
@@ -58,4 +63,4 @@ DECLARE_SHAPE_FN(reshape) {
   return Status::ok();
 }
 
-DECLARE_TYPES(reshape) { descriptor.allow_inputs(libops::types::kAny); }
+DECLARE_TYPES(reshape) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }

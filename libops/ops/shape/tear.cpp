@@ -9,6 +9,7 @@
 // E.g. x [2,3,4] torn along dims {2} gives 6 outputs of shape [4]; along
 // {0, 2}, 3 outputs of shape [2,4]: output j is x[:, j, :].
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/device_copy.h"
 
 namespace libops::ops {
 namespace {
@@ -53,7 +54,7 @@ CUSTOM_OP_IMPL(tear, 1, -1, false, 0, -1) {
       RETURN_IF_ERROR(part.slice(d, i, i + 1, 1, part));
     }
     RETURN_IF_ERROR(part.reshape(tad_shape, part));
-    RETURN_IF_ERROR(z->assign(part));
+    RETURN_IF_ERROR(ops::assign_on_device(block, *z, part));
   }
   return Status::ok();
 }
@@ -76,4 +77,4 @@ DECLARE_SHAPE_FN(tear) {
   return Status::ok();
 }
 
-DECLARE_TYPES(tear) { descriptor.allow_inputs(libops::types::kAny); }
+DECLARE_TYPES(tear) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
