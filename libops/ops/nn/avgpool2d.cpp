@@ -14,12 +14,17 @@
 // Explicit padding must be smaller than the dilated kernel; a window that
 // still covers no input element (possible only with dilation) gives 0.
 // Computed in float for float16/bfloat16/float32, in double for float64.
+// On another device the backend pools in x's own dtype (Note [nn ops on
+// devices] in nn_device.h), with the same divisor rule.
 #include "libops/ops/nn/conv_utils.h"
+#include "libops/ops/nn/nn_device.h"
 
 CUSTOM_OP_IMPL(avgpool2d, 1, 1, false, 0, 9) {
   using namespace libops::ops::nn;
   bool include_pad = false;
   RETURN_IF_ERROR(flag_arg(block, 9, "count_include_pad", false, include_pad));
+  if (!block.device().is_cpu())
+    return pool2d_device_exec(block, include_pad ? PoolMode::kAvgIncludePadding : PoolMode::kAvgExcludePadding);
   return pool2d_exec<AvgPoolReducer>(block, include_pad);
 }
 
@@ -36,6 +41,7 @@ DECLARE_SHAPE_FN(avgpool2d) {
 }
 
 DECLARE_TYPES(avgpool2d) {
-  descriptor.allow_inputs(libops::types::kFloat);
+  // On a device: through the backend's pooling (Note [nn ops on devices]).
+  descriptor.allow_inputs(libops::types::kFloat).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
 }

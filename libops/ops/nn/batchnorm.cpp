@@ -22,10 +22,17 @@
 // The per-channel factor gamma / sqrt(variance + epsilon) is formed in
 // double, then the element loop runs in the compute type (float, or double
 // for float64). A negative variance gives NaN, as in numpy.
+//
+// On another device the backend normalizes x in its own dtype, viewed as
+// [outer, C, inner] around the channel axis, with the parameters converted
+// there to float (double for float64 x) and gamma = 1, beta = 0 when absent
+// (Note [nn ops on devices] in nn_device.h). In place, the result goes
+// through a scratch array on the device.
 #include <cmath>
 #include <vector>
 
 #include "libops/ops/nn/conv_utils.h"
+#include "libops/ops/nn/nn_device.h"
 
 namespace libops::ops::nn {
 namespace {
@@ -97,6 +104,63 @@ void batchnorm_run(const C* x, int64_t outer, int64_t channels, int64_t inner, c
                });
 }
 
+// Parameter p ([C], or x's rank with C at the axis) as a dense [C] array of
+// dtype `dt` on block.device().
+Status batchnorm_param_on_device(const Context& block, const NDArray& p, int64_t channels, DataType dt,
+                                 NDArray& out) {
+  NDArray flat;
+  if (!p.reshape(Dims{channels}, flat).is_ok()) {
+    NDArray dense;  // strides that no [C] view can express
+    RETURN_IF_ERROR(dense_on_device(block, p, p.dtype(), dense));
+    RETURN_IF_ERROR(dense.reshape(Dims{channels}, flat));
+  }
+  return dense_on_device(block, flat, dt, out);
+}
+
+// batchnorm on block.device(), not the CPU (Note [nn ops on devices]).
+Status batchnorm_device(Context& block, const BatchnormPlan& plan) {
+  const NnDeviceOps* ops = nn_device_ops(block.device().type);
+  if (ops == nullptr || ops->batchnorm_usable == nullptr || ops->batchnorm == nullptr)
+    return no_device_implementation(block);
+  const NDArray& x = *block.input(0);
+  NDArray& z = *block.output(0);
+  if (z.length() == 0) return Status::ok();
+  BatchnormDesc desc;
+  for (int d = 0; d < plan.axis; ++d) desc.outer *= x.dim(d);
+  for (int d = plan.axis + 1; d < x.rank(); ++d) desc.inner *= x.dim(d);
+  desc.channels = plan.channels;
+  desc.epsilon = plan.epsilon;
+  desc.dtype = x.dtype();
+  RETURN_IF_ERROR(with_op_name(block, ops->batchnorm_usable(block.device(), desc)));
+
+  const Dims shape3{desc.outer, desc.channels, desc.inner};
+  const DataType pt = float_compute_dtype(desc.dtype);
+  NDArray xd, x3, mean, variance, gamma, beta;
+  RETURN_IF_ERROR(dense_on_device(block, x, desc.dtype, xd));
+  RETURN_IF_ERROR(xd.reshape(shape3, x3));
+  RETURN_IF_ERROR(batchnorm_param_on_device(block, *block.input(1), desc.channels, pt, mean));
+  RETURN_IF_ERROR(batchnorm_param_on_device(block, *block.input(2), desc.channels, pt, variance));
+  int next = 3;
+  if (plan.scale) {
+    RETURN_IF_ERROR(batchnorm_param_on_device(block, *block.input(next++), desc.channels, pt, gamma));
+  } else {
+    // Made on the host (the backend copies them over): the caller's data
+    // never goes the other way.
+    RETURN_IF_ERROR(NDArray::create(pt, Dims{desc.channels}, 'c', gamma));
+    RETURN_IF_ERROR(gamma.assign_scalar(1.0));
+  }
+  if (plan.offset) RETURN_IF_ERROR(batchnorm_param_on_device(block, *block.input(next++), desc.channels, pt, beta));
+  else RETURN_IF_ERROR(NDArray::zeros(pt, Dims{desc.channels}, 'c', beta));
+
+  DeviceOutputStage out;
+  RETURN_IF_ERROR(out.begin(block, z, desc.dtype));
+  NDArray z3;
+  RETURN_IF_ERROR(out.target().reshape(shape3, z3));
+  RETURN_IF_ERROR(
+      with_op_name(block, ops->batchnorm(block.device(), desc, x3, mean, variance, gamma, beta, z3)));
+  return out.finish(block, z);
+}
+
 }  // namespace
 }  // namespace libops::ops::nn
 
@@ -105,6 +169,7 @@ CUSTOM_OP_IMPL(batchnorm, -1, 1, true, 0, 0) {
   using namespace libops::ops::nn;
   BatchnormPlan plan;
   RETURN_IF_ERROR(batchnorm_plan(block, plan));
+  if (!block.device().is_cpu()) return batchnorm_device(block, plan);
   const NDArray& x = *INPUT_VARIABLE(0);
   NDArray* z = OUTPUT_VARIABLE(0);
   if (z->length() == 0) return Status::ok();
@@ -151,6 +216,7 @@ DECLARE_SHAPE_FN(batchnorm) {
 }
 
 DECLARE_TYPES(batchnorm) {
-  descriptor.allow_inputs(libops::types::kFloat);
+  // On a device: through the backend's batchnorm (Note [nn ops on devices]).
+  descriptor.allow_inputs(libops::types::kFloat).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
 }

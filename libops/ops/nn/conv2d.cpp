@@ -32,8 +32,14 @@
 // A 1x1 kernel with stride 1 and no padding needs no im2col: x is the matrix.
 // The column buffer holds at most kColsBudget values; bigger batches run in
 // chunks. im2col runs on parallel_for, the GEMM on the BLAS library's threads.
+//
+// On another device the call goes to that device's backend (cuDNN for CUDA)
+// in x's own dtype, with the weights in the filter layout that matches the
+// data format (Note [nn ops on devices] in nn_device.h); a call the backend
+// cannot express is an error there, never a silent trip through the host.
 #include "blas/gemm.h"
 #include "libops/ops/nn/conv_utils.h"
+#include "libops/ops/nn/nn_device.h"
 
 namespace libops::ops::nn {
 namespace {
@@ -235,6 +241,39 @@ Status conv2d_compute(Context& block, const ConvPlan& plan, const C* x, const C*
   return Status::ok();
 }
 
+// conv2d on block.device(), not the CPU (Note [nn ops on devices]).
+Status conv2d_device(Context& block, const ConvPlan& plan) {
+  const NnDeviceOps* ops = nn_device_ops(block.device().type);
+  if (ops == nullptr || ops->conv2d_usable == nullptr || ops->conv2d == nullptr)
+    return no_device_implementation(block);
+  NDArray& z = *block.output(0);
+  if (z.length() == 0) return Status::ok();
+  const NDArray& x = *block.input(0);
+  Conv2dDesc desc;
+  desc.g = plan.g;
+  desc.win = plan.win;
+  desc.cout = plan.cout;
+  desc.has_bias = plan.has_bias;
+  desc.dtype = x.dtype();
+  RETURN_IF_ERROR(with_op_name(block, ops->conv2d_usable(block.device(), desc)));
+
+  NDArray xd, wd, bd;
+  RETURN_IF_ERROR(dense_on_device(block, x, desc.dtype, xd));
+  if (plan.g.nchw) {
+    RETURN_IF_ERROR(dense_on_device(block, *block.input(1), desc.dtype, wd));
+  } else {
+    NDArray wp;  // [Cout, kH, kW, Cin], the filter layout of NHWC data
+    RETURN_IF_ERROR(block.input(1)->permute(Dims{0, 2, 3, 1}, wp));
+    RETURN_IF_ERROR(dense_on_device(block, wp, desc.dtype, wd));
+  }
+  if (plan.has_bias) RETURN_IF_ERROR(dense_on_device(block, *block.input(2), desc.dtype, bd));
+  DeviceOutputStage out;
+  RETURN_IF_ERROR(out.begin(block, z, desc.dtype));
+  RETURN_IF_ERROR(with_op_name(
+      block, ops->conv2d(block.device(), desc, xd, wd, plan.has_bias ? &bd : nullptr, out.target())));
+  return out.finish(block, z);
+}
+
 }  // namespace
 }  // namespace libops::ops::nn
 
@@ -243,6 +282,7 @@ CUSTOM_OP_IMPL(conv2d, -1, 1, false, 0, 9) {
   using namespace libops::ops::nn;
   ConvPlan plan;
   RETURN_IF_ERROR(conv2d_plan(block, plan));
+  if (!block.device().is_cpu()) return conv2d_device(block, plan);
   NDArray* z = OUTPUT_VARIABLE(0);
   if (z->length() == 0) return Status::ok();
   const DataType dt = float_compute_dtype(INPUT_VARIABLE(0)->dtype());
@@ -279,6 +319,7 @@ DECLARE_SHAPE_FN(conv2d) {
 }
 
 DECLARE_TYPES(conv2d) {
-  descriptor.allow_inputs(libops::types::kFloat).require_same_type();
+  // On a device: through the backend's conv2d (Note [nn ops on devices]).
+  descriptor.allow_inputs(libops::types::kFloat).require_same_type().runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
 }

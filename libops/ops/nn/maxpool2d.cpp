@@ -14,10 +14,15 @@
 // padding must be smaller than the dilated kernel; a window that still
 // covers no input element (possible only with dilation) gives 0.
 // Computed in float for float16/bfloat16/float32, in double for float64.
+// On another device the backend pools in x's own dtype (Note [nn ops on
+// devices] in nn_device.h), with the same padding and NaN rules.
 #include "libops/ops/nn/conv_utils.h"
+#include "libops/ops/nn/nn_device.h"
 
 CUSTOM_OP_IMPL(maxpool2d, 1, 1, false, 0, 9) {
-  return libops::ops::nn::pool2d_exec<libops::ops::nn::MaxPoolReducer>(block, false);
+  using namespace libops::ops::nn;
+  if (!block.device().is_cpu()) return pool2d_device_exec(block, PoolMode::kMax);
+  return pool2d_exec<MaxPoolReducer>(block, false);
 }
 
 DECLARE_SHAPE_FN(maxpool2d) {
@@ -31,6 +36,7 @@ DECLARE_SHAPE_FN(maxpool2d) {
 }
 
 DECLARE_TYPES(maxpool2d) {
-  descriptor.allow_inputs(libops::types::kFloat);
+  // On a device: through the backend's pooling (Note [nn ops on devices]).
+  descriptor.allow_inputs(libops::types::kFloat).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
 }

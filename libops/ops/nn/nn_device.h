@@ -1,0 +1,135 @@
+// conv2d, maxpool2d, avgpool2d and batchnorm on devices other than the CPU:
+// a registry of backend implementations, plus the op-side staging that
+// gives a backend dense arrays on its device.
+//
+// Note [nn ops on devices]
+// These ops compute on the CPU themselves. On another device they hand the
+// call to the NnDeviceOps that the device type's backend registered when the
+// library loaded (cuDNN for CUDA: libops/backends/cuda/cudnn_nn.cpp), so
+// core code has no #ifdef. A call runs in three steps:
+//   1. *_usable(desc): can the backend run this call at all? The op asks
+//      before any data moves. A refusal is an error that names the op, the
+//      device, the shapes and the reason (for example SAME padding that is
+//      one row larger at the bottom, which cuDNN's symmetric padding cannot
+//      express). Nothing falls back to the CPU behind the caller's back: the
+//      caller chose the device, and only the caller may move the data.
+//   2. The op stages the arrays on the device: an input that is a strided
+//      view, or of another dtype than the backend takes, is copied into a
+//      dense C-order array there (assign_on_device, Note [Copies on a
+//      device]); the output is z itself when z is dense C-order in the
+//      op's dtype and shares no memory with any input, else a dense scratch
+//      array copied into z on the device afterwards.
+//   3. The backend function: it makes its inputs current on the device
+//      (DataBuffer::sync_to_device), writes the whole output there and marks
+//      it written on the device (Note [Host and device copies]).
+// A device type that registered no NnDeviceOps, or a null entry for the op,
+// gives "<op>: has no <device> implementation (asked to run on <device>)",
+// the same error as an op that never runs on devices.
+//
+// The descriptions passed to a backend are plain data: Geometry2d and
+// Window2d (Note [Window arguments]), extents and dtypes. No backend type
+// appears here.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "libops/ops/nn/conv_utils.h"
+
+namespace libops::ops::nn {
+
+// conv2d: x [N, C, H, W] or [N, H, W, C] (g.nchw), weights with `cout`
+// filters of win.kh x win.kw, an optional bias [cout]; all in `dtype`.
+struct Conv2dDesc {
+  Geometry2d g;
+  Window2d win;  // kh and kw resolved from the weights
+  int64_t cout = 0;
+  bool has_bias = false;
+  DataType dtype = DataType::kFloat32;
+};
+
+// How a pooling window reduces (maxpool2d, avgpool2d's count_include_pad).
+enum class PoolMode : uint8_t {
+  kMax,                // padding never wins; NaN propagates
+  kAvgExcludePadding,  // sum / number of taps inside the input
+  kAvgIncludePadding,  // sum / (kH * kW)
+};
+const char* pool_mode_name(PoolMode mode);
+
+struct Pool2dDesc {
+  Geometry2d g;
+  Window2d win;
+  PoolMode mode = PoolMode::kMax;
+  DataType dtype = DataType::kFloat32;
+};
+
+// batchnorm with x viewed as [outer, channels, inner] (the channel axis in
+// the middle). Its parameters come in float_compute_dtype(dtype): float for
+// float16, bfloat16 and float32, double for float64.
+struct BatchnormDesc {
+  int64_t outer = 1, channels = 0, inner = 1;
+  double epsilon = 1e-5;
+  DataType dtype = DataType::kFloat32;
+};
+
+// What a backend provides for one device type. Every usable function
+// returns ok or a kNotImplemented error whose message says why; the op
+// prefixes "<op>: ". The run functions get (step 2 of Note [nn ops on
+// devices]) dense C-order arrays in desc.dtype (batchnorm's parameters in
+// float_compute_dtype(desc.dtype)) and an output that shares no memory with
+// them.
+struct NnDeviceOps {
+  Status (*conv2d_usable)(Device device, const Conv2dDesc& desc);
+  // w is [cout, C, kH, kW] for NCHW and [cout, kH, kW, C] for NHWC (the
+  // filter layout that matches the data); bias is null when !has_bias.
+  Status (*conv2d)(Device device, const Conv2dDesc& desc, const NDArray& x, const NDArray& w, const NDArray* bias,
+                   NDArray& z);
+  Status (*pool2d_usable)(Device device, const Pool2dDesc& desc);
+  Status (*pool2d)(Device device, const Pool2dDesc& desc, const NDArray& x, NDArray& z);
+  Status (*batchnorm_usable)(Device device, const BatchnormDesc& desc);
+  // x and z [outer, channels, inner]; the parameters [channels] (gamma ones
+  // and beta zeros when the call has none).
+  Status (*batchnorm)(Device device, const BatchnormDesc& desc, const NDArray& x, const NDArray& mean,
+                      const NDArray& variance, const NDArray& gamma, const NDArray& beta, NDArray& z);
+};
+
+// Called by a backend when the library loads; `ops` must outlive the
+// library (tests may swap in their own and put back what they found).
+void register_nn_device_ops(DeviceType type, const NnDeviceOps* ops);
+// The registered ops, or nullptr.
+const NnDeviceOps* nn_device_ops(DeviceType type);
+
+// "x[1,3,5,5] (NCHW), kernel 2x2, stride 1x1, dilation 1x1, SAME padding":
+// the call a window-op message is about.
+std::string window_call_str(const Geometry2d& g, const Window2d& win);
+
+// ---- op side (Note [nn ops on devices], steps 1 and 2) ----
+
+// The error of an op with no implementation on block.device().
+Status no_device_implementation(const Context& block);
+
+// `s` with the op's name in front (ok stays ok).
+Status with_op_name(const Context& block, const Status& s);
+
+// `a` as a dense C-order array of dtype `dt` on block.device(): `a` itself
+// when it is one, else a copy made on the device.
+Status dense_on_device(const Context& block, const NDArray& a, DataType dt, NDArray& out);
+
+// Where a device computation writes: z itself when z is dense C-order in
+// `dt` and shares no memory with any input, else a dense scratch array that
+// finish() copies into z on the device.
+class DeviceOutputStage {
+ public:
+  Status begin(const Context& block, NDArray& z, DataType dt);
+  NDArray& target() { return target_; }
+  Status finish(const Context& block, NDArray& z);
+
+ private:
+  NDArray target_;
+  bool direct_ = false;
+};
+
+// maxpool2d / avgpool2d on block.device() (not the CPU).
+Status pool2d_device_exec(Context& block, PoolMode mode);
+
+}  // namespace libops::ops::nn
