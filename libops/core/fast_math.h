@@ -38,6 +38,13 @@
 #include <cmath>
 #include <cstdint>
 
+#if defined(__AVX2__) && defined(__FMA__) && !defined(__CUDACC__)
+#include <immintrin.h>
+#define LIBOPS_HAVE_EXP_F32_DENSE 1
+#else
+#define LIBOPS_HAVE_EXP_F32_DENSE 0
+#endif
+
 namespace libops {
 
 namespace detail {
@@ -96,5 +103,44 @@ LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float exp_f32(float x) {
   // the result before the final product.
   return mul_add_f32(q, s1, s1) * s2;
 }
+
+#if LIBOPS_HAVE_EXP_F32_DENSE
+// exp_f32 on 8 lanes with AVX2 + FMA, bit for bit (Note [Dense kernels] in
+// loops/dense_kernel.h). The clamps become one instruction each:
+//  * max(-110, x) with the constant first returns x when x is NaN;
+//  * the upper clamp moves from x to t: min(t, shifter + 145) caps n at 145
+//    for x > 100.5, +inf, and x so large that x log2e overflows; NaN x
+//    gives n = 145 there, but r (from x) is NaN, so the result is NaN.
+// For x <= 100.5 both forms give the same n, r and result; above it both
+// overflow to +inf.
+inline __m256 exp_f32_x8(__m256 x) {
+  constexpr float kShifter = 0x1.8p23f;
+  const __m256 shifter = _mm256_set1_ps(kShifter);
+  x = _mm256_max_ps(_mm256_set1_ps(-110.0f), x);
+  __m256 t = _mm256_fmadd_ps(x, _mm256_set1_ps(1.44269504088896341f), shifter);
+  t = _mm256_min_ps(t, _mm256_set1_ps(kShifter + 145.0f));
+  const __m256 n = _mm256_sub_ps(t, shifter);
+  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440054690583e-4f), r);
+  const __m256 r2 = _mm256_mul_ps(r, r);
+  const __m256 lo = _mm256_fmadd_ps(_mm256_set1_ps(0x1.55548cp-3f), r, _mm256_set1_ps(0x1.fffffcp-2f));
+  const __m256 hi = _mm256_fmadd_ps(_mm256_set1_ps(0x1.6a1e6ap-10f), r2,
+                                    _mm256_fmadd_ps(_mm256_set1_ps(0x1.123d48p-7f), r, _mm256_set1_ps(0x1.555906p-5f)));
+  const __m256 q = _mm256_fmadd_ps(_mm256_fmadd_ps(hi, r2, lo), r2, r);
+  const __m256i m = _mm256_sub_epi32(_mm256_castps_si256(t),
+                                     _mm256_set1_epi32(static_cast<int32_t>(std::bit_cast<uint32_t>(kShifter) - 254u)));
+  const __m256i m1 = _mm256_srai_epi32(m, 1);
+  const __m256 s1 = _mm256_castsi256_ps(_mm256_slli_epi32(m1, 23));
+  const __m256 s2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_sub_epi32(m, m1), 23));
+  return _mm256_mul_ps(_mm256_fmadd_ps(q, s1, s1), s2);
+}
+
+// z[i] = exp_f32(x[i]) for i in [0, n); z may be x.
+inline void exp_f32_dense(const float* x, float* z, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(z + i, exp_f32_x8(_mm256_loadu_ps(x + i)));
+  for (; i < n; ++i) z[i] = exp_f32(x[i]);
+}
+#endif
 
 }  // namespace libops

@@ -7,6 +7,7 @@
 // run as one flat range; anything else goes through an NdLoop. Three paths,
 // picked per run of the innermost dim:
 //   1. every operand already in its compute type and dense (or y/x a scalar):
+//      the functor's dense kernel where it has one (Note [Dense kernels]), else
 //      a plain loop the compiler vectorizes, with streaming stores when z
 //      is larger than the cache (Note [Streaming stores]);
 //   2. compute types but strided: a plain strided loop;
@@ -19,6 +20,7 @@
 #include "libops/array/ndarray.h"
 #include "libops/core/parallel.h"
 #include "libops/loops/convert.h"
+#include "libops/loops/dense_kernel.h"
 #include "libops/loops/extra_params.h"
 #include "libops/loops/nd_loop.h"
 #include "libops/loops/streaming_store.h"
@@ -120,7 +122,14 @@ void elementwise_unary(const NDArray& x, NDArray& z, const ExtraParams& e) {
       R* zp = reinterpret_cast<R*>(p[0]);
       const C* xp = reinterpret_cast<const C*>(p[1]);
       if (s[0] == sizeof(R) && s[1] == sizeof(C)) {
-        detail::write_dense(zp, n, stream, [&](int64_t i) { return Op::op(xp[i], e); });
+        if constexpr (DenseKernel<Op>::kHas) {  // Note [Dense kernels]
+          if (stream)
+            stream_out_tiles(zp, n, [&](int64_t i, int64_t m, R* dst) { DenseKernel<Op>::run(xp + i, dst, m, e); });
+          else
+            DenseKernel<Op>::run(xp, zp, n, e);
+        } else {
+          detail::write_dense(zp, n, stream, [&](int64_t i) { return Op::op(xp[i], e); });
+        }
       } else {
         const int64_t sz = s[0] / int64_t(sizeof(R)), sx = s[1] / int64_t(sizeof(C));
         for (int64_t i = 0; i < n; ++i) zp[i * sz] = Op::op(xp[i * sx], e);
@@ -132,7 +141,8 @@ void elementwise_unary(const NDArray& x, NDArray& z, const ExtraParams& e) {
     for (int64_t i = 0; i < n; i += kConvertBlock) {
       const int64_t m = std::min(kConvertBlock, n - i);
       load_x(p[1] + i * s[1], s[1], m, xb);
-      for (int64_t j = 0; j < m; ++j) zb[j] = Op::op(xb[j], e);
+      if constexpr (DenseKernel<Op>::kHas) DenseKernel<Op>::run(xb, zb, m, e);
+      else for (int64_t j = 0; j < m; ++j) zb[j] = Op::op(xb[j], e);
       store_z(zb, p[0] + i * s[0], s[0], m);
     }
   };

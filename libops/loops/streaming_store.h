@@ -55,29 +55,39 @@ inline void stream_tile(void* dst, const void* src) {
 #endif
 }  // namespace detail
 
-// z[i] = f(i) for i in [0, n), with streaming stores (Note [Streaming
-// stores]) where the machine has them and z is aligned to its element.
-template <typename R, typename F>
-[[gnu::flatten]] void stream_out(R* z, int64_t n, F&& f) {
+// Fills z[0, n) with streaming stores (Note [Streaming stores]) where the
+// machine has them and z is aligned to its element: fill(i, m, dst) writes
+// the results for indices [i, i + m) to dst, which is either z + i (the
+// unaligned ends) or a 128-byte tile in L1 that is then streamed to z + i.
+template <typename R, typename Fill>
+[[gnu::flatten]] void stream_out_tiles(R* z, int64_t n, Fill&& fill) {
 #if LIBOPS_HAVE_STREAMING_STORES
   static_assert(detail::kStreamTileBytes % sizeof(R) == 0, "stream_out: an element must divide the 128-byte tile");
   constexpr int64_t kTile = detail::kStreamTileBytes / int64_t(sizeof(R));
   const auto address = reinterpret_cast<uintptr_t>(z);
   if (address % sizeof(R) == 0) {
     const int64_t head = std::min<int64_t>(n, int64_t((64 - address % 64) % 64) / int64_t(sizeof(R)));
-    int64_t i = 0;
-    for (; i < head; ++i) z[i] = f(i);
+    if (head > 0) fill(int64_t{0}, head, z);
+    int64_t i = head;
     for (; i + kTile <= n; i += kTile) {
       alignas(64) R tile[kTile];
-      for (int64_t j = 0; j < kTile; ++j) tile[j] = f(i + j);
+      fill(i, kTile, tile);
       detail::stream_tile(z + i, tile);
     }
-    for (; i < n; ++i) z[i] = f(i);
+    if (i < n) fill(i, n - i, z + i);
     _mm_sfence();
     return;
   }
 #endif
-  for (int64_t i = 0; i < n; ++i) z[i] = f(i);
+  fill(int64_t{0}, n, z);
+}
+
+// z[i] = f(i) for i in [0, n), streamed as stream_out_tiles.
+template <typename R, typename F>
+[[gnu::flatten]] void stream_out(R* z, int64_t n, F&& f) {
+  stream_out_tiles(z, n, [&](int64_t i, int64_t m, R* dst) {
+    for (int64_t j = 0; j < m; ++j) dst[j] = f(i + j);
+  });
 }
 
 }  // namespace libops

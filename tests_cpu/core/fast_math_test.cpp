@@ -160,6 +160,35 @@ TEST(FastMathTest, LegacyExpFloat32IsExpF32) {
   for (int64_t i = 1; i < xs.dim(0); ++i) ASSERT_EQ(zs.data_as<float>()[i], exp_f32(xp[2 * i])) << "i = " << i;
 }
 
+#if LIBOPS_HAVE_EXP_F32_DENSE
+// The AVX2 dense kernel (Note [Dense kernels]) gives exp_f32's results bit
+// for bit: a sweep of float bit patterns (every 4099th, both signs, NaNs and
+// infinities included), every length 0..19 at every start offset (the
+// 8-lane body and the scalar tail), and in place.
+TEST(FastMathTest, DenseKernelIsExpF32BitForBit) {
+  std::vector<float> x;
+  for (uint64_t u = 0; u <= 0xffffffffull; u += 4099) x.push_back(std::bit_cast<float>(static_cast<uint32_t>(u)));
+  for (float v : {0.0f, -0.0f, kInf, -kInf, std::numeric_limits<float>::quiet_NaN(), 100.0f, 100.5f, 101.0f, 88.72f,
+                  -103.97f, -110.0f, -111.0f, 3.0e38f, -3.0e38f})
+    x.push_back(v);
+  std::vector<float> z(x.size());
+  exp_f32_dense(x.data(), z.data(), static_cast<int64_t>(x.size()));
+  auto same = [](float a, float b) { return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b) || (a != a && b != b); };
+  for (size_t i = 0; i < x.size(); ++i) ASSERT_TRUE(same(z[i], exp_f32(x[i]))) << "x = " << x[i] << ": " << z[i];
+  for (int64_t start = 0; start < 8; ++start) {
+    for (int64_t n = 0; n < 20; ++n) {
+      std::vector<float> out(static_cast<size_t>(n + 1), -7.0f);
+      exp_f32_dense(x.data() + 1000 + start, out.data(), n);
+      for (int64_t i = 0; i < n; ++i) ASSERT_TRUE(same(out[i], exp_f32(x[1000 + start + i]))) << start << " " << n;
+      EXPECT_EQ(out[static_cast<size_t>(n)], -7.0f) << "wrote past the end, n = " << n;
+    }
+  }
+  std::vector<float> in_place(x.begin(), x.begin() + 1001);
+  exp_f32_dense(in_place.data(), in_place.data(), 1001);
+  for (size_t i = 0; i < in_place.size(); ++i) ASSERT_TRUE(same(in_place[i], exp_f32(x[i]))) << i;
+}
+#endif
+
 // The float32 sigmoid (1 / (1 + t) or t / (1 + t), t = exp_f32(-|x|)) on a
 // sweep against double: 2.3 ulp at most, as with the C library's expf (the
 // division and 1 + t round too). Tails: sigmoid(-100) ~ 3.7e-44 is a

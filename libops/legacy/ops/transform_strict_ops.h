@@ -34,6 +34,7 @@
 #include "libops/core/fast_math.h"
 #include "libops/legacy/dispatch.h"
 #include "libops/legacy/ops/transform_strict_math.h"
+#include "libops/loops/dense_kernel.h"
 
 namespace libops::legacy::fn::transform_strict {
 
@@ -310,6 +311,17 @@ template <typename C> struct RectifiedTanhDerivative {
 };
 
 }  // namespace libops::legacy::fn::transform_strict
+
+#if LIBOPS_HAVE_EXP_F32_DENSE
+namespace libops {
+// float32 exp over whole dense runs with AVX2 (Note [Dense kernels]).
+template <>
+struct DenseKernel<legacy::fn::transform_strict::Exp<float>> {
+  static constexpr bool kHas = true;
+  static void run(const float* x, float* z, int64_t n, const ExtraParams&) { exp_f32_dense(x, z, n); }
+};
+}  // namespace libops
+#endif
 
 // X(number, name, functor, type set). Never renumber a row.
 #define LIBOPS_TRANSFORM_STRICT_OPS(X)                                                    \
