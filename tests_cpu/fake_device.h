@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "libops/array/ndarray.h"
 #include "libops/core/device.h"
+#include "libops/legacy/legacy.h"
 
 namespace libops::test {
 
@@ -61,5 +63,26 @@ class ScopedFakeCuda {
  private:
   const DeviceRuntime* saved_;
 };
+
+// A host view of `a`'s device copy (the fake device's memory is host memory).
+inline Status device_view(const NDArray& a, NDArray& out) {
+  const size_t start = static_cast<size_t>(a.offset()) * a.element_size();
+  return NDArray::wrap(a.device_data(), a.buffer()->bytes() - start, a.dtype(), a.shape(), &a.strides(), out);
+}
+
+// What a device's transform-any kernel does, done by the CPU kernel on the
+// fake device's copies: fake device tables call it after counting the call.
+inline Status transform_any_on_device_copies(int num, const NDArray& x, NDArray& z, const ExtraParams& e) {
+  NDArray xd, zd;
+  RETURN_IF_ERROR(device_view(x, xd));
+  RETURN_IF_ERROR(device_view(z, zd));
+  legacy::LegacyCall call;
+  call.group = OPS_TRANSFORM_ANY;
+  call.num = num;
+  call.x = &xd;
+  call.z = &zd;
+  call.extra = e;
+  return legacy::exec(call);
+}
 
 }  // namespace libops::test

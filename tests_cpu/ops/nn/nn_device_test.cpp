@@ -47,12 +47,6 @@ struct Seen {
 };
 Seen g_seen;
 
-// A view of `a`'s device copy (host memory on the fake device).
-Status device_view(const NDArray& a, NDArray& out) {
-  const size_t start = static_cast<size_t>(a.offset()) * a.element_size();
-  return NDArray::wrap(a.device_data(), a.buffer()->bytes() - start, a.dtype(), a.shape(), &a.strides(), out);
-}
-
 // Records the run's arrays, syncs them as a backend does and returns views
 // of their device copies (the output last).
 Status take_arrays(Device d, std::vector<const NDArray*> in, NDArray& z, std::vector<NDArray>& views) {
@@ -66,7 +60,7 @@ Status take_arrays(Device d, std::vector<const NDArray*> in, NDArray& z, std::ve
   for (size_t i = 0; i + 1 < in.size(); ++i) RETURN_IF_ERROR(in[i]->buffer()->sync_to_device(d));
   RETURN_IF_ERROR(z.buffer()->sync_to_device(d, true));
   views.resize(in.size());
-  for (size_t i = 0; i < in.size(); ++i) RETURN_IF_ERROR(device_view(*in[i], views[i]));
+  for (size_t i = 0; i < in.size(); ++i) RETURN_IF_ERROR(test::device_view(*in[i], views[i]));
   return Status::ok();
 }
 
@@ -141,16 +135,7 @@ const NnDeviceOps kFakeNnOps{fake_conv2d_usable, fake_conv2d,           fake_poo
 Status fake_transform_any(int num, ComputeType, const NDArray& x, const NDArray*, NDArray& z, const Dims&,
                           const ExtraParams& e) {
   ++g_seen.copies;
-  NDArray xd, zd;
-  RETURN_IF_ERROR(device_view(x, xd));
-  RETURN_IF_ERROR(device_view(z, zd));
-  legacy::LegacyCall call;
-  call.group = OPS_TRANSFORM_ANY;
-  call.num = num;
-  call.x = &xd;
-  call.z = &zd;
-  call.extra = e;
-  return legacy::exec(call);
+  return test::transform_any_on_device_copies(num, x, z, e);
 }
 
 // The fake device, backend and copy kernel; the previous registrations come

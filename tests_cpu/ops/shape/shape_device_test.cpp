@@ -19,25 +19,10 @@ using test::values;
 
 int g_kernel_calls = 0;
 
-// A view of `a`'s device copy (host memory on the fake device).
-Status device_view(const NDArray& a, NDArray& out) {
-  const size_t start = static_cast<size_t>(a.offset()) * a.element_size();
-  return NDArray::wrap(a.device_data(), a.buffer()->bytes() - start, a.dtype(), a.shape(), &a.strides(), out);
-}
-
 Status fake_transform_any(int num, ComputeType, const NDArray& x, const NDArray*, NDArray& z, const Dims&,
                           const ExtraParams& e) {
   ++g_kernel_calls;
-  NDArray xd, zd;
-  RETURN_IF_ERROR(device_view(x, xd));
-  RETURN_IF_ERROR(device_view(z, zd));
-  legacy::LegacyCall call;
-  call.group = OPS_TRANSFORM_ANY;
-  call.num = num;
-  call.x = &xd;
-  call.z = &zd;
-  call.extra = e;
-  return legacy::exec(call);  // on the CPU, over the device copies
+  return test::transform_any_on_device_copies(num, x, z, e);  // the CPU kernel on the device copies
 }
 
 // The fake device with the fake kernel, restored after each test.
