@@ -22,30 +22,16 @@ reports its best rate: contention only ever slows a run down. --median
 uses the median repetition instead.
 """
 import json
-import subprocess
 import sys
 
-
-def better(a, b):
-    """The faster of two repetitions of one benchmark."""
-    if "bytes_per_second" in a:
-        return a if a["bytes_per_second"] >= b["bytes_per_second"] else b
-    return a if a["real_time"] <= b["real_time"] else b
+import bench_json
 
 
 def run(binary, repetitions, median):
-    out = subprocess.run([binary, "--benchmark_format=json", f"--benchmark_repetitions={repetitions}",
-                          "--benchmark_enable_random_interleaving=true"],
-                         check=True, capture_output=True, text=True).stdout
-    rows = {}
-    for b in json.loads(out)["benchmarks"]:
-        name = (b["run_name"] if "run_name" in b else b["name"]).replace("/real_time", "")
-        if median:
-            if b.get("aggregate_name") == "median":
-                rows[name] = b
-        elif b.get("run_type", "iteration") == "iteration":
-            rows[name] = better(rows[name], b) if name in rows else b
-    return rows
+    """(rows, errors) as bench_json.figures gives them; a failing binary raises."""
+    proc = bench_json.run(binary, repetitions)
+    proc.check_returncode()
+    return bench_json.figures(json.loads(proc.stdout), median)
 
 
 def main():
@@ -55,7 +41,9 @@ def main():
     reps = 3
     if "--repetitions" in sys.argv:
         reps = int(sys.argv[sys.argv.index("--repetitions") + 1])
-    rows = run(sys.argv[1], reps, "--median" in sys.argv)
+    rows, errors = run(sys.argv[1], reps, "--median" in sys.argv)
+    for name, msg in sorted(errors.items()):
+        print(f"{name}: error: {msg}")
     print(f"{'benchmark':32} {'libops':>14} {'reference':>14} {'ratio':>7}   {'same-pattern ref':>16} {'ratio':>7}")
     same_pattern = {"Add": "StreamTriad", "Exp": "StreamScale", "Sum": "StreamRead"}
     for threads in (1, 2):
@@ -78,7 +66,7 @@ def main():
     c = rows.get("BM_CApiAddOneElement")
     if c:
         print(f"{'C API add, 1 element (ns/call)':32} {c['cpu_time']:14.1f} {'300 (goal)':>14}")
-    return 0
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":

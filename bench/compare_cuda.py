@@ -24,8 +24,9 @@ median repetition instead. Without a CUDA device the binary says so and runs
 nothing; this script prints its message and exits with 0.
 """
 import json
-import subprocess
 import sys
+
+import bench_json
 
 UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
@@ -34,35 +35,15 @@ def seconds(b):
     return b["real_time"] * UNIT_SECONDS[b.get("time_unit", "ns")]
 
 
-def better(a, b):
-    """The faster of two repetitions of one benchmark."""
-    if "bytes_per_second" in a:
-        return a if a["bytes_per_second"] >= b["bytes_per_second"] else b
-    return a if a["real_time"] <= b["real_time"] else b
-
-
 def run(binary, repetitions, median):
     """(rows by name, errors by name), or None and the binary's own message
     when it ran nothing (no device) or failed."""
-    proc = subprocess.run([binary, "--benchmark_format=json", f"--benchmark_repetitions={repetitions}",
-                           "--benchmark_enable_random_interleaving=true"],
-                          capture_output=True, text=True)
+    proc = bench_json.run(binary, repetitions)
     try:
         report = json.loads(proc.stdout)
     except json.JSONDecodeError:
         return None, (proc.stdout + proc.stderr).strip(), proc.returncode
-    rows, errors = {}, {}
-    for b in report["benchmarks"]:
-        name = (b["run_name"] if "run_name" in b else b["name"]).replace("/manual_time", "").replace("/real_time", "")
-        if b.get("error_occurred"):
-            errors[name] = b.get("error_message", "error")
-            continue
-        if median:
-            if b.get("aggregate_name") == "median":
-                rows[name] = b
-        elif b.get("run_type", "iteration") == "iteration":
-            rows[name] = better(rows[name], b) if name in rows else b
-    return (rows, errors), "", proc.returncode
+    return bench_json.figures(report, median), "", proc.returncode
 
 
 def verdict(ok):

@@ -43,7 +43,6 @@
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
-#include <flatbuffers/flatbuffers.h>
 
 #include <algorithm>
 #include <cmath>
@@ -52,6 +51,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/chain_graph.h"
 #include "graph/executor.h"
 #include "libops/backends/cuda/launch_context.h"
 #include "libops/core/half.h"
@@ -59,7 +59,6 @@
 #include "libops/legacy/ops/binary_ops.h"
 #include "libops/legacy/ops/reduce_ops.h"
 #include "libops/ops/declarable_op.h"
-#include "schemas/graph_generated.h"
 
 namespace {
 
@@ -455,38 +454,7 @@ BENCHMARK(BM_CudaHgemmCublasDirect)->UseManualTime()->Unit(benchmark::kMilliseco
 
 // ---- graph launch overhead: a chain of adds on 1-element arrays ----
 
-namespace fb = libops::fb;
-
-// x[1] -> add(., c) -> ... (n times) -> y, as bench/graph_bench.cpp builds it.
-std::vector<uint8_t> chain_graph(int n) {
-  flatbuffers::FlatBufferBuilder b;
-  std::vector<flatbuffers::Offset<fb::Variable>> vars;
-  const std::vector<int64_t> shape{1};
-  vars.push_back(fb::CreateVariable(b, 0, b.CreateString("x"), fb::VariableValue::Placeholder,
-                                    fb::CreatePlaceholder(b, fb::DType::FLOAT32, b.CreateVector(shape)).Union()));
-  const float one = 1.0f;
-  b.PreAlign(4, 64);
-  auto data = b.CreateVector(reinterpret_cast<const uint8_t*>(&one), 4);
-  vars.push_back(
-      fb::CreateVariable(b, 1, b.CreateString("c"), fb::VariableValue::Array,
-                         fb::CreateArray(b, fb::DType::FLOAT32, b.CreateVector(shape), fb::Order::C, data).Union()));
-  std::vector<flatbuffers::Offset<fb::Node>> nodes;
-  uint32_t prev = 0;
-  for (int k = 0; k < n; ++k) {
-    const uint32_t id = 2 + static_cast<uint32_t>(k);
-    std::vector<fb::ValueRef> in{fb::ValueRef(prev, 0), fb::ValueRef(1, 0)};
-    auto op = fb::CreateCustomOp(b, b.CreateString("add"), libops::op_name_hash("add"));
-    nodes.push_back(fb::CreateNode(b, id, b.CreateString("add_" + std::to_string(k)), fb::Op::CustomOp, op.Union(),
-                                   b.CreateVectorOfStructs(in)));
-    prev = id;
-  }
-  fb::ValueRef y(prev, 0);
-  std::vector<flatbuffers::Offset<fb::Output>> outs{fb::CreateOutput(b, b.CreateString("y"), &y)};
-  auto root = fb::CreateGraph(b, 1, b.CreateVector(vars), b.CreateVector(nodes), b.CreateVectorOfStrings({"x"}),
-                              b.CreateVector(outs));
-  b.Finish(root, "LOPS");
-  return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
-}
+using libops::bench::chain_graph;
 
 void BM_CudaGraphChain(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));

@@ -17,51 +17,19 @@
 //                          per_node minus this.
 //   BM_CApiOpExec          the add op alone through ops_exec, for reference.
 #include <benchmark/benchmark.h>
-#include <flatbuffers/flatbuffers.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
+#include "bench/chain_graph.h"
 #include "graph/executor.h"
 #include "libops/c_graph.h"
 #include "libops/ops/declarable_op.h"
-#include "schemas/graph_generated.h"
 
 namespace {
 
-namespace fb = libops::fb;
-
-// x[1] -> add(., c) -> ... (n times) -> y
-std::vector<uint8_t> chain_graph(int n) {
-  flatbuffers::FlatBufferBuilder b;
-  std::vector<flatbuffers::Offset<fb::Variable>> vars;
-  const std::vector<int64_t> shape{1};
-  vars.push_back(fb::CreateVariable(b, 0, b.CreateString("x"), fb::VariableValue::Placeholder,
-                                    fb::CreatePlaceholder(b, fb::DType::FLOAT32, b.CreateVector(shape)).Union()));
-  const float one = 1.0f;
-  b.PreAlign(4, 64);  // force_align: 64 (ForceVectorAlignment asserts over 32)
-  auto data = b.CreateVector(reinterpret_cast<const uint8_t*>(&one), 4);
-  vars.push_back(
-      fb::CreateVariable(b, 1, b.CreateString("c"), fb::VariableValue::Array,
-                         fb::CreateArray(b, fb::DType::FLOAT32, b.CreateVector(shape), fb::Order::C, data).Union()));
-  std::vector<flatbuffers::Offset<fb::Node>> nodes;
-  uint32_t prev = 0;
-  for (int k = 0; k < n; ++k) {
-    const uint32_t id = 2 + static_cast<uint32_t>(k);
-    std::vector<fb::ValueRef> in{fb::ValueRef(prev, 0), fb::ValueRef(1, 0)};
-    auto op = fb::CreateCustomOp(b, b.CreateString("add"), libops::op_name_hash("add"));
-    nodes.push_back(fb::CreateNode(b, id, b.CreateString("add_" + std::to_string(k)), fb::Op::CustomOp, op.Union(),
-                                   b.CreateVectorOfStructs(in)));
-    prev = id;
-  }
-  fb::ValueRef y(prev, 0);
-  std::vector<flatbuffers::Offset<fb::Output>> outs{fb::CreateOutput(b, b.CreateString("y"), &y)};
-  auto root = fb::CreateGraph(b, 1, b.CreateVector(vars), b.CreateVector(nodes), b.CreateVectorOfStrings({"x"}),
-                              b.CreateVector(outs));
-  b.Finish(root, "LOPS");
-  return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
-}
+using libops::bench::chain_graph;
 
 void check(bool ok, const char* what) {
   if (!ok) {

@@ -1,0 +1,45 @@
+"""Runs a Google Benchmark binary and picks one figure per benchmark from its
+JSON report: the part bench/compare.py and bench/compare_cuda.py share.
+
+Repetitions of all benchmarks are interleaved in random order, so a slow spell
+on a shared machine does not fall on one benchmark only. Each figure is the
+best repetition (highest bytes/s, lowest time), since contention only ever
+slows a run down, or, on request, the median repetition.
+"""
+import subprocess
+
+
+def run(binary, repetitions):
+    """Runs `binary` with JSON output and `repetitions` interleaved
+    repetitions of every benchmark. Returns the CompletedProcess without
+    checking it: what a failure means is the caller's choice."""
+    return subprocess.run([binary, "--benchmark_format=json", f"--benchmark_repetitions={repetitions}",
+                           "--benchmark_enable_random_interleaving=true"],
+                          capture_output=True, text=True)
+
+
+def better(a, b):
+    """The faster of two repetitions of one benchmark."""
+    if "bytes_per_second" in a:
+        return a if a["bytes_per_second"] >= b["bytes_per_second"] else b
+    return a if a["real_time"] <= b["real_time"] else b
+
+
+def figures(report, median):
+    """(rows, errors) from a parsed JSON report: rows maps each benchmark's
+    name (without its /manual_time or /real_time suffix) to its best
+    repetition, or to its median aggregate when `median`; errors maps the name
+    of each benchmark that reported an error to its message, and such runs
+    never become rows."""
+    rows, errors = {}, {}
+    for b in report["benchmarks"]:
+        name = (b["run_name"] if "run_name" in b else b["name"]).replace("/manual_time", "").replace("/real_time", "")
+        if b.get("error_occurred"):
+            errors[name] = b.get("error_message", "error")
+            continue
+        if median:
+            if b.get("aggregate_name") == "median":
+                rows[name] = b
+        elif b.get("run_type", "iteration") == "iteration":
+            rows[name] = better(rows[name], b) if name in rows else b
+    return rows, errors
