@@ -1,4 +1,4 @@
-// conv2d, maxpool2d, avgpool2d and batchnorm on cuda:0 (cuDNN,
+// conv2d, maxpool2d, avgpool2d, batchnorm and softmax on cuda:0 (cuDNN,
 // libops/backends/cuda/cudnn_nn.cpp): the numpy golden rows that tests_cpu
 // runs, each either matching the golden or refused for the reason its row
 // names; then more geometries against the CPU in float32, float16 and
@@ -312,6 +312,45 @@ TEST(CudaNn, Bfloat16MatchesTheCpu) {
   for (const PoolGeometry& p : kPoolGeometries)
     expect_cuda_matches_cpu(p.op, pool_inputs(p), with_format(p.iargs, p.nhwc), {}, t, p.name);
   for (const BnCase& b : kBnCases) expect_cuda_matches_cpu("batchnorm", bn_inputs(b), b.iargs, {1e-3}, t, b.name);
+}
+
+// softmax: cuDNN for float16/32/64, the legacy-kernel device path for
+// bfloat16 (cuDNN's softmax is refused for it); axes first, middle, last,
+// a long row, and in place.
+TEST(CudaNn, SoftmaxMatchesTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  struct Case {
+    const char* name;
+    Dims x;
+    int64_t axis;
+  };
+  const Case cases[] = {{"axis0", {3, 5, 7}, 0}, {"axis1", {3, 5, 7}, 1}, {"last", {3, 5, 7}, -1},
+                        {"long_row", {4, 3000}, -1}, {"column", {3000, 2}, 0}};
+  for (DataType t : {DataType::kFloat32, DataType::kFloat64, DataType::kFloat16, DataType::kBFloat16})
+    for (const Case& c : cases) {
+      auto inputs = [&c](DataType dt) { return std::vector<NDArray>{make(dt, c.x, ramp(c.x.product(), 4.0))}; };
+      expect_cuda_matches_cpu("softmax", inputs, {c.axis}, {}, t, c.name);
+    }
+}
+
+TEST(CudaNn, SoftmaxSpecialRowsAndInPlace) {
+  REQUIRE_CUDA_DEVICE();
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  // Rows: plain, large values, one NaN, one +inf, all -inf.
+  const std::vector<double> xv = {1, 2, 3, 1000, 1001, 999, 1, nan, 2, 1, inf, 0, -inf, -inf, -inf};
+  for (DataType t : {DataType::kFloat32, DataType::kFloat16, DataType::kBFloat16}) {
+    NDArray xc = make(t, {5, 3}, xv), xg = make(t, {5, 3}, xv);
+    Context cc, gc;
+    ASSERT_OK(run_on(Device::cpu(), "softmax", {.in = {&xc}}, cc));
+    ASSERT_OK(run_on(Device::cuda(0), "softmax", {.in = {&xg}, .inplace = true}, gc));
+    ASSERT_OK(xg.buffer()->sync_to_host());
+    const std::vector<double> want = values(*cc.output(0)), got = values(xg);
+    for (size_t i = 0; i < want.size(); ++i) {
+      if (std::isnan(want[i])) EXPECT_TRUE(std::isnan(got[i])) << dtype_name(t) << " element " << i;
+      else EXPECT_NEAR(got[i], want[i], cpu_tolerance(t)) << dtype_name(t) << " element " << i;
+    }
+    EXPECT_TRUE(std::isnan(got[6]) && std::isnan(got[9]) && std::isnan(got[12])) << dtype_name(t);
+  }
 }
 
 TEST(CudaNn, BatchnormInPlace) {

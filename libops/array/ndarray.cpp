@@ -149,6 +149,11 @@ bool NDArray::same_view(const NDArray& other) const {
          shape_ == other.shape_ && strides_ == other.strides_;
 }
 
+bool NDArray::covers_buffer() const {
+  return buffer_ && offset_ == 0 && is_contiguous() &&
+         static_cast<size_t>(length()) * element_size() == buffer_->bytes();
+}
+
 Status NDArray::reshape(const Dims& requested, NDArray& out) const {
   // Resolve one -1 extent.
   Dims shape = requested;
@@ -405,6 +410,12 @@ int64_t NDArray::get_int64(int64_t i) const {
 void NDArray::set_double(int64_t i, double v) {
   char* base = static_cast<char*>(buffer_->host());
   store_double(base + element_offset(*this, i) * int64_t(element_size()), dtype_, v);
+}
+
+Status sync_for_device_kernel(Device d, std::initializer_list<const NDArray*> inputs, NDArray& z) {
+  for (const NDArray* a : inputs)
+    if (a != nullptr) RETURN_IF_ERROR(a->buffer()->sync_to_device(d));
+  return z.buffer()->sync_to_device(d, z.covers_buffer());
 }
 
 }  // namespace libops

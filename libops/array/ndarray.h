@@ -9,6 +9,7 @@
 // what shape inference works on.
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 
 #include "libops/array/data_buffer.h"
@@ -56,6 +57,9 @@ class NDArray {
   // True when two arrays view overlapping bytes of the same buffer.
   bool may_overlap(const NDArray& other) const;
   bool same_view(const NDArray& other) const;
+  // True when writing every element overwrites the whole buffer, so an
+  // output's old contents need not be synced before a kernel writes it.
+  bool covers_buffer() const;
 
   // Address of the first element (buffer + offset); nullptr for shape-only.
   void* data() const {
@@ -105,5 +109,18 @@ class NDArray {
   int64_t offset_ = 0;
   std::shared_ptr<DataBuffer> buffer_;
 };
+
+// Before a kernel runs on `d` (Note [Host and device copies]): each input's
+// newest data copied to `d` where it is stale there, and z's too unless z
+// covers its buffer (the kernel overwrites all of it). Null inputs are
+// skipped. On the CPU that is one atomic load per array when nothing is
+// stale.
+Status sync_for_device_kernel(Device d, std::initializer_list<const NDArray*> inputs, NDArray& z);
+inline Status sync_for_kernel(Device d, std::initializer_list<const NDArray*> inputs, NDArray& z) {
+  if (!d.is_cpu()) return sync_for_device_kernel(d, inputs, z);
+  for (const NDArray* a : inputs)
+    if (a != nullptr && a->buffer()->host_stale()) RETURN_IF_ERROR(a->buffer()->sync_to_host());
+  return z.buffer()->host_stale() ? z.buffer()->sync_to_host() : Status::ok();
+}
 
 }  // namespace libops

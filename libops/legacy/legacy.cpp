@@ -350,27 +350,6 @@ static RunFn run_fn(Table t) {
 
 namespace {
 
-// True when writing every element of `a` overwrites its whole buffer, so
-// the buffer's old contents need not be synced first.
-bool covers_buffer(const NDArray& a) {
-  return a.offset() == 0 && a.is_contiguous() &&
-         static_cast<size_t>(a.length()) * a.element_size() == a.buffer()->bytes();
-}
-
-// Note [Host and device copies]: inputs current on `d`; z too, unless the op
-// overwrites all of z's buffer.
-Status sync_arrays(Device d, const NDArray* x, const NDArray* y, NDArray& z) {
-  if (d.is_cpu()) {  // the common case: one atomic load per array
-    if (x && x->buffer()->host_stale()) RETURN_IF_ERROR(x->buffer()->sync_to_host());
-    if (y && y->buffer()->host_stale()) RETURN_IF_ERROR(y->buffer()->sync_to_host());
-    if (z.buffer()->host_stale()) return z.buffer()->sync_to_host();
-    return Status::ok();
-  }
-  if (x) RETURN_IF_ERROR(x->buffer()->sync_to_device(d));
-  if (y) RETURN_IF_ERROR(y->buffer()->sync_to_device(d));
-  return z.buffer()->sync_to_device(d, covers_buffer(z));
-}
-
 void mark_written(Device d, NDArray& z) {
   if (d.is_cpu()) z.buffer()->mark_host_written();
   else z.buffer()->mark_device_written();
@@ -395,7 +374,7 @@ Status run_table(Table t, Device device, int num, ComputeType ct, const NDArray&
       return Status::error(StatusCode::kNotImplemented, "%s: this legacy op has no %s kernels (device %s)",
                            table_op_name(t, num), device_type_name(device.type), device.str().c_str());
   }
-  RETURN_IF_ERROR(sync_arrays(device, &x, y, z));
+  RETURN_IF_ERROR(sync_for_kernel(device, {&x, y}, z));
   RETURN_IF_ERROR(fn(num, ct, x, y, z, axes, e));
   mark_written(device, z);
   return Status::ok();
@@ -411,7 +390,7 @@ Status run_random_on(Device device, int num, uint64_t seed, const NDArray* x, co
       return Status::error(StatusCode::kNotImplemented, "%s: random ops have no %s kernels (device %s)",
                            table_op_name(Table::kRandom, num), device_type_name(device.type), device.str().c_str());
   }
-  RETURN_IF_ERROR(sync_arrays(device, x, y, z));
+  RETURN_IF_ERROR(sync_for_kernel(device, {x, y}, z));
   RETURN_IF_ERROR(fn(num, seed, x, y, z, e));
   mark_written(device, z);
   return Status::ok();

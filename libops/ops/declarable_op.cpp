@@ -3,6 +3,8 @@
 #include <exception>
 #include <new>
 
+#include "libops/ops/device_copy.h"
+
 namespace libops {
 
 const char* op_kind_name(OpKind k) {
@@ -212,9 +214,7 @@ Status DeclarableOp::compute(Context& block) {
       if (b.host_stale()) RETURN_IF_ERROR(b.sync_to_host());
     }
   } else {
-    if (!descriptor_.any_device)
-      return block.error(StatusCode::kNotImplemented, "has no %s implementation (asked to run on %s)",
-                         device_type_name(d.type), d.str().c_str());
+    if (!descriptor_.any_device) return ops::no_device_implementation(block);
     Status s = check_device(d);
     if (!s.is_ok()) return block.error(s.code(), "%s", s.message().c_str());
   }

@@ -15,9 +15,43 @@ Status assign_on_device(const Context& block, NDArray& dst, const NDArray& src) 
   call.x = &src;
   call.z = &dst;
   call.device = block.device();
-  Status s = legacy::exec(call);
-  if (s.is_ok()) return s;
-  return Status(s.code(), std::string(block.op_name()) + ": " + s.message());
+  return with_op_name(block, legacy::exec(call));
+}
+
+Status no_device_implementation(const Context& block) {
+  const Device d = block.device();
+  return block.error(StatusCode::kNotImplemented, "has no %s implementation (asked to run on %s)",
+                     device_type_name(d.type), d.str().c_str());
+}
+
+Status with_op_name(const Context& block, const Status& s) {
+  return s.with_prefix(std::string(block.op_name()) + ": ");
+}
+
+Status dense_on_device(const Context& block, const NDArray& a, DataType dt, NDArray& out) {
+  if (a.dtype() == dt && a.is_c_contiguous()) {
+    out = a;
+    return Status::ok();
+  }
+  // The copy's host memory is never written: the device copy becomes the
+  // newest one (Note [Copies on a device]).
+  RETURN_IF_ERROR(NDArray::create(dt, a.shape(), 'c', out));
+  return assign_on_device(block, out, a);
+}
+
+Status DeviceOutputStage::begin(const Context& block, NDArray& z, DataType dt) {
+  bool direct = z.dtype() == dt && z.is_c_contiguous();
+  for (int i = 0; direct && i < block.num_inputs(); ++i) direct = !z.may_overlap(*block.input(i));
+  direct_ = direct;
+  if (direct) {
+    target_ = z;
+    return Status::ok();
+  }
+  return NDArray::create(dt, z.shape(), 'c', target_);
+}
+
+Status DeviceOutputStage::finish(const Context& block, NDArray& z) {
+  return direct_ ? Status::ok() : assign_on_device(block, z, target_);
 }
 
 }  // namespace libops::ops

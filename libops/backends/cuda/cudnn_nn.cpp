@@ -1,4 +1,4 @@
-// conv2d, maxpool2d, avgpool2d and batchnorm on CUDA devices through
+// conv2d, maxpool2d, avgpool2d, batchnorm and softmax on CUDA devices through
 // cuDNN's legacy descriptor API (compiled in CUDA builds only; registers
 // itself as the CUDA NnDeviceOps when the library loads, Note [nn ops on
 // devices] in ops/nn/nn_device.h).
@@ -28,6 +28,12 @@
 //   batchnorm  cudnnBatchNormalizationForwardInference, SPATIAL mode over x
 //            viewed as [outer, C, inner, 1]; parameters in float (double for
 //            float64), as cuDNN requires.
+//   softmax  cudnnSoftmaxForward, ACCURATE (the row maximum subtracted
+//            first, as on the CPU) in CHANNEL mode over x viewed as
+//            [outer, n, inner, 1]. float16, float32 and float64 only: a
+//            refused call (bfloat16, too large) runs on the op's generic
+//            device path instead. A row with NaN or +inf, or of all -inf,
+//            is NaN, as on the CPU (max, then inf - inf or NaN - NaN).
 // An input with no elements (C = 0, or H or W = 0 with padding) has only
 // empty windows: the output is zero (plus the bias for conv2d), as on the CPU.
 #include <algorithm>
@@ -238,6 +244,17 @@ Status cudnn_batchnorm_usable(Device device, const BatchnormDesc& desc) {
   return Status::ok();
 }
 
+Status cudnn_softmax_usable(Device device, const SoftmaxDesc& desc) {
+  if (desc.dtype != DataType::kFloat16 && desc.dtype != DataType::kFloat32 && desc.dtype != DataType::kFloat64)
+    return Status::error(StatusCode::kNotImplemented,
+                         "cuDNN's softmax on %s is used for float16, float32 and float64, not %s",
+                         device.str().c_str(), dtype_name(desc.dtype));
+  const std::string call = str_format("softmax of x viewed as [%lld, %lld, %lld] along the middle axis",
+                                      static_cast<long long>(desc.outer), static_cast<long long>(desc.n),
+                                      static_cast<long long>(desc.inner));
+  return extents_usable(device, "x", call, {desc.outer, desc.n, desc.inner});
+}
+
 // ---- running ----
 
 // alpha = 1 and beta = 0 as cuDNN reads them: double for DOUBLE tensors,
@@ -250,19 +267,6 @@ struct Blend {
   const void* one() const { return is_double ? static_cast<const void*>(&d_one) : &f_one; }
   const void* zero() const { return is_double ? static_cast<const void*>(&d_zero) : &f_zero; }
 };
-
-bool covers_buffer(const NDArray& a) {
-  return a.offset() == 0 && a.is_contiguous() &&
-         static_cast<size_t>(a.length()) * a.element_size() == a.buffer()->bytes();
-}
-
-// Inputs current on the device, z's copy there (without the stale bytes
-// when z covers its whole buffer: it is about to be overwritten).
-Status sync_arrays(Device device, std::initializer_list<const NDArray*> inputs, NDArray& z) {
-  for (const NDArray* a : inputs)
-    if (a != nullptr) RETURN_IF_ERROR(a->buffer()->sync_to_device(device));
-  return z.buffer()->sync_to_device(device, covers_buffer(z));
-}
 
 // A cuDNN failure of `what`; "not supported" becomes kNotImplemented.
 Status cudnn_call_error(cudnnStatus_t s, const char* what) {
@@ -331,7 +335,7 @@ Status cudnn_conv2d(Device device, const Conv2dDesc& desc, const NDArray& x, con
                     NDArray& z) {
   cudnnDataType_t type;
   if (!cudnn_type(desc.dtype, &type)) return dtype_usable(device, desc.dtype);
-  RETURN_IF_ERROR(sync_arrays(device, {&x, &w, bias}, z));
+  RETURN_IF_ERROR(sync_for_kernel(device, {&x, &w, bias}, z));
   cuda::LaunchContext* ctx = nullptr;
   RETURN_IF_ERROR(cuda::LaunchContext::get(device.index, &ctx));
   cudnnHandle_t handle = nullptr;
@@ -365,7 +369,7 @@ Status cudnn_conv2d(Device device, const Conv2dDesc& desc, const NDArray& x, con
 Status cudnn_pool2d(Device device, const Pool2dDesc& desc, const NDArray& x, NDArray& z) {
   cudnnDataType_t type;
   if (!cudnn_type(desc.dtype, &type)) return dtype_usable(device, desc.dtype);
-  RETURN_IF_ERROR(sync_arrays(device, {&x}, z));
+  RETURN_IF_ERROR(sync_for_kernel(device, {&x}, z));
   cuda::LaunchContext* ctx = nullptr;
   RETURN_IF_ERROR(cuda::LaunchContext::get(device.index, &ctx));
   cudnnHandle_t handle = nullptr;
@@ -399,7 +403,7 @@ Status cudnn_batchnorm(Device device, const BatchnormDesc& desc, const NDArray& 
                        const NDArray& variance, const NDArray& gamma, const NDArray& beta, NDArray& z) {
   cudnnDataType_t type;
   if (!cudnn_type(desc.dtype, &type)) return dtype_usable(device, desc.dtype);
-  RETURN_IF_ERROR(sync_arrays(device, {&x, &mean, &variance, &gamma, &beta}, z));
+  RETURN_IF_ERROR(sync_for_kernel(device, {&x, &mean, &variance, &gamma, &beta}, z));
   cuda::LaunchContext* ctx = nullptr;
   RETURN_IF_ERROR(cuda::LaunchContext::get(device.index, &ctx));
   cudnnHandle_t handle = nullptr;
@@ -420,8 +424,26 @@ Status cudnn_batchnorm(Device device, const BatchnormDesc& desc, const NDArray& 
   return Status::ok();
 }
 
-const NnDeviceOps kCudnnNnOps{cudnn_conv2d_usable, cudnn_conv2d,           cudnn_pool2d_usable,
-                              cudnn_pool2d,        cudnn_batchnorm_usable, cudnn_batchnorm};
+Status cudnn_softmax(Device device, const SoftmaxDesc& desc, const NDArray& x, NDArray& z) {
+  cudnnDataType_t type;
+  if (!cudnn_type(desc.dtype, &type)) return dtype_usable(device, desc.dtype);
+  RETURN_IF_ERROR(sync_for_kernel(device, {&x}, z));
+  cuda::LaunchContext* ctx = nullptr;
+  RETURN_IF_ERROR(cuda::LaunchContext::get(device.index, &ctx));
+  cudnnHandle_t handle = nullptr;
+  RETURN_IF_ERROR(ctx->cudnn(&handle));
+  TensorDesc xd;
+  RETURN_IF_ERROR(xd.set(CUDNN_TENSOR_NCHW, type, desc.outer, desc.n, desc.inner, 1));
+  const Blend blend(desc.dtype);
+  const cudnnStatus_t s = cudnnSoftmaxForward(handle, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_CHANNEL, blend.one(),
+                                              xd.get(), x.device_data(), blend.zero(), xd.get(), z.device_data());
+  if (s != CUDNN_STATUS_SUCCESS) return cudnn_call_error(s, "cudnnSoftmaxForward");
+  z.buffer()->mark_device_written();
+  return Status::ok();
+}
+
+const NnDeviceOps kCudnnNnOps{cudnn_conv2d_usable,    cudnn_conv2d,    cudnn_pool2d_usable,  cudnn_pool2d,
+                              cudnn_batchnorm_usable, cudnn_batchnorm, cudnn_softmax_usable, cudnn_softmax};
 
 [[maybe_unused]] const bool kRegistered = [] {
   register_nn_device_ops(DeviceType::kCuda, &kCudnnNnOps);

@@ -182,11 +182,7 @@ CUSTOM_OP_IMPL(matmul, 2, 1, false, 0, 0) {
                    dev.str().c_str(), x->shape().str().c_str(), y->shape().str().c_str());
       xb = xm;
       yb = ym;
-      RETURN_IF_ERROR(x->buffer()->sync_to_device(dev));
-      RETURN_IF_ERROR(y->buffer()->sync_to_device(dev));
-      RETURN_IF_ERROR(z->buffer()->sync_to_device(
-          dev, z->offset() == 0 && z->is_contiguous() &&
-                   static_cast<size_t>(z->length()) * z->element_size() == z->buffer()->bytes()));
+      RETURN_IF_ERROR(sync_for_kernel(dev, {x, y}, *z));
     } else {
       RETURN_IF_ERROR(blas_operand(xm, xb, xl));
       RETURN_IF_ERROR(blas_operand(ym, yb, yl));

@@ -3,7 +3,6 @@
 
 #include <atomic>
 
-#include "libops/ops/device_copy.h"
 
 namespace libops::ops::nn {
 
@@ -36,42 +35,6 @@ std::string window_call_str(const Geometry2d& g, const Window2d& win) {
                              static_cast<long long>(win.dh), static_cast<long long>(win.dw));
   if (win.same) return s + "SAME padding";
   return s + str_format("padding %lldx%lld", static_cast<long long>(win.ph), static_cast<long long>(win.pw));
-}
-
-Status no_device_implementation(const Context& block) {
-  const Device d = block.device();
-  return block.error(StatusCode::kNotImplemented, "has no %s implementation (asked to run on %s)",
-                     device_type_name(d.type), d.str().c_str());
-}
-
-Status with_op_name(const Context& block, const Status& s) {
-  return s.with_prefix(std::string(block.op_name()) + ": ");
-}
-
-Status dense_on_device(const Context& block, const NDArray& a, DataType dt, NDArray& out) {
-  if (a.dtype() == dt && a.is_c_contiguous()) {
-    out = a;
-    return Status::ok();
-  }
-  // The copy's host memory is never written: the device copy becomes the
-  // newest one (Note [Copies on a device]).
-  RETURN_IF_ERROR(NDArray::create(dt, a.shape(), 'c', out));
-  return assign_on_device(block, out, a);
-}
-
-Status DeviceOutputStage::begin(const Context& block, NDArray& z, DataType dt) {
-  bool direct = z.dtype() == dt && z.is_c_contiguous();
-  for (int i = 0; direct && i < block.num_inputs(); ++i) direct = !z.may_overlap(*block.input(i));
-  direct_ = direct;
-  if (direct) {
-    target_ = z;
-    return Status::ok();
-  }
-  return NDArray::create(dt, z.shape(), 'c', target_);
-}
-
-Status DeviceOutputStage::finish(const Context& block, NDArray& z) {
-  return direct_ ? Status::ok() : assign_on_device(block, z, target_);
 }
 
 Status pool2d_device_exec(Context& block, PoolMode mode) {

@@ -1,6 +1,6 @@
-// conv2d, maxpool2d, avgpool2d and batchnorm on devices other than the CPU:
-// a registry of backend implementations, plus the op-side staging that
-// gives a backend dense arrays on its device.
+// conv2d, maxpool2d, avgpool2d, batchnorm and softmax on devices other than
+// the CPU: a registry of backend implementations (the op-side staging that
+// gives a backend dense arrays on its device is in ops/device_copy.h).
 //
 // Note [nn ops on devices]
 // These ops compute on the CPU themselves. On another device they hand the
@@ -26,6 +26,12 @@
 // gives "<op>: has no <device> implementation (asked to run on <device>)",
 // the same error as an op that never runs on devices.
 //
+// softmax is the exception to step 1: it has a generic device path of its
+// own (legacy kernels on the device: max, subtract, exp, sum, divide), so a
+// refusal sends the call there instead of failing. The backend's softmax is
+// a faster platform helper (one kernel instead of five passes), not the
+// only way to run the op on the device.
+//
 // The descriptions passed to a backend are plain data: Geometry2d and
 // Window2d (Note [Window arguments]), extents and dtypes. No backend type
 // appears here.
@@ -34,6 +40,7 @@
 #include <cstdint>
 #include <string>
 
+#include "libops/ops/device_copy.h"
 #include "libops/ops/nn/conv_utils.h"
 
 namespace libops::ops::nn {
@@ -72,6 +79,12 @@ struct BatchnormDesc {
   DataType dtype = DataType::kFloat32;
 };
 
+// softmax with x viewed as [outer, n, inner]: the axis in the middle.
+struct SoftmaxDesc {
+  int64_t outer = 1, n = 0, inner = 1;
+  DataType dtype = DataType::kFloat32;
+};
+
 // What a backend provides for one device type. Every usable function
 // returns ok or a kNotImplemented error whose message says why; the op
 // prefixes "<op>: ". The run functions get (step 2 of Note [nn ops on
@@ -91,6 +104,9 @@ struct NnDeviceOps {
   // and beta zeros when the call has none).
   Status (*batchnorm)(Device device, const BatchnormDesc& desc, const NDArray& x, const NDArray& mean,
                       const NDArray& variance, const NDArray& gamma, const NDArray& beta, NDArray& z);
+  Status (*softmax_usable)(Device device, const SoftmaxDesc& desc);
+  // x and z dense C-order in x's shape, seen as [outer, n, inner].
+  Status (*softmax)(Device device, const SoftmaxDesc& desc, const NDArray& x, NDArray& z);
 };
 
 // Called by a backend when the library loads; `ops` must outlive the
@@ -103,31 +119,8 @@ const NnDeviceOps* nn_device_ops(DeviceType type);
 // the call a window-op message is about.
 std::string window_call_str(const Geometry2d& g, const Window2d& win);
 
-// ---- op side (Note [nn ops on devices], steps 1 and 2) ----
-
-// The error of an op with no implementation on block.device().
-Status no_device_implementation(const Context& block);
-
-// `s` with the op's name in front (ok stays ok).
-Status with_op_name(const Context& block, const Status& s);
-
-// `a` as a dense C-order array of dtype `dt` on block.device(): `a` itself
-// when it is one, else a copy made on the device.
-Status dense_on_device(const Context& block, const NDArray& a, DataType dt, NDArray& out);
-
-// Where a device computation writes: z itself when z is dense C-order in
-// `dt` and shares no memory with any input, else a dense scratch array that
-// finish() copies into z on the device.
-class DeviceOutputStage {
- public:
-  Status begin(const Context& block, NDArray& z, DataType dt);
-  NDArray& target() { return target_; }
-  Status finish(const Context& block, NDArray& z);
-
- private:
-  NDArray target_;
-  bool direct_ = false;
-};
+// ---- op side (Note [nn ops on devices], steps 1 and 2; the staging is in
+// ops/device_copy.h) ----
 
 // maxpool2d / avgpool2d on block.device() (not the CPU).
 Status pool2d_device_exec(Context& block, PoolMode mode);

@@ -10,6 +10,10 @@
 // same code serves every layout and the op can run in place. A row holding
 // +inf gives NaN (inf - inf), a row of all -inf gives NaN (0 / 0), as in
 // numpy-based references.
+//
+// On another device the backend's softmax runs where it can take the call
+// (cuDNN: one kernel), else legacy kernels on that device (Note [nn ops on
+// devices]); never the host.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -23,6 +27,8 @@
 #include "libops/loops/convert.h"
 #include "libops/loops/nd_loop.h"
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/device_copy.h"
+#include "libops/ops/nn/nn_device.h"
 
 namespace libops::ops {
 namespace {
@@ -106,6 +112,28 @@ Status softmax_on_device(const NDArray& x, NDArray& z, int axis, Device device) 
   return call(OPS_PAIRWISE, static_cast<int>(legacy::BinaryOp::divide), &z, &s, &z, false);
 }
 
+// softmax on block.device(): the backend's platform helper when it takes
+// the call, else the legacy kernels above (Note [nn ops on devices]).
+Status softmax_device_exec(Context& block, const NDArray& x, NDArray& z, int axis) {
+  const nn::NnDeviceOps* backend = nn::nn_device_ops(block.device().type);
+  if (backend != nullptr && backend->softmax_usable != nullptr && backend->softmax != nullptr) {
+    nn::SoftmaxDesc desc;
+    desc.n = x.dim(axis);
+    for (int d = 0; d < axis; ++d) desc.outer *= x.dim(d);
+    for (int d = axis + 1; d < x.rank(); ++d) desc.inner *= x.dim(d);
+    desc.dtype = x.dtype();
+    if (backend->softmax_usable(block.device(), desc).is_ok()) {
+      NDArray xd;
+      RETURN_IF_ERROR(dense_on_device(block, x, desc.dtype, xd));
+      DeviceOutputStage out;
+      RETURN_IF_ERROR(out.begin(block, z, desc.dtype));
+      RETURN_IF_ERROR(with_op_name(block, backend->softmax(block.device(), desc, xd, out.target())));
+      return out.finish(block, z);
+    }
+  }
+  return with_op_name(block, softmax_on_device(x, z, axis, block.device()));
+}
+
 // Rows handled together when they interleave in memory (the axis is not the
 // innermost one): one cache line of neighbouring rows per load.
 constexpr int64_t kRowGroup = 16;
@@ -171,10 +199,7 @@ CUSTOM_OP_IMPL(softmax, 1, 1, true, 0, 0) {
     RETURN_IF_ERROR(x->buffer()->sync_to_host());  // dup copies on the host
     RETURN_IF_ERROR(x->dup('c', src));
   }
-  if (!block.device().is_cpu()) {
-    Status s = ops::softmax_on_device(src, *z, axis, block.device());
-    return s.is_ok() ? s : s.with_prefix("softmax: ");
-  }
+  if (!block.device().is_cpu()) return ops::softmax_device_exec(block, src, *z, axis);
   if (x->dtype() == DataType::kFloat64) ops::softmax_run<double>(src, *z, axis);
   else ops::softmax_run<float>(src, *z, axis);
   return Status::ok();
@@ -191,7 +216,7 @@ DECLARE_SHAPE_FN(softmax) {
 }
 
 DECLARE_TYPES(softmax) {
-  // On a device through legacy kernels (softmax_on_device).
+  // On a device through the backend or legacy kernels (softmax_device_exec).
   descriptor.allow_inputs(libops::types::kFloat).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
 }

@@ -25,6 +25,7 @@ using ops::nn::Conv2dDesc;
 using ops::nn::NnDeviceOps;
 using ops::nn::Pool2dDesc;
 using ops::nn::PoolMode;
+using ops::nn::SoftmaxDesc;
 using test::make;
 using test::values;
 
@@ -40,6 +41,7 @@ struct Seen {
   Conv2dDesc conv;
   Pool2dDesc pool;
   BatchnormDesc bn;
+  SoftmaxDesc softmax;
   std::vector<Dims> shapes;     // of the arrays a run got, inputs then output
   std::vector<DataType> types;  // likewise
   bool dense = true;
@@ -128,8 +130,23 @@ Status fake_batchnorm(Device d, const BatchnormDesc& desc, const NDArray& x, con
                     z);
 }
 
-const NnDeviceOps kFakeNnOps{fake_conv2d_usable, fake_conv2d,           fake_pool2d_usable,
-                             fake_pool2d,        fake_batchnorm_usable, fake_batchnorm};
+Status fake_softmax_usable(Device, const SoftmaxDesc& desc) {
+  ++g_seen.usable;
+  g_seen.softmax = desc;
+  return g_seen.refusal;
+}
+
+Status fake_softmax(Device d, const SoftmaxDesc& desc, const NDArray& x, NDArray& z) {
+  std::vector<NDArray> v;
+  RETURN_IF_ERROR(take_arrays(d, {&x}, z, v));
+  NDArray x3, z3;  // the [outer, n, inner] view the contract promises
+  RETURN_IF_ERROR(v[0].reshape(Dims{desc.outer, desc.n, desc.inner}, x3));
+  RETURN_IF_ERROR(v[1].reshape(Dims{desc.outer, desc.n, desc.inner}, z3));
+  return run_cpu_op("softmax", {.in = {&x3}, .out = {&z3}, .i = {1}}, z);
+}
+
+const NnDeviceOps kFakeNnOps{fake_conv2d_usable,    fake_conv2d,    fake_pool2d_usable,  fake_pool2d,
+                             fake_batchnorm_usable, fake_batchnorm, fake_softmax_usable, fake_softmax};
 
 // The CPU transform-any kernel over device copies: the ops' staging copies.
 Status fake_transform_any(int num, ComputeType, const NDArray& x, const NDArray*, NDArray& z, const Dims&,
@@ -349,7 +366,7 @@ TEST_F(NnOnDevice, ARefusalNamesTheOpAndMovesNoData) {
 }
 
 TEST_F(NnOnDevice, WithoutARegisteredImplementationTheOpsSaySo) {
-  const NnDeviceOps partial{nullptr, nullptr, fake_pool2d_usable, nullptr, nullptr, nullptr};
+  const NnDeviceOps partial{nullptr, nullptr, fake_pool2d_usable, nullptr, nullptr, nullptr, nullptr, nullptr};
   NDArray x = make(DataType::kFloat32, {1, 1, 2, 2}, {1, 2, 3, 4});
   NDArray w = make(DataType::kFloat32, {1, 1, 1, 1}, {2});
   NDArray m = make(DataType::kFloat32, {1}, {0}), v = make(DataType::kFloat32, {1}, {1});
@@ -376,6 +393,43 @@ TEST_F(NnOnDevice, WithoutARegisteredImplementationTheOpsSaySo) {
   }
   EXPECT_EQ(g_seen.usable, 0);
   EXPECT_EQ(test::FakeDevice::allocations, 0);
+}
+
+TEST_F(NnOnDevice, SoftmaxGoesToTheBackendViewedAroundItsAxis) {
+  // x [2, 3, 4] given as a permuted view of a [2, 4, 3] array: the backend
+  // gets it dense, and for axis 1 the view [outer 2, n 3, inner 4].
+  auto arrays = [] {
+    NDArray base = make(DataType::kFloat32, {2, 4, 3}, ramp(24, 3.0)), x;
+    EXPECT_OK(base.permute(Dims{0, 2, 1}, x));
+    return std::vector<NDArray>{x};
+  };
+  std::vector<NDArray> c = arrays(), d = arrays();
+  Context ctx;
+  expect_device_matches_cpu("softmax", {.in = {&c[0]}, .i = {1}}, {.in = {&d[0]}, .i = {1}}, ctx);
+  EXPECT_EQ(g_seen.usable, 1);
+  EXPECT_EQ(g_seen.runs, 1);
+  EXPECT_EQ((Dims{g_seen.softmax.outer, g_seen.softmax.n, g_seen.softmax.inner}), (Dims{2, 3, 4}));
+  EXPECT_EQ(g_seen.softmax.dtype, DataType::kFloat32);
+  EXPECT_EQ(g_seen.copies, 1);  // x made dense on the device
+  // Each row along axis 1 sums to 1.
+  const std::vector<double> z = values(*ctx.output(0));
+  EXPECT_NEAR(z[0] + z[4] + z[8], 1.0, 1e-6);
+}
+
+TEST_F(NnOnDevice, ARefusedSoftmaxRunsOnTheDeviceWithoutTheBackend) {
+  // A refusal is no error for softmax: the call goes to its legacy kernels
+  // on the same device (here the fake device has none for reductions, which
+  // is what the error then says), never to the host.
+  g_seen.refusal = Status::error(StatusCode::kNotImplemented, "no bfloat16 here");
+  NDArray x = make(DataType::kBFloat16, {2, 3}, {1, 2, 3, 4, 5, 6});
+  Context ctx;
+  ctx.set_device(Device::cuda(0));
+  const Status s = test::run_op("softmax", {.in = {&x}}, ctx);
+  EXPECT_EQ(g_seen.usable, 1);
+  EXPECT_EQ(g_seen.runs, 0);
+  EXPECT_EQ(s.code(), StatusCode::kNotImplemented);
+  EXPECT_EQ(s.message().rfind("softmax: ", 0), 0u) << s.message();
+  EXPECT_NE(s.message().find("has no cuda kernels (device cuda:0)"), std::string::npos) << s.message();
 }
 
 TEST_F(NnOnDevice, AnEmptyBatchIsDoneWithoutTheBackend) {
