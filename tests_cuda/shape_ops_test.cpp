@@ -1,6 +1,7 @@
 // The shape ops on cuda:0 (Note [Copies on a device] in ops/device_copy.h)
 // against the same ops on the CPU, which tests_cpu checks against numpy:
-// identical values, and the outputs' newest copy on the device.
+// identical values, and the outputs' newest copy on the device. gather and
+// relu6 too, which compute rather than copy but follow the same rule.
 #include <cmath>
 
 #include "cuda_test_util.h"
@@ -44,6 +45,51 @@ TEST(CudaShapeOps, MatchTheCpu) {
   expect_same_on_gpu("permute", {.in = {&x}, .i = {2, 0, 1}});
   expect_same_on_gpu("concat", {.in = {&x, &y}, .i = {1}});
   expect_same_on_gpu("tear", {.in = {&x}, .i = {1, 2}});
+}
+
+// gather (Note [gather on devices]): rows of 1, 2, 4, 8, 12, 32 and 64 bytes, so
+// every copy width of the kernel runs; int32 and int64 indices, negative
+// ones, strided x, axes first, middle and last.
+TEST(CudaShapeOps, GatherMatchesTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  NDArray x8 = make(DataType::kInt8, {5, 3, 4}, wave(60));
+  NDArray x16 = make(DataType::kFloat16, {6, 16}, wave(96));
+  NDArray x64 = make(DataType::kFloat64, {7, 8}, wave(56));
+  NDArray base = make(DataType::kFloat32, {8, 6}, wave(48)), xt;
+  ASSERT_OK(base.permute({1, 0}, xt));
+  NDArray i32 = make(DataType::kInt32, {2, 3}, {0, -1, 2, 4, -5, 1});
+  NDArray i64 = make(DataType::kInt64, {4}, {1, 0, -2, 2});
+  expect_same_on_gpu("gather", {.in = {&x8, &i32}, .i = {0}});   // rows of 12 bytes, 4-byte units
+  expect_same_on_gpu("gather", {.in = {&x8, &i64}, .i = {1}});   // rows of 4 bytes
+  expect_same_on_gpu("gather", {.in = {&x8, &i64}, .i = {2}});   // rows of 1 byte
+  expect_same_on_gpu("gather", {.in = {&x16, &i32}, .i = {0}});  // rows of 32 bytes, 16-byte units
+  expect_same_on_gpu("gather", {.in = {&x16, &i64}, .i = {-1}}); // rows of 2 bytes
+  expect_same_on_gpu("gather", {.in = {&x64, &i32}, .i = {0}});  // rows of 64 bytes
+  expect_same_on_gpu("gather", {.in = {&x64, &i64}, .i = {1}});  // rows of 8 bytes
+  expect_same_on_gpu("gather", {.in = {&xt, &i32}, .i = {1}});   // strided x
+}
+
+TEST(CudaShapeOps, GatherBadIndexIsTheCpuError) {
+  REQUIRE_CUDA_DEVICE();
+  NDArray x = make(DataType::kFloat32, {4, 3}, wave(12));
+  NDArray idx = make(DataType::kInt64, {5}, {0, 3, 7, -9, 1});
+  Context cpu, gpu;
+  const Status want = test::run_op("gather", {.in = {&x, &idx}, .i = {0}}, cpu);
+  ASSERT_FALSE(want.is_ok());
+  ASSERT_OK(idx.buffer()->sync_to_device(Device::cuda(0)));
+  idx.buffer()->mark_device_written();  // the op must read the index back from the GPU
+  gpu.set_device(Device::cuda(0));
+  const Status s = test::run_op("gather", {.in = {&x, &idx}, .i = {0}}, gpu);
+  EXPECT_EQ(s.code(), want.code());
+  EXPECT_EQ(s.message(), want.message());  // index 7 at position 2, the first bad one
+}
+
+TEST(CudaShapeOps, Relu6MatchesTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  NDArray x = make(DataType::kFloat32, {4, 15}, wave(60));
+  NDArray xi = make(DataType::kInt32, {60}, wave(60));
+  expect_same_on_gpu("relu6", {.in = {&x}});
+  expect_same_on_gpu("relu6", {.in = {&xi}});
 }
 
 }  // namespace

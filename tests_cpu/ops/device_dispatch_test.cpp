@@ -5,6 +5,9 @@
 // tests_cuda.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "fake_device.h"
 #include "graph/executor.h"
 #include "graph/graph_builder.h"
@@ -13,7 +16,21 @@
 #include "libops/legacy/legacy.h"
 #include "libops/legacy/ops/binary_ops.h"
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/registry.h"
 #include "test_util.h"
+
+// An op written without a device path (every registered op has one): a
+// copy of x on the CPU. Declared but not registered, so it stays out of the
+// registry the other tests list.
+DECLARE_OP(copy_on_cpu_only, 1, 1, true)
+LIBOPS_DEFAULT_SHAPE_FN(copy_on_cpu_only)
+libops::Status libops::ops::copy_on_cpu_only::validate_and_execute(libops::Context& block) {
+  return OUTPUT_VARIABLE(0)->assign(*INPUT_VARIABLE(0));
+}
+DECLARE_TYPES(copy_on_cpu_only) {
+  descriptor.allow_inputs(libops::types::kFloat);
+  descriptor.allow_outputs(libops::types::kFloat);
+}
 
 namespace libops {
 namespace {
@@ -90,20 +107,35 @@ TEST(DeviceDispatch, CpuCallsReadTheNewestCopyAndMarkTheirOutputWritten) {
   EXPECT_EQ(values(w), (std::vector<double>{1, 400, 900}));
 }
 
+TEST(DeviceDispatch, EveryRegisteredOpHasADevicePath) {
+  // An op that computes on the CPU only must say so when asked for a
+  // device (the test below); none of the registered ones is such an op.
+  std::vector<std::string> cpu_only;
+  for (const DeclarableOp* op : OpRegistry::instance().list())
+    if (!op->descriptor().any_device) cpu_only.emplace_back(op->name());
+  EXPECT_TRUE(cpu_only.empty()) << "ops without a device path: " << ::testing::PrintToString(cpu_only);
+  EXPECT_GE(OpRegistry::instance().size(), 20);
+}
+
 TEST(DeviceDispatch, CustomOpsThatOnlyRunOnTheCpuSaySo) {
   test::ScopedFakeCuda fake;  // a "usable" device, so only the op's own limit speaks
-  DeclarableOp* op = OpRegistry::instance().find("relu6");
-  ASSERT_NE(op, nullptr);
-  EXPECT_FALSE(op->descriptor().any_device);
+  ops::copy_on_cpu_only op;
+  op.finish_declaration();
+  EXPECT_FALSE(op.descriptor().any_device);
   EXPECT_TRUE(OpRegistry::instance().find("add")->descriptor().any_device);
   NDArray x = make(DataType::kFloat32, {4}, {-1, 2, 7, 3});
   Context ctx;
   ctx.add_input(&x);
   ctx.set_device(Device::cuda(0));
-  Status s = op->execute(ctx);
+  Status s = op.execute(ctx);
   EXPECT_EQ(s.code(), StatusCode::kNotImplemented) << s.message();
-  EXPECT_NE(s.message().find("relu6: has no cuda implementation (asked to run on cuda:0)"), std::string::npos)
+  EXPECT_NE(s.message().find("copy_on_cpu_only: has no cuda implementation (asked to run on cuda:0)"),
+            std::string::npos)
       << s.message();
+  Context cpu;  // and it does run on the CPU
+  cpu.add_input(&x);
+  ASSERT_OK(op.execute(cpu));
+  EXPECT_EQ(values(*cpu.output(0)), (std::vector<double>{-1, 2, 7, 3}));
 }
 
 TEST(DeviceDispatch, GraphSessionOnAnUnusableDeviceFailsAtOnce) {

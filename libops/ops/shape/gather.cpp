@@ -10,12 +10,18 @@
 //
 // Rows are moved with memcpy by element size, so nothing here is compiled
 // per dtype: x is seen as [outer, n, inner] and the output as
-// [outer, count, inner], with `inner` elements contiguous in both.
+// [outer, count, inner], with `inner` elements contiguous in both. On other
+// devices a backend's kernel moves the rows and checks the indices as it
+// goes (Note [gather on devices] in gather.h).
+#include "libops/ops/shape/gather.h"
+
+#include <atomic>
 #include <cstring>
 #include <vector>
 
 #include "libops/core/parallel.h"
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/device_copy.h"
 
 namespace libops::ops {
 namespace {
@@ -50,7 +56,56 @@ Status read_indices(Context& block, const NDArray& indices, int64_t n, int axis,
   return Status::ok();
 }
 
+void gather_shape(const NDArray& x, int axis, int64_t count, GatherDesc& desc) {
+  desc.n = x.dim(axis);
+  desc.count = count;
+  for (int d = 0; d < axis; ++d) desc.outer *= x.dim(d);
+  for (int d = axis + 1; d < x.rank(); ++d) desc.inner *= x.dim(d);
+}
+
+// The CPU's index check over indices whose newest copy may be on a device.
+Status check_indices_on_host(Context& block, const NDArray& indices, int64_t n, int axis) {
+  RETURN_IF_ERROR(indices.buffer()->sync_to_host());
+  std::vector<int64_t> idx;
+  return read_indices(block, indices, n, axis, idx);
+}
+
+std::atomic<GatherDeviceFn> g_gather_device[kNumDeviceTypes];
+
+// Note [gather on devices].
+Status gather_on_device(Context& block, const NDArray& x, const NDArray& indices, int axis, NDArray& z) {
+  const GatherDeviceFn kernel = gather_device(block.device().type);
+  if (kernel == nullptr) return no_device_implementation(block);
+  GatherDesc desc;
+  gather_shape(x, axis, indices.length(), desc);
+  // No rows to copy, so no kernel to check the indices on the way; with
+  // n == 0 every index is out of range.
+  if (z.length() == 0 || desc.n == 0) return check_indices_on_host(block, indices, desc.n, axis);
+  NDArray xd, id;
+  RETURN_IF_ERROR(dense_on_device(block, x, x.dtype(), xd));
+  RETURN_IF_ERROR(dense_on_device(block, indices, indices.dtype(), id));
+  DeviceOutputStage out;
+  RETURN_IF_ERROR(out.begin(block, z, x.dtype()));
+  int64_t bad_position = -1;
+  RETURN_IF_ERROR(with_op_name(block, kernel(block.device(), desc, xd, id, out.target(), &bad_position)));
+  if (bad_position >= 0) {
+    RETURN_IF_ERROR(check_indices_on_host(block, indices, desc.n, axis));
+    return block.error(StatusCode::kInternal, "the %s kernel reported index position %lld out of range, but it is not",
+                       block.device().str().c_str(), static_cast<long long>(bad_position));
+  }
+  return out.finish(block, z);
+}
+
 }  // namespace
+
+void register_gather_device(DeviceType type, GatherDeviceFn fn) {
+  g_gather_device[static_cast<int>(type)].store(fn, std::memory_order_release);
+}
+
+GatherDeviceFn gather_device(DeviceType type) {
+  return g_gather_device[static_cast<int>(type)].load(std::memory_order_acquire);
+}
+
 }  // namespace libops::ops
 
 CUSTOM_OP_IMPL(gather, 2, 1, false, 0, 0) {
@@ -60,6 +115,7 @@ CUSTOM_OP_IMPL(gather, 2, 1, false, 0, 0) {
   NDArray* z = OUTPUT_VARIABLE(0);
   int axis = 0;
   RETURN_IF_ERROR(ops::gather_axis(block, *x, axis));
+  if (!block.device().is_cpu()) return ops::gather_on_device(block, *x, *indices, axis, *z);
   const int64_t n = x->dim(axis);
   std::vector<int64_t> idx;
   RETURN_IF_ERROR(ops::read_indices(block, *indices, n, axis, idx));
@@ -71,11 +127,10 @@ CUSTOM_OP_IMPL(gather, 2, 1, false, 0, 0) {
   const bool direct = z->is_c_contiguous() && !z->may_overlap(*x);
   if (!direct) RETURN_IF_ERROR(NDArray::create(z->dtype(), z->shape(), 'c', dst));
 
-  int64_t outer = 1, inner = 1;
-  for (int d = 0; d < axis; ++d) outer *= x->dim(d);
-  for (int d = axis + 1; d < x->rank(); ++d) inner *= x->dim(d);
-  const int64_t count = static_cast<int64_t>(idx.size());
-  const size_t row_bytes = static_cast<size_t>(inner) * src.element_size();
+  ops::GatherDesc g;
+  ops::gather_shape(*x, axis, static_cast<int64_t>(idx.size()), g);
+  const int64_t outer = g.outer, count = g.count;
+  const size_t row_bytes = static_cast<size_t>(g.inner) * src.element_size();
   const char* in = static_cast<const char*>(src.data());
   char* out = static_cast<char*>(dst.data());
   const int64_t grain = std::max<int64_t>(1, 65536 / static_cast<int64_t>(std::max<size_t>(row_bytes, 1)));
@@ -109,6 +164,6 @@ DECLARE_SHAPE_FN(gather) {
 }
 
 DECLARE_TYPES(gather) {
-  descriptor.allow_input(0, libops::types::kAny);
+  descriptor.allow_input(0, libops::types::kAny).runs_on_any_device();
   descriptor.allow_input(1, libops::types::kIndex);
 }
