@@ -277,6 +277,21 @@ Status cudnn_call_error(cudnnStatus_t s, const char* what) {
 
 // y = conv(x, w) with the first algorithm in the order cuDNN's heuristics
 // rank them that runs within kMaxConvWorkspace (float32: FMA kernels only).
+// What every run starts with: cuDNN's type for `dtype`, the arrays synced
+// to the device, and the calling thread's context and cuDNN handle there.
+struct Run {
+  cudnnDataType_t type = CUDNN_DATA_FLOAT;
+  cuda::LaunchContext* ctx = nullptr;
+  cudnnHandle_t handle = nullptr;
+};
+
+Status begin_run(Device device, DataType dtype, std::initializer_list<const NDArray*> inputs, NDArray& z, Run& run) {
+  if (!cudnn_type(dtype, &run.type)) return dtype_usable(device, dtype);
+  RETURN_IF_ERROR(sync_for_kernel(device, inputs, z));
+  RETURN_IF_ERROR(cuda::LaunchContext::get(device.index, &run.ctx));
+  return run.ctx->cudnn(&run.handle);
+}
+
 Status convolve(cuda::LaunchContext* ctx, cudnnHandle_t handle, const Conv2dDesc& desc, const TensorDesc& xd,
                 const void* x, const FilterDesc& wd, const void* w, const TensorDesc& yd, void* y, Device device) {
   const bool fp32 = desc.dtype == DataType::kFloat32;
@@ -333,52 +348,43 @@ Status convolve(cuda::LaunchContext* ctx, cudnnHandle_t handle, const Conv2dDesc
 
 Status cudnn_conv2d(Device device, const Conv2dDesc& desc, const NDArray& x, const NDArray& w, const NDArray* bias,
                     NDArray& z) {
-  cudnnDataType_t type;
-  if (!cudnn_type(desc.dtype, &type)) return dtype_usable(device, desc.dtype);
-  RETURN_IF_ERROR(sync_for_kernel(device, {&x, &w, bias}, z));
-  cuda::LaunchContext* ctx = nullptr;
-  RETURN_IF_ERROR(cuda::LaunchContext::get(device.index, &ctx));
-  cudnnHandle_t handle = nullptr;
-  RETURN_IF_ERROR(ctx->cudnn(&handle));
+  Run run;
+  RETURN_IF_ERROR(begin_run(device, desc.dtype, {&x, &w, bias}, z, run));
   const Geometry2d& g = desc.g;
   const cudnnTensorFormat_t format = g.nchw ? CUDNN_TENSOR_NCHW : CUDNN_TENSOR_NHWC;
   TensorDesc yd;
-  RETURN_IF_ERROR(yd.set(format, type, g.n, desc.cout, g.oh, g.ow));
+  RETURN_IF_ERROR(yd.set(format, run.type, g.n, desc.cout, g.oh, g.ow));
   if (x.length() == 0) {
     // Every window lies in the padding: empty sums.
     LIBOPS_CUDA_CHECK(
-        cudaMemsetAsync(z.device_data(), 0, static_cast<size_t>(z.length()) * z.element_size(), ctx->stream()));
+        cudaMemsetAsync(z.device_data(), 0, static_cast<size_t>(z.length()) * z.element_size(), run.ctx->stream()));
   } else {
     TensorDesc xd;
     FilterDesc wd;
-    RETURN_IF_ERROR(xd.set(format, type, g.n, g.c, g.h, g.w));
-    RETURN_IF_ERROR(wd.set(type, format, desc.cout, g.c, desc.win.kh, desc.win.kw));
-    RETURN_IF_ERROR(convolve(ctx, handle, desc, xd, x.device_data(), wd, w.device_data(), yd, z.device_data(), device));
+    RETURN_IF_ERROR(xd.set(format, run.type, g.n, g.c, g.h, g.w));
+    RETURN_IF_ERROR(wd.set(run.type, format, desc.cout, g.c, desc.win.kh, desc.win.kw));
+    RETURN_IF_ERROR(
+        convolve(run.ctx, run.handle, desc, xd, x.device_data(), wd, w.device_data(), yd, z.device_data(), device));
   }
   if (bias != nullptr) {
     TensorDesc bd;  // [1, Cout, 1, 1], broadcast over the output
-    RETURN_IF_ERROR(bd.set(CUDNN_TENSOR_NCHW, type, 1, desc.cout, 1, 1));
+    RETURN_IF_ERROR(bd.set(CUDNN_TENSOR_NCHW, run.type, 1, desc.cout, 1, 1));
     const Blend blend(desc.dtype);
     LIBOPS_CUDNN_CHECK(
-        cudnnAddTensor(handle, blend.one(), bd.get(), bias->device_data(), blend.one(), yd.get(), z.device_data()));
+        cudnnAddTensor(run.handle, blend.one(), bd.get(), bias->device_data(), blend.one(), yd.get(), z.device_data()));
   }
   z.buffer()->mark_device_written();
   return Status::ok();
 }
 
 Status cudnn_pool2d(Device device, const Pool2dDesc& desc, const NDArray& x, NDArray& z) {
-  cudnnDataType_t type;
-  if (!cudnn_type(desc.dtype, &type)) return dtype_usable(device, desc.dtype);
-  RETURN_IF_ERROR(sync_for_kernel(device, {&x}, z));
-  cuda::LaunchContext* ctx = nullptr;
-  RETURN_IF_ERROR(cuda::LaunchContext::get(device.index, &ctx));
-  cudnnHandle_t handle = nullptr;
-  RETURN_IF_ERROR(ctx->cudnn(&handle));
+  Run run;
+  RETURN_IF_ERROR(begin_run(device, desc.dtype, {&x}, z, run));
   const Geometry2d& g = desc.g;
   if (x.length() == 0) {
     // Windows with no tap inside the input give 0 (conv_utils.h's pool2d_run).
     LIBOPS_CUDA_CHECK(
-        cudaMemsetAsync(z.device_data(), 0, static_cast<size_t>(z.length()) * z.element_size(), ctx->stream()));
+        cudaMemsetAsync(z.device_data(), 0, static_cast<size_t>(z.length()) * z.element_size(), run.ctx->stream()));
   } else {
     const cudnnTensorFormat_t format = g.nchw ? CUDNN_TENSOR_NCHW : CUDNN_TENSOR_NHWC;
     const cudnnPoolingMode_t mode = desc.mode == PoolMode::kMax ? CUDNN_POOLING_MAX
@@ -387,11 +393,11 @@ Status cudnn_pool2d(Device device, const Pool2dDesc& desc, const NDArray& x, NDA
                                         : CUDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING;
     TensorDesc xd, yd;
     PoolDesc pd;
-    RETURN_IF_ERROR(xd.set(format, type, g.n, g.c, g.h, g.w));
-    RETURN_IF_ERROR(yd.set(format, type, g.n, g.c, g.oh, g.ow));
+    RETURN_IF_ERROR(xd.set(format, run.type, g.n, g.c, g.h, g.w));
+    RETURN_IF_ERROR(yd.set(format, run.type, g.n, g.c, g.oh, g.ow));
     RETURN_IF_ERROR(pd.set(mode, g, desc.win));
     const Blend blend(desc.dtype);
-    const cudnnStatus_t s = cudnnPoolingForward(handle, pd.get(), blend.one(), xd.get(), x.device_data(),
+    const cudnnStatus_t s = cudnnPoolingForward(run.handle, pd.get(), blend.one(), xd.get(), x.device_data(),
                                                 blend.zero(), yd.get(), z.device_data());
     if (s != CUDNN_STATUS_SUCCESS) return cudnn_call_error(s, "cudnnPoolingForward");
   }
@@ -401,22 +407,17 @@ Status cudnn_pool2d(Device device, const Pool2dDesc& desc, const NDArray& x, NDA
 
 Status cudnn_batchnorm(Device device, const BatchnormDesc& desc, const NDArray& x, const NDArray& mean,
                        const NDArray& variance, const NDArray& gamma, const NDArray& beta, NDArray& z) {
-  cudnnDataType_t type;
-  if (!cudnn_type(desc.dtype, &type)) return dtype_usable(device, desc.dtype);
-  RETURN_IF_ERROR(sync_for_kernel(device, {&x, &mean, &variance, &gamma, &beta}, z));
-  cuda::LaunchContext* ctx = nullptr;
-  RETURN_IF_ERROR(cuda::LaunchContext::get(device.index, &ctx));
-  cudnnHandle_t handle = nullptr;
-  RETURN_IF_ERROR(ctx->cudnn(&handle));
+  Run run;
+  RETURN_IF_ERROR(begin_run(device, desc.dtype, {&x, &mean, &variance, &gamma, &beta}, z, run));
   TensorDesc xd, pd;
-  RETURN_IF_ERROR(xd.set(CUDNN_TENSOR_NCHW, type, desc.outer, desc.channels, desc.inner, 1));
+  RETURN_IF_ERROR(xd.set(CUDNN_TENSOR_NCHW, run.type, desc.outer, desc.channels, desc.inner, 1));
   // [1, C, 1, 1] in the parameter type cuDNN derives from x's (float, or
   // double for DOUBLE x): float_compute_dtype, what the op converted to.
   RETURN_IF_ERROR(pd.create());
   LIBOPS_CUDNN_CHECK(cudnnDeriveBNTensorDescriptor(pd.get(), xd.get(), CUDNN_BATCHNORM_SPATIAL));
   const Blend blend(desc.dtype);
   const cudnnStatus_t s = cudnnBatchNormalizationForwardInference(
-      handle, CUDNN_BATCHNORM_SPATIAL, blend.one(), blend.zero(), xd.get(), x.device_data(), xd.get(),
+      run.handle, CUDNN_BATCHNORM_SPATIAL, blend.one(), blend.zero(), xd.get(), x.device_data(), xd.get(),
       z.device_data(), pd.get(), gamma.device_data(), beta.device_data(), mean.device_data(), variance.device_data(),
       desc.epsilon);
   if (s != CUDNN_STATUS_SUCCESS) return cudnn_call_error(s, "cudnnBatchNormalizationForwardInference");
@@ -425,17 +426,12 @@ Status cudnn_batchnorm(Device device, const BatchnormDesc& desc, const NDArray& 
 }
 
 Status cudnn_softmax(Device device, const SoftmaxDesc& desc, const NDArray& x, NDArray& z) {
-  cudnnDataType_t type;
-  if (!cudnn_type(desc.dtype, &type)) return dtype_usable(device, desc.dtype);
-  RETURN_IF_ERROR(sync_for_kernel(device, {&x}, z));
-  cuda::LaunchContext* ctx = nullptr;
-  RETURN_IF_ERROR(cuda::LaunchContext::get(device.index, &ctx));
-  cudnnHandle_t handle = nullptr;
-  RETURN_IF_ERROR(ctx->cudnn(&handle));
+  Run run;
+  RETURN_IF_ERROR(begin_run(device, desc.dtype, {&x}, z, run));
   TensorDesc xd;
-  RETURN_IF_ERROR(xd.set(CUDNN_TENSOR_NCHW, type, desc.outer, desc.n, desc.inner, 1));
+  RETURN_IF_ERROR(xd.set(CUDNN_TENSOR_NCHW, run.type, desc.outer, desc.n, desc.inner, 1));
   const Blend blend(desc.dtype);
-  const cudnnStatus_t s = cudnnSoftmaxForward(handle, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_CHANNEL, blend.one(),
+  const cudnnStatus_t s = cudnnSoftmaxForward(run.handle, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_CHANNEL, blend.one(),
                                               xd.get(), x.device_data(), blend.zero(), xd.get(), z.device_data());
   if (s != CUDNN_STATUS_SUCCESS) return cudnn_call_error(s, "cudnnSoftmaxForward");
   z.buffer()->mark_device_written();
