@@ -63,6 +63,14 @@ std::vector<CustomCase> cases() {
   v.emplace_back("blas_matmul", "matmul",
                  std::vector<Arg>{{f32, {2, 3}, {1, 2, 3, 4, 5, 6}}, {f32, {3, 2}, {1, 0, 0, 1, 1, 1}}}, NodeArgs{},
                  Arg{f32, {2, 2}, {4, 5, 10, 11}});
+  // linalg
+  NodeArgs upper;
+  upper.b = {true};
+  v.emplace_back("linalg_cholesky", "cholesky", std::vector<Arg>{{f64, {2, 2}, {4, 2, 2, 5}}}, upper,
+                 Arg{f64, {2, 2}, {2, 1, 0, 2}});
+  v.emplace_back("linalg_triangular_solve", "triangular_solve",
+                 std::vector<Arg>{{f64, {2, 2}, {2, 0, 1, 4}}, {f64, {2, 1}, {2, 9}}},
+                 NodeArgs{}, Arg{f64, {2, 1}, {1, 2}});
   // nn
   v.emplace_back("nn_relu", "relu", std::vector<Arg>{{f32, {4}, {-1, 0, 2, -3.5}}}, NodeArgs{},
                  Arg{f32, {4}, {0, 0, 2, 0}});
