@@ -1,4 +1,5 @@
-// Turning CUDA, cuBLAS and cuDNN error codes into Status (host code only).
+// Turning CUDA, cuBLAS, cuDNN and cuSOLVER error codes into Status (host
+// code only).
 // Messages name the call that failed and the library's own error text, and
 // the op layer prefixes the op and node; out-of-memory maps to kOutOfMemory.
 #pragma once
@@ -6,6 +7,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
+#include <cusolverDn.h>
 
 #include "libops/core/status.h"
 
@@ -14,6 +16,7 @@ namespace libops::cuda {
 Status cuda_error(cudaError_t e, const char* what);
 Status cublas_error(cublasStatus_t e, const char* what);
 Status cudnn_error(cudnnStatus_t e, const char* what);
+Status cusolver_error(cusolverStatus_t e, const char* what);
 
 }  // namespace libops::cuda
 
@@ -38,4 +41,9 @@ Status cudnn_error(cudnnStatus_t e, const char* what);
   do {                                                                           \
     const cudnnStatus_t libops_cudnn_err_ = (expr);                              \
     if (libops_cudnn_err_ != CUDNN_STATUS_SUCCESS) return ::libops::cuda::cudnn_error(libops_cudnn_err_, #expr); \
+  } while (0)
+#define LIBOPS_CUSOLVER_CHECK(expr)                                              \
+  do {                                                                           \
+    const cusolverStatus_t libops_cusolver_err_ = (expr);                        \
+    if (libops_cusolver_err_ != CUSOLVER_STATUS_SUCCESS) return ::libops::cuda::cusolver_error(libops_cusolver_err_, #expr); \
   } while (0)

@@ -1,5 +1,5 @@
 // LaunchContext: what a CUDA kernel or library call needs on one device: a
-// stream, cuBLAS and cuDNN handles, and scratch memory.
+// stream, cuBLAS, cuDNN and cuSOLVER handles, and scratch memory.
 //
 // Each host thread gets its own context per device (made on first use), so
 // graph runs on several threads never share a stream or a handle; all work
@@ -11,6 +11,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
+#include <cusolverDn.h>
 
 #include <cstddef>
 
@@ -25,9 +26,11 @@ class LaunchContext {
 
   int device() const { return device_; }
   cudaStream_t stream() const { return stream_; }
-  // Handles bound to stream(); created on first use (cuDNN's creation is slow).
+  // Handles bound to stream(); created on first use (cuDNN's and cuSOLVER's
+  // creation is slow).
   Status cublas(cublasHandle_t* out);
   Status cudnn(cudnnHandle_t* out);
+  Status cusolver(cusolverDnHandle_t* out);
   // Device scratch memory of at least `bytes`, owned by the context and valid
   // for work queued on stream() until the next workspace() call.
   Status workspace(size_t bytes, void** out);
@@ -42,6 +45,7 @@ class LaunchContext {
   cudaStream_t stream_ = nullptr;
   cublasHandle_t cublas_ = nullptr;
   cudnnHandle_t cudnn_ = nullptr;
+  cusolverDnHandle_t cusolver_ = nullptr;
   void* workspace_ = nullptr;
   size_t workspace_bytes_ = 0;
 };

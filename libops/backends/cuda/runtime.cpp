@@ -28,6 +28,23 @@ Status cudnn_error(cudnnStatus_t e, const char* what) {
   return Status::error(code, "%s failed: %s", what, cudnnGetErrorString(e));
 }
 
+// cuSOLVER has no error-string function: the codes its dense API returns.
+Status cusolver_error(cusolverStatus_t e, const char* what) {
+  const char* name = "unknown cuSOLVER status";
+  switch (e) {
+    case CUSOLVER_STATUS_NOT_INITIALIZED: name = "CUSOLVER_STATUS_NOT_INITIALIZED"; break;
+    case CUSOLVER_STATUS_ALLOC_FAILED: name = "CUSOLVER_STATUS_ALLOC_FAILED"; break;
+    case CUSOLVER_STATUS_INVALID_VALUE: name = "CUSOLVER_STATUS_INVALID_VALUE"; break;
+    case CUSOLVER_STATUS_ARCH_MISMATCH: name = "CUSOLVER_STATUS_ARCH_MISMATCH"; break;
+    case CUSOLVER_STATUS_EXECUTION_FAILED: name = "CUSOLVER_STATUS_EXECUTION_FAILED"; break;
+    case CUSOLVER_STATUS_INTERNAL_ERROR: name = "CUSOLVER_STATUS_INTERNAL_ERROR"; break;
+    case CUSOLVER_STATUS_NOT_SUPPORTED: name = "CUSOLVER_STATUS_NOT_SUPPORTED"; break;
+    default: break;
+  }
+  const StatusCode code = e == CUSOLVER_STATUS_ALLOC_FAILED ? StatusCode::kOutOfMemory : StatusCode::kDevice;
+  return Status::error(code, "%s failed: %s (%d)", what, name, static_cast<int>(e));
+}
+
 namespace {
 
 // cudaGetDeviceCount, remembered: the answer cannot change while the
@@ -179,6 +196,21 @@ Status LaunchContext::cudnn(cudnnHandle_t* out) {
   return Status::ok();
 }
 
+Status LaunchContext::cusolver(cusolverDnHandle_t* out) {
+  if (cusolver_ == nullptr) {
+    cusolverDnHandle_t h = nullptr;
+    LIBOPS_CUSOLVER_CHECK(cusolverDnCreate(&h));
+    const cusolverStatus_t s = cusolverDnSetStream(h, stream_);
+    if (s != CUSOLVER_STATUS_SUCCESS) {
+      cusolverDnDestroy(h);
+      return cusolver_error(s, "cusolverDnSetStream");
+    }
+    cusolver_ = h;
+  }
+  *out = cusolver_;
+  return Status::ok();
+}
+
 Status LaunchContext::workspace(size_t bytes, void** out) {
   if (bytes > workspace_bytes_) {
     if (workspace_ != nullptr) cudaFreeAsync(workspace_, stream_);
@@ -198,6 +230,7 @@ LaunchContext::~LaunchContext() {
   // Runs at thread exit; errors cannot be reported and must not throw.
   if (cudaSetDevice(device_) != cudaSuccess) return;
   if (workspace_ != nullptr) cudaFreeAsync(workspace_, stream_);
+  if (cusolver_ != nullptr) cusolverDnDestroy(cusolver_);
   if (cudnn_ != nullptr) cudnnDestroy(cudnn_);
   if (cublas_ != nullptr) cublasDestroy(cublas_);
   if (stream_ != nullptr) cudaStreamDestroy(stream_);
