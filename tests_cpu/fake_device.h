@@ -9,12 +9,14 @@
 
 #include "libops/array/ndarray.h"
 #include "libops/core/device.h"
+#include "libops/legacy/device_tables.h"
 #include "libops/legacy/legacy.h"
 
 namespace libops::test {
 
 struct FakeDevice {
   static inline int to_device = 0, to_host = 0, allocations = 0, releases = 0;
+  static inline int table_kernels = 0;  // legacy kernels run by cpu_table_on_device_copies
   static inline bool fail_allocation = false;
   static int count() { return 2; }
   static Status check(int index) {
@@ -54,6 +56,7 @@ class ScopedFakeCuda {
   ScopedFakeCuda() : saved_(device_runtime(DeviceType::kCuda)) {
     register_device_runtime(DeviceType::kCuda, &kFakeRuntime);
     FakeDevice::to_device = FakeDevice::to_host = FakeDevice::allocations = FakeDevice::releases = 0;
+    FakeDevice::table_kernels = 0;
     FakeDevice::fail_allocation = false;
   }
   ~ScopedFakeCuda() { register_device_runtime(DeviceType::kCuda, saved_); }
@@ -83,6 +86,21 @@ inline Status transform_any_on_device_copies(int num, const NDArray& x, NDArray&
   call.z = &zd;
   call.extra = e;
   return legacy::exec(call);
+}
+
+// What a device's legacy table does, done by the table's CPU kernel on the
+// fake device's copies: register as a fake device table, e.g.
+// cpu_table_on_device_copies<legacy::binary_run> for Table::kBinary.
+// Counts its calls in FakeDevice::table_kernels.
+template <legacy::TableRunFn CpuRun>
+Status cpu_table_on_device_copies(int num, ComputeType ct, const NDArray& x, const NDArray* y, NDArray& z,
+                                  const Dims& axes, const ExtraParams& e) {
+  ++FakeDevice::table_kernels;
+  NDArray xv, yv, zv;
+  RETURN_IF_ERROR(device_view(x, xv));
+  if (y != nullptr) RETURN_IF_ERROR(device_view(*y, yv));
+  RETURN_IF_ERROR(device_view(z, zv));
+  return CpuRun(num, ct, xv, y != nullptr ? &yv : nullptr, zv, axes, e);
 }
 
 }  // namespace libops::test

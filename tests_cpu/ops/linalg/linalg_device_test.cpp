@@ -25,7 +25,7 @@ namespace {
 using test::values;
 
 struct Seen {
-  int potrf = 0, trsm = 0, legacy_kernels = 0;
+  int potrf = 0, trsm = 0;
 };
 Seen g_seen;
 
@@ -46,18 +46,6 @@ Status fake_trsm(int, DataType dtype, bool lower, bool transpose, bool unit_diag
 
 const blas::DeviceLinalg kFakeLinalg{fake_potrf, fake_trsm};
 
-// A legacy table's CPU kernel over the fake device's copies.
-template <legacy::TableRunFn CpuRun>
-Status fake_table(int num, ComputeType ct, const NDArray& x, const NDArray* y, NDArray& z, const Dims& axes,
-                  const ExtraParams& e) {
-  ++g_seen.legacy_kernels;
-  NDArray xv, yv, zv;
-  RETURN_IF_ERROR(test::device_view(x, xv));
-  if (y != nullptr) RETURN_IF_ERROR(test::device_view(*y, yv));
-  RETURN_IF_ERROR(test::device_view(z, zv));
-  return CpuRun(num, ct, xv, y != nullptr ? &yv : nullptr, zv, axes, e);
-}
-
 class LinalgOnDevice : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -66,8 +54,9 @@ class LinalgOnDevice : public ::testing::Test {
     saved_binary_ = legacy::device_table(DeviceType::kCuda, legacy::Table::kBinary);
     blas::register_device_linalg(DeviceType::kCuda, &kFakeLinalg);
     legacy::register_device_table(DeviceType::kCuda, legacy::Table::kTransformAny,
-                                  fake_table<legacy::transform_any_run>);
-    legacy::register_device_table(DeviceType::kCuda, legacy::Table::kBinary, fake_table<legacy::binary_run>);
+                                  test::cpu_table_on_device_copies<legacy::transform_any_run>);
+    legacy::register_device_table(DeviceType::kCuda, legacy::Table::kBinary,
+                                  test::cpu_table_on_device_copies<legacy::binary_run>);
     g_seen = Seen{};
   }
   void TearDown() override {
@@ -117,9 +106,10 @@ TEST_F(LinalgOnDevice, CholeskyGivesTheCpuValues) {
     ASSERT_OK(test::run_op("cholesky", {.in = {&host}, .b = {upper}}, cpu));
     move_to_device(dev);
     g_seen = Seen{};
+    test::FakeDevice::table_kernels = 0;
     run_on_device("cholesky", {.in = {&dev}, .b = {upper}}, on_dev);
     EXPECT_EQ(g_seen.potrf, 1) << name;
-    EXPECT_EQ(g_seen.legacy_kernels, 3) << name;  // the copy, relu, replace_nans
+    EXPECT_EQ(test::FakeDevice::table_kernels, 3) << name;  // the copy, relu, replace_nans
     EXPECT_EQ(values(*on_dev.output(0)), values(*cpu.output(0))) << name;
   }
 }
@@ -159,7 +149,7 @@ TEST_F(LinalgOnDevice, TriangularSolveGivesTheCpuValues) {
   Context dev;
   run_on_device("triangular_solve", {.in = {&a_view, &b}, .b = {false, true}}, dev);
   EXPECT_EQ(g_seen.trsm, 1);
-  EXPECT_EQ(g_seen.legacy_kernels, 2);  // a made dense, b copied into x
+  EXPECT_EQ(test::FakeDevice::table_kernels, 2);  // a made dense, b copied into x
   EXPECT_EQ(values(*dev.output(0)), values(*cpu.output(0)));
   NDArray z = test::load_golden("linalg/triangular_solve_shared_a_f64_z.npy");
   EXPECT_TRUE(test::all_close(*dev.output(0), values(z), 1e-12, 1e-12));

@@ -38,7 +38,7 @@ std::vector<double> ramp(int64_t n, double scale) {
 
 // What the fake backend saw.
 struct Seen {
-  int usable = 0, runs = 0, copies = 0, generic_kernels = 0;
+  int usable = 0, runs = 0, copies = 0;
   Conv2dDesc conv;
   Pool2dDesc pool;
   BatchnormDesc bn;
@@ -417,19 +417,6 @@ TEST_F(NnOnDevice, SoftmaxGoesToTheBackendViewedAroundItsAxis) {
   EXPECT_NEAR(z[0] + z[4] + z[8], 1.0, 1e-6);
 }
 
-// A legacy table's CPU kernel over the fake device's copies: what a device
-// table does, for the tables softmax's generic device path uses.
-template <legacy::TableRunFn CpuRun>
-Status fake_table(int num, ComputeType ct, const NDArray& x, const NDArray* y, NDArray& z, const Dims& axes,
-                  const ExtraParams& e) {
-  ++g_seen.generic_kernels;
-  NDArray xv, yv, zv;
-  RETURN_IF_ERROR(test::device_view(x, xv));
-  if (y != nullptr) RETURN_IF_ERROR(test::device_view(*y, yv));
-  RETURN_IF_ERROR(test::device_view(z, zv));
-  return CpuRun(num, ct, xv, y != nullptr ? &yv : nullptr, zv, axes, e);
-}
-
 TEST_F(NnOnDevice, ARefusedSoftmaxRunsOnTheDeviceWithoutTheBackend) {
   // A refusal is no error for softmax: the call goes to its legacy kernels
   // (max, subtract, exp, sum, divide) on the same device, never the host.
@@ -441,10 +428,12 @@ TEST_F(NnOnDevice, ARefusedSoftmaxRunsOnTheDeviceWithoutTheBackend) {
       {legacy::Table::kReduceSame, legacy::device_table(DeviceType::kCuda, legacy::Table::kReduceSame)},
       {legacy::Table::kBinary, legacy::device_table(DeviceType::kCuda, legacy::Table::kBinary)},
       {legacy::Table::kTransformStrict, legacy::device_table(DeviceType::kCuda, legacy::Table::kTransformStrict)}};
-  legacy::register_device_table(DeviceType::kCuda, legacy::Table::kReduceSame, fake_table<legacy::reduce_same_run>);
-  legacy::register_device_table(DeviceType::kCuda, legacy::Table::kBinary, fake_table<legacy::binary_run>);
+  legacy::register_device_table(DeviceType::kCuda, legacy::Table::kReduceSame,
+                                test::cpu_table_on_device_copies<legacy::reduce_same_run>);
+  legacy::register_device_table(DeviceType::kCuda, legacy::Table::kBinary,
+                                test::cpu_table_on_device_copies<legacy::binary_run>);
   legacy::register_device_table(DeviceType::kCuda, legacy::Table::kTransformStrict,
-                                fake_table<legacy::transform_strict_run>);
+                                test::cpu_table_on_device_copies<legacy::transform_strict_run>);
   g_seen.refusal = Status::error(StatusCode::kNotImplemented, "no bfloat16 here");
   auto arrays = [] { return std::vector<NDArray>{make(DataType::kBFloat16, {2, 3}, {1, 2, 3, 4, 5, 7})}; };
   std::vector<NDArray> c = arrays(), d = arrays();
@@ -459,7 +448,7 @@ TEST_F(NnOnDevice, ARefusedSoftmaxRunsOnTheDeviceWithoutTheBackend) {
   EXPECT_EQ(test::FakeDevice::to_host, to_host);
   EXPECT_EQ(g_seen.usable, 1);
   EXPECT_EQ(g_seen.runs, 0);
-  EXPECT_EQ(g_seen.generic_kernels, 5);
+  EXPECT_EQ(test::FakeDevice::table_kernels, 5);
   NDArray& z = *dev.output(0);
   EXPECT_EQ(z.buffer()->sync(), DataBuffer::Sync::kDeviceNewer);
   ASSERT_OK(z.buffer()->sync_to_host());
