@@ -67,6 +67,15 @@ class ScopedFakeCuda {
   const DeviceRuntime* saved_;
 };
 
+// `a`'s buffer with its newest copy on the fake cuda:0 and its host copy
+// overwritten, so a host read by mistake shows in the values.
+inline Status move_to_device(NDArray& a) {
+  RETURN_IF_ERROR(a.buffer()->sync_to_device(Device::cuda(0)));
+  a.buffer()->mark_device_written();
+  std::memset(a.buffer()->host(), 0x7f, a.buffer()->bytes());
+  return Status::ok();
+}
+
 // A host view of `a`'s device copy (the fake device's memory is host memory).
 inline Status device_view(const NDArray& a, NDArray& out) {
   const size_t start = static_cast<size_t>(a.offset()) * a.element_size();

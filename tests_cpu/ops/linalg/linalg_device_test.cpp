@@ -68,9 +68,7 @@ class LinalgOnDevice : public ::testing::Test {
   // `a` with its newest copy on the device and its host copy overwritten,
   // so reading the host copy by mistake shows.
   static void move_to_device(NDArray& a) {
-    ASSERT_OK(a.buffer()->sync_to_device(Device::cuda(0)));
-    a.buffer()->mark_device_written();
-    for (int64_t i = 0; i < a.length(); ++i) static_cast<char*>(a.buffer()->host())[i * a.element_size()] = 0x55;
+    ASSERT_OK(test::move_to_device(a));
   }
 
   // Runs `op` on cuda:0; checks nothing came back to the host and the

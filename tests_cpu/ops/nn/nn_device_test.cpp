@@ -175,10 +175,7 @@ class NnOnDevice : public ::testing::Test {
   // `a`'s newest copy on the device and its host copy scribbled over, so a
   // host read by mistake shows in the values.
   static void move_to_device(NDArray& a) {
-    ASSERT_OK(a.buffer()->sync_to_device(Device::cuda(0)));
-    a.buffer()->mark_device_written();
-    auto* host = static_cast<unsigned char*>(a.buffer()->host());
-    for (size_t i = 0; i < a.buffer()->bytes(); ++i) host[i] = 0x7f;
+    ASSERT_OK(test::move_to_device(a));
   }
 
   // Runs `op` on the CPU (fresh arrays) and on cuda:0 (arrays moved there
