@@ -71,6 +71,15 @@ std::vector<CustomCase> cases() {
   v.emplace_back("linalg_triangular_solve", "triangular_solve",
                  std::vector<Arg>{{f64, {2, 2}, {2, 0, 1, 4}}, {f64, {2, 1}, {2, 9}}},
                  NodeArgs{}, Arg{f64, {2, 1}, {1, 2}});
+  // signal: complex arrays are [..., 2] (real, imaginary)
+  v.emplace_back("signal_fft", "fft", std::vector<Arg>{{f64, {2, 2}, {1, 0, 2, 0}}}, NodeArgs{},
+                 Arg{f64, {2, 2}, {3, 0, -1, 0}});
+  v.emplace_back("signal_ifft", "ifft", std::vector<Arg>{{f64, {2, 2}, {3, 0, -1, 0}}}, NodeArgs{},
+                 Arg{f64, {2, 2}, {1, 0, 2, 0}});
+  v.emplace_back("signal_rfft", "rfft", std::vector<Arg>{{f64, {4}, {1, 2, 3, 4}}}, NodeArgs{},
+                 Arg{f64, {3, 2}, {10, 0, -2, 2, -2, 0}});
+  v.emplace_back("signal_irfft", "irfft", std::vector<Arg>{{f64, {3, 2}, {10, 0, -2, 2, -2, 0}}}, NodeArgs{},
+                 Arg{f64, {4}, {1, 2, 3, 4}});
   // nn
   v.emplace_back("nn_relu", "relu", std::vector<Arg>{{f32, {4}, {-1, 0, 2, -3.5}}}, NodeArgs{},
                  Arg{f32, {4}, {0, 0, 2, 0}});

@@ -1,0 +1,437 @@
+// Discrete Fourier transforms on the CPU, and their dispatch to a device
+// backend.
+//
+// Note [Stockham FFT]
+// A length n = R1 * R2 * ... * Rs (radices 4, 2, 3, 5 and other primes up
+// to kMaxDirectRadix) is transformed in s passes of Stockham's autosort
+// algorithm, ping-ponging between two buffers: no bit-reversal pass, and
+// every pass reads and writes in runs of unit stride. In pass j, with
+// p = R1 * ... * R(j-1) (the length of the sub-transforms done so far) and
+// R = Rj, input i (of n / R) starts a group of R inputs i, i + n/R, ...;
+// with k = i mod p, input q of the group is multiplied by the twiddle
+// exp(-2 pi i q k / (p R)), the group gets an R-point DFT, and its outputs go
+// p apart from (i - k) * R + k. After the last pass the buffer holds X in
+// natural order.
+//
+// A length with a larger prime factor uses Bluestein's algorithm: since
+// t k = (t^2 + k^2 - (k - t)^2) / 2, the DFT is a convolution with the chirp
+// c[t] = exp(-pi i t^2 / n): X[k] = c[k] * sum_t (x[t] c[t]) conj(c[k - t]),
+// done by power-of-two transforms of a length m >= 2n - 1.
+//
+// The inverse is the forward transform of the conjugate, conjugated. The
+// twiddles and the chirp are computed in double from exactly reduced
+// integer angles and then rounded, so float transforms lose nothing to them.
+// A plan (radices and twiddles for one n) is cached for the next call.
+// Signals are transformed one at a time, each gathered into a contiguous
+// buffer (whatever the stride of its axis) and scattered back; threads split
+// the signals.
+#include "blas/fft.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <numbers>
+#include <unordered_map>
+#include <vector>
+
+#include "libops/core/parallel.h"
+
+namespace libops::blas {
+
+namespace {
+
+std::atomic<const DeviceFft*> g_device_fft[kNumDeviceTypes];
+
+// Primes above this make the whole length use Bluestein: a direct R-point
+// DFT costs R multiply-adds per point.
+constexpr int kMaxDirectRadix = 31;
+
+template <typename T>
+struct Cx {
+  T re, im;
+};
+
+// Plain arithmetic: std::complex's operator* checks for NaN and inf on every
+// product, which keeps these loops from vectorizing.
+template <typename T> inline Cx<T> operator+(Cx<T> a, Cx<T> b) { return {a.re + b.re, a.im + b.im}; }
+template <typename T> inline Cx<T> operator-(Cx<T> a, Cx<T> b) { return {a.re - b.re, a.im - b.im}; }
+template <typename T> inline Cx<T> operator*(Cx<T> a, Cx<T> b) {
+  return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+template <typename T> inline Cx<T> operator*(T s, Cx<T> a) { return {s * a.re, s * a.im}; }
+template <typename T> inline Cx<T> conj(Cx<T> a) { return {a.re, -a.im}; }
+template <typename T> inline Cx<T> times_minus_i(Cx<T> a) { return {a.im, -a.re}; }
+template <typename T> inline Cx<T> times_i(Cx<T> a) { return {-a.im, a.re}; }
+
+// exp(-2 pi i num / den), num reduced below den first.
+template <typename T>
+Cx<T> unit_root(int64_t num, int64_t den) {
+  const double angle = -2.0 * std::numbers::pi * static_cast<double>(num % den) / static_cast<double>(den);
+  return {static_cast<T>(std::cos(angle)), static_cast<T>(std::sin(angle))};
+}
+
+// R-point forward DFTs in place, for the radices with closed forms.
+template <typename T>
+inline void dft2(Cx<T>* a) {
+  const Cx<T> t = a[0] - a[1];
+  a[0] = a[0] + a[1];
+  a[1] = t;
+}
+
+template <typename T>
+inline void dft3(Cx<T>* a) {
+  const T s = static_cast<T>(0.86602540378443864676);  // sin(2 pi / 3)
+  const Cx<T> t1 = a[1] + a[2];
+  const Cx<T> t2 = a[0] - static_cast<T>(0.5) * t1;
+  const Cx<T> t3 = s * (a[1] - a[2]);
+  a[0] = a[0] + t1;
+  a[1] = t2 + times_minus_i(t3);
+  a[2] = t2 + times_i(t3);
+}
+
+template <typename T>
+inline void dft4(Cx<T>* a) {
+  const Cx<T> t0 = a[0] + a[2], t1 = a[0] - a[2], t2 = a[1] + a[3], t3 = a[1] - a[3];
+  a[0] = t0 + t2;
+  a[1] = t1 + times_minus_i(t3);
+  a[2] = t0 - t2;
+  a[3] = t1 + times_i(t3);
+}
+
+template <typename T>
+inline void dft5(Cx<T>* a) {
+  const T c1 = static_cast<T>(0.30901699437494742410), c2 = static_cast<T>(-0.80901699437494742410);
+  const T s1 = static_cast<T>(0.95105651629515357212), s2 = static_cast<T>(0.58778525229247312917);
+  const Cx<T> t1 = a[1] + a[4], t2 = a[2] + a[3], t3 = a[1] - a[4], t4 = a[2] - a[3];
+  const Cx<T> b1 = a[0] + c1 * t1 + c2 * t2, b2 = a[0] + c2 * t1 + c1 * t2;
+  const Cx<T> d1 = s1 * t3 + s2 * t4, d2 = s2 * t3 - s1 * t4;
+  a[0] = a[0] + t1 + t2;
+  a[1] = b1 + times_minus_i(d1);
+  a[2] = b2 + times_minus_i(d2);
+  a[3] = b2 + times_i(d2);
+  a[4] = b1 + times_i(d1);
+}
+
+// Every prime factor of n, smallest first, with pairs of 2 merged into 4.
+std::vector<int64_t> radices_of(int64_t n) {
+  std::vector<int64_t> radices;
+  while (n % 4 == 0) {
+    radices.push_back(4);
+    n /= 4;
+  }
+  for (int64_t f = 2; f * f <= n; f += (f == 2 ? 1 : 2))
+    while (n % f == 0) {
+      radices.push_back(f);
+      n /= f;
+    }
+  if (n > 1) radices.push_back(n);
+  return radices;
+}
+
+template <typename T>
+struct Plan {
+  struct Pass {
+    int radix;
+    int64_t p;         // the length of the sub-transforms this pass combines
+    size_t twiddles;   // offset of its p * radix twiddles, [k * radix + q]
+    size_t roots;      // offset of its radix roots of unity (direct radices)
+  };
+  int64_t n = 0;
+  std::vector<Pass> passes;
+  std::vector<Cx<T>> table;  // twiddles and roots of every pass
+
+  // Bluestein (sub != nullptr): the chirp c[t], t < n, and the transform of
+  // the filter conj(c[|j|]) wrapped to length m, times 1 / m.
+  std::shared_ptr<const Plan<T>> sub;
+  std::vector<Cx<T>> chirp, filter;
+
+  // Entries in each of the two buffers run() takes.
+  int64_t work_length() const { return sub ? sub->n : n; }
+
+  // The forward transform of buf[0, n): returns buf or tmp, whichever
+  // holds X. Both have work_length() entries.
+  Cx<T>* run(Cx<T>* buf, Cx<T>* tmp) const {
+    if (sub) return run_bluestein(buf, tmp);
+    Cx<T>* x = buf;
+    Cx<T>* y = tmp;
+    for (const Pass& pass : passes) {
+      run_pass(pass, x, y);
+      std::swap(x, y);
+    }
+    return x;
+  }
+
+ private:
+  template <int R, typename Dft>
+  void fixed_pass(const Pass& pass, const Cx<T>* x, Cx<T>* y, Dft dft) const {
+    const int64_t groups = n / R, p = pass.p;
+    const Cx<T>* tw = table.data() + pass.twiddles;
+    for (int64_t first = 0; first < groups; first += p)
+      for (int64_t k = 0; k < p; ++k) {
+        Cx<T> a[R];
+        a[0] = x[first + k];
+        for (int q = 1; q < R; ++q) a[q] = x[first + k + q * groups] * tw[k * R + q];
+        dft(a);
+        Cx<T>* out = y + first * R + k;
+        for (int q = 0; q < R; ++q) out[q * p] = a[q];
+      }
+  }
+
+  void direct_pass(const Pass& pass, const Cx<T>* x, Cx<T>* y) const {
+    const int r = pass.radix;
+    const int64_t groups = n / r, p = pass.p;
+    const Cx<T>* tw = table.data() + pass.twiddles;
+    const Cx<T>* roots = table.data() + pass.roots;
+    Cx<T> a[kMaxDirectRadix];
+    for (int64_t first = 0; first < groups; first += p)
+      for (int64_t k = 0; k < p; ++k) {
+        a[0] = x[first + k];
+        for (int q = 1; q < r; ++q) a[q] = x[first + k + q * groups] * tw[k * r + q];
+        Cx<T>* out = y + first * r + k;
+        for (int s = 0; s < r; ++s) {
+          Cx<T> sum = a[0];
+          for (int q = 1, e = s; q < r; ++q, e = (e + s) % r) sum = sum + a[q] * roots[e];
+          out[s * p] = sum;
+        }
+      }
+  }
+
+  void run_pass(const Pass& pass, const Cx<T>* x, Cx<T>* y) const {
+    switch (pass.radix) {
+      case 2: return fixed_pass<2>(pass, x, y, dft2<T>);
+      case 3: return fixed_pass<3>(pass, x, y, dft3<T>);
+      case 4: return fixed_pass<4>(pass, x, y, dft4<T>);
+      case 5: return fixed_pass<5>(pass, x, y, dft5<T>);
+      default: return direct_pass(pass, x, y);
+    }
+  }
+
+  Cx<T>* run_bluestein(Cx<T>* buf, Cx<T>* tmp) const {
+    const int64_t m = sub->n;
+    for (int64_t t = 0; t < n; ++t) buf[t] = buf[t] * chirp[t];
+    std::fill(buf + n, buf + m, Cx<T>{0, 0});
+    Cx<T>* spectrum = sub->run(buf, tmp);
+    // Convolution by the filter, then its inverse transform by conjugation.
+    for (int64_t j = 0; j < m; ++j) spectrum[j] = conj(spectrum[j] * filter[j]);
+    Cx<T>* other = spectrum == buf ? tmp : buf;
+    const Cx<T>* conv = sub->run(spectrum, other);
+    for (int64_t k = 0; k < n; ++k) buf[k] = chirp[k] * conj(conv[k]);
+    return buf;
+  }
+};
+
+template <typename T>
+std::shared_ptr<const Plan<T>> plan_for(int64_t n);
+
+template <typename T>
+std::shared_ptr<const Plan<T>> make_plan(int64_t n) {
+  auto plan = std::make_shared<Plan<T>>();
+  plan->n = n;
+  const std::vector<int64_t> radices = radices_of(n);
+  if (!radices.empty() && radices.back() > kMaxDirectRadix) {  // n == 1 has no passes
+    int64_t m = 1;
+    while (m < 2 * n - 1) m *= 2;
+    plan->sub = plan_for<T>(m);
+    plan->chirp.resize(static_cast<size_t>(n));
+    for (int64_t t = 0; t < n; ++t) {
+      // exp(-pi i t^2 / n) = exp(-2 pi i (t^2 mod 2n) / 2n), reduced exactly.
+      const auto square = static_cast<unsigned __int128>(t) * static_cast<unsigned __int128>(t);
+      plan->chirp[static_cast<size_t>(t)] = unit_root<T>(static_cast<int64_t>(square % (2 * n)), 2 * n);
+    }
+    std::vector<Cx<T>> filter(static_cast<size_t>(m), Cx<T>{0, 0}), tmp(static_cast<size_t>(m));
+    filter[0] = Cx<T>{1, 0};
+    for (int64_t t = 1; t < n; ++t) filter[static_cast<size_t>(t)] = filter[static_cast<size_t>(m - t)] =
+        conj(plan->chirp[static_cast<size_t>(t)]);
+    const Cx<T>* spectrum = plan->sub->run(filter.data(), tmp.data());
+    const T inv_m = static_cast<T>(1.0 / static_cast<double>(m));
+    plan->filter.assign(spectrum, spectrum + m);
+    for (Cx<T>& f : plan->filter) f = inv_m * f;
+    return plan;
+  }
+  int64_t p = 1;
+  for (int64_t r : radices) {
+    typename Plan<T>::Pass pass{static_cast<int>(r), p, plan->table.size(), 0};
+    for (int64_t k = 0; k < p; ++k)
+      for (int64_t q = 0; q < r; ++q) plan->table.push_back(unit_root<T>(q * k, p * r));
+    pass.roots = plan->table.size();
+    if (r > 5)
+      for (int64_t s = 0; s < r; ++s) plan->table.push_back(unit_root<T>(s, r));
+    plan->passes.push_back(pass);
+    p *= r;
+  }
+  return plan;
+}
+
+// Plans of lengths up to kMaxCachedLength are kept, at most kMaxCachedPlans
+// of them per precision; a larger one is made for its call and freed after.
+constexpr int64_t kMaxCachedLength = int64_t{1} << 22;
+constexpr size_t kMaxCachedPlans = 64;
+
+template <typename T>
+std::shared_ptr<const Plan<T>> plan_for(int64_t n) {
+  static std::mutex mu;
+  static std::unordered_map<int64_t, std::shared_ptr<const Plan<T>>> cache;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = cache.find(n);
+    if (it != cache.end()) return it->second;
+  }
+  // Made outside the lock: a Bluestein plan asks for its sub-plan.
+  std::shared_ptr<const Plan<T>> plan = make_plan<T>(n);
+  if (n <= kMaxCachedLength) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (cache.size() >= kMaxCachedPlans) cache.clear();
+    cache.emplace(n, plan);
+  }
+  return plan;
+}
+
+// Signals per thread chunk: enough that each chunk does ~16K points.
+int64_t signals_per_chunk(int64_t n) { return std::max<int64_t>(1, (int64_t{1} << 14) / n); }
+
+// Calls f(buf, tmp, line) for every signal of [outer, *, inner], threads
+// splitting the signals, with two scratch buffers of plan.work_length().
+template <typename T, typename F>
+void for_each_signal(const Plan<T>& plan, int64_t outer, int64_t inner, F&& f) {
+  parallel_for(outer * inner, signals_per_chunk(plan.n), [&](int64_t begin, int64_t end) {
+    std::vector<Cx<T>> scratch(static_cast<size_t>(2 * plan.work_length()));
+    Cx<T>* buf = scratch.data();
+    Cx<T>* tmp = buf + plan.work_length();
+    for (int64_t line = begin; line < end; ++line) f(buf, tmp, line / inner, line % inner);
+  });
+}
+
+template <typename T>
+void c2c_cpu(bool inverse, int64_t outer, int64_t n, int64_t inner, const void* in, void* out, double scale) {
+  const auto plan = plan_for<T>(n);
+  const T s = static_cast<T>(scale);
+  for_each_signal(*plan, outer, inner, [&](Cx<T>* buf, Cx<T>* tmp, int64_t o, int64_t i) {
+    const Cx<T>* x = static_cast<const Cx<T>*>(in) + o * n * inner + i;
+    Cx<T>* z = static_cast<Cx<T>*>(out) + o * n * inner + i;
+    for (int64_t t = 0; t < n; ++t) buf[t] = inverse ? conj(x[t * inner]) : x[t * inner];
+    const Cx<T>* r = plan->run(buf, tmp);
+    for (int64_t t = 0; t < n; ++t) z[t * inner] = s * (inverse ? conj(r[t]) : r[t]);
+  });
+}
+
+template <typename T>
+void r2c_cpu(int64_t outer, int64_t n, int64_t inner, const void* in, void* out) {
+  const auto plan = plan_for<T>(n);
+  const int64_t h = real_fft_bins(n);
+  for_each_signal(*plan, outer, inner, [&](Cx<T>* buf, Cx<T>* tmp, int64_t o, int64_t i) {
+    const T* x = static_cast<const T*>(in) + o * n * inner + i;
+    Cx<T>* z = static_cast<Cx<T>*>(out) + o * h * inner + i;
+    for (int64_t t = 0; t < n; ++t) buf[t] = Cx<T>{x[t * inner], 0};
+    const Cx<T>* r = plan->run(buf, tmp);
+    for (int64_t k = 0; k < h; ++k) z[k * inner] = r[k];
+  });
+}
+
+template <typename T>
+void c2r_cpu(int64_t outer, int64_t m, int64_t n, int64_t inner, const void* in, void* out, double scale) {
+  const auto plan = plan_for<T>(n);
+  const int64_t h = real_fft_bins(n), used = std::min(m, h);
+  const T s = static_cast<T>(scale);
+  for_each_signal(*plan, outer, inner, [&](Cx<T>* buf, Cx<T>* tmp, int64_t o, int64_t i) {
+    const Cx<T>* x = static_cast<const Cx<T>*>(in) + o * m * inner + i;
+    T* z = static_cast<T*>(out) + o * n * inner + i;
+    // The conjugate of the full spectrum (the inverse by conjugation): bins
+    // 0 .. h - 1 from x, the rest conj(X[n - k]), conjugated again.
+    for (int64_t k = 0; k < h; ++k) buf[k] = k < used ? conj(x[k * inner]) : Cx<T>{0, 0};
+    for (int64_t k = h; k < n; ++k) buf[k] = conj(buf[n - k]);
+    // The real part of the conjugate is the real part.
+    const Cx<T>* r = plan->run(buf, tmp);
+    for (int64_t t = 0; t < n; ++t) z[t * inner] = s * r[t].re;
+  });
+}
+
+Status check_extents(const char* what, DataType dtype, int64_t outer, int64_t n, int64_t inner) {
+  if (dtype != DataType::kFloat32 && dtype != DataType::kFloat64)
+    return Status::error(StatusCode::kNotImplemented, "%s: dtype %s is not supported (float32, float64 are)", what,
+                         dtype_name(dtype));
+  if (outer < 0 || inner < 0 || n < 1)
+    return Status::error(StatusCode::kInvalidArgument,
+                         "%s: outer=%lld and inner=%lld must be >= 0 and the length n=%lld >= 1", what,
+                         static_cast<long long>(outer), static_cast<long long>(inner), static_cast<long long>(n));
+  return Status::ok();
+}
+
+Status check_pointers(const char* what, int64_t signals, const void* a, const void* b) {
+  if (signals > 0 && (a == nullptr || b == nullptr))
+    return Status::error(StatusCode::kNullPointer, "%s: null data pointer", what);
+  return Status::ok();
+}
+
+Status no_device_fft(const char* what, Device device) {
+  return Status::error(StatusCode::kNotImplemented, "%s: no %s implementation (device %s)", what,
+                       device_type_name(device.type), device.str().c_str());
+}
+
+// The backend's table for a device call, or the error why there is none.
+Status device_fns(const char* what, Device device, const DeviceFft** fns) {
+  RETURN_IF_ERROR(check_device(device));
+  *fns = device_fft(device.type);
+  return *fns == nullptr ? no_device_fft(what, device) : Status::ok();
+}
+
+}  // namespace
+
+void register_device_fft(DeviceType type, const DeviceFft* fns) {
+  g_device_fft[static_cast<int>(type)].store(fns, std::memory_order_release);
+}
+
+const DeviceFft* device_fft(DeviceType type) {
+  return g_device_fft[static_cast<int>(type)].load(std::memory_order_acquire);
+}
+
+Status fft_c2c_on(Device device, DataType dtype, bool inverse, int64_t outer, int64_t n, int64_t inner, const void* in,
+                  void* out, double scale) {
+  RETURN_IF_ERROR(check_extents("fft c2c", dtype, outer, n, inner));
+  RETURN_IF_ERROR(check_pointers("fft c2c", outer * inner, in, out));
+  if (outer * inner == 0) return Status::ok();
+  if (!device.is_cpu()) {
+    const DeviceFft* fns = nullptr;
+    RETURN_IF_ERROR(device_fns("fft c2c", device, &fns));
+    return fns->c2c(device.index, dtype, inverse, outer, n, inner, in, out, scale);
+  }
+  if (dtype == DataType::kFloat32) c2c_cpu<float>(inverse, outer, n, inner, in, out, scale);
+  else c2c_cpu<double>(inverse, outer, n, inner, in, out, scale);
+  return Status::ok();
+}
+
+Status fft_r2c_on(Device device, DataType dtype, int64_t outer, int64_t n, int64_t inner, const void* in, void* out) {
+  RETURN_IF_ERROR(check_extents("fft r2c", dtype, outer, n, inner));
+  RETURN_IF_ERROR(check_pointers("fft r2c", outer * inner, in, out));
+  if (outer * inner == 0) return Status::ok();
+  if (!device.is_cpu()) {
+    const DeviceFft* fns = nullptr;
+    RETURN_IF_ERROR(device_fns("fft r2c", device, &fns));
+    return fns->r2c(device.index, dtype, outer, n, inner, in, out);
+  }
+  if (dtype == DataType::kFloat32) r2c_cpu<float>(outer, n, inner, in, out);
+  else r2c_cpu<double>(outer, n, inner, in, out);
+  return Status::ok();
+}
+
+Status fft_c2r_on(Device device, DataType dtype, int64_t outer, int64_t m, int64_t n, int64_t inner, const void* in,
+                  void* out, double scale) {
+  RETURN_IF_ERROR(check_extents("fft c2r", dtype, outer, n, inner));
+  if (m < 1)
+    return Status::error(StatusCode::kInvalidArgument, "fft c2r: the input has %lld bins; it needs at least 1",
+                         static_cast<long long>(m));
+  RETURN_IF_ERROR(check_pointers("fft c2r", outer * inner, in, out));
+  if (outer * inner == 0) return Status::ok();
+  if (!device.is_cpu()) {
+    const DeviceFft* fns = nullptr;
+    RETURN_IF_ERROR(device_fns("fft c2r", device, &fns));
+    return fns->c2r(device.index, dtype, outer, m, n, inner, in, out, scale);
+  }
+  if (dtype == DataType::kFloat32) c2r_cpu<float>(outer, m, n, inner, in, out, scale);
+  else c2r_cpu<double>(outer, m, n, inner, in, out, scale);
+  return Status::ok();
+}
+
+}  // namespace libops::blas

@@ -1,0 +1,187 @@
+// blas/fft.h on the CPU against the DFT's definition, summed in long double
+// with exactly reduced angles: every length from 1 to 70 (each radix path,
+// direct primes up to 31, Bluestein above), longer powers of two, smooth
+// and prime lengths up to 4099, both precisions, strided signals
+// ([outer, n, inner] with inner > 1), the real transforms with cropped and
+// padded bins, in place and out of place, many signals at once (the
+// threaded path), and the argument errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <numbers>
+#include <random>
+#include <vector>
+
+#include "blas/fft.h"
+#include "test_util.h"
+
+namespace libops {
+namespace {
+
+using cld = std::complex<long double>;
+
+// sum_t x[t] exp(sign 2 pi i t k / n), per k, from a table of the n roots.
+std::vector<cld> naive_dft(const std::vector<cld>& x, int sign) {
+  const int64_t n = static_cast<int64_t>(x.size());
+  std::vector<cld> roots(x.size());
+  for (int64_t j = 0; j < n; ++j) {
+    const long double angle =
+        sign * 2.0L * std::numbers::pi_v<long double> * static_cast<long double>(j) / static_cast<long double>(n);
+    roots[static_cast<size_t>(j)] = cld(std::cos(angle), std::sin(angle));
+  }
+  std::vector<cld> out(x.size());
+  for (int64_t k = 0; k < n; ++k) {
+    cld sum = 0;
+    for (int64_t t = 0, j = 0; t < n; ++t, j = (j + k) % n) sum += x[static_cast<size_t>(t)] * roots[static_cast<size_t>(j)];
+    out[static_cast<size_t>(k)] = sum;
+  }
+  return out;
+}
+
+std::vector<cld> random_signal(int64_t n, uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<cld> x(static_cast<size_t>(n));
+  for (cld& v : x) {
+    const double re = u(gen), im = u(gen);
+    v = cld(re, im);
+  }
+  return x;
+}
+
+// Interleaved (re, im) of T, [outer, n, inner] with every signal equal to
+// x times (1 + signal index), so a mix-up between signals shows.
+template <typename T>
+std::vector<T> interleave(const std::vector<cld>& x, int64_t outer, int64_t inner) {
+  const int64_t n = static_cast<int64_t>(x.size());
+  std::vector<T> d(static_cast<size_t>(2 * outer * n * inner));
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t t = 0; t < n; ++t)
+      for (int64_t i = 0; i < inner; ++i) {
+        const long double f = static_cast<long double>(1 + o * inner + i);
+        const size_t at = static_cast<size_t>(2 * ((o * n + t) * inner + i));
+        d[at] = static_cast<T>(f * x[static_cast<size_t>(t)].real());
+        d[at + 1] = static_cast<T>(f * x[static_cast<size_t>(t)].imag());
+      }
+  return d;
+}
+
+// Max |got - f * want| over every signal, relative to max |want| (f as in
+// interleave).
+template <typename T>
+double max_rel_error(const std::vector<T>& got, const std::vector<cld>& want, int64_t outer, int64_t inner,
+                     long double scale = 1.0L) {
+  const int64_t n = static_cast<int64_t>(want.size());
+  long double peak = 0, worst = 0;
+  for (const cld& w : want) peak = std::max(peak, std::abs(w * scale));
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t t = 0; t < n; ++t)
+      for (int64_t i = 0; i < inner; ++i) {
+        const long double f = static_cast<long double>(1 + o * inner + i);
+        const size_t at = static_cast<size_t>(2 * ((o * n + t) * inner + i));
+        const cld w = want[static_cast<size_t>(t)] * scale * f;
+        worst = std::max(worst, std::abs(cld(got[at], got[at + 1]) - w) / f);
+      }
+  return static_cast<double>(worst / std::max(peak, 1e-30L));
+}
+
+template <typename T>
+void expect_c2c_matches(int64_t n, int64_t outer, int64_t inner, double tol) {
+  const DataType dt = dtype_of_v<T>;
+  const std::vector<cld> x = random_signal(n, static_cast<uint32_t>(n));
+  // Forward out of place (the input stays as it was), inverse in place.
+  const std::vector<T> in = interleave<T>(x, outer, inner);
+  std::vector<T> d(in.size());
+  ASSERT_TRUE(blas::fft_c2c_on(Device::cpu(), dt, false, outer, n, inner, in.data(), d.data(), 1.0).is_ok());
+  EXPECT_LT(max_rel_error(d, naive_dft(x, -1), outer, inner), tol) << "forward n=" << n << " " << dtype_name(dt);
+  EXPECT_EQ(in, interleave<T>(x, outer, inner));
+  d = in;
+  ASSERT_TRUE(blas::fft_c2c_on(Device::cpu(), dt, true, outer, n, inner, d.data(), d.data(), 0.5).is_ok());
+  EXPECT_LT(max_rel_error(d, naive_dft(x, +1), outer, inner, 0.5L), tol) << "inverse n=" << n << " " << dtype_name(dt);
+}
+
+TEST(BlasFft, EveryLengthUpTo70) {
+  for (int64_t n = 1; n <= 70; ++n) {
+    expect_c2c_matches<double>(n, 1, 1, 1e-14);
+    expect_c2c_matches<float>(n, 1, 1, 2e-6);
+  }
+}
+
+TEST(BlasFft, LongerLengths) {
+  // Powers of two, smooth lengths, a product with a direct prime, primes and
+  // a prime times a power of two (Bluestein).
+  for (int64_t n : {128, 243, 625, 1000, 1024, 2 * 29 * 3, 4096, 97, 1009, 4099, 8 * 37}) {
+    expect_c2c_matches<double>(n, 1, 1, 1e-13);
+    expect_c2c_matches<float>(n, 1, 1, 5e-6);
+  }
+}
+
+TEST(BlasFft, StridedAndBatchedSignals) {
+  for (int64_t n : {12, 37}) {
+    expect_c2c_matches<double>(n, 3, 4, 1e-14);
+    expect_c2c_matches<float>(n, 2, 5, 2e-6);
+  }
+  // More signals than one thread chunk takes: the threaded path.
+  expect_c2c_matches<double>(64, 1, 700, 1e-14);
+  expect_c2c_matches<double>(64, 700, 1, 1e-14);
+}
+
+TEST(BlasFft, RealToComplexKeepsTheFirstHalf) {
+  for (int64_t n : {1, 2, 7, 10, 37, 64}) {
+    std::vector<cld> x = random_signal(n, 99);
+    for (cld& v : x) v = cld(v.real(), 0);
+    const std::vector<cld> want = naive_dft(x, -1);
+    const int64_t h = blas::real_fft_bins(n), inner = 3;
+    std::vector<double> in(static_cast<size_t>(n * inner)), out(static_cast<size_t>(2 * h * inner));
+    for (int64_t t = 0; t < n; ++t)
+      for (int64_t i = 0; i < inner; ++i) in[static_cast<size_t>(t * inner + i)] = (1 + i) * static_cast<double>(x[static_cast<size_t>(t)].real());
+    ASSERT_TRUE(blas::fft_r2c_on(Device::cpu(), DataType::kFloat64, 1, n, inner, in.data(), out.data()).is_ok());
+    const std::vector<cld> kept(want.begin(), want.begin() + h);
+    EXPECT_LT(max_rel_error(out, kept, 1, inner), 1e-14) << "n=" << n;
+  }
+}
+
+TEST(BlasFft, ComplexToRealCropsPadsAndIgnoresTheImaginaryEdges) {
+  // bins[k], k < m, with imaginary parts on bin 0 and bin n/2 that a real
+  // result cannot hold; the reference is the inverse DFT of the Hermitian
+  // spectrum made from the first min(m, h) bins, those parts dropped.
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{5, 8}, {5, 9}, {5, 16}, {6, 4}, {1, 1}, {3, 37}}) {
+    const std::vector<cld> bins = random_signal(m, static_cast<uint32_t>(m * 100 + n));
+    const int64_t h = blas::real_fft_bins(n);
+    std::vector<cld> full(static_cast<size_t>(n), 0);
+    for (int64_t k = 0; k < std::min(m, h); ++k) full[static_cast<size_t>(k)] = bins[static_cast<size_t>(k)];
+    full[0] = full[0].real();
+    if (n % 2 == 0 && n / 2 < m) full[static_cast<size_t>(n / 2)] = full[static_cast<size_t>(n / 2)].real();
+    for (int64_t k = h; k < n; ++k) full[static_cast<size_t>(k)] = std::conj(full[static_cast<size_t>(n - k)]);
+    const std::vector<cld> want = naive_dft(full, +1);
+    std::vector<float> in = interleave<float>(bins, 2, 1), out(static_cast<size_t>(2 * n));
+    ASSERT_TRUE(
+        blas::fft_c2r_on(Device::cpu(), DataType::kFloat32, 2, m, n, 1, in.data(), out.data(), 1.0 / n).is_ok());
+    for (int64_t s = 0; s < 2; ++s)
+      for (int64_t t = 0; t < n; ++t)
+        EXPECT_NEAR(out[static_cast<size_t>(s * n + t)],
+                    static_cast<double>((1 + s) * want[static_cast<size_t>(t)].real() / n), 1e-5)
+            << "m=" << m << " n=" << n << " signal " << s << " t=" << t;
+  }
+}
+
+TEST(BlasFft, ArgumentErrors) {
+  std::vector<float> d(8);
+  Status s = blas::fft_c2c_on(Device::cpu(), DataType::kFloat16, false, 1, 4, 1, d.data(), d.data(), 1.0);
+  EXPECT_EQ(s.code(), StatusCode::kNotImplemented);
+  EXPECT_EQ(s.message(), "fft c2c: dtype float16 is not supported (float32, float64 are)");
+  s = blas::fft_c2c_on(Device::cpu(), DataType::kFloat32, false, 1, 0, 1, d.data(), d.data(), 1.0);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message(), "fft c2c: outer=1 and inner=1 must be >= 0 and the length n=0 >= 1");
+  s = blas::fft_r2c_on(Device::cpu(), DataType::kFloat32, 1, 4, 1, nullptr, d.data());
+  EXPECT_EQ(s.code(), StatusCode::kNullPointer);
+  EXPECT_EQ(s.message(), "fft r2c: null data pointer");
+  s = blas::fft_c2r_on(Device::cpu(), DataType::kFloat32, 1, 0, 4, 1, d.data(), d.data(), 1.0);
+  EXPECT_EQ(s.message(), "fft c2r: the input has 0 bins; it needs at least 1");
+  // No signals: nothing is read, null pointers included.
+  EXPECT_TRUE(blas::fft_c2c_on(Device::cpu(), DataType::kFloat64, false, 0, 4, 1, nullptr, nullptr, 1.0).is_ok());
+}
+
+}  // namespace
+}  // namespace libops
