@@ -10,6 +10,8 @@ Figures (libops / reference, goal):
   (add counts 12 bytes per element, sum 4, the copy 8): >= 0.9;
   sgemm and hgemm 4096 through the matmul op vs cuBLAS called directly on the
   same buffers, in time: <= 1.03;
+  the fft op on 2^14 signals of 1024 complex float32 vs cufftExecC2C called
+  directly on the same buffers, in time: <= 1.05;
   a 100-node graph of 1-element adds on cuda:0, time per node: <= 5 us (also
   shown: (t(100) - t(1)) / 99, the per-node cost without the fixed cost of a
   run).
@@ -77,13 +79,15 @@ def main():
         print(f"{label + ' (GB/s vs D2D copy)':36} {got:12.1f} {want:12.1f} {r:7.3f}  >= 0.9 {verdict(r >= 0.9)}")
 
     for label, op, ref in (("sgemm 4096 (ms vs cuBLAS)", "BM_CudaSgemmMatmulOp", "BM_CudaSgemmCublasDirect"),
-                           ("hgemm 4096 (ms vs cuBLAS)", "BM_CudaHgemmMatmulOp", "BM_CudaHgemmCublasDirect")):
+                           ("hgemm 4096 (ms vs cuBLAS)", "BM_CudaHgemmMatmulOp", "BM_CudaHgemmCublasDirect"),
+                           ("fft 16K x 1024 c64 (ms vs cuFFT)", "BM_CudaFftOp", "BM_CudaCufftDirect")):
         a, d = rows.get(op), rows.get(ref)
         if not a or not d:
             continue
         ta, td = seconds(a) * 1e3, seconds(d) * 1e3
         r = ta / td
-        print(f"{label:36} {ta:12.3f} {td:12.3f} {r:7.3f}  <= 1.03 {verdict(r <= 1.03)}")
+        goal = 1.05 if op == "BM_CudaFftOp" else 1.03
+        print(f"{label:36} {ta:12.3f} {td:12.3f} {r:7.3f}  <= {goal} {verdict(r <= goal)}")
 
     g1, g100 = rows.get("BM_CudaGraphChain/1"), rows.get("BM_CudaGraphChain/100")
     if g100:

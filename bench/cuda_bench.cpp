@@ -18,6 +18,11 @@
 //   BM_Cuda{S,H}gemmCublasDirect  cublasSgemm / cublasGemmEx with
 //                               CUBLAS_COMPUTE_32F on the same input buffers,
 //                               same stream. Goal: op time <= 1.03 x direct.
+//   BM_CudaFftOp                the fft op on 2^14 signals of 1024 complex
+//                               float32 (128 MiB in, 128 MiB out).
+//   BM_CudaCufftDirect          cufftExecC2C out of place on the same buffers,
+//                               same stream, a plan made before the loop.
+//                               Goal: op time <= 1.05 x direct.
 //   BM_CudaGraphChain/N         a Session on cuda:0 running a chain of N adds
 //                               on 1-element float32 arrays; per_node = time
 //                               / N. Goal: <= 5 us per node at N = 100.
@@ -43,6 +48,7 @@
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
+#include <cufft.h>
 
 #include <algorithm>
 #include <cmath>
@@ -451,6 +457,92 @@ BENCHMARK(BM_CudaSgemmMatmulOp)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CudaSgemmCublasDirect)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CudaHgemmMatmulOp)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CudaHgemmCublasDirect)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// ---- FFT: 2^14 signals of 1024 complex float32 ----
+
+constexpr int64_t kFftLength = 1024, kFftSignals = int64_t{1} << 14;
+
+struct FftArrays {
+  NDArray x, z, z_ref;
+  Status status;
+  bool checked = false;
+};
+
+FftArrays& fft_arrays() {
+  static FftArrays f = [] {
+    FftArrays r;
+    const Dims shape{kFftSignals, kFftLength, 2};
+    r.status = NDArray::create(DataType::kFloat32, shape, 'c', r.x);
+    if (r.status.is_ok()) r.status = NDArray::create(DataType::kFloat32, shape, 'c', r.z);
+    if (r.status.is_ok()) r.status = NDArray::create(DataType::kFloat32, shape, 'c', r.z_ref);
+    if (!r.status.is_ok()) return r;
+    float* x = r.x.data_as<float>();
+    for (int64_t i = 0; i < r.x.length(); ++i) x[i] = std::sin(0.37f * static_cast<float>(i & 4095));
+    r.status = sync_all({&r.x, &r.z, &r.z_ref});
+    return r;
+  }();
+  return f;
+}
+
+Status run_fft(libops::DeclarableOp* op, libops::Context& ctx, FftArrays& f) {
+  ctx.clear();
+  ctx.add_input(&f.x);
+  ctx.add_output(&f.z);
+  ctx.set_device(kDevice);
+  return op->execute(ctx);
+}
+
+Status cufft_direct(cufftHandle plan, FftArrays& f) {
+  const cufftResult r = cufftExecC2C(plan, static_cast<cufftComplex*>(f.x.device_data()),
+                                     static_cast<cufftComplex*>(f.z_ref.device_data()), CUFFT_FORWARD);
+  if (r != CUFFT_SUCCESS)
+    return Status::error(libops::StatusCode::kDevice, "cufftExecC2C failed (%d)", static_cast<int>(r));
+  return Status::ok();
+}
+
+// The op's result against cuFFT's, once per process, at a spread of indices.
+Status check_fft(libops::DeclarableOp* op, cufftHandle plan, FftArrays& f) {
+  if (f.checked) return Status::ok();
+  libops::Context ctx;
+  RETURN_IF_ERROR(run_fft(op, ctx, f));
+  RETURN_IF_ERROR(cufft_direct(plan, f));
+  f.z_ref.buffer()->mark_device_written();
+  RETURN_IF_ERROR(f.z.buffer()->sync_to_host());
+  RETURN_IF_ERROR(f.z_ref.buffer()->sync_to_host());
+  for (int64_t i = 0; i < f.z.length(); i += 4099) {
+    const double a = f.z.get_double(i), b = f.z_ref.get_double(i);
+    if (!(std::fabs(a - b) <= 1e-3 + 1e-4 * std::fabs(b)))
+      return Status::error(libops::StatusCode::kInternal, "fft: z[%lld] = %g, cuFFT gives %g",
+                           static_cast<long long>(i), a, b);
+  }
+  f.checked = true;
+  return Status::ok();
+}
+
+void fft_bench(benchmark::State& state, bool direct) {
+  FftArrays& f = fft_arrays();
+  if (!f.status.is_ok()) return state.SkipWithError(f.status.message().c_str());
+  EventTimer timer;
+  if (!timer.error.empty()) return state.SkipWithError(timer.error.c_str());
+  libops::DeclarableOp* op = libops::OpRegistry::instance().find("fft");
+  if (op == nullptr) return state.SkipWithError("fft op not registered");
+  cufftHandle plan = 0;
+  if (cufftPlan1d(&plan, static_cast<int>(kFftLength), CUFFT_C2C, static_cast<int>(kFftSignals)) != CUFFT_SUCCESS ||
+      cufftSetStream(plan, timer.stream) != CUFFT_SUCCESS)
+    return state.SkipWithError("cuFFT plan failed");
+  Status s = check_fft(op, plan, f);  // also the warm-up of both (the op makes its plan)
+  libops::Context ctx;
+  if (s.is_ok() && direct) timed_loop(state, timer, [&] { return cufft_direct(plan, f); });
+  else if (s.is_ok()) timed_loop(state, timer, [&] { return run_fft(op, ctx, f); });
+  else state.SkipWithError(s.message().c_str());
+  cufftDestroy(plan);
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * 2 * f.x.length() * 4);
+}
+
+void BM_CudaFftOp(benchmark::State& state) { fft_bench(state, false); }
+void BM_CudaCufftDirect(benchmark::State& state) { fft_bench(state, true); }
+BENCHMARK(BM_CudaFftOp)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CudaCufftDirect)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // ---- graph launch overhead: a chain of adds on 1-element arrays ----
 

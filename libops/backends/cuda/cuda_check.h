@@ -1,4 +1,4 @@
-// Turning CUDA, cuBLAS, cuDNN and cuSOLVER error codes into Status (host
+// Turning CUDA, cuBLAS, cuDNN, cuSOLVER and cuFFT error codes into Status (host
 // code only).
 // Messages name the call that failed and the library's own error text, and
 // the op layer prefixes the op and node; out-of-memory maps to kOutOfMemory.
@@ -7,6 +7,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
+#include <cufft.h>
 #include <cusolverDn.h>
 
 #include "libops/core/status.h"
@@ -17,6 +18,7 @@ Status cuda_error(cudaError_t e, const char* what);
 Status cublas_error(cublasStatus_t e, const char* what);
 Status cudnn_error(cudnnStatus_t e, const char* what);
 Status cusolver_error(cusolverStatus_t e, const char* what);
+Status cufft_error(cufftResult e, const char* what);
 
 }  // namespace libops::cuda
 
@@ -46,4 +48,9 @@ Status cusolver_error(cusolverStatus_t e, const char* what);
   do {                                                                           \
     const cusolverStatus_t libops_cusolver_err_ = (expr);                        \
     if (libops_cusolver_err_ != CUSOLVER_STATUS_SUCCESS) return ::libops::cuda::cusolver_error(libops_cusolver_err_, #expr); \
+  } while (0)
+#define LIBOPS_CUFFT_CHECK(expr)                                                 \
+  do {                                                                           \
+    const cufftResult libops_cufft_err_ = (expr);                                \
+    if (libops_cufft_err_ != CUFFT_SUCCESS) return ::libops::cuda::cufft_error(libops_cufft_err_, #expr); \
   } while (0)

@@ -45,6 +45,23 @@ Status cusolver_error(cusolverStatus_t e, const char* what) {
   return Status::error(code, "%s failed: %s (%d)", what, name, static_cast<int>(e));
 }
 
+Status cufft_error(cufftResult e, const char* what) {
+  const char* name = "unknown cuFFT result";
+  switch (e) {
+    case CUFFT_INVALID_PLAN: name = "CUFFT_INVALID_PLAN"; break;
+    case CUFFT_ALLOC_FAILED: name = "CUFFT_ALLOC_FAILED"; break;
+    case CUFFT_INVALID_VALUE: name = "CUFFT_INVALID_VALUE"; break;
+    case CUFFT_INTERNAL_ERROR: name = "CUFFT_INTERNAL_ERROR"; break;
+    case CUFFT_EXEC_FAILED: name = "CUFFT_EXEC_FAILED"; break;
+    case CUFFT_SETUP_FAILED: name = "CUFFT_SETUP_FAILED"; break;
+    case CUFFT_INVALID_SIZE: name = "CUFFT_INVALID_SIZE"; break;
+    case CUFFT_NOT_SUPPORTED: name = "CUFFT_NOT_SUPPORTED"; break;
+    default: break;
+  }
+  const StatusCode code = e == CUFFT_ALLOC_FAILED ? StatusCode::kOutOfMemory : StatusCode::kDevice;
+  return Status::error(code, "%s failed: %s (%d)", what, name, static_cast<int>(e));
+}
+
 namespace {
 
 // cudaGetDeviceCount, remembered: the answer cannot change while the

@@ -1,0 +1,211 @@
+// Discrete Fourier transforms on CUDA devices through cuFFT (compiled in
+// CUDA builds only; registers itself with register_device_fft when the
+// library loads). Conventions as in Note [DFT conventions] (fft.h).
+//
+// A cuFFT plan is costly to make (it picks kernels and allocates its work
+// area), so each thread keeps the plans it made, keyed by everything a plan
+// fixes, and binds a plan to its launch context's stream before each use.
+// [outer, n, inner] data is a cuFFT "advanced layout": with inner == 1 one
+// launch does every signal (distance n); otherwise the signals are strided
+// (stride inner) and one launch covers a row of them, repeated along the
+// shorter of outer and inner. cuFFT leaves transforms unnormalised: the
+// scale is cuBLAS's scal over the result. The complex-to-real transform
+// overwrites its input, so its bins are first copied (cropped or padded with
+// zeros to h) into the launch context's workspace.
+#include <cufft.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "blas/fft.h"
+#include "libops/backends/cuda/cuda_check.h"
+#include "libops/backends/cuda/launch_context.h"
+
+namespace libops::blas {
+
+namespace {
+
+// Where the signals of a [outer, len, inner] array are for cuFFT: `batch`
+// signals per launch `dist` elements apart, each with elements `stride`
+// apart; `launches` launches `step` elements apart.
+struct Layout {
+  long long stride, dist, batch, launches, step;
+};
+
+Layout layout_of(int64_t outer, int64_t len, int64_t inner) {
+  if (inner == 1) return {1, len, outer, 1, 0};
+  if (outer <= inner) return {inner, 1, inner, outer, len * inner};  // a launch per outer index
+  return {inner, len * inner, outer, inner, 1};                       // a launch per inner index
+}
+
+struct PlanKey {
+  int device;
+  cufftType type;
+  long long n, in_len, out_len, istride, idist, ostride, odist, batch;
+  bool operator==(const PlanKey&) const = default;
+};
+
+// The calling thread's plans, destroyed with the thread.
+class PlanCache {
+ public:
+  ~PlanCache() {
+    for (auto& [key, plan] : plans_) cufftDestroy(plan);
+  }
+
+  Status get(const PlanKey& key, cudaStream_t stream, cufftHandle* out) {
+    auto it = std::find_if(plans_.begin(), plans_.end(), [&](const auto& entry) { return entry.first == key; });
+    if (it == plans_.end()) {
+      if (plans_.size() >= kMaxPlans) {  // the oldest goes; cufftDestroy waits for its work
+        cufftDestroy(plans_.front().second);
+        plans_.erase(plans_.begin());
+      }
+      cufftHandle plan = 0;
+      LIBOPS_CUFFT_CHECK(cufftCreate(&plan));
+      long long n = key.n, in_embed = key.in_len, out_embed = key.out_len;
+      size_t work = 0;
+      const cufftResult made = cufftMakePlanMany64(plan, 1, &n, &in_embed, key.istride, key.idist, &out_embed,
+                                                   key.ostride, key.odist, key.type, key.batch, &work);
+      if (made != CUFFT_SUCCESS) {
+        cufftDestroy(plan);
+        return cuda::cufft_error(made, "cufftMakePlanMany64");
+      }
+      plans_.emplace_back(key, plan);
+      it = plans_.end() - 1;
+    }
+    LIBOPS_CUFFT_CHECK(cufftSetStream(it->second, stream));
+    *out = it->second;
+    return Status::ok();
+  }
+
+ private:
+  static constexpr size_t kMaxPlans = 32;
+  std::vector<std::pair<PlanKey, cufftHandle>> plans_;
+};
+
+Status check_dtype(const char* what, int device_index, DataType dtype) {
+  if (dtype == DataType::kFloat32 || dtype == DataType::kFloat64) return Status::ok();
+  return Status::error(StatusCode::kNotImplemented, "%s on cuda:%d: dtype %s is not supported (float32, float64 are)",
+                       what, device_index, dtype_name(dtype));
+}
+
+// cuFFT reads complex data as float2 / double2.
+Status check_aligned(const char* what, int device_index, const void* p, size_t bytes) {
+  if (reinterpret_cast<uintptr_t>(p) % bytes == 0) return Status::ok();
+  return Status::error(StatusCode::kNotImplemented, "%s on cuda:%d: cuFFT needs complex data aligned to %zu bytes",
+                       what, device_index, bytes);
+}
+
+// The plan for `type` over [outer, n, inner] read as `in` and written as
+// `out` layouts (lengths in_len and out_len along the axis).
+Status plan_for(cuda::LaunchContext* ctx, cufftType type, int64_t n, const Layout& in, int64_t in_len,
+                const Layout& out, int64_t out_len, cufftHandle* plan) {
+  thread_local PlanCache cache;
+  const PlanKey key{ctx->device(), type, n, in_len, out_len, in.stride, in.dist, out.stride, out.dist, in.batch};
+  return cache.get(key, ctx->stream(), plan);
+}
+
+Status scale_result(cuda::LaunchContext* ctx, DataType dtype, void* data, int64_t reals, double scale) {
+  if (scale == 1.0) return Status::ok();
+  cublasHandle_t handle = nullptr;
+  RETURN_IF_ERROR(ctx->cublas(&handle));
+  if (dtype == DataType::kFloat32) {
+    const float s = static_cast<float>(scale);
+    LIBOPS_CUBLAS_CHECK(cublasSscal_64(handle, reals, &s, static_cast<float*>(data), 1));
+  } else {
+    LIBOPS_CUBLAS_CHECK(cublasDscal_64(handle, reals, &scale, static_cast<double*>(data), 1));
+  }
+  return Status::ok();
+}
+
+// `exec(in + l * in.step, out + l * out.step)` for each launch l (offsets in
+// elements of the given sizes).
+template <typename Exec>
+Status each_launch(const Layout& in, size_t in_item, const void* in_data, const Layout& out, size_t out_item,
+                   void* out_data, Exec exec) {
+  for (long long l = 0; l < in.launches; ++l) {
+    const cufftResult r = exec(const_cast<char*>(static_cast<const char*>(in_data)) + l * in.step * in_item,
+                               static_cast<char*>(out_data) + l * out.step * out_item);
+    if (r != CUFFT_SUCCESS) return cuda::cufft_error(r, "cufftExec");
+  }
+  return Status::ok();
+}
+
+Status cuda_c2c(int device_index, DataType dtype, bool inverse, int64_t outer, int64_t n, int64_t inner,
+                const void* in, void* out, double scale) {
+  RETURN_IF_ERROR(check_dtype("fft c2c", device_index, dtype));
+  const bool f32 = dtype == DataType::kFloat32;
+  const size_t complex_item = 2 * dtype_size(dtype);
+  RETURN_IF_ERROR(check_aligned("fft c2c", device_index, in, complex_item));
+  RETURN_IF_ERROR(check_aligned("fft c2c", device_index, out, complex_item));
+  cuda::LaunchContext* ctx = nullptr;
+  RETURN_IF_ERROR(cuda::LaunchContext::get(device_index, &ctx));
+  const Layout layout = layout_of(outer, n, inner);
+  cufftHandle plan = 0;
+  RETURN_IF_ERROR(plan_for(ctx, f32 ? CUFFT_C2C : CUFFT_Z2Z, n, layout, n, layout, n, &plan));
+  const int direction = inverse ? CUFFT_INVERSE : CUFFT_FORWARD;
+  // Out of place, cuFFT's C2C leaves its input as it was.
+  RETURN_IF_ERROR(each_launch(layout, complex_item, in, layout, complex_item, out, [&](void* x, void* z) {
+    return f32 ? cufftExecC2C(plan, static_cast<cufftComplex*>(x), static_cast<cufftComplex*>(z), direction)
+               : cufftExecZ2Z(plan, static_cast<cufftDoubleComplex*>(x), static_cast<cufftDoubleComplex*>(z),
+                              direction);
+  }));
+  return scale_result(ctx, dtype, out, 2 * outer * n * inner, scale);
+}
+
+Status cuda_r2c(int device_index, DataType dtype, int64_t outer, int64_t n, int64_t inner, const void* in,
+                void* out) {
+  RETURN_IF_ERROR(check_dtype("fft r2c", device_index, dtype));
+  const bool f32 = dtype == DataType::kFloat32;
+  const size_t real_item = dtype_size(dtype);
+  RETURN_IF_ERROR(check_aligned("fft r2c", device_index, out, 2 * real_item));
+  cuda::LaunchContext* ctx = nullptr;
+  RETURN_IF_ERROR(cuda::LaunchContext::get(device_index, &ctx));
+  const int64_t h = real_fft_bins(n);
+  const Layout in_layout = layout_of(outer, n, inner), out_layout = layout_of(outer, h, inner);
+  cufftHandle plan = 0;
+  RETURN_IF_ERROR(plan_for(ctx, f32 ? CUFFT_R2C : CUFFT_D2Z, n, in_layout, n, out_layout, h, &plan));
+  return each_launch(in_layout, real_item, in, out_layout, 2 * real_item, out, [&](void* x, void* z) {
+    return f32 ? cufftExecR2C(plan, static_cast<cufftReal*>(x), static_cast<cufftComplex*>(z))
+               : cufftExecD2Z(plan, static_cast<cufftDoubleReal*>(x), static_cast<cufftDoubleComplex*>(z));
+  });
+}
+
+Status cuda_c2r(int device_index, DataType dtype, int64_t outer, int64_t m, int64_t n, int64_t inner, const void* in,
+                void* out, double scale) {
+  RETURN_IF_ERROR(check_dtype("fft c2r", device_index, dtype));
+  const bool f32 = dtype == DataType::kFloat32;
+  const size_t real_item = dtype_size(dtype), complex_item = 2 * real_item;
+  cuda::LaunchContext* ctx = nullptr;
+  RETURN_IF_ERROR(cuda::LaunchContext::get(device_index, &ctx));
+  // The bins cuFFT may overwrite: [outer, h, inner], the first min(m, h) of
+  // each signal from `in`, zeros after them.
+  const int64_t h = real_fft_bins(n), used = std::min(m, h);
+  const size_t row_bytes = static_cast<size_t>(h * inner) * complex_item;
+  void* bins = nullptr;
+  RETURN_IF_ERROR(ctx->workspace(static_cast<size_t>(outer) * row_bytes, &bins));
+  if (used < h) LIBOPS_CUDA_CHECK(cudaMemsetAsync(bins, 0, static_cast<size_t>(outer) * row_bytes, ctx->stream()));
+  LIBOPS_CUDA_CHECK(cudaMemcpy2DAsync(bins, row_bytes, in, static_cast<size_t>(m * inner) * complex_item,
+                                      static_cast<size_t>(used * inner) * complex_item, static_cast<size_t>(outer),
+                                      cudaMemcpyDeviceToDevice, ctx->stream()));
+  const Layout in_layout = layout_of(outer, h, inner), out_layout = layout_of(outer, n, inner);
+  cufftHandle plan = 0;
+  RETURN_IF_ERROR(plan_for(ctx, f32 ? CUFFT_C2R : CUFFT_Z2D, n, in_layout, h, out_layout, n, &plan));
+  RETURN_IF_ERROR(each_launch(in_layout, complex_item, bins, out_layout, real_item, out, [&](void* x, void* z) {
+    return f32 ? cufftExecC2R(plan, static_cast<cufftComplex*>(x), static_cast<cufftReal*>(z))
+               : cufftExecZ2D(plan, static_cast<cufftDoubleComplex*>(x), static_cast<cufftDoubleReal*>(z));
+  }));
+  return scale_result(ctx, dtype, out, outer * n * inner, scale);
+}
+
+const DeviceFft kCudaFft{cuda_c2c, cuda_r2c, cuda_c2r};
+
+[[maybe_unused]] const bool kRegistered = [] {
+  register_device_fft(DeviceType::kCuda, &kCudaFft);
+  return true;
+}();
+
+}  // namespace
+
+}  // namespace libops::blas
