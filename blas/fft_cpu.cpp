@@ -22,6 +22,19 @@
 // twiddles and the chirp are computed in double from exactly reduced
 // integer angles and then rounded, so float transforms lose nothing to them.
 // A plan (radices and twiddles for one n) is cached for the next call.
+//
+// Note [Real FFT by halves]
+// A real signal x of even length n = 2N is transformed as the complex
+// signal z[t] = x[2t] + i x[2t+1] of length N. With Z = FFT(z), the
+// transforms of the even and the odd samples are E[k] = (Z[k] +
+// conj(Z[N-k])) / 2 and O[k] = (Z[k] - conj(Z[N-k])) / 2i (indices mod N),
+// and X[k] = E[k] + w^k O[k] for k = 0 .. N, w = exp(-2 pi i / n), with
+// w^N = -1. The inverse runs the same steps backwards: from bins 0 .. N,
+// 2E[k] = X[k] + conj(X[N-k]), 2O[k] = (X[k] - conj(X[N-k])) / w^k, then
+// z = IFFT(2E + 2iO) holds x[2t] in its real parts and x[2t+1] in its
+// imaginary ones (the imaginary parts of X[0] and X[N] are dropped first,
+// as they must not reach the result). Half the work of a complex transform
+// of length n; odd lengths take that full transform.
 // Signals are transformed one at a time, each gathered into a contiguous
 // buffer (whatever the stride of its axis) and scattered back; threads split
 // the signals.
@@ -148,6 +161,10 @@ struct Plan {
   std::shared_ptr<const Plan<T>> sub;
   std::vector<Cx<T>> chirp, filter;
 
+  // exp(-2 pi i k / 2n), k < n: the w^k of Note [Real FFT by halves] for
+  // real transforms of length 2n, which run on this plan.
+  std::vector<Cx<T>> half_twiddles;
+
   // Entries in each of the two buffers run() takes.
   int64_t work_length() const { return sub ? sub->n : n; }
 
@@ -230,6 +247,8 @@ template <typename T>
 std::shared_ptr<const Plan<T>> make_plan(int64_t n) {
   auto plan = std::make_shared<Plan<T>>();
   plan->n = n;
+  plan->half_twiddles.resize(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) plan->half_twiddles[static_cast<size_t>(k)] = unit_root<T>(k, 2 * n);
   const std::vector<int64_t> radices = radices_of(n);
   if (!radices.empty() && radices.back() > kMaxDirectRadix) {  // n == 1 has no passes
     int64_t m = 1;
@@ -319,32 +338,78 @@ void c2c_cpu(bool inverse, int64_t outer, int64_t n, int64_t inner, const void* 
 
 template <typename T>
 void r2c_cpu(int64_t outer, int64_t n, int64_t inner, const void* in, void* out) {
-  const auto plan = plan_for<T>(n);
   const int64_t h = real_fft_bins(n);
+  if (n % 2 == 1) {  // the full complex transform, first h bins kept
+    const auto plan = plan_for<T>(n);
+    for_each_signal(*plan, outer, inner, [&](Cx<T>* buf, Cx<T>* tmp, int64_t o, int64_t i) {
+      const T* x = static_cast<const T*>(in) + o * n * inner + i;
+      Cx<T>* z = static_cast<Cx<T>*>(out) + o * h * inner + i;
+      for (int64_t t = 0; t < n; ++t) buf[t] = Cx<T>{x[t * inner], 0};
+      const Cx<T>* r = plan->run(buf, tmp);
+      for (int64_t k = 0; k < h; ++k) z[k * inner] = r[k];
+    });
+    return;
+  }
+  // Note [Real FFT by halves].
+  const int64_t half = n / 2;
+  const auto plan = plan_for<T>(half);
+  const Cx<T>* w = plan->half_twiddles.data();
+  const T one_half = static_cast<T>(0.5);
   for_each_signal(*plan, outer, inner, [&](Cx<T>* buf, Cx<T>* tmp, int64_t o, int64_t i) {
     const T* x = static_cast<const T*>(in) + o * n * inner + i;
     Cx<T>* z = static_cast<Cx<T>*>(out) + o * h * inner + i;
-    for (int64_t t = 0; t < n; ++t) buf[t] = Cx<T>{x[t * inner], 0};
+    for (int64_t t = 0; t < half; ++t) buf[t] = Cx<T>{x[2 * t * inner], x[(2 * t + 1) * inner]};
     const Cx<T>* r = plan->run(buf, tmp);
-    for (int64_t k = 0; k < h; ++k) z[k * inner] = r[k];
+    for (int64_t k = 0; k <= half; ++k) {
+      const Cx<T> a = r[k == half ? 0 : k], b = conj(r[k == 0 ? 0 : half - k]);
+      const Cx<T> even = one_half * (a + b), odd = one_half * times_minus_i(a - b);
+      z[k * inner] = k < half ? even + w[k] * odd : even - odd;
+    }
   });
 }
 
 template <typename T>
 void c2r_cpu(int64_t outer, int64_t m, int64_t n, int64_t inner, const void* in, void* out, double scale) {
-  const auto plan = plan_for<T>(n);
   const int64_t h = real_fft_bins(n), used = std::min(m, h);
   const T s = static_cast<T>(scale);
+  if (n % 2 == 1) {
+    const auto plan = plan_for<T>(n);
+    for_each_signal(*plan, outer, inner, [&](Cx<T>* buf, Cx<T>* tmp, int64_t o, int64_t i) {
+      const Cx<T>* x = static_cast<const Cx<T>*>(in) + o * m * inner + i;
+      T* z = static_cast<T*>(out) + o * n * inner + i;
+      // The conjugate of the full spectrum (the inverse by conjugation):
+      // bins 0 .. h - 1 from x, the rest conj(X[n - k]), conjugated again.
+      for (int64_t k = 0; k < h; ++k) buf[k] = k < used ? conj(x[k * inner]) : Cx<T>{0, 0};
+      for (int64_t k = h; k < n; ++k) buf[k] = conj(buf[n - k]);
+      // The real part of the conjugate is the real part (and bin 0's
+      // imaginary part only ever reaches the imaginary parts).
+      const Cx<T>* r = plan->run(buf, tmp);
+      for (int64_t t = 0; t < n; ++t) z[t * inner] = s * r[t].re;
+    });
+    return;
+  }
+  // Note [Real FFT by halves], the inverse by conjugation.
+  const int64_t half = n / 2;
+  const auto plan = plan_for<T>(half);
+  const Cx<T>* w = plan->half_twiddles.data();
   for_each_signal(*plan, outer, inner, [&](Cx<T>* buf, Cx<T>* tmp, int64_t o, int64_t i) {
     const Cx<T>* x = static_cast<const Cx<T>*>(in) + o * m * inner + i;
     T* z = static_cast<T*>(out) + o * n * inner + i;
-    // The conjugate of the full spectrum (the inverse by conjugation): bins
-    // 0 .. h - 1 from x, the rest conj(X[n - k]), conjugated again.
-    for (int64_t k = 0; k < h; ++k) buf[k] = k < used ? conj(x[k * inner]) : Cx<T>{0, 0};
-    for (int64_t k = h; k < n; ++k) buf[k] = conj(buf[n - k]);
-    // The real part of the conjugate is the real part.
+    auto bin = [&](int64_t k) {
+      if (k >= used) return Cx<T>{0, 0};
+      const Cx<T> v = x[k * inner];
+      return k == 0 || k == half ? Cx<T>{v.re, 0} : v;
+    };
+    for (int64_t k = 0; k < half; ++k) {
+      const Cx<T> a = bin(k), b = conj(bin(half - k));
+      const Cx<T> even = a + b, odd = (a - b) * conj(w[k]);
+      buf[k] = conj(even + times_i(odd));
+    }
     const Cx<T>* r = plan->run(buf, tmp);
-    for (int64_t t = 0; t < n; ++t) z[t * inner] = s * r[t].re;
+    for (int64_t t = 0; t < half; ++t) {
+      z[2 * t * inner] = s * r[t].re;
+      z[(2 * t + 1) * inner] = -s * r[t].im;
+    }
   });
 }
 
