@@ -13,7 +13,7 @@
 #include <string>
 
 #include "blas/linalg.h"
-#include "fake_device.h"
+#include "ops/fake_device_op.h"
 #include "golden_util.h"
 #include "libops/legacy/device_tables.h"
 #include "libops/legacy/tables.h"
@@ -71,17 +71,6 @@ class LinalgOnDevice : public ::testing::Test {
     ASSERT_OK(test::move_to_device(a));
   }
 
-  // Runs `op` on cuda:0; checks nothing came back to the host and the
-  // output is newest on the device, then syncs it to the host.
-  static void run_on_device(const char* op, const test::OpCall& call, Context& ctx) {
-    ctx.set_device(Device::cuda(0));
-    const int to_host = test::FakeDevice::to_host;
-    ASSERT_OK(test::run_op(op, call, ctx));
-    EXPECT_EQ(test::FakeDevice::to_host, to_host) << op;
-    EXPECT_EQ(ctx.output(0)->buffer()->sync(), DataBuffer::Sync::kDeviceNewer) << op;
-    ASSERT_OK(ctx.output(0)->buffer()->sync_to_host());
-  }
-
   test::ScopedFakeCuda fake_;
   const blas::DeviceLinalg* saved_linalg_ = nullptr;
   legacy::TableRunFn saved_copy_ = nullptr, saved_binary_ = nullptr;
@@ -105,7 +94,7 @@ TEST_F(LinalgOnDevice, CholeskyGivesTheCpuValues) {
     move_to_device(dev);
     g_seen = Seen{};
     test::FakeDevice::table_kernels = 0;
-    run_on_device("cholesky", {.in = {&dev}, .b = {upper}}, on_dev);
+    test::run_on_fake_cuda("cholesky", {.in = {&dev}, .b = {upper}}, on_dev);
     EXPECT_EQ(g_seen.potrf, 1) << name;
     EXPECT_EQ(test::FakeDevice::table_kernels, 3) << name;  // the copy, relu, replace_nans
     EXPECT_EQ(values(*on_dev.output(0)), values(*cpu.output(0))) << name;
@@ -121,7 +110,7 @@ TEST_F(LinalgOnDevice, CholeskyOfAStridedViewIntoAStridedOutput) {
   ASSERT_OK(storage.permute({0, 2, 1}, out));
   move_to_device(a);
   Context dev;
-  run_on_device("cholesky", {.in = {&view}, .out = {&out}}, dev);
+  test::run_on_fake_cuda("cholesky", {.in = {&view}, .out = {&out}}, dev);
   EXPECT_EQ(values(out), values(*cpu.output(0)));
 }
 
@@ -145,7 +134,7 @@ TEST_F(LinalgOnDevice, TriangularSolveGivesTheCpuValues) {
   move_to_device(a);
   move_to_device(b);
   Context dev;
-  run_on_device("triangular_solve", {.in = {&a_view, &b}, .b = {false, true}}, dev);
+  test::run_on_fake_cuda("triangular_solve", {.in = {&a_view, &b}, .b = {false, true}}, dev);
   EXPECT_EQ(g_seen.trsm, 1);
   EXPECT_EQ(test::FakeDevice::table_kernels, 2);  // a made dense, b copied into x
   EXPECT_EQ(values(*dev.output(0)), values(*cpu.output(0)));
@@ -170,7 +159,7 @@ TEST_F(LinalgOnDevice, ANanLeftInTheFactorStaysVisible) {
   NDArray a = test::make(DataType::kFloat64, {2, 2}, {4, 7, 2, 5});
   move_to_device(a);
   Context ctx;
-  run_on_device("cholesky", {.in = {&a}}, ctx);
+  test::run_on_fake_cuda("cholesky", {.in = {&a}}, ctx);
   const std::vector<double> z = values(*ctx.output(0));
   EXPECT_TRUE(std::isnan(z[0]));
   EXPECT_EQ(z[1], 0);  // the other triangle: a's 7 cleared

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "blas/fft.h"
-#include "fake_device.h"
+#include "ops/fake_device_op.h"
 #include "ops/signal/fft_golden_cases.h"
 #include "libops/legacy/device_tables.h"
 #include "libops/legacy/tables.h"
@@ -65,17 +65,6 @@ class FftOnDevice : public ::testing::Test {
     return g;
   }
 
-  // Runs `op` on cuda:0; checks nothing came back to the host and the
-  // output is newest on the device, then syncs it to the host.
-  static void run_on_device(const char* op, const test::OpCall& call, Context& ctx) {
-    ctx.set_device(Device::cuda(0));
-    const int to_host = test::FakeDevice::to_host;
-    ASSERT_OK(test::run_op(op, call, ctx));
-    EXPECT_EQ(test::FakeDevice::to_host, to_host) << op;
-    EXPECT_EQ(ctx.output(0)->buffer()->sync(), DataBuffer::Sync::kDeviceNewer) << op;
-    ASSERT_OK(ctx.output(0)->buffer()->sync_to_host());
-  }
-
   const blas::DeviceFft* saved_fft_ = nullptr;
   legacy::TableRunFn saved_copy_ = nullptr;
   test::ScopedFakeCuda fake_;
@@ -103,7 +92,7 @@ TEST_F(FftOnDevice, EveryOpGivesTheCpuValues) {
     ASSERT_OK(test::run_op(c.op, {.in = {&host.x}, .i = host.i_args}, cpu));
     g_transforms = 0;
     test::FakeDevice::table_kernels = 0;
-    run_on_device(c.op, {.in = {&g.x}, .i = g.i_args}, dev);
+    test::run_on_fake_cuda(c.op, {.in = {&g.x}, .i = g.i_args}, dev);
     EXPECT_EQ(g_transforms, c.transforms) << c.op << " " << c.name;
     EXPECT_EQ(test::FakeDevice::table_kernels, c.table_kernels) << c.op << " " << c.name;
     EXPECT_EQ(values(*dev.output(0)), values(*cpu.output(0))) << c.op << " " << c.name;
@@ -120,7 +109,7 @@ TEST_F(FftOnDevice, AStridedViewIntoAStridedOutput) {
   NDArray storage = test::make(DataType::kFloat64, {8, 2, 2}, test::iota(32)), out;
   ASSERT_OK(storage.permute({1, 0, 2}, out));
   Context dev;
-  run_on_device("fft", {.in = {&view}, .out = {&out}}, dev);
+  test::run_on_fake_cuda("fft", {.in = {&view}, .out = {&out}}, dev);
   EXPECT_EQ(test::FakeDevice::table_kernels, 2);  // the view made dense, the result copied into out
   EXPECT_EQ(values(out), values(*cpu.output(0)));
 }
