@@ -9,6 +9,13 @@ slows a run down, or, on request, the median repetition.
 import subprocess
 
 
+def repetitions(argv, default=3):
+    """The N of a `--repetitions N` in a script's arguments, else `default`."""
+    if "--repetitions" in argv:
+        return int(argv[argv.index("--repetitions") + 1])
+    return default
+
+
 def run(binary, repetitions):
     """Runs `binary` with JSON output and `repetitions` interleaved
     repetitions of every benchmark. Returns the CompletedProcess without

@@ -38,9 +38,7 @@ def main():
     if len(sys.argv) < 2:
         print(__doc__)
         return 2
-    reps = 3
-    if "--repetitions" in sys.argv:
-        reps = int(sys.argv[sys.argv.index("--repetitions") + 1])
+    reps = bench_json.repetitions(sys.argv)
     rows, errors = run(sys.argv[1], reps, "--median" in sys.argv)
     for name, msg in sorted(errors.items()):
         print(f"{name}: error: {msg}")

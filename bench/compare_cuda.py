@@ -56,9 +56,7 @@ def main():
     if len(sys.argv) < 2:
         print(__doc__)
         return 2
-    reps = 3
-    if "--repetitions" in sys.argv:
-        reps = int(sys.argv[sys.argv.index("--repetitions") + 1])
+    reps = bench_json.repetitions(sys.argv)
     result, message, rc = run(sys.argv[1], reps, "--median" in sys.argv)
     if result is None:
         print(message)

@@ -38,9 +38,7 @@ def main():
     if len(sys.argv) < 2:
         print(__doc__)
         return 2
-    reps = 3
-    if "--repetitions" in sys.argv:
-        reps = int(sys.argv[sys.argv.index("--repetitions") + 1])
+    reps = bench_json.repetitions(sys.argv)
     proc = bench_json.run(sys.argv[1], reps)
     proc.check_returncode()
     rows, errors = bench_json.figures(json.loads(proc.stdout), False)
