@@ -50,7 +50,7 @@ Status fft_r2c_on(Device device, DataType dtype, int64_t outer, int64_t n, int64
 Status fft_c2r_on(Device device, DataType dtype, int64_t outer, int64_t m, int64_t n, int64_t inner, const void* in,
                   void* out, double scale);
 
-// What a device backend provides (blas/fft_cuda.cpp: cuFFT), with the same
+// What a device backend provides (blas/fft_cuda.cu: cuFFT), with the same
 // contracts, memory on device `device_index`.
 struct DeviceFft {
   Status (*c2c)(int device_index, DataType dtype, bool inverse, int64_t outer, int64_t n, int64_t inner,

@@ -10,8 +10,10 @@
 // (stride inner) and one launch covers a row of them, repeated along the
 // shorter of outer and inner. cuFFT leaves transforms unnormalised: the
 // scale is cuBLAS's scal over the result. The complex-to-real transform
-// overwrites its input, so its bins are first copied (cropped or padded with
-// zeros to h) into the launch context's workspace.
+// overwrites its input, so its bins are first staged in the launch context's
+// workspace by a small kernel (stage_bins_kernel), which also makes them
+// what cuFFT assumes they are (Note [Staging complex-to-real bins]).
+#include <cuda_runtime.h>
 #include <cufft.h>
 
 #include <algorithm>
@@ -172,6 +174,43 @@ Status cuda_r2c(int device_index, DataType dtype, int64_t outer, int64_t n, int6
   });
 }
 
+// Note [Staging complex-to-real bins]
+// cuFFT's C2R assumes a Hermitian spectrum: bin 0 and, for even n, bin n / 2
+// real. Given imaginary parts there its result is undefined and has changed
+// between cuFFT versions, while numpy (and our CPU code) ignore them. So the
+// staging copy writes those imaginary parts as zeros, along with cropping or
+// zero-padding the m bins to h: one pass over [outer, h, inner] that reads
+// `in` once and writes the workspace once.
+template <typename Real>
+__global__ void stage_bins_kernel(const Real* __restrict__ in, Real* __restrict__ bins, int64_t m, int64_t h,
+                                  int64_t inner, int64_t total, bool last_bin_real) {
+  const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; c < total; c += step) {
+    const int64_t i = c % inner, row = c / inner, k = row % h, o = row / h;  // bins[o, k, i]
+    Real re = 0, im = 0;
+    if (k < m) {
+      const Real* src = in + 2 * ((o * m + k) * inner + i);
+      re = src[0];
+      im = src[1];
+    }
+    if (k == 0 || (last_bin_real && k == h - 1)) im = 0;
+    bins[2 * c] = re;
+    bins[2 * c + 1] = im;
+  }
+}
+
+template <typename Real>
+Status stage_bins(cudaStream_t stream, int64_t outer, int64_t m, int64_t n, int64_t inner, const void* in,
+                  void* bins) {
+  constexpr int kThreads = 256;
+  const int64_t h = real_fft_bins(n), total = outer * h * inner;
+  const int64_t blocks = std::clamp<int64_t>((total + kThreads - 1) / kThreads, 1, 65536);
+  stage_bins_kernel<Real><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
+      static_cast<const Real*>(in), static_cast<Real*>(bins), m, h, inner, total, n % 2 == 0);
+  LIBOPS_CUDA_CHECK_LAUNCH("fft c2r: staging kernel launch");
+  return Status::ok();
+}
+
 Status cuda_c2r(int device_index, DataType dtype, int64_t outer, int64_t m, int64_t n, int64_t inner, const void* in,
                 void* out, double scale) {
   RETURN_IF_ERROR(check_dtype("fft c2r", device_index, dtype));
@@ -179,16 +218,13 @@ Status cuda_c2r(int device_index, DataType dtype, int64_t outer, int64_t m, int6
   const size_t real_item = dtype_size(dtype), complex_item = 2 * real_item;
   cuda::LaunchContext* ctx = nullptr;
   RETURN_IF_ERROR(cuda::LaunchContext::get(device_index, &ctx));
-  // The bins cuFFT may overwrite: [outer, h, inner], the first min(m, h) of
-  // each signal from `in`, zeros after them.
-  const int64_t h = real_fft_bins(n), used = std::min(m, h);
-  const size_t row_bytes = static_cast<size_t>(h * inner) * complex_item;
+  // The bins cuFFT may overwrite, [outer, h, inner]
+  // (Note [Staging complex-to-real bins]).
+  const int64_t h = real_fft_bins(n);
   void* bins = nullptr;
-  RETURN_IF_ERROR(ctx->workspace(static_cast<size_t>(outer) * row_bytes, &bins));
-  if (used < h) LIBOPS_CUDA_CHECK(cudaMemsetAsync(bins, 0, static_cast<size_t>(outer) * row_bytes, ctx->stream()));
-  LIBOPS_CUDA_CHECK(cudaMemcpy2DAsync(bins, row_bytes, in, static_cast<size_t>(m * inner) * complex_item,
-                                      static_cast<size_t>(used * inner) * complex_item, static_cast<size_t>(outer),
-                                      cudaMemcpyDeviceToDevice, ctx->stream()));
+  RETURN_IF_ERROR(ctx->workspace(static_cast<size_t>(outer * h * inner) * complex_item, &bins));
+  RETURN_IF_ERROR(f32 ? stage_bins<float>(ctx->stream(), outer, m, n, inner, in, bins)
+                      : stage_bins<double>(ctx->stream(), outer, m, n, inner, in, bins));
   const Layout in_layout = layout_of(outer, h, inner), out_layout = layout_of(outer, n, inner);
   cufftHandle plan = 0;
   RETURN_IF_ERROR(plan_for(ctx, f32 ? CUFFT_C2R : CUFFT_Z2D, n, in_layout, h, out_layout, n, &plan));
