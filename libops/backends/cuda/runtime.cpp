@@ -171,13 +171,17 @@ Status LaunchContext::get(int index, LaunchContext** out) {
   auto it = contexts.find(index);
   if (it != contexts.end()) {
     *out = it->second.get();
-    return cudaSetDevice(index) == cudaSuccess ? Status::ok() : cuda_error(cudaGetLastError(), "cudaSetDevice");
+    LIBOPS_CUDA_CHECK(cudaSetDevice(index));
+    return Status::ok();
   }
   RETURN_IF_ERROR(check(index));
   LIBOPS_CUDA_CHECK(cudaSetDevice(index));
   std::unique_ptr<LaunchContext> c(new LaunchContext());
   c->device_ = index;
-  LIBOPS_CUDA_CHECK(cudaStreamCreate(&c->stream_));
+  // Blocking (cudaStreamDefault), never cudaStreamNonBlocking: allocate,
+  // release and the synchronous copies run on the legacy stream, and only a
+  // blocking stream orders against it.
+  LIBOPS_CUDA_CHECK(cudaStreamCreateWithFlags(&c->stream_, cudaStreamDefault));
   *out = c.get();
   contexts.emplace(index, std::move(c));
   return Status::ok();
@@ -185,6 +189,9 @@ Status LaunchContext::get(int index, LaunchContext** out) {
 
 Status LaunchContext::cublas(cublasHandle_t* out) {
   if (cublas_ == nullptr) {
+    // A handle belongs to the device current when it is made, and a buffer
+    // freed or copied on another device since get() may have changed that.
+    LIBOPS_CUDA_CHECK(cudaSetDevice(device_));
     cublasHandle_t h = nullptr;
     LIBOPS_CUBLAS_CHECK(cublasCreate(&h));
     const cublasStatus_t s = cublasSetStream(h, stream_);
@@ -200,6 +207,7 @@ Status LaunchContext::cublas(cublasHandle_t* out) {
 
 Status LaunchContext::cudnn(cudnnHandle_t* out) {
   if (cudnn_ == nullptr) {
+    LIBOPS_CUDA_CHECK(cudaSetDevice(device_));  // as in cublas()
     cudnnHandle_t h = nullptr;
     LIBOPS_CUDNN_CHECK(cudnnCreate(&h));
     const cudnnStatus_t s = cudnnSetStream(h, stream_);
@@ -215,6 +223,7 @@ Status LaunchContext::cudnn(cudnnHandle_t* out) {
 
 Status LaunchContext::cusolver(cusolverDnHandle_t* out) {
   if (cusolver_ == nullptr) {
+    LIBOPS_CUDA_CHECK(cudaSetDevice(device_));  // as in cublas()
     cusolverDnHandle_t h = nullptr;
     LIBOPS_CUSOLVER_CHECK(cusolverDnCreate(&h));
     const cusolverStatus_t s = cusolverDnSetStream(h, stream_);
@@ -246,6 +255,10 @@ Status LaunchContext::workspace(size_t bytes, void** out) {
 LaunchContext::~LaunchContext() {
   // Runs at thread exit; errors cannot be reported and must not throw.
   if (cudaSetDevice(device_) != cudaSuccess) return;
+  // Work still queued here may use buffers that other threads free later on
+  // the legacy stream: let it finish while its stream still exists, so that
+  // ordering never rests on a destroyed stream.
+  if (stream_ != nullptr) cudaStreamSynchronize(stream_);
   if (workspace_ != nullptr) cudaFreeAsync(workspace_, stream_);
   if (cusolver_ != nullptr) cusolverDnDestroy(cusolver_);
   if (cudnn_ != nullptr) cudnnDestroy(cudnn_);
