@@ -45,6 +45,12 @@ class ArrayPool {
           out = std::move(a);
         } else if (a.dtype() == shape.dtype) {
           reused = a.reshape(shape.dims, out).is_ok();
+        } else if (!a.buffer()->owned()) {
+          // A view made by the branch below. Wrapping it again would chain
+          // one more buffer per run, each with its own device copy once an
+          // op runs on a device, until destroying the chain overflows the
+          // stack: drop it and allocate afresh instead.
+          reused = false;
         } else {
           // Same bytes, another dtype: a new view that keeps the block alive.
           std::shared_ptr<DataBuffer> block = a.buffer();

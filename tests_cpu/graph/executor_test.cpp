@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <thread>
 
 #include "graph_builder.h"
@@ -375,6 +376,36 @@ TEST(GraphExecutor, PeakMemoryOfALongChainStaysAtTwoIntermediates) {
   for (int64_t i = 0; i < kSide * kSide; ++i)
     want[static_cast<size_t>(i)] = -1.0 * static_cast<double>(i) + kLength * 1e-3 * static_cast<double>(i);
   EXPECT_TRUE(all_close(s.output(0), want, 1e-4, 1e-3));
+}
+
+TEST(GraphExecutor, BuffersReusedAcrossDtypesDoNotPileUpOverRuns) {
+  // cast to int32 and back: float32 and int32 arrays of the same byte size
+  // take each other's buffers from the pool on every run. A reused buffer
+  // is a view that keeps the original alive; a view of a view must not be
+  // made, or every run adds a link that keeps all older buffers (and their
+  // device copies) alive until the chain overflows the stack.
+  GraphBuilder g;
+  BodyBuilder& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{64});
+  NodeArgs to_int, to_float;
+  to_int.d = {static_cast<int32_t>(DataType::kInt32)};
+  to_float.d = {static_cast<int32_t>(DataType::kFloat32)};
+  m.output("y", m.op("add", {m.op("cast", {m.op("cast", {x}, to_int, "to_int")}, to_float, "to_float"), x}, {}, "y"));
+  Session s(must_load(g));
+  NDArray xv = make(DataType::kFloat32, {64}, iota(64, 0.5));
+  const NDArray* in[] = {&xv};
+  constexpr int kRuns = 40;
+  std::vector<std::weak_ptr<DataBuffer>> outputs;
+  for (int run = 0; run < kRuns; ++run) {
+    ASSERT_OK(s.run(in, 1));
+    outputs.push_back(s.output(0).buffer());
+  }
+  int alive = 0;
+  for (const auto& w : outputs) alive += w.expired() ? 0 : 1;
+  EXPECT_LE(alive, 4) << "of " << kRuns << " runs' output buffers";
+  std::vector<double> want(64);
+  for (int i = 0; i < 64; ++i) want[static_cast<size_t>(i)] = std::trunc(0.5 * i) + 0.5 * i;
+  EXPECT_TRUE(all_close(s.output(0), want, 0, 0));
 }
 
 // ---- profiling ----
