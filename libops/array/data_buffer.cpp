@@ -38,6 +38,14 @@ void* allocate_host(size_t bytes) {
 #endif
   return p;
 }
+
+// mark_device_written() on a buffer that was never synced to a device
+// leaves nothing to copy from (and no runtime for the CPU): an error, not a
+// null dereference.
+Status no_device_copy_error(size_t bytes) {
+  return Status::error(StatusCode::kInternal,
+                       "a buffer of %zu bytes was marked written on a device but has no device copy", bytes);
+}
 }  // namespace
 
 std::shared_ptr<DataBuffer> DataBuffer::allocate(size_t bytes) {
@@ -94,6 +102,7 @@ Status DataBuffer::copy_back_to_host() {
   if (sync() != Sync::kDeviceNewer) return Status::ok();  // another thread did it
   if (bytes_ > 0) {
     const Device d = device();
+    if (device_data_ == nullptr || d.is_cpu()) return no_device_copy_error(bytes_);
     Status s = device_runtime(d.type)->copy_to_host(d.index, host_, device_data_, bytes_);
     if (!s.is_ok()) return s.with_prefix("copying " + std::to_string(bytes_) + " bytes from " + d.str() + ": ");
   }
@@ -111,6 +120,7 @@ Status DataBuffer::sync_to_accelerator(Device d, bool overwrite) {
   if (sync() != Sync::kHostOnly && old != d) {
     // On another device: bring the data home, then start over on `d`.
     if (sync() == Sync::kDeviceNewer && bytes_ > 0) {
+      if (device_data_ == nullptr || old.is_cpu()) return no_device_copy_error(bytes_);
       Status s = device_runtime(old.type)->copy_to_host(old.index, host_, device_data_, bytes_);
       if (!s.is_ok()) return s.with_prefix("copying " + std::to_string(bytes_) + " bytes from " + old.str() + ": ");
     }

@@ -151,5 +151,20 @@ TEST_F(DataBufferSync, EmptyBuffersNeedNoDeviceMemory) {
   EXPECT_EQ(test::FakeDevice::to_host, 0);
 }
 
+TEST_F(DataBufferSync, DeviceWriteMarkWithoutADeviceCopyIsAnErrorNotACrash) {
+  // An op that marks its output written on a device without syncing it
+  // there first: no device copy exists to read back or move.
+  for (bool move : {false, true}) {
+    auto b = DataBuffer::allocate(8);
+    ASSERT_TRUE(b);
+    b->mark_device_written();
+    Status s = move ? b->sync_to_device(Device::cuda(0)) : b->sync_to_host();
+    EXPECT_EQ(s.code(), StatusCode::kInternal) << s.message();
+    EXPECT_NE(s.message().find("8 bytes was marked written on a device but has no device copy"), std::string::npos)
+        << s.message();
+    EXPECT_EQ(test::FakeDevice::to_host, 0);
+  }
+}
+
 }  // namespace
 }  // namespace libops
