@@ -56,6 +56,33 @@ TEST(CudaGraph, DenseNetworkMatchesTheCpu) {
   EXPECT_EQ(values(again), values(out));
 }
 
+TEST(CudaGraph, ProfiledRunsTimeEveryNodeAndStillMatch) {
+  // Profiling drains the device around each node and runs it inside a
+  // named range; the outputs are those of an unprofiled run.
+  REQUIRE_CUDA_DEVICE();
+  std::shared_ptr<const Graph> graph = dense_net();
+  ASSERT_TRUE(graph);
+  NDArray x = make(DataType::kFloat32, {4, 32}, wave(4 * 32, 1.0));
+  const NDArray* feeds[1] = {&x};
+  Session cpu(graph), gpu(graph);
+  gpu.set_device(Device::cuda(0));
+  gpu.set_profiling(true);
+  ASSERT_OK(cpu.run(feeds, 1));
+  ASSERT_OK(gpu.run(feeds, 1));
+  NDArray out = gpu.output(0);
+  ASSERT_OK(out.buffer()->sync_to_host());
+  EXPECT_TRUE(libops::test::all_close(out, values(cpu.output(0)), 1e-5, 1e-6));
+  const Profile& p = gpu.profile();
+  EXPECT_TRUE(p.enabled);
+  int timed = 0;
+  for (const NodeProfile& n : p.nodes) {
+    EXPECT_EQ(n.calls, 1) << n.name;
+    if (n.total_ns > 0) ++timed;
+  }
+  EXPECT_EQ(timed, static_cast<int>(p.nodes.size()));
+  EXPECT_EQ(p.events.size(), p.nodes.size());
+}
+
 TEST(CudaGraph, NodesTheDeviceCannotRunAreNamed) {
   // Every registered op has a CUDA path, but cuDNN's pooling has no
   // dilation: the node's call is refused, and the error names the node.
@@ -63,7 +90,9 @@ TEST(CudaGraph, NodesTheDeviceCannotRunAreNamed) {
   GraphBuilder g;
   BodyBuilder& m = g.main();
   Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, 1, 6, 6});
-  m.output("y", m.op("maxpool2d", {x}, {{}, {2, 2, 1, 1, 0, 0, 2, 2, 0}}, "pool"));
+  test::NodeArgs dilated;
+  dilated.i = {2, 2, 1, 1, 0, 0, 2, 2, 0};
+  m.output("y", m.op("maxpool2d", {x}, dilated, "pool"));
   std::shared_ptr<const Graph> graph;
   ASSERT_OK(test::load(g.finish(), graph));
   Session s(graph);
@@ -74,6 +103,14 @@ TEST(CudaGraph, NodesTheDeviceCannotRunAreNamed) {
   EXPECT_EQ(st.code(), StatusCode::kNotImplemented) << st.message();
   EXPECT_NE(st.message().find("'pool'"), std::string::npos) << st.message();
   EXPECT_NE(st.message().find("cuDNN's pooling has no dilation"), std::string::npos) << st.message();
+  // The same under profiling, which drains the device around the failing
+  // node and closes its range on the error path.
+  s.set_profiling(true);
+  st = s.run(feeds, 1);
+  EXPECT_EQ(st.code(), StatusCode::kNotImplemented) << st.message();
+  EXPECT_NE(st.message().find("'pool'"), std::string::npos) << st.message();
+  ASSERT_EQ(s.profile().nodes.size(), 1u);
+  EXPECT_EQ(s.profile().nodes[0].calls, 1);
 }
 
 }  // namespace
