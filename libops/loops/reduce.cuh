@@ -12,7 +12,11 @@
 //     second kernel merges in part order.
 //   * thread per output: when x's innermost dim is kept (column sums): each
 //     thread folds its output's positions in order, and neighbouring
-//     threads read neighbouring elements.
+//     threads read neighbouring elements. Also for one-dim reductions
+//     shorter than the CPU's lanes (the last dim of [N, 4]): the CPU folds
+//     those left to right from the identity, as a thread does, so results
+//     match bit for bit (unless the device fuses a product in map into the
+//     merge's add), and no block leaves most of its threads idle.
 // The split depends only on the shapes, so a given call is reproducible run
 // to run; results agree with the CPU's up to rounding (the merge order
 // differs). Empty reductions store finish(identity, 0), clamped into z's
@@ -162,7 +166,9 @@ Status cuda_reduce_run(const NDArray& x, const NDArray* y, NDArray& z, const Dim
 
   typename D::Args a{loops.outer, loops.inner, loops.n_out, loops.n_red, 1, z.dtype(), x.dtype(),
                      NI == 2 ? y->dtype() : x.dtype(), e};
-  if (loops.kept_inner()) {
+  // Short runs: the CPU's reduce_short_outputs condition (Note [Reduction order]).
+  const bool short_run = loops.inner.rank == 1 && loops.n_red < libops::detail::Reducer<Op, C>::kLanes;
+  if (loops.kept_inner() || short_run) {
     reduce_thread_kernel<Op, C><<<blocks_for(a.n_out), kThreads, 0, stream>>>(a);
     LIBOPS_CUDA_CHECK_LAUNCH("reduction kernel launch");
     return Status::ok();
