@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "cuda_test_util.h"
+#include "libops/ops/shape/gather.h"
 #include "op_test_util.h"
 
 namespace libops {
@@ -83,6 +84,10 @@ TEST(CudaShapeOps, GatherBadIndexIsTheCpuError) {
   EXPECT_EQ(s.code(), want.code());
   EXPECT_EQ(s.message(), want.message());  // index 7 at position 2, the first bad one
 }
+
+// Runs without a GPU: a CUDA build registers gather's kernel (without it,
+// gather on cuda:0 is a "no device implementation" error).
+TEST(CudaShapeOps, GatherHasACudaKernel) { EXPECT_NE(ops::gather_device(DeviceType::kCuda), nullptr); }
 
 TEST(CudaShapeOps, Relu6MatchesTheCpu) {
   REQUIRE_CUDA_DEVICE();
