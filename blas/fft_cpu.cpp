@@ -35,15 +35,17 @@
 // imaginary ones (the imaginary parts of X[0] and X[N] are dropped first,
 // as they must not reach the result). Half the work of a complex transform
 // of length n; odd lengths take that full transform.
-// Signals are transformed one at a time, each gathered into a contiguous
-// buffer (whatever the stride of its axis) and scattered back; threads split
-// the signals.
+// Signals are gathered into contiguous buffers (whatever the stride of
+// their axis), several at a time in SIMD lanes (Note [Signals in lanes]),
+// and scattered back; threads split the signals.
 #include "blas/fft.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <numbers>
@@ -62,22 +64,62 @@ std::atomic<const DeviceFft*> g_device_fft[kNumDeviceTypes];
 // DFT costs R multiply-adds per point.
 constexpr int kMaxDirectRadix = 31;
 
-template <typename T>
+// Note [Signals in lanes]
+// Several signals are transformed at once: W of them sit in the W lanes of
+// a SIMD pack (E = Pack<T>, 32 bytes: 4 doubles or 8 floats), so each add
+// and multiply of a pass serves W signals, with no shuffles, and a twiddle
+// is one scalar broadcast to every lane. Signals are copied into the lanes
+// and back (the gather and scatter each signal needed anyway); the signals
+// left over when fewer than W remain run with E = T. The passes are written
+// once for both element types.
+typedef float PackF __attribute__((vector_size(32)));
+typedef double PackD __attribute__((vector_size(32)));
+
+template <typename T> struct PackOf;
+template <> struct PackOf<float> { using type = PackF; };
+template <> struct PackOf<double> { using type = PackD; };
+template <typename T> using Pack = typename PackOf<T>::type;
+
+// The scalar of an element type: T itself, or a Pack<T>'s T.
+template <typename E> struct ScalarOf { using type = E; };
+template <> struct ScalarOf<PackF> { using type = float; };
+template <> struct ScalarOf<PackD> { using type = double; };
+template <typename E> using Scalar = typename ScalarOf<E>::type;
+
+// How many signals an element of type E carries.
+template <typename E> constexpr int kLanes = static_cast<int>(sizeof(E) / sizeof(Scalar<E>));
+
+template <typename E>
 struct Cx {
-  T re, im;
+  E re, im;
 };
 
 // Plain arithmetic: std::complex's operator* checks for NaN and inf on every
 // product, which keeps these loops from vectorizing.
-template <typename T> inline Cx<T> operator+(Cx<T> a, Cx<T> b) { return {a.re + b.re, a.im + b.im}; }
-template <typename T> inline Cx<T> operator-(Cx<T> a, Cx<T> b) { return {a.re - b.re, a.im - b.im}; }
-template <typename T> inline Cx<T> operator*(Cx<T> a, Cx<T> b) {
+template <typename E> inline Cx<E> operator+(Cx<E> a, Cx<E> b) { return {a.re + b.re, a.im + b.im}; }
+template <typename E> inline Cx<E> operator-(Cx<E> a, Cx<E> b) { return {a.re - b.re, a.im - b.im}; }
+// b is of a's type, or a scalar complex (a twiddle) that every lane of a meets.
+template <typename E, typename B> inline Cx<E> operator*(Cx<E> a, Cx<B> b) {
   return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
 }
-template <typename T> inline Cx<T> operator*(T s, Cx<T> a) { return {s * a.re, s * a.im}; }
-template <typename T> inline Cx<T> conj(Cx<T> a) { return {a.re, -a.im}; }
-template <typename T> inline Cx<T> times_minus_i(Cx<T> a) { return {a.im, -a.re}; }
-template <typename T> inline Cx<T> times_i(Cx<T> a) { return {-a.im, a.re}; }
+template <typename E> inline Cx<E> operator*(Scalar<E> s, Cx<E> a) { return {s * a.re, s * a.im}; }
+template <typename E> inline Cx<E> conj(Cx<E> a) { return {a.re, -a.im}; }
+template <typename E> inline Cx<E> times_minus_i(Cx<E> a) { return {a.im, -a.re}; }
+template <typename E> inline Cx<E> times_i(Cx<E> a) { return {-a.im, a.re}; }
+
+// Lane w of an element: one signal's value, into a pack and out of it.
+template <typename E> inline void put(Cx<E>& e, int w, Cx<Scalar<E>> v) {
+  if constexpr (kLanes<E> == 1) {
+    e = v;
+  } else {
+    e.re[w] = v.re;
+    e.im[w] = v.im;
+  }
+}
+template <typename E> inline Cx<Scalar<E>> take(const Cx<E>& e, int w) {
+  if constexpr (kLanes<E> == 1) return e;
+  else return {e.re[w], e.im[w]};
+}
 
 // exp(-2 pi i num / den), num reduced below den first.
 template <typename T>
@@ -87,40 +129,42 @@ Cx<T> unit_root(int64_t num, int64_t den) {
 }
 
 // R-point forward DFTs in place, for the radices with closed forms.
-template <typename T>
-inline void dft2(Cx<T>* a) {
-  const Cx<T> t = a[0] - a[1];
+template <typename E>
+inline void dft2(Cx<E>* a) {
+  const Cx<E> t = a[0] - a[1];
   a[0] = a[0] + a[1];
   a[1] = t;
 }
 
-template <typename T>
-inline void dft3(Cx<T>* a) {
-  const T s = static_cast<T>(0.86602540378443864676);  // sin(2 pi / 3)
-  const Cx<T> t1 = a[1] + a[2];
-  const Cx<T> t2 = a[0] - static_cast<T>(0.5) * t1;
-  const Cx<T> t3 = s * (a[1] - a[2]);
+template <typename E>
+inline void dft3(Cx<E>* a) {
+  using S = Scalar<E>;
+  const S s = static_cast<S>(0.86602540378443864676);  // sin(2 pi / 3)
+  const Cx<E> t1 = a[1] + a[2];
+  const Cx<E> t2 = a[0] - static_cast<S>(0.5) * t1;
+  const Cx<E> t3 = s * (a[1] - a[2]);
   a[0] = a[0] + t1;
   a[1] = t2 + times_minus_i(t3);
   a[2] = t2 + times_i(t3);
 }
 
-template <typename T>
-inline void dft4(Cx<T>* a) {
-  const Cx<T> t0 = a[0] + a[2], t1 = a[0] - a[2], t2 = a[1] + a[3], t3 = a[1] - a[3];
+template <typename E>
+inline void dft4(Cx<E>* a) {
+  const Cx<E> t0 = a[0] + a[2], t1 = a[0] - a[2], t2 = a[1] + a[3], t3 = a[1] - a[3];
   a[0] = t0 + t2;
   a[1] = t1 + times_minus_i(t3);
   a[2] = t0 - t2;
   a[3] = t1 + times_i(t3);
 }
 
-template <typename T>
-inline void dft5(Cx<T>* a) {
-  const T c1 = static_cast<T>(0.30901699437494742410), c2 = static_cast<T>(-0.80901699437494742410);
-  const T s1 = static_cast<T>(0.95105651629515357212), s2 = static_cast<T>(0.58778525229247312917);
-  const Cx<T> t1 = a[1] + a[4], t2 = a[2] + a[3], t3 = a[1] - a[4], t4 = a[2] - a[3];
-  const Cx<T> b1 = a[0] + c1 * t1 + c2 * t2, b2 = a[0] + c2 * t1 + c1 * t2;
-  const Cx<T> d1 = s1 * t3 + s2 * t4, d2 = s2 * t3 - s1 * t4;
+template <typename E>
+inline void dft5(Cx<E>* a) {
+  using S = Scalar<E>;
+  const S c1 = static_cast<S>(0.30901699437494742410), c2 = static_cast<S>(-0.80901699437494742410);
+  const S s1 = static_cast<S>(0.95105651629515357212), s2 = static_cast<S>(0.58778525229247312917);
+  const Cx<E> t1 = a[1] + a[4], t2 = a[2] + a[3], t3 = a[1] - a[4], t4 = a[2] - a[3];
+  const Cx<E> b1 = a[0] + c1 * t1 + c2 * t2, b2 = a[0] + c2 * t1 + c1 * t2;
+  const Cx<E> d1 = s1 * t3 + s2 * t4, d2 = s2 * t3 - s1 * t4;
   a[0] = a[0] + t1 + t2;
   a[1] = b1 + times_minus_i(d1);
   a[2] = b2 + times_minus_i(d2);
@@ -149,7 +193,7 @@ struct Plan {
   struct Pass {
     int radix;
     int64_t p;         // the length of the sub-transforms this pass combines
-    size_t twiddles;   // offset of its p * radix twiddles, [k * radix + q]
+    size_t twiddles;   // offset of its p * (radix - 1) twiddles, [k][q - 1]
     size_t roots;      // offset of its radix roots of unity (direct radices)
   };
   int64_t n = 0;
@@ -168,12 +212,13 @@ struct Plan {
   // Entries in each of the two buffers run() takes.
   int64_t work_length() const { return sub ? sub->n : n; }
 
-  // The forward transform of buf[0, n): returns buf or tmp, whichever
-  // holds X. Both have work_length() entries.
-  Cx<T>* run(Cx<T>* buf, Cx<T>* tmp) const {
+  // The forward transform of buf[0, n) (of each lane, E a Pack<T>): returns
+  // buf or tmp, whichever holds X. Both have work_length() entries.
+  template <typename E>
+  Cx<E>* run(Cx<E>* buf, Cx<E>* tmp) const {
     if (sub) return run_bluestein(buf, tmp);
-    Cx<T>* x = buf;
-    Cx<T>* y = tmp;
+    Cx<E>* x = buf;
+    Cx<E>* y = tmp;
     for (const Pass& pass : passes) {
       run_pass(pass, x, y);
       std::swap(x, y);
@@ -182,60 +227,74 @@ struct Plan {
   }
 
  private:
-  template <int R, typename Dft>
-  void fixed_pass(const Pass& pass, const Cx<T>* x, Cx<T>* y, Dft dft) const {
+  template <int R, typename E, typename Dft>
+  void fixed_pass(const Pass& pass, const Cx<E>* x, Cx<E>* y, Dft dft) const {
     const int64_t groups = n / R, p = pass.p;
-    const Cx<T>* tw = table.data() + pass.twiddles;
-    for (int64_t first = 0; first < groups; first += p)
-      for (int64_t k = 0; k < p; ++k) {
-        Cx<T> a[R];
-        a[0] = x[first + k];
-        for (int q = 1; q < R; ++q) a[q] = x[first + k + q * groups] * tw[k * R + q];
+    if (p == 1) {  // the first pass: every twiddle is 1
+      for (int64_t g = 0; g < groups; ++g) {
+        Cx<E> a[R];
+        for (int q = 0; q < R; ++q) a[q] = x[g + q * groups];
         dft(a);
-        Cx<T>* out = y + first * R + k;
-        for (int q = 0; q < R; ++q) out[q * p] = a[q];
+        for (int q = 0; q < R; ++q) y[g * R + q] = a[q];
       }
+      return;
+    }
+    const Cx<T>* tw = table.data() + pass.twiddles;
+    for (int64_t first = 0; first < groups; first += p) {
+      const Cx<E>* in = x + first;
+      Cx<E>* out = y + first * R;
+      for (int64_t k = 0; k < p; ++k) {
+        Cx<E> a[R];
+        a[0] = in[k];
+        for (int q = 1; q < R; ++q) a[q] = in[k + q * groups] * tw[k * (R - 1) + q - 1];
+        dft(a);
+        for (int q = 0; q < R; ++q) out[q * p + k] = a[q];
+      }
+    }
   }
 
-  void direct_pass(const Pass& pass, const Cx<T>* x, Cx<T>* y) const {
+  template <typename E>
+  void direct_pass(const Pass& pass, const Cx<E>* x, Cx<E>* y) const {
     const int r = pass.radix;
     const int64_t groups = n / r, p = pass.p;
     const Cx<T>* tw = table.data() + pass.twiddles;
     const Cx<T>* roots = table.data() + pass.roots;
-    Cx<T> a[kMaxDirectRadix];
+    Cx<E> a[kMaxDirectRadix];
     for (int64_t first = 0; first < groups; first += p)
       for (int64_t k = 0; k < p; ++k) {
         a[0] = x[first + k];
-        for (int q = 1; q < r; ++q) a[q] = x[first + k + q * groups] * tw[k * r + q];
-        Cx<T>* out = y + first * r + k;
+        for (int q = 1; q < r; ++q) a[q] = x[first + k + q * groups] * tw[k * (r - 1) + q - 1];
+        Cx<E>* out = y + first * r + k;
         for (int s = 0; s < r; ++s) {
-          Cx<T> sum = a[0];
+          Cx<E> sum = a[0];
           for (int q = 1, e = s; q < r; ++q, e = (e + s) % r) sum = sum + a[q] * roots[e];
           out[s * p] = sum;
         }
       }
   }
 
-  void run_pass(const Pass& pass, const Cx<T>* x, Cx<T>* y) const {
+  template <typename E>
+  void run_pass(const Pass& pass, const Cx<E>* x, Cx<E>* y) const {
     switch (pass.radix) {
-      case 2: return fixed_pass<2>(pass, x, y, dft2<T>);
-      case 3: return fixed_pass<3>(pass, x, y, dft3<T>);
-      case 4: return fixed_pass<4>(pass, x, y, dft4<T>);
-      case 5: return fixed_pass<5>(pass, x, y, dft5<T>);
+      case 2: return fixed_pass<2>(pass, x, y, dft2<E>);
+      case 3: return fixed_pass<3>(pass, x, y, dft3<E>);
+      case 4: return fixed_pass<4>(pass, x, y, dft4<E>);
+      case 5: return fixed_pass<5>(pass, x, y, dft5<E>);
       default: return direct_pass(pass, x, y);
     }
   }
 
-  Cx<T>* run_bluestein(Cx<T>* buf, Cx<T>* tmp) const {
+  template <typename E>
+  Cx<E>* run_bluestein(Cx<E>* buf, Cx<E>* tmp) const {
     const int64_t m = sub->n;
     for (int64_t t = 0; t < n; ++t) buf[t] = buf[t] * chirp[t];
-    std::fill(buf + n, buf + m, Cx<T>{0, 0});
-    Cx<T>* spectrum = sub->run(buf, tmp);
+    std::fill(buf + n, buf + m, Cx<E>{});
+    Cx<E>* spectrum = sub->run(buf, tmp);
     // Convolution by the filter, then its inverse transform by conjugation.
     for (int64_t j = 0; j < m; ++j) spectrum[j] = conj(spectrum[j] * filter[j]);
-    Cx<T>* other = spectrum == buf ? tmp : buf;
-    const Cx<T>* conv = sub->run(spectrum, other);
-    for (int64_t k = 0; k < n; ++k) buf[k] = chirp[k] * conj(conv[k]);
+    Cx<E>* other = spectrum == buf ? tmp : buf;
+    const Cx<E>* conv = sub->run(spectrum, other);
+    for (int64_t k = 0; k < n; ++k) buf[k] = conj(conv[k]) * chirp[k];
     return buf;
   }
 };
@@ -274,7 +333,7 @@ std::shared_ptr<const Plan<T>> make_plan(int64_t n) {
   for (int64_t r : radices) {
     typename Plan<T>::Pass pass{static_cast<int>(r), p, plan->table.size(), 0};
     for (int64_t k = 0; k < p; ++k)
-      for (int64_t q = 0; q < r; ++q) plan->table.push_back(unit_root<T>(q * k, p * r));
+      for (int64_t q = 1; q < r; ++q) plan->table.push_back(unit_root<T>(q * k, p * r));
     pass.roots = plan->table.size();
     if (r > 5)
       for (int64_t s = 0; s < r; ++s) plan->table.push_back(unit_root<T>(s, r));
@@ -308,18 +367,195 @@ std::shared_ptr<const Plan<T>> plan_for(int64_t n) {
   return plan;
 }
 
-// Signals per thread chunk: enough that each chunk does ~16K points.
-int64_t signals_per_chunk(int64_t n) { return std::max<int64_t>(1, (int64_t{1} << 14) / n); }
+// Moving signals into lanes and out (Note [Signals in lanes]). xs[w] is
+// where lane w's signal starts and `stride` the step between its elements.
+// Unit strides (the signals along the last axis) go through in-register
+// transposes of W x W blocks; lanes whose signals are neighbours in memory
+// (an inner axis) are one unaligned load or store per element.
+typedef int MaskF __attribute__((vector_size(32)));
+typedef long long MaskD __attribute__((vector_size(32)));
+template <typename V> struct MaskOf;
+template <> struct MaskOf<PackF> { using type = MaskF; };
+template <> struct MaskOf<PackD> { using type = MaskD; };
 
-// Calls f(buf, tmp, line) for every signal of [outer, *, inner], threads
-// splitting the signals, with two scratch buffers of plan.work_length().
+// One stage of a W x W transpose: swaps bit D of the row index with bit D
+// of the column index. The stages commute; all log2(W) of them transpose.
+template <typename V, int D>
+inline void swap_index_bit(V* rows) {
+  constexpr int W = kLanes<V>;
+  typename MaskOf<V>::type lo, hi;
+  for (int j = 0; j < W; ++j) {
+    lo[j] = (j & D) ? W + j - D : j;
+    hi[j] = (j & D) ? W + j : j + D;
+  }
+  for (int i = 0; i < W; ++i)
+    if ((i & D) == 0) {
+      const V a = rows[i], b = rows[i + D];
+      rows[i] = __builtin_shuffle(a, b, lo);
+      rows[i + D] = __builtin_shuffle(a, b, hi);
+    }
+}
+
+template <typename V>
+inline void transpose(V* rows) {
+  swap_index_bit<V, 1>(rows);
+  swap_index_bit<V, 2>(rows);
+  if constexpr (kLanes<V> == 8) swap_index_bit<V, 4>(rows);
+}
+
+template <typename P, size_t W>
+bool neighbours(const std::array<P*, W>& starts) {
+  for (size_t w = 1; w < W; ++w)
+    if (starts[w] != starts[0] + w) return false;
+  return true;
+}
+
+// dst[j] lane w = xs[w][j * stride], j < count.
+template <typename E>
+void gather(E* dst, const std::array<const Scalar<E>*, kLanes<E>>& xs, int64_t count, int64_t stride) {
+  constexpr int W = kLanes<E>;
+  int64_t j = 0;
+  if constexpr (W > 1) {
+    if (stride == 1) {
+      for (; j + W <= count; j += W) {
+        E rows[W];
+        for (int w = 0; w < W; ++w) std::memcpy(&rows[w], xs[w] + j, sizeof(E));
+        transpose(rows);
+        for (int q = 0; q < W; ++q) dst[j + q] = rows[q];
+      }
+    } else if (neighbours(xs)) {
+      for (; j < count; ++j) std::memcpy(&dst[j], xs[0] + j * stride, sizeof(E));
+    }
+  }
+  for (; j < count; ++j)
+    for (int w = 0; w < W; ++w) {
+      if constexpr (W == 1) dst[j] = xs[w][j * stride];
+      else dst[j][w] = xs[w][j * stride];
+    }
+}
+
+// zs[w][j * stride] = src[j] lane w, j < count.
+template <typename E>
+void scatter(const std::array<Scalar<E>*, kLanes<E>>& zs, const E* src, int64_t count, int64_t stride) {
+  constexpr int W = kLanes<E>;
+  int64_t j = 0;
+  if constexpr (W > 1) {
+    if (stride == 1) {
+      for (; j + W <= count; j += W) {
+        E rows[W];
+        for (int q = 0; q < W; ++q) rows[q] = src[j + q];
+        transpose(rows);
+        for (int w = 0; w < W; ++w) std::memcpy(zs[w] + j, &rows[w], sizeof(E));
+      }
+    } else if (neighbours(zs)) {
+      for (; j < count; ++j) std::memcpy(zs[0] + j * stride, &src[j], sizeof(E));
+    }
+  }
+  for (; j < count; ++j)
+    for (int w = 0; w < W; ++w) {
+      if constexpr (W == 1) zs[w][j * stride] = src[j];
+      else zs[w][j * stride] = src[j][w];
+    }
+}
+
+// The same for complex signals. With unit stride a complex signal is a real
+// one of twice the length, and Cx<E>s are packs re, im, re, im, ...
+template <typename E>
+void gather(Cx<E>* dst, const std::array<const Cx<Scalar<E>>*, kLanes<E>>& xs, int64_t count, int64_t stride) {
+  using T = Scalar<E>;
+  constexpr int W = kLanes<E>;
+  if constexpr (W > 1) {
+    if (stride == 1) {
+      std::array<const T*, W> reals;
+      for (int w = 0; w < W; ++w) reals[w] = reinterpret_cast<const T*>(xs[w]);
+      return gather(reinterpret_cast<E*>(dst), reals, 2 * count, 1);
+    }
+    if (neighbours(xs)) {  // W complex values in a row: split real and imaginary parts
+      typename MaskOf<E>::type even, odd;
+      for (int q = 0; q < W; ++q) {
+        even[q] = 2 * q;
+        odd[q] = 2 * q + 1;
+      }
+      for (int64_t j = 0; j < count; ++j) {
+        E a, b;
+        std::memcpy(&a, xs[0] + j * stride, sizeof(E));
+        std::memcpy(&b, xs[0] + j * stride + W / 2, sizeof(E));
+        dst[j] = {__builtin_shuffle(a, b, even), __builtin_shuffle(a, b, odd)};
+      }
+      return;
+    }
+  }
+  for (int64_t j = 0; j < count; ++j)
+    for (int w = 0; w < W; ++w) put(dst[j], w, xs[w][j * stride]);
+}
+
+template <typename E>
+void scatter(const std::array<Cx<Scalar<E>>*, kLanes<E>>& zs, const Cx<E>* src, int64_t count, int64_t stride) {
+  using T = Scalar<E>;
+  constexpr int W = kLanes<E>;
+  if constexpr (W > 1) {
+    if (stride == 1) {
+      std::array<T*, W> reals;
+      for (int w = 0; w < W; ++w) reals[w] = reinterpret_cast<T*>(zs[w]);
+      return scatter(reals, reinterpret_cast<const E*>(src), 2 * count, 1);
+    }
+    if (neighbours(zs)) {  // interleave real and imaginary parts
+      typename MaskOf<E>::type lo, hi;
+      for (int q = 0; q < W; ++q) {
+        lo[q] = q / 2 + (q % 2) * W;
+        hi[q] = W / 2 + q / 2 + (q % 2) * W;
+      }
+      for (int64_t j = 0; j < count; ++j) {
+        const E a = __builtin_shuffle(src[j].re, src[j].im, lo), b = __builtin_shuffle(src[j].re, src[j].im, hi);
+        std::memcpy(zs[0] + j * stride, &a, sizeof(E));
+        std::memcpy(zs[0] + j * stride + W / 2, &b, sizeof(E));
+      }
+      return;
+    }
+  }
+  for (int64_t j = 0; j < count; ++j)
+    for (int w = 0; w < W; ++w) zs[w][j * stride] = take(src[j], w);
+}
+
+// Signals per thread chunk: enough that each chunk does ~16K points, and a
+// whole number of packs.
+template <typename T>
+int64_t signals_per_chunk(int64_t n) {
+  constexpr int64_t lanes = kLanes<Pack<T>>;
+  const int64_t signals = std::max<int64_t>(1, (int64_t{1} << 14) / n);
+  return (signals + lanes - 1) / lanes * lanes;
+}
+
+// Where the signals first .. first + kLanes<E> - 1 of [outer, len, inner]
+// start (signal s at o = s / inner, i = s % inner). Gathers and scatters
+// then run over t with the lanes innermost, so each element of a pack is
+// written whole.
+template <typename E, typename P>
+std::array<P*, kLanes<E>> lane_starts(P* data, int64_t first, int64_t len, int64_t inner) {
+  std::array<P*, kLanes<E>> starts;
+  for (int w = 0; w < kLanes<E>; ++w) starts[w] = data + (first + w) / inner * len * inner + (first + w) % inner;
+  return starts;
+}
+
+// Calls f(buf, tmp, first) for the signals first .. first + kLanes<E> - 1 of
+// the outer * inner signals of [outer, *, inner], signal s at
+// o = s / inner, i = s % inner (Note [Signals in lanes]): E = Pack<T> while
+// a whole pack of signals is left in a thread's chunk, E = T for the rest.
+// buf and tmp have plan.work_length() + 1 elements.
 template <typename T, typename F>
 void for_each_signal(const Plan<T>& plan, int64_t outer, int64_t inner, F&& f) {
-  parallel_for(outer * inner, signals_per_chunk(plan.n), [&](int64_t begin, int64_t end) {
-    std::vector<Cx<T>> scratch(static_cast<size_t>(2 * plan.work_length()));
-    Cx<T>* buf = scratch.data();
-    Cx<T>* tmp = buf + plan.work_length();
-    for (int64_t line = begin; line < end; ++line) f(buf, tmp, line / inner, line % inner);
+  constexpr int64_t lanes = kLanes<Pack<T>>;
+  const auto len = static_cast<size_t>(plan.work_length() + 1);
+  parallel_for(outer * inner, signals_per_chunk<T>(plan.n), [&](int64_t begin, int64_t end) {
+    int64_t s = begin;
+    if (end - begin >= lanes) {
+      std::vector<Cx<Pack<T>>> scratch(2 * len);
+      for (; s + lanes <= end; s += lanes) f(scratch.data(), scratch.data() + len, s);
+    }
+    if (s < end) {
+      std::vector<Cx<T>> scratch(2 * len);
+      for (; s < end; ++s) f(scratch.data(), scratch.data() + len, s);
+    }
   });
 }
 
@@ -327,12 +563,14 @@ template <typename T>
 void c2c_cpu(bool inverse, int64_t outer, int64_t n, int64_t inner, const void* in, void* out, double scale) {
   const auto plan = plan_for<T>(n);
   const T s = static_cast<T>(scale);
-  for_each_signal(*plan, outer, inner, [&](Cx<T>* buf, Cx<T>* tmp, int64_t o, int64_t i) {
-    const Cx<T>* x = static_cast<const Cx<T>*>(in) + o * n * inner + i;
-    Cx<T>* z = static_cast<Cx<T>*>(out) + o * n * inner + i;
-    for (int64_t t = 0; t < n; ++t) buf[t] = inverse ? conj(x[t * inner]) : x[t * inner];
-    const Cx<T>* r = plan->run(buf, tmp);
-    for (int64_t t = 0; t < n; ++t) z[t * inner] = s * (inverse ? conj(r[t]) : r[t]);
+  for_each_signal(*plan, outer, inner, [&]<typename E>(Cx<E>* buf, Cx<E>* tmp, int64_t first) {
+    gather(buf, lane_starts<E>(static_cast<const Cx<T>*>(in), first, n, inner), n, inner);
+    if (inverse)
+      for (int64_t t = 0; t < n; ++t) buf[t] = conj(buf[t]);
+    Cx<E>* r = plan->run(buf, tmp);
+    if (inverse || s != 1)
+      for (int64_t t = 0; t < n; ++t) r[t] = s * (inverse ? conj(r[t]) : r[t]);
+    scatter(lane_starts<E>(static_cast<Cx<T>*>(out), first, n, inner), r, n, inner);
   });
 }
 
@@ -341,30 +579,32 @@ void r2c_cpu(int64_t outer, int64_t n, int64_t inner, const void* in, void* out)
   const int64_t h = real_fft_bins(n);
   if (n % 2 == 1) {  // the full complex transform, first h bins kept
     const auto plan = plan_for<T>(n);
-    for_each_signal(*plan, outer, inner, [&](Cx<T>* buf, Cx<T>* tmp, int64_t o, int64_t i) {
-      const T* x = static_cast<const T*>(in) + o * n * inner + i;
-      Cx<T>* z = static_cast<Cx<T>*>(out) + o * h * inner + i;
-      for (int64_t t = 0; t < n; ++t) buf[t] = Cx<T>{x[t * inner], 0};
-      const Cx<T>* r = plan->run(buf, tmp);
-      for (int64_t k = 0; k < h; ++k) z[k * inner] = r[k];
+    for_each_signal(*plan, outer, inner, [&]<typename E>(Cx<E>* buf, Cx<E>* tmp, int64_t first) {
+      E* x = reinterpret_cast<E*>(tmp);  // n reals
+      gather(x, lane_starts<E>(static_cast<const T*>(in), first, n, inner), n, inner);
+      for (int64_t t = 0; t < n; ++t) buf[t] = Cx<E>{x[t], E{}};
+      const Cx<E>* r = plan->run(buf, tmp);
+      scatter(lane_starts<E>(static_cast<Cx<T>*>(out), first, h, inner), r, h, inner);
     });
     return;
   }
   // Note [Real FFT by halves].
   const int64_t half = n / 2;
   const auto plan = plan_for<T>(half);
-  const Cx<T>* w = plan->half_twiddles.data();
+  const Cx<T>* tw = plan->half_twiddles.data();
   const T one_half = static_cast<T>(0.5);
-  for_each_signal(*plan, outer, inner, [&](Cx<T>* buf, Cx<T>* tmp, int64_t o, int64_t i) {
-    const T* x = static_cast<const T*>(in) + o * n * inner + i;
-    Cx<T>* z = static_cast<Cx<T>*>(out) + o * h * inner + i;
-    for (int64_t t = 0; t < half; ++t) buf[t] = Cx<T>{x[2 * t * inner], x[(2 * t + 1) * inner]};
-    const Cx<T>* r = plan->run(buf, tmp);
+  for_each_signal(*plan, outer, inner, [&]<typename E>(Cx<E>* buf, Cx<E>* tmp, int64_t first) {
+    E* x = reinterpret_cast<E*>(tmp);  // n reals
+    gather(x, lane_starts<E>(static_cast<const T*>(in), first, n, inner), n, inner);
+    for (int64_t t = 0; t < half; ++t) buf[t] = Cx<E>{x[2 * t], x[2 * t + 1]};
+    const Cx<E>* r = plan->run(buf, tmp);
+    Cx<E>* bins = r == buf ? tmp : buf;  // half + 1 of them
     for (int64_t k = 0; k <= half; ++k) {
-      const Cx<T> a = r[k == half ? 0 : k], b = conj(r[k == 0 ? 0 : half - k]);
-      const Cx<T> even = one_half * (a + b), odd = one_half * times_minus_i(a - b);
-      z[k * inner] = k < half ? even + w[k] * odd : even - odd;
+      const Cx<E> a = r[k == half ? 0 : k], b = conj(r[k == 0 ? 0 : half - k]);
+      const Cx<E> even = one_half * (a + b), odd = one_half * times_minus_i(a - b);
+      bins[k] = k < half ? even + odd * tw[k] : even - odd;
     }
+    scatter(lane_starts<E>(static_cast<Cx<T>*>(out), first, h, inner), bins, h, inner);
   });
 }
 
@@ -374,42 +614,44 @@ void c2r_cpu(int64_t outer, int64_t m, int64_t n, int64_t inner, const void* in,
   const T s = static_cast<T>(scale);
   if (n % 2 == 1) {
     const auto plan = plan_for<T>(n);
-    for_each_signal(*plan, outer, inner, [&](Cx<T>* buf, Cx<T>* tmp, int64_t o, int64_t i) {
-      const Cx<T>* x = static_cast<const Cx<T>*>(in) + o * m * inner + i;
-      T* z = static_cast<T*>(out) + o * n * inner + i;
+    for_each_signal(*plan, outer, inner, [&]<typename E>(Cx<E>* buf, Cx<E>* tmp, int64_t first) {
       // The conjugate of the full spectrum (the inverse by conjugation):
       // bins 0 .. h - 1 from x, the rest conj(X[n - k]), conjugated again.
-      for (int64_t k = 0; k < h; ++k) buf[k] = k < used ? conj(x[k * inner]) : Cx<T>{0, 0};
+      gather(buf, lane_starts<E>(static_cast<const Cx<T>*>(in), first, m, inner), used, inner);
+      for (int64_t k = 0; k < h; ++k) buf[k] = k < used ? conj(buf[k]) : Cx<E>{};
       for (int64_t k = h; k < n; ++k) buf[k] = conj(buf[n - k]);
       // The real part of the conjugate is the real part (and bin 0's
       // imaginary part only ever reaches the imaginary parts).
-      const Cx<T>* r = plan->run(buf, tmp);
-      for (int64_t t = 0; t < n; ++t) z[t * inner] = s * r[t].re;
+      const Cx<E>* r = plan->run(buf, tmp);
+      E* z = reinterpret_cast<E*>(r == buf ? tmp : buf);  // n reals
+      for (int64_t t = 0; t < n; ++t) z[t] = s * r[t].re;
+      scatter(lane_starts<E>(static_cast<T*>(out), first, n, inner), z, n, inner);
     });
     return;
   }
   // Note [Real FFT by halves], the inverse by conjugation.
   const int64_t half = n / 2;
   const auto plan = plan_for<T>(half);
-  const Cx<T>* w = plan->half_twiddles.data();
-  for_each_signal(*plan, outer, inner, [&](Cx<T>* buf, Cx<T>* tmp, int64_t o, int64_t i) {
-    const Cx<T>* x = static_cast<const Cx<T>*>(in) + o * m * inner + i;
-    T* z = static_cast<T*>(out) + o * n * inner + i;
-    auto bin = [&](int64_t k) {
-      if (k >= used) return Cx<T>{0, 0};
-      const Cx<T> v = x[k * inner];
-      return k == 0 || k == half ? Cx<T>{v.re, 0} : v;
-    };
+  const Cx<T>* tw = plan->half_twiddles.data();
+  for_each_signal(*plan, outer, inner, [&]<typename E>(Cx<E>* buf, Cx<E>* tmp, int64_t first) {
+    // Bins 0 .. half into tmp: the missing ones zero, the imaginary parts
+    // of bins 0 and half dropped.
+    gather(tmp, lane_starts<E>(static_cast<const Cx<T>*>(in), first, m, inner), used, inner);
+    for (int64_t k = used; k <= half; ++k) tmp[k] = Cx<E>{};
+    tmp[0].im = E{};
+    tmp[half].im = E{};
     for (int64_t k = 0; k < half; ++k) {
-      const Cx<T> a = bin(k), b = conj(bin(half - k));
-      const Cx<T> even = a + b, odd = (a - b) * conj(w[k]);
+      const Cx<E> a = tmp[k], b = conj(tmp[half - k]);
+      const Cx<E> even = a + b, odd = (a - b) * conj(tw[k]);
       buf[k] = conj(even + times_i(odd));
     }
-    const Cx<T>* r = plan->run(buf, tmp);
+    const Cx<E>* r = plan->run(buf, tmp);
+    E* z = reinterpret_cast<E*>(r == buf ? tmp : buf);  // n reals
     for (int64_t t = 0; t < half; ++t) {
-      z[2 * t * inner] = s * r[t].re;
-      z[(2 * t + 1) * inner] = -s * r[t].im;
+      z[2 * t] = s * r[t].re;
+      z[2 * t + 1] = -s * r[t].im;
     }
+    scatter(lane_starts<E>(static_cast<T*>(out), first, n, inner), z, n, inner);
   });
 }
 

@@ -4,7 +4,7 @@
 // and prime lengths up to 4099, both precisions, strided signals
 // ([outer, n, inner] with inner > 1), the real transforms with cropped and
 // padded bins, in place and out of place, many signals at once (the
-// threaded path), and the argument errors.
+// threaded path and Note [Signals in lanes]), and the argument errors.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -125,6 +125,51 @@ TEST(BlasFft, StridedAndBatchedSignals) {
   // More signals than one thread chunk takes: the threaded path.
   expect_c2c_matches<double>(64, 1, 700, 1e-14);
   expect_c2c_matches<double>(64, 700, 1, 1e-14);
+}
+
+// Real to complex and back over [outer, n, inner], every signal x times
+// (1 + its index), against the DFT of x.
+template <typename T>
+void expect_real_transforms_match(int64_t n, int64_t outer, int64_t inner, double tol) {
+  const DataType dt = dtype_of_v<T>;
+  std::vector<cld> x = random_signal(n, static_cast<uint32_t>(n + 7));
+  for (cld& v : x) v = cld(v.real(), 0);
+  const std::vector<cld> spectrum = naive_dft(x, -1);
+  const int64_t h = blas::real_fft_bins(n), signals = outer * inner;
+  const std::vector<T> complex_in = interleave<T>(x, outer, inner);
+  std::vector<T> real_in(static_cast<size_t>(signals * n));
+  for (size_t j = 0; j < real_in.size(); ++j) real_in[j] = complex_in[2 * j];
+  std::vector<T> bins(static_cast<size_t>(2 * signals * h));
+  ASSERT_TRUE(blas::fft_r2c_on(Device::cpu(), dt, outer, n, inner, real_in.data(), bins.data()).is_ok());
+  const std::vector<cld> kept(spectrum.begin(), spectrum.begin() + h);
+  EXPECT_LT(max_rel_error(bins, kept, outer, inner), tol) << "r2c n=" << n << " " << dtype_name(dt);
+  // Back: the imaginary parts of bins 0 and n / 2 are rounding noise here,
+  // which the inverse must drop as it drops any.
+  std::vector<T> back(real_in.size());
+  ASSERT_TRUE(
+      blas::fft_c2r_on(Device::cpu(), dt, outer, h, n, inner, bins.data(), back.data(), 1.0 / static_cast<double>(n))
+          .is_ok());
+  double worst = 0, peak = 0;
+  for (size_t j = 0; j < back.size(); ++j) {
+    worst = std::max(worst, std::abs(static_cast<double>(back[j]) - static_cast<double>(real_in[j])));
+    peak = std::max(peak, std::abs(static_cast<double>(real_in[j])));
+  }
+  EXPECT_LT(worst / peak, tol) << "c2r n=" << n << " " << dtype_name(dt);
+}
+
+TEST(BlasFft, SignalsInLanesEveryLayout) {
+  // Enough signals for whole packs of 4 doubles or 8 floats and some left
+  // over, laid out along the last axis (unit stride), along an inner axis
+  // (neighbouring signals), and both (packs that cross an outer index).
+  // Lengths: odd and even, radix, direct-prime and Bluestein paths.
+  for (int64_t n : {1, 2, 5, 8, 12, 37, 60, 97}) {
+    for (auto [outer, inner] : {std::pair<int64_t, int64_t>{19, 1}, {1, 19}, {3, 7}}) {
+      expect_c2c_matches<double>(n, outer, inner, 1e-13);
+      expect_c2c_matches<float>(n, outer, inner, 5e-6);
+      expect_real_transforms_match<double>(n, outer, inner, 1e-13);
+      expect_real_transforms_match<float>(n, outer, inner, 5e-6);
+    }
+  }
 }
 
 TEST(BlasFft, RealToComplexKeepsTheFirstHalf) {
