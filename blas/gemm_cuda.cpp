@@ -5,8 +5,13 @@
 // matrix is the column-major n x m transpose, so C = op(A) op(B) is computed
 // as C^T = op(B)^T op(A)^T: cuBLAS gets B first, A second, and m and n swap.
 // float16 and bfloat16 accumulate in float (CUBLAS_COMPUTE_32F), as the CPU
-// kernel does; float32 uses no TF32 tensor-core rounding (cuBLAS's default
-// math mode), so results match the CPU's to float rounding.
+// kernel does. The math mode is set on every call, since the handle is
+// shared: CUBLAS_DEFAULT_MATH keeps float32 off TF32 tensor-core rounding
+// (results match the CPU's to float rounding), and
+// CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION keeps the partial sums
+// of a split-K float16 / bfloat16 GEMM in float: without it cuBLAS may add
+// them in the output type, a second rounding per partial sum that the
+// CPU's float accumulation does not make.
 #include <climits>
 
 #include "blas/gemm.h"
@@ -44,6 +49,8 @@ Status cublas_gemm_batched(int device_index, DataType dtype, bool trans_a, bool 
   RETURN_IF_ERROR(cuda::LaunchContext::get(device_index, &ctx));
   cublasHandle_t handle = nullptr;
   RETURN_IF_ERROR(ctx->cublas(&handle));
+  LIBOPS_CUBLAS_CHECK(cublasSetMathMode(
+      handle, static_cast<cublasMath_t>(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)));
   const cublasOperation_t op_b = trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t op_a = trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
   // Scale factors in the compute type's scalar type.

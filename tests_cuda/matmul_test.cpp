@@ -2,6 +2,7 @@
 // kernel, which tests_cpu checks against numpy goldens), and the device
 // path's limits, which must be errors rather than silent host copies.
 #include <cmath>
+#include <string>
 
 #include "cuda_test_util.h"
 #include "libops/ops/declarable_op.h"
@@ -49,12 +50,73 @@ TEST(CudaMatmul, MatchesTheCpuForEachDtypeAndTransposeFlag) {
   }
 }
 
+// matmul of x and y on the CPU and on cuda:0 (fresh outputs; the device's
+// prefilled with NaN, so an element cuBLAS does not write shows).
+void expect_cuda_matches_cpu(NDArray& x, NDArray& y, std::vector<int64_t> iargs, const Dims& out_shape,
+                             const std::string& what) {
+  const DataType t = x.dtype();
+  NDArray zc = test::zeros(t, out_shape), zg = test::zeros(t, out_shape);
+  for (int64_t i = 0; i < zg.length(); ++i) zg.set_double(i, std::nan(""));
+  ASSERT_OK(run_matmul(Device::cpu(), x, y, zc, iargs));
+  ASSERT_OK(run_matmul(Device::cuda(0), x, y, zg, iargs));
+  const double tol = t == DataType::kFloat64 ? 1e-12 : t == DataType::kFloat32 ? 1e-5 : 1e-2;
+  EXPECT_TRUE(test::all_close(zg, values(zc), tol, tol)) << what << " " << dtype_name(t);
+}
+
+// The operand layouts the device path passes to cuBLAS as they are: row
+// strides above the row length, column-major views, batch strides of 0
+// (broadcast views and broadcast batch dims on either side), vectors (m or
+// n of 1), 1 x 1 x 1, and k == 0 (every output element written as 0).
+TEST(CudaMatmul, LayoutsAndEdgeExtentsMatchTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  for (DataType t : {DataType::kFloat32, DataType::kFloat64, DataType::kFloat16}) {
+    NDArray big = test::zeros(t, {2, 6, 8}), rows, xs;
+    ASSERT_OK(big.slice(1, 0, 6, 2, rows));
+    ASSERT_OK(rows.slice(2, 0, 4, 1, xs));  // [2,3,4], row stride 16
+    ASSERT_OK(xs.assign(make(t, {2, 3, 4}, ramp(24, 0.5))));
+    NDArray ydense = make(t, {5, 4}, ramp(20, 0.25)), ycol;
+    ASSERT_OK(ydense.permute({1, 0}, ycol));  // [4,5], column-major
+    NDArray y = make(t, {4, 5}, ramp(20, 0.3));
+    expect_cuda_matches_cpu(xs, y, {}, {2, 3, 5}, "row-strided x");
+    expect_cuda_matches_cpu(xs, ycol, {}, {2, 3, 5}, "row-strided x, column-major y");
+    NDArray xst;
+    ASSERT_OK(xs.permute({0, 2, 1}, xst));  // [2,4,3] column-major view, transposed back by the flag
+    expect_cuda_matches_cpu(xst, ycol, {1, 0}, {2, 3, 5}, "transpose_x of a column-major view");
+    NDArray x2 = make(t, {3, 4}, ramp(12, 0.7)), xb;
+    ASSERT_OK(x2.broadcast_to({3, 3, 4}, xb));
+    expect_cuda_matches_cpu(xb, y, {}, {3, 3, 5}, "broadcast view x");
+    NDArray x4 = make(t, {2, 1, 3, 4}, ramp(24, 0.5)), y4 = make(t, {1, 3, 4, 2}, ramp(24, 0.4));
+    expect_cuda_matches_cpu(x4, y4, {}, {2, 3, 3, 2}, "batch dims broadcast both ways");
+    NDArray v = make(t, {4}, ramp(4, 0.9)), yb = make(t, {2, 4, 3}, ramp(24, 0.6));
+    expect_cuda_matches_cpu(v, y, {}, {5}, "vector x matrix");
+    expect_cuda_matches_cpu(x2, v, {}, {3}, "matrix x vector");
+    expect_cuda_matches_cpu(v, yb, {}, {2, 3}, "vector x batched matrix");
+    expect_cuda_matches_cpu(v, v, {}, {}, "dot");
+    NDArray one_a = make(t, {1, 1}, {1.5}), one_b = make(t, {1, 1}, {-2.0});
+    expect_cuda_matches_cpu(one_a, one_b, {}, {1, 1}, "1 x 1 x 1");
+    NDArray ek = test::zeros(t, {2, 0}), ek2 = test::zeros(t, {0, 3});
+    expect_cuda_matches_cpu(ek, ek2, {}, {2, 3}, "k == 0");
+  }
+}
+
 TEST(CudaMatmul, DevicePathLimitsAreErrorsNamingTheOp) {
   REQUIRE_CUDA_DEVICE();
   NDArray x = make(DataType::kFloat32, {2, 3}, ramp(6, 1));
   NDArray yi = make(DataType::kInt32, {3, 2}, {1, 2, 3, 4, 5, 6});
   NDArray z = test::zeros(DataType::kFloat32, {2, 2});
   Status s = run_matmul(Device::cuda(0), x, yi, z, {});
+  EXPECT_EQ(s.code(), StatusCode::kNotImplemented) << s.message();
+  EXPECT_NE(s.message().find("matmul: on cuda:0"), std::string::npos) << s.message();
+  // Columns a stride apart (no BLAS layout) and a flipped view (negative
+  // stride): the host would have to copy them, so the device path refuses.
+  NDArray wide = make(DataType::kFloat32, {2, 6}, ramp(12, 1)), strided, flipped;
+  ASSERT_OK(wide.slice(1, 0, 6, 2, strided));  // [2,3], column stride 2
+  NDArray y3 = make(DataType::kFloat32, {3, 2}, ramp(6, 1));
+  s = run_matmul(Device::cuda(0), strided, y3, z, {});
+  EXPECT_EQ(s.code(), StatusCode::kNotImplemented) << s.message();
+  EXPECT_NE(s.message().find("matmul: on cuda:0"), std::string::npos) << s.message();
+  ASSERT_OK(y3.flip(0, flipped));
+  s = run_matmul(Device::cuda(0), x, flipped, z, {});
   EXPECT_EQ(s.code(), StatusCode::kNotImplemented) << s.message();
   EXPECT_NE(s.message().find("matmul: on cuda:0"), std::string::npos) << s.message();
   NDArray xi = make(DataType::kInt32, {2, 3}, {1, 2, 3, 4, 5, 6});
