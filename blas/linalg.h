@@ -26,7 +26,9 @@ namespace libops::blas {
 // Cholesky factorization in place of `batch` symmetric positive-definite
 // n x n matrices. lower: A = L * L^T, L written over the lower triangle;
 // else A = U^T * U, U over the upper. Only that triangle (diagonal
-// included) is read and written; the other keeps its contents.
+// included) is read. On the CPU the other one keeps its contents; a device
+// backend may use it as scratch (cuSOLVER's potrfBatched does), so callers
+// must treat it as garbage afterwards.
 // *bad_matrix is -1 when every matrix was positive definite, else the first
 // one that was not, with *bad_order the order of its first leading minor
 // that is not positive definite (LAPACK's info); that matrix's triangle is

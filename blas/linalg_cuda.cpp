@@ -6,9 +6,14 @@
 // the host and copied into the launch context's workspace, with the info
 // codes behind them. Row-major calls become column-major ones as Note
 // [Row-major LAPACK] in linalg.h says. potrf's info codes are read back
-// once per call, after the last batch: that read waits for the stream,
-// the price of naming the matrix that is not positive definite (as
-// gather's index check, Note [gather on devices]).
+// after each chunk of kMaxChunk matrices (once per call below that): the
+// read waits for the stream, the price of naming the matrix that is not
+// positive definite (as gather's index check, Note [gather on devices]).
+// potrfBatched overwrites the triangle it does not factor (cuSOLVER uses
+// it as workspace), which linalg.h allows; the cholesky op clears it.
+// Unlike the CPU's potrf, a NaN pivot is not looked for here: cuSOLVER
+// does not promise to report one, and finding it would need another
+// read-back of every diagonal.
 #include <algorithm>
 #include <climits>
 #include <cstdint>

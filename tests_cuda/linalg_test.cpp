@@ -81,11 +81,55 @@ TEST(CudaLinalg, CholeskyMatchesTheCpu) {
   REQUIRE_CUDA_DEVICE();
   for (DataType t : {DataType::kFloat32, DataType::kFloat64})
     for (bool upper : {false, true})
-      for (const Dims& shape : {Dims{5, 5}, Dims{3, 4, 4}, Dims{2, 2, 33, 33}}) {
+      for (const Dims& shape : {Dims{5, 5}, Dims{3, 4, 4}, Dims{2, 2, 33, 33}, Dims{1, 1}, Dims{4, 1, 1}}) {
         const int64_t n = shape[shape.size() - 1], batch = shape.product() / (n * n);
         const std::string what = std::string("cholesky ") + shape.str() + (upper ? " upper" : " lower");
         expect_cuda_matches_cpu("cholesky", {make(t, shape, spd(batch, n))}, {upper}, what);
       }
+}
+
+// cuSOLVER's potrfBatched uses the triangle it does not factor as
+// workspace, and that triangle may come in holding anything: the output
+// must still be the CPU's, with exact zeros there.
+TEST(CudaLinalg, CholeskyIgnoresAndClearsTheOtherTriangle) {
+  REQUIRE_CUDA_DEVICE();
+  const double junk[] = {std::nan(""), HUGE_VAL, -1e30, 7.0};
+  for (DataType t : {DataType::kFloat32, DataType::kFloat64})
+    for (bool upper : {false, true}) {
+      const int64_t batch = 3, n = 6;
+      std::vector<double> v = spd(batch, n);
+      int next = 0;
+      for (int64_t b = 0; b < batch; ++b)
+        for (int64_t i = 0; i < n; ++i)
+          for (int64_t j = 0; j < n; ++j)
+            if (upper ? j < i : j > i) v[static_cast<size_t>((b * n + i) * n + j)] = junk[next++ % 4];
+      const std::string what = std::string("cholesky, junk in the ") + (upper ? "lower" : "upper") + " triangle";
+      expect_cuda_matches_cpu("cholesky", {make(t, {batch, n, n}, v)}, {upper}, what);
+    }
+}
+
+// A NaN in the triangle that is read: the CPU reports the matrix as not
+// positive definite; cuSOLVER need not, but then the NaN must show in that
+// matrix's factor, never turn into a finite number.
+TEST(CudaLinalg, NanInTheReadTriangleIsAnErrorOrStaysVisible) {
+  REQUIRE_CUDA_DEVICE();
+  std::vector<double> v = spd(2, 4);
+  v[16 + 2 * 4 + 1] = std::nan("");  // matrix 1, row 2, column 1 (lower triangle)
+  NDArray cpu_a = make(DataType::kFloat64, {2, 4, 4}, v), gpu_a = make(DataType::kFloat64, {2, 4, 4}, v);
+  Context cc, gc;
+  const Status want = test::run_op("cholesky", {.in = {&cpu_a}}, cc);
+  ASSERT_FALSE(want.is_ok());
+  gc.set_device(Device::cuda(0));
+  const Status s = test::run_op("cholesky", {.in = {&gpu_a}}, gc);
+  if (!s.is_ok()) {
+    EXPECT_EQ(s.message(), want.message());
+    return;
+  }
+  NDArray& z = *gc.output(0);
+  ASSERT_OK(z.buffer()->sync_to_host());
+  const std::vector<double> got = values(z);
+  EXPECT_TRUE(std::isnan(got[16 + 2 * 4 + 2])) << "the NaN reaches the pivot of its row";
+  for (int i = 0; i < 16; ++i) EXPECT_FALSE(std::isnan(got[static_cast<size_t>(i)])) << "matrix 0, element " << i;
 }
 
 TEST(CudaLinalg, NotPositiveDefiniteIsTheCpuError) {
@@ -118,6 +162,8 @@ TEST(CudaLinalg, TriangularSolveMatchesTheCpu) {
       expect_cuda_matches_cpu("triangular_solve",
                               {make(t, {40, 40}, well_conditioned(1, 40)), make(t, {40, 1}, wave(40))},
                               {upper, transpose, unit}, what + " one column");
+      expect_cuda_matches_cpu("triangular_solve", {make(t, {5, 1, 1}, {2, -4, 0.5, 3, 8}), make(t, {5, 1, 3}, wave(15))},
+                              {upper, transpose, unit}, what + " 1 x 1");
     }
 }
 

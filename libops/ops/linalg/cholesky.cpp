@@ -17,8 +17,9 @@
 // The factorization is blas::potrf_batched_on in place on a dense C-order
 // copy of a, made on the device the call runs on (LAPACK on the CPU, the
 // backend's solver elsewhere). The other triangle, which still holds a's
-// values, is then cleared by two pairwise legacy kernels on that device,
-// with no host loop:
+// values (or, on CUDA, whatever cuSOLVER left there: it uses that triangle
+// as workspace), is then cleared by two pairwise legacy kernels on that
+// device, with no host loop:
 //   relu(z, t), t = -inf on the kept triangle and +inf on the other: x > -inf
 //     keeps every number of the factor, x > +inf holds for none, so 0;
 //   replace_nans(z, f), f = NaN on the kept triangle and 0 on the other: the
