@@ -356,6 +356,7 @@ Status NDArray::squeeze(NDArray& out) const {
 
 Status NDArray::dup(char order, NDArray& out) const {
   if (!has_data()) return Status::error(StatusCode::kInvalidArgument, "dup: array has no data");
+  RETURN_IF_ERROR(buffer_->sync_to_host());
   NDArray r;
   RETURN_IF_ERROR(create(dtype_, shape_, order, r));
   copy_into(*this, r);
@@ -369,13 +370,16 @@ Status NDArray::assign(const NDArray& src) {
   if (!broadcasts_to_shape(src.shape_, shape_))
     return Status::error(StatusCode::kShape, "assign: cannot broadcast %s to %s", src.shape_.str().c_str(),
                          shape_.str().c_str());
+  RETURN_IF_ERROR(src.buffer_->sync_to_host());
+  if (!covers_buffer()) RETURN_IF_ERROR(buffer_->sync_to_host());  // the bytes not written stay
   if (may_overlap(src) && !same_view(src)) {
     NDArray tmp;
     RETURN_IF_ERROR(src.dup('c', tmp));
     copy_into(tmp, *this);
-    return Status::ok();
+  } else {
+    copy_into(src, *this);
   }
-  copy_into(src, *this);
+  buffer_->mark_host_written();
   return Status::ok();
 }
 

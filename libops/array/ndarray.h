@@ -91,13 +91,18 @@ class NDArray {
   Status squeeze(NDArray& out) const;  // drops every extent-1 axis
 
   // ---- copies ----
+  // Host-side copies: they first bring the host copies they read (and, for
+  // a partial write, the one they write) up to date, and mark what they
+  // wrote (Note [Host and device copies]), so they are right after device
+  // ops too.
   Status dup(char order, NDArray& out) const;  // dense copy, same dtype
   // Copies `src` into this array, broadcasting and converting dtype.
   Status assign(const NDArray& src);
   Status assign_scalar(double value);
 
   // Element access by logical C-order index, converting through double.
-  // Meant for tests, tools and scalar arguments, not for kernels.
+  // Meant for tests, tools and scalar arguments, not for kernels; they touch
+  // the host copy as it is (sync it first if a device wrote last).
   double get_double(int64_t linear_index) const;
   void set_double(int64_t linear_index, double value);
   int64_t get_int64(int64_t linear_index) const;

@@ -1,5 +1,5 @@
 // Device names, device checks, and the host/device sync state of DataBuffer
-// (Note [Host and device copies]), driven through a fake device runtime
+// (Note [Host and device copies]) and of NDArray's host copies, driven through a fake device runtime
 // whose "device memory" is host memory and which counts the copies.
 #include "libops/core/device.h"
 
@@ -10,6 +10,7 @@
 
 #include "fake_device.h"
 #include "libops/array/data_buffer.h"
+#include "test_util.h"
 
 namespace libops {
 namespace {
@@ -164,6 +165,34 @@ TEST_F(DataBufferSync, DeviceWriteMarkWithoutADeviceCopyIsAnErrorNotACrash) {
         << s.message();
     EXPECT_EQ(test::FakeDevice::to_host, 0);
   }
+}
+
+TEST_F(DataBufferSync, DupAndAssignReadAndWriteTheNewestCopies) {
+  NDArray x = test::make(DataType::kFloat32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  NDArray z = test::make(DataType::kFloat32, {2, 3}, {-1, -2, -3, -4, -5, -6});
+  ASSERT_OK(test::move_to_device(x));  // the host copy is now junk
+  ASSERT_OK(test::move_to_device(z));
+  // dup reads x's device copy back first.
+  NDArray d;
+  ASSERT_OK(x.dup('c', d));
+  EXPECT_EQ(test::values(d), (std::vector<double>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(test::FakeDevice::to_host, 1);
+  // A partial write into z keeps z's other values, which were on the device,
+  // and leaves z's device copy stale.
+  NDArray row, d_row;
+  ASSERT_OK(z.slice(0, 1, 2, 1, row));
+  ASSERT_OK(d.slice(0, 1, 2, 1, d_row));
+  ASSERT_OK(row.assign(d_row));
+  EXPECT_EQ(test::FakeDevice::to_host, 2);
+  EXPECT_EQ(z.buffer()->sync(), DataBuffer::Sync::kHostNewer);
+  EXPECT_EQ(test::values(z), (std::vector<double>{-1, -2, -3, 4, 5, 6}));
+  // A write over the whole buffer needs no copy back first.
+  NDArray w = test::make(DataType::kFloat32, {2, 3}, {0, 0, 0, 0, 0, 0});
+  ASSERT_OK(test::move_to_device(w));
+  ASSERT_OK(w.assign(d));
+  EXPECT_EQ(test::FakeDevice::to_host, 2);
+  EXPECT_EQ(w.buffer()->sync(), DataBuffer::Sync::kHostNewer);
+  EXPECT_EQ(test::values(w), (std::vector<double>{1, 2, 3, 4, 5, 6}));
 }
 
 }  // namespace
