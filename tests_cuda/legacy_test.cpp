@@ -10,7 +10,9 @@
 #include "cuda_test_util.h"
 #include "libops/legacy/device_tables.h"
 #include "libops/legacy/legacy.h"
+#include "libops/legacy/ops/index_reduce_ops.h"
 #include "libops/legacy/ops/reduce_ops.h"
+#include "libops/legacy/ops/summary_stats_ops.h"
 
 namespace libops {
 namespace {
@@ -244,6 +246,97 @@ TEST(CudaLegacy, ShortRowReductionsAreBitIdentical) {
       compare(call, zc, zg,
               std::string(legacy::op_name(static_cast<ops_legacy_group_t>(r.group), r.num)) + " " + shape.str(),
               /*exact=*/true);
+    }
+  }
+}
+
+// Where column q of a [rows, ...] input from tall_input holds its first
+// maximum (rows >= 400).
+int64_t first_max_row(int64_t q, int64_t rows) { return 5 + (q * 15013) % (rows - 200); }
+
+// spread() with planted extremes along axis 0: column q (the C-order
+// position over the other dims) holds +3 at rows r, r + 2, r + 64 + q,
+// r + 130 and the last row, and -3 at row r + 1, for r = first_max_row(q).
+// spread() stays within (-2.5, 2.5), so index_max must find r, index_min
+// r + 1, and index_absolute_max r again (|-3| only ties later), although the
+// device folds those rows in different chunks.
+NDArray tall_input(DataType t, const Dims& shape, double phase) {
+  const int64_t rows = shape[0];
+  int64_t cols = 1;
+  for (int d = 1; d < shape.size(); ++d) cols *= shape[d];
+  std::vector<double> v = spread(rows * cols, phase);
+  for (int64_t q = 0; q < cols; ++q) {
+    const int64_t r = first_max_row(q, rows);
+    for (int64_t row : {r, r + 2, r + 64 + q, r + 130, rows - 1}) v[static_cast<size_t>(row * cols + q)] = 3.0;
+    v[static_cast<size_t>((r + 1) * cols + q)] = -3.0;
+  }
+  return make(t, shape, v);
+}
+
+// Column reductions with few outputs and long columns (the sum over axis 0
+// of [N, C], batch-norm statistics): the device splits the rows into chunks
+// (loops/reduce_split.h), merged per output by a thread ([2000, 37]: 31
+// chunks) or by a block (the others: hundreds to thousands of chunks).
+// Also a column slice of a wider array, and reductions over axes {0, 2}
+// that keep a middle dim ([400, 2, 100, 4] keeps x's innermost dim too).
+TEST(CudaLegacy, TallSkinnyReductionsMatchTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  struct Row {
+    int group, num;
+    std::vector<double> extra;
+    const char* what;
+  };
+  const std::vector<Row> rows = {
+      {OPS_REDUCE_SAME, static_cast<int>(legacy::ReduceSameOp::sum), {}, "sum"},
+      {OPS_REDUCE_SAME, static_cast<int>(legacy::ReduceSameOp::max), {}, "max"},
+      {OPS_REDUCE_FLOAT, static_cast<int>(legacy::ReduceFloatOp::mean), {}, "mean"},
+      {OPS_REDUCE_FLOAT, static_cast<int>(legacy::ReduceFloatOp::norm2), {}, "norm2"},
+      {OPS_SUMMARY_STATS, static_cast<int>(legacy::SummaryStatsOp::variance), {1.0}, "variance (n - 1)"},
+      {OPS_SUMMARY_STATS, static_cast<int>(legacy::SummaryStatsOp::variance), {0.0}, "variance (n)"},
+      {OPS_SUMMARY_STATS, static_cast<int>(legacy::SummaryStatsOp::standard_deviation), {}, "standard_deviation"},
+      {OPS_INDEX_REDUCE, static_cast<int>(legacy::IndexReduceOp::index_max), {}, "index_max"},
+      {OPS_INDEX_REDUCE, static_cast<int>(legacy::IndexReduceOp::index_min), {}, "index_min"},
+      {OPS_INDEX_REDUCE, static_cast<int>(legacy::IndexReduceOp::index_absolute_max), {}, "index_absolute_max"},
+  };
+  struct Case {
+    Dims shape;
+    std::vector<int64_t> axes;
+    Dims out;
+    bool slice;  // reduce columns 1..shape[1]-2 of the array instead
+  };
+  const std::vector<Case> cases = {
+      {{200000, 4}, {0}, {4}, false},           {{2000, 37}, {0}, {37}, false},
+      {{100000, 3, 5}, {0}, {3, 5}, false},     {{100000, 3, 5}, {0, 2}, {3}, false},
+      {{400, 2, 100, 4}, {0, 2}, {2, 4}, false}, {{200000, 8}, {0}, {6}, true},
+  };
+  for (DataType t : {DataType::kFloat32, DataType::kFloat64, DataType::kFloat16}) {
+    for (const Case& c : cases) {
+      const NDArray full = tall_input(t, c.shape, 0.4);
+      NDArray x = full;
+      if (c.slice) ASSERT_OK(full.slice(1, 1, c.shape[1] - 1, 1, x));
+      for (const Row& r : rows) {
+        legacy::LegacyCall call;
+        call.group = r.group;
+        call.num = r.num;
+        call.x = &x;
+        call.axes = c.axes.data();
+        call.n_axes = static_cast<int>(c.axes.size());
+        call.extra = ExtraParams::from(r.extra.data(), static_cast<int>(r.extra.size()));
+        const bool indexed = r.group == OPS_INDEX_REDUCE;
+        const DataType zt = indexed ? DataType::kInt64 : t;
+        NDArray zc = test::zeros(zt, c.out), zg = test::zeros(zt, c.out);
+        const std::string what = std::string(r.what) + " " + dtype_name(t) + " " + x.shape().str() + " over " +
+                                 std::to_string(c.axes.size()) + " axes" + (c.slice ? " (column slice)" : "");
+        compare(call, zc, zg, what);
+        // The first of the tied extremes, by hand, for the dense axis-0 cases.
+        if (!indexed || c.axes.size() != 1 || c.slice) continue;
+        const std::vector<double> got = values(zg);
+        for (size_t q = 0; q < got.size(); ++q) {
+          const int64_t first = first_max_row(static_cast<int64_t>(q), c.shape[0]);
+          const bool is_min = r.num == static_cast<int>(legacy::IndexReduceOp::index_min);
+          EXPECT_EQ(got[q], static_cast<double>(is_min ? first + 1 : first)) << what << " column " << q;
+        }
+      }
     }
   }
 }

@@ -17,6 +17,14 @@
 //     those left to right from the identity, as a thread does, so results
 //     match bit for bit (unless the device fuses a product in map into the
 //     merge's add), and no block leaves most of its threads idle.
+//     Column reductions with too few outputs to fill the GPU this way (the
+//     sum over axis 0 of [1e7, 4]) are split along the reduced positions
+//     (loops/reduce_split.h): a thread per (output, chunk) folds the chunk
+//     into the workspace, neighbouring threads on neighbouring columns, and
+//     a second kernel merges each output's chunks in order. Every functor
+//     takes this split (merge is associative for all of them, and the index
+//     reductions compare the positions they carry, so ties still go to the
+//     first), as the CPU's kept-inner path splits rows into chunks too.
 // The split depends only on the shapes, so a given call is reproducible run
 // to run; results agree with the CPU's up to rounding (the merge order
 // differs). Empty reductions store finish(identity, 0), clamped into z's
@@ -31,6 +39,7 @@
 #include "libops/backends/cuda/launch_context.h"
 #include "libops/loops/elementwise.cuh"
 #include "libops/loops/reduce.h"
+#include "libops/loops/reduce_split.h"
 
 namespace libops::cuda {
 
@@ -125,6 +134,68 @@ __global__ void reduce_thread_kernel(typename DeviceReduce<Op, C>::Args a) {
   }
 }
 
+// Split column reductions, pass 1: item t = c * n_out + o folds chunk c of
+// output o into partial[t], so a warp's threads take neighbouring columns.
+template <typename Op, typename C>
+__global__ void reduce_chunks_kernel(typename DeviceReduce<Op, C>::Args a, ReduceSplit s, typename Op::Acc* partial) {
+  using D = DeviceReduce<Op, C>;
+  const int64_t items = a.n_out * s.chunks;
+  for (int64_t t = first_index(); t < items; t += grid_step()) {
+    const int64_t o = t % a.n_out;
+    const ReduceChunkRange rows = reduce_chunk_range(s, a.n_red, t / a.n_out);
+    char* zp;
+    char* in[D::NI];
+    D::output_bases(a, o, &zp, in);
+    typename Op::Acc acc = Op::identity(a.e);
+    for (int64_t r = rows.begin; r < rows.end; ++r) acc = Op::merge(acc, D::map_at(a, in, r));
+    partial[t] = acc;
+  }
+}
+
+// Pass 2, few chunks: a thread per output merges its chunks in order.
+template <typename Op, typename C>
+__global__ void reduce_merge_chunks_kernel(typename DeviceReduce<Op, C>::Args a, int64_t chunks,
+                                           const typename Op::Acc* partial) {
+  using D = DeviceReduce<Op, C>;
+  for (int64_t o = first_index(); o < a.n_out; o += grid_step()) {
+    char* zp;
+    char* in[D::NI];
+    D::output_bases(a, o, &zp, in);
+    typename Op::Acc acc = Op::identity(a.e);
+    for (int64_t c = 0; c < chunks; ++c) acc = Op::merge(acc, partial[c * a.n_out + o]);
+    store_as(zp, a.tz, Op::finish(acc, a.n_red, a.e));
+  }
+}
+
+// Pass 2, many chunks: a block per output (blockIdx.x); thread j merges the
+// j-th run of consecutive chunks in order, then neighbouring runs are merged
+// pairwise, left with right (blockDim.x is a power of 2).
+template <typename Op, typename C>
+__global__ void reduce_merge_chunks_block_kernel(typename DeviceReduce<Op, C>::Args a, int64_t chunks,
+                                                 const typename Op::Acc* partial) {
+  using D = DeviceReduce<Op, C>;
+  using Acc = typename Op::Acc;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  Acc* shared = reinterpret_cast<Acc*>(shared_bytes);
+  const int64_t o = blockIdx.x;
+  const int64_t per_thread = (chunks + blockDim.x - 1) / blockDim.x;
+  const int64_t begin = threadIdx.x * per_thread;
+  const int64_t end = begin + per_thread < chunks ? begin + per_thread : chunks;
+  Acc acc = Op::identity(a.e);
+  for (int64_t c = begin; c < end; ++c) acc = Op::merge(acc, partial[c * a.n_out + o]);
+  shared[threadIdx.x] = acc;
+  __syncthreads();
+  for (unsigned w = 1; w < blockDim.x; w *= 2) {
+    if (threadIdx.x % (2 * w) == 0) shared[threadIdx.x] = Op::merge(shared[threadIdx.x], shared[threadIdx.x + w]);
+    __syncthreads();
+  }
+  if (threadIdx.x != 0) return;
+  char* zp;
+  char* in[D::NI];
+  D::output_bases(a, o, &zp, in);
+  store_as(zp, a.tz, Op::finish(shared[0], a.n_red, a.e));
+}
+
 template <typename R>
 __global__ void fill_kernel(NdLoop<1> loop, int64_t n, DataType tz, R value) {
   for (int64_t i = first_index(); i < n; i += grid_step()) {
@@ -169,8 +240,28 @@ Status cuda_reduce_run(const NDArray& x, const NDArray* y, NDArray& z, const Dim
   // Short runs: the CPU's reduce_short_outputs condition (Note [Reduction order]).
   const bool short_run = loops.inner.rank == 1 && loops.n_red < libops::detail::Reducer<Op, C>::kLanes;
   if (loops.kept_inner() || short_run) {
-    reduce_thread_kernel<Op, C><<<blocks_for(a.n_out), kThreads, 0, stream>>>(a);
-    LIBOPS_CUDA_CHECK_LAUNCH("reduction kernel launch");
+    // Short runs keep the CPU's order (they are never long enough to split).
+    const ReduceSplit split = short_run ? ReduceSplit{} : reduce_split_plan(a.n_out, a.n_red);
+    if (split.chunks == 1) {
+      reduce_thread_kernel<Op, C><<<blocks_for(a.n_out), kThreads, 0, stream>>>(a);
+      LIBOPS_CUDA_CHECK_LAUNCH("reduction kernel launch");
+      return Status::ok();
+    }
+    // n_out * chunks <= kSplitTargetThreads, so the sizes below fit.
+    const int64_t items = a.n_out * split.chunks;
+    void* w = nullptr;
+    RETURN_IF_ERROR(ctx.workspace(sizeof(Acc) * static_cast<size_t>(items), &w));
+    Acc* partial = static_cast<Acc*>(w);
+    reduce_chunks_kernel<Op, C><<<blocks_for(items), kThreads, 0, stream>>>(a, split, partial);
+    LIBOPS_CUDA_CHECK_LAUNCH("column reduction kernel launch");
+    if (split.merge_by_block) {
+      static_assert((kThreads & (kThreads - 1)) == 0, "reduce_merge_chunks_block_kernel: blocks of 2^k threads");
+      reduce_merge_chunks_block_kernel<Op, C>
+          <<<static_cast<unsigned>(a.n_out), kThreads, sizeof(Acc) * kThreads, stream>>>(a, split.chunks, partial);
+    } else {
+      reduce_merge_chunks_kernel<Op, C><<<blocks_for(a.n_out), kThreads, 0, stream>>>(a, split.chunks, partial);
+    }
+    LIBOPS_CUDA_CHECK_LAUNCH("column reduction merge kernel launch");
     return Status::ok();
   }
   // Enough blocks to fill the GPU: split long reductions of few outputs.
