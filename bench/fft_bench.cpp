@@ -4,7 +4,8 @@
 //
 // Each case transforms a batch of signals holding 2^18 complex (or real)
 // values along its last axis: powers of two, a 2-3-5-smooth length, and a
-// prime (Bluestein). Names: BM_<Op><dtype>/<n>; the batch is 2^18 / n.
+// prime (Bluestein), and one signal of 2^18. Names: BM_<Op><dtype>/<n>; the
+// batch is 2^18 / n.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -56,9 +57,9 @@ void BM_RfftFloat32(benchmark::State& s) { run_transform(s, "rfft", OPS_DTYPE_FL
 
 }  // namespace
 
-BENCHMARK(BM_FftFloat64)->Arg(256)->Arg(1024)->Arg(4096)->Arg(65536)->Arg(1000)->Arg(1009)
+BENCHMARK(BM_FftFloat64)->Arg(256)->Arg(1024)->Arg(4096)->Arg(65536)->Arg(kValues)->Arg(1000)->Arg(1009)
     ->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_FftFloat32)->Arg(1024)->Arg(65536)->Arg(1009)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_RfftFloat32)->Arg(1024)->Arg(65536)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_FftFloat32)->Arg(1024)->Arg(65536)->Arg(kValues)->Arg(1009)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_RfftFloat32)->Arg(1024)->Arg(65536)->Arg(kValues)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK_MAIN();

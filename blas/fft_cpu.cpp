@@ -172,201 +172,6 @@ inline void dft5(Cx<E>* a) {
   a[4] = b1 + times_i(d1);
 }
 
-// Every prime factor of n, smallest first, with pairs of 2 merged into 4.
-std::vector<int64_t> radices_of(int64_t n) {
-  std::vector<int64_t> radices;
-  while (n % 4 == 0) {
-    radices.push_back(4);
-    n /= 4;
-  }
-  for (int64_t f = 2; f * f <= n; f += (f == 2 ? 1 : 2))
-    while (n % f == 0) {
-      radices.push_back(f);
-      n /= f;
-    }
-  if (n > 1) radices.push_back(n);
-  return radices;
-}
-
-template <typename T>
-struct Plan {
-  struct Pass {
-    int radix;
-    int64_t p;         // the length of the sub-transforms this pass combines
-    size_t twiddles;   // offset of its p * (radix - 1) twiddles, [k][q - 1]
-    size_t roots;      // offset of its radix roots of unity (direct radices)
-  };
-  int64_t n = 0;
-  std::vector<Pass> passes;
-  std::vector<Cx<T>> table;  // twiddles and roots of every pass
-
-  // Bluestein (sub != nullptr): the chirp c[t], t < n, and the transform of
-  // the filter conj(c[|j|]) wrapped to length m, times 1 / m.
-  std::shared_ptr<const Plan<T>> sub;
-  std::vector<Cx<T>> chirp, filter;
-
-  // exp(-2 pi i k / 2n), k < n: the w^k of Note [Real FFT by halves] for
-  // real transforms of length 2n, which run on this plan.
-  std::vector<Cx<T>> half_twiddles;
-
-  // Entries in each of the two buffers run() takes.
-  int64_t work_length() const { return sub ? sub->n : n; }
-
-  // The forward transform of buf[0, n) (of each lane, E a Pack<T>): returns
-  // buf or tmp, whichever holds X. Both have work_length() entries.
-  template <typename E>
-  Cx<E>* run(Cx<E>* buf, Cx<E>* tmp) const {
-    if (sub) return run_bluestein(buf, tmp);
-    Cx<E>* x = buf;
-    Cx<E>* y = tmp;
-    for (const Pass& pass : passes) {
-      run_pass(pass, x, y);
-      std::swap(x, y);
-    }
-    return x;
-  }
-
- private:
-  template <int R, typename E, typename Dft>
-  void fixed_pass(const Pass& pass, const Cx<E>* x, Cx<E>* y, Dft dft) const {
-    const int64_t groups = n / R, p = pass.p;
-    if (p == 1) {  // the first pass: every twiddle is 1
-      for (int64_t g = 0; g < groups; ++g) {
-        Cx<E> a[R];
-        for (int q = 0; q < R; ++q) a[q] = x[g + q * groups];
-        dft(a);
-        for (int q = 0; q < R; ++q) y[g * R + q] = a[q];
-      }
-      return;
-    }
-    const Cx<T>* tw = table.data() + pass.twiddles;
-    for (int64_t first = 0; first < groups; first += p) {
-      const Cx<E>* in = x + first;
-      Cx<E>* out = y + first * R;
-      for (int64_t k = 0; k < p; ++k) {
-        Cx<E> a[R];
-        a[0] = in[k];
-        for (int q = 1; q < R; ++q) a[q] = in[k + q * groups] * tw[k * (R - 1) + q - 1];
-        dft(a);
-        for (int q = 0; q < R; ++q) out[q * p + k] = a[q];
-      }
-    }
-  }
-
-  template <typename E>
-  void direct_pass(const Pass& pass, const Cx<E>* x, Cx<E>* y) const {
-    const int r = pass.radix;
-    const int64_t groups = n / r, p = pass.p;
-    const Cx<T>* tw = table.data() + pass.twiddles;
-    const Cx<T>* roots = table.data() + pass.roots;
-    Cx<E> a[kMaxDirectRadix];
-    for (int64_t first = 0; first < groups; first += p)
-      for (int64_t k = 0; k < p; ++k) {
-        a[0] = x[first + k];
-        for (int q = 1; q < r; ++q) a[q] = x[first + k + q * groups] * tw[k * (r - 1) + q - 1];
-        Cx<E>* out = y + first * r + k;
-        for (int s = 0; s < r; ++s) {
-          Cx<E> sum = a[0];
-          for (int q = 1, e = s; q < r; ++q, e = (e + s) % r) sum = sum + a[q] * roots[e];
-          out[s * p] = sum;
-        }
-      }
-  }
-
-  template <typename E>
-  void run_pass(const Pass& pass, const Cx<E>* x, Cx<E>* y) const {
-    switch (pass.radix) {
-      case 2: return fixed_pass<2>(pass, x, y, dft2<E>);
-      case 3: return fixed_pass<3>(pass, x, y, dft3<E>);
-      case 4: return fixed_pass<4>(pass, x, y, dft4<E>);
-      case 5: return fixed_pass<5>(pass, x, y, dft5<E>);
-      default: return direct_pass(pass, x, y);
-    }
-  }
-
-  template <typename E>
-  Cx<E>* run_bluestein(Cx<E>* buf, Cx<E>* tmp) const {
-    const int64_t m = sub->n;
-    for (int64_t t = 0; t < n; ++t) buf[t] = buf[t] * chirp[t];
-    std::fill(buf + n, buf + m, Cx<E>{});
-    Cx<E>* spectrum = sub->run(buf, tmp);
-    // Convolution by the filter, then its inverse transform by conjugation.
-    for (int64_t j = 0; j < m; ++j) spectrum[j] = conj(spectrum[j] * filter[j]);
-    Cx<E>* other = spectrum == buf ? tmp : buf;
-    const Cx<E>* conv = sub->run(spectrum, other);
-    for (int64_t k = 0; k < n; ++k) buf[k] = conj(conv[k]) * chirp[k];
-    return buf;
-  }
-};
-
-template <typename T>
-std::shared_ptr<const Plan<T>> plan_for(int64_t n);
-
-template <typename T>
-std::shared_ptr<const Plan<T>> make_plan(int64_t n) {
-  auto plan = std::make_shared<Plan<T>>();
-  plan->n = n;
-  plan->half_twiddles.resize(static_cast<size_t>(n));
-  for (int64_t k = 0; k < n; ++k) plan->half_twiddles[static_cast<size_t>(k)] = unit_root<T>(k, 2 * n);
-  const std::vector<int64_t> radices = radices_of(n);
-  if (!radices.empty() && radices.back() > kMaxDirectRadix) {  // n == 1 has no passes
-    int64_t m = 1;
-    while (m < 2 * n - 1) m *= 2;
-    plan->sub = plan_for<T>(m);
-    plan->chirp.resize(static_cast<size_t>(n));
-    for (int64_t t = 0; t < n; ++t) {
-      // exp(-pi i t^2 / n) = exp(-2 pi i (t^2 mod 2n) / 2n), reduced exactly.
-      const auto square = static_cast<unsigned __int128>(t) * static_cast<unsigned __int128>(t);
-      plan->chirp[static_cast<size_t>(t)] = unit_root<T>(static_cast<int64_t>(square % (2 * n)), 2 * n);
-    }
-    std::vector<Cx<T>> filter(static_cast<size_t>(m), Cx<T>{0, 0}), tmp(static_cast<size_t>(m));
-    filter[0] = Cx<T>{1, 0};
-    for (int64_t t = 1; t < n; ++t) filter[static_cast<size_t>(t)] = filter[static_cast<size_t>(m - t)] =
-        conj(plan->chirp[static_cast<size_t>(t)]);
-    const Cx<T>* spectrum = plan->sub->run(filter.data(), tmp.data());
-    const T inv_m = static_cast<T>(1.0 / static_cast<double>(m));
-    plan->filter.assign(spectrum, spectrum + m);
-    for (Cx<T>& f : plan->filter) f = inv_m * f;
-    return plan;
-  }
-  int64_t p = 1;
-  for (int64_t r : radices) {
-    typename Plan<T>::Pass pass{static_cast<int>(r), p, plan->table.size(), 0};
-    for (int64_t k = 0; k < p; ++k)
-      for (int64_t q = 1; q < r; ++q) plan->table.push_back(unit_root<T>(q * k, p * r));
-    pass.roots = plan->table.size();
-    if (r > 5)
-      for (int64_t s = 0; s < r; ++s) plan->table.push_back(unit_root<T>(s, r));
-    plan->passes.push_back(pass);
-    p *= r;
-  }
-  return plan;
-}
-
-// Plans of lengths up to kMaxCachedLength are kept, at most kMaxCachedPlans
-// of them per precision; a larger one is made for its call and freed after.
-constexpr int64_t kMaxCachedLength = int64_t{1} << 22;
-constexpr size_t kMaxCachedPlans = 64;
-
-template <typename T>
-std::shared_ptr<const Plan<T>> plan_for(int64_t n) {
-  static std::mutex mu;
-  static std::unordered_map<int64_t, std::shared_ptr<const Plan<T>>> cache;
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = cache.find(n);
-    if (it != cache.end()) return it->second;
-  }
-  // Made outside the lock: a Bluestein plan asks for its sub-plan.
-  std::shared_ptr<const Plan<T>> plan = make_plan<T>(n);
-  if (n <= kMaxCachedLength) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (cache.size() >= kMaxCachedPlans) cache.clear();
-    cache.emplace(n, plan);
-  }
-  return plan;
-}
-
 // Moving signals into lanes and out (Note [Signals in lanes]). xs[w] is
 // where lane w's signal starts and `stride` the step between its elements.
 // Unit strides (the signals along the last axis) go through in-register
@@ -517,6 +322,286 @@ void scatter(const std::array<Cx<Scalar<E>>*, kLanes<E>>& zs, const Cx<E>* src, 
     for (int w = 0; w < W; ++w) zs[w][j * stride] = take(src[j], w);
 }
 
+// Every prime factor of n, smallest first, with pairs of 2 merged into 4.
+std::vector<int64_t> radices_of(int64_t n) {
+  std::vector<int64_t> radices;
+  while (n % 4 == 0) {
+    radices.push_back(4);
+    n /= 4;
+  }
+  for (int64_t f = 2; f * f <= n; f += (f == 2 ? 1 : 2))
+    while (n % f == 0) {
+      radices.push_back(f);
+      n /= f;
+    }
+  if (n > 1) radices.push_back(n);
+  return radices;
+}
+
+template <typename T>
+struct Plan {
+  struct Pass {
+    int radix;
+    int64_t p;         // the length of the sub-transforms this pass combines
+    size_t twiddles;   // offset of its p * (radix - 1) twiddles, [k][q - 1]
+    size_t roots;      // offset of its radix roots of unity (direct radices)
+  };
+  int64_t n = 0;
+  std::vector<Pass> passes;
+  std::vector<Cx<T>> table;  // twiddles and roots of every pass
+
+  // Bluestein (sub != nullptr): the chirp c[t], t < n, and the transform of
+  // the filter conj(c[|j|]) wrapped to length m, times 1 / m.
+  std::shared_ptr<const Plan<T>> sub;
+  std::vector<Cx<T>> chirp, filter;
+
+  // exp(-2 pi i k / 2n), k < n: the w^k of Note [Real FFT by halves] for
+  // real transforms of length 2n, which run on this plan.
+  std::vector<Cx<T>> half_twiddles;
+
+  // Entries in each of the two buffers run() takes.
+  // Four-step (cols != nullptr, Note [Four-step FFT]): n = n1 * n2, the
+  // n1-point plan for the columns, the n2-point one for the rows, and the
+  // twiddles W^(k1 t2) as [k1][t2] real and imaginary parts.
+  std::shared_ptr<const Plan<T>> cols, rows;
+  std::vector<T> split_re, split_im;
+
+  int64_t work_length() const { return sub ? sub->n : n; }
+
+  // The forward transform of buf[0, n) (of each lane, E a Pack<T>): returns
+  // buf or tmp, whichever holds X. Both have work_length() entries.
+  template <typename E>
+  Cx<E>* run(Cx<E>* buf, Cx<E>* tmp) const {
+    if (sub) return run_bluestein(buf, tmp);
+    if constexpr (kLanes<E> == 1)
+      if (cols) return run_four_step(buf, tmp);
+    Cx<E>* x = buf;
+    Cx<E>* y = tmp;
+    for (const Pass& pass : passes) {
+      run_pass(pass, x, y);
+      std::swap(x, y);
+    }
+    return x;
+  }
+
+ private:
+  template <int R, typename E, typename Dft>
+  void fixed_pass(const Pass& pass, const Cx<E>* x, Cx<E>* y, Dft dft) const {
+    const int64_t groups = n / R, p = pass.p;
+    if (p == 1) {  // the first pass: every twiddle is 1
+      for (int64_t g = 0; g < groups; ++g) {
+        Cx<E> a[R];
+        for (int q = 0; q < R; ++q) a[q] = x[g + q * groups];
+        dft(a);
+        for (int q = 0; q < R; ++q) y[g * R + q] = a[q];
+      }
+      return;
+    }
+    const Cx<T>* tw = table.data() + pass.twiddles;
+    for (int64_t first = 0; first < groups; first += p) {
+      const Cx<E>* in = x + first;
+      Cx<E>* out = y + first * R;
+      for (int64_t k = 0; k < p; ++k) {
+        Cx<E> a[R];
+        a[0] = in[k];
+        for (int q = 1; q < R; ++q) a[q] = in[k + q * groups] * tw[k * (R - 1) + q - 1];
+        dft(a);
+        for (int q = 0; q < R; ++q) out[q * p + k] = a[q];
+      }
+    }
+  }
+
+  template <typename E>
+  void direct_pass(const Pass& pass, const Cx<E>* x, Cx<E>* y) const {
+    const int r = pass.radix;
+    const int64_t groups = n / r, p = pass.p;
+    const Cx<T>* tw = table.data() + pass.twiddles;
+    const Cx<T>* roots = table.data() + pass.roots;
+    Cx<E> a[kMaxDirectRadix];
+    for (int64_t first = 0; first < groups; first += p)
+      for (int64_t k = 0; k < p; ++k) {
+        a[0] = x[first + k];
+        for (int q = 1; q < r; ++q) a[q] = x[first + k + q * groups] * tw[k * (r - 1) + q - 1];
+        Cx<E>* out = y + first * r + k;
+        for (int s = 0; s < r; ++s) {
+          Cx<E> sum = a[0];
+          for (int q = 1, e = s; q < r; ++q, e = (e + s) % r) sum = sum + a[q] * roots[e];
+          out[s * p] = sum;
+        }
+      }
+  }
+
+  template <typename E>
+  void run_pass(const Pass& pass, const Cx<E>* x, Cx<E>* y) const {
+    switch (pass.radix) {
+      case 2: return fixed_pass<2>(pass, x, y, dft2<E>);
+      case 3: return fixed_pass<3>(pass, x, y, dft3<E>);
+      case 4: return fixed_pass<4>(pass, x, y, dft4<E>);
+      case 5: return fixed_pass<5>(pass, x, y, dft5<E>);
+      default: return direct_pass(pass, x, y);
+    }
+  }
+
+  // Note [Four-step FFT]: x[t1 * n2 + t2] -> column transforms over t1
+  // (Y[k1][t2], times W^(k1 t2)) -> row transforms over t2 -> X[k1 + n1 k2],
+  // the columns and then the rows a pack of lanes at a time (Note [Signals
+  // in lanes]). One signal at a time: for_each_signal does not put signals
+  // of a four-step plan in lanes.
+  Cx<T>* run_four_step(Cx<T>* buf, Cx<T>* tmp) const {
+    using G = Pack<T>;
+    constexpr int lanes = kLanes<G>;
+    const int64_t n1 = cols->n, n2 = rows->n;
+    std::vector<Cx<G>> scratch(static_cast<size_t>(2 * (std::max(cols->work_length(), rows->work_length()) + 1)));
+    Cx<G>* g = scratch.data();
+    Cx<G>* g_tmp = g + scratch.size() / 2;
+    std::array<const Cx<T>*, lanes> from;
+    std::array<Cx<T>*, lanes> to;
+    // Columns, buf -> tmp: Y[k1][t2] W^(k1 t2).
+    for (int64_t c = 0; c < n2; c += lanes) {
+      for (int w = 0; w < lanes; ++w) from[w] = buf + c + w;
+      gather(g, from, n1, n2);
+      Cx<G>* y = cols->run(g, g_tmp);
+      for (int64_t k1 = 0; k1 < n1; ++k1) {
+        Cx<G> tw;
+        std::memcpy(&tw.re, split_re.data() + k1 * n2 + c, sizeof(G));
+        std::memcpy(&tw.im, split_im.data() + k1 * n2 + c, sizeof(G));
+        y[k1] = y[k1] * tw;
+      }
+      for (int w = 0; w < lanes; ++w) to[w] = tmp + c + w;
+      scatter(to, y, n1, n2);
+    }
+    // Rows, tmp -> buf: X[k1 + n1 k2].
+    for (int64_t r = 0; r < n1; r += lanes) {
+      for (int w = 0; w < lanes; ++w) from[w] = tmp + (r + w) * n2;
+      gather(g, from, n2, 1);
+      const Cx<G>* x = rows->run(g, g_tmp);
+      for (int w = 0; w < lanes; ++w) to[w] = buf + r + w;
+      scatter(to, x, n2, n1);
+    }
+    return buf;
+  }
+
+  template <typename E>
+  Cx<E>* run_bluestein(Cx<E>* buf, Cx<E>* tmp) const {
+    const int64_t m = sub->n;
+    for (int64_t t = 0; t < n; ++t) buf[t] = buf[t] * chirp[t];
+    std::fill(buf + n, buf + m, Cx<E>{});
+    Cx<E>* spectrum = sub->run(buf, tmp);
+    // Convolution by the filter, then its inverse transform by conjugation.
+    for (int64_t j = 0; j < m; ++j) spectrum[j] = conj(spectrum[j] * filter[j]);
+    Cx<E>* other = spectrum == buf ? tmp : buf;
+    const Cx<E>* conv = sub->run(spectrum, other);
+    for (int64_t k = 0; k < n; ++k) buf[k] = conj(conv[k]) * chirp[k];
+    return buf;
+  }
+};
+
+// Note [Four-step FFT]
+// Above kFourStepMin points (float32) the two buffers of a Stockham transform leave
+// the L2 cache and every pass streams them from further out. Such a length
+// n = n1 * n2 is done as n2 transforms of length n1 (the columns of x seen
+// as [n1, n2]), a twiddle W^(k1 t2) (W = exp(-2 pi i / n)), and n1
+// transforms of length n2 (the rows), each small enough to stay in cache;
+// X[k1 + n1 k2] is the k2-th output of row k1. n1 and n2 are multiples of
+// 8, so whole packs of columns and rows fill the lanes, and as close to
+// sqrt(n) as such a pair allows.
+constexpr int64_t kFourStepMin = int64_t{1} << 14;
+
+// n1 for a four-step transform of length n, or 0 for none. float32 only:
+// in float64 (a pack holds 4 columns, and a row of them is a whole cache
+// line a page apart from the next) the column passes measured 1.3-1.6x
+// slower than the plain passes at 2^16 and 2^18 points, in float32 1.4-2.3x
+// faster.
+template <typename T>
+int64_t four_step_split(int64_t n) {
+  if (sizeof(T) != sizeof(float) || n < kFourStepMin) return 0;
+  int64_t best = 0;
+  for (int64_t n1 = 8; n1 * n1 <= n; n1 += 8)
+    if (n % n1 == 0 && (n / n1) % 8 == 0) best = n1;
+  return best;
+}
+
+template <typename T>
+std::shared_ptr<const Plan<T>> plan_for(int64_t n);
+
+template <typename T>
+std::shared_ptr<const Plan<T>> make_plan(int64_t n) {
+  auto plan = std::make_shared<Plan<T>>();
+  plan->n = n;
+  plan->half_twiddles.resize(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) plan->half_twiddles[static_cast<size_t>(k)] = unit_root<T>(k, 2 * n);
+  const std::vector<int64_t> radices = radices_of(n);
+  if (const int64_t n1 = four_step_split<T>(n); n1 > 0 && radices.back() <= kMaxDirectRadix) {
+    const int64_t n2 = n / n1;
+    plan->cols = plan_for<T>(n1);
+    plan->rows = plan_for<T>(n2);
+    plan->split_re.resize(static_cast<size_t>(n));
+    plan->split_im.resize(static_cast<size_t>(n));
+    for (int64_t k1 = 0; k1 < n1; ++k1)
+      for (int64_t t2 = 0; t2 < n2; ++t2) {
+        const Cx<T> w = unit_root<T>(k1 * t2, n);
+        plan->split_re[static_cast<size_t>(k1 * n2 + t2)] = w.re;
+        plan->split_im[static_cast<size_t>(k1 * n2 + t2)] = w.im;
+      }
+  }
+  if (!radices.empty() && radices.back() > kMaxDirectRadix) {  // n == 1 has no passes
+    int64_t m = 1;
+    while (m < 2 * n - 1) m *= 2;
+    plan->sub = plan_for<T>(m);
+    plan->chirp.resize(static_cast<size_t>(n));
+    for (int64_t t = 0; t < n; ++t) {
+      // exp(-pi i t^2 / n) = exp(-2 pi i (t^2 mod 2n) / 2n), reduced exactly.
+      const auto square = static_cast<unsigned __int128>(t) * static_cast<unsigned __int128>(t);
+      plan->chirp[static_cast<size_t>(t)] = unit_root<T>(static_cast<int64_t>(square % (2 * n)), 2 * n);
+    }
+    std::vector<Cx<T>> filter(static_cast<size_t>(m), Cx<T>{0, 0}), tmp(static_cast<size_t>(m));
+    filter[0] = Cx<T>{1, 0};
+    for (int64_t t = 1; t < n; ++t) filter[static_cast<size_t>(t)] = filter[static_cast<size_t>(m - t)] =
+        conj(plan->chirp[static_cast<size_t>(t)]);
+    const Cx<T>* spectrum = plan->sub->run(filter.data(), tmp.data());
+    const T inv_m = static_cast<T>(1.0 / static_cast<double>(m));
+    plan->filter.assign(spectrum, spectrum + m);
+    for (Cx<T>& f : plan->filter) f = inv_m * f;
+    return plan;
+  }
+  int64_t p = 1;
+  for (int64_t r : radices) {
+    typename Plan<T>::Pass pass{static_cast<int>(r), p, plan->table.size(), 0};
+    for (int64_t k = 0; k < p; ++k)
+      for (int64_t q = 1; q < r; ++q) plan->table.push_back(unit_root<T>(q * k, p * r));
+    pass.roots = plan->table.size();
+    if (r > 5)
+      for (int64_t s = 0; s < r; ++s) plan->table.push_back(unit_root<T>(s, r));
+    plan->passes.push_back(pass);
+    p *= r;
+  }
+  return plan;
+}
+
+// Plans of lengths up to kMaxCachedLength are kept, at most kMaxCachedPlans
+// of them per precision; a larger one is made for its call and freed after.
+constexpr int64_t kMaxCachedLength = int64_t{1} << 22;
+constexpr size_t kMaxCachedPlans = 64;
+
+template <typename T>
+std::shared_ptr<const Plan<T>> plan_for(int64_t n) {
+  static std::mutex mu;
+  static std::unordered_map<int64_t, std::shared_ptr<const Plan<T>>> cache;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = cache.find(n);
+    if (it != cache.end()) return it->second;
+  }
+  // Made outside the lock: a Bluestein plan asks for its sub-plan.
+  std::shared_ptr<const Plan<T>> plan = make_plan<T>(n);
+  if (n <= kMaxCachedLength) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (cache.size() >= kMaxCachedPlans) cache.clear();
+    cache.emplace(n, plan);
+  }
+  return plan;
+}
+
 // Signals per thread chunk: enough that each chunk does ~16K points, and a
 // whole number of packs.
 template <typename T>
@@ -540,7 +625,8 @@ std::array<P*, kLanes<E>> lane_starts(P* data, int64_t first, int64_t len, int64
 // Calls f(buf, tmp, first) for the signals first .. first + kLanes<E> - 1 of
 // the outer * inner signals of [outer, *, inner], signal s at
 // o = s / inner, i = s % inner (Note [Signals in lanes]): E = Pack<T> while
-// a whole pack of signals is left in a thread's chunk, E = T for the rest.
+// a whole pack of signals is left in a thread's chunk, E = T for the rest
+// and for four-step plans, which fill the lanes themselves.
 // buf and tmp have plan.work_length() + 1 elements.
 template <typename T, typename F>
 void for_each_signal(const Plan<T>& plan, int64_t outer, int64_t inner, F&& f) {
@@ -548,7 +634,7 @@ void for_each_signal(const Plan<T>& plan, int64_t outer, int64_t inner, F&& f) {
   const auto len = static_cast<size_t>(plan.work_length() + 1);
   parallel_for(outer * inner, signals_per_chunk<T>(plan.n), [&](int64_t begin, int64_t end) {
     int64_t s = begin;
-    if (end - begin >= lanes) {
+    if (end - begin >= lanes && !plan.cols) {  // a four-step plan fills lanes itself
       std::vector<Cx<Pack<T>>> scratch(2 * len);
       for (; s + lanes <= end; s += lanes) f(scratch.data(), scratch.data() + len, s);
     }

@@ -172,6 +172,79 @@ TEST(BlasFft, SignalsInLanesEveryLayout) {
   }
 }
 
+// sum_j a_j exp(2 pi i f_j t / n), angles reduced exactly: its DFT is
+// n a_j at bin f_j and zero elsewhere.
+std::vector<cld> tones(int64_t n, const std::vector<std::pair<int64_t, cld>>& parts) {
+  std::vector<cld> x(static_cast<size_t>(n), 0);
+  for (const auto& [f, a] : parts)
+    for (int64_t t = 0; t < n; ++t) {
+      const long double angle = 2.0L * std::numbers::pi_v<long double> * static_cast<long double>((f * t) % n) /
+                                static_cast<long double>(n);
+      x[static_cast<size_t>(t)] += a * cld(std::cos(angle), std::sin(angle));
+    }
+  return x;
+}
+
+// The signals of expect_long_transforms_match: three tones, and a cosine.
+struct LongSignals {
+  int64_t n;
+  std::vector<std::pair<int64_t, cld>> parts;
+  std::vector<cld> x, spectrum, real_x;
+  int64_t f;
+  explicit LongSignals(int64_t length)
+      : n(length),
+        parts{{3, cld(1.0L, 0.5L)}, {n / 3 + 1, cld(-0.25L, 2.0L)}, {n - 7, cld(0.75L, -1.0L)}},
+        x(tones(n, parts)),
+        spectrum(static_cast<size_t>(n), 0),
+        f(n / 5 + 2) {
+    for (const auto& [bin, a] : parts) spectrum[static_cast<size_t>(bin)] += static_cast<long double>(n) * a;
+    real_x = tones(n, {{f, cld(0.5L, 0)}, {n - f, cld(0.5L, 0)}});
+  }
+};
+
+template <typename T>
+void expect_long_transforms_match(const LongSignals& sig, int64_t outer, int64_t inner, double tol) {
+  const DataType dt = dtype_of_v<T>;
+  const int64_t n = sig.n;
+  const std::vector<cld>& x = sig.x;
+  const std::vector<cld>& spectrum = sig.spectrum;
+  std::vector<T> d = interleave<T>(x, outer, inner);
+  ASSERT_TRUE(blas::fft_c2c_on(Device::cpu(), dt, false, outer, n, inner, d.data(), d.data(), 1.0).is_ok());
+  EXPECT_LT(max_rel_error(d, spectrum, outer, inner), tol) << "forward n=" << n << " " << dtype_name(dt);
+  ASSERT_TRUE(blas::fft_c2c_on(Device::cpu(), dt, true, outer, n, inner, d.data(), d.data(),
+                               1.0 / static_cast<double>(n)).is_ok());
+  EXPECT_LT(max_rel_error(d, x, outer, inner), tol) << "inverse n=" << n << " " << dtype_name(dt);
+  // Real: cos(2 pi f t / n) has n / 2 at bin f (f < n / 2) of its n / 2 + 1.
+  const int64_t h = blas::real_fft_bins(n);
+  std::vector<cld> bins(static_cast<size_t>(h), 0);
+  bins[static_cast<size_t>(sig.f)] = static_cast<long double>(n) / 2;
+  const std::vector<T> complex_in = interleave<T>(sig.real_x, outer, inner);
+  std::vector<T> real_in(complex_in.size() / 2), out(static_cast<size_t>(2 * outer * h * inner)),
+      back(real_in.size());
+  for (size_t j = 0; j < real_in.size(); ++j) real_in[j] = complex_in[2 * j];
+  ASSERT_TRUE(blas::fft_r2c_on(Device::cpu(), dt, outer, n, inner, real_in.data(), out.data()).is_ok());
+  EXPECT_LT(max_rel_error(out, bins, outer, inner), tol) << "r2c n=" << n << " " << dtype_name(dt);
+  ASSERT_TRUE(blas::fft_c2r_on(Device::cpu(), dt, outer, h, n, inner, out.data(), back.data(),
+                               1.0 / static_cast<double>(n)).is_ok());
+  double worst = 0;
+  for (size_t j = 0; j < back.size(); ++j)
+    worst = std::max(worst, std::abs(static_cast<double>(back[j]) - static_cast<double>(real_in[j])));
+  EXPECT_LT(worst / static_cast<double>(outer * inner), tol) << "c2r n=" << n << " " << dtype_name(dt);
+}
+
+TEST(BlasFft, LongLengthsTakeTheFourStepPath) {
+  // Note [Four-step FFT] (float32; float64 runs the same lengths through its
+  // plain passes): lengths from 2^14 up (the real transforms run the complex
+  // plan of n / 2), one signal, several, and signals along an inner axis.
+  const LongSignals pow2(int64_t{1} << 15), smooth(int64_t{3} << 14);
+  for (auto [outer, inner] : {std::pair<int64_t, int64_t>{1, 1}, {5, 1}, {1, 9}}) {
+    expect_long_transforms_match<double>(pow2, outer, inner, 1e-12);
+    expect_long_transforms_match<float>(pow2, outer, inner, 2e-5);
+  }
+  expect_long_transforms_match<double>(smooth, 1, 1, 1e-12);
+  expect_long_transforms_match<float>(smooth, 1, 1, 2e-5);
+}
+
 TEST(BlasFft, RealToComplexKeepsTheFirstHalf) {
   for (int64_t n : {1, 2, 7, 10, 37, 64}) {
     std::vector<cld> x = random_signal(n, 99);
