@@ -9,10 +9,11 @@
 // launch does every signal (distance n); otherwise the signals are strided
 // (stride inner) and one launch covers a row of them, repeated along the
 // shorter of outer and inner. cuFFT leaves transforms unnormalised: the
-// scale is cuBLAS's scal over the result. The complex-to-real transform
+// scale is cuBLAS's scal over a complex result. The complex-to-real transform
 // overwrites its input, so its bins are first staged in the launch context's
 // workspace by a small kernel (stage_bins_kernel), which also makes them
-// what cuFFT assumes they are (Note [Staging complex-to-real bins]).
+// what cuFFT assumes they are and applies the scale (Note [Staging
+// complex-to-real bins]).
 #include <cuda_runtime.h>
 #include <cufft.h>
 
@@ -179,11 +180,13 @@ Status cuda_r2c(int device_index, DataType dtype, int64_t outer, int64_t n, int6
 // real. Given imaginary parts there its result is undefined and has changed
 // between cuFFT versions, while numpy (and our CPU code) ignore them. So the
 // staging copy writes those imaginary parts as zeros, along with cropping or
-// zero-padding the m bins to h: one pass over [outer, h, inner] that reads
-// `in` once and writes the workspace once.
+// zero-padding the m bins to h and multiplying them by the inverse's scale
+// (the transform is linear, so that is the scaled result up to rounding, and
+// no pass over the output is needed): one pass over [outer, h, inner] that
+// reads `in` once and writes the workspace once.
 template <typename Real>
 __global__ void stage_bins_kernel(const Real* __restrict__ in, Real* __restrict__ bins, int64_t m, int64_t h,
-                                  int64_t inner, int64_t total, bool last_bin_real) {
+                                  int64_t inner, int64_t total, bool last_bin_real, Real scale) {
   const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; c < total; c += step) {
     const int64_t i = c % inner, row = c / inner, k = row % h, o = row / h;  // bins[o, k, i]
@@ -194,19 +197,20 @@ __global__ void stage_bins_kernel(const Real* __restrict__ in, Real* __restrict_
       im = src[1];
     }
     if (k == 0 || (last_bin_real && k == h - 1)) im = 0;
-    bins[2 * c] = re;
-    bins[2 * c + 1] = im;
+    bins[2 * c] = re * scale;
+    bins[2 * c + 1] = im * scale;
   }
 }
 
 template <typename Real>
 Status stage_bins(cudaStream_t stream, int64_t outer, int64_t m, int64_t n, int64_t inner, const void* in,
-                  void* bins) {
+                  void* bins, double scale) {
   constexpr int kThreads = 256;
   const int64_t h = real_fft_bins(n), total = outer * h * inner;
   const int64_t blocks = std::clamp<int64_t>((total + kThreads - 1) / kThreads, 1, 65536);
   stage_bins_kernel<Real><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
-      static_cast<const Real*>(in), static_cast<Real*>(bins), m, h, inner, total, n % 2 == 0);
+      static_cast<const Real*>(in), static_cast<Real*>(bins), m, h, inner, total, n % 2 == 0,
+      static_cast<Real>(scale));
   LIBOPS_CUDA_CHECK_LAUNCH("fft c2r: staging kernel launch");
   return Status::ok();
 }
@@ -223,16 +227,15 @@ Status cuda_c2r(int device_index, DataType dtype, int64_t outer, int64_t m, int6
   const int64_t h = real_fft_bins(n);
   void* bins = nullptr;
   RETURN_IF_ERROR(ctx->workspace(static_cast<size_t>(outer * h * inner) * complex_item, &bins));
-  RETURN_IF_ERROR(f32 ? stage_bins<float>(ctx->stream(), outer, m, n, inner, in, bins)
-                      : stage_bins<double>(ctx->stream(), outer, m, n, inner, in, bins));
+  RETURN_IF_ERROR(f32 ? stage_bins<float>(ctx->stream(), outer, m, n, inner, in, bins, scale)
+                      : stage_bins<double>(ctx->stream(), outer, m, n, inner, in, bins, scale));
   const Layout in_layout = layout_of(outer, h, inner), out_layout = layout_of(outer, n, inner);
   cufftHandle plan = 0;
   RETURN_IF_ERROR(plan_for(ctx, f32 ? CUFFT_C2R : CUFFT_Z2D, n, in_layout, h, out_layout, n, &plan));
-  RETURN_IF_ERROR(each_launch(in_layout, complex_item, bins, out_layout, real_item, out, [&](void* x, void* z) {
+  return each_launch(in_layout, complex_item, bins, out_layout, real_item, out, [&](void* x, void* z) {
     return f32 ? cufftExecC2R(plan, static_cast<cufftComplex*>(x), static_cast<cufftReal*>(z))
                : cufftExecZ2D(plan, static_cast<cufftDoubleComplex*>(x), static_cast<cufftDoubleReal*>(z));
-  }));
-  return scale_result(ctx, dtype, out, outer * n * inner, scale);
+  });
 }
 
 const DeviceFft kCudaFft{cuda_c2c, cuda_r2c, cuda_c2r};
