@@ -446,38 +446,48 @@ struct Plan {
   // (Y[k1][t2], times W^(k1 t2)) -> row transforms over t2 -> X[k1 + n1 k2],
   // the columns and then the rows a pack of lanes at a time (Note [Signals
   // in lanes]). One signal at a time: for_each_signal does not put signals
-  // of a four-step plan in lanes.
+  // of a four-step plan in lanes, and a single long signal is split between
+  // threads here instead.
   Cx<T>* run_four_step(Cx<T>* buf, Cx<T>* tmp) const {
     using G = Pack<T>;
     constexpr int lanes = kLanes<G>;
     const int64_t n1 = cols->n, n2 = rows->n;
-    std::vector<Cx<G>> scratch(static_cast<size_t>(2 * (std::max(cols->work_length(), rows->work_length()) + 1)));
-    Cx<G>* g = scratch.data();
-    Cx<G>* g_tmp = g + scratch.size() / 2;
-    std::array<const Cx<T>*, lanes> from;
-    std::array<Cx<T>*, lanes> to;
+    const size_t half = static_cast<size_t>(std::max(cols->work_length(), rows->work_length()) + 1);
+    // Threads split the groups of columns, then of rows (inline when the
+    // signals are already split between threads), ~16K points per chunk.
+    const auto grain = [&](int64_t len) { return std::max<int64_t>(1, (int64_t{1} << 14) / (lanes * len)); };
     // Columns, buf -> tmp: Y[k1][t2] W^(k1 t2).
-    for (int64_t c = 0; c < n2; c += lanes) {
-      for (int w = 0; w < lanes; ++w) from[w] = buf + c + w;
-      gather(g, from, n1, n2);
-      Cx<G>* y = cols->run(g, g_tmp);
-      for (int64_t k1 = 0; k1 < n1; ++k1) {
-        Cx<G> tw;
-        std::memcpy(&tw.re, split_re.data() + k1 * n2 + c, sizeof(G));
-        std::memcpy(&tw.im, split_im.data() + k1 * n2 + c, sizeof(G));
-        y[k1] = y[k1] * tw;
+    parallel_for(n2 / lanes, grain(n1), [&](int64_t begin, int64_t end) {
+      std::vector<Cx<G>> scratch(2 * half);
+      std::array<const Cx<T>*, lanes> from;
+      std::array<Cx<T>*, lanes> to;
+      for (int64_t c = begin * lanes; c < end * lanes; c += lanes) {
+        for (int w = 0; w < lanes; ++w) from[w] = buf + c + w;
+        gather(scratch.data(), from, n1, n2);
+        Cx<G>* y = cols->run(scratch.data(), scratch.data() + half);
+        for (int64_t k1 = 0; k1 < n1; ++k1) {
+          Cx<G> tw;
+          std::memcpy(&tw.re, split_re.data() + k1 * n2 + c, sizeof(G));
+          std::memcpy(&tw.im, split_im.data() + k1 * n2 + c, sizeof(G));
+          y[k1] = y[k1] * tw;
+        }
+        for (int w = 0; w < lanes; ++w) to[w] = tmp + c + w;
+        scatter(to, y, n1, n2);
       }
-      for (int w = 0; w < lanes; ++w) to[w] = tmp + c + w;
-      scatter(to, y, n1, n2);
-    }
+    });
     // Rows, tmp -> buf: X[k1 + n1 k2].
-    for (int64_t r = 0; r < n1; r += lanes) {
-      for (int w = 0; w < lanes; ++w) from[w] = tmp + (r + w) * n2;
-      gather(g, from, n2, 1);
-      const Cx<G>* x = rows->run(g, g_tmp);
-      for (int w = 0; w < lanes; ++w) to[w] = buf + r + w;
-      scatter(to, x, n2, n1);
-    }
+    parallel_for(n1 / lanes, grain(n2), [&](int64_t begin, int64_t end) {
+      std::vector<Cx<G>> scratch(2 * half);
+      std::array<const Cx<T>*, lanes> from;
+      std::array<Cx<T>*, lanes> to;
+      for (int64_t r = begin * lanes; r < end * lanes; r += lanes) {
+        for (int w = 0; w < lanes; ++w) from[w] = tmp + (r + w) * n2;
+        gather(scratch.data(), from, n2, 1);
+        const Cx<G>* x = rows->run(scratch.data(), scratch.data() + half);
+        for (int w = 0; w < lanes; ++w) to[w] = buf + r + w;
+        scatter(to, x, n2, n1);
+      }
+    });
     return buf;
   }
 
