@@ -106,16 +106,18 @@ __global__ void reduce_block_kernel(typename DeviceReduce<Op, C>::Args a, typena
   else store_as(zp, a.tz, Op::finish(shared[0], a.n_red, a.e));
 }
 
-// Merges each output's parts in order and stores the result.
+// Merges each output's `count` partial results in order and stores the
+// result: those of output o at partial[o * out_stride + p * part_stride].
 template <typename Op, typename C>
-__global__ void reduce_merge_parts_kernel(typename DeviceReduce<Op, C>::Args a, const typename Op::Acc* partial) {
+__global__ void reduce_merge_partials_kernel(typename DeviceReduce<Op, C>::Args a, const typename Op::Acc* partial,
+                                             int64_t count, int64_t out_stride, int64_t part_stride) {
   using D = DeviceReduce<Op, C>;
   for (int64_t o = first_index(); o < a.n_out; o += grid_step()) {
     char* zp;
     char* in[D::NI];
     D::output_bases(a, o, &zp, in);
     typename Op::Acc acc = Op::identity(a.e);
-    for (int p = 0; p < a.parts; ++p) acc = Op::merge(acc, partial[o * a.parts + p]);
+    for (int64_t p = 0; p < count; ++p) acc = Op::merge(acc, partial[o * out_stride + p * part_stride]);
     store_as(zp, a.tz, Op::finish(acc, a.n_red, a.e));
   }
 }
@@ -152,22 +154,8 @@ __global__ void reduce_chunks_kernel(typename DeviceReduce<Op, C>::Args a, Reduc
   }
 }
 
-// Pass 2, few chunks: a thread per output merges its chunks in order.
-template <typename Op, typename C>
-__global__ void reduce_merge_chunks_kernel(typename DeviceReduce<Op, C>::Args a, int64_t chunks,
-                                           const typename Op::Acc* partial) {
-  using D = DeviceReduce<Op, C>;
-  for (int64_t o = first_index(); o < a.n_out; o += grid_step()) {
-    char* zp;
-    char* in[D::NI];
-    D::output_bases(a, o, &zp, in);
-    typename Op::Acc acc = Op::identity(a.e);
-    for (int64_t c = 0; c < chunks; ++c) acc = Op::merge(acc, partial[c * a.n_out + o]);
-    store_as(zp, a.tz, Op::finish(acc, a.n_red, a.e));
-  }
-}
-
-// Pass 2, many chunks: a block per output (blockIdx.x); thread j merges the
+// Pass 2 (few chunks take reduce_merge_partials_kernel, a thread per output),
+// many chunks: a block per output (blockIdx.x); thread j merges the
 // j-th run of consecutive chunks in order, then neighbouring runs are merged
 // pairwise, left with right (blockDim.x is a power of 2).
 template <typename Op, typename C>
@@ -259,7 +247,8 @@ Status cuda_reduce_run(const NDArray& x, const NDArray* y, NDArray& z, const Dim
       reduce_merge_chunks_block_kernel<Op, C>
           <<<static_cast<unsigned>(a.n_out), kThreads, sizeof(Acc) * kThreads, stream>>>(a, split.chunks, partial);
     } else {
-      reduce_merge_chunks_kernel<Op, C><<<blocks_for(a.n_out), kThreads, 0, stream>>>(a, split.chunks, partial);
+      reduce_merge_partials_kernel<Op, C><<<blocks_for(a.n_out), kThreads, 0, stream>>>(a, partial, split.chunks,
+                                                                                        1, a.n_out);
     }
     LIBOPS_CUDA_CHECK_LAUNCH("column reduction merge kernel launch");
     return Status::ok();
@@ -281,7 +270,7 @@ Status cuda_reduce_run(const NDArray& x, const NDArray* y, NDArray& z, const Dim
   reduce_block_kernel<Op, C><<<static_cast<unsigned>(blocks), kThreads, shared, stream>>>(a, partial);
   LIBOPS_CUDA_CHECK_LAUNCH("reduction kernel launch");
   if (partial != nullptr) {
-    reduce_merge_parts_kernel<Op, C><<<blocks_for(a.n_out), kThreads, 0, stream>>>(a, partial);
+    reduce_merge_partials_kernel<Op, C><<<blocks_for(a.n_out), kThreads, 0, stream>>>(a, partial, a.parts, a.parts, 1);
     LIBOPS_CUDA_CHECK_LAUNCH("reduction merge kernel launch");
   }
   return Status::ok();
