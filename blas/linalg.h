@@ -31,8 +31,10 @@ namespace libops::blas {
 // must treat it as garbage afterwards.
 // *bad_matrix is -1 when every matrix was positive definite, else the first
 // one that was not, with *bad_order the order of its first leading minor
-// that is not positive definite (LAPACK's info); that matrix's triangle is
-// then partly overwritten.
+// that is not positive definite (LAPACK's info); a NaN in the triangle read
+// counts as such, at the first NaN pivot, on every backend (Note [NaN
+// pivots] in linalg_cpu.cpp). That matrix's triangle is then partly
+// overwritten.
 Status potrf_batched_on(Device device, DataType dtype, bool lower, int64_t n, void* a, int64_t lda, int64_t stride,
                         int64_t batch, int64_t* bad_matrix, int64_t* bad_order);
 
@@ -46,7 +48,7 @@ Status trsm_batched_on(Device device, DataType dtype, bool lower, bool transpose
                        int64_t k, const void* a, int64_t lda, int64_t stride_a, void* b, int64_t ldb, int64_t stride_b,
                        int64_t batch);
 
-// What a device backend provides (blas/linalg_cuda.cpp: cuSOLVER and
+// What a device backend provides (blas/linalg_cuda.cu: cuSOLVER and
 // cuBLAS), with the same contracts, memory on device `device_index`.
 struct DeviceLinalg {
   Status (*potrf_batched)(int device_index, DataType dtype, bool lower, int64_t n, void* a, int64_t lda,

@@ -1,9 +1,9 @@
 // Cholesky and triangular solves on the CPU (LAPACK potrf and cblas trsm
 // from OpenBLAS), and the dispatch of both to a device backend.
 //
-// OpenBLAS's potrf tests each pivot with `<= 0`, so a NaN pivot passes and
-// the factor fills with NaN; reference LAPACK reports it as not positive
-// definite (info = its order). potrf_batched_cpu does the same by looking
+// Note [NaN pivots]: OpenBLAS's potrf tests each pivot with `<= 0`, so a
+// NaN pivot passes and the factor fills with NaN; reference LAPACK reports
+// it as not positive definite (info = its order). potrf_batched_cpu does the same by looking
 // for the first NaN on the factor's diagonal after a successful call: a NaN
 // anywhere in the triangle read reaches the diagonal of its row, so the
 // first NaN pivot is where the reference would stop.

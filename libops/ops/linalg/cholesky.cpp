@@ -10,8 +10,8 @@
 // upper one for U), as numpy's and LAPACK's cholesky do: the other one may
 // hold anything, NaN included. A matrix that is not positive definite is an
 // error naming its batch index (C order over the leading dims) and the order
-// of its first leading minor that is not; on the CPU a NaN in the triangle
-// read counts as such, as in reference LAPACK. Leading dims of extent 0, or
+// of its first leading minor that is not; a NaN in the triangle read counts
+// as such, as in reference LAPACK. Leading dims of extent 0, or
 // n == 0, give an empty output.
 //
 // The factorization is blas::potrf_batched_on in place on a dense C-order
@@ -23,8 +23,8 @@
 //   relu(z, t), t = -inf on the kept triangle and +inf on the other: x > -inf
 //     keeps every number of the factor, x > +inf holds for none, so 0;
 //   replace_nans(z, f), f = NaN on the kept triangle and 0 on the other: the
-//     NaNs relu lets through become 0 there, and a NaN that a backend left
-//     in the factor stays visible.
+//     NaNs relu lets through become 0 there, and a NaN in the factor (of
+//     an input whose NaN pivot a backend missed) stays visible.
 // Multiplying by a 0/1 mask would leave NaN (or -0) where the unread
 // triangle held NaN, inf or negatives. t and f are [n, n] host arrays
 // broadcast over the batch, synced to the device by legacy::exec.

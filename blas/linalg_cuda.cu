@@ -11,9 +11,10 @@
 // positive definite (as gather's index check, Note [gather on devices]).
 // potrfBatched overwrites the triangle it does not factor (cuSOLVER uses
 // it as workspace), which linalg.h allows; the cholesky op clears it.
-// Unlike the CPU's potrf, a NaN pivot is not looked for here: cuSOLVER
-// does not promise to report one, and finding it would need another
-// read-back of every diagonal.
+// cuSOLVER does not promise to report a NaN pivot (its test, like
+// OpenBLAS's, may be `<= 0`), so as on the CPU a kernel looks for the first
+// NaN on the diagonal of each factor it called successful, and writes its
+// order into the info codes that are read back anyway.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -60,6 +61,34 @@ Status upload_pointers(cuda::LaunchContext* ctx, void* dst, const void* base, in
   return Status::ok();
 }
 
+// Note [NaN pivots] in linalg_cpu.cpp, on the device: a block per matrix
+// whose info is 0 finds the first NaN on its diagonal (lda + 1 apart in
+// either layout) and stores its 1-based order there.
+template <typename T>
+__global__ void mark_nan_pivots_kernel(T* const* matrices, int n, int lda, int* infos) {
+  __shared__ int first;
+  if (infos[blockIdx.x] != 0) return;  // the whole block takes this branch
+  if (threadIdx.x == 0) first = INT_MAX;
+  __syncthreads();
+  const T* m = matrices[blockIdx.x];
+  for (int j = threadIdx.x; j < n; j += blockDim.x)
+    if (isnan(m[static_cast<int64_t>(j) * (lda + 1)])) {
+      atomicMin(&first, j);
+      break;  // a later j of this thread cannot be the first
+    }
+  __syncthreads();
+  if (threadIdx.x == 0 && first != INT_MAX) infos[blockIdx.x] = first + 1;
+}
+
+template <typename T>
+Status mark_nan_pivots(cudaStream_t stream, void* const* pointers, int n, int lda, int* infos, int count) {
+  constexpr int kThreads = 128;
+  mark_nan_pivots_kernel<T><<<static_cast<unsigned>(count), kThreads, 0, stream>>>(
+      reinterpret_cast<T* const*>(pointers), n, lda, infos);
+  LIBOPS_CUDA_CHECK_LAUNCH("potrf: NaN pivot kernel launch");
+  return Status::ok();
+}
+
 Status cuda_potrf_batched(int device_index, DataType dtype, bool lower, int64_t n, void* a, int64_t lda,
                           int64_t stride, int64_t batch, int64_t* bad_matrix, int64_t* bad_order) {
   *bad_matrix = -1;
@@ -89,6 +118,11 @@ Status cuda_potrf_batched(int device_index, DataType dtype, bool lower, int64_t 
       LIBOPS_CUSOLVER_CHECK(cusolverDnDpotrfBatched(handle, uplo, static_cast<int>(n),
                                                     reinterpret_cast<double**>(pointers), static_cast<int>(lda), infos,
                                                     count));
+    RETURN_IF_ERROR(dtype == DataType::kFloat32
+                        ? mark_nan_pivots<float>(ctx->stream(), pointers, static_cast<int>(n), static_cast<int>(lda),
+                                                 infos, count)
+                        : mark_nan_pivots<double>(ctx->stream(), pointers, static_cast<int>(n), static_cast<int>(lda),
+                                                  infos, count));
     // The infos and pointers are reused by the next chunk: read them now.
     LIBOPS_CUDA_CHECK(cudaMemcpyAsync(host_infos.data(), infos, static_cast<size_t>(count) * sizeof(int),
                                       cudaMemcpyDeviceToHost, ctx->stream()));
