@@ -10,6 +10,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "blas/blas_threads.h"
 #include "libops/core/half.h"
 #include "libops/core/parallel.h"
 
@@ -267,6 +268,7 @@ void zero_matrix(void* c, int64_t rows, int64_t cols, int64_t ld) {
 // float32 / float64 through cblas; arguments checked, m, n, k > 0, alpha != 0.
 void run_blas(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha, const void* a,
               int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc) {
+  follow_libops_threads();
   const bool f32 = dtype == DataType::kFloat32;
   const int im = static_cast<int>(m), in = static_cast<int>(n), ik = static_cast<int>(k);
   if (n == 1 || m == 1) {

@@ -21,6 +21,8 @@
 #include <cstddef>
 #include <initializer_list>
 
+#include "blas/blas_threads.h"
+
 // LAPACK's Cholesky, from the BLAS library we link (there is no LAPACKE
 // header here). The trailing length is the hidden length of the character
 // argument that Fortran compilers pass; a C implementation ignores it.
@@ -97,6 +99,7 @@ Status potrf_batched_cpu(DataType dtype, bool lower, int64_t n, void* a, int64_t
   *bad_order = 0;
   RETURN_IF_ERROR(check_potrf_args(dtype, n, a, lda, stride, batch));
   if (n == 0 || batch == 0) return Status::ok();
+  follow_libops_threads();
   // Note [Row-major LAPACK]: the row-major lower triangle is LAPACK's upper.
   const char uplo = lower ? 'U' : 'L';
   const int in = static_cast<int>(n), ild = static_cast<int>(lda);
@@ -125,6 +128,7 @@ Status trsm_batched_cpu(DataType dtype, bool lower, bool transpose, bool unit_di
                         int64_t batch) {
   RETURN_IF_ERROR(check_trsm_args(dtype, n, k, a, lda, stride_a, b, ldb, stride_b, batch));
   if (n == 0 || k == 0 || batch == 0) return Status::ok();
+  follow_libops_threads();
   // cblas takes row-major data itself: a left-side solve with A n x n.
   const CBLAS_UPLO uplo = lower ? CblasLower : CblasUpper;
   const CBLAS_TRANSPOSE op = transpose ? CblasTrans : CblasNoTrans;
