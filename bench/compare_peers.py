@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""libops beside ONNX Runtime on the same CPU work, in one process and run.
+
+  bench/compare_peers.py build/cpu-release/libops.so [--repetitions N] [--threads 1,2]
+
+Needs `pip install onnxruntime onnx flatbuffers numpy` (not build
+dependencies: only this script uses them) and flatc on PATH for the libops
+graph builder (tools/libops_graph).
+
+Cases, each at every thread count given:
+  add      z = x + y over 16M float32 (as core_bench's BM_Add)
+  exp      z = exp(x) over 16M float32
+  sum      the sum of all 16M float32 to a scalar
+  matmul   1024 x 1024 float32 times 1024 x 1024
+  graph    a chain of adds on 1-element float32 arrays, as graph_bench's:
+           per node = (time(100 nodes) - time(1 node)) / 99, so the fixed
+           cost of a call from Python cancels; "run" is the 1-node time.
+
+Both engines get preallocated inputs and outputs in numpy memory (libops
+wraps it with ops_array_wrap; ONNX Runtime binds OrtValues over it through
+IOBinding), so no case times an allocation or a copy. libops ops are called
+through its C API (ctypes), graphs through ops_graph_run; ONNX Runtime
+sessions use its defaults (all graph optimizations, spinning thread pool)
+with intra_op_num_threads set and one inter-op thread. Every result is
+checked against numpy before anything is timed.
+
+Repetitions of all (case, engine) pairs are interleaved in random order
+and each figure is the best repetition, as in bench/compare.py: on a shared
+machine contention only ever slows a run down. The ratio is libops time /
+ONNX Runtime time: below 1, libops is faster.
+"""
+import argparse
+import ctypes
+import os
+import random
+import sys
+import time
+
+import numpy as np
+
+try:
+    import onnx
+    import onnxruntime as ort
+    from onnx import TensorProto, helper
+except ImportError as e:  # say what to install rather than a traceback
+    sys.exit(f"compare_peers.py needs onnxruntime and onnx ({e}); pip install onnxruntime onnx")
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from libops_graph import Graph  # noqa: E402
+
+N = 16 * 1024 * 1024
+GEMM_N = 1024
+CHAIN = 100
+FLOAT32 = 12        # OPS_DTYPE_FLOAT32 in include/libops/c_types.h
+TRANSFORM_STRICT = 2  # OPS_TRANSFORM_STRICT
+
+
+# ---- libops through its C API ----
+
+class Libops:
+    def __init__(self, path):
+        lib = ctypes.CDLL(os.path.abspath(path))
+        P, I, I64P = ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_int64)
+        for name, res, args in [
+            ("ops_last_error", ctypes.c_char_p, []),
+            ("ops_set_num_threads", None, [I]),
+            ("ops_array_wrap", I, [P, ctypes.c_size_t, I, I, I64P, I64P, ctypes.POINTER(P)]),
+            ("ops_op_find", I, [ctypes.c_char_p, ctypes.POINTER(P)]),
+            ("ops_op_exec", I, [P, ctypes.POINTER(P), I, ctypes.POINTER(P), I, P]),
+            ("ops_legacy_find", I, [I, ctypes.c_char_p, ctypes.POINTER(I)]),
+            ("ops_exec_legacy", I, [I, I, P, P, P, I64P, I, ctypes.POINTER(ctypes.c_double), I]),
+            ("ops_graph_load_buffer", I, [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint, ctypes.POINTER(P)]),
+            ("ops_graph_session_create", I, [P, ctypes.POINTER(P)]),
+            ("ops_graph_run", I, [P, ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(P), I]),
+            ("ops_graph_session_output_at", I, [P, I, ctypes.POINTER(P)]),
+            ("ops_array_copy_to", I, [P, P, ctypes.c_size_t]),
+            ("ops_array_free", None, [P]),
+        ]:
+            f = getattr(lib, name)
+            f.restype, f.argtypes = res, args
+        self.lib = lib
+
+    def check(self, status, what):
+        if status != 0:
+            raise RuntimeError(f"libops {what}: {self.lib.ops_last_error().decode()}")
+
+    def wrap(self, a):
+        """An ops_array_t over numpy memory (kept alive by the caller)."""
+        assert a.dtype == np.float32 and a.flags["C_CONTIGUOUS"]
+        shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
+        h = ctypes.c_void_p()
+        self.check(self.lib.ops_array_wrap(a.ctypes.data, a.nbytes, FLOAT32, a.ndim, shape, None, ctypes.byref(h)),
+                   "ops_array_wrap")
+        return h
+
+    def op_call(self, name, inputs, outputs):
+        """A closure running custom op `name` on wrapped numpy arrays."""
+        op = ctypes.c_void_p()
+        self.check(self.lib.ops_op_find(name.encode(), ctypes.byref(op)), f"ops_op_find({name})")
+        ins = (ctypes.c_void_p * len(inputs))(*[self.wrap(a) for a in inputs])
+        outs = (ctypes.c_void_p * len(outputs))(*[self.wrap(a) for a in outputs])
+        keep = (inputs, outputs)
+        exec_ = self.lib.ops_op_exec
+
+        def run():
+            if exec_(op, ins, len(inputs), outs, len(outputs), None) != 0:
+                self.check(1, name)
+        run.keep = keep
+        return run
+
+    def legacy_call(self, group, name, x, z):
+        num = ctypes.c_int()
+        self.check(self.lib.ops_legacy_find(group, name.encode(), ctypes.byref(num)), f"ops_legacy_find({name})")
+        hx, hz = self.wrap(x), self.wrap(z)
+        exec_ = self.lib.ops_exec_legacy
+
+        def run():
+            if exec_(group, num.value, hx, None, hz, None, 0, None, 0) != 0:
+                self.check(1, name)
+        run.keep = (x, z)
+        return run
+
+    def graph_call(self, graph_bytes, x):
+        """A closure running a graph with input "x"; and one fetching output 0."""
+        g, s = ctypes.c_void_p(), ctypes.c_void_p()
+        self.check(self.lib.ops_graph_load_buffer(graph_bytes, len(graph_bytes), 0, ctypes.byref(g)), "load")
+        self.check(self.lib.ops_graph_session_create(g, ctypes.byref(s)), "session")
+        names = (ctypes.c_char_p * 1)(b"x")
+        ins = (ctypes.c_void_p * 1)(self.wrap(x))
+        run_ = self.lib.ops_graph_run
+
+        def run():
+            if run_(s, names, ins, 1) != 0:
+                self.check(1, "ops_graph_run")
+
+        def output():
+            h = ctypes.c_void_p()
+            self.check(self.lib.ops_graph_session_output_at(s, 0, ctypes.byref(h)), "output")
+            y = np.empty(1, np.float32)
+            self.check(self.lib.ops_array_copy_to(h, y.ctypes.data, y.nbytes), "copy_to")
+            self.lib.ops_array_free(h)
+            return y
+        run.keep = (graph_bytes, x, g, s)
+        return run, output
+
+
+def libops_chain(n):
+    """x[1] -> add(., c) n times -> y, c = 1: graph_bench's chain."""
+    g = Graph(device="cpu")
+    v = g.placeholder("x", "float32", [1])
+    c = g.constant("c", np.ones(1, np.float32))
+    for k in range(n):
+        v = g.op("add", v, c, name=f"add_{k}")
+    g.output("y", v)
+    return bytes(g.to_bytes())
+
+
+# ---- ONNX Runtime ----
+
+def onnx_model(nodes, inputs, outputs, initializers=()):
+    graph = helper.make_graph(nodes, "peer", inputs, outputs, list(initializers))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    return model.SerializeToString()
+
+
+def f32(name, shape):
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
+
+def ort_call(model, threads, feeds, outputs):
+    """A closure running `model` with IOBinding over numpy memory."""
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    sess = ort.InferenceSession(model, so, providers=["CPUExecutionProvider"])
+    io = sess.io_binding()
+    vals = []
+    for name, a in list(feeds.items()):
+        v = ort.OrtValue.ortvalue_from_numpy(a)
+        io.bind_ortvalue_input(name, v)
+        vals.append(v)
+    for name, a in outputs.items():
+        v = ort.OrtValue.ortvalue_from_numpy(a)
+        io.bind_ortvalue_output(name, v)
+        vals.append(v)
+    run_ = sess.run_with_iobinding
+
+    def run():
+        run_(io)
+    run.keep = (sess, io, vals, feeds, outputs)
+    return run
+
+
+def ort_chain(n):
+    c = helper.make_tensor("c", TensorProto.FLOAT, [1], [1.0])
+    nodes = [helper.make_node("Add", ["x" if k == 0 else f"v{k}", "c"], [f"v{k + 1}" if k + 1 < n else "y"])
+             for k in range(n)]
+    return onnx_model(nodes, [f32("x", [1])], [f32("y", [1])], [c])
+
+
+# ---- cases ----
+
+def cases(lib, threads):
+    """{case: {engine: closure}}, each result checked against numpy first."""
+    rng = np.random.default_rng(0)
+    x = rng.uniform(-1, 1, N).astype(np.float32)
+    y = rng.uniform(-1, 1, N).astype(np.float32)
+    a = rng.uniform(-1, 1, (GEMM_N, GEMM_N)).astype(np.float32)
+    b = rng.uniform(-1, 1, (GEMM_N, GEMM_N)).astype(np.float32)
+    out = {}
+
+    def pair(case, lib_run, lib_z, ort_run, ort_z, want, rtol, atol=0.0):
+        for engine, run, z in (("libops", lib_run, lib_z), ("onnxruntime", ort_run, ort_z)):
+            lib.lib.ops_set_num_threads(threads)
+            z[...] = np.nan
+            run()
+            if not np.allclose(z, want, rtol=rtol, atol=atol):
+                raise RuntimeError(f"{case}: {engine}'s result differs from numpy's")
+        out[case] = {"libops": lib_run, "onnxruntime": ort_run}
+
+    z1, z2 = np.empty_like(x), np.empty_like(x)
+    pair("add", lib.op_call("add", [x, y], [z1]), z1,
+         ort_call(onnx_model([helper.make_node("Add", ["x", "y"], ["z"])], [f32("x", [N]), f32("y", [N])],
+                             [f32("z", [N])]), threads, {"x": x, "y": y}, {"z": z2}), z2, x + y, 0)
+
+    z1, z2 = np.empty_like(x), np.empty_like(x)
+    pair("exp", lib.legacy_call(TRANSFORM_STRICT, "exp", x, z1), z1,
+         ort_call(onnx_model([helper.make_node("Exp", ["x"], ["z"])], [f32("x", [N])], [f32("z", [N])]),
+                  threads, {"x": x}, {"z": z2}), z2, np.exp(x), 1e-6)
+
+    s1, s2 = np.empty((), np.float32), np.empty((), np.float32)
+    pair("sum", lib.op_call("reduce_sum", [x], [s1]), s1,
+         ort_call(onnx_model([helper.make_node("ReduceSum", ["x"], ["z"], keepdims=0)], [f32("x", [N])],
+                             [f32("z", [])]), threads, {"x": x}, {"z": s2}), s2,
+         np.float32(x.astype(np.float64).sum()), 0, 0.05)
+
+    c1, c2 = np.empty_like(a), np.empty_like(a)
+    pair("matmul", lib.op_call("matmul", [a, b], [c1]), c1,
+         ort_call(onnx_model([helper.make_node("MatMul", ["a", "b"], ["c"])],
+                             [f32("a", [GEMM_N, GEMM_N]), f32("b", [GEMM_N, GEMM_N])], [f32("c", [GEMM_N, GEMM_N])]),
+                  threads, {"a": a, "b": b}, {"c": c2}), c2, a @ b, 1e-4, 1e-4)
+
+    one = np.full(1, 2.0, np.float32)
+    for n in (1, CHAIN):
+        lib_run, lib_out = lib.graph_call(libops_chain(n), one)
+        y2 = np.empty(1, np.float32)
+        ort_run = ort_call(ort_chain(n), threads, {"x": one}, {"y": y2})
+        lib.lib.ops_set_num_threads(threads)
+        lib_run()
+        ort_run()
+        if lib_out()[0] != 2.0 + n or y2[0] != 2.0 + n:
+            raise RuntimeError(f"chain of {n}: results {lib_out()[0]}, {y2[0]}, want {2.0 + n}")
+        out[f"graph{n}"] = {"libops": lib_run, "onnxruntime": ort_run}
+    return out
+
+
+def per_call_ns(run, calls):
+    t0 = time.perf_counter_ns()
+    for _ in range(calls):
+        run()
+    return (time.perf_counter_ns() - t0) / calls
+
+
+def measure(lib, thread_counts, repetitions, seconds):
+    """{(threads, case, engine): best ns per call}."""
+    runs = {}
+    for t in thread_counts:
+        for case, engines in cases(lib, t).items():
+            for engine, run in engines.items():
+                lib.lib.ops_set_num_threads(t)
+                est = min(per_call_ns(run, 3) for _ in range(2))
+                runs[(t, case, engine)] = (run, max(1, int(seconds * 1e9 / max(est, 1.0))))
+    order = [k for k in runs for _ in range(repetitions)]
+    random.Random(1).shuffle(order)
+    best = {}
+    for key in order:
+        run, calls = runs[key]
+        lib.lib.ops_set_num_threads(key[0])
+        ns = per_call_ns(run, calls)
+        best[key] = min(best.get(key, ns), ns)
+    return best
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("libops", help="path to libops.so")
+    ap.add_argument("--repetitions", type=int, default=5)
+    ap.add_argument("--threads", default="1,2", help="comma-separated thread counts")
+    ap.add_argument("--seconds", type=float, default=0.2, help="time per repetition")
+    args = ap.parse_args()
+    thread_counts = [int(t) for t in args.threads.split(",")]
+    lib = Libops(args.libops)
+    best = measure(lib, thread_counts, args.repetitions, args.seconds)
+
+    print(f"onnxruntime {ort.__version__}; best of {args.repetitions}; ratio = libops / onnxruntime time")
+    print(f"{'case':<22}{'threads':>8}{'libops':>14}{'onnxruntime':>14}{'ratio':>8}")
+    rate = {"add": 3 * 4 * N, "exp": 2 * 4 * N, "sum": 4 * N}
+    for t in thread_counts:
+        for case in ("add", "exp", "sum", "matmul"):
+            lo, hi = best[(t, case, "libops")], best[(t, case, "onnxruntime")]
+            if case in rate:
+                show = lambda ns: f"{rate[case] / ns:.2f} GB/s"  # noqa: E731
+            else:
+                show = lambda ns: f"{2 * GEMM_N ** 3 / ns:.1f} GF/s"  # noqa: E731
+            print(f"{case:<22}{t:>8}{show(lo):>14}{show(hi):>14}{lo / hi:>8.2f}")
+        node = {e: (best[(t, f"graph{CHAIN}", e)] - best[(t, "graph1", e)]) / (CHAIN - 1)
+                for e in ("libops", "onnxruntime")}
+        print(f"{'graph, per node':<22}{t:>8}{node['libops'] / 1e3:>11.2f} us{node['onnxruntime'] / 1e3:>11.2f} us"
+              f"{node['libops'] / node['onnxruntime']:>8.2f}")
+        lo, hi = best[(t, "graph1", "libops")], best[(t, "graph1", "onnxruntime")]
+        print(f"{'graph, 1-node run':<22}{t:>8}{lo / 1e3:>11.2f} us{hi / 1e3:>11.2f} us{lo / hi:>8.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
