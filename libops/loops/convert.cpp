@@ -1,6 +1,7 @@
 #include "libops/loops/convert.h"
 
 #include <cstring>
+#include <type_traits>
 
 namespace libops {
 
@@ -8,19 +9,37 @@ namespace {
 
 template <typename S, typename C>
 void load_impl(const char* src, int64_t stride, int64_t n, C* dst) {
-  for (int64_t i = 0; i < n; ++i) {
-    S v;
-    std::memcpy(&v, src + i * stride, sizeof(S));
-    dst[i] = convert_value<C>(v);
+  // Dense runs (the common case) get a loop with a constant stride, which
+  // the compiler vectorizes; a plain copy when nothing converts.
+  constexpr int64_t kDense = sizeof(S);
+  if constexpr (std::is_same_v<S, C>) {
+    if (stride == kDense) return void(std::memcpy(dst, src, static_cast<size_t>(n) * sizeof(S)));
   }
+  auto run = [&](auto step) {
+    for (int64_t i = 0; i < n; ++i) {
+      S v;
+      std::memcpy(&v, src + i * step, sizeof(S));
+      dst[i] = convert_value<C>(v);
+    }
+  };
+  if (stride == kDense) run(std::integral_constant<int64_t, kDense>{});
+  else run(stride);
 }
 
 template <typename R, typename S>
 void store_impl(const R* src, char* dst, int64_t stride, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) {
-    S v = convert_value<S>(src[i]);
-    std::memcpy(dst + i * stride, &v, sizeof(S));
+  constexpr int64_t kDense = sizeof(S);  // as in load_impl
+  if constexpr (std::is_same_v<S, R>) {
+    if (stride == kDense) return void(std::memcpy(dst, src, static_cast<size_t>(n) * sizeof(S)));
   }
+  auto run = [&](auto step) {
+    for (int64_t i = 0; i < n; ++i) {
+      S v = convert_value<S>(src[i]);
+      std::memcpy(dst + i * step, &v, sizeof(S));
+    }
+  };
+  if (stride == kDense) run(std::integral_constant<int64_t, kDense>{});
+  else run(stride);
 }
 
 // Calls f(S{}) for the storage type S of `t`. Only used here, for the
