@@ -42,21 +42,45 @@ Status softmax_axis(Context& block, const NDArray& x, int& axis) {
   return Status::ok();
 }
 
-// Softmax of one row of n values in place.
+// exp that vectorizes for float (core/fast_math.h; the C library's for
+// double), and the max of reduce_max, NaN if either side is, in the form
+// the compiler vectorizes: a NaN in a row makes the row's max NaN, so every
+// output of the row is NaN, as numpy's softmax gives. So are rows with
+// +inf (inf - inf) or all -inf (-inf - -inf).
+using legacy::fn::transform_strict::exp_c;
+using legacy::fn::max_nan;
+
+// Softmax of one row of n values, x into z (which may be x). The max and
+// the sum run in kLanes independent lanes, which the compiler keeps in
+// vector registers (a single running max or float sum would be a scalar
+// dependency chain).
+constexpr int64_t kLanes = 16;
+
 template <typename C>
-void softmax_row(C* v, int64_t n) {
-  C mx = v[0];
-  for (int64_t i = 1; i < n; ++i) mx = std::max(mx, v[i]);
-  // std::max skips a NaN that is not first; let any NaN poison the row.
-  for (int64_t i = 0; i < n; ++i)
-    if (std::isnan(v[i])) mx = v[i];
+void softmax_row(const C* x, C* z, int64_t n) {
+  C lane[kLanes];
+  for (int64_t k = 0; k < kLanes; ++k) lane[k] = x[0];
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int64_t k = 0; k < kLanes; ++k) lane[k] = max_nan(lane[k], x[i + k]);
+  C mx = lane[0];
+  for (int64_t k = 1; k < kLanes; ++k) mx = max_nan(mx, lane[k]);
+  for (; i < n; ++i) mx = max_nan(mx, x[i]);
+
+  for (int64_t k = 0; k < kLanes; ++k) lane[k] = 0;
+  for (i = 0; i + kLanes <= n; i += kLanes)
+    for (int64_t k = 0; k < kLanes; ++k) {
+      z[i + k] = exp_c(x[i + k] - mx);
+      lane[k] += z[i + k];
+    }
   C sum = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    v[i] = std::exp(v[i] - mx);
-    sum += v[i];
+  for (int64_t k = 0; k < kLanes; ++k) sum += lane[k];
+  for (; i < n; ++i) {
+    z[i] = exp_c(x[i] - mx);
+    sum += z[i];
   }
   const C inv = C(1) / sum;
-  for (int64_t i = 0; i < n; ++i) v[i] *= inv;
+  for (i = 0; i < n; ++i) z[i] *= inv;
 }
 
 // Softmax of g interleaved rows in place: v[i * g + r] is element i of row
@@ -65,14 +89,11 @@ template <typename C>
 void softmax_rows_interleaved(C* v, int64_t n, int64_t g, C* mx, C* sum) {
   for (int64_t r = 0; r < g; ++r) mx[r] = v[r];
   for (int64_t i = 1; i < n; ++i)
-    for (int64_t r = 0; r < g; ++r) mx[r] = std::max(mx[r], v[i * g + r]);
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t r = 0; r < g; ++r)
-      if (std::isnan(v[i * g + r])) mx[r] = v[i * g + r];
+    for (int64_t r = 0; r < g; ++r) mx[r] = max_nan(mx[r], v[i * g + r]);
   for (int64_t r = 0; r < g; ++r) sum[r] = 0;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t r = 0; r < g; ++r) {
-      v[i * g + r] = std::exp(v[i * g + r] - mx[r]);
+      v[i * g + r] = exp_c(v[i * g + r] - mx[r]);
       sum[r] += v[i * g + r];
     }
   for (int64_t r = 0; r < g; ++r) sum[r] = C(1) / sum[r];
@@ -145,6 +166,8 @@ void softmax_run(const NDArray& x, NDArray& z, int axis) {
   const int64_t zs = z.strides()[axis] * static_cast<int64_t>(z.element_size());
   const LoadFn<C> load = load_fn<C>(x.dtype());
   const StoreFn<C> store = store_fn<C>(z.dtype());
+  constexpr int64_t kItem = sizeof(C);
+  const bool direct = x.dtype() == dtype_of<C>::value && z.dtype() == dtype_of<C>::value && xs == kItem && zs == kItem;
   // The loop visits the first element of every row: x's shape with the
   // axis reduced to 1.
   Dims outer = x.shape();
@@ -172,10 +195,17 @@ void softmax_run(const NDArray& x, NDArray& z, int axis) {
         }
         return;
       }
+      // Rows that are dense in the compute type on both sides need no
+      // staging buffer.
+      if (direct) {
+        for (int64_t r = 0; r < count; ++r)
+          softmax_row(reinterpret_cast<const C*>(p[1] + r * s[1]), reinterpret_cast<C*>(p[0] + r * s[0]), len);
+        return;
+      }
       buf.resize(static_cast<size_t>(len));
       for (int64_t r = 0; r < count; ++r) {
         load(p[1] + r * s[1], xs, len, buf.data());
-        softmax_row(buf.data(), len);
+        softmax_row(buf.data(), buf.data(), len);
         store(buf.data(), p[0] + r * s[0], zs, len);
       }
     });

@@ -1,6 +1,8 @@
 // softmax against numpy goldens along several axes (rows with values near
 // 1000 included), strided and in-place runs, float16, and errors.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "golden_util.h"
@@ -87,6 +89,47 @@ TEST(SoftmaxOp, ManyInterleavedRowsMatchContiguousRows) {
   EXPECT_TRUE(all_close(got, want, 1e-6, 1e-7));
   for (int i = 0; i < 7; ++i) EXPECT_TRUE(std::isnan(got[static_cast<size_t>(i * 40 + 5)])) << i;
   EXPECT_FALSE(std::isnan(got[4]));
+}
+
+TEST(SoftmaxOp, LongRowsInLanesAndTheirNaNRules) {
+  // Rows longer than the lanes of the max and the sum (16), with leftovers,
+  // against the definition in long double. Row 1 of each shape holds a NaN
+  // past the first lanes, row 2 a +inf, row 3 only -inf: all NaN (Note
+  // [Softmax NaNs]); the others stay finite. float32 and float64 rows are
+  // read in place, float16 ones through the staging buffer.
+  const double inf = std::numeric_limits<double>::infinity();
+  for (int64_t len : {16, 37, 1003})
+    for (DataType t : {DataType::kFloat32, DataType::kFloat64, DataType::kFloat16}) {
+      const int64_t rows = 5;
+      std::vector<double> v;
+      for (int64_t i = 0; i < rows * len; ++i) v.push_back(std::sin(0.61 * static_cast<double>(i)) * 6 + 990);
+      v[static_cast<size_t>(1 * len + 20 % len)] = std::nan("");
+      v[static_cast<size_t>(2 * len + len - 1)] = inf;
+      for (int64_t i = 0; i < len; ++i) v[static_cast<size_t>(3 * len + i)] = -inf;
+      NDArray x = make(t, {rows, len}, v);
+      const std::vector<double> xv = values(x);  // as rounded to t
+      Context ctx;
+      ASSERT_OK(run_op("softmax", {.in = {&x}}, ctx));
+      const std::vector<double> got = values(*ctx.output(0));
+      const std::string what = std::string(dtype_name(t)) + ", length " + std::to_string(len);
+      for (int64_t r : {1, 2, 3})
+        for (int64_t i = 0; i < len; ++i)
+          ASSERT_TRUE(std::isnan(got[static_cast<size_t>(r * len + i)])) << what << ", row " << r << ", " << i;
+      // Relative, plus half the subnormal step of float16 for its tiny values.
+      const double tol = t == DataType::kFloat16 ? 2e-3 : t == DataType::kFloat32 ? 2e-6 : 1e-13;
+      const double atol = t == DataType::kFloat16 ? 3e-8 : 0.0;
+      for (int64_t r : {0, 4}) {
+        const double* row = xv.data() + r * len;
+        long double mx = row[0], sum = 0;
+        for (int64_t i = 0; i < len; ++i) mx = std::max<long double>(mx, row[i]);
+        for (int64_t i = 0; i < len; ++i) sum += std::exp(static_cast<long double>(row[i]) - mx);
+        for (int64_t i = 0; i < len; ++i) {
+          const double want = static_cast<double>(std::exp(static_cast<long double>(row[i]) - mx) / sum);
+          ASSERT_NEAR(got[static_cast<size_t>(r * len + i)], want, tol * want + atol)
+              << what << ", row " << r << ", " << i;
+        }
+      }
+    }
 }
 
 TEST(SoftmaxOp, Float16) {
