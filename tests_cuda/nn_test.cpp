@@ -48,7 +48,7 @@ struct GoldenRow {
 };
 void PrintTo(const GoldenRow& r, std::ostream* os) { *os << r.op << "_" << r.name; }
 
-// Mirrors CONV_CASES, POOL_CASES and the batchnorm cases of
+// Mirrors CONV_CASES, POOL_CASES, POOL_WIDE_CASES and the batchnorm cases of
 // tools/gen_goldens_nn.py. SAME rows with an odd total padding (6 rows,
 // kernel 3, stride 2: 0 on top, 1 at the bottom) and dilated pooling are
 // refused.
@@ -74,6 +74,8 @@ const GoldenRow kGoldenRows[] = {
     {"maxpool2d", "nhwc_max_k3s1p1", nullptr},
     {"maxpool2d", "nhwc_max_same_k3s2", kOddSame},
     {"maxpool2d", "nhwc_max_rect", kDilatedPool},
+    {"maxpool2d", "max_wide_k3s2p1", nullptr},
+    {"maxpool2d", "max_wide_k3s3p1", nullptr},
     {"avgpool2d", "avg_k2s2", nullptr},
     {"avgpool2d", "avg_k3s1p1", nullptr},
     {"avgpool2d", "avg_k3s1p1_incpad", nullptr},
@@ -84,6 +86,8 @@ const GoldenRow kGoldenRows[] = {
     {"avgpool2d", "nhwc_avg_k3s1p1", nullptr},
     {"avgpool2d", "nhwc_avg_same_k3s2_incpad", kOddSame},
     {"avgpool2d", "nhwc_avg_rect", kDilatedPool},
+    {"avgpool2d", "avg_wide_k3s2p1", nullptr},
+    {"avgpool2d", "avg_wide_k3s3p1", nullptr},
     {"batchnorm", "nchw", nullptr},
     {"batchnorm", "nhwc_offset_only", nullptr},
     {"batchnorm", "features_scale_only", nullptr},

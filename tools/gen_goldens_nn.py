@@ -133,6 +133,15 @@ POOL_CASES = {
     "avg_rect": ("avg", (2, 3, 5, 7), (2, 3), (1, 2), (1, 1), (1, 2), False, False),
 }
 POOL_NHWC = ["max_k3s1p1", "max_same_k3s2", "max_rect", "avg_k3s1p1", "avg_same_k3s2_incpad", "avg_rect"]
+# Rows wide enough for many windows wholly inside them (the vectorized part
+# of the NCHW loop) besides the edge ones, at strides 2 and 3. Generated
+# after all the others, so that adding them left earlier goldens as they were.
+POOL_WIDE_CASES = {
+    "max_wide_k3s2p1": ("max", (1, 2, 7, 41), (3, 3), (2, 2), (1, 1), (1, 1), False, False),
+    "max_wide_k3s3p1": ("max", (1, 2, 7, 41), (3, 3), (3, 3), (1, 1), (1, 1), False, False),
+    "avg_wide_k3s2p1": ("avg", (1, 2, 7, 41), (3, 3), (2, 2), (1, 1), (1, 1), False, False),
+    "avg_wide_k3s3p1": ("avg", (1, 2, 7, 41), (3, 3), (3, 3), (1, 1), (1, 1), False, False),
+}
 
 
 def window_iargs(k, s, p, d, same):
@@ -151,14 +160,14 @@ def gen_conv():
             save("conv2d", "nhwc_" + name, x=to_nhwc(x), w=w, iargs=iargs + [1], z=to_nhwc(z), **extra)
 
 
-def gen_pool():
-    for name, (mode, xs, k, s, p, d, same, incpad) in POOL_CASES.items():
+def gen_pool(cases, nhwc):
+    for name, (mode, xs, k, s, p, d, same, incpad) in cases.items():
         x = normal(*xs)
         z = pool2d_ref(x, k, s, p, d, same, mode, incpad)
         iargs = window_iargs(k, s, p, d, same) + [int(incpad)]
         op = mode + "pool2d"
         save(op, name, x=x, iargs=iargs + [0], z=z)
-        if name in POOL_NHWC:
+        if name in nhwc:
             save(op, "nhwc_" + name, x=to_nhwc(x), iargs=iargs + [1], z=to_nhwc(z))
 
 
@@ -229,9 +238,10 @@ def main():
         if f.endswith(".npy"):
             os.remove(os.path.join(OUT, f))
     gen_conv()
-    gen_pool()
+    gen_pool(POOL_CASES, POOL_NHWC)
     gen_batchnorm()
     gen_networks()
+    gen_pool(POOL_WIDE_CASES, [])
 
 
 if __name__ == "__main__":

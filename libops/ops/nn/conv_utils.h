@@ -28,6 +28,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "libops/core/fast_math.h"
 #include "libops/core/parallel.h"
 #include "libops/loops/copy.h"
 #include "libops/ops/declarable_op.h"
@@ -192,11 +193,17 @@ class OutputStage {
 
 // ---- pooling --------------------------------------------------------------
 
-// Max pooling. NaN propagates: a window holding NaN gives NaN.
+// Max pooling. NaN propagates: a window holding NaN gives NaN (once acc is
+// NaN, v > acc is false and only another NaN replaces it). For float the
+// choice is a bit-mask select, so the loops over it vectorize.
 template <typename C>
 struct MaxPoolReducer {
   C init() const { return -std::numeric_limits<C>::infinity(); }
-  static C combine(C acc, C v) { return (v > acc || v != v) && acc == acc ? v : acc; }
+  static C combine(C acc, C v) {
+    const bool take = (v > acc) | (v != v);  // no short circuit: no branch
+    if constexpr (std::is_same_v<C, float>) return detail::select_f32(take, v, acc);
+    else return take ? v : acc;
+  }
   C finish(C acc, int64_t valid) const { return valid == 0 ? C(0) : acc; }
 };
 
@@ -225,26 +232,64 @@ void pool2d_run(const Geometry2d& g, const Window2d& win, const Reducer& r, cons
   const int64_t window_work = std::max<int64_t>(1, win.kh * win.kw);
 
   if (g.nchw) {
-    // One (n, c) plane per task.
+    // One (n, c) plane per task. Both reducers are separable: for each
+    // output row, the window's valid input rows are first combined down
+    // every input column (contiguous rows, so the loop vectorizes), then
+    // each window's valid columns of that one row (the strided part, on
+    // sH times less data). For avgpool this sums a window column by column
+    // rather than row by row: the same terms, another rounding order.
     const int64_t plane = g.h * g.w, out_plane = g.oh * g.ow;
     const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, out_plane * window_work));
+    // The outputs whose windows lie wholly inside a row: [inner_begin, inner_end).
+    int64_t inner_begin = 0, inner_end = g.ow;
+    while (inner_begin < g.ow && (col_lo[inner_begin] != 0 || col_hi[inner_begin] != win.kw)) ++inner_begin;
+    while (inner_end > inner_begin && (col_lo[inner_end - 1] != 0 || col_hi[inner_end - 1] != win.kw)) --inner_end;
     parallel_for(g.n * g.c, grain, [&](int64_t begin, int64_t end) {
+      std::vector<C> cols(static_cast<size_t>(g.w));
+      C* cp = cols.data();
       for (int64_t p = begin; p < end; ++p) {
         const C* xp = x + p * plane;
         C* zp = z + p * out_plane;
         for (int64_t oh = 0; oh < g.oh; ++oh) {
           const int64_t ih0 = oh * win.sh - g.pad_top;
-          for (int64_t ow = 0; ow < g.ow; ++ow) {
+          if (row_lo[oh] == row_hi[oh]) {
+            std::fill(cols.begin(), cols.end(), r.init());
+          } else {
+            const C* first = xp + (ih0 + row_lo[oh] * win.dh) * g.w;
+            std::copy(first, first + g.w, cp);  // combine(init, v) == v
+            for (int64_t kh = row_lo[oh] + 1; kh < row_hi[oh]; ++kh) {
+              const C* xr = xp + (ih0 + kh * win.dh) * g.w;
+              for (int64_t iw = 0; iw < g.w; ++iw) cp[iw] = Reducer::combine(cp[iw], xr[iw]);
+            }
+          }
+          C* zr = zp + oh * g.ow;
+          const int64_t rows = row_hi[oh] - row_lo[oh];
+          // Edge outputs, whose windows stick out of the row: tap by tap.
+          auto edge = [&](int64_t ow) {
             const int64_t iw0 = ow * win.sw - g.pad_left;
             C acc = r.init();
-            for (int64_t kh = row_lo[oh]; kh < row_hi[oh]; ++kh) {
-              const int64_t row = (ih0 + kh * win.dh) * g.w;
-              for (int64_t kw = col_lo[ow]; kw < col_hi[ow]; ++kw)
-                acc = Reducer::combine(acc, xp[row + iw0 + kw * win.dw]);
+            for (int64_t kw = col_lo[ow]; kw < col_hi[ow]; ++kw) acc = Reducer::combine(acc, cp[iw0 + kw * win.dw]);
+            zr[ow] = r.finish(acc, rows * (col_hi[ow] - col_lo[ow]));
+          };
+          for (int64_t ow = 0; ow < inner_begin; ++ow) edge(ow);
+          for (int64_t ow = inner_end; ow < g.ow; ++ow) edge(ow);
+          // Inner outputs: every tap valid, so one tap of every output at
+          // a time, independent lanes that vectorize (with strides 1 and 2
+          // known to the compiler, which then loads with shuffles).
+          const C* c0 = cp + inner_begin * win.sw - g.pad_left;
+          C* z0 = zr + inner_begin;
+          const int64_t count = inner_end - inner_begin;
+          auto inner = [&](auto sw) {
+            for (int64_t o = 0; o < count; ++o) z0[o] = c0[o * sw];
+            for (int64_t kw = 1; kw < win.kw; ++kw) {
+              const C* ck = c0 + kw * win.dw;
+              for (int64_t o = 0; o < count; ++o) z0[o] = Reducer::combine(z0[o], ck[o * sw]);
             }
-            const int64_t valid = (row_hi[oh] - row_lo[oh]) * (col_hi[ow] - col_lo[ow]);
-            zp[oh * g.ow + ow] = r.finish(acc, valid);
-          }
+          };
+          if (win.sw == 1) inner(std::integral_constant<int64_t, 1>{});
+          else if (win.sw == 2) inner(std::integral_constant<int64_t, 2>{});
+          else inner(win.sw);
+          for (int64_t o = 0; o < count; ++o) z0[o] = r.finish(z0[o], rows * win.kw);
         }
       }
     });
