@@ -57,6 +57,15 @@ TRANSFORM_STRICT = 2  # OPS_TRANSFORM_STRICT
 
 # ---- libops through its C API ----
 
+class OpsArgs(ctypes.Structure):
+    """ops_args_t in include/libops/c_api.h."""
+    _fields_ = [("t_args", ctypes.POINTER(ctypes.c_double)), ("n_t_args", ctypes.c_int),
+                ("i_args", ctypes.POINTER(ctypes.c_int64)), ("n_i_args", ctypes.c_int),
+                ("b_args", ctypes.POINTER(ctypes.c_bool)), ("n_b_args", ctypes.c_int),
+                ("d_args", ctypes.POINTER(ctypes.c_int)), ("n_d_args", ctypes.c_int),
+                ("inplace", ctypes.c_bool)]
+
+
 class Libops:
     def __init__(self, path):
         lib = ctypes.CDLL(os.path.abspath(path))
@@ -66,7 +75,7 @@ class Libops:
             ("ops_set_num_threads", None, [I]),
             ("ops_array_wrap", I, [P, ctypes.c_size_t, I, I, I64P, I64P, ctypes.POINTER(P)]),
             ("ops_op_find", I, [ctypes.c_char_p, ctypes.POINTER(P)]),
-            ("ops_op_exec", I, [P, ctypes.POINTER(P), I, ctypes.POINTER(P), I, P]),
+            ("ops_op_exec", I, [P, ctypes.POINTER(P), I, ctypes.POINTER(P), I, ctypes.POINTER(OpsArgs)]),
             ("ops_legacy_find", I, [I, ctypes.c_char_p, ctypes.POINTER(I)]),
             ("ops_exec_legacy", I, [I, I, P, P, P, I64P, I, ctypes.POINTER(ctypes.c_double), I]),
             ("ops_graph_load_buffer", I, [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint, ctypes.POINTER(P)]),
@@ -93,19 +102,20 @@ class Libops:
                    "ops_array_wrap")
         return h
 
-    def op_call(self, name, inputs, outputs):
+    def op_call(self, name, inputs, outputs, i_args=()):
         """A closure running custom op `name` on wrapped numpy arrays."""
         op = ctypes.c_void_p()
         self.check(self.lib.ops_op_find(name.encode(), ctypes.byref(op)), f"ops_op_find({name})")
         ins = (ctypes.c_void_p * len(inputs))(*[self.wrap(a) for a in inputs])
         outs = (ctypes.c_void_p * len(outputs))(*[self.wrap(a) for a in outputs])
-        keep = (inputs, outputs)
+        ints = (ctypes.c_int64 * max(len(i_args), 1))(*i_args)
+        args = OpsArgs(i_args=ints, n_i_args=len(i_args))
         exec_ = self.lib.ops_op_exec
 
         def run():
-            if exec_(op, ins, len(inputs), outs, len(outputs), None) != 0:
+            if exec_(op, ins, len(inputs), outs, len(outputs), ctypes.byref(args)) != 0:
                 self.check(1, name)
-        run.keep = keep
+        run.keep = (inputs, outputs, ints, args)
         return run
 
     def legacy_call(self, group, name, x, z):
@@ -202,48 +212,118 @@ def ort_chain(n):
 
 # ---- cases ----
 
-def cases(lib, threads):
-    """{case: {engine: closure}}, each result checked against numpy first."""
-    rng = np.random.default_rng(0)
-    x = rng.uniform(-1, 1, N).astype(np.float32)
-    y = rng.uniform(-1, 1, N).astype(np.float32)
-    a = rng.uniform(-1, 1, (GEMM_N, GEMM_N)).astype(np.float32)
-    b = rng.uniform(-1, 1, (GEMM_N, GEMM_N)).astype(np.float32)
-    out = {}
+def conv_reference(x, w, pad):
+    """NCHW cross-correlation, stride 1, in float64."""
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    kh, kw = w.shape[2:]
+    win = np.lib.stride_tricks.sliding_window_view(xp, (kh, kw), axis=(2, 3))  # n, c, oh, ow, kh, kw
+    return np.einsum("nchwij,ocij->nohw", win, w.astype(np.float64), optimize=True)
 
-    def pair(case, lib_run, lib_z, ort_run, ort_z, want, rtol, atol=0.0):
-        for engine, run, z in (("libops", lib_run, lib_z), ("onnxruntime", ort_run, ort_z)):
+
+def maxpool_reference(x, k, stride, pad):
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)), constant_values=-np.inf)
+    win = np.lib.stride_tricks.sliding_window_view(xp, (k, k), axis=(2, 3))[:, :, ::stride, ::stride]
+    return win.max(axis=(4, 5))
+
+
+def softmax_reference(x):
+    e = np.exp(x.astype(np.float64) - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+class Case:
+    """One workload for both engines.
+
+    lib: (kind, name, i_args): kind "op" (a custom op by name) or "legacy"
+    (a transform_strict op by name). onnx: (op_type, attributes, extra
+    initializers). work: bytes moved (STREAM's count) or flops, per call.
+    """
+
+    def __init__(self, name, inputs, out_shape, want, lib, onnx_node, work, unit, rtol=1e-5, atol=1e-5):
+        self.name, self.inputs, self.out_shape, self.want = name, inputs, out_shape, want
+        self.lib, self.onnx_node, self.work, self.unit = lib, onnx_node, work, unit
+        self.rtol, self.atol = rtol, atol
+
+
+def case_table():
+    rng = np.random.default_rng(0)
+
+    def u(*shape):
+        return rng.uniform(-1, 1, shape).astype(np.float32)
+
+    x, y = u(N), u(N)
+    a, b = u(GEMM_N, GEMM_N), u(GEMM_N, GEMM_N)
+    m = u(4096, 4096)
+    rows, bias = u(4096, 1024), u(1024)
+    logits = u(1024, 1000) * 10
+    img, w = u(1, 64, 56, 56), u(64, 64, 3, 3) / 24
+    stem = u(1, 64, 112, 112)
+    f4 = 4  # bytes of a float32
+    return [
+        Case("add", [x, y], [N], lambda: x + y, ("op", "add", []), ("Add", {}), 3 * f4 * N, "GB/s", 0, 0),
+        Case("exp", [x], [N], lambda: np.exp(x), ("legacy", "exp", []), ("Exp", {}), 2 * f4 * N, "GB/s", 1e-6, 0),
+        Case("sum", [x], [], lambda: x.astype(np.float64).sum(), ("op", "reduce_sum", []),
+             ("ReduceSum", {"keepdims": 0}), f4 * N, "GB/s", 0, 0.05),
+        Case("row sums 4096^2", [m], [4096], lambda: m.astype(np.float64).sum(axis=1), ("op", "reduce_sum", [1]),
+             ("ReduceSum", {"keepdims": 0}, [1]), f4 * m.size, "GB/s", 0, 1e-3),
+        Case("column sums 4096^2", [m], [4096], lambda: m.astype(np.float64).sum(axis=0), ("op", "reduce_sum", [0]),
+             ("ReduceSum", {"keepdims": 0}, [0]), f4 * m.size, "GB/s", 0, 1e-3),
+        Case("bias add [4096,1024]", [rows, bias], [4096, 1024], lambda: rows + bias, ("op", "add", []),
+             ("Add", {}), 2 * f4 * rows.size, "GB/s", 0, 0),
+        Case("transpose 4096^2", [m], [4096, 4096], lambda: m.T, ("op", "permute", [1, 0]),
+             ("Transpose", {"perm": [1, 0]}), 2 * f4 * m.size, "GB/s", 0, 0),
+        Case("softmax [1024,1000]", [logits], [1024, 1000], lambda: softmax_reference(logits),
+             ("op", "softmax", [-1]), ("Softmax", {"axis": -1}), 2 * f4 * logits.size, "GB/s", 1e-5, 1e-7),
+        Case("matmul 1024", [a, b], [GEMM_N, GEMM_N], lambda: a @ b, ("op", "matmul", []), ("MatMul", {}),
+             2 * GEMM_N ** 3, "GF/s", 1e-4, 1e-4),
+        Case("conv 64x56x56 3x3", [img, w], [1, 64, 56, 56], lambda: conv_reference(img, w, 1),
+             ("op", "conv2d", [3, 3, 1, 1, 1, 1, 1, 1, 0]),
+             ("Conv", {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}), 2 * 64 * 56 * 56 * 64 * 9, "GF/s", 1e-4, 1e-4),
+        Case("maxpool 3x3/2 112^2", [stem], [1, 64, 56, 56], lambda: maxpool_reference(stem, 3, 2, 1),
+             ("op", "maxpool2d", [3, 3, 2, 2, 1, 1, 1, 1, 0]),
+             ("MaxPool", {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}),
+             f4 * (stem.size + stem.size // 4), "GB/s", 0, 0),
+    ]
+
+
+def ort_model_for(case):
+    op_type, attrs = case.onnx_node[0], case.onnx_node[1]
+    names = [f"in{i}" for i in range(len(case.inputs))]
+    inits = []
+    if len(case.onnx_node) > 2:  # an axes input (ReduceSum since opset 13)
+        inits.append(helper.make_tensor("axes", TensorProto.INT64, [len(case.onnx_node[2])], case.onnx_node[2]))
+        names.append("axes")
+    node = helper.make_node(op_type, names, ["out"], **attrs)
+    return onnx_model([node], [f32(f"in{i}", list(a.shape)) for i, a in enumerate(case.inputs)],
+                      [f32("out", case.out_shape)], inits)
+
+
+def cases(lib, threads, picked):
+    """{case: {engine: closure}}, each result checked against numpy first."""
+    out = {}
+    for c in case_table():
+        if not picked(c.name):
+            continue
+        want = c.want()
+        z1 = np.empty(c.out_shape, np.float32)
+        z2 = np.empty(c.out_shape, np.float32)
+        kind, name, i_args = c.lib
+        if kind == "op":
+            lib_run = lib.op_call(name, c.inputs, [z1], i_args)
+        else:
+            lib_run = lib.legacy_call(TRANSFORM_STRICT, name, c.inputs[0], z1)
+        ort_run = ort_call(ort_model_for(c), threads, {f"in{i}": a for i, a in enumerate(c.inputs)}, {"out": z2})
+        for engine, run, z in (("libops", lib_run, z1), ("onnxruntime", ort_run, z2)):
             lib.lib.ops_set_num_threads(threads)
             z[...] = np.nan
             run()
-            if not np.allclose(z, want, rtol=rtol, atol=atol):
-                raise RuntimeError(f"{case}: {engine}'s result differs from numpy's")
-        out[case] = {"libops": lib_run, "onnxruntime": ort_run}
-
-    z1, z2 = np.empty_like(x), np.empty_like(x)
-    pair("add", lib.op_call("add", [x, y], [z1]), z1,
-         ort_call(onnx_model([helper.make_node("Add", ["x", "y"], ["z"])], [f32("x", [N]), f32("y", [N])],
-                             [f32("z", [N])]), threads, {"x": x, "y": y}, {"z": z2}), z2, x + y, 0)
-
-    z1, z2 = np.empty_like(x), np.empty_like(x)
-    pair("exp", lib.legacy_call(TRANSFORM_STRICT, "exp", x, z1), z1,
-         ort_call(onnx_model([helper.make_node("Exp", ["x"], ["z"])], [f32("x", [N])], [f32("z", [N])]),
-                  threads, {"x": x}, {"z": z2}), z2, np.exp(x), 1e-6)
-
-    s1, s2 = np.empty((), np.float32), np.empty((), np.float32)
-    pair("sum", lib.op_call("reduce_sum", [x], [s1]), s1,
-         ort_call(onnx_model([helper.make_node("ReduceSum", ["x"], ["z"], keepdims=0)], [f32("x", [N])],
-                             [f32("z", [])]), threads, {"x": x}, {"z": s2}), s2,
-         np.float32(x.astype(np.float64).sum()), 0, 0.05)
-
-    c1, c2 = np.empty_like(a), np.empty_like(a)
-    pair("matmul", lib.op_call("matmul", [a, b], [c1]), c1,
-         ort_call(onnx_model([helper.make_node("MatMul", ["a", "b"], ["c"])],
-                             [f32("a", [GEMM_N, GEMM_N]), f32("b", [GEMM_N, GEMM_N])], [f32("c", [GEMM_N, GEMM_N])]),
-                  threads, {"a": a, "b": b}, {"c": c2}), c2, a @ b, 1e-4, 1e-4)
+            if not np.allclose(z, want, rtol=c.rtol, atol=c.atol):
+                worst = np.nanmax(np.abs(z - want))
+                raise RuntimeError(f"{c.name}: {engine}'s result differs from numpy's (max |diff| {worst})")
+        out[c.name] = {"libops": lib_run, "onnxruntime": ort_run, "case": c}
 
     one = np.full(1, 2.0, np.float32)
-    for n in (1, CHAIN):
+    for n in (1, CHAIN) if picked("graph") else ():
         lib_run, lib_out = lib.graph_call(libops_chain(n), one)
         y2 = np.empty(1, np.float32)
         ort_run = ort_call(ort_chain(n), threads, {"x": one}, {"y": y2})
@@ -263,12 +343,13 @@ def per_call_ns(run, calls):
     return (time.perf_counter_ns() - t0) / calls
 
 
-def measure(lib, thread_counts, repetitions, seconds):
+def measure(lib, thread_counts, repetitions, seconds, picked):
     """{(threads, case, engine): best ns per call}."""
     runs = {}
     for t in thread_counts:
-        for case, engines in cases(lib, t).items():
-            for engine, run in engines.items():
+        for case, engines in cases(lib, t, picked).items():
+            for engine in ("libops", "onnxruntime"):
+                run = engines[engine]
                 lib.lib.ops_set_num_threads(t)
                 est = min(per_call_ns(run, 3) for _ in range(2))
                 runs[(t, case, engine)] = (run, max(1, int(seconds * 1e9 / max(est, 1.0))))
@@ -289,22 +370,24 @@ def main():
     ap.add_argument("--repetitions", type=int, default=5)
     ap.add_argument("--threads", default="1,2", help="comma-separated thread counts")
     ap.add_argument("--seconds", type=float, default=0.2, help="time per repetition")
+    ap.add_argument("--cases", default="", help="comma-separated case name prefixes (default: all)")
     args = ap.parse_args()
     thread_counts = [int(t) for t in args.threads.split(",")]
     lib = Libops(args.libops)
-    best = measure(lib, thread_counts, args.repetitions, args.seconds)
+    chosen = [p for p in args.cases.split(",") if p]
+    picked = lambda name: not chosen or any(name.startswith(p) for p in chosen)  # noqa: E731
+    table = {c.name: c for c in case_table() if picked(c.name)}
+    best = measure(lib, thread_counts, args.repetitions, args.seconds, picked)
 
     print(f"onnxruntime {ort.__version__}; best of {args.repetitions}; ratio = libops / onnxruntime time")
     print(f"{'case':<22}{'threads':>8}{'libops':>14}{'onnxruntime':>14}{'ratio':>8}")
-    rate = {"add": 3 * 4 * N, "exp": 2 * 4 * N, "sum": 4 * N}
     for t in thread_counts:
-        for case in ("add", "exp", "sum", "matmul"):
-            lo, hi = best[(t, case, "libops")], best[(t, case, "onnxruntime")]
-            if case in rate:
-                show = lambda ns: f"{rate[case] / ns:.2f} GB/s"  # noqa: E731
-            else:
-                show = lambda ns: f"{2 * GEMM_N ** 3 / ns:.1f} GF/s"  # noqa: E731
-            print(f"{case:<22}{t:>8}{show(lo):>14}{show(hi):>14}{lo / hi:>8.2f}")
+        for name, c in table.items():
+            lo, hi = best[(t, name, "libops")], best[(t, name, "onnxruntime")]
+            show = lambda ns: f"{c.work / ns:.1f} {c.unit}"  # noqa: E731
+            print(f"{name:<22}{t:>8}{show(lo):>14}{show(hi):>14}{lo / hi:>8.2f}")
+        if (t, "graph1", "libops") not in best:
+            continue
         node = {e: (best[(t, f"graph{CHAIN}", e)] - best[(t, "graph1", e)]) / (CHAIN - 1)
                 for e in ("libops", "onnxruntime")}
         print(f"{'graph, per node':<22}{t:>8}{node['libops'] / 1e3:>11.2f} us{node['onnxruntime'] / 1e3:>11.2f} us"
