@@ -1,17 +1,21 @@
-// libops' thread count for the BLAS and LAPACK calls of the CPU backend.
+// How many threads OpenBLAS runs a call of the CPU backend on.
 //
 // OpenBLAS keeps a thread pool of its own, sized by OPENBLAS_NUM_THREADS or
-// the core count (the pthread build ignores OpenMP's settings), so without
-// this the count a user gives libops (LIBOPS_NUM_THREADS,
-// ops_set_num_threads) would not reach GEMM, potrf or trsm: a process
-// limited to one thread would still run its matmuls on every core.
+// the core count (the pthread build ignores OpenMP's settings), so left
+// alone it would not follow the count a user gives libops
+// (LIBOPS_NUM_THREADS, ops_set_num_threads): a process limited to one
+// thread would still run its matmuls on every core. GEMMs run OpenBLAS
+// single-threaded and are split over libops' own threads instead (Note
+// [GEMM threads] in gemm_cpu.cpp); potrf and trsm, which libops does not
+// split, get libops' count.
 #pragma once
 
 namespace libops::blas {
 
-// Hands OpenBLAS libops' current thread count when it differs from the one
-// last handed over; call before each BLAS or LAPACK call (an atomic load
-// when nothing changed).
-void follow_libops_threads();
+// Call before a GEMM or GEMV: OpenBLAS on the calling thread only.
+void blas_single_threaded();
+
+// Call before potrf or trsm: OpenBLAS on libops' current thread count.
+void blas_threads_follow_libops();
 
 }  // namespace libops::blas

@@ -265,10 +265,10 @@ void zero_matrix(void* c, int64_t rows, int64_t cols, int64_t ld) {
   for (int64_t i = 0; i < rows; ++i) std::fill(p + i * ld, p + i * ld + cols, T(0));
 }
 
-// float32 / float64 through cblas; arguments checked, m, n, k > 0, alpha != 0.
-void run_blas(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha, const void* a,
-              int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc) {
-  follow_libops_threads();
+// One cblas call (float32 / float64); arguments checked, m, n, k > 0,
+// alpha != 0.
+void blas_call(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
+               const void* a, int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc) {
   const bool f32 = dtype == DataType::kFloat32;
   const int im = static_cast<int>(m), in = static_cast<int>(n), ik = static_cast<int>(k);
   if (n == 1 || m == 1) {
@@ -318,6 +318,45 @@ void run_blas(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, 
     cblas_dgemm(CblasRowMajor, ta, tb, im, in, ik, alpha, static_cast<const double*>(a), static_cast<int>(lda),
                 static_cast<const double*>(b), static_cast<int>(ldb), beta, static_cast<double*>(c),
                 static_cast<int>(ldc));
+}
+
+// Note [GEMM threads]: OpenBLAS's pthread pool and libops' OpenMP team
+// each spin-wait after their work, on the cores the other needs next: a
+// 3x3 conv2d (im2col on OpenMP, then the GEMM on OpenBLAS's threads) ran
+// slower on 2 threads than on 1 (7.4 ms against 5.2), and in 2.6 ms with
+// OpenMP's spinning turned off. So OpenBLAS GEMMs run single-threaded
+// (blas_threads.h), and a large one is split here over libops' threads
+// instead: C's columns (or its rows, when it has more of them) in one block
+// per thread, each a BLAS call over the whole of k.
+constexpr int64_t kBlasWorkPerThread = int64_t{1} << 21;  // multiply-adds
+constexpr int64_t kBlasSplitAlign = 16;                   // rows or columns per block, a multiple of
+
+void run_blas(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha, const void* a,
+              int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc) {
+  blas_single_threaded();
+  const bool split_n = n >= m;
+  const int64_t extent = split_n ? n : m;
+  const int64_t by_work = (m * n * k) / kBlasWorkPerThread, by_extent = extent / kBlasSplitAlign;
+  const int64_t parts = std::min<int64_t>({get_num_threads(), by_work, by_extent});
+  if (parts <= 1 || detail::in_parallel_region())
+    return blas_call(dtype, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  const int64_t es = static_cast<int64_t>(dtype_size(dtype));
+  const int64_t block = (extent / parts + kBlasSplitAlign - 1) / kBlasSplitAlign * kBlasSplitAlign;
+  const int64_t blocks = (extent + block - 1) / block;
+  parallel_for(blocks, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t first = i * block, count = std::min(block, extent - first);
+      if (split_n) {  // columns of B (rows when B is transposed) and of C
+        const char* bi = static_cast<const char*>(b) + (trans_b ? first * ldb : first) * es;
+        blas_call(dtype, trans_a, trans_b, m, count, k, alpha, a, lda, bi, ldb, beta,
+                  static_cast<char*>(c) + first * es, ldc);
+      } else {  // rows of A (columns when A is transposed) and of C
+        const char* ai = static_cast<const char*>(a) + (trans_a ? first : first * lda) * es;
+        blas_call(dtype, trans_a, trans_b, count, n, k, alpha, ai, lda, b, ldb, beta,
+                  static_cast<char*>(c) + first * ldc * es, ldc);
+      }
+    }
+  });
 }
 
 // One checked GEMM: picks BLAS or the portable kernel.
@@ -378,10 +417,11 @@ Status gemm_batched(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64
   const int64_t work = m * n * std::max<int64_t>(k, 1);
   const bool blas_dtype = dtype == DataType::kFloat32 || dtype == DataType::kFloat64;
   if (blas_dtype || work > kSmallGemm) {
-    // BLAS calls run one after the other: BLAS threads big ones itself, and
-    // concurrent calls of small ones from several threads contend inside
-    // OpenBLAS (measured: 4096 8x8x8 sgemms take ~0.9 ms in a loop, ~8 ms
-    // spread over 2 threads). Big portable-kernel GEMMs are parallel inside.
+    // BLAS calls run one after the other: run_blas splits big ones over
+    // the threads (Note [GEMM threads]), and concurrent calls of small ones
+    // from several threads contend inside OpenBLAS (measured: 4096 8x8x8
+    // sgemms take ~0.9 ms in a loop, ~8 ms spread over 2 threads). Big
+    // portable-kernel GEMMs are parallel inside.
     for (int64_t i = 0; i < batch; ++i) one(i);
     return Status::ok();
   }

@@ -99,7 +99,7 @@ Status potrf_batched_cpu(DataType dtype, bool lower, int64_t n, void* a, int64_t
   *bad_order = 0;
   RETURN_IF_ERROR(check_potrf_args(dtype, n, a, lda, stride, batch));
   if (n == 0 || batch == 0) return Status::ok();
-  follow_libops_threads();
+  blas_threads_follow_libops();
   // Note [Row-major LAPACK]: the row-major lower triangle is LAPACK's upper.
   const char uplo = lower ? 'U' : 'L';
   const int in = static_cast<int>(n), ild = static_cast<int>(lda);
@@ -128,7 +128,7 @@ Status trsm_batched_cpu(DataType dtype, bool lower, bool transpose, bool unit_di
                         int64_t batch) {
   RETURN_IF_ERROR(check_trsm_args(dtype, n, k, a, lda, stride_a, b, ldb, stride_b, batch));
   if (n == 0 || k == 0 || batch == 0) return Status::ok();
-  follow_libops_threads();
+  blas_threads_follow_libops();
   // cblas takes row-major data itself: a left-side solve with A n x n.
   const CBLAS_UPLO uplo = lower ? CblasLower : CblasUpper;
   const CBLAS_TRANSPOSE op = transpose ? CblasTrans : CblasNoTrans;

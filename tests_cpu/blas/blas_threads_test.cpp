@@ -1,8 +1,12 @@
-// OpenBLAS runs GEMM, potrf and trsm on as many threads as libops is told
-// to use (blas/blas_threads.h), not on its own default of every core.
+// OpenBLAS runs potrf and trsm on as many threads as libops is told to use,
+// and GEMMs on the calling thread, split over libops' threads by gemm_cpu
+// (blas/blas_threads.h, Note [GEMM threads]): never on its own default of
+// every core. A split GEMM gives the values of a single call up to
+// rounding (OpenBLAS picks its kernels by block shape).
 #include <cblas.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include "blas/gemm.h"
@@ -22,7 +26,7 @@ struct ThreadCountGuard {
 
 }  // namespace
 
-TEST(BlasThreads, EachCallTakesLibopsThreadCount) {
+TEST(BlasThreads, LapackTakesLibopsThreadCountAndGemmOne) {
   ThreadCountGuard guard;
   for (int threads : {1, 2, 1}) {
     set_num_threads(threads);
@@ -31,7 +35,7 @@ TEST(BlasThreads, EachCallTakesLibopsThreadCount) {
     std::vector<float> c(4, -1);
     ASSERT_OK(blas::gemm(DataType::kFloat32, false, false, 2, 2, 2, 1.0, a.data(), 2, b.data(), 2, 0.0, c.data(), 2));
     EXPECT_EQ(c, (std::vector<float>{19, 22, 43, 50}));
-    EXPECT_EQ(openblas_get_num_threads(), threads) << "after gemm";
+    EXPECT_EQ(openblas_get_num_threads(), 1) << "after gemm";
 
     set_num_threads(threads + 1);
     std::vector<double> spd = {4, 0, 2, 5};  // L = [[2, 0], [1, 2]]
@@ -48,4 +52,40 @@ TEST(BlasThreads, EachCallTakesLibopsThreadCount) {
     EXPECT_EQ(rhs, (std::vector<double>{2, 2}));
     EXPECT_EQ(openblas_get_num_threads(), threads) << "after trsm";
   }
+}
+
+TEST(BlasThreads, SplitGemmEqualsOneCall) {
+  // Big enough to split (Note [GEMM threads]), with extents that leave a
+  // short last block, for every transpose pair, both precisions, and C's
+  // columns (n >= m) or rows (m > n) split, GEMV shapes included: the same
+  // values as on one thread up to the rounding of a k-term sum (a block at
+  // a wrong offset would be off by whole values).
+  ThreadCountGuard guard;
+  struct Extents {
+    int64_t m, n, k;
+  };
+  for (const Extents e : {Extents{37, 701, 300}, Extents{701, 37, 300}, Extents{1, 5000, 900}, Extents{5000, 1, 900}})
+    for (DataType t : {DataType::kFloat32, DataType::kFloat64})
+      for (int ta = 0; ta < 2; ++ta)
+        for (int tb = 0; tb < 2; ++tb) {
+          // Padded leading dimensions, so a wrong block offset shows.
+          const int64_t lda = (ta ? e.m : e.k) + 3, ldb = (tb ? e.k : e.n) + 5, ldc = e.n + 7;
+          const int64_t a_rows = ta ? e.k : e.m, b_rows = tb ? e.n : e.k;
+          std::vector<double> a(static_cast<size_t>(a_rows * lda)), b(static_cast<size_t>(b_rows * ldb));
+          for (size_t i = 0; i < a.size(); ++i) a[i] = std::sin(0.37 * static_cast<double>(i));
+          for (size_t i = 0; i < b.size(); ++i) b[i] = std::cos(0.11 * static_cast<double>(i));
+          NDArray av = test::make(t, {a_rows * lda}, a), bv = test::make(t, {b_rows * ldb}, b);
+          NDArray c1 = test::make(t, {e.m * ldc}, std::vector<double>(static_cast<size_t>(e.m * ldc), 0.5)), c2;
+          ASSERT_OK(c1.dup('c', c2));
+          set_num_threads(1);
+          ASSERT_OK(blas::gemm(t, ta, tb, e.m, e.n, e.k, 1.5, av.data(), lda, bv.data(), ldb, 0.25, c1.data(), ldc));
+          set_num_threads(2);
+          ASSERT_OK(blas::gemm(t, ta, tb, e.m, e.n, e.k, 1.5, av.data(), lda, bv.data(), ldb, 0.25, c2.data(), ldc));
+          const std::vector<double> one = test::values(c1), split = test::values(c2);
+          const double tol = t == DataType::kFloat32 ? 1e-4 : 1e-12;
+          for (size_t i = 0; i < one.size(); ++i)
+            ASSERT_NEAR(split[i], one[i], tol * (1 + std::fabs(one[i])))
+                << dtype_name(t) << " m=" << e.m << " n=" << e.n << " k=" << e.k << " ta=" << ta << " tb=" << tb
+                << ", element " << i;
+        }
 }
