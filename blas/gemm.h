@@ -37,8 +37,9 @@ Status gemm(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, in
 // `batch` independent GEMMs; matrix i of A starts at a + i * stride_a
 // elements (likewise B and C). stride_a / stride_b may be 0 (one matrix
 // shared by every batch); C matrices must not overlap. BLAS dtypes run one
-// GEMM after the other (BLAS threads each one itself); the portable kernel
-// spreads small GEMMs over the batch and parallelizes large ones inside.
+// GEMM after the other, each large one split over libops' threads (Note
+// [GEMM threads] in gemm_cpu.cpp); the portable kernel spreads small GEMMs
+// over the batch and parallelizes large ones inside.
 Status gemm_batched(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
                     const void* a, int64_t lda, int64_t stride_a, const void* b, int64_t ldb, int64_t stride_b,
                     double beta, void* c, int64_t ldc, int64_t stride_c, int64_t batch);

@@ -8,9 +8,9 @@
 // anywhere in the triangle read reaches the diagonal of its row, so the
 // first NaN pivot is where the reference would stop.
 //
-// Batches run one matrix after the other, as gemm_batched's BLAS path does:
-// OpenBLAS threads each call itself, and calling it from several of our
-// threads at once would stack two thread pools.
+// Batches run one matrix after the other: OpenBLAS threads each call
+// itself (at libops' thread count, blas_threads.h), and calling it from
+// several of our threads at once would stack two thread pools.
 #include "blas/linalg.h"
 
 #include <cblas.h>

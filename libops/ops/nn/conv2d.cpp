@@ -31,7 +31,8 @@
 //         cols is a contiguous copy of Cin values.
 // A 1x1 kernel with stride 1 and no padding needs no im2col: x is the matrix.
 // The column buffer holds at most kColsBudget values; bigger batches run in
-// chunks. im2col runs on parallel_for, the GEMM on the BLAS library's threads.
+// chunks. im2col runs on parallel_for, and so does the GEMM, split in blocks
+// (Note [GEMM threads] in blas/gemm_cpu.cpp).
 //
 // On another device the call goes to that device's backend (cuDNN for CUDA)
 // in x's own dtype, with the weights in the filter layout that matches the
