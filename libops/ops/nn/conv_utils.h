@@ -276,9 +276,10 @@ void pool2d_run(const Geometry2d& g, const Window2d& win, const Reducer& r, cons
           // Inner outputs: every tap valid, so one tap of every output at
           // a time, independent lanes that vectorize (with strides 1 and 2
           // known to the compiler, which then loads with shuffles).
-          const C* c0 = cp + inner_begin * win.sw - g.pad_left;
-          C* z0 = zr + inner_begin;
           const int64_t count = inner_end - inner_begin;
+          if (count == 0) continue;
+          const C* c0 = cp + inner_begin * win.sw - g.pad_left;  // >= cp: these windows lie inside
+          C* z0 = zr + inner_begin;
           auto inner = [&](auto sw) {
             for (int64_t o = 0; o < count; ++o) z0[o] = c0[o * sw];
             for (int64_t kw = 1; kw < win.kw; ++kw) {
