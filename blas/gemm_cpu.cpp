@@ -336,8 +336,10 @@ void run_blas(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, 
   blas_single_threaded();
   const bool split_n = n >= m;
   const int64_t extent = split_n ? n : m;
-  const int64_t by_work = (m * n * k) / kBlasWorkPerThread, by_extent = extent / kBlasSplitAlign;
-  const int64_t parts = std::min<int64_t>({get_num_threads(), by_work, by_extent});
+  // In double: m * n * k of int-sized extents can pass int64's range.
+  const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  const int64_t by_work = static_cast<int64_t>(std::min(work / kBlasWorkPerThread, 1e9));
+  const int64_t parts = std::min<int64_t>({get_num_threads(), by_work, extent / kBlasSplitAlign});
   if (parts <= 1 || detail::in_parallel_region())
     return blas_call(dtype, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   const int64_t es = static_cast<int64_t>(dtype_size(dtype));
