@@ -286,6 +286,35 @@ TEST(HalfTest, BulkMatchesScalar) {
   }
 }
 
+// Where the host has F16C, half_bits_to_float / float_to_half_bits use it;
+// the portable code (device code, other hosts) must give the same bits:
+// every half pattern, and every float of the half range at each rounding
+// position (for each sign, exponent and top 10 fraction bits: ties, either
+// side of them, and random low bits, which cover the subnormal-half ties),
+// plus the sampled specials.
+TEST(HalfTest, PortableMatchesTheHostConversions) {
+  for (uint32_t h = 0; h < 65536; ++h)
+    ASSERT_EQ(bits_of(detail::half_bits_to_float_portable(uint16_t(h))), bits_of(half_bits_to_float(uint16_t(h))))
+        << std::hex << h;
+  std::mt19937 rng(7);
+  const uint32_t lows[] = {0, 1, 0x0FFF, 0x1000, 0x1001, 0x1FFF};
+  for (uint32_t sign : {0u, 0x80000000u})
+    for (uint32_t exp = 0x60; exp <= 0x90; ++exp)
+      for (uint32_t top = 0; top < 1024; ++top) {
+        const uint32_t base = sign | (exp << 23) | (top << 13);
+        for (uint32_t low : lows) {
+          const float f = float_of(base | low);
+          ASSERT_EQ(detail::float_to_half_bits_portable(f), float_to_half_bits(f)) << std::hex << (base | low);
+        }
+        for (int r = 0; r < 4; ++r) {
+          const float f = float_of(base | (rng() & 0x1FFF) | ((rng() & 0x3FF) << 13));
+          ASSERT_EQ(detail::float_to_half_bits_portable(f), float_to_half_bits(f)) << std::hex << bits_of(f);
+        }
+      }
+  for (float f : sample_floats())
+    ASSERT_EQ(detail::float_to_half_bits_portable(f), float_to_half_bits(f)) << std::hex << bits_of(f);
+}
+
 TEST(HalfTest, StorageTypes) {
   EXPECT_EQ(float16().bits, 0);
   EXPECT_EQ(bfloat16().bits, 0);
