@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "libops/core/half.h"
 #include "libops/loops/elementwise.h"
 
 namespace libops {
@@ -94,6 +95,42 @@ void copy_same(const NDArray& src, NDArray& dst) {
   });
 }
 
+// Dense float32 <-> float16 / bfloat16 copies (casts, and every 16-bit
+// float array staged for a float kernel) go through the bulk converters of
+// core/half.h, 8 values per F16C instruction, instead of one value per
+// call of the element-wise engine; false for any other pair or layout.
+bool convert_dense_16bit(const NDArray& src, NDArray& dst) {
+  if (!src.is_contiguous() || !dst.is_contiguous() || src.shape() != dst.shape() || src.strides() != dst.strides())
+    return false;
+  using Convert = void (*)(const void*, void*, int64_t);
+  Convert convert = nullptr;
+  const DataType from = src.dtype(), to = dst.dtype();
+  if (from == DataType::kFloat32 && to == DataType::kFloat16) {
+    convert = [](const void* s, void* d, int64_t n) {
+      float_to_half_n(static_cast<const float*>(s), static_cast<uint16_t*>(d), n);
+    };
+  } else if (from == DataType::kFloat16 && to == DataType::kFloat32) {
+    convert = [](const void* s, void* d, int64_t n) {
+      half_to_float_n(static_cast<const uint16_t*>(s), static_cast<float*>(d), n);
+    };
+  } else if (from == DataType::kFloat32 && to == DataType::kBFloat16) {
+    convert = [](const void* s, void* d, int64_t n) {
+      float_to_bf16_n(static_cast<const float*>(s), static_cast<uint16_t*>(d), n);
+    };
+  } else if (from == DataType::kBFloat16 && to == DataType::kFloat32) {
+    convert = [](const void* s, void* d, int64_t n) {
+      bf16_to_float_n(static_cast<const uint16_t*>(s), static_cast<float*>(d), n);
+    };
+  }
+  if (convert == nullptr) return false;
+  const char* sp = static_cast<const char*>(src.data());
+  char* dp = static_cast<char*>(dst.data());
+  const int64_t ss = static_cast<int64_t>(src.element_size()), ds = static_cast<int64_t>(dst.element_size());
+  parallel_for(dst.length(), kElementwiseGrain,
+               [&](int64_t b, int64_t e) { convert(sp + b * ss, dp + b * ds, e - b); });
+  return true;
+}
+
 template <typename C>
 struct Identity {
   static C op(C x, const ExtraParams&) { return x; }
@@ -111,6 +148,7 @@ void copy_into(const NDArray& src, NDArray& dst) {
       default: return copy_same<uint64_t>(src, dst);
     }
   }
+  if (convert_dense_16bit(src, dst)) return;
   // Convert in the compute type of the common dtype: exact for every pair
   // whose common type holds both (e.g. float64 -> float16 rounds once).
   ComputeType c = compute_type_of(promote_types(src.dtype(), dst.dtype()));
