@@ -51,7 +51,8 @@ from libops_graph import Graph  # noqa: E402
 N = 16 * 1024 * 1024
 GEMM_N = 1024
 CHAIN = 100
-FLOAT32 = 12        # OPS_DTYPE_FLOAT32 in include/libops/c_types.h
+# ops_dtype_t numbers (include/libops/c_types.h) of the numpy dtypes used here
+OPS_DTYPE = {np.dtype(np.float32): 12, np.dtype(np.float16): 10, np.dtype(np.int64): 5, np.dtype(np.int32): 4}
 TRANSFORM_STRICT = 2  # OPS_TRANSFORM_STRICT
 
 
@@ -95,27 +96,28 @@ class Libops:
 
     def wrap(self, a):
         """An ops_array_t over numpy memory (kept alive by the caller)."""
-        assert a.dtype == np.float32 and a.flags["C_CONTIGUOUS"]
+        assert a.flags["C_CONTIGUOUS"]
         shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
         h = ctypes.c_void_p()
-        self.check(self.lib.ops_array_wrap(a.ctypes.data, a.nbytes, FLOAT32, a.ndim, shape, None, ctypes.byref(h)),
-                   "ops_array_wrap")
+        self.check(self.lib.ops_array_wrap(a.ctypes.data, a.nbytes, OPS_DTYPE[a.dtype], a.ndim, shape, None,
+                                           ctypes.byref(h)), "ops_array_wrap")
         return h
 
-    def op_call(self, name, inputs, outputs, i_args=()):
+    def op_call(self, name, inputs, outputs, i_args=(), t_args=()):
         """A closure running custom op `name` on wrapped numpy arrays."""
         op = ctypes.c_void_p()
         self.check(self.lib.ops_op_find(name.encode(), ctypes.byref(op)), f"ops_op_find({name})")
         ins = (ctypes.c_void_p * len(inputs))(*[self.wrap(a) for a in inputs])
         outs = (ctypes.c_void_p * len(outputs))(*[self.wrap(a) for a in outputs])
         ints = (ctypes.c_int64 * max(len(i_args), 1))(*i_args)
-        args = OpsArgs(i_args=ints, n_i_args=len(i_args))
+        floats = (ctypes.c_double * max(len(t_args), 1))(*t_args)
+        args = OpsArgs(i_args=ints, n_i_args=len(i_args), t_args=floats, n_t_args=len(t_args))
         exec_ = self.lib.ops_op_exec
 
         def run():
             if exec_(op, ins, len(inputs), outs, len(outputs), ctypes.byref(args)) != 0:
                 self.check(1, name)
-        run.keep = (inputs, outputs, ints, args)
+        run.keep = (inputs, outputs, ints, floats, args)
         return run
 
     def legacy_call(self, group, name, x, z):
@@ -179,6 +181,12 @@ def f32(name, shape):
     return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
 
 
+def tensor_info(name, a_dtype, shape):
+    kinds = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float16): TensorProto.FLOAT16,
+             np.dtype(np.int64): TensorProto.INT64, np.dtype(np.int32): TensorProto.INT32}
+    return helper.make_tensor_value_info(name, kinds[np.dtype(a_dtype)], shape)
+
+
 def ort_call(model, threads, feeds, outputs):
     """A closure running `model` with IOBinding over numpy memory."""
     so = ort.SessionOptions()
@@ -226,6 +234,11 @@ def maxpool_reference(x, k, stride, pad):
     return win.max(axis=(4, 5))
 
 
+def batchnorm_reference(x, mean, var, gamma, beta, eps):
+    r = lambda a: a.astype(np.float64).reshape(1, -1, 1, 1)  # noqa: E731
+    return (x - r(mean)) / np.sqrt(r(var) + eps) * r(gamma) + r(beta)
+
+
 def softmax_reference(x):
     e = np.exp(x.astype(np.float64) - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
@@ -235,14 +248,16 @@ class Case:
     """One workload for both engines.
 
     lib: (kind, name, i_args): kind "op" (a custom op by name) or "legacy"
-    (a transform_strict op by name). onnx: (op_type, attributes, extra
-    initializers). work: bytes moved (STREAM's count) or flops, per call.
+    (a transform_strict op by name). onnx_node: (op_type, attributes[, axes
+    input or None[, ONNX's input order as libops input numbers]]). work:
+    bytes moved (STREAM's count) or flops, per call.
     """
 
-    def __init__(self, name, inputs, out_shape, want, lib, onnx_node, work, unit, rtol=1e-5, atol=1e-5):
+    def __init__(self, name, inputs, out_shape, want, lib, onnx_node, work, unit, rtol=1e-5, atol=1e-5,
+                 out_dtype=np.float32, t_args=()):
         self.name, self.inputs, self.out_shape, self.want = name, inputs, out_shape, want
         self.lib, self.onnx_node, self.work, self.unit = lib, onnx_node, work, unit
-        self.rtol, self.atol = rtol, atol
+        self.rtol, self.atol, self.out_dtype, self.t_args = rtol, atol, np.dtype(out_dtype), t_args
 
 
 def case_table():
@@ -258,16 +273,24 @@ def case_table():
     logits = u(1024, 1000) * 10
     img, w = u(1, 64, 56, 56), u(64, 64, 3, 3) / 24
     stem = u(1, 64, 112, 112)
+    mean, var, gamma, beta = u(64), np.abs(u(64)) + 0.5, u(64), u(64)
+    table, ids = u(50000, 256), rng.integers(0, 50000, 4096)
     f4 = 4  # bytes of a float32
     return [
         Case("add", [x, y], [N], lambda: x + y, ("op", "add", []), ("Add", {}), 3 * f4 * N, "GB/s", 0, 0),
         Case("exp", [x], [N], lambda: np.exp(x), ("legacy", "exp", []), ("Exp", {}), 2 * f4 * N, "GB/s", 1e-6, 0),
+        Case("tanh", [x], [N], lambda: np.tanh(x), ("legacy", "tanh", []), ("Tanh", {}), 2 * f4 * N, "GB/s", 1e-5,
+             1e-6),
+        Case("sigmoid", [x], [N], lambda: 1 / (1 + np.exp(-x.astype(np.float64))), ("legacy", "sigmoid", []),
+             ("Sigmoid", {}), 2 * f4 * N, "GB/s", 1e-5, 1e-6),
         Case("sum", [x], [], lambda: x.astype(np.float64).sum(), ("op", "reduce_sum", []),
              ("ReduceSum", {"keepdims": 0}), f4 * N, "GB/s", 0, 0.05),
         Case("row sums 4096^2", [m], [4096], lambda: m.astype(np.float64).sum(axis=1), ("op", "reduce_sum", [1]),
              ("ReduceSum", {"keepdims": 0}, [1]), f4 * m.size, "GB/s", 0, 1e-3),
         Case("column sums 4096^2", [m], [4096], lambda: m.astype(np.float64).sum(axis=0), ("op", "reduce_sum", [0]),
              ("ReduceSum", {"keepdims": 0}, [0]), f4 * m.size, "GB/s", 0, 1e-3),
+        Case("row max 4096^2", [m], [4096], lambda: m.max(axis=1), ("op", "reduce_max", [1]),
+             ("ReduceMax", {"keepdims": 0, "axes": [1]}), f4 * m.size, "GB/s", 0, 0),
         Case("bias add [4096,1024]", [rows, bias], [4096, 1024], lambda: rows + bias, ("op", "add", []),
              ("Add", {}), 2 * f4 * rows.size, "GB/s", 0, 0),
         Case("transpose 4096^2", [m], [4096, 4096], lambda: m.T, ("op", "permute", [1, 0]),
@@ -279,6 +302,18 @@ def case_table():
         Case("conv 64x56x56 3x3", [img, w], [1, 64, 56, 56], lambda: conv_reference(img, w, 1),
              ("op", "conv2d", [3, 3, 1, 1, 1, 1, 1, 1, 0]),
              ("Conv", {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}), 2 * 64 * 56 * 56 * 64 * 9, "GF/s", 1e-4, 1e-4),
+        Case("relu 16M", [x], [N], lambda: np.maximum(x, 0), ("op", "relu", []), ("Relu", {}), 2 * f4 * N, "GB/s",
+             0, 0),
+        Case("batchnorm 64x112^2", [stem, mean, var, gamma, beta], list(stem.shape),
+             lambda: batchnorm_reference(stem, mean, var, gamma, beta, 1e-5), ("op", "batchnorm", [1, 1, 1]),
+             ("BatchNormalization", {"epsilon": 1e-5}, None, [0, 3, 4, 1, 2]), 2 * f4 * stem.size, "GB/s", 1e-5,
+             1e-5, t_args=(1e-5,)),
+        Case("concat axis 1", [stem, stem], [1, 128, 112, 112], lambda: np.concatenate([stem, stem], axis=1),
+             ("op", "concat", [1]), ("Concat", {"axis": 1}), 4 * f4 * stem.size, "GB/s", 0, 0),
+        Case("gather 4096 of 50000x256", [table, ids], [4096, 256], lambda: table[ids], ("op", "gather", [0]),
+             ("Gather", {"axis": 0}), 2 * f4 * 4096 * 256, "GB/s", 0, 0),
+        Case("cast f32->f16 16M", [x], [N], lambda: x.astype(np.float16), ("op", "cast", [10]),
+             ("Cast", {"to": TensorProto.FLOAT16}), 6 * N, "GB/s", 0, 0, out_dtype=np.float16),
         Case("maxpool 3x3/2 112^2", [stem], [1, 64, 56, 56], lambda: maxpool_reference(stem, 3, 2, 1),
              ("op", "maxpool2d", [3, 3, 2, 2, 1, 1, 1, 1, 0]),
              ("MaxPool", {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}),
@@ -288,14 +323,16 @@ def case_table():
 
 def ort_model_for(case):
     op_type, attrs = case.onnx_node[0], case.onnx_node[1]
-    names = [f"in{i}" for i in range(len(case.inputs))]
+    axes = case.onnx_node[2] if len(case.onnx_node) > 2 else None
+    order = case.onnx_node[3] if len(case.onnx_node) > 3 else range(len(case.inputs))
+    names = [f"in{i}" for i in order]  # ONNX's input order, as libops input numbers
     inits = []
-    if len(case.onnx_node) > 2:  # an axes input (ReduceSum since opset 13)
-        inits.append(helper.make_tensor("axes", TensorProto.INT64, [len(case.onnx_node[2])], case.onnx_node[2]))
+    if axes is not None:  # an axes input (ReduceSum since opset 13)
+        inits.append(helper.make_tensor("axes", TensorProto.INT64, [len(axes)], axes))
         names.append("axes")
     node = helper.make_node(op_type, names, ["out"], **attrs)
-    return onnx_model([node], [f32(f"in{i}", list(a.shape)) for i, a in enumerate(case.inputs)],
-                      [f32("out", case.out_shape)], inits)
+    return onnx_model([node], [tensor_info(f"in{i}", a.dtype, list(a.shape)) for i, a in enumerate(case.inputs)],
+                      [tensor_info("out", case.out_dtype, case.out_shape)], inits)
 
 
 def cases(lib, threads, picked):
@@ -305,20 +342,20 @@ def cases(lib, threads, picked):
         if not picked(c.name):
             continue
         want = c.want()
-        z1 = np.empty(c.out_shape, np.float32)
-        z2 = np.empty(c.out_shape, np.float32)
+        z1 = np.empty(c.out_shape, c.out_dtype)
+        z2 = np.empty(c.out_shape, c.out_dtype)
         kind, name, i_args = c.lib
         if kind == "op":
-            lib_run = lib.op_call(name, c.inputs, [z1], i_args)
+            lib_run = lib.op_call(name, c.inputs, [z1], i_args, c.t_args)
         else:
             lib_run = lib.legacy_call(TRANSFORM_STRICT, name, c.inputs[0], z1)
         ort_run = ort_call(ort_model_for(c), threads, {f"in{i}": a for i, a in enumerate(c.inputs)}, {"out": z2})
         for engine, run, z in (("libops", lib_run, z1), ("onnxruntime", ort_run, z2)):
             lib.lib.ops_set_num_threads(threads)
-            z[...] = np.nan
+            z[...] = 0 if z.dtype.kind in "iu" else np.nan
             run()
-            if not np.allclose(z, want, rtol=c.rtol, atol=c.atol):
-                worst = np.nanmax(np.abs(z - want))
+            if not np.allclose(z.astype(np.float64), want, rtol=c.rtol, atol=c.atol):
+                worst = np.nanmax(np.abs(z.astype(np.float64) - want))
                 raise RuntimeError(f"{c.name}: {engine}'s result differs from numpy's (max |diff| {worst})")
         out[c.name] = {"libops": lib_run, "onnxruntime": ort_run, "case": c}
 

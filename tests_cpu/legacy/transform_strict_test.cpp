@@ -193,3 +193,31 @@ TEST(TransformStrict, ShapeMismatchIsRejectedNamingTheOp) {
 }
 
 }  // namespace
+
+// tanh_c for float (a polynomial below 0.625, exp above) against long
+// double on a dense sweep across both branches and their seam: within 2 ulp;
+// and its special values.
+TEST(TransformStrict, Float32TanhWithinTwoUlpAndSpecials) {
+  namespace fn = libops::legacy::fn::transform_strict;
+  double worst = 0;
+  for (double v = -12; v <= 12; v += 1.0 / 4096) {
+    const float x = static_cast<float>(v);
+    const long double want = std::tanh(static_cast<long double>(x));
+    const float got = fn::tanh_c(x);
+    const double ulp = std::nextafter(std::fabs(static_cast<float>(want)), INFINITY) - std::fabs(static_cast<float>(want));
+    if (want == 0) continue;
+    worst = std::max(worst, static_cast<double>(std::fabs(got - want)) / ulp);
+  }
+  for (float x : {1e-30f, -1e-20f, 1e-5f, -0.6249999f, 0.625f, 0.6250001f})
+    EXPECT_NEAR(fn::tanh_c(x), static_cast<float>(std::tanh(static_cast<double>(x))),
+                2 * std::fabs(std::nextafter(static_cast<float>(std::tanh(static_cast<double>(x))), INFINITY) -
+                              static_cast<float>(std::tanh(static_cast<double>(x)))))
+        << x;
+  EXPECT_LE(worst, 2.0);
+  EXPECT_EQ(fn::tanh_c(INFINITY), 1.0f);
+  EXPECT_EQ(fn::tanh_c(-INFINITY), -1.0f);
+  EXPECT_EQ(fn::tanh_c(100.0f), 1.0f);
+  EXPECT_TRUE(std::isnan(fn::tanh_c(NAN)));
+  EXPECT_TRUE(std::signbit(fn::tanh_c(-0.0f)));
+  EXPECT_EQ(fn::tanh_c(-0.0f), 0.0f);
+}
