@@ -17,8 +17,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <type_traits>
 #include <vector>
 
+#include "libops/core/fast_math.h"
 #include "libops/core/parallel.h"
 #include "libops/legacy/legacy.h"
 #include "libops/legacy/ops/binary_ops.h"
@@ -68,7 +70,26 @@ void softmax_row(const C* x, C* z, int64_t n) {
   for (; i < n; ++i) mx = max_nan(mx, x[i]);
 
   for (int64_t k = 0; k < kLanes; ++k) lane[k] = 0;
-  for (i = 0; i + kLanes <= n; i += kLanes)
+  i = 0;
+#if LIBOPS_HAVE_EXP_F32_DENSE
+  if constexpr (std::is_same_v<C, float>) {
+    // The hand-vectorized exp of core/fast_math.h (bit for bit exp_c),
+    // two 8-lane sums: the lanes of the generic loop below, in registers.
+    __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
+    const __m256 m = _mm256_set1_ps(mx);
+    for (; i + kLanes <= n; i += kLanes) {
+      const __m256 e0 = exp_f32_x8(_mm256_sub_ps(_mm256_loadu_ps(x + i), m));
+      const __m256 e1 = exp_f32_x8(_mm256_sub_ps(_mm256_loadu_ps(x + i + 8), m));
+      _mm256_storeu_ps(z + i, e0);
+      _mm256_storeu_ps(z + i + 8, e1);
+      s0 = _mm256_add_ps(s0, e0);
+      s1 = _mm256_add_ps(s1, e1);
+    }
+    _mm256_storeu_ps(lane, s0);
+    _mm256_storeu_ps(lane + 8, s1);
+  }
+#endif
+  for (; i + kLanes <= n; i += kLanes)
     for (int64_t k = 0; k < kLanes; ++k) {
       z[i + k] = exp_c(x[i + k] - mx);
       lane[k] += z[i + k];
