@@ -177,10 +177,7 @@ struct Frame {
       ctx.set_op_name(node.op->name());
       for (int32_t in : node.inputs) ctx.add_input(&arrays[static_cast<size_t>(in)]);
       for (int32_t k = 0; k < node.num_outputs; ++k) ctx.add_output(&arrays[static_cast<size_t>(node.first_output + k)]);
-      ctx.t_args() = node.t_args;
-      ctx.i_args() = node.i_args;
-      ctx.b_args() = node.b_args;
-      ctx.d_args() = node.d_args;
+      ctx.args() = node.args;
     }
   }
 

@@ -28,6 +28,7 @@
 #include "libops/c_types.h"
 #include "libops/core/status.h"
 #include "libops/loops/extra_params.h"
+#include "libops/ops/op_signature.h"
 
 namespace libops {
 class DeclarableOp;
@@ -69,12 +70,9 @@ struct Node {
   int32_t first_output = 0;     // outputs are slots first_output .. first_output + num_outputs - 1
   int32_t num_outputs = 1;
 
-  std::vector<double> t_args;
-  std::vector<int64_t> i_args;
-  std::vector<bool> b_args;
-  std::vector<DataType> d_args;
+  OpArgs args;  // kCustom: resolved against the op's signature at load (Note [Argument resolution])
   std::vector<int64_t> axes;
-  ExtraParams extra;  // kLegacy: t_args as the functor's parameters
+  ExtraParams extra;  // kLegacy: args.t as the functor's parameters
   bool has_seed = false;
   uint64_t seed = 0;
   std::string device;  // placement as written; empty = the session's device

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <limits>
 #include <bit>
 #include <cerrno>
 #include <cstdio>
@@ -377,16 +378,16 @@ Status GraphLoader::read_node(Body& body, const fb::Node* n, Node& node) {
 
   if (!aligned(n->t_args()) || !aligned(n->i_args()) || !aligned(n->axes()))
     return fail(StatusCode::kInvalidGraph, kMisaligned);
-  if (n->t_args()) node.t_args.assign(n->t_args()->begin(), n->t_args()->end());
-  if (n->i_args()) node.i_args.assign(n->i_args()->begin(), n->i_args()->end());
+  if (n->t_args()) node.args.t.assign(n->t_args()->begin(), n->t_args()->end());
+  if (n->i_args()) node.args.i.assign(n->i_args()->begin(), n->i_args()->end());
   if (n->b_args())
-    for (uint8_t b : *n->b_args()) node.b_args.push_back(b != 0);
+    for (uint8_t b : *n->b_args()) node.args.b.push_back(b != 0);
   if (n->d_args()) {
     for (uint32_t i = 0; i < n->d_args()->size(); ++i) {
       const int32_t raw = static_cast<int32_t>(n->d_args()->Get(i));
       if (!dtype_value_ok(raw))
         return fail(StatusCode::kInvalidGraph, str_format("d_args[%u] = %d is not a dtype", i, raw));
-      node.d_args.push_back(static_cast<DataType>(raw));
+      node.args.d.push_back(static_cast<DataType>(raw));
     }
   }
   if (n->axes()) node.axes.assign(n->axes()->begin(), n->axes()->end());
@@ -407,26 +408,39 @@ Status GraphLoader::read_node(Body& body, const fb::Node* n, Node& node) {
       if (node.num_outputs != 1)
         return fail(StatusCode::kInvalidGraph,
                     str_format("a legacy op has 1 output, the node declares %d", node.num_outputs));
-      if (node.t_args.size() > static_cast<size_t>(ExtraParams::kMax))
+      if (node.args.t.size() > static_cast<size_t>(ExtraParams::kMax))
         return fail(StatusCode::kInvalidGraph, str_format("%zu float params (t_args); a legacy op takes at most %d",
-                                                          node.t_args.size(), ExtraParams::kMax));
-      node.extra = ExtraParams::from(node.t_args.data(), static_cast<int>(node.t_args.size()));
+                                                          node.args.t.size(), ExtraParams::kMax));
+      node.extra = ExtraParams::from(node.args.t.data(), static_cast<int>(node.args.t.size()));
       break;
     }
     case NodeKind::kCustom: {
       const OpDescriptor& d = node.op->descriptor();
-      if (!count_ok(d.num_inputs, n_inputs, true))
-        return fail(StatusCode::kInvalidGraph, str_format("the op takes %s inputs, the node gives %u",
-                                                          arity_text(d.num_inputs, true).c_str(), n_inputs));
-      if (!count_ok(d.num_outputs, node.num_outputs, true))
-        return fail(StatusCode::kInvalidGraph, str_format("the op gives %s outputs, the node declares %d",
-                                                          arity_text(d.num_outputs, true).c_str(), node.num_outputs));
-      if (!count_ok(d.num_t_args, static_cast<int64_t>(node.t_args.size()), false))
-        return fail(StatusCode::kInvalidGraph, str_format("the op takes %s float (t) args, the node gives %zu",
-                                                          arity_text(d.num_t_args, false).c_str(), node.t_args.size()));
-      if (!count_ok(d.num_i_args, static_cast<int64_t>(node.i_args.size()), false))
-        return fail(StatusCode::kInvalidGraph, str_format("the op takes %s integer (i) args, the node gives %zu",
-                                                          arity_text(d.num_i_args, false).c_str(), node.i_args.size()));
+      const OpSignature& sig = d.signature;
+      if (!sig.declared) {
+        if (!count_ok(d.num_inputs, n_inputs, true))
+          return fail(StatusCode::kInvalidGraph, str_format("the op takes %s inputs, the node gives %u",
+                                                            arity_text(d.num_inputs, true).c_str(), n_inputs));
+        if (!count_ok(d.num_outputs, node.num_outputs, true))
+          return fail(StatusCode::kInvalidGraph, str_format("the op gives %s outputs, the node declares %d",
+                                                            arity_text(d.num_outputs, true).c_str(), node.num_outputs));
+        break;
+      }
+      const int lo = sig.min_inputs(), hi = sig.max_inputs();
+      if (static_cast<int64_t>(n_inputs) < lo || static_cast<int64_t>(n_inputs) > hi)
+        return fail(StatusCode::kInvalidGraph,
+                    hi == std::numeric_limits<int>::max()
+                        ? str_format("the op takes at least %d inputs, the node gives %u", lo, n_inputs)
+                    : lo == hi ? str_format("the op takes %d inputs, the node gives %u", lo, n_inputs)
+                               : str_format("the op takes %d to %d inputs, the node gives %u", lo, hi, n_inputs));
+      const bool variadic_out = !sig.outputs.empty() && sig.outputs.back().variadic;
+      const int fixed_out = static_cast<int>(sig.outputs.size()) - (variadic_out ? 1 : 0);
+      if (variadic_out ? node.num_outputs < fixed_out : node.num_outputs != fixed_out)
+        return fail(StatusCode::kInvalidGraph, str_format("the op gives %s%d outputs, the node declares %d",
+                                                          variadic_out ? "at least " : "", fixed_out, node.num_outputs));
+      // Once here, for every run: defaults filled, ranges checked (Note [Argument resolution]).
+      Status s = resolve_args(sig, d.name, node.args);
+      if (!s.is_ok()) return fail(StatusCode::kInvalidGraph, s.message());
       break;
     }
     case NodeKind::kIf: {

@@ -179,16 +179,16 @@ Status legacy_output_shape(const Node& node, const TensorShape* in, int n, Tenso
     if (n > 0) {
       out.dims = in[0].dims;
     } else {
-      if (node.i_args.size() > static_cast<size_t>(kMaxRank))
+      if (node.args.i.size() > static_cast<size_t>(kMaxRank))
         return Status::error(StatusCode::kShape, "%s: a shape of %zu dims in i_args; at most %d allowed", op,
-                             node.i_args.size(), kMaxRank);
-      out.dims = Dims(node.i_args.data(), static_cast<int>(node.i_args.size()));
+                             node.args.i.size(), kMaxRank);
+      out.dims = Dims(node.args.i.data(), static_cast<int>(node.args.i.size()));
       int64_t length = 0;
       if (!checked_length(out.dims, length))
         return Status::error(StatusCode::kShape, "%s: invalid output shape %s in i_args", op, out.dims.str().c_str());
     }
-    if (!node.d_args.empty())
-      out.dtype = node.d_args[0];
+    if (!node.args.d.empty())
+      out.dtype = node.args.d[0];
     else
       out.dtype = n > 0 && dtype_is_float(in[0].dtype) ? in[0].dtype : DataType::kFloat32;
     return Status::ok();
@@ -200,7 +200,7 @@ Status legacy_output_shape(const Node& node, const TensorShape* in, int n, Tenso
     case OPS_TRANSFORM_STRICT: out = TensorShape{x.dtype, x.dims, 'c'}; return Status::ok();
     case OPS_TRANSFORM_BOOL: out = TensorShape{DataType::kBool, x.dims, 'c'}; return Status::ok();
     case OPS_TRANSFORM_ANY:
-      out = TensorShape{node.d_args.empty() ? x.dtype : node.d_args[0], x.dims, 'c'};
+      out = TensorShape{node.args.d.empty() ? x.dtype : node.args.d[0], x.dims, 'c'};
       return Status::ok();
     default: break;
   }
@@ -224,7 +224,7 @@ Status legacy_output_shape(const Node& node, const TensorShape* in, int n, Tenso
     return Status::error(StatusCode::kShape, "%s: %zu reduction axes for x%s", op, node.axes.size(),
                          x.dims.str().c_str());
   RETURN_IF_ERROR(normalize_axes(op, node.axes.data(), static_cast<int>(node.axes.size()), x.dims.size(), true, axes));
-  const bool keep = !node.b_args.empty() && node.b_args[0];
+  const bool keep = !node.args.b.empty() && node.args.b[0];
   out.dims = reduced_shape(x.dims, axes, keep);
   switch (g) {
     case OPS_REDUCE_SAME: out.dtype = x.dtype; break;
@@ -316,10 +316,7 @@ Status infer_body(const Graph& graph, int b, const std::vector<ValueShape>& inpu
       case NodeKind::kCustom: {
         ctx.clear();
         for (int32_t s : node.inputs) ctx.add_input(arrays[static_cast<size_t>(s)]);
-        ctx.t_args() = node.t_args;
-        ctx.i_args() = node.i_args;
-        ctx.b_args() = node.b_args;
-        ctx.d_args() = node.d_args;
+        ctx.args() = node.args;
         Status s = node.op->infer_shapes(ctx, shapes);
         if (!s.is_ok()) {
           if (strict && counts_at_load(s.code())) return s.with_prefix(body.node_prefix(node));

@@ -28,10 +28,7 @@ void Context::clear() {
   inputs_.clear();
   outputs_.clear();
   owned_outputs_.clear();
-  t_args_.clear();
-  i_args_.clear();
-  b_args_.clear();
-  d_args_.clear();
+  args_.clear();
   inplace_ = false;
   device_ = Device::cpu();
   workspace_.release_all();
@@ -51,6 +48,33 @@ Status Context::set_boolean_result(bool value) {
   if (num_outputs() < 1 || !output(0)->has_data() || output(0)->length() != 1)
     return error(StatusCode::kInternal, "boolean op needs a one-element output");
   output(0)->set_double(0, value ? 1.0 : 0.0);
+  return Status::ok();
+}
+
+Status Context::int_list(const char* name, std::vector<int64_t>& out) const {
+  out.clear();
+  const ArgSpec* a = signature_ ? signature_->find(name) : nullptr;
+  if (a == nullptr || a->kind != ArgKind::kInt || !a->list)
+    return error(StatusCode::kInternal, "int_list: the op declares no int list arg '%s'", name);
+  if (a->from_input >= 0 && a->from_input < num_inputs()) {
+    const NDArray& v = *input(a->from_input);
+    if (!dtype_is_integer(v.dtype()))
+      return error(StatusCode::kDtype, "%s given as input %d must be an integer array, got %s%s", name,
+                   a->from_input, dtype_name(v.dtype()), v.shape().str().c_str());
+    if (v.rank() > 1)
+      return error(StatusCode::kShape, "%s given as input %d must be a scalar or a vector, got %s%s", name,
+                   a->from_input, dtype_name(v.dtype()), v.shape().str().c_str());
+    if (!v.has_data())
+      return error(StatusCode::kInvalidArgument, "%s given as input %d: its values are not known yet", name,
+                   a->from_input);
+    if (v.buffer()->host_stale()) RETURN_IF_ERROR(v.buffer()->sync_to_host());
+    const int64_t n = v.length();
+    out.reserve(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k) out.push_back(v.get_int64(k));
+    return Status::ok();
+  }
+  const size_t first = static_cast<size_t>(a->position);
+  if (args_.i.size() > first) out.assign(args_.i.begin() + static_cast<std::ptrdiff_t>(first), args_.i.end());
   return Status::ok();
 }
 

@@ -11,6 +11,7 @@
 #include "libops/array/ndarray.h"
 #include "libops/core/device.h"
 #include "libops/core/status.h"
+#include "libops/ops/op_signature.h"
 
 namespace libops {
 
@@ -55,14 +56,17 @@ class Context {
   void set_op_name(const char* name) { op_name_ = name; }
   void add_input(NDArray* a) { inputs_.push_back(a); }
   void add_output(NDArray* a) { outputs_.push_back(a); }
-  void set_t_args(const double* v, int n) { t_args_.assign(v, v + n); }
-  void set_i_args(const int64_t* v, int n) { i_args_.assign(v, v + n); }
-  void set_b_args(const bool* v, int n) { b_args_.assign(v, v + n); }
-  void set_d_args(const DataType* v, int n) { d_args_.assign(v, v + n); }
-  std::vector<double>& t_args() { return t_args_; }
-  std::vector<int64_t>& i_args() { return i_args_; }
-  std::vector<bool>& b_args() { return b_args_; }
-  std::vector<DataType>& d_args() { return d_args_; }
+  void set_t_args(const double* v, int n) { args_.t.assign(v, v + n); }
+  void set_i_args(const int64_t* v, int n) { args_.i.assign(v, v + n); }
+  void set_b_args(const bool* v, int n) { args_.b.assign(v, v + n); }
+  void set_d_args(const DataType* v, int n) { args_.d.assign(v, v + n); }
+  std::vector<double>& t_args() { return args_.t; }
+  std::vector<int64_t>& i_args() { return args_.i; }
+  std::vector<bool>& b_args() { return args_.b; }
+  std::vector<DataType>& d_args() { return args_.d; }
+  OpArgs& args() { return args_; }
+  // The signature of the op being called (set by DeclarableOp).
+  void set_signature(const OpSignature* s) { signature_ = s; }
   void set_inplace(bool v) { inplace_ = v; }
   // Where the op computes (default: the CPU). An op runs on a device only if
   // it declares so (OpDescriptor::runs_on_any_device).
@@ -73,19 +77,30 @@ class Context {
   int num_inputs() const { return static_cast<int>(inputs_.size()); }
   int num_outputs() const { return static_cast<int>(outputs_.size()); }
   NDArray* input(int i) const { return inputs_[static_cast<size_t>(i)]; }
+  const NDArray* const* inputs_data() const { return inputs_.data(); }
   NDArray* output(int i) const { return outputs_[static_cast<size_t>(i)]; }
-  int num_t_args() const { return static_cast<int>(t_args_.size()); }
-  int num_i_args() const { return static_cast<int>(i_args_.size()); }
-  int num_b_args() const { return static_cast<int>(b_args_.size()); }
-  int num_d_args() const { return static_cast<int>(d_args_.size()); }
-  double t_arg(int i) const { return t_args_[static_cast<size_t>(i)]; }
-  int64_t i_arg(int i) const { return i_args_[static_cast<size_t>(i)]; }
-  bool b_arg(int i) const { return b_args_[static_cast<size_t>(i)]; }
-  DataType d_arg(int i) const { return d_args_[static_cast<size_t>(i)]; }
-  const std::vector<double>& t_args() const { return t_args_; }
-  const std::vector<int64_t>& i_args() const { return i_args_; }
-  const std::vector<bool>& b_args() const { return b_args_; }
-  const std::vector<DataType>& d_args() const { return d_args_; }
+  int num_t_args() const { return static_cast<int>(args_.t.size()); }
+  int num_i_args() const { return static_cast<int>(args_.i.size()); }
+  int num_b_args() const { return static_cast<int>(args_.b.size()); }
+  int num_d_args() const { return static_cast<int>(args_.d.size()); }
+  // Positional args. Once the op's signature resolved them (Note [Argument
+  // resolution]), every declared position up to a list's start exists.
+  double t_arg(int i) const { return args_.t[static_cast<size_t>(i)]; }
+  int64_t i_arg(int i) const { return args_.i[static_cast<size_t>(i)]; }
+  bool b_arg(int i) const { return args_.b[static_cast<size_t>(i)]; }
+  DataType d_arg(int i) const { return args_.d[static_cast<size_t>(i)]; }
+  const std::vector<double>& t_args() const { return args_.t; }
+  const std::vector<int64_t>& i_args() const { return args_.i; }
+  const std::vector<bool>& b_args() const { return args_.b; }
+  const std::vector<DataType>& d_args() const { return args_.d; }
+  const OpArgs& args() const { return args_; }
+  const OpSignature* signature() const { return signature_; }
+  // The values of the int list arg `name` of the op's signature: from its
+  // input array when the call gives that input (ArgSpec::or_input), else
+  // its i args. Reading an input needs its data: for a shape-only input it
+  // is an invalid-argument error, and the graph planner then leaves the
+  // node to be inferred at run time, when the values exist.
+  Status int_list(const char* name, std::vector<int64_t>& out) const;
   bool inplace() const { return inplace_; }
   Device device() const { return device_; }
   Workspace& workspace() { return workspace_; }
@@ -109,10 +124,8 @@ class Context {
   std::vector<NDArray*> inputs_;
   std::vector<NDArray*> outputs_;
   std::vector<NDArray> owned_outputs_;
-  std::vector<double> t_args_;
-  std::vector<int64_t> i_args_;
-  std::vector<bool> b_args_;
-  std::vector<DataType> d_args_;
+  OpArgs args_;
+  const OpSignature* signature_ = nullptr;
   bool inplace_ = false;
   Device device_;
   Workspace workspace_;

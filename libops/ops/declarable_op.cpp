@@ -1,6 +1,7 @@
 #include "libops/ops/declarable_op.h"
 
 #include <exception>
+#include <limits>
 #include <new>
 
 #include "libops/ops/device_copy.h"
@@ -52,8 +53,6 @@ DeclarableOp::DeclarableOp(const char* name, OpKind kind, int n_in, int n_out, b
   descriptor_.num_i_args = n_i;
 }
 
-void DeclarableOp::finish_declaration() { declare_types(descriptor_); }
-
 namespace {
 
 // Note [Arity numbers] in declarable_op.h.
@@ -69,24 +68,73 @@ std::string arity_text(int declared, bool exact) {
   return exact ? std::to_string(declared) : "at least " + std::to_string(declared);
 }
 
+// [lo, hi] of a macro arity number (Note [Arity numbers]).
+void arity_range(int declared, bool exact, int& lo, int& hi) {
+  constexpr int kMany = std::numeric_limits<int>::max();
+  if (declared == -2) lo = 0, hi = kMany;
+  else if (declared == -1) lo = 1, hi = kMany;
+  else lo = declared, hi = exact ? declared : kMany;
+}
+
 }  // namespace
+
+std::string DeclarableOp::finish_declaration() {
+  declare_types(descriptor_);
+  OpSignature& sig = descriptor_.signature;
+  declare_args(sig);
+  sig.declared = !sig.inputs.empty() || !sig.outputs.empty() || !sig.args.empty();
+  if (!sig.declared) return "";  // an op made outside the macros, checked by its macro numbers alone
+  std::string p = sig.problems();
+  auto add = [&](const std::string& s) { p += (p.empty() ? "" : "; ") + s; };
+  int lo = 0, hi = 0;
+  arity_range(descriptor_.num_inputs, true, lo, hi);
+  if (sig.min_inputs() < lo || sig.max_inputs() > hi)
+    add(str_format("the signature takes %d to %d inputs, outside the macro's nIn = %d", sig.min_inputs(),
+                   sig.max_inputs(), descriptor_.num_inputs));
+  if (sig.outputs.empty()) add("the signature declares no output");
+  const bool variadic_out = !sig.outputs.empty() && sig.outputs.back().variadic;
+  arity_range(descriptor_.num_outputs, true, lo, hi);
+  if (!variadic_out && !count_ok(descriptor_.num_outputs, static_cast<int>(sig.outputs.size()), true))
+    add(str_format("the signature declares %zu outputs, the macro's nOut = %d", sig.outputs.size(),
+                   descriptor_.num_outputs));
+  if (variadic_out && hi == lo) add("the signature's outputs are variadic, the macro's nOut is fixed");
+  const struct { ArgKind kind; int macro; } kinds[] = {{ArgKind::kFloat, descriptor_.num_t_args},
+                                                       {ArgKind::kInt, descriptor_.num_i_args}};
+  for (const auto& k : kinds) {
+    arity_range(k.macro, false, lo, hi);
+    if (sig.required_count(k.kind) < lo)
+      add(str_format("the macro requires %d %s args, the signature %d", lo, arg_kind_label(k.kind),
+                     sig.required_count(k.kind)));
+  }
+  return p.empty() ? "" : str_format("op '%s' has a bad declaration: %s", descriptor_.name, p.c_str());
+}
 
 Status DeclarableOp::check_call(Context& block) const {
   const OpDescriptor& d = descriptor_;
-  if (!count_ok(d.num_inputs, block.num_inputs(), true))
-    return block.error(StatusCode::kInvalidArgument, "expected %s inputs, got %d",
-                       arity_text(d.num_inputs, true).c_str(), block.num_inputs());
-  if (!count_ok(d.num_t_args, block.num_t_args(), false))
-    return block.error(StatusCode::kInvalidArgument, "expected %s float (t) args, got %d",
-                       arity_text(d.num_t_args, false).c_str(), block.num_t_args());
-  if (!count_ok(d.num_i_args, block.num_i_args(), false))
-    return block.error(StatusCode::kInvalidArgument, "expected %s integer (i) args, got %d",
-                       arity_text(d.num_i_args, false).c_str(), block.num_i_args());
-  DataType first = DataType::kInvalid;
+  const OpSignature& sig = d.signature;
+  if (sig.declared) {
+    RETURN_IF_ERROR(resolve_args(sig, d.name, block.args()));
+  } else {
+    if (!count_ok(d.num_inputs, block.num_inputs(), true))
+      return block.error(StatusCode::kInvalidArgument, "expected %s inputs, got %d",
+                         arity_text(d.num_inputs, true).c_str(), block.num_inputs());
+    if (!count_ok(d.num_t_args, block.num_t_args(), false))
+      return block.error(StatusCode::kInvalidArgument, "expected %s float (t) args, got %d",
+                         arity_text(d.num_t_args, false).c_str(), block.num_t_args());
+    if (!count_ok(d.num_i_args, block.num_i_args(), false))
+      return block.error(StatusCode::kInvalidArgument, "expected %s integer (i) args, got %d",
+                         arity_text(d.num_i_args, false).c_str(), block.num_i_args());
+  }
   for (int i = 0; i < block.num_inputs(); ++i) {
     const NDArray* a = block.input(i);
     if (a == nullptr) return block.error(StatusCode::kNullPointer, "input %d is null", i);
     if (a->is_null()) return block.error(StatusCode::kInvalidArgument, "input %d is an empty handle", i);
+  }
+  if (sig.declared)
+    RETURN_IF_ERROR(check_args_against_inputs(sig, d.name, block.args(), block.inputs_data(), block.num_inputs()));
+  DataType first = DataType::kInvalid;
+  for (int i = 0; i < block.num_inputs(); ++i) {
+    const NDArray* a = block.input(i);
     TypeSet allowed = d.input_type(i);
     if (!allowed.contains(a->dtype()))
       return block.error(StatusCode::kDtype, "unsupported dtype %s for input %d %s; supported: %s",
@@ -108,9 +156,13 @@ Status DeclarableOp::calculate_output_shape(Context& block, ShapeList& shapes) {
       shapes.push_back(TensorShape{DataType::kBool, Dims{}, 'c'});
       return Status::ok();
     case OpKind::kReduction: {
+      // Axes from the signature's "axes" list (i args or an input array),
+      // keep_dims from b arg 0, as reduction ops declare them.
       const NDArray* x = block.input(0);
+      thread_local std::vector<int64_t> given;
+      RETURN_IF_ERROR(block.int_list("axes", given));
       Dims axes;
-      RETURN_IF_ERROR(normalize_axes(block.op_name(), block.i_args().data(), block.num_i_args(), x->rank(), true, axes));
+      RETURN_IF_ERROR(normalize_axes(block.op_name(), given.data(), static_cast<int>(given.size()), x->rank(), true, axes));
       bool keep = block.num_b_args() > 0 && block.b_arg(0);
       shapes.push_back(TensorShape{x->dtype(), reduced_shape(x->shape(), axes, keep), 'c'});
       return Status::ok();
@@ -131,6 +183,7 @@ Status DeclarableOp::calculate_output_shape(Context& block, ShapeList& shapes) {
 
 Status DeclarableOp::infer_shapes(Context& block, ShapeList& shapes) {
   block.set_op_name(descriptor_.name);
+  block.set_signature(&descriptor_.signature);
   RETURN_IF_ERROR(check_call(block));
   shapes.clear();
   try {
@@ -196,6 +249,7 @@ Status DeclarableOp::execute(Context& block) {
 
 Status DeclarableOp::execute_prepared(Context& block) {
   block.set_op_name(descriptor_.name);
+  block.set_signature(&descriptor_.signature);
   LIBOPS_DCHECK(check_call(block).is_ok());
   return compute(block);
 }

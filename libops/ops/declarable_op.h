@@ -2,7 +2,9 @@
 // (after libnd4j's DECLARE_CUSTOM_OP family; see libops/ops/README.md).
 //
 // Lifecycle of one call (DeclarableOp::execute):
-//   1. check counts of inputs, outputs and t/i/b args against the declaration;
+//   1. check the inputs and args against the op's signature (DECLARE_ARGS,
+//      op_signature.h): counts, ranges, undeclared args; defaults filled in
+//      (Note [Argument resolution]);
 //   2. check input dtypes against the op's TypeSets (DECLARE_TYPES);
 //   3. shape function -> output dtypes and shapes (it validates and never
 //      guesses: a shape it cannot produce is an error);
@@ -22,7 +24,10 @@
 // Note [Arity numbers]
 // nIn / nOut: N >= 0 means exactly N; -1 means one or more; -2 means any
 // number, zero included. nT / nI: N >= 0 means at least N (ops may read
-// optional trailing args); -1 means one or more; -2 means any.
+// optional trailing args); -1 means one or more; -2 means any. The macro's
+// numbers are a summary: the signature (DECLARE_ARGS) is what calls are
+// checked against, and the registry refuses an op whose signature falls
+// outside its macro's numbers.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +38,7 @@
 #include "libops/array/ndarray.h"
 #include "libops/core/status.h"
 #include "libops/ops/context.h"
+#include "libops/ops/op_signature.h"
 #include "libops/ops/type_set.h"
 
 namespace libops {
@@ -61,6 +67,7 @@ struct OpDescriptor {
   // device they do. Otherwise the op runs on the CPU only, and asking for
   // another device is an error naming the op.
   bool any_device = false;
+  OpSignature signature;  // DECLARE_ARGS
 
   // Used in DECLARE_TYPES bodies.
   OpDescriptor& allow_inputs(TypeSet t) { input_types.assign(1, t); return *this; }
@@ -98,11 +105,17 @@ class DeclarableOp {
   virtual Status calculate_output_shape(Context& block, ShapeList& shapes);
   // Fills input/output TypeSets (DECLARE_TYPES); default: any dtype.
   virtual void declare_types(OpDescriptor& descriptor) {}
+  // Declares inputs, outputs and args (DECLARE_ARGS); ops made by the
+  // macros must have one.
+  virtual void declare_args(OpSignature& args) {}
 
   friend class OpRegistry;
 
  public:
-  void finish_declaration();  // called once by the registrar, after construction
+  // Called once by the registrar, after construction. "" when the
+  // declaration is sound; otherwise what is wrong with it (the registry
+  // refuses the op and records why).
+  std::string finish_declaration();
 
  private:
   Status check_call(Context& block) const;
@@ -130,6 +143,7 @@ class DeclarableOp {
     ::libops::Status calculate_output_shape(::libops::Context& block,                       \
                                             ::libops::ShapeList& shapes) override;          \
     void declare_types(::libops::OpDescriptor& descriptor) override;                        \
+    void declare_args(::libops::OpSignature& args) override;                                \
   };                                                                                        \
   }
 
@@ -195,6 +209,9 @@ class DeclarableOp {
 // Supported dtypes, as data: the body calls descriptor.allow_inputs(...) etc.
 // Every op file has one (an op with no restriction writes allow_inputs(types::kAny)).
 #define DECLARE_TYPES(NAME) void libops::ops::NAME::declare_types(::libops::OpDescriptor& descriptor)
+// Inputs, outputs and args, as data (libops/ops/op_signature.h): the body
+// calls args.input(...), args.i_arg(...) etc. Every op file has one.
+#define DECLARE_ARGS(NAME) void libops::ops::NAME::declare_args(::libops::OpSignature& args)
 // An alias: DECLARE_SYN(mmul, matmul) lets "mmul" find matmul.
 #define DECLARE_SYN(ALIAS, NAME) \
   static ::libops::OpAliasRegistrar libops_alias_##ALIAS(#ALIAS, #NAME);

@@ -30,6 +30,11 @@ bool OpRegistry::register_op(std::unique_ptr<DeclarableOp> op) {
   return true;
 }
 
+void OpRegistry::refuse(std::string why) {
+  log_error("%s", why.c_str());
+  load_errors_.push_back(std::move(why));
+}
+
 void OpRegistry::register_alias(const char* alias, const char* target) {
   if (!aliases_.emplace(alias, target).second) {
     load_errors_.push_back(str_format("alias '%s' is declared twice", alias));

@@ -21,6 +21,8 @@ class OpRegistry {
   // Takes ownership. Returns false (and records why) for a duplicate name or hash.
   bool register_op(std::unique_ptr<DeclarableOp> op);
   void register_alias(const char* alias, const char* target);
+  // Records why an op was not registered (a bad declaration).
+  void refuse(std::string why);
 
   // nullptr when unknown. Aliases resolve to their op.
   DeclarableOp* find(std::string_view name) const;
@@ -45,8 +47,9 @@ template <typename Op>
 struct OpRegistrar {
   OpRegistrar() {
     auto op = std::make_unique<Op>();
-    op->finish_declaration();
-    OpRegistry::instance().register_op(std::move(op));
+    std::string problem = op->finish_declaration();
+    if (problem.empty()) OpRegistry::instance().register_op(std::move(op));
+    else OpRegistry::instance().refuse(std::move(problem));
   }
 };
 

@@ -176,7 +176,7 @@ TEST(CApiErrors, WrongCountsShapesAndDtypesLeaveOutputsUntouched) {
 
   ops_array_t* one[1] = {x.h};
   EXPECT_EQ(ops_exec("add", one, 1, zc, 1, nullptr), OPS_ERR_INVALID_ARGUMENT);
-  EXPECT_TRUE(error_mentions("add: expected 2 inputs, got 1"));
+  EXPECT_TRUE(error_mentions("add: takes 2 inputs (x, y), got 1"));
   ops_array_t* bad[2] = {x.h, y.h};
   EXPECT_EQ(ops_exec("add", bad, 2, zc, 1, nullptr), OPS_ERR_SHAPE);
   EXPECT_TRUE(error_mentions("[2,3] and [4]"));

@@ -31,6 +31,10 @@ DECLARE_TYPES(copy_on_cpu_only) {
   descriptor.allow_inputs(libops::types::kFloat);
   descriptor.allow_outputs(libops::types::kFloat);
 }
+DECLARE_ARGS(copy_on_cpu_only) {
+  args.input("x", "float array");
+  args.output("z", "a copy of x");
+}
 
 namespace libops {
 namespace {
@@ -120,7 +124,7 @@ TEST(DeviceDispatch, EveryRegisteredOpHasADevicePath) {
 TEST(DeviceDispatch, CustomOpsThatOnlyRunOnTheCpuSaySo) {
   test::ScopedFakeCuda fake;  // a "usable" device, so only the op's own limit speaks
   ops::copy_on_cpu_only op;
-  op.finish_declaration();
+  ASSERT_EQ(op.finish_declaration(), "");
   EXPECT_FALSE(op.descriptor().any_device);
   EXPECT_TRUE(OpRegistry::instance().find("add")->descriptor().any_device);
   NDArray x = make(DataType::kFloat32, {4}, {-1, 2, 7, 3});

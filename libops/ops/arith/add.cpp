@@ -6,3 +6,5 @@ CUSTOM_OP_IMPL(add, 2, 1, true, 0, 0) { return libops::ops::broadcastable_exec(b
 DECLARE_SHAPE_FN(add) { return libops::ops::broadcastable_shape(block, shapes); }
 
 DECLARE_TYPES(add) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
+
+DECLARE_ARGS(add) { libops::ops::broadcastable_args(args, "x + y, in the promoted dtype of x and y"); }

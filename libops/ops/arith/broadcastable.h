@@ -8,6 +8,13 @@
 
 namespace libops::ops {
 
+// The signature every broadcastable binary op shares; `result` says what z is.
+inline void broadcastable_args(OpSignature& args, const char* result) {
+  args.input("x", "left operand");
+  args.input("y", "right operand, broadcast against x (Note [Broadcasting])");
+  args.output("z", result);
+}
+
 // Output: promote(x, y) with the broadcast shape of x and y.
 inline Status broadcastable_shape(Context& block, ShapeList& shapes) {
   const NDArray* x = block.input(0);

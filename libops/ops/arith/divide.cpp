@@ -6,3 +6,5 @@ CUSTOM_OP_IMPL(divide, 2, 1, true, 0, 0) { return libops::ops::broadcastable_exe
 DECLARE_SHAPE_FN(divide) { return libops::ops::broadcastable_shape(block, shapes); }
 
 DECLARE_TYPES(divide) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
+
+DECLARE_ARGS(divide) { libops::ops::broadcastable_args(args, "x / y, in the promoted dtype of x and y (Note [Integer division])"); }

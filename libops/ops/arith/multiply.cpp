@@ -6,3 +6,5 @@ CUSTOM_OP_IMPL(multiply, 2, 1, true, 0, 0) { return libops::ops::broadcastable_e
 DECLARE_SHAPE_FN(multiply) { return libops::ops::broadcastable_shape(block, shapes); }
 
 DECLARE_TYPES(multiply) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
+
+DECLARE_ARGS(multiply) { libops::ops::broadcastable_args(args, "x * y, in the promoted dtype of x and y"); }

@@ -10,3 +10,5 @@ CUSTOM_OP_IMPL(squared_difference, 2, 1, true, 0, 0) {
 DECLARE_SHAPE_FN(squared_difference) { return libops::ops::broadcastable_shape(block, shapes); }
 
 DECLARE_TYPES(squared_difference) { descriptor.allow_inputs(libops::types::kNumeric).runs_on_any_device(); }
+
+DECLARE_ARGS(squared_difference) { libops::ops::broadcastable_args(args, "(x - y)^2, in the promoted dtype of x and y"); }

@@ -28,13 +28,8 @@ struct MatmulArgs {
 };
 
 Status matmul_args(Context& block, MatmulArgs& args) {
-  REQUIRE_TRUE(block.num_i_args() <= 2, 0, "expected at most 2 i args (transpose_x, transpose_y), got %d",
-               block.num_i_args());
-  for (int i = 0; i < block.num_i_args(); ++i)
-    REQUIRE_TRUE(INT_ARG(i) == 0 || INT_ARG(i) == 1, 0, "%s must be 0 or 1, got %lld",
-                 i == 0 ? "transpose_x" : "transpose_y", static_cast<long long>(INT_ARG(i)));
-  args.transpose_x = block.num_i_args() > 0 && INT_ARG(0) == 1;
-  args.transpose_y = block.num_i_args() > 1 && INT_ARG(1) == 1;
+  args.transpose_x = INT_ARG(0) == 1;
+  args.transpose_y = INT_ARG(1) == 1;
   return Status::ok();
 }
 
@@ -257,4 +252,12 @@ DECLARE_TYPES(matmul) {
   // On a device: through that device's GEMM (cuBLAS), operands as they are.
   descriptor.allow_inputs(libops::types::kNumeric).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kNumeric);
+}
+
+DECLARE_ARGS(matmul) {
+  args.input("x", "numeric, rank >= 1");
+  args.input("y", "numeric, rank >= 1; x and y are cast to their promoted dtype");
+  args.output("z", "op(x) @ op(y), batch dims broadcast (numpy.matmul)");
+  args.i_arg("transpose_x", 0, "swap x's last two dims").flag();
+  args.i_arg("transpose_y", 0, "swap y's last two dims").flag();
 }

@@ -41,8 +41,7 @@ namespace libops::ops {
 namespace {
 
 Status cholesky_upper(Context& block, bool& upper) {
-  REQUIRE_TRUE(block.num_b_args() <= 1, 0, "expected at most 1 b arg (upper), got %d", block.num_b_args());
-  upper = block.num_b_args() > 0 && block.b_arg(0);
+  upper = block.b_arg(0);
   return Status::ok();
 }
 
@@ -134,4 +133,10 @@ DECLARE_TYPES(cholesky) {
   // there, the factorization through the backend's potrf (blas/linalg.h).
   descriptor.allow_inputs({libops::DataType::kFloat32, libops::DataType::kFloat64}).runs_on_any_device();
   descriptor.allow_outputs({libops::DataType::kFloat32, libops::DataType::kFloat64});
+}
+
+DECLARE_ARGS(cholesky) {
+  args.input("a", "symmetric positive-definite matrices [..., n, n]; only the factor's triangle is read");
+  args.output("factor", "L with a = L L^T (or U with a = U^T U when upper), zeros in the other triangle");
+  args.b_arg("upper", false, "return the upper factor U");
 }

@@ -35,11 +35,9 @@ struct TriangularSolveArgs {
 };
 
 Status triangular_solve_args(Context& block, TriangularSolveArgs& args) {
-  REQUIRE_TRUE(block.num_b_args() <= 3, 0, "expected at most 3 b args (upper, transpose, unit_diag), got %d",
-               block.num_b_args());
-  args.upper = block.num_b_args() > 0 && block.b_arg(0);
-  args.transpose = block.num_b_args() > 1 && block.b_arg(1);
-  args.unit_diag = block.num_b_args() > 2 && block.b_arg(2);
+  args.upper = block.b_arg(0);
+  args.transpose = block.b_arg(1);
+  args.unit_diag = block.b_arg(2);
   return Status::ok();
 }
 
@@ -113,4 +111,13 @@ DECLARE_TYPES(triangular_solve) {
   // the backend's trsm (blas/linalg.h).
   descriptor.allow_inputs({libops::DataType::kFloat32, libops::DataType::kFloat64}).runs_on_any_device();
   descriptor.allow_outputs({libops::DataType::kFloat32, libops::DataType::kFloat64});
+}
+
+DECLARE_ARGS(triangular_solve) {
+  args.input("a", "triangular matrices [..., n, n]; only the triangle named by upper is read");
+  args.input("b", "right-hand sides [..., n, k], a's dtype; a's batch dims equal b's, or a is one matrix");
+  args.output("x", "the solutions of op(a) x = b, b's shape");
+  args.b_arg("upper", false, "a is upper triangular (else lower)");
+  args.b_arg("transpose", false, "solve with a^T");
+  args.b_arg("unit_diag", false, "take a's diagonal as ones, unread");
 }

@@ -21,8 +21,7 @@
 
 CUSTOM_OP_IMPL(avgpool2d, 1, 1, false, 0, 9) {
   using namespace libops::ops::nn;
-  bool include_pad = false;
-  RETURN_IF_ERROR(flag_arg(block, 9, "count_include_pad", false, include_pad));
+  const bool include_pad = INT_ARG(9) == 1;
   if (!block.device().is_cpu())
     return pool2d_device_exec(block, include_pad ? PoolMode::kAvgIncludePadding : PoolMode::kAvgExcludePadding);
   return pool2d_exec<AvgPoolReducer>(block, include_pad);
@@ -34,8 +33,6 @@ DECLARE_SHAPE_FN(avgpool2d) {
   Window2d win;
   Geometry2d g;
   RETURN_IF_ERROR(pool2d_geometry(block, win, g));
-  bool include_pad = false;
-  RETURN_IF_ERROR(flag_arg(block, 9, "count_include_pad", false, include_pad));
   shapes.push_back(TensorShape{INPUT_VARIABLE(0)->dtype(), window_output_dims(g, g.c), 'c'});
   return Status::ok();
 }
@@ -44,4 +41,12 @@ DECLARE_TYPES(avgpool2d) {
   // On a device: through the backend's pooling (Note [nn ops on devices]).
   descriptor.allow_inputs(libops::types::kFloat).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
+}
+
+DECLARE_ARGS(avgpool2d) {
+  using namespace libops::ops::nn;
+  pool2d_signature(args, "the mean of each window, [N, C, oH, oW] or [N, oH, oW, C]");
+  args.i_arg("count_include_pad", 0, "1: divide by kH * kW (padding counts as zeros); 0: by the taps inside x")
+      .flag();
+  data_format_arg(args);
 }

@@ -46,28 +46,19 @@ struct BatchnormPlan {
 
 Status batchnorm_plan(Context& block, BatchnormPlan& plan) {
   const int n_in = block.num_inputs();
-  REQUIRE_TRUE(n_in >= 3 && n_in <= 5, 0, "expected 3 to 5 inputs (x, mean, variance[, gamma][, beta]), got %d",
-               n_in);
-  REQUIRE_TRUE(block.num_i_args() <= 3, 0, "expected at most 3 i args (apply_scale, apply_offset, axis), got %d",
-               block.num_i_args());
-  RETURN_IF_ERROR(flag_arg(block, 0, "apply_scale", n_in >= 4, plan.scale));
-  RETURN_IF_ERROR(flag_arg(block, 1, "apply_offset", n_in == 5, plan.offset));
+  // -1: as the inputs say (gamma when there are 4 or more, beta when 5).
+  plan.scale = INT_ARG(0) == -1 ? n_in >= 4 : INT_ARG(0) == 1;
+  plan.offset = INT_ARG(1) == -1 ? n_in == 5 : INT_ARG(1) == 1;
   REQUIRE_TRUE(n_in == 3 + int(plan.scale) + int(plan.offset), 0,
                "got %d inputs but apply_scale=%d and apply_offset=%d call for %d (x, mean, variance%s%s)", n_in,
                int(plan.scale), int(plan.offset), 3 + int(plan.scale) + int(plan.offset), plan.scale ? ", gamma" : "",
                plan.offset ? ", beta" : "");
 
   const NDArray& x = *block.input(0);
-  const int64_t axis = block.num_i_args() > 2 ? INT_ARG(2) : 1;
-  REQUIRE_TRUE(x.rank() >= 1 && axis >= -x.rank() && axis < x.rank(), 0,
-               "axis %lld is out of range for x%s (allowed %d..%d)", static_cast<long long>(axis),
-               x.shape().str().c_str(), -x.rank(), x.rank() - 1);
+  const int64_t axis = INT_ARG(2);  // an axis of x (the signature checked it)
   plan.axis = static_cast<int>(axis < 0 ? axis + x.rank() : axis);
   plan.channels = x.dim(plan.axis);
-
-  if (block.num_t_args() > 0) plan.epsilon = T_ARG(0);
-  REQUIRE_TRUE(plan.epsilon >= 0 && std::isfinite(plan.epsilon), 0,
-               "epsilon is %g: it must be finite and >= 0", plan.epsilon);
+  plan.epsilon = T_ARG(0);
 
   static const char* const kNames[5] = {"x", "mean", "variance", "gamma", "beta"};
   for (int i = 1; i < n_in; ++i) {
@@ -219,4 +210,19 @@ DECLARE_TYPES(batchnorm) {
   // On a device: through the backend's batchnorm (Note [nn ops on devices]).
   descriptor.allow_inputs(libops::types::kFloat).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
+}
+
+DECLARE_ARGS(batchnorm) {
+  args.input("x", "the array, rank >= 1");
+  args.input("mean", "[C], C = x's extent along axis (or x's rank, 1 except at axis)");
+  args.input("variance", "[C]");
+  args.optional_input("gamma", "[C], the scale (beta instead when apply_scale is 0)");
+  args.optional_input("beta", "[C], the offset");
+  args.output("z", "(x - mean) * gamma / sqrt(variance + epsilon) + beta, x's dtype");
+  args.i_arg("apply_scale", -1, "whether gamma follows variance")
+      .one_of({{-1, "when there are 4 or more inputs"}, {0, "no"}, {1, "yes"}});
+  args.i_arg("apply_offset", -1, "whether beta is given")
+      .one_of({{-1, "when there are 5 inputs"}, {0, "no"}, {1, "yes"}});
+  args.i_arg("axis", 1, "the channel axis: 1 for NCHW and [N, F], -1 for NHWC").axis(0);
+  args.t_arg("epsilon", 1e-5, "added to the variance").at_least(0.0).finite();
 }

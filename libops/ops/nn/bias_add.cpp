@@ -20,11 +20,7 @@ namespace {
 Status bias_add_axis(Context& block, int& axis) {
   const NDArray& x = *block.input(0);
   const NDArray& b = *block.input(1);
-  REQUIRE_TRUE(block.num_i_args() <= 1, 0, "expected at most 1 i arg (axis), got %d", block.num_i_args());
-  const int64_t a = block.num_i_args() > 0 ? INT_ARG(0) : -1;
-  REQUIRE_TRUE(x.rank() >= 1 && a >= -x.rank() && a < x.rank(), 0,
-               "axis %lld is out of range for x%s (allowed %d..%d)", static_cast<long long>(a),
-               x.shape().str().c_str(), -x.rank(), x.rank() - 1);
+  const int64_t a = INT_ARG(0);  // an axis of x (the signature checked it)
   axis = static_cast<int>(a < 0 ? a + x.rank() : a);
   REQUIRE_TRUE(b.rank() == 1 && b.dim(0) == x.dim(axis), OPS_ERR_SHAPE,
                "bias b%s does not match x%s at axis %d: b must be [%lld]", b.shape().str().c_str(),
@@ -80,4 +76,11 @@ DECLARE_SHAPE_FN(bias_add) {
 DECLARE_TYPES(bias_add) {
   descriptor.allow_inputs(libops::types::kNumeric).require_same_type().runs_on_any_device();
   descriptor.allow_outputs(libops::types::kNumeric);
+}
+
+DECLARE_ARGS(bias_add) {
+  args.input("x", "the array, rank >= 1");
+  args.input("b", "the bias, [C] with C = x's extent along axis");
+  args.output("z", "x + b along axis");
+  args.i_arg("axis", -1, "x's channel axis: -1 for NHWC and [N, F], 1 for NCHW").axis(0);
 }

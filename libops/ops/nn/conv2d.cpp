@@ -2,18 +2,20 @@
 // batch of images with a bank of filters, plus an optional bias.
 //
 //   inputs  x        [N, Cin, H, W] (NCHW) or [N, H, W, Cin] (NHWC)
-//           weights  [Cout, Cin, kH, kW] for both data formats (PyTorch's
-//                    layout, libnd4j's weights format 1)
+//           weights  in the layout weights_format names, whatever the
+//                    data format: 1 = [Cout, Cin, kH, kW] (the default:
+//                    PyTorch's and ONNX's layout), 0 = [kH, kW, Cin, Cout]
+//                    (libnd4j's default, TF's HWIO), 2 = [Cout, kH, kW, Cin]
 //           bias     optional, [Cout]
 //           all of one dtype: float16, bfloat16, float32 or float64
 //   i args  0..8  kH, kW, sH, sW, pH, pW, dH, dW, same_mode
 //                 (Note [Window arguments] in conv_utils.h); kH or kW = 0
 //                 takes the extent from the weights, otherwise it must match
 //           9     data_format, optional: 0 = NCHW (default), 1 = NHWC
-//           10    weights_format, optional: must be 1 ([Cout, Cin, kH, kW]).
-//                 libnd4j's 0 ([kH, kW, Cin, Cout], its default) and 2
-//                 ([Cout, kH, kW, Cin]) are refused rather than misread:
-//                 permute such weights to [Cout, Cin, kH, kW] first.
+//           10    weights_format, optional: 1 (default), 0 or 2 (above).
+//                 libnd4j defaults to 0; libops to 1, the layout ONNX and
+//                 PyTorch models carry, so a libnd4j call with 10 i args
+//                 and HWIO weights must say weights_format = 0.
 //   output  [N, Cout, oH, oW] (NCHW) or [N, oH, oW, Cout] (NHWC), x's dtype
 //
 //   z[n, co, oh, ow] = bias[co] + sum over ci, kh, kw of
@@ -49,6 +51,7 @@ constexpr int64_t kColsBudget = int64_t{1} << 22;  // values in one column buffe
 constexpr int64_t kCopyGrain = 32768;              // values one im2col task copies, at least
 
 struct ConvPlan {
+  NDArray w;  // the weights viewed as [Cout, Cin, kH, kW], whatever weights_format
   Window2d win;
   Geometry2d g;
   int64_t cout = 0;
@@ -56,43 +59,42 @@ struct ConvPlan {
 };
 
 Status conv2d_plan(Context& block, ConvPlan& plan) {
-  REQUIRE_TRUE(block.num_inputs() == 2 || block.num_inputs() == 3, 0,
-               "expected 2 or 3 inputs (x, weights[, bias]), got %d", block.num_inputs());
-  RETURN_IF_ERROR(window_args(block, true, plan.win));
-  REQUIRE_TRUE(block.num_i_args() <= 11, 0, "expected at most 11 i args, got %d", block.num_i_args());
-  bool nhwc = false;
-  RETURN_IF_ERROR(flag_arg(block, 9, "data_format", false, nhwc));
-  if (block.num_i_args() > 10)
-    REQUIRE_TRUE(INT_ARG(10) == 1, 0,
-                 "i arg 10 (weights_format) is %lld: only 1 (weights [Cout, Cin, kH, kW]) is supported; permute the "
-                 "weights to that layout",
-                 static_cast<long long>(INT_ARG(10)));
-
+  window_args(block, plan.win);
+  const bool nhwc = INT_ARG(9) == 1;
   const NDArray& x = *block.input(0);
-  const NDArray& w = *block.input(1);
+  const NDArray& given = *block.input(1);
+  REQUIRE_TRUE(given.rank() == 4, OPS_ERR_SHAPE, "weights%s has rank %d: it must be rank 4 (weights_format %lld)",
+               given.shape().str().c_str(), given.rank(), static_cast<long long>(INT_ARG(10)));
+  switch (INT_ARG(10)) {
+    case 0: RETURN_IF_ERROR(given.permute(Dims{3, 2, 0, 1}, plan.w)); break;  // [kH, kW, Cin, Cout]
+    case 2: RETURN_IF_ERROR(given.permute(Dims{0, 3, 1, 2}, plan.w)); break;  // [Cout, kH, kW, Cin]
+    default: plan.w = given; break;
+  }
+  const NDArray& w = plan.w;
   Geometry2d& g = plan.g;
   RETURN_IF_ERROR(window_input(block, x, !nhwc, g));
-  REQUIRE_TRUE(w.rank() == 4, OPS_ERR_SHAPE, "weights%s has rank %d: it must be rank 4 [Cout, Cin, kH, kW]",
-               w.shape().str().c_str(), w.rank());
   plan.cout = w.dim(0);
+  // Messages show the weights as given, and the layout their format names.
+  static const char* const kLayouts[3] = {"[kH, kW, Cin, Cout]", "[Cout, Cin, kH, kW]", "[Cout, kH, kW, Cin]"};
+  const char* layout = kLayouts[INT_ARG(10)];
   REQUIRE_TRUE(w.dim(1) == g.c, OPS_ERR_SHAPE,
-               "channel mismatch with x%s (%s) and weights%s: x has %lld input channels, weights [Cout, Cin, kH, kW] "
-               "expect %lld",
-               x.shape().str().c_str(), format_name(g.nchw), w.shape().str().c_str(), static_cast<long long>(g.c),
-               static_cast<long long>(w.dim(1)));
+               "channel mismatch with x%s (%s) and weights%s: x has %lld input channels, weights %s expect %lld",
+               x.shape().str().c_str(), format_name(g.nchw), given.shape().str().c_str(), static_cast<long long>(g.c),
+               layout, static_cast<long long>(w.dim(1)));
   Window2d& win = plan.win;
   if (win.kh == 0) win.kh = w.dim(2);
   if (win.kw == 0) win.kw = w.dim(3);
   REQUIRE_TRUE(win.kh == w.dim(2) && win.kw == w.dim(3) && win.kh > 0 && win.kw > 0, OPS_ERR_SHAPE,
-               "kernel size mismatch with kH=%lld, kW=%lld and weights%s: weights [Cout, Cin, kH, kW] must have a "
-               "kernel of at least 1x1 that matches the i args",
-               static_cast<long long>(INT_ARG(0)), static_cast<long long>(INT_ARG(1)), w.shape().str().c_str());
+               "kernel size mismatch with kH=%lld, kW=%lld and weights%s: weights %s must have a kernel of at least "
+               "1x1 that matches the i args",
+               static_cast<long long>(INT_ARG(0)), static_cast<long long>(INT_ARG(1)), given.shape().str().c_str(),
+               layout);
   plan.has_bias = block.num_inputs() == 3;
   if (plan.has_bias) {
     const NDArray& b = *block.input(2);
     REQUIRE_TRUE(b.rank() == 1 && b.dim(0) == plan.cout, OPS_ERR_SHAPE,
-                 "bias%s does not match weights%s: bias must be [Cout] = [%lld]", b.shape().str().c_str(),
-                 w.shape().str().c_str(), static_cast<long long>(plan.cout));
+                 "bias%s does not match weights%s (%s): bias must be [Cout] = [%lld]", b.shape().str().c_str(),
+                 given.shape().str().c_str(), layout, static_cast<long long>(plan.cout));
   }
   return window_output(block, x, win, g);
 }
@@ -261,10 +263,10 @@ Status conv2d_device(Context& block, const ConvPlan& plan) {
   NDArray xd, wd, bd;
   RETURN_IF_ERROR(dense_on_device(block, x, desc.dtype, xd));
   if (plan.g.nchw) {
-    RETURN_IF_ERROR(dense_on_device(block, *block.input(1), desc.dtype, wd));
+    RETURN_IF_ERROR(dense_on_device(block, plan.w, desc.dtype, wd));
   } else {
     NDArray wp;  // [Cout, kH, kW, Cin], the filter layout of NHWC data
-    RETURN_IF_ERROR(block.input(1)->permute(Dims{0, 2, 3, 1}, wp));
+    RETURN_IF_ERROR(plan.w.permute(Dims{0, 2, 3, 1}, wp));
     RETURN_IF_ERROR(dense_on_device(block, wp, desc.dtype, wd));
   }
   if (plan.has_bias) RETURN_IF_ERROR(dense_on_device(block, *block.input(2), desc.dtype, bd));
@@ -291,10 +293,10 @@ CUSTOM_OP_IMPL(conv2d, -1, 1, false, 0, 9) {
   NDArray xd, wd, bd;
   RETURN_IF_ERROR(dense_as(*INPUT_VARIABLE(0), dt, xd));
   if (plan.g.nchw) {
-    RETURN_IF_ERROR(dense_as(*INPUT_VARIABLE(1), dt, wd));
+    RETURN_IF_ERROR(dense_as(plan.w, dt, wd));
   } else {
     NDArray wp;  // [Cout, kH, kW, Cin], the tap order of NHWC columns
-    RETURN_IF_ERROR(INPUT_VARIABLE(1)->permute(Dims{0, 2, 3, 1}, wp));
+    RETURN_IF_ERROR(plan.w.permute(Dims{0, 2, 3, 1}, wp));
     RETURN_IF_ERROR(dense_as(wp, dt, wd));
   }
   if (plan.has_bias) RETURN_IF_ERROR(dense_as(*INPUT_VARIABLE(2), dt, bd));
@@ -323,4 +325,16 @@ DECLARE_TYPES(conv2d) {
   // On a device: through the backend's conv2d (Note [nn ops on devices]).
   descriptor.allow_inputs(libops::types::kFloat).require_same_type().runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
+}
+
+DECLARE_ARGS(conv2d) {
+  using namespace libops::ops::nn;
+  args.input("x", "images, [N, Cin, H, W] (NCHW) or [N, H, W, Cin] (NHWC)");
+  args.input("weights", "filters in the layout weights_format names, whatever the data format");
+  args.optional_input("bias", "[Cout]");
+  args.output("z", "[N, Cout, oH, oW] (NCHW) or [N, oH, oW, Cout] (NHWC), x's dtype");
+  window_signature(args, true);
+  data_format_arg(args);
+  args.i_arg("weights_format", 1, "layout of the weights (libnd4j's default is 0)")
+      .one_of({{0, "[kH, kW, Cin, Cout]"}, {1, "[Cout, Cin, kH, kW]"}, {2, "[Cout, kH, kW, Cin]"}});
 }

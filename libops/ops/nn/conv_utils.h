@@ -51,21 +51,28 @@ struct Geometry2d {
 
 inline const char* format_name(bool nchw) { return nchw ? "NCHW" : "NHWC"; }
 
-// Reads and range-checks i args 0..8 (Note [Window arguments]). kH and kW
-// may be 0 only when `kernel_from_weights` is set.
-inline Status window_args(Context& block, bool kernel_from_weights, Window2d& win) {
-  REQUIRE_TRUE(block.num_i_args() >= 9, 0,
-               "expected at least 9 i args (kH, kW, sH, sW, pH, pW, dH, dW, same_mode), got %d",
-               block.num_i_args());
-  static const char* const kNames[9] = {"kH", "kW", "sH", "sW", "pH", "pW", "dH", "dW", "same_mode"};
-  const int64_t kMax = std::numeric_limits<int32_t>::max();
-  for (int i = 0; i < 9; ++i) {
-    const int64_t v = INT_ARG(i);
-    const int64_t lo = i < 2 ? (kernel_from_weights ? 0 : 1) : (i == 4 || i == 5 || i == 8) ? 0 : 1;
-    const int64_t hi = i == 8 ? 1 : kMax;
-    REQUIRE_TRUE(v >= lo && v <= hi, 0, "i arg %d (%s) is %lld: it must be in [%lld, %lld]", i, kNames[i],
-                 static_cast<long long>(v), static_cast<long long>(lo), static_cast<long long>(hi));
-  }
+// Declares i args 0..8 (Note [Window arguments]). kH and kW may be 0 only
+// when `kernel_from_weights` is set.
+inline void window_signature(OpSignature& args, bool kernel_from_weights) {
+  const double lo_k = kernel_from_weights ? 0 : 1, hi = std::numeric_limits<int32_t>::max();
+  args.i_arg("kH", kernel_from_weights ? "kernel height; 0 = from the weights" : "kernel height").range(lo_k, hi);
+  args.i_arg("kW", kernel_from_weights ? "kernel width; 0 = from the weights" : "kernel width").range(lo_k, hi);
+  args.i_arg("sH", "stride along the height").range(1, hi);
+  args.i_arg("sW", "stride along the width").range(1, hi);
+  args.i_arg("pH", "padding on the top and bottom (when same_mode is 0)").range(0, hi);
+  args.i_arg("pW", "padding on the left and right (when same_mode is 0)").range(0, hi);
+  args.i_arg("dH", "dilation along the height").range(1, hi);
+  args.i_arg("dW", "dilation along the width").range(1, hi);
+  args.i_arg("same_mode", "padding mode").one_of({{0, "explicit"}, {1, "SAME"}});
+}
+
+// The data_format arg of the window ops (0 = NCHW, 1 = NHWC).
+inline ArgSpec& data_format_arg(OpSignature& args) {
+  return args.i_arg("data_format", 0, "layout of x and z").one_of({{0, "NCHW"}, {1, "NHWC"}});
+}
+
+// Reads i args 0..8, which the signature checked (window_signature).
+inline void window_args(const Context& block, Window2d& win) {
   win.kh = INT_ARG(0);
   win.kw = INT_ARG(1);
   win.sh = INT_ARG(2);
@@ -75,18 +82,6 @@ inline Status window_args(Context& block, bool kernel_from_weights, Window2d& wi
   win.dh = INT_ARG(6);
   win.dw = INT_ARG(7);
   win.same = INT_ARG(8) == 1;
-  return Status::ok();
-}
-
-// Reads a 0/1 flag from i arg `index` (default when absent).
-inline Status flag_arg(Context& block, int index, const char* name, bool fallback, bool& out) {
-  out = fallback;
-  if (block.num_i_args() <= index) return Status::ok();
-  const int64_t v = INT_ARG(index);
-  REQUIRE_TRUE(v == 0 || v == 1, 0, "i arg %d (%s) is %lld: it must be 0 or 1", index, name,
-               static_cast<long long>(v));
-  out = v == 1;
-  return Status::ok();
 }
 
 // Fills g.n/c/h/w from a rank-4 x in the given layout.
@@ -321,13 +316,20 @@ void pool2d_run(const Geometry2d& g, const Window2d& win, const Reducer& r, cons
   });
 }
 
+// The start of maxpool2d's and avgpool2d's signature: x, z and i args
+// 0..8 (Note [Window arguments]). Each op then declares its i arg 9 and
+// data_format (i arg 10).
+inline void pool2d_signature(OpSignature& args, const char* result) {
+  args.input("x", "images, [N, C, H, W] (NCHW) or [N, H, W, C] (NHWC)");
+  args.output("z", result);
+  window_signature(args, false);
+}
+
 // Shape function of maxpool2d / avgpool2d (i args: Note [Window arguments],
 // then 9 = the op's flag, 10 = data_format).
 inline Status pool2d_geometry(Context& block, Window2d& win, Geometry2d& g) {
-  RETURN_IF_ERROR(window_args(block, false, win));
-  REQUIRE_TRUE(block.num_i_args() <= 11, 0, "expected at most 11 i args, got %d", block.num_i_args());
-  bool nhwc = false;
-  RETURN_IF_ERROR(flag_arg(block, 10, "data_format", false, nhwc));
+  window_args(block, win);
+  const bool nhwc = INT_ARG(10) == 1;
   const NDArray* x = block.input(0);
   RETURN_IF_ERROR(window_input(block, *x, !nhwc, g));
   if (!win.same) {

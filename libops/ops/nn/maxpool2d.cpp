@@ -40,3 +40,10 @@ DECLARE_TYPES(maxpool2d) {
   descriptor.allow_inputs(libops::types::kFloat).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
 }
+
+DECLARE_ARGS(maxpool2d) {
+  using namespace libops::ops::nn;
+  pool2d_signature(args, "the maximum of each window, [N, C, oH, oW] or [N, oH, oW, C]; NaN wins");
+  args.i_arg("unused", 0, "ignored: libnd4j's extraParam0 slot, so both pooling ops share one order");
+  data_format_arg(args);
+}

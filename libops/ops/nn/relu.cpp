@@ -46,7 +46,7 @@ CUSTOM_OP_IMPL(relu, 1, 1, true, 0, 0) {
     RETURN_IF_ERROR(src.buffer()->sync_to_host());  // dup copies on the host
     RETURN_IF_ERROR(INPUT_VARIABLE(0)->dup('c', src));
   }
-  const double threshold = block.num_t_args() > 0 ? T_ARG(0) : 0.0;
+  const double threshold = T_ARG(0);
   legacy::LegacyCall call;
   call.x = &src;
   call.z = z;
@@ -68,8 +68,6 @@ CUSTOM_OP_IMPL(relu, 1, 1, true, 0, 0) {
 
 DECLARE_SHAPE_FN(relu) {
   using namespace libops;
-  REQUIRE_TRUE(block.num_t_args() <= 1, 0, "expected at most 1 t arg (threshold), got %d", block.num_t_args());
-  REQUIRE_TRUE(block.num_t_args() == 0 || !std::isnan(T_ARG(0)), 0, "threshold is NaN");
   shapes.push_back(TensorShape{INPUT_VARIABLE(0)->dtype(), INPUT_VARIABLE(0)->shape(), 'c'});
   return Status::ok();
 }
@@ -77,4 +75,10 @@ DECLARE_SHAPE_FN(relu) {
 DECLARE_TYPES(relu) {
   descriptor.allow_inputs(libops::types::kNumeric).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kNumeric);
+}
+
+DECLARE_ARGS(relu) {
+  args.input("x", "any numeric array");
+  args.output("z", "x where x > threshold, else 0; NaN stays NaN");
+  args.t_arg("threshold", 0.0, "values at or below it become 0");
 }

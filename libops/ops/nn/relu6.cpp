@@ -33,8 +33,6 @@ CUSTOM_OP_IMPL(relu6, 1, 1, true, 0, 0) {
 
 DECLARE_SHAPE_FN(relu6) {
   using namespace libops;
-  REQUIRE_TRUE(block.num_t_args() == 0 && block.num_i_args() == 0, 0, "takes no t or i args, got %d and %d",
-               block.num_t_args(), block.num_i_args());
   shapes.push_back(TensorShape{INPUT_VARIABLE(0)->dtype(), INPUT_VARIABLE(0)->shape(), 'c'});
   return Status::ok();
 }
@@ -42,4 +40,9 @@ DECLARE_SHAPE_FN(relu6) {
 DECLARE_TYPES(relu6) {
   descriptor.allow_inputs(libops::types::kNumeric).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kNumeric);
+}
+
+DECLARE_ARGS(relu6) {
+  args.input("x", "any numeric array");
+  args.output("z", "min(max(x, 0), 6); NaN stays NaN");
 }

@@ -36,10 +36,7 @@ namespace libops::ops {
 namespace {
 
 Status softmax_axis(Context& block, const NDArray& x, int& axis) {
-  const int64_t a = block.num_i_args() > 0 ? block.i_arg(0) : -1;
-  REQUIRE_TRUE(x.rank() >= 1, 0, "input x%s must have rank >= 1", x.shape().str().c_str());
-  REQUIRE_TRUE(a >= -x.rank() && a < x.rank(), 0, "axis %lld is out of range for x%s (allowed %d..%d)",
-               static_cast<long long>(a), x.shape().str().c_str(), -x.rank(), x.rank() - 1);
+  const int64_t a = block.i_arg(0);  // an axis of x (the signature checked it)
   axis = static_cast<int>(a < 0 ? a + x.rank() : a);
   return Status::ok();
 }
@@ -261,7 +258,6 @@ DECLARE_SHAPE_FN(softmax) {
   const NDArray* x = INPUT_VARIABLE(0);
   int axis = 0;
   RETURN_IF_ERROR(ops::softmax_axis(block, *x, axis));
-  REQUIRE_TRUE(block.num_i_args() <= 1, 0, "expected at most 1 i arg (axis), got %d", block.num_i_args());
   shapes.push_back(TensorShape{x->dtype(), x->shape(), 'c'});
   return Status::ok();
 }
@@ -270,4 +266,10 @@ DECLARE_TYPES(softmax) {
   // On a device through the backend or legacy kernels (softmax_device_exec).
   descriptor.allow_inputs(libops::types::kFloat).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
+}
+
+DECLARE_ARGS(softmax) {
+  args.input("x", "the logits, rank >= 1");
+  args.output("z", "exp(x) / sum(exp(x)) along axis; a row with a NaN is all NaN");
+  args.i_arg("axis", -1, "the axis to normalise over").axis(0);
 }

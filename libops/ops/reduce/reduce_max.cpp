@@ -6,7 +6,7 @@
 
 // The default reduction shape function (declarable_op.cpp) checks the axes
 // and gives x's dtype with the reduced shape.
-REDUCTION_OP_IMPL(reduce_max, 1, 1, false, 0, 0) {
+REDUCTION_OP_IMPL(reduce_max, -1, 1, false, 0, 0) {
   return libops::ops::reduce_exec(block, OPS_REDUCE_SAME, static_cast<int>(libops::legacy::ReduceSameOp::max));
 }
 
@@ -14,3 +14,5 @@ DECLARE_TYPES(reduce_max) {
   descriptor.allow_inputs(libops::types::kNumeric).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kNumeric);
 }
+
+DECLARE_ARGS(reduce_max) { libops::ops::reduction_args(args, "the maximum over the axes, in x's dtype"); }

@@ -6,7 +6,7 @@
 
 // A custom op rather than REDUCTION_OP_IMPL: the default reduction shape
 // function keeps x's dtype, and the mean of integers is a float.
-CUSTOM_OP_IMPL(reduce_mean, 1, 1, false, 0, 0) {
+CUSTOM_OP_IMPL(reduce_mean, -1, 1, false, 0, 0) {
   return libops::ops::reduce_exec(block, OPS_REDUCE_FLOAT, static_cast<int>(libops::legacy::ReduceFloatOp::mean));
 }
 
@@ -14,8 +14,8 @@ DECLARE_SHAPE_FN(reduce_mean) {
   using namespace libops;
   const NDArray* x = INPUT_VARIABLE(0);
   Dims axes;
-  RETURN_IF_ERROR(normalize_axes(block.op_name(), block.i_args().data(), block.num_i_args(), x->rank(), true, axes));
-  const bool keep_dims = block.num_b_args() > 0 && B_ARG(0);
+  RETURN_IF_ERROR(ops::reduction_axes(block, axes));
+  const bool keep_dims = B_ARG(0);
   shapes.push_back(TensorShape{float_result_type(x->dtype()), reduced_shape(x->shape(), axes, keep_dims), 'c'});
   return Status::ok();
 }
@@ -23,4 +23,8 @@ DECLARE_SHAPE_FN(reduce_mean) {
 DECLARE_TYPES(reduce_mean) {
   descriptor.allow_inputs(libops::types::kNumeric).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
+}
+
+DECLARE_ARGS(reduce_mean) {
+  libops::ops::reduction_args(args, "the mean over the axes; float inputs keep their dtype, integers give float32");
 }

@@ -6,7 +6,7 @@
 
 // The default reduction shape function (declarable_op.cpp) checks the axes
 // and gives x's dtype with the reduced shape.
-REDUCTION_OP_IMPL(reduce_sum, 1, 1, false, 0, 0) {
+REDUCTION_OP_IMPL(reduce_sum, -1, 1, false, 0, 0) {
   return libops::ops::reduce_exec(block, OPS_REDUCE_SAME, static_cast<int>(libops::legacy::ReduceSameOp::sum));
 }
 
@@ -14,3 +14,5 @@ DECLARE_TYPES(reduce_sum) {
   descriptor.allow_inputs(libops::types::kNumeric).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kNumeric);
 }
+
+DECLARE_ARGS(reduce_sum) { libops::ops::reduction_args(args, "the sum over the axes, in x's dtype"); }

@@ -17,18 +17,10 @@ namespace libops::ops {
 namespace {
 
 Status cast_target(Context& block, DataType& target) {
-  REQUIRE_TRUE(block.num_d_args() > 0 || block.num_i_args() > 0, 0,
-               "no target dtype: give it as d arg 0 or as i arg 0 (an ops_dtype_t number)");
-  if (block.num_d_args() > 0) {
-    target = block.d_arg(0);
-    REQUIRE_TRUE(dtype_is_valid(target), 0, "d arg 0 holds %d, which is not a valid dtype",
-                 static_cast<int>(target));
-    return Status::ok();
-  }
-  const int64_t v = block.i_arg(0);
-  REQUIRE_TRUE(v >= 1 && v < kNumDataTypes, 0, "i arg 0 holds %lld, which is not a dtype number (1..%d)",
-               static_cast<long long>(v), kNumDataTypes - 1);
-  target = static_cast<DataType>(v);
+  target = block.d_arg(0);  // valid or "not given" (the signature checked it)
+  if (target == DataType::kInvalid) target = static_cast<DataType>(block.i_arg(0));
+  REQUIRE_TRUE(target != DataType::kInvalid, 0,
+               "no target dtype: give it as d arg 0 (dtype) or as i arg 0 (dtype_number, an ops_dtype_t number)");
   return Status::ok();
 }
 
@@ -52,4 +44,12 @@ DECLARE_TYPES(cast) {
   descriptor.allow_inputs(libops::types::kAny);
   descriptor.allow_outputs(libops::types::kAny);
   descriptor.runs_on_any_device();  // Note [Copies on a device]
+}
+
+DECLARE_ARGS(cast) {
+  args.input("x", "any array");
+  args.output("z", "x converted to the target dtype");
+  args.d_arg("dtype", libops::DataType::kInvalid, "the target dtype");
+  args.i_arg("dtype_number", 0, "the target as its ops_dtype_t number, when no d arg is given")
+      .range(0, libops::kNumDataTypes - 1);
 }

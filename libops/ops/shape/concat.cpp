@@ -16,10 +16,7 @@ namespace {
 Status concat_axis(Context& block, int& axis) {
   const NDArray* first = block.input(0);
   const int rank = first->rank();
-  const int64_t a = block.num_i_args() > 0 ? block.i_arg(0) : 0;
-  REQUIRE_TRUE(rank >= 1, 0, "input 0 %s is a scalar; inputs need rank >= 1", first->desc().str().c_str());
-  REQUIRE_TRUE(a >= -rank && a < rank, 0, "axis %lld is out of range for rank %d (allowed %d..%d)",
-               static_cast<long long>(a), rank, -rank, rank - 1);
+  const int64_t a = block.i_arg(0);  // an axis of input 0 (the signature checked it)
   axis = static_cast<int>(a < 0 ? a + rank : a);
   return Status::ok();
 }
@@ -48,7 +45,6 @@ CUSTOM_OP_IMPL(concat, -1, 1, false, 0, 0) {
 
 DECLARE_SHAPE_FN(concat) {
   using namespace libops;
-  REQUIRE_TRUE(block.num_i_args() <= 1, 0, "expected at most 1 i arg (axis), got %d", block.num_i_args());
   int axis = 0;
   RETURN_IF_ERROR(ops::concat_axis(block, axis));
   const NDArray* first = INPUT_VARIABLE(0);
@@ -68,3 +64,9 @@ DECLARE_SHAPE_FN(concat) {
 }
 
 DECLARE_TYPES(concat) { descriptor.allow_inputs(libops::types::kAny).require_same_type().runs_on_any_device(); }
+
+DECLARE_ARGS(concat) {
+  args.inputs_variadic("xs", "arrays of one dtype and rank (>= 1), equal in every dim but the axis");
+  args.output("z", "the inputs joined along axis");
+  args.i_arg("axis", 0, "the axis to join along").axis(0);
+}

@@ -27,10 +27,7 @@ namespace libops::ops {
 namespace {
 
 Status gather_axis(Context& block, const NDArray& x, int& axis) {
-  REQUIRE_TRUE(x.rank() >= 1, 0, "input x%s is a scalar; it needs rank >= 1", x.shape().str().c_str());
-  const int64_t a = block.num_i_args() > 0 ? block.i_arg(0) : 0;
-  REQUIRE_TRUE(a >= -x.rank() && a < x.rank(), 0, "axis %lld is out of range for x%s (allowed %d..%d)",
-               static_cast<long long>(a), x.shape().str().c_str(), -x.rank(), x.rank() - 1);
+  const int64_t a = block.i_arg(0);  // an axis of x (the signature checked it)
   axis = static_cast<int>(a < 0 ? a + x.rank() : a);
   return Status::ok();
 }
@@ -149,7 +146,6 @@ DECLARE_SHAPE_FN(gather) {
   using namespace libops;
   const NDArray* x = INPUT_VARIABLE(0);
   const NDArray* indices = INPUT_VARIABLE(1);
-  REQUIRE_TRUE(block.num_i_args() <= 1, 0, "expected at most 1 i arg (axis), got %d", block.num_i_args());
   int axis = 0;
   RETURN_IF_ERROR(ops::gather_axis(block, *x, axis));
   REQUIRE_TRUE(x->rank() - 1 + indices->rank() <= kMaxRank, OPS_ERR_SHAPE,
@@ -166,4 +162,11 @@ DECLARE_SHAPE_FN(gather) {
 DECLARE_TYPES(gather) {
   descriptor.allow_input(0, libops::types::kAny).runs_on_any_device();
   descriptor.allow_input(1, libops::types::kIndex);
+}
+
+DECLARE_ARGS(gather) {
+  args.input("x", "any array, rank >= 1");
+  args.input("indices", "int32 or int64, any shape; -n <= index < n for the axis extent n");
+  args.output("z", "x.shape[:axis] + indices.shape + x.shape[axis+1:]");
+  args.i_arg("axis", 0, "the axis of x to pick along").axis(0);
 }

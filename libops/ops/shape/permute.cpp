@@ -1,12 +1,15 @@
 // permute: reorders the dims of x (numpy.transpose); output dim d is input
 // dim perm[d].
 //
-//   input   x: any dtype
+//   inputs  x: any dtype; perm (optional): the permutation as an integer
+//           vector, instead of i args
 //   i args  the permutation, one entry per dim of x (negative counts from
 //           the end); none reverses the dims
 //   output  a dense copy of the permuted view
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+
+#include <vector>
 
 namespace libops::ops {
 namespace {
@@ -14,18 +17,20 @@ namespace {
 Status permute_axes(Context& block, const NDArray& x, Dims& perm) {
   perm.clear();
   const int rank = x.rank();
-  if (block.num_i_args() == 0) {
+  thread_local std::vector<int64_t> given;
+  RETURN_IF_ERROR(block.int_list("perm", given));
+  if (given.empty()) {
     for (int d = rank - 1; d >= 0; --d) perm.push_back(d);
     return Status::ok();
   }
-  REQUIRE_TRUE(block.num_i_args() == rank, 0, "permutation %s has %d entries for x%s of rank %d",
-               Dims(block.i_args().data(), std::min(block.num_i_args(), kMaxRank)).str().c_str(),
-               block.num_i_args(), x.shape().str().c_str(), rank);
+  const int n = static_cast<int>(given.size());
+  REQUIRE_TRUE(n == rank, 0, "permutation %s has %d entries for x%s of rank %d",
+               Dims(given.data(), std::min(n, kMaxRank)).str().c_str(), n, x.shape().str().c_str(), rank);
   bool seen[kMaxRank] = {};
   for (int d = 0; d < rank; ++d) {
-    const int64_t a = block.i_arg(d) < 0 ? block.i_arg(d) + rank : block.i_arg(d);
+    const int64_t a = given[static_cast<size_t>(d)] < 0 ? given[static_cast<size_t>(d)] + rank : given[static_cast<size_t>(d)];
     REQUIRE_TRUE(a >= 0 && a < rank && !seen[a], 0, "%s is not a permutation of the %d dims of x%s",
-                 Dims(block.i_args().data(), rank).str().c_str(), rank, x.shape().str().c_str());
+                 Dims(given.data(), rank).str().c_str(), rank, x.shape().str().c_str());
     seen[a] = true;
     perm.push_back(a);
   }
@@ -35,7 +40,7 @@ Status permute_axes(Context& block, const NDArray& x, Dims& perm) {
 }  // namespace
 }  // namespace libops::ops
 
-CUSTOM_OP_IMPL(permute, 1, 1, false, 0, -2) {
+CUSTOM_OP_IMPL(permute, -1, 1, false, 0, -2) {
   using namespace libops;
   const NDArray* x = INPUT_VARIABLE(0);
   Dims perm;
@@ -57,3 +62,10 @@ DECLARE_SHAPE_FN(permute) {
 }
 
 DECLARE_TYPES(permute) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
+
+DECLARE_ARGS(permute) {
+  args.input("x", "any array");
+  args.optional_input("perm", "the permutation as an integer vector, instead of i args");
+  args.output("z", "a dense copy of x with its dims reordered: output dim d is input dim perm[d]");
+  args.i_list("perm", "the permutation, one entry per dim of x; none reverses the dims").or_input(1);
+}

@@ -1,6 +1,7 @@
 // reshape: the elements of x in C order, laid out in a new shape.
 //
-//   input   x: any dtype
+//   inputs  x: any dtype; shape (optional): the new shape as an integer
+//           vector, instead of i args (ONNX's form)
 //   i args  the new shape; one extent may be -1 (inferred from the others);
 //           none gives a scalar (x must then hold one element)
 //   output  x's dtype in the new shape, a copy of x's data
@@ -9,7 +10,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 
-CUSTOM_OP_IMPL(reshape, 1, 1, false, 0, -2) {
+CUSTOM_OP_IMPL(reshape, -1, 1, false, 0, -2) {
   using namespace libops;
   const NDArray* x = INPUT_VARIABLE(0);
   NDArray* z = OUTPUT_VARIABLE(0);
@@ -29,9 +30,11 @@ CUSTOM_OP_IMPL(reshape, 1, 1, false, 0, -2) {
 DECLARE_SHAPE_FN(reshape) {
   using namespace libops;
   const NDArray* x = INPUT_VARIABLE(0);
-  const int n = block.num_i_args();
+  thread_local std::vector<int64_t> given;
+  RETURN_IF_ERROR(block.int_list("shape", given));
+  const int n = static_cast<int>(given.size());
   REQUIRE_TRUE(n <= kMaxRank, 0, "new shape has %d dims; at most %d allowed", n, kMaxRank);
-  Dims shape(block.i_args().data(), n);
+  Dims shape(given.data(), n);
   int infer = -1;
   int64_t known = 1;
   for (int d = 0; d < n; ++d) {
@@ -64,3 +67,10 @@ DECLARE_SHAPE_FN(reshape) {
 }
 
 DECLARE_TYPES(reshape) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
+
+DECLARE_ARGS(reshape) {
+  args.input("x", "any array");
+  args.optional_input("shape", "the new shape as an integer vector, instead of i args");
+  args.output("z", "x's elements in C order, in the new shape");
+  args.i_list("shape", "the new shape; one extent may be -1 (inferred); none = a scalar").at_least(-1).or_input(1);
+}

@@ -61,12 +61,9 @@ Status fft_args(Context& block, FftKind kind, const NDArray& x, FftArgs& args) {
   }
   const int signal_rank = takes_complex(kind) ? x.rank() - 1 : x.rank();
   int first_axis_arg = 0;
-  if (kind == FftKind::kRealInverse && block.num_i_args() > 0) {
-    args.length = block.i_arg(0);
+  if (kind == FftKind::kRealInverse) {
+    args.length = block.i_arg(0);  // >= 0 (the signature checked it)
     first_axis_arg = 1;
-    REQUIRE_TRUE(args.length >= 0, OPS_ERR_INVALID_ARGUMENT,
-                 "the output length (i arg 0) is %lld; it must be >= 1, or 0 for 2 * (bins - 1)",
-                 static_cast<long long>(args.length));
   }
   for (int i = first_axis_arg; i < block.num_i_args(); ++i) {
     int64_t axis = block.i_arg(i);
@@ -207,6 +204,17 @@ Status fft_shape(Context& block, FftKind kind, ShapeList& shapes) {
   return Status::ok();
 }
 
+// The signature of fft, ifft, rfft and irfft; `result` says what z is.
+void fft_signature(OpSignature& args, FftKind kind, const char* result) {
+  args.input("x", takes_complex(kind) ? "complex values: float32 or float64 [..., 2] (real, imaginary)"
+                                      : "real values: float32 or float64, rank >= 1");
+  args.output("z", result);
+  if (kind == FftKind::kRealInverse)
+    args.i_arg("length", 0, "output length along the last axis; 0 = 2 * (bins - 1)").at_least(0);
+  args.i_list("axes", "the axes to transform, over the signal dims (all but a complex array's last); none = the last")
+      .unique_values();
+}
+
 void fft_types(OpDescriptor& descriptor) {
   // On a device: copies through legacy kernels there, transforms through the
   // backend's (blas/fft.h).
@@ -236,3 +244,17 @@ CUSTOM_OP_IMPL(irfft, 1, 1, false, 0, -2) {
 }
 DECLARE_SHAPE_FN(irfft) { return libops::ops::fft_shape(block, libops::ops::FftKind::kRealInverse, shapes); }
 DECLARE_TYPES(irfft) { libops::ops::fft_types(descriptor); }
+
+DECLARE_ARGS(fft) {
+  libops::ops::fft_signature(args, libops::ops::FftKind::kForward, "the forward DFT along the axes, x's shape");
+}
+DECLARE_ARGS(ifft) {
+  libops::ops::fft_signature(args, libops::ops::FftKind::kInverse, "the inverse DFT (1/n per axis), x's shape");
+}
+DECLARE_ARGS(rfft) {
+  libops::ops::fft_signature(args, libops::ops::FftKind::kRealForward,
+                             "complex [..., 2]: bins 0 .. n/2 along the last axis, all bins along the others");
+}
+DECLARE_ARGS(irfft) {
+  libops::ops::fft_signature(args, libops::ops::FftKind::kRealInverse, "real values, rfft's inverse");
+}

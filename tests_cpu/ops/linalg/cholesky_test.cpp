@@ -138,7 +138,7 @@ TEST(CholeskyOp, ShapeDtypeAndArgumentErrors) {
   EXPECT_EQ(s.message(), "cholesky: unsupported dtype int32 for input 0 [2,2]; supported: float32, float64");
   s = run_op("cholesky", {.in = {&ok}, .b = {true, false}}, c4);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(s.message(), "cholesky: expected at most 1 b arg (upper), got 2");
+  EXPECT_EQ(s.message(), "cholesky: takes at most 1 bool (b) args (upper); got 2: b arg 1 = false is not declared");
 }
 
 TEST(CholeskyOp, EmptyInputsGiveEmptyOutputs) {

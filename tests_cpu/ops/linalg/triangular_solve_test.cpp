@@ -139,7 +139,7 @@ TEST(TriangularSolveOp, ShapeDtypeAndArgumentErrors) {
             "be one matrix (rank 2)");
   s = error(make(DataType::kFloat64, {2, 2}, {1, 0, 2, 3}), f64, {true, false, false, true});
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(s.message(), "triangular_solve: expected at most 3 b args (upper, transpose, unit_diag), got 4");
+  EXPECT_EQ(s.message(), "triangular_solve: takes at most 3 bool (b) args (upper, transpose, unit_diag); got 4: b arg 3 = true is not declared");
 }
 
 TEST(TriangularSolveOp, EmptyInputsGiveEmptyOutputs) {

@@ -103,10 +103,10 @@ TEST(BatchnormOp, RejectsBadArguments) {
             "beta)");
   Context c;
   s = run_op("batchnorm", {.in = {&x, &c3, &c3}, .i = {0, 0, 4}}, c);
-  EXPECT_EQ(s.message(), "batchnorm: axis 4 is out of range for x[2,3,2,2] (allowed -4..3)");
+  EXPECT_EQ(s.message(), "batchnorm: axis (i arg 2) is 4: it must be an axis of input 0 (x) [2,3,2,2], in [-4, 3]");
   Context d;
   s = run_op("batchnorm", {.in = {&x, &c3, &c3}, .t = {-1.0}}, d);
-  EXPECT_EQ(s.message(), "batchnorm: epsilon is -1: it must be finite and >= 0");
+  EXPECT_EQ(s.message(), "batchnorm: t arg 0 (epsilon) is -1: it must be >= 0 and finite");
   Context e;
   s = run_op("batchnorm", {.in = {&x, &c3, &c3}, .i = {0, 0, -1}}, e);  // NHWC axis, but C is 2 there
   EXPECT_TRUE(has_substr(s.message(), "mean[3] does not match x[2,3,2,2] at axis 3: it must be [2]"));

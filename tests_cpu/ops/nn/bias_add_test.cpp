@@ -45,7 +45,7 @@ TEST(BiasAddOp, RejectsMismatches) {
   EXPECT_EQ(s.message(), "bias_add: bias b[3] does not match x[2,3,4] at axis 2: b must be [4]");
   Context c2;
   s = run_op("bias_add", {.in = {&x, &b}, .i = {3}}, c2);
-  EXPECT_EQ(s.message(), "bias_add: axis 3 is out of range for x[2,3,4] (allowed -3..2)");
+  EXPECT_EQ(s.message(), "bias_add: axis (i arg 0) is 3: it must be an axis of input 0 (x) [2,3,4], in [-3, 2]");
   NDArray bd = make(DataType::kFloat64, {4}, {1, 2, 3, 4});
   Context c3;
   s = run_op("bias_add", {.in = {&x, &bd}}, c3);

@@ -173,11 +173,11 @@ TEST(Conv2dOp, RejectsBadWindowArgs) {
   s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, window(3, 1, 0, 0, 0));
   EXPECT_TRUE(has_substr(s.message(), "i arg 6 (dH) is 0"));
   s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, window(3, 1, 0, 1, 2));
-  EXPECT_TRUE(has_substr(s.message(), "i arg 8 (same_mode) is 2: it must be in [0, 1]"));
+  EXPECT_TRUE(has_substr(s.message(), "i arg 8 (same_mode) is 2: it must be 0 (explicit) or 1 (SAME)"));
   s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, window(3, 1, 0, 1, 0, 2));
-  EXPECT_TRUE(has_substr(s.message(), "i arg 9 (data_format) is 2: it must be 0 or 1"));
+  EXPECT_TRUE(has_substr(s.message(), "i arg 9 (data_format) is 2: it must be 0 (NCHW) or 1 (NHWC)"));
   s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, {3, 3, 1, 1, 0, 0, 1, 1});
-  EXPECT_TRUE(has_substr(s.message(), "expected at least 9 integer (i) args, got 8"));
+  EXPECT_TRUE(has_substr(s.message(), "conv2d: missing i arg 8 (same_mode: padding mode); conv2d needs 9 integer (i) args"));
 }
 
 TEST(Conv2dOp, RejectsKernelArgsThatDisagreeWithWeights) {
@@ -186,12 +186,40 @@ TEST(Conv2dOp, RejectsKernelArgsThatDisagreeWithWeights) {
   EXPECT_TRUE(has_substr(s.message(), "kernel size mismatch with kH=2, kW=2 and weights[1,1,3,3]"));
 }
 
-TEST(Conv2dOp, RejectsOtherWeightFormats) {
+// libnd4j's weight formats: 0 = [kH, kW, Cin, Cout], 2 = [Cout, kH, kW, Cin].
+// The golden weights ([Cout, Cin, kH, kW]) laid out densely in each format
+// must give the golden output, for both data formats.
+TEST(Conv2dOp, TakesLibnd4jWeightFormats) {
+  for (const char* name : {"conv2d_pad1_stride2", "conv2d_nhwc_pad1_stride2"}) {
+    SCOPED_TRACE(name);
+    NDArray x = nn_golden(name, "x"), w = nn_golden(name, "w"), b = nn_golden(name, "b");
+    NDArray want = nn_golden(name, "z");
+    std::vector<int64_t> args = nn_golden_ints(name, "iargs");
+    args.resize(10, 0);
+    const struct { int64_t format; Dims perm; } formats[] = {{0, Dims{2, 3, 1, 0}}, {2, Dims{0, 2, 3, 1}}};
+    for (const auto& f : formats) {
+      NDArray view, dense;
+      ASSERT_OK(w.permute(f.perm, view));
+      ASSERT_OK(view.dup('c', dense));
+      std::vector<int64_t> with_format = args;
+      with_format.push_back(f.format);
+      Context ctx;
+      ASSERT_OK(run_op("conv2d", {.in = {&x, &dense, &b}, .i = with_format}, ctx));
+      EXPECT_TRUE(all_close(*ctx.output(0), values(want), 1e-10, 1e-10)) << "weights_format " << f.format;
+    }
+  }
+  // A mismatch names the weights as given and their format's layout.
   std::vector<int64_t> args = window(3, 1, 0, 1, 0);
-  args.push_back(0);  // libnd4j's [kH, kW, Cin, Cout]
-  Status s = conv_error({1, 3, 5, 5}, {3, 3, 3, 3}, args);
-  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_TRUE(has_substr(s.message(), "i arg 10 (weights_format) is 0: only 1"));
+  args.push_back(0);
+  Status s = conv_error({1, 3, 5, 5}, {3, 3, 2, 4}, args);
+  EXPECT_EQ(s.message(),
+            "conv2d: channel mismatch with x[1,3,5,5] (NCHW) and weights[3,3,2,4]: x has 3 input channels, weights "
+            "[kH, kW, Cin, Cout] expect 2");
+  args.back() = 3;
+  s = conv_error({1, 3, 5, 5}, {3, 3, 3, 3}, args);
+  EXPECT_EQ(s.message(),
+            "conv2d: i arg 10 (weights_format) is 3: it must be 0 ([kH, kW, Cin, Cout]), 1 ([Cout, Cin, kH, kW]) or 2 "
+            "([Cout, kH, kW, Cin])");
 }
 
 TEST(Conv2dOp, RejectsWrongRanks) {
@@ -199,10 +227,10 @@ TEST(Conv2dOp, RejectsWrongRanks) {
   EXPECT_EQ(s.code(), StatusCode::kShape);
   EXPECT_EQ(s.message(), "conv2d: x[3,5,5] has rank 3: it must be rank 4 ([N, C, H, W])");
   s = conv_error({1, 3, 5, 5}, {3, 3, 3}, window(3, 1, 0, 1, 0));
-  EXPECT_EQ(s.message(), "conv2d: weights[3,3,3] has rank 3: it must be rank 4 [Cout, Cin, kH, kW]");
+  EXPECT_EQ(s.message(), "conv2d: weights[3,3,3] has rank 3: it must be rank 4 (weights_format 1)");
   const Dims bs{2};
   s = conv_error({1, 3, 5, 5}, {4, 3, 3, 3}, window(3, 1, 0, 1, 0), DataType::kFloat32, &bs);
-  EXPECT_EQ(s.message(), "conv2d: bias[2] does not match weights[4,3,3,3]: bias must be [Cout] = [4]");
+  EXPECT_EQ(s.message(), "conv2d: bias[2] does not match weights[4,3,3,3] ([Cout, Cin, kH, kW]): bias must be [Cout] = [4]");
 }
 
 TEST(Conv2dOp, RejectsMixedAndNonFloatDtypes) {

@@ -29,7 +29,7 @@ TEST(Relu6Op, RejectsArgs) {
   NDArray x = make(DataType::kFloat32, {2}, {1, 2});
   Context ctx;
   Status s = run_op("relu6", {.in = {&x}, .t = {1.0}}, ctx);
-  EXPECT_EQ(s.message(), "relu6: takes no t or i args, got 1 and 0");
+  EXPECT_EQ(s.message(), "relu6: takes no float (t) args; got 1 (t arg 0 = 1)");
 }
 
 }  // namespace

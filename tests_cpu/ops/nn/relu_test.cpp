@@ -58,7 +58,7 @@ TEST(ReluOp, EmptyAndErrors) {
   NDArray x = make(DataType::kFloat32, {2}, {1, 2});
   Context c3;
   s = run_op("relu", {.in = {&x}, .t = {0.0, 1.0}}, c3);
-  EXPECT_EQ(s.message(), "relu: expected at most 1 t arg (threshold), got 2");
+  EXPECT_EQ(s.message(), "relu: takes at most 1 float (t) args (threshold); got 2: t arg 1 = 1 is not declared");
 }
 
 }  // namespace

@@ -43,11 +43,11 @@ TEST(CastOp, RejectsMissingOrBadTarget) {
   NDArray x = make(DataType::kFloat32, {2}, {1, 2});
   Context c1;
   Status s = run_op("cast", {.in = {&x}}, c1);
-  EXPECT_EQ(s.message(), "cast: no target dtype: give it as d arg 0 or as i arg 0 (an ops_dtype_t number)");
+  EXPECT_EQ(s.message(), "cast: no target dtype: give it as d arg 0 (dtype) or as i arg 0 (dtype_number, an ops_dtype_t number)");
   Context c2;
   s = run_op("cast", {.in = {&x}, .i = {99}}, c2);
-  EXPECT_EQ(s.message(), "cast: i arg 0 holds 99, which is not a dtype number (1..13)");
+  EXPECT_EQ(s.message(), "cast: i arg 0 (dtype_number) is 99: it must be in [0, 13]");
   Context c3;
   s = run_op("cast", {.in = {&x}, .d = {DataType::kInvalid}}, c3);
-  EXPECT_EQ(s.message(), "cast: d arg 0 holds 0, which is not a valid dtype");
+  EXPECT_EQ(s.message(), "cast: no target dtype: give it as d arg 0 (dtype) or as i arg 0 (dtype_number, an ops_dtype_t number)");
 }

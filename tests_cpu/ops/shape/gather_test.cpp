@@ -56,8 +56,8 @@ TEST(GatherOp, RejectsBadDtypesAndAxes) {
   NDArray idx = make(DataType::kInt32, {1}, {0});
   Context c2;
   s = run_op("gather", {.in = {&x, &idx}, .i = {2}}, c2);
-  EXPECT_EQ(s.message(), "gather: axis 2 is out of range for x[3,2] (allowed -2..1)");
+  EXPECT_EQ(s.message(), "gather: axis (i arg 0) is 2: it must be an axis of input 0 (x) [3,2], in [-2, 1]");
   Context c3;
   s = run_op("gather", {.in = {&x}, .i = {0}}, c3);
-  EXPECT_EQ(s.message(), "gather: expected 2 inputs, got 1");
+  EXPECT_EQ(s.message(), "gather: takes 2 inputs (x, indices), got 1");
 }

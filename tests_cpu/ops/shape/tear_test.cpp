@@ -38,10 +38,10 @@ TEST(TearOp, RejectsBadDims) {
   NDArray x = make(DataType::kFloat32, {2, 3}, iota(6));
   Context c1;
   Status s = run_op("tear", {.in = {&x}}, c1);
-  EXPECT_EQ(s.message(), "tear: expected at least 1 integer (i) args, got 0");
+  EXPECT_EQ(s.message(), "tear: missing i arg 0 (dims: the dims each part spans); tear needs 1 integer (i) args (dims...), got 0");
   Context c2;
   s = run_op("tear", {.in = {&x}, .i = {2}}, c2);
-  EXPECT_EQ(s.message(), "tear: axis 2 is out of range for rank 2 (allowed -2..1)");
+  EXPECT_EQ(s.message(), "tear: dims (i arg 0) is 2: it must be an axis of input 0 (x) [2,3], in [-2, 1]");
   NDArray e = zeros(DataType::kFloat32, {0, 3});
   Context c3;
   s = run_op("tear", {.in = {&e}, .i = {1}}, c3);

@@ -139,7 +139,7 @@ TEST(FftOp, ErrorsNameTheOpTheArrayAndTheAxis) {
             "fft: axis -3 (i arg 0) is out of range for x[3,4,2], which has 2 signal dims");
   EXPECT_EQ(run_error("ifft", x, {1, -1}).message(), "ifft: axis 1 is given twice");
   EXPECT_EQ(run_error("irfft", x, {-2}).message(),
-            "irfft: the output length (i arg 0) is -2; it must be >= 1, or 0 for 2 * (bins - 1)");
+            "irfft: i arg 0 (length) is -2: it must be >= 0");
   EXPECT_EQ(run_error("irfft", x, {0, 5}).message(),
             "irfft: axis 5 (i arg 1) is out of range for x[3,4,2], which has 2 signal dims");
 
