@@ -4,7 +4,7 @@
 //   ops-run model.lops [--input name=file.npy]... [--output-dir DIR]
 //           [--device cpu|cuda] [--profile] [--trace out.json]
 //           [--repeat N] [--threads N]
-//   ops-run --list-ops
+//   ops-run --list-ops [--format text|markdown|json]
 //
 // Every failure prints one message on stderr and exits non-zero (2 for a
 // usage error, 1 for anything else); it never crashes on bad input.
@@ -49,7 +49,7 @@ const char* kUsage =
     "usage: ops-run model.lops [--input name=file.npy]... [--output-dir DIR]\n"
     "               [--device cpu|cuda] [--profile] [--trace out.json]\n"
     "               [--repeat N] [--threads N]\n"
-    "       ops-run --list-ops\n"
+    "       ops-run --list-ops [--format text|markdown|json]\n"
     "\n"
     "Runs a libops graph and prints its outputs (or writes them as DIR/<name>.npy).\n"
     "Inputs not given with --input get deterministic example values: the\n"
@@ -60,7 +60,9 @@ const char* kUsage =
     "  --trace FILE    write a Chrome trace (chrome://tracing, Perfetto) of the last run\n"
     "  --repeat N      run N times and print run-time statistics (default 1)\n"
     "  --threads N     kernel threads (default: the graph's setting, else all cores)\n"
-    "  --device D      cpu (default), cuda or cuda:N (needs a CUDA build and a GPU)\n";
+    "  --device D      cpu (default), cuda or cuda:N (needs a CUDA build and a GPU)\n"
+    "  --list-ops      every op with its inputs, outputs, args and defaults; --format\n"
+    "                  markdown gives docs/ops.md, json the signatures bindings read\n";
 
 struct Options {
   std::string model;
@@ -68,6 +70,7 @@ struct Options {
   std::string output_dir;
   std::string device;
   std::string trace;
+  std::string format = "text";  // --list-ops
   bool profile = false;
   bool list_ops = false;
   long repeat = 1;
@@ -111,7 +114,7 @@ int parse_args(int argc, char** argv, Options& o) {
     } else if (arg == "--profile") {
       o.profile = true;
     } else if (arg == "--input" || arg == "--output-dir" || arg == "--device" || arg == "--trace" ||
-               arg == "--repeat" || arg == "--threads") {
+               arg == "--repeat" || arg == "--threads" || arg == "--format") {
       const char* v = value(arg.c_str());
       if (v == nullptr) return fail(kUsageError, "%s needs a value\n%s", arg.c_str(), kUsage);
       if (arg == "--input") {
@@ -125,6 +128,8 @@ int parse_args(int argc, char** argv, Options& o) {
         o.device = v;
       } else if (arg == "--trace") {
         o.trace = v;
+      } else if (arg == "--format") {
+        o.format = v;
       } else if (arg == "--repeat") {
         if (!parse_count(v, 1, 1000000, o.repeat)) return fail(kUsageError, "--repeat expects 1..1000000, got '%s'", v);
       } else if (!parse_count(v, 1, 4096, o.threads)) {
@@ -140,44 +145,16 @@ int parse_args(int argc, char** argv, Options& o) {
   }
   if (!o.list_ops && o.model.empty()) return fail(kUsageError, "no model given\n%s", kUsage);
   if (o.list_ops && !o.model.empty()) return fail(kUsageError, "--list-ops takes no model");
+  if (!o.list_ops && o.format != "text") return fail(kUsageError, "--format goes with --list-ops");
   return -1;
 }
 
 // ---- --list-ops ----
 
-std::string arity(int n, bool exact) {
-  if (n == -2) return "any";
-  if (n == -1) return "1+";
-  return exact ? std::to_string(n) : std::to_string(n) + "+";
-}
-
-int list_ops() {
-  const int n = ops_registry_size();
-  std::printf("custom ops (%d):\n", n);
-  std::printf("  %-24s %-13s %4s %4s %4s %4s %-7s %s\n", "name", "kind", "in", "out", "t", "i", "inplace",
-              "input dtypes");
-  for (int k = 0; k < n; ++k) {
-    ops_op_info_t info;
-    if (ops_registry_op_info(k, &info) != OPS_OK) return fail(kRunError, "%s", ops_last_error());
-    std::printf("  %-24s %-13s %4s %4s %4s %4s %-7s %s\n", info.name, info.kind, arity(info.num_inputs, true).c_str(),
-                arity(info.num_outputs, true).c_str(), arity(info.num_t_args, false).c_str(),
-                arity(info.num_i_args, false).c_str(), info.inplaceable ? "yes" : "no",
-                info.input_types ? info.input_types : "");
-  }
-  for (int e = 0; e < ops_registry_error_count(); ++e) std::printf("  registry problem: %s\n", ops_registry_error(e));
-  std::printf("\nlegacy ops, by group (group number: op number name):\n");
-  for (int g = 0; g < OPS_LEGACY_GROUP_COUNT; ++g) {
-    const auto group = static_cast<ops_legacy_group_t>(g);
-    std::printf("  %2d %-16s", g, ops_legacy_group_name(group));
-    const int count = ops_legacy_op_count(group);
-    for (int k = 0; k < count; ++k) {
-      int num = 0;
-      const char* name = nullptr;
-      if (ops_legacy_op_info(group, k, &num, &name) != OPS_OK) return fail(kRunError, "%s", ops_last_error());
-      std::printf("%s %d %s", k ? "," : "", num, name);
-    }
-    std::printf("\n");
-  }
+int list_ops(const std::string& format) {
+  const char* text = nullptr;
+  if (ops_registry_reference(format.c_str(), &text) != OPS_OK) return fail(kUsageError, "%s", ops_last_error());
+  std::fputs(text, stdout);
   return 0;
 }
 
@@ -490,6 +467,6 @@ int main(int argc, char** argv) {
   Options o;
   const int parsed = parse_args(argc, argv, o);
   if (parsed >= 0) return parsed;
-  if (o.list_ops) return list_ops();
+  if (o.list_ops) return list_ops(o.format);
   return run_model(o);
 }

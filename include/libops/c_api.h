@@ -126,12 +126,48 @@ typedef struct ops_op_info {
   int num_i_args;
   bool inplaceable;
   const char* input_types; /* e.g. "float16, bfloat16, float32, float64" for input 0 */
+  const char* summary;     /* one line: what the op computes */
+  int num_declared_inputs; /* entries for ops_op_input_info (the last may be variadic) */
+  int num_declared_outputs;
+  int num_args;            /* entries for ops_op_arg_info */
+  bool any_device;         /* runs on every device (else the CPU only) */
 } ops_op_info_t;
+
+/* An input or output of an op, as its signature declares it. */
+typedef struct ops_io_info {
+  const char* name;
+  const char* doc;
+  const char* dtypes; /* "float32, float64", "any"; "" when the op does not say (outputs) */
+  bool optional;      /* inputs: may be left out (with every later input) */
+  bool variadic;      /* this and all later inputs/outputs */
+} ops_io_info_t;
+
+/* An argument of an op, as its signature declares it (docs/ops.md explains
+ * the four positional lists). */
+typedef struct ops_arg_info {
+  const char* name;
+  const char* doc;
+  char kind;                 /* 't', 'i', 'b' or 'd' */
+  int position;              /* among the args of its kind */
+  bool is_list;              /* takes every arg of its kind from position on */
+  bool required;
+  const char* default_value; /* as text: "0", "1e-05", "true", "float32", "[]"; "" when required */
+  const char* allowed;       /* "0 (NCHW) or 1 (NHWC)", ">= 1", ...; "" for any value */
+  int from_input;            /* the input that may carry the values instead, or -1 */
+} ops_arg_info_t;
 
 int ops_registry_size(void);
 /* Strings stay valid while the library is loaded. Index in name order. */
 ops_status_t ops_registry_op_info(int index, ops_op_info_t* out);
 ops_status_t ops_op_info(const ops_op_t* op, ops_op_info_t* out);
+/* The signature of an op, entry `index` (0 .. count - 1 from ops_op_info). */
+ops_status_t ops_op_input_info(const ops_op_t* op, int index, ops_io_info_t* out);
+ops_status_t ops_op_output_info(const ops_op_t* op, int index, ops_io_info_t* out);
+ops_status_t ops_op_arg_info(const ops_op_t* op, int index, ops_arg_info_t* out);
+/* The whole op reference as one string: format "text" (what ops-run
+ * --list-ops prints), "markdown" (docs/ops.md) or "json" (op signatures for
+ * bindings). Valid while the library is loaded. */
+ops_status_t ops_registry_reference(const char* format, const char** out);
 /* Problems found while ops registered (duplicates); count, then messages. */
 int ops_registry_error_count(void);
 const char* ops_registry_error(int index);

@@ -84,6 +84,13 @@ std::string DeclarableOp::finish_declaration() {
   declare_args(sig);
   sig.declared = !sig.inputs.empty() || !sig.outputs.empty() || !sig.args.empty();
   if (!sig.declared) return "";  // an op made outside the macros, checked by its macro numbers alone
+  sig.fix_texts();
+  for (size_t k = 0; k < sig.inputs.size(); ++k)
+    sig.inputs[k].dtypes_shown = descriptor_.input_type(static_cast<int>(k)).str();
+  for (size_t k = 0; k < sig.outputs.size(); ++k)
+    if (!descriptor_.output_types.empty())
+      sig.outputs[k].dtypes_shown =
+          descriptor_.output_types[std::min(k, descriptor_.output_types.size() - 1)].str();
   std::string p = sig.problems();
   auto add = [&](const std::string& s) { p += (p.empty() ? "" : "; ") + s; };
   int lo = 0, hi = 0;
@@ -202,6 +209,9 @@ Status DeclarableOp::infer_shapes(Context& block, ShapeList& shapes) {
 Status DeclarableOp::prepare_outputs(Context& block, const ShapeList& shapes) {
   const int n = static_cast<int>(shapes.size());
   if (block.num_outputs() > 0) {
+    if (block.inplace())
+      return block.error(StatusCode::kInvalidArgument,
+                         "in place was asked for and %d outputs were given: in place, output 0 is input 0", block.num_outputs());
     // Supplied outputs must match the shape function exactly.
     if (block.num_outputs() != n)
       return block.error(StatusCode::kInvalidArgument, "expected %d outputs, got %d", n, block.num_outputs());
@@ -213,6 +223,10 @@ Status DeclarableOp::prepare_outputs(Context& block, const ShapeList& shapes) {
       if (o->shape() != s.dims || o->dtype() != s.dtype)
         return block.error(StatusCode::kShape, "output %d is %s%s but the op produces %s", i, dtype_name(o->dtype()),
                            o->shape().str().c_str(), s.str().c_str());
+      if (const int d = o->repeated_dim(); d >= 0)
+        return block.error(StatusCode::kInvalidArgument,
+                           "output %d %s is a broadcast view (stride 0 on dim %d); outputs must not repeat elements", i,
+                           o->shape().str().c_str(), d);
     }
     return Status::ok();
   }

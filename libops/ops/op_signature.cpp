@@ -196,27 +196,27 @@ Status ArgSpec::check_float(double v) const {
 // ---------------------------------------------------------------- OpSignature
 
 OpSignature& OpSignature::input(const char* name, const char* doc) {
-  inputs.push_back(InputSpec{name, doc, false, false, 1});
+  inputs.push_back(InputSpec{name, doc, false, false, 1, ""});
   return *this;
 }
 
 OpSignature& OpSignature::optional_input(const char* name, const char* doc) {
-  inputs.push_back(InputSpec{name, doc, true, false, 0});
+  inputs.push_back(InputSpec{name, doc, true, false, 0, ""});
   return *this;
 }
 
 OpSignature& OpSignature::inputs_variadic(const char* name, const char* doc, int min_count) {
-  inputs.push_back(InputSpec{name, doc, min_count == 0, true, min_count});
+  inputs.push_back(InputSpec{name, doc, min_count == 0, true, min_count, ""});
   return *this;
 }
 
 OpSignature& OpSignature::output(const char* name, const char* doc) {
-  outputs.push_back(OutputSpec{name, doc, false});
+  outputs.push_back(OutputSpec{name, doc, false, ""});
   return *this;
 }
 
 OpSignature& OpSignature::outputs_variadic(const char* name, const char* doc) {
-  outputs.push_back(OutputSpec{name, doc, true});
+  outputs.push_back(OutputSpec{name, doc, true, ""});
   return *this;
 }
 
@@ -339,6 +339,7 @@ const char* OpSignature::input_name(int index) const {
 std::string OpSignature::problems() const {
   std::string p;
   auto add = [&](const std::string& s) { p += (p.empty() ? "" : "; ") + s; };
+  if (summary.empty()) add("no summary (args.describe)");
   for (size_t k = 0; k < inputs.size(); ++k) {
     if (inputs[k].variadic && k + 1 != inputs.size()) add("variadic input '" + inputs[k].name + "' is not the last");
     if (k > 0 && !inputs[k].optional && inputs[k - 1].optional && !inputs[k].variadic)
@@ -351,13 +352,19 @@ std::string OpSignature::problems() const {
       if (&a != &b && a.name == b.name && &a < &b) add("arg '" + a.name + "' is declared twice");
     if (a.list) {
       for (const ArgSpec& b : args)
-        if (b.kind == a.kind && b.position > a.position) add("list arg '" + a.name + "' is not the last of its kind");
+        if (b.kind == a.kind && b.position > a.position) {
+          add("list arg '" + a.name + "' is not the last of its kind");
+          break;
+        }
     }
     if (a.required) {
       for (const ArgSpec& b : args)
-        if (b.kind == a.kind && b.position < a.position && !b.required)
+        if (b.kind == a.kind && b.position < a.position && !b.required && !b.list) {
           add("required arg '" + a.name + "' follows optional arg '" + b.name + "'");
+          break;
+        }
     }
+    if (a.doc.empty()) add("arg '" + a.name + "' has no doc");
     if (a.from_t_arg >= 0 && a.kind != ArgKind::kBool) add("arg '" + a.name + "': or_t_arg is for b args");
     if (a.from_input >= 0 && a.from_input >= static_cast<int>(inputs.size()))
       add("arg '" + a.name + "' comes from an undeclared input");
@@ -371,6 +378,13 @@ std::string OpSignature::problems() const {
     }
   }
   return p;
+}
+
+void OpSignature::fix_texts() {
+  for (ArgSpec& a : args) {
+    a.default_shown = a.default_text();
+    a.allowed_shown = a.allowed_text(*this);
+  }
 }
 
 // ---------------------------------------------------------------- resolution

@@ -99,6 +99,9 @@ struct ArgSpec {
   int min_count = 0, max_count = std::numeric_limits<int>::max();  // lists
   int from_input = -1;    // the values may come as this input array instead (libnd4j, ONNX)
   int from_t_arg = -1;    // b args: also given as libnd4j's t arg at this position (1.0 = true)
+  // default_text() and allowed_text(), fixed when the op registers: the
+  // strings the C API, --list-ops and docs/ops.md hand out.
+  std::string default_shown, allowed_shown;
 
   // ---- declaration sugar (chainable) ----
   ArgSpec& range(double lo, double hi);
@@ -131,21 +134,28 @@ struct InputSpec {
   bool optional = false;
   bool variadic = false;  // this and every later input (one or more, or min_count more)
   int min_count = 1;      // variadic: at least this many
+  std::string dtypes_shown;  // "float16, bfloat16, float32, float64", fixed at registration
 };
 
 struct OutputSpec {
   std::string name;
   std::string doc;
   bool variadic = false;  // the shape function decides how many
+  std::string dtypes_shown;  // fixed at registration ("" when the op does not say)
 };
 
 struct OpSignature {
+  std::string summary;  // one line: what the op computes
   std::vector<InputSpec> inputs;
   std::vector<OutputSpec> outputs;
   std::vector<ArgSpec> args;
   bool declared = false;  // DECLARE_ARGS ran
 
   // ---- used in DECLARE_ARGS bodies ----
+  OpSignature& describe(const char* one_line) {
+    summary = one_line;
+    return *this;
+  }
   OpSignature& input(const char* name, const char* doc);
   OpSignature& optional_input(const char* name, const char* doc);
   // One or more inputs (at least `min_count`), all described by this entry.
@@ -173,6 +183,8 @@ struct OpSignature {
   // Mistakes in the declaration itself (positions out of order, a list not
   // last, a required arg after an optional one); "" when well formed.
   std::string problems() const;
+  // Fixes each arg's default_shown and allowed_shown.
+  void fix_texts();
 
  private:
   ArgSpec& add_arg(const char* name, ArgKind kind, const char* doc);

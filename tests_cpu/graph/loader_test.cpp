@@ -334,6 +334,43 @@ TEST(GraphLoader, ChecksArgCountsAgainstTheDeclaration) {
   }
 }
 
+// A custom node's args are resolved against the op's signature once, at
+// load (Note [Argument resolution]): values out of range fail there, and
+// absent optional args are stored with their defaults.
+TEST(GraphLoader, ResolvesNodeArgsAgainstTheSignature) {
+  {
+    GraphBuilder g;
+    Ref x = g.main().placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, 1, 4, 4});
+    NodeArgs pool;
+    pool.i = {2, 2, 2, 2, 0, 0, 1, 1, 0, 0, 5};
+    g.main().output("y", g.main().op("maxpool2d", {x}, pool, "pool"));
+    EXPECT_TRUE(fails_with(g.finish(), StatusCode::kInvalidGraph,
+                           "node 1 'pool' (op maxpool2d): maxpool2d: i arg 10 (data_format) is 5: it must be 0 (NCHW) "
+                           "or 1 (NHWC)"));
+  }
+  {
+    GraphBuilder g;
+    Ref x = g.main().placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3});
+    NodeArgs bad;
+    bad.b = {true};
+    g.main().output("y", g.main().op("softmax", {x}, bad, "sm"));
+    EXPECT_TRUE(fails_with(g.finish(), StatusCode::kInvalidGraph,
+                           "node 1 'sm' (op softmax): softmax: takes no bool (b) args; got 1 (b arg 0 = true)"));
+  }
+  GraphBuilder g;
+  Ref x = g.main().placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3});
+  NodeArgs keep;
+  keep.t = {1.0};  // libnd4j's keep_dims
+  g.main().output("y", g.main().op("reduce_sum", {x}, keep, "sum"));
+  std::vector<uint8_t> bytes = g.finish();
+  std::shared_ptr<const Graph> graph;
+  ASSERT_OK(test::load(bytes, graph));
+  const Node& node = graph->main().nodes[0];
+  EXPECT_TRUE(node.args.t.empty());
+  EXPECT_EQ(node.args.b, (std::vector<bool>{true}));
+  EXPECT_EQ(graph->main().outputs[0].shape.str(), "float32[1,1]");
+}
+
 TEST(GraphLoader, ChecksConstantsAndDtypes) {
   {
     GraphBuilder g;

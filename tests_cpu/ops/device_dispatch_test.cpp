@@ -32,6 +32,7 @@ DECLARE_TYPES(copy_on_cpu_only) {
   descriptor.allow_outputs(libops::types::kFloat);
 }
 DECLARE_ARGS(copy_on_cpu_only) {
+  args.describe("a copy of x, on the CPU only");
   args.input("x", "float array");
   args.output("z", "a copy of x");
 }

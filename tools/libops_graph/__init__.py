@@ -10,7 +10,7 @@ Example::
     g = Graph(device="cpu")
     x = g.placeholder("x", "float32", [-1, 784])     # -1: unknown dim
     w = g.constant("w", np.ones((784, 10), np.float32))
-    y = g.op("matmul", x, w, b_args=[False, False], name="fc")
+    y = g.op("matmul", x, w, transpose_y=0, name="fc")   # args by name or position
     top = g.op("top_k", y, i_args=[5], num_outputs=2)  # top[1]: 2nd output
     z = g.legacy("transform_strict", 3, y)             # (group, num)
     g.output("probs", z)

@@ -10,6 +10,7 @@ import flatbuffers
 import numpy as np
 
 from . import _fbgen
+from . import signatures as _signatures
 
 _OP_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _INT64 = (-(1 << 63), (1 << 63) - 1)
@@ -85,16 +86,28 @@ class _Scope:
 
     # -- nodes -------------------------------------------------------------
     def op(self, op_name, *inputs, t_args=(), i_args=(), b_args=(), d_args=(),
-           num_outputs=1, name=None, device=None):
-        """A custom op by its registry name; returns its output 0."""
+           num_outputs=1, name=None, device=None, **kwargs):
+        """A custom op by its registry name; returns its output 0.
+
+        Args go positionally (t_args, i_args, b_args, d_args, as the op's
+        signature orders them: docs/ops.md) or by name as keyword arguments,
+        e.g. ``g.op("softmax", x, axis=1)`` or
+        ``g.op("conv2d", x, w, kH=3, kW=3, sH=1, sW=1, pH=1, pW=1, dH=1,
+        dW=1, same_mode=0, data_format="NHWC")``; an enumerated arg takes
+        its value's name. Named args after positional ones of the same kind
+        continue them; skipped optional args take their defaults."""
         if not _OP_NAME.match(op_name):
             raise ValueError(f"op name '{op_name}' is not lower_snake")
+        lists = {"t": [float(v) for v in t_args],
+                 "i": [_int64(v, "i_args") for v in i_args],
+                 "b": [bool(v) for v in b_args],
+                 "d": [self.root.dtype(d) for d in d_args]}
+        _signatures.resolve(op_name, kwargs, lists, self.root.dtype)
         return self._node(("custom", op_name), inputs, name, device,
                           num_outputs=num_outputs,
-                          t_args=[float(v) for v in t_args],
-                          i_args=[_int64(v, "i_args") for v in i_args],
-                          b_args=[bool(v) for v in b_args],
-                          d_args=[self.root.dtype(d) for d in d_args])
+                          t_args=lists["t"],
+                          i_args=[_int64(v, "i_args") for v in lists["i"]],
+                          b_args=lists["b"], d_args=lists["d"])
 
     def legacy(self, group, num, x=None, y=None, axes=None, extra=None,
                seed=None, keep_dims=False, dtype=None, shape=None, name=None,

@@ -90,6 +90,55 @@ def check_builder_errors():
     refuses(g.to_bytes, "a branch given an output after its use")
 
 
+def check_keyword_args():
+    """Keyword args land at the positions op_signatures.json gives them."""
+    g = Graph()
+    x = g.placeholder("x", "float32", [1, 3, 8, 8])
+    w = g.constant("w", np.zeros((4, 3, 3, 3), np.float32))
+
+    def node_args(v):
+        rec = g.records[v.id]
+        return rec.t_args, rec.i_args, rec.b_args, rec.d_args
+
+    conv = g.op("conv2d", x, w, data_format="NHWC", kH=3, kW=3, sH=2, sW=2,
+                pH=1, pW=1, dH=1, dW=1, same_mode="explicit")
+    check(node_args(conv)[1] == [3, 3, 2, 2, 1, 1, 1, 1, 0, 1],
+          f"conv2d kwargs by name and choice name: {node_args(conv)}")
+    # Positional then named: weights_format continues the 9 window args,
+    # data_format (skipped) takes its default.
+    conv = g.op("conv2d", x, w, i_args=[3, 3, 1, 1, 0, 0, 1, 1, 0],
+                weights_format=0)
+    check(node_args(conv)[1] == [3, 3, 1, 1, 0, 0, 1, 1, 0, 0, 0],
+          f"conv2d positional + named: {node_args(conv)}")
+    s = g.op("reduce_sum", x, axes=[1, -1], keep_dims=True)
+    check(node_args(s)[1:3] == ([1, -1], [True]), f"reduce_sum: {node_args(s)}")
+    bn = g.op("batchnorm", x, x, x, epsilon=1e-3)
+    check(node_args(bn)[0] == [1e-3], f"batchnorm epsilon: {node_args(bn)}")
+    mm = g.op("mmul", x, x, transpose_y=True)  # an alias finds matmul's args
+    check(node_args(mm)[1] == [0, 1], f"matmul alias: {node_args(mm)}")
+    c = g.op("cast", x, dtype="float16")
+    check(node_args(c)[3] == [g.dtype("float16")], f"cast dtype: {node_args(c)}")
+
+    def refuses(fn, what):
+        try:
+            fn()
+        except ValueError as e:
+            return str(e)
+        raise AssertionError(f"builder accepted {what}")
+    msg = refuses(lambda: g.op("softmax", x, axes=1), "an undeclared arg")
+    check("softmax: no arg named 'axes' (its args: axis)" in msg, msg)
+    msg = refuses(lambda: g.op("conv2d", x, w, data_format=1), "a required gap")
+    check("the required arg kH (i arg 0)" in msg, msg)
+    msg = refuses(lambda: g.op("conv2d", x, w, i_args=[3] * 10, data_format=1),
+                  "an arg given twice")
+    check("data_format (i arg 9) is given both by position and by name" in msg, msg)
+    msg = refuses(lambda: g.op("maxpool2d", x, kH=2, kW=2, sH=2, sW=2, pH=0,
+                               pW=0, dH=1, dW=1, same_mode=0,
+                               data_format="NCWH"), "an unknown choice name")
+    check("data_format='NCWH' is not one of its named values (NCHW, NHWC)" in msg, msg)
+    refuses(lambda: g.op("no_such_op", x, axis=1), "kwargs of an unknown op")
+
+
 def read_back(buf, v):
     fb = Graph().fb
     check(fb.Graph.Graph.GraphBufferHasIdentifier(buf, 0), "identifier LOPS")
@@ -222,6 +271,7 @@ def main():
     check(fnv1a64("a") == 0xaf63dc4c8601ec8c, "fnv1a64('a')")
     check(fnv1a64("foobar") == 0x85944171f73967e8, "fnv1a64('foobar')")
     check_builder_errors()
+    check_keyword_args()
     empty = Graph().fb.Graph.Graph.GetRootAs(Graph().to_bytes(), 0)
     check(empty.Version() == 1 and empty.VariablesLength() == 0 and
           empty.Configuration().Threads() == 0, "an empty graph")

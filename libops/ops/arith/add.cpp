@@ -7,4 +7,7 @@ DECLARE_SHAPE_FN(add) { return libops::ops::broadcastable_shape(block, shapes); 
 
 DECLARE_TYPES(add) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
 
-DECLARE_ARGS(add) { libops::ops::broadcastable_args(args, "x + y, in the promoted dtype of x and y"); }
+DECLARE_ARGS(add) {
+  args.describe("Element-wise x + y with broadcasting.");
+  libops::ops::broadcastable_args(args, "x + y, in the promoted dtype of x and y");
+}

@@ -7,4 +7,7 @@ DECLARE_SHAPE_FN(divide) { return libops::ops::broadcastable_shape(block, shapes
 
 DECLARE_TYPES(divide) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
 
-DECLARE_ARGS(divide) { libops::ops::broadcastable_args(args, "x / y, in the promoted dtype of x and y (Note [Integer division])"); }
+DECLARE_ARGS(divide) {
+  args.describe("Element-wise x / y with broadcasting.");
+  libops::ops::broadcastable_args(args, "x / y, in the promoted dtype of x and y (Note [Integer division])");
+}

@@ -7,4 +7,7 @@ DECLARE_SHAPE_FN(multiply) { return libops::ops::broadcastable_shape(block, shap
 
 DECLARE_TYPES(multiply) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
 
-DECLARE_ARGS(multiply) { libops::ops::broadcastable_args(args, "x * y, in the promoted dtype of x and y"); }
+DECLARE_ARGS(multiply) {
+  args.describe("Element-wise x * y with broadcasting.");
+  libops::ops::broadcastable_args(args, "x * y, in the promoted dtype of x and y");
+}

@@ -11,4 +11,7 @@ DECLARE_SHAPE_FN(squared_difference) { return libops::ops::broadcastable_shape(b
 
 DECLARE_TYPES(squared_difference) { descriptor.allow_inputs(libops::types::kNumeric).runs_on_any_device(); }
 
-DECLARE_ARGS(squared_difference) { libops::ops::broadcastable_args(args, "(x - y)^2, in the promoted dtype of x and y"); }
+DECLARE_ARGS(squared_difference) {
+  args.describe("Element-wise (x - y)^2 with broadcasting.");
+  libops::ops::broadcastable_args(args, "(x - y)^2, in the promoted dtype of x and y");
+}

@@ -7,4 +7,7 @@ DECLARE_SHAPE_FN(subtract) { return libops::ops::broadcastable_shape(block, shap
 
 DECLARE_TYPES(subtract) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
 
-DECLARE_ARGS(subtract) { libops::ops::broadcastable_args(args, "x - y, in the promoted dtype of x and y"); }
+DECLARE_ARGS(subtract) {
+  args.describe("Element-wise x - y with broadcasting.");
+  libops::ops::broadcastable_args(args, "x - y, in the promoted dtype of x and y");
+}

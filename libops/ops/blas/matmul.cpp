@@ -255,6 +255,7 @@ DECLARE_TYPES(matmul) {
 }
 
 DECLARE_ARGS(matmul) {
+  args.describe("Matrix product with numpy.matmul semantics.");
   args.input("x", "numeric, rank >= 1");
   args.input("y", "numeric, rank >= 1; x and y are cast to their promoted dtype");
   args.output("z", "op(x) @ op(y), batch dims broadcast (numpy.matmul)");

@@ -136,6 +136,7 @@ DECLARE_TYPES(cholesky) {
 }
 
 DECLARE_ARGS(cholesky) {
+  args.describe("Cholesky factors of positive-definite matrices.");
   args.input("a", "symmetric positive-definite matrices [..., n, n]; only the factor's triangle is read");
   args.output("factor", "L with a = L L^T (or U with a = U^T U when upper), zeros in the other triangle");
   args.b_arg("upper", false, "return the upper factor U");

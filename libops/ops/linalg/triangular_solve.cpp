@@ -114,6 +114,7 @@ DECLARE_TYPES(triangular_solve) {
 }
 
 DECLARE_ARGS(triangular_solve) {
+  args.describe("Solves triangular systems op(a) x = b.");
   args.input("a", "triangular matrices [..., n, n]; only the triangle named by upper is read");
   args.input("b", "right-hand sides [..., n, k], a's dtype; a's batch dims equal b's, or a is one matrix");
   args.output("x", "the solutions of op(a) x = b, b's shape");

@@ -44,6 +44,7 @@ DECLARE_TYPES(avgpool2d) {
 }
 
 DECLARE_ARGS(avgpool2d) {
+  args.describe("2-D average pooling.");
   using namespace libops::ops::nn;
   pool2d_signature(args, "the mean of each window, [N, C, oH, oW] or [N, oH, oW, C]");
   args.i_arg("count_include_pad", 0, "1: divide by kH * kW (padding counts as zeros); 0: by the taps inside x")

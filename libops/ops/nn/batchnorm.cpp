@@ -9,9 +9,9 @@
 //           The parameters may be any float dtype; each may also have x's
 //           rank with every extent 1 except C at the axis ([1, C, 1, 1]).
 //   i args  0 apply_scale, 1 apply_offset (0 or 1, libnd4j's order): which
-//           of gamma and beta follow variance. Optional; without them gamma
-//           is taken to be present when there are 4 or more inputs and beta
-//           when there are 5. The input count must match the flags.
+//           of gamma and beta follow variance. Optional; -1 (the default)
+//           takes gamma to be present when there are 4 or more inputs and
+//           beta when there are 5. The input count must match the flags.
 //           2 axis, optional: the channel axis, default 1 (NCHW, and the
 //           feature axis of [N, F]); negative counts from the end (NHWC: -1)
 //   t arg   0 epsilon, optional, default 1e-5, >= 0
@@ -213,6 +213,7 @@ DECLARE_TYPES(batchnorm) {
 }
 
 DECLARE_ARGS(batchnorm) {
+  args.describe("Batch normalization with given statistics (inference).");
   args.input("x", "the array, rank >= 1");
   args.input("mean", "[C], C = x's extent along axis (or x's rank, 1 except at axis)");
   args.input("variance", "[C]");

@@ -79,6 +79,7 @@ DECLARE_TYPES(bias_add) {
 }
 
 DECLARE_ARGS(bias_add) {
+  args.describe("Adds a bias vector along a channel axis.");
   args.input("x", "the array, rank >= 1");
   args.input("b", "the bias, [C] with C = x's extent along axis");
   args.output("z", "x + b along axis");

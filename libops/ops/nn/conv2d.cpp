@@ -328,6 +328,7 @@ DECLARE_TYPES(conv2d) {
 }
 
 DECLARE_ARGS(conv2d) {
+  args.describe("2-D convolution (cross-correlation) with an optional bias.");
   using namespace libops::ops::nn;
   args.input("x", "images, [N, Cin, H, W] (NCHW) or [N, H, W, Cin] (NHWC)");
   args.input("weights", "filters in the layout weights_format names, whatever the data format");

@@ -42,6 +42,7 @@ DECLARE_TYPES(maxpool2d) {
 }
 
 DECLARE_ARGS(maxpool2d) {
+  args.describe("2-D max pooling.");
   using namespace libops::ops::nn;
   pool2d_signature(args, "the maximum of each window, [N, C, oH, oW] or [N, oH, oW, C]; NaN wins");
   args.i_arg("unused", 0, "ignored: libnd4j's extraParam0 slot, so both pooling ops share one order");

@@ -78,6 +78,7 @@ DECLARE_TYPES(relu) {
 }
 
 DECLARE_ARGS(relu) {
+  args.describe("Rectified linear unit with an optional threshold.");
   args.input("x", "any numeric array");
   args.output("z", "x where x > threshold, else 0; NaN stays NaN");
   args.t_arg("threshold", 0.0, "values at or below it become 0");

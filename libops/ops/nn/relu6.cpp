@@ -43,6 +43,7 @@ DECLARE_TYPES(relu6) {
 }
 
 DECLARE_ARGS(relu6) {
+  args.describe("ReLU capped at 6.");
   args.input("x", "any numeric array");
   args.output("z", "min(max(x, 0), 6); NaN stays NaN");
 }

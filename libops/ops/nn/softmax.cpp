@@ -269,6 +269,7 @@ DECLARE_TYPES(softmax) {
 }
 
 DECLARE_ARGS(softmax) {
+  args.describe("Softmax along an axis.");
   args.input("x", "the logits, rank >= 1");
   args.output("z", "exp(x) / sum(exp(x)) along axis; a row with a NaN is all NaN");
   args.i_arg("axis", -1, "the axis to normalise over").axis(0);

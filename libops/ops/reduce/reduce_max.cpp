@@ -15,4 +15,7 @@ DECLARE_TYPES(reduce_max) {
   descriptor.allow_outputs(libops::types::kNumeric);
 }
 
-DECLARE_ARGS(reduce_max) { libops::ops::reduction_args(args, "the maximum over the axes, in x's dtype"); }
+DECLARE_ARGS(reduce_max) {
+  args.describe("Maximum over axes; NaN wins.");
+  libops::ops::reduction_args(args, "the maximum over the axes, in x's dtype");
+}

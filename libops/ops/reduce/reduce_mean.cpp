@@ -26,5 +26,6 @@ DECLARE_TYPES(reduce_mean) {
 }
 
 DECLARE_ARGS(reduce_mean) {
+  args.describe("Mean over axes.");
   libops::ops::reduction_args(args, "the mean over the axes; float inputs keep their dtype, integers give float32");
 }

@@ -15,4 +15,7 @@ DECLARE_TYPES(reduce_sum) {
   descriptor.allow_outputs(libops::types::kNumeric);
 }
 
-DECLARE_ARGS(reduce_sum) { libops::ops::reduction_args(args, "the sum over the axes, in x's dtype"); }
+DECLARE_ARGS(reduce_sum) {
+  args.describe("Sum over axes.");
+  libops::ops::reduction_args(args, "the sum over the axes, in x's dtype");
+}

@@ -47,6 +47,7 @@ DECLARE_TYPES(cast) {
 }
 
 DECLARE_ARGS(cast) {
+  args.describe("Converts x to another dtype.");
   args.input("x", "any array");
   args.output("z", "x converted to the target dtype");
   args.d_arg("dtype", libops::DataType::kInvalid, "the target dtype");

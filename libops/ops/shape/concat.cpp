@@ -66,6 +66,7 @@ DECLARE_SHAPE_FN(concat) {
 DECLARE_TYPES(concat) { descriptor.allow_inputs(libops::types::kAny).require_same_type().runs_on_any_device(); }
 
 DECLARE_ARGS(concat) {
+  args.describe("Joins arrays along an existing axis.");
   args.inputs_variadic("xs", "arrays of one dtype and rank (>= 1), equal in every dim but the axis");
   args.output("z", "the inputs joined along axis");
   args.i_arg("axis", 0, "the axis to join along").axis(0);

@@ -165,6 +165,7 @@ DECLARE_TYPES(gather) {
 }
 
 DECLARE_ARGS(gather) {
+  args.describe("Picks slices of x along an axis by index (numpy.take).");
   args.input("x", "any array, rank >= 1");
   args.input("indices", "int32 or int64, any shape; -n <= index < n for the axis extent n");
   args.output("z", "x.shape[:axis] + indices.shape + x.shape[axis+1:]");

@@ -64,6 +64,7 @@ DECLARE_SHAPE_FN(permute) {
 DECLARE_TYPES(permute) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
 
 DECLARE_ARGS(permute) {
+  args.describe("Reorders the dims of x (numpy.transpose).");
   args.input("x", "any array");
   args.optional_input("perm", "the permutation as an integer vector, instead of i args");
   args.output("z", "a dense copy of x with its dims reordered: output dim d is input dim perm[d]");

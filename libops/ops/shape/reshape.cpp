@@ -69,6 +69,7 @@ DECLARE_SHAPE_FN(reshape) {
 DECLARE_TYPES(reshape) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
 
 DECLARE_ARGS(reshape) {
+  args.describe("The elements of x in C order, in a new shape.");
   args.input("x", "any array");
   args.optional_input("shape", "the new shape as an integer vector, instead of i args");
   args.output("z", "x's elements in C order, in the new shape");

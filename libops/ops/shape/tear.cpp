@@ -80,6 +80,7 @@ DECLARE_SHAPE_FN(tear) {
 DECLARE_TYPES(tear) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
 
 DECLARE_ARGS(tear) {
+  args.describe("Splits x into every sub-tensor spanning the given dims.");
   args.input("x", "any array");
   args.outputs_variadic("parts", "one per position of the other dims, in C order; each spans x's extents at dims");
   args.i_list("dims", "the dims each part spans").axis(0).unique_values().count(1, libops::kMaxRank);

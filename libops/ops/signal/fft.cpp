@@ -246,15 +246,19 @@ DECLARE_SHAPE_FN(irfft) { return libops::ops::fft_shape(block, libops::ops::FftK
 DECLARE_TYPES(irfft) { libops::ops::fft_types(descriptor); }
 
 DECLARE_ARGS(fft) {
+  args.describe("Forward discrete Fourier transform of complex values.");
   libops::ops::fft_signature(args, libops::ops::FftKind::kForward, "the forward DFT along the axes, x's shape");
 }
 DECLARE_ARGS(ifft) {
+  args.describe("Inverse discrete Fourier transform of complex values.");
   libops::ops::fft_signature(args, libops::ops::FftKind::kInverse, "the inverse DFT (1/n per axis), x's shape");
 }
 DECLARE_ARGS(rfft) {
+  args.describe("Forward discrete Fourier transform of real values.");
   libops::ops::fft_signature(args, libops::ops::FftKind::kRealForward,
                              "complex [..., 2]: bins 0 .. n/2 along the last axis, all bins along the others");
 }
 DECLARE_ARGS(irfft) {
+  args.describe("Inverse of rfft: real values from half a spectrum.");
   libops::ops::fft_signature(args, libops::ops::FftKind::kRealInverse, "real values, rfft's inverse");
 }
