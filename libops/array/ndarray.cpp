@@ -61,16 +61,27 @@ Status NDArray::wrap(void* data, size_t bytes, DataType dtype, const Dims& shape
   if (st.size() != shape.size())
     return Status::error(StatusCode::kShape, "wrap: %d strides given for rank %d", st.size(), shape.size());
   // The view must stay inside [data, data + bytes).
+  // Every step in checked arithmetic: huge strides must not wrap around
+  // into a range that looks inside the buffer.
   int64_t lo = 0, hi = 0;
+  bool overflow = false;
   if (shape.product() > 0) {
     for (int d = 0; d < shape.size(); ++d) {
-      int64_t span = (shape[d] - 1) * st[d];
-      if (span < 0) lo += span;
-      else hi += span;
+      int64_t span = 0;
+      overflow = overflow || __builtin_mul_overflow(shape[d] - 1, st[d], &span);
+      if (span < 0) overflow = overflow || __builtin_add_overflow(lo, span, &lo);
+      else overflow = overflow || __builtin_add_overflow(hi, span, &hi);
     }
   }
-  int64_t es = static_cast<int64_t>(dtype_size(dtype));
-  if (shape.product() > 0 && (lo < 0 || static_cast<uint64_t>((hi + 1) * es) > bytes))
+  const int64_t es = static_cast<int64_t>(dtype_size(dtype));
+  int64_t need = 0;
+  overflow = overflow || __builtin_add_overflow(hi, int64_t{1}, &need) || __builtin_mul_overflow(need, es, &need);
+  if (shape.product() > 0 && overflow)
+    return Status::error(StatusCode::kShape,
+                         "wrap: a view of shape %s with strides %s reaches past any buffer (its extent overflows "
+                         "64 bits); the buffer holds %zu bytes",
+                         shape.str().c_str(), st.str().c_str(), bytes);
+  if (shape.product() > 0 && (lo < 0 || static_cast<uint64_t>(need) > bytes))
     return Status::error(StatusCode::kShape,
                          "wrap: a view of shape %s with strides %s needs elements %lld..%lld but the "
                          "buffer holds %zu bytes",
@@ -147,6 +158,12 @@ bool NDArray::may_overlap(const NDArray& other) const {
 bool NDArray::same_view(const NDArray& other) const {
   return buffer_ == other.buffer_ && offset_ == other.offset_ && dtype_ == other.dtype_ &&
          shape_ == other.shape_ && strides_ == other.strides_;
+}
+
+int NDArray::repeated_dim() const {
+  for (int d = 0; d < rank(); ++d)
+    if (strides_[d] == 0 && shape_[d] > 1) return d;
+  return -1;
 }
 
 bool NDArray::covers_buffer() const {

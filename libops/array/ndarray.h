@@ -57,6 +57,9 @@ class NDArray {
   // True when two arrays view overlapping bytes of the same buffer.
   bool may_overlap(const NDArray& other) const;
   bool same_view(const NDArray& other) const;
+  // The dim along which the view repeats elements (stride 0, extent > 1), or
+  // -1. Such a view (a broadcast) cannot be an output.
+  int repeated_dim() const;
   // True when writing every element overwrites the whole buffer, so an
   // output's old contents need not be synced before a kernel writes it.
   bool covers_buffer() const;

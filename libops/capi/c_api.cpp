@@ -15,6 +15,7 @@
 #include "libops/core/parallel.h"
 #include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/op_reference.h"
 
 using libops::Context;
 using libops::DataType;
@@ -354,10 +355,14 @@ Status fill_context(Context& ctx, DeclarableOp* op, ops_array_t* const* inputs, 
     if (args->n_i_args) ctx.set_i_args(args->i_args, args->n_i_args);
     if (args->n_b_args) ctx.set_b_args(args->b_args, args->n_b_args);
     for (int i = 0; i < args->n_d_args; ++i) {
-      DataType t = static_cast<DataType>(args->d_args[i]);
-      if (!libops::dtype_is_valid(t))
-        return ctx.error(StatusCode::kDtype, "d_args[%d] is not a valid dtype (%d)", i, static_cast<int>(t));
-      ctx.d_args().push_back(t);
+      // Read as an int: a value outside the enum must not be loaded as one.
+      static_assert(sizeof(ops_dtype_t) == sizeof(int32_t), "ops_dtype_t is read as a 32-bit int");
+      int32_t raw = 0;
+      std::memcpy(&raw, &args->d_args[i], sizeof raw);
+      if (raw < 0 || raw >= libops::kNumDataTypes || !libops::dtype_is_valid(static_cast<DataType>(raw)))
+        return ctx.error(StatusCode::kDtype, "d arg %d is %d, which is not a dtype (ops_dtype_t 1..%d)", i, raw,
+                         libops::kNumDataTypes - 1);
+      ctx.d_args().push_back(static_cast<DataType>(raw));
     }
     ctx.set_inplace(args->inplace);
   }
@@ -383,6 +388,10 @@ ops_status_t exec_op(DeclarableOp* op, ops_array_t* const* inputs, int n_inputs,
                      int n_outputs, const ops_args_t* args) {
   Context& ctx = thread_context();
   Status s = fill_context(ctx, op, inputs, n_inputs, outputs, n_outputs, args);
+  // The caller would never see outputs the op allocated for itself.
+  if (s.is_ok() && n_outputs == 0 && !ctx.inplace())
+    s = ctx.error(StatusCode::kInvalidArgument,
+                  "no outputs given: pass arrays of the shapes the op gives, set inplace, or call ops_op_exec_alloc");
   if (s.is_ok()) s = op->execute(ctx);
   return report(s);
 }
@@ -489,22 +498,31 @@ extern "C" ops_status_t ops_exec_legacy(ops_legacy_group_t group, int op_num, co
   try {
     if (group == OPS_RANDOM)
       return report_error(StatusCode::kInvalidArgument, "ops_exec_legacy: use ops_exec_random for the random group");
-    if (n_axes < 0 || n_extra < 0)
-      return report_error(StatusCode::kInvalidArgument, "ops_exec_legacy: negative count (axes %d, extra %d)", n_axes,
-                          n_extra);
-    if (n_extra > libops::ExtraParams::kMax)
-      return report_error(StatusCode::kInvalidArgument, "ops_exec_legacy: %d extra params, at most %d", n_extra,
-                          libops::ExtraParams::kMax);
-    if (n_extra > 0) CHECK_NOT_NULL(extra, "ops_exec_legacy: extra");
+    // Errors name the op, as legacy::exec's do; an unknown (group, number)
+    // gets legacy::exec's own message.
+    const char* op = libops::legacy::group_is_valid(group) ? libops::legacy::op_name(group, op_num) : nullptr;
+    if (op != nullptr) {
+      if (n_axes < 0 || n_extra < 0)
+        return report_error(StatusCode::kInvalidArgument, "%s: negative count (axes %d, extra %d)", op, n_axes,
+                            n_extra);
+      if (n_extra > libops::ExtraParams::kMax)
+        return report_error(StatusCode::kInvalidArgument, "%s: %d extra params, at most %d", op, n_extra,
+                            libops::ExtraParams::kMax);
+      if (n_extra > 0 && extra == nullptr)
+        return report_error(StatusCode::kNullPointer, "%s: extra is null but n_extra is %d", op, n_extra);
+      if (n_axes > 0 && axes == nullptr)
+        return report_error(StatusCode::kNullPointer, "%s: axes is null but n_axes is %d", op, n_axes);
+    }
     libops::legacy::LegacyCall call;
     call.group = group;
     call.num = op_num;
     call.x = x ? &x->array : nullptr;
     call.y = y ? &y->array : nullptr;
     call.z = z ? &z->array : nullptr;
-    call.axes = axes;
-    call.n_axes = n_axes;
-    call.extra = libops::ExtraParams::from(extra, n_extra);
+    // An unknown op reads neither list: exec says what is unknown.
+    call.axes = op ? axes : nullptr;
+    call.n_axes = op ? n_axes : 0;
+    call.extra = op ? libops::ExtraParams::from(extra, n_extra) : libops::ExtraParams{};
     call.device = thread_device();
     return report(libops::legacy::exec(call));
   } catch (...) {
@@ -515,10 +533,14 @@ extern "C" ops_status_t ops_exec_legacy(ops_legacy_group_t group, int op_num, co
 extern "C" ops_status_t ops_exec_random(int op_num, uint64_t seed, const ops_array_t* x, const ops_array_t* y,
                                         ops_array_t* z, const double* extra, int n_extra) {
   try {
-    if (n_extra < 0 || n_extra > libops::ExtraParams::kMax)
-      return report_error(StatusCode::kInvalidArgument, "ops_exec_random: %d extra params (0..%d allowed)", n_extra,
-                          libops::ExtraParams::kMax);
-    if (n_extra > 0) CHECK_NOT_NULL(extra, "ops_exec_random: extra");
+    const char* op = libops::legacy::op_name(OPS_RANDOM, op_num);
+    if (op != nullptr) {
+      if (n_extra < 0 || n_extra > libops::ExtraParams::kMax)
+        return report_error(StatusCode::kInvalidArgument, "%s: %d extra params (0..%d allowed)", op, n_extra,
+                            libops::ExtraParams::kMax);
+      if (n_extra > 0 && extra == nullptr)
+        return report_error(StatusCode::kNullPointer, "%s: extra is null but n_extra is %d", op, n_extra);
+    }
     libops::legacy::LegacyCall call;
     call.group = OPS_RANDOM;
     call.num = op_num;
@@ -526,7 +548,7 @@ extern "C" ops_status_t ops_exec_random(int op_num, uint64_t seed, const ops_arr
     call.y = y ? &y->array : nullptr;
     call.z = z ? &z->array : nullptr;
     call.seed = seed;
-    call.extra = libops::ExtraParams::from(extra, n_extra);
+    call.extra = op ? libops::ExtraParams::from(extra, n_extra) : libops::ExtraParams{};
     call.device = thread_device();
     return report(libops::legacy::exec(call));
   } catch (...) {
@@ -588,6 +610,16 @@ void fill_info(const DeclarableOp* op, ops_op_info_t* out) {
   out->num_i_args = d.num_i_args;
   out->inplaceable = d.inplaceable;
   out->input_types = input_types_text(op).c_str();
+  out->summary = d.signature.summary.c_str();
+  out->num_declared_inputs = static_cast<int>(d.signature.inputs.size());
+  out->num_declared_outputs = static_cast<int>(d.signature.outputs.size());
+  out->num_args = static_cast<int>(d.signature.args.size());
+  out->any_device = d.any_device;
+}
+
+template <typename Spec>
+const Spec* spec_at(const std::vector<Spec>& specs, int index) {
+  return index >= 0 && index < static_cast<int>(specs.size()) ? &specs[static_cast<size_t>(index)] : nullptr;
 }
 
 }  // namespace
@@ -626,4 +658,81 @@ extern "C" int ops_registry_error_count(void) {
 extern "C" const char* ops_registry_error(int index) {
   const auto& e = OpRegistry::instance().load_errors();
   return (index >= 0 && index < static_cast<int>(e.size())) ? e[static_cast<size_t>(index)].c_str() : "";
+}
+
+extern "C" ops_status_t ops_op_input_info(const ops_op_t* op, int index, ops_io_info_t* out) {
+  try {
+    CHECK_NOT_NULL(op, "ops_op_input_info: op");
+    CHECK_NOT_NULL(out, "ops_op_input_info: out");
+    const libops::OpSignature& sig = as_op(op)->descriptor().signature;
+    const libops::InputSpec* in = spec_at(sig.inputs, index);
+    if (in == nullptr)
+      return report_error(StatusCode::kInvalidArgument, "ops_op_input_info: %s declares %zu inputs; index %d is out of range",
+                          as_op(op)->name(), sig.inputs.size(), index);
+    *out = ops_io_info_t{in->name.c_str(), in->doc.c_str(), in->dtypes_shown.c_str(), in->optional, in->variadic};
+    return report(Status::ok());
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_op_output_info(const ops_op_t* op, int index, ops_io_info_t* out) {
+  try {
+    CHECK_NOT_NULL(op, "ops_op_output_info: op");
+    CHECK_NOT_NULL(out, "ops_op_output_info: out");
+    const libops::OpSignature& sig = as_op(op)->descriptor().signature;
+    const libops::OutputSpec* o = spec_at(sig.outputs, index);
+    if (o == nullptr)
+      return report_error(StatusCode::kInvalidArgument,
+                          "ops_op_output_info: %s declares %zu outputs; index %d is out of range", as_op(op)->name(),
+                          sig.outputs.size(), index);
+    *out = ops_io_info_t{o->name.c_str(), o->doc.c_str(), o->dtypes_shown.c_str(), false, o->variadic};
+    return report(Status::ok());
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_op_arg_info(const ops_op_t* op, int index, ops_arg_info_t* out) {
+  try {
+    CHECK_NOT_NULL(op, "ops_op_arg_info: op");
+    CHECK_NOT_NULL(out, "ops_op_arg_info: out");
+    const libops::OpSignature& sig = as_op(op)->descriptor().signature;
+    const libops::ArgSpec* a = spec_at(sig.args, index);
+    if (a == nullptr)
+      return report_error(StatusCode::kInvalidArgument, "ops_op_arg_info: %s declares %zu args; index %d is out of range",
+                          as_op(op)->name(), sig.args.size(), index);
+    *out = ops_arg_info_t{a->name.c_str(),          a->doc.c_str(),           libops::arg_kind_name(a->kind)[0],
+                          a->position,              a->list,                  a->required,
+                          a->default_shown.c_str(), a->allowed_shown.c_str(), a->from_input};
+    return report(Status::ok());
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+extern "C" ops_status_t ops_registry_reference(const char* format, const char** out) {
+  try {
+    CHECK_NOT_NULL(format, "ops_registry_reference: format");
+    CHECK_NOT_NULL(out, "ops_registry_reference: out");
+    static const struct { const char* name; libops::ReferenceFormat format; } kFormats[] = {
+        {"text", libops::ReferenceFormat::kText},
+        {"markdown", libops::ReferenceFormat::kMarkdown},
+        {"json", libops::ReferenceFormat::kJson}};
+    for (const auto& f : kFormats) {
+      if (std::strcmp(format, f.name) != 0) continue;
+      // Made once per format: the registry does not change once loaded.
+      static std::mutex mu;
+      static std::string texts[3];
+      std::lock_guard<std::mutex> lock(mu);
+      std::string& text = texts[static_cast<int>(f.format)];
+      if (text.empty()) text = libops::op_reference(f.format);
+      *out = text.c_str();
+      return report(Status::ok());
+    }
+    return report_error(StatusCode::kInvalidArgument,
+                        "ops_registry_reference: unknown format '%s' (text, markdown or json)", format);
+  } catch (...) {
+    return report_exception();
+  }
 }

@@ -31,13 +31,6 @@ Status check_array(const char* op, const char* role, const NDArray* a) {
   return Status::ok();
 }
 
-// The dim of z along which it repeats elements (stride 0, extent > 1), or -1.
-int repeated_dim(const NDArray& z) {
-  for (int d = 0; d < z.rank(); ++d)
-    if (z.strides()[d] == 0 && z.dim(d) > 1) return d;
-  return -1;
-}
-
 bool partially_overlaps(const NDArray& z, const NDArray& in) { return z.may_overlap(in) && !z.same_view(in); }
 
 Status check_no_partial_overlap(const char* op, const NDArray& z, const NDArray& in, const char* role) {
@@ -250,7 +243,7 @@ Status exec(const LegacyCall& c) {
   if (op == nullptr)
     return Status::error(StatusCode::kUnknownOp, "legacy %s: no op number %d", group_name(static_cast<ops_legacy_group_t>(c.group)), c.num);
   RETURN_IF_ERROR(check_array(op, "output z", c.z));
-  if (const int d = repeated_dim(*c.z); d >= 0)
+  if (const int d = c.z->repeated_dim(); d >= 0)
     return Status::error(StatusCode::kInvalidArgument,
                          "%s: output z%s is a broadcast view (stride 0 on dim %d); outputs must not repeat elements",
                          op, c.z->shape().str().c_str(), d);
@@ -271,7 +264,7 @@ Status exec_pairwise_prechecked(const LegacyCall& c) {
   const NDArray& y = *c.y;
   NDArray& z = *c.z;
   // The checks of exec that the caller's do not cover; exec reports a failure.
-  if (repeated_dim(z) >= 0 || partially_overlaps(z, x) || partially_overlaps(z, y)) return exec(c);
+  if (z.repeated_dim() >= 0 || partially_overlaps(z, x) || partially_overlaps(z, y)) return exec(c);
   // As exec_binary: the plain pairwise table has no dtype rules of its own.
   return run_table(Table::kBinary, c.device, c.num, compute_type_of(promote_types(x.dtype(), y.dtype())), x, &y, z,
                    kNoAxes, c.extra);

@@ -244,3 +244,63 @@ TEST(CApi, ErrorMessageIsPerThread) {
   EXPECT_EQ(other, "");
   EXPECT_TRUE(error_mentions("nope"));
 }
+
+// Calls that broke the header's rules and were accepted (found by a sweep of
+// bad calls over every op); each is now an error naming the op.
+TEST(CApiErrors, CallsThatBreakTheHeadersRules) {
+  const float xs[6] = {1, 2, 3, 4, 5, 6};
+  Arr x{from(OPS_DTYPE_FLOAT32, {2, 3}, xs, sizeof xs)};
+  ops_array_t* in[2] = {x.h, x.h};
+  // No outputs and not in place: the result would be thrown away.
+  EXPECT_EQ(ops_exec("add", in, 2, nullptr, 0, nullptr), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(ops_last_error(),
+               "add: no outputs given: pass arrays of the shapes the op gives, set inplace, or call ops_op_exec_alloc");
+  // In place together with caller-given outputs.
+  float zs[6] = {0};
+  const int64_t shape[2] = {2, 3};
+  Arr z;
+  ASSERT_EQ(ops_array_wrap(zs, sizeof zs, OPS_DTYPE_FLOAT32, 2, shape, nullptr, &z.h), OPS_OK);
+  ops_array_t* out[1] = {z.h};
+  ops_args_t inplace{};
+  inplace.inplace = true;
+  EXPECT_EQ(ops_exec("add", in, 2, out, 1, &inplace), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(ops_last_error(), "add: in place was asked for and 1 outputs were given: in place, output 0 is input 0");
+  EXPECT_EQ(zs[0], 0.0f);
+  // A broadcast output (stride 0) for a custom op.
+  const int64_t repeat[2] = {0, 1};
+  Arr b;
+  ASSERT_EQ(ops_array_wrap(zs, 3 * sizeof(float), OPS_DTYPE_FLOAT32, 2, shape, repeat, &b.h), OPS_OK);
+  ops_array_t* bout[1] = {b.h};
+  EXPECT_EQ(ops_exec("add", in, 2, bout, 1, nullptr), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(ops_last_error(),
+               "add: output 0 [2,3] is a broadcast view (stride 0 on dim 0); outputs must not repeat elements");
+  EXPECT_EQ(zs[0], 0.0f);
+  // A stride whose extent overflows 64 bits.
+  float small[4] = {0};
+  const int64_t two[1] = {2};
+  const int64_t huge[1] = {int64_t{1} << 62};
+  Arr w;
+  EXPECT_EQ(ops_array_wrap(small, sizeof small, OPS_DTYPE_FLOAT32, 1, two, huge, &w.h), OPS_ERR_SHAPE);
+  EXPECT_TRUE(error_mentions("reaches past any buffer")) << ops_last_error();
+  EXPECT_EQ(w.h, nullptr);
+  // A d arg outside the dtype enum is read as an integer and refused.
+  for (int32_t raw : {99, -1}) {
+    ops_dtype_t d;
+    std::memcpy(&d, &raw, sizeof raw);
+    ops_args_t args{};
+    args.d_args = &d;
+    args.n_d_args = 1;
+    ops_array_t** outs = nullptr;
+    int n = 0;
+    EXPECT_EQ(ops_exec_alloc("cast", in, 1, &args, &outs, &n), OPS_ERR_DTYPE);
+    EXPECT_EQ(std::string(ops_last_error()),
+              "cast: d arg 0 is " + std::to_string(raw) + ", which is not a dtype (ops_dtype_t 1..13)");
+  }
+  // Errors at the legacy entry points name the op.
+  EXPECT_EQ(ops_exec_legacy(OPS_PAIRWISE, 0, x.h, x.h, z.h, nullptr, -1, nullptr, 0), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(ops_last_error(), "add: negative count (axes -1, extra 0)");
+  EXPECT_EQ(ops_exec_legacy(OPS_TRANSFORM_STRICT, 0, x.h, nullptr, z.h, nullptr, 0, nullptr, 3), OPS_ERR_NULL_POINTER);
+  EXPECT_STREQ(ops_last_error(), "exp: extra is null but n_extra is 3");
+  EXPECT_EQ(ops_exec_random(0, 1, nullptr, nullptr, z.h, nullptr, 9), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_TRUE(error_mentions(": 9 extra params (0..8 allowed)")) << ops_last_error();
+}
