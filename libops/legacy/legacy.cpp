@@ -1,11 +1,13 @@
 // Validation of legacy calls; the kernels trust what is checked here.
 #include "libops/legacy/legacy.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
 #include "libops/legacy/device_tables.h"
 #include "libops/legacy/ops/binary_int_ops.h"
+#include "libops/legacy/ops/transform_same_ops.h"
 #include "libops/legacy/tables.h"
 #include "libops/loops/nd_loop.h"
 
@@ -58,6 +60,13 @@ Status exec_transform(const LegacyCall& c, const char* op) {
                          z.shape().str().c_str());
   RETURN_IF_ERROR(check_no_partial_overlap(op, z, x, "x"));
   ComputeType ct = compute_type_of(x.dtype());
+  ExtraParams extra = c.extra;
+  if (c.group == OPS_TRANSFORM_SAME && (c.num == static_cast<int>(TransformSameOp::bitwise_not) ||
+                                        c.num == static_cast<int>(TransformSameOp::population_count))) {
+    // They work on the bits of x's own dtype (transform_same_ops.h).
+    extra.v[0] = x.dtype() == DataType::kBool ? 1.0 : 8.0 * static_cast<double>(dtype_size(x.dtype()));
+    extra.n = std::max(extra.n, 1);
+  }
   switch (c.group) {
     case OPS_TRANSFORM_FLOAT:
       RETURN_IF_ERROR(require_dtype(op, "output z", z.dtype(), dtype_is_float(z.dtype()), "a float dtype"));
@@ -78,7 +87,7 @@ Status exec_transform(const LegacyCall& c, const char* op) {
       break;
   }
   return run_table(table_of(static_cast<ops_legacy_group_t>(c.group)), c.device, c.num, ct, x, nullptr, z, kNoAxes,
-                   c.extra);
+                   extra);
 }
 
 // Note [Rotation width] in ops/binary_int_ops.h: the rotation width is

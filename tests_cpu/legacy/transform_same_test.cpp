@@ -76,6 +76,8 @@ INSTANTIATE_TEST_SUITE_P(AllOps, TransformSameGolden, ::testing::ValuesIn(kCases
 TEST(TransformSameTable, CasesCoverEveryOpAndNamesAreUnique) {
   std::vector<std::string> names;
   for (const SameCase& c : kCases) names.push_back(c.name);
+  // Integer-only ops, tested by hand below.
+  for (const char* n : {"bitwise_not", "population_count"}) names.push_back(n);
   tr::expect_cases_match_table(OPS_TRANSFORM_SAME, LIBOPS_TRANSFORM_SAME_COUNT, names);
   EXPECT_EQ(static_cast<int>(TransformSameOp::abs), 0);
   EXPECT_EQ(static_cast<int>(TransformSameOp::neg), 1);
@@ -102,6 +104,27 @@ std::vector<T> apply(TransformSameOp op, const std::vector<T>& in, const std::ve
   Status s = tr::run(OPS_TRANSFORM_SAME, static_cast<int>(op), x, z, extra);
   EXPECT_TRUE(s.is_ok()) << s.message();
   return read<T>(z);
+}
+
+// bitwise_not and population_count work on the bits of x's own dtype.
+TEST(TransformSameInt, BitwiseNotAndPopulationCountUseTheDtypesWidth) {
+  EXPECT_EQ(apply<int8_t>(TransformSameOp::bitwise_not, {0, -1, 5, -128}), (std::vector<int8_t>{-1, 0, -6, 127}));
+  EXPECT_EQ(apply<uint8_t>(TransformSameOp::bitwise_not, {0, 255, 5}), (std::vector<uint8_t>{255, 0, 250}));
+  EXPECT_EQ(apply<uint32_t>(TransformSameOp::bitwise_not, {0, 1}), (std::vector<uint32_t>{0xFFFFFFFFu, 0xFFFFFFFEu}));
+  EXPECT_EQ(apply<int64_t>(TransformSameOp::bitwise_not, {0, std::numeric_limits<int64_t>::min()}),
+            (std::vector<int64_t>{-1, std::numeric_limits<int64_t>::max()}));
+  EXPECT_EQ(apply<int8_t>(TransformSameOp::population_count, {0, -1, 7, -128}), (std::vector<int8_t>{0, 8, 3, 1}));
+  EXPECT_EQ(apply<int16_t>(TransformSameOp::population_count, {-1, 0x0F0F}), (std::vector<int16_t>{16, 8}));
+  EXPECT_EQ(apply<int32_t>(TransformSameOp::population_count, {-1, 1 << 30}), (std::vector<int32_t>{32, 1}));
+  EXPECT_EQ(apply<uint64_t>(TransformSameOp::population_count, {~uint64_t{0}, uint64_t{1} << 63}),
+            (std::vector<uint64_t>{64, 1}));
+  // bool: bitwise_not is logical not.
+  NDArray b = make(DataType::kBool, {2}, {1, 0}), z = zeros(DataType::kBool, {2});
+  ASSERT_OK(tr::run(OPS_TRANSFORM_SAME, static_cast<int>(TransformSameOp::bitwise_not), b, z));
+  EXPECT_TRUE(all_close(z, {0, 1}));
+  NDArray f = make(DataType::kFloat32, {1}, {1}), zf = zeros(DataType::kFloat32, {1});
+  EXPECT_EQ(tr::run(OPS_TRANSFORM_SAME, static_cast<int>(TransformSameOp::population_count), f, zf).code(),
+            StatusCode::kDtype);
 }
 
 constexpr int32_t kI32Min = std::numeric_limits<int32_t>::min(), kI32Max = std::numeric_limits<int32_t>::max();

@@ -9,6 +9,7 @@
 
 #include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/elementwise/elementwise.h"
 #include "test_util.h"
 
 using namespace libops;
@@ -26,6 +27,12 @@ std::set<std::string> declared_ops() {
     ss << in.rdbuf();
     std::string text = ss.str();
     for (std::sregex_iterator it(text.begin(), text.end(), impl), end; it != end; ++it) names.insert((*it)[1]);
+  }
+  // Table-declared families: a row each.
+  for (auto table : {ops::unary_elementwise_defs, ops::binary_elementwise_defs}) {
+    int n = 0;
+    const ops::ElementwiseDef* defs = table(n);
+    for (int k = 0; k < n; ++k) names.insert(defs[k].name);
   }
   return names;
 }

@@ -23,6 +23,11 @@
 // stored to an integer (truncated toward zero, saturated at the range, NaN
 // -> 0). When min > max every element becomes max, as numpy.clip.
 //
+// bitwise_not and population_count take integers and bool and work on the
+// bits of x's own dtype: the legacy layer passes that width as extra[0]
+// (1 for bool, so bitwise_not(true) = false). population_count gives the
+// number of set bits in x's dtype (popcount(int8 -1) = 8), in x's dtype.
+//
 // To add an op: write a functor `template <typename C> struct Name { static C
 // op(C x, const ExtraParams& e); };` and add a row X(number, name, Functor,
 // type set) with the next unused number. Never renumber a row.
@@ -144,6 +149,31 @@ template <typename C> struct Frac {
   }
 };
 
+namespace detail {
+// x's bits in its storage width (extra[0]; default: all of C's).
+template <typename C> LIBOPS_HOST_DEVICE inline std::make_unsigned_t<C> storage_bits(C x, const ExtraParams& e) {
+  using U = std::make_unsigned_t<C>;
+  const int width = static_cast<int>(e.get(0, 8.0 * sizeof(C)));
+  U u = static_cast<U>(x);
+  if (width > 0 && width < static_cast<int>(8 * sizeof(C))) u &= static_cast<U>((U(1) << width) - U(1));
+  return u;
+}
+}  // namespace detail
+
+template <typename C> struct BitwiseNot {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams& e) {
+    return static_cast<C>(detail::storage_bits(static_cast<C>(~x), e));
+  }
+};
+template <typename C> struct PopulationCount {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams& e) {
+    auto u = detail::storage_bits(x, e);
+    C n = 0;
+    for (; u != 0; u &= u - 1) ++n;
+    return n;
+  }
+};
+
 }  // namespace libops::legacy::fn::transform_same
 
 // X(number, name, functor, type set). Never renumber a row.
@@ -165,8 +195,10 @@ template <typename C> struct Frac {
   X(14, clip_by_value, fn::transform_same::ClipByValue, kNumericTypes) \
   X(15, step, fn::transform_same::Step, kNumericTypes)                 \
   X(16, trunc, fn::transform_same::Trunc, kNumericTypes)               \
-  X(17, frac, fn::transform_same::Frac, kFloatTypes)
-#define LIBOPS_TRANSFORM_SAME_COUNT 18
+  X(17, frac, fn::transform_same::Frac, kFloatTypes)                   \
+  X(18, bitwise_not, fn::transform_same::BitwiseNot, kIntTypes)        \
+  X(19, population_count, fn::transform_same::PopulationCount, kIntTypes)
+#define LIBOPS_TRANSFORM_SAME_COUNT 20
 
 namespace libops::legacy {
 enum class TransformSameOp : int { LIBOPS_TRANSFORM_SAME_OPS(LIBOPS_TABLE_ENUM_ROW) };
