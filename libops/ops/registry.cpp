@@ -30,6 +30,22 @@ bool OpRegistry::register_op(std::unique_ptr<DeclarableOp> op) {
   return true;
 }
 
+void OpRegistry::add(std::unique_ptr<DeclarableOp> op, const char* aliases) {
+  std::string problem = op->finish_declaration();
+  if (!problem.empty()) {
+    refuse(std::move(problem));
+    return;
+  }
+  const std::string name = op->name();
+  if (!register_op(std::move(op))) return;
+  for (const char* p = aliases; p != nullptr && *p != '\0';) {
+    const char* end = std::strchr(p, ' ');
+    const size_t n = end ? static_cast<size_t>(end - p) : std::strlen(p);
+    if (n > 0) register_alias(std::string(p, n).c_str(), name.c_str());
+    p += n + (end ? 1 : 0);
+  }
+}
+
 void OpRegistry::refuse(std::string why) {
   log_error("%s", why.c_str());
   load_errors_.push_back(std::move(why));

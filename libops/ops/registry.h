@@ -20,6 +20,11 @@ class OpRegistry {
 
   // Takes ownership. Returns false (and records why) for a duplicate name or hash.
   bool register_op(std::unique_ptr<DeclarableOp> op);
+  // Finishes the op's declaration, then registers it and its aliases
+  // ("a b c": space-separated), or refuses it for a bad declaration. How
+  // every op registers: OpRegistrar for macro-declared ops, the tables of
+  // op families (elementwise, reductions) for theirs.
+  void add(std::unique_ptr<DeclarableOp> op, const char* aliases = "");
   void register_alias(const char* alias, const char* target);
   // Records why an op was not registered (a bad declaration).
   void refuse(std::string why);
@@ -45,12 +50,7 @@ class OpRegistry {
 
 template <typename Op>
 struct OpRegistrar {
-  OpRegistrar() {
-    auto op = std::make_unique<Op>();
-    std::string problem = op->finish_declaration();
-    if (problem.empty()) OpRegistry::instance().register_op(std::move(op));
-    else OpRegistry::instance().refuse(std::move(problem));
-  }
+  OpRegistrar() { OpRegistry::instance().add(std::make_unique<Op>()); }
 };
 
 struct OpAliasRegistrar {

@@ -10,6 +10,7 @@
 #include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/elementwise/elementwise.h"
+#include "libops/ops/reduce/reduce_common.h"
 #include "test_util.h"
 
 using namespace libops;
@@ -34,6 +35,7 @@ std::set<std::string> declared_ops() {
     const ops::ElementwiseDef* defs = table(n);
     for (int k = 0; k < n; ++k) names.insert(defs[k].name);
   }
+  for (const std::string& n : ops::reduction_op_names()) names.insert(n);
   return names;
 }
 

@@ -1,6 +1,5 @@
 #include "libops/ops/elementwise/elementwise.h"
 
-#include <cstring>
 #include <memory>
 #include <string>
 
@@ -96,23 +95,7 @@ Status ElementwiseOp::validate_and_execute(Context& block) {
 }
 
 ElementwiseTableRegistrar::ElementwiseTableRegistrar(const ElementwiseDef* defs, int count) {
-  OpRegistry& registry = OpRegistry::instance();
-  for (int k = 0; k < count; ++k) {
-    auto op = std::make_unique<ElementwiseOp>(defs[k]);
-    std::string problem = op->finish_declaration();
-    if (!problem.empty()) {
-      registry.refuse(std::move(problem));
-      continue;
-    }
-    registry.register_op(std::move(op));
-    // "a b c": each alias separated by one space.
-    for (const char* p = defs[k].aliases; *p != '\0';) {
-      const char* end = std::strchr(p, ' ');
-      const size_t n = end ? static_cast<size_t>(end - p) : std::strlen(p);
-      registry.register_alias(std::string(p, n).c_str(), defs[k].name);
-      p += n + (end ? 1 : 0);
-    }
-  }
+  for (int k = 0; k < count; ++k) OpRegistry::instance().add(std::make_unique<ElementwiseOp>(defs[k]), defs[k].aliases);
 }
 
 }  // namespace libops::ops

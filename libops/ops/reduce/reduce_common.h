@@ -1,11 +1,13 @@
-// Shared by the reduce_* custom ops: input x; the axes as i args (none =
-// all, negative counts from the end) or, as libnd4j and ONNX opset 13 also
-// allow, as an integer array input; b arg 0 keep_dims (default false), which
-// libnd4j's older calls give as t arg 1.0. The work is done by the legacy
-// reduce tables (libops/legacy/ops/reduce_ops.h).
+// Shared by the reductions (reductions.cpp, logsumexp.cpp, moments.cpp):
+// input x; the axes as i args (none = all, negative counts from the end)
+// or, as libnd4j and ONNX opset 13 also allow, as an integer array input;
+// b arg 0 keep_dims (default false), which libnd4j's older calls give as t
+// arg 1.0. The work is done by the legacy reduce tables
+// (libops/legacy/ops/reduce_ops.h) on the call's device.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
@@ -32,22 +34,25 @@ inline Status reduction_axes(Context& block, Dims& axes) {
                         axes);
 }
 
-// Output 0 = the legacy reduction (group, num) of input 0 over the i-arg
-// axes; keep_dims follows from the output's rank (legacy::exec).
-inline Status reduce_exec(Context& block, ops_legacy_group_t group, int num) {
+// z = the legacy reduction (group, num) of x over `axes`, on the call's
+// device; keep_dims follows from z's rank (legacy::exec). Errors name the op.
+inline Status reduce_into(const Context& block, ops_legacy_group_t group, int num, const NDArray& x, const Dims& axes,
+                          NDArray& z, const ExtraParams& extra = {}) {
   legacy::LegacyCall call;
   call.group = group;
   call.num = num;
-  call.x = block.input(0);
-  call.z = block.output(0);
+  call.x = &x;
+  call.z = &z;
   call.device = block.device();
-  Dims axes;
-  RETURN_IF_ERROR(reduction_axes(block, axes));
   call.axes = axes.data();
   call.n_axes = axes.size();
+  call.extra = extra;
   Status s = legacy::exec(call);
   // The legacy layer names its own op; say which custom op called it.
   return s.is_ok() ? s : s.with_prefix(std::string(block.op_name()) + ": ");
 }
+
+// The names of reductions.cpp's table, for tests and tools.
+std::vector<std::string> reduction_op_names();
 
 }  // namespace libops::ops
