@@ -56,25 +56,27 @@ Status Context::int_list(const char* name, std::vector<int64_t>& out) const {
   const ArgSpec* a = signature_ ? signature_->find(name) : nullptr;
   if (a == nullptr || a->kind != ArgKind::kInt || !a->list)
     return error(StatusCode::kInternal, "int_list: the op declares no int list arg '%s'", name);
-  if (a->from_input >= 0 && a->from_input < num_inputs()) {
-    const NDArray& v = *input(a->from_input);
-    if (!dtype_is_integer(v.dtype()))
-      return error(StatusCode::kDtype, "%s given as input %d must be an integer array, got %s%s", name,
-                   a->from_input, dtype_name(v.dtype()), v.shape().str().c_str());
-    if (v.rank() > 1)
-      return error(StatusCode::kShape, "%s given as input %d must be a scalar or a vector, got %s%s", name,
-                   a->from_input, dtype_name(v.dtype()), v.shape().str().c_str());
-    if (!v.has_data())
-      return error(StatusCode::kInvalidArgument, "%s given as input %d: its values are not known yet", name,
-                   a->from_input);
-    if (v.buffer()->host_stale()) RETURN_IF_ERROR(v.buffer()->sync_to_host());
-    const int64_t n = v.length();
-    out.reserve(static_cast<size_t>(n));
-    for (int64_t k = 0; k < n; ++k) out.push_back(v.get_int64(k));
-    return Status::ok();
-  }
+  if (a->from_input >= 0 && a->from_input < num_inputs()) return int_values(a->from_input, name, out);
   const size_t first = static_cast<size_t>(a->position);
   if (args_.i.size() > first) out.assign(args_.i.begin() + static_cast<std::ptrdiff_t>(first), args_.i.end());
+  return Status::ok();
+}
+
+Status Context::int_values(int index, const char* what, std::vector<int64_t>& out) const {
+  out.clear();
+  const NDArray& v = *input(index);
+  if (!dtype_is_integer(v.dtype()))
+    return error(StatusCode::kDtype, "%s given as input %d must be an integer array, got %s%s", what, index,
+                 dtype_name(v.dtype()), v.shape().str().c_str());
+  if (v.rank() > 1)
+    return error(StatusCode::kShape, "%s given as input %d must be a scalar or a vector, got %s%s", what, index,
+                 dtype_name(v.dtype()), v.shape().str().c_str());
+  if (!v.has_data())
+    return error(StatusCode::kInvalidArgument, "%s given as input %d: its values are not known yet", what, index);
+  if (v.buffer()->host_stale()) RETURN_IF_ERROR(v.buffer()->sync_to_host());
+  const int64_t n = v.length();
+  out.reserve(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) out.push_back(v.get_int64(k));
   return Status::ok();
 }
 

@@ -101,6 +101,9 @@ class Context {
   // is an invalid-argument error, and the graph planner then leaves the
   // node to be inferred at run time, when the values exist.
   Status int_list(const char* name, std::vector<int64_t>& out) const;
+  // The values of input `index`, an integer scalar or vector (shape
+  // arguments given as arrays); `what` names it in errors.
+  Status int_values(int index, const char* what, std::vector<int64_t>& out) const;
   bool inplace() const { return inplace_; }
   Device device() const { return device_; }
   Workspace& workspace() { return workspace_; }

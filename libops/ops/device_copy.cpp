@@ -8,7 +8,15 @@
 namespace libops::ops {
 
 Status assign_on_device(const Context& block, NDArray& dst, const NDArray& src) {
-  if (block.device().is_cpu()) return dst.assign(src);
+  if (block.device().is_cpu()) return dst.assign(src);  // copes with overlap itself
+  if (dst.may_overlap(src) && !dst.same_view(src)) {
+    // Parts of one buffer (pad mirrors its own values): through a copy,
+    // as NDArray::assign does on the host.
+    NDArray tmp;
+    RETURN_IF_ERROR(NDArray::create(src.dtype(), src.shape(), 'c', tmp));
+    RETURN_IF_ERROR(assign_on_device(block, tmp, src));
+    return assign_on_device(block, dst, tmp);
+  }
   legacy::LegacyCall call;
   call.group = OPS_TRANSFORM_ANY;
   call.num = static_cast<int>(legacy::TransformAnyOp::assign);

@@ -18,7 +18,8 @@
 
 namespace libops::ops {
 
-// dst = src (converted, broadcast) on block.device(). Errors name the op.
+// dst = src (converted, broadcast) on block.device(); src may overlap dst
+// (it is then copied first). Errors name the op.
 Status assign_on_device(const Context& block, NDArray& dst, const NDArray& src);
 
 // The error of an op with no implementation on block.device():

@@ -32,4 +32,13 @@ inline Status step_array(const Context& block, DataType dtype, const Dims& shape
   return s.is_ok() ? s : s.with_prefix(std::string(block.op_name()) + ": ");
 }
 
+// z = start, ..., stop evenly spaced in C order (z.length() values; z a
+// float dtype), computed in double and rounded once, by the legacy
+// linspace kernel on the call's device.
+Status linspace_into(const Context& block, double start, double stop, NDArray& z);
+// z = 0, 1, 2, ... in C order (exact below 2^53 in float64).
+inline Status iota_into(const Context& block, NDArray& z) {
+  return linspace_into(block, 0.0, static_cast<double>(z.length() - 1), z);
+}
+
 }  // namespace libops::ops

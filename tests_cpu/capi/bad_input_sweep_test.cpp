@@ -259,6 +259,23 @@ bool find_template(const DeclarableOp& op, Call& out) {
         return true;
       }
     }
+  // An int list whose length follows input 0's rank (pad's paddings, tile's
+  // reps, slice's begins and sizes): rank or 2 * rank ones or zeros.
+  const ArgSpec* list = nullptr;
+  for (const ArgSpec& a : sig.args)
+    if (a.kind == ArgKind::kInt && a.list) list = &a;
+  if (list == nullptr) return false;
+  for (const ShapePattern& p : kPatterns)
+    for (int per_dim : {1, 2})
+      for (int64_t v : {1, 0}) {
+        Call c = call_with(op, sig.min_inputs(), p);
+        c.i.resize(static_cast<size_t>(list->position));
+        c.i.insert(c.i.end(), p.first.size() * static_cast<size_t>(per_dim), v);
+        if (run_alloc(op.name(), c) == OPS_OK) {
+          out = std::move(c);
+          return true;
+        }
+      }
   return false;
 }
 
@@ -608,7 +625,7 @@ void sweep_with_template(const DeclarableOp& op, const Call& tmpl) {
       EXPECT_TRUE(same_values(values_of(got[k].h), want[k])) << name << ": output " << k << " on strided inputs";
   }
   // Empty inputs: extent 0 in dim 0 of every input shaped like input 0.
-  {
+  if (!tmpl.inputs.empty()) {
     int rank = 0;
     ops_array_rank(tmpl.inputs[0].h, &rank);
     std::vector<int64_t> shape0(static_cast<size_t>(rank));

@@ -1,0 +1,43 @@
+// The shape, indexing and creation ops of tests_cpu/golden/shape_ops on
+// cuda:0: every case of the MANIFEST (numpy's values) runs on the GPU,
+// exactly (these ops move or generate data), with the outputs' newest copy
+// on the device.
+#include <map>
+
+#include "cuda_test_util.h"
+#include "ops/shape/shape_ops_manifest.h"
+
+namespace libops {
+namespace {
+
+TEST(CudaShapeOpsGolden, EveryCaseMatchesNumpyOnTheGpu) {
+  REQUIRE_CUDA_DEVICE();
+  const std::vector<test::ManifestCase> cases = test::shape_ops_manifest();
+  ASSERT_GT(cases.size(), 50u);
+  for (const test::ManifestCase& c : cases) {
+    SCOPED_TRACE(c.op + " " + c.name);
+    std::vector<NDArray> in = c.load_inputs();
+    std::vector<NDArray*> ptrs;
+    for (NDArray& a : in) ptrs.push_back(&a);
+    Context gpu;
+    gpu.set_device(Device::cuda(0));
+    ASSERT_OK(test::run_op(c.op.c_str(), c.call(ptrs), gpu));
+    for (int k = 0; k < c.n_out; ++k) {
+      if (gpu.output(k)->length() > 0)
+        EXPECT_EQ(gpu.output(k)->buffer()->sync(), DataBuffer::Sync::kDeviceNewer) << "output " << k;
+      ASSERT_OK(gpu.output(k)->buffer()->sync_to_host());
+      EXPECT_TRUE(test::same_array(*gpu.output(k), c.load_output(k))) << "output " << k;
+    }
+  }
+}
+
+// Runs without a GPU: each op of the manifest declares a device path.
+TEST(CudaShapeOpsGolden, EveryOpRunsOnDevices) {
+  std::map<std::string, int> n;
+  for (const test::ManifestCase& c : test::shape_ops_manifest()) ++n[c.op];
+  ASSERT_GT(n.size(), 30u);
+  for (const auto& [op, count] : n) EXPECT_TRUE(OpRegistry::instance().find(op)->descriptor().any_device) << op;
+}
+
+}  // namespace
+}  // namespace libops

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Generate the numpy goldens of the shape, indexing and creation ops
+(libops/ops/shape, create, select, linalg/band, arith/clip) under
+tests_cpu/golden/shape_ops/.
+
+Run from anywhere:  python3 tools/gen_goldens_shape_ops.py
+Each case writes <op>_<case>_in<k>.npy for its inputs and _out<k>.npy for
+its outputs, and a MANIFEST line:
+    <op> <case> in=<n> out=<n> [i=a,b,...] [t=a,...] [b=0,1,...] [d=dtype]
+Expected values come from numpy's own functions (np.pad, np.tile, np.roll,
+np.eye, slicing, ...), never from libops.
+"""
+import os
+
+import numpy as np
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                   "tests_cpu", "golden", "shape_ops")
+rng = np.random.default_rng(20261127)
+manifest = []
+
+
+def case(op, name, inputs, outputs, i=None, t=None, b=None, d=None):
+    for k, a in enumerate(inputs):
+        np.save(os.path.join(OUT, f"{op}_{name}_in{k}.npy"), np.require(a, requirements="C"))
+    for k, a in enumerate(outputs):
+        np.save(os.path.join(OUT, f"{op}_{name}_out{k}.npy"), np.require(a, requirements="C"))
+    line = f"{op} {name} in={len(inputs)} out={len(outputs)}"
+    for key, vals in (("i", i), ("t", t), ("b", b)):
+        if vals:
+            line += f" {key}=" + ",".join(repr(float(v)) if key == "t" else str(int(v)) for v in vals)
+    if d:
+        line += f" d={d}"
+    manifest.append(line)
+
+
+def arange(shape, dtype=np.float32):
+    return (np.arange(int(np.prod(shape))) * 1.5 - 7).astype(dtype).reshape(shape)
+
+
+def views():
+    x = arange((2, 3, 4))
+    for name, axes in (("axis1", [1]), ("axes02", [0, 2]), ("all", []), ("neg", [-1])):
+        case("reverse", name, [x], [np.flip(x, axis=tuple(axes) if axes else None)], i=axes)
+    case("reverse", "axes_input", [x, np.array([2, 0], np.int64)], [np.flip(x, axis=(0, 2))])
+    s = arange((1, 3, 1, 2), np.int32)
+    case("squeeze", "all", [s], [np.squeeze(s)])
+    case("squeeze", "axis0", [s], [np.squeeze(s, axis=0)], i=[0])
+    case("squeeze", "neg", [s], [np.squeeze(s, axis=-2)], i=[-2])
+    for name, a in (("front", 0), ("back", -1), ("middle", 2)):
+        case("expand_dims", name, [x], [np.expand_dims(x, a)], i=[a])
+    c = arange((3, 1), np.float64)
+    case("broadcast_to", "grow", [c], [np.broadcast_to(c, (2, 3, 4))], i=[2, 3, 4])
+    case("broadcast_to", "shape_input", [c, np.array([3, 5], np.int32)], [np.broadcast_to(c, (3, 5))])
+    m = arange((4, 5), np.float64)
+    case("slice", "block", [m], [m[1:3, 2:5]], i=[1, 2, 2, 3])
+    case("slice", "to_end", [m], [m[2:, 1:]], i=[2, 1, -1, -1])
+    case("slice", "inputs", [m, np.array([0, 4], np.int64), np.array([3, 1], np.int64)], [m[0:3, 4:5]])
+    case("slice", "empty", [m], [m[1:1, :]], i=[1, 0, 0, -1])
+
+
+def strided_slices():
+    x = arange((4, 5, 6))
+    def ss(name, want, masks, begin, end, strides):
+        case("strided_slice", name, [x], [want], i=list(masks) + list(begin) + list(end) + list(strides))
+    # masks: begin, ellipsis, end, new_axis, shrink
+    ss("range_step", x[1:3, ::2], (2, 0, 2, 0, 0), [1, 0], [3, 0], [1, 2])
+    ss("shrink_last_row", x[-1], (0, 0, 0, 0, 1), [-1], [0], [1])
+    ss("ellipsis_shrink", x[..., 1], (0, 1, 0, 0, 2), [0, 1], [0, 2], [1, 1])
+    ss("new_axis", x[:, None, 4:1:-1], (1, 0, 1, 2, 0), [0, 0, 4], [0, 0, 1], [1, 1, -1])
+    ss("reversed", x[::-1], (1, 0, 1, 0, 0), [0], [0], [-1])
+    ss("negative_ends", x[-3:-1, 1:-1, -2], (0, 0, 0, 0, 4), [-3, 1, -2], [-1, -1, 0], [1, 1, 1])
+    ss("clamped", x[2:100, -100:2], (0, 0, 0, 0, 0), [2, -100], [100, 2], [1, 1])
+    case("strided_slice", "inputs", [x, np.array([1, 2], np.int64), np.array([4, 5], np.int64),
+                                    np.array([2, 1], np.int64)], [x[1:4:2, 2:5]], i=[0, 0, 0, 0, 0])
+
+
+def pads():
+    x = arange((2, 3))
+    p = [(1, 2), (2, 1)]
+    case("pad", "constant", [x], [np.pad(x, p, constant_values=7)], i=[0, 1, 2, 2, 1], t=[7])
+    case("pad", "reflect", [x], [np.pad(x, [(1, 1), (2, 1)], mode="reflect")], i=[1, 1, 1, 2, 1])
+    case("pad", "symmetric", [x], [np.pad(x, [(2, 2), (3, 1)], mode="symmetric")], i=[2, 2, 2, 3, 1])
+    case("pad", "edge", [x], [np.pad(x, [(3, 0), (1, 4)], mode="edge")], i=[3, 3, 0, 1, 4])
+    y = arange((2, 3, 4), np.int32)
+    case("pad", "reflect_3d", [y, np.array([[1, 1], [2, 0], [0, 3]], np.int64)],
+         [np.pad(y, [(1, 1), (2, 0), (0, 3)], mode="reflect")], i=[1])
+    case("pad", "zero_width", [x], [x.copy()], i=[0, 0, 0, 0, 0])
+
+
+def tiles_and_repeats():
+    x = arange((2, 3))
+    case("tile", "rows_cols", [x], [np.tile(x, (2, 3))], i=[2, 3])
+    case("tile", "one_dim", [x], [np.tile(x, (1, 2))], i=[1, 2])
+    y = arange((2, 1, 3), np.int64)
+    case("tile", "3d", [y, np.array([2, 4, 1], np.int32)], [np.tile(y, (2, 4, 1))])
+    case("tile", "zero", [x], [np.tile(x, (0, 2))], i=[0, 2])
+    case("repeat", "scalar", [x], [np.repeat(x, 3, axis=1)], i=[1, 3])
+    case("repeat", "per_row", [x], [np.repeat(x, [2, 0], axis=0)], i=[0, 2, 0])
+    case("repeat", "neg_axis", [x], [np.repeat(x, [1, 3, 2], axis=-1)], i=[-1, 1, 3, 2])
+    case("roll", "axis1", [x], [np.roll(x, 2, axis=1)], i=[2, 1])
+    case("roll", "two_axes", [x], [np.roll(x, (1, -2), axis=(0, 1))], i=[1, -2, 0, 1])
+    case("roll", "flat", [x], [np.roll(x, 4)], i=[4])
+    case("roll", "big_shift", [x], [np.roll(x, -7, axis=1)], i=[-7, 1])
+
+
+def joins():
+    a, b, c = arange((2, 3)), arange((2, 3)) + 100, arange((2, 3)) - 100
+    case("stack", "axis0", [a, b, c], [np.stack([a, b, c])])
+    case("stack", "axis1", [a, b, c], [np.stack([a, b, c], axis=1)], i=[1])
+    case("stack", "last", [a, b], [np.stack([a, b], axis=-1)], i=[-1])
+    x = arange((2, 3, 4))
+    case("unstack", "axis1", [x], [x[:, k] for k in range(3)], i=[1])
+    case("unstack", "axis0", [x], [x[k] for k in range(2)], i=[0])
+    case("split", "halves", [x], np.split(x, 2, axis=2), i=[2, 2])
+    case("split", "thirds", [x], np.split(x, 3, axis=1), i=[3, 1])
+    case("split_v", "sizes", [x], np.split(x, [1, 3], axis=2), i=[2, 1, -1, 1])
+    case("split_v", "input", [x, np.array([2, 1], np.int64)], np.split(x, [2], axis=1), i=[1])
+
+
+def creation():
+    case("fill", "f64", [], [np.full((2, 3), 2.5)], i=[2, 3], t=[2.5], d="float64")
+    case("fill", "i32", [np.array([3, 1, 2], np.int64)], [np.full((3, 1, 2), -4, np.int32)], t=[-4], d="int32")
+    case("fill", "scalar", [], [np.full((), 1.5, np.float32)], t=[1.5])
+    x = arange((2, 3), np.int16)
+    case("zeros_like", "same", [x], [np.zeros_like(x)])
+    case("ones_like", "same", [x], [np.ones_like(x)])
+    case("ones_like", "f32", [x], [np.ones((2, 3), np.float32)], d="float32")
+    case("range", "ints", [], [np.arange(0, 10, 3).astype(np.int64)], t=[0, 10, 3], d="int64")
+    case("range", "down", [], [np.arange(5, -1, -2).astype(np.int32)], t=[5, -1, -2], d="int32")
+    case("range", "floats", [], [np.arange(0.5, 2, 0.25).astype(np.float32)], t=[0.5, 2, 0.25])
+    case("range", "empty", [], [np.arange(3, 1, 1).astype(np.float32)], t=[3, 1, 1])
+    case("range", "inputs", [np.array(2, np.int64), np.array(11, np.int64), np.array(4, np.int64)],
+         [np.arange(2, 11, 4).astype(np.int64)])
+    case("linspace", "unit", [], [np.linspace(0, 1, 5).astype(np.float32)], i=[5], t=[0, 1])
+    case("linspace", "down", [], [np.linspace(2, -2, 3)], i=[3], t=[2, -2], d="float64")
+    case("linspace", "one", [], [np.linspace(4, 9, 1).astype(np.float32)], i=[1], t=[4, 9])
+    case("eye", "square", [], [np.eye(3, dtype=np.float32)], i=[3])
+    case("eye", "wide_i32", [], [np.eye(2, 4, dtype=np.int32)], i=[2, 4], d="int32")
+    case("eye", "tall_batch", [], [np.broadcast_to(np.eye(4, 2), (2, 4, 2)).copy()], i=[4, 2, 2], d="float64")
+    v = arange((3,), np.float64)
+    case("diag", "vector", [v], [np.diag(v)])
+    m2 = arange((2, 2), np.int32)
+    case("diag", "matrix", [m2], [np.einsum("ij,ik,jl->ijkl", m2, np.eye(2, dtype=np.int32),
+                                            np.eye(2, dtype=np.int32))])
+    case("diag_part", "matrix", [np.diag(v)], [v])
+    t4 = np.einsum("ij,ik,jl->ijkl", m2, np.eye(2, dtype=np.int32), np.eye(2, dtype=np.int32)) + 1
+    case("diag_part", "rank4", [t4], [np.einsum("ijij->ij", t4)])
+    mm = arange((2, 3, 4), np.float64)
+    case("trace", "batched", [mm], [np.trace(mm, axis1=1, axis2=2)])
+    case("trace", "i32", [m2], [np.trace(m2).astype(np.int32)])
+
+
+def bands_and_selects():
+    m = arange((2, 4, 5), np.float64)
+    m[0, 3, 0] = np.nan  # outside most bands: becomes 0
+    rows, cols = np.indices((4, 5))
+    d = cols - rows
+    def band(lo, hi):  # TF's rule: a negative count keeps that whole side
+        keep = np.ones_like(d, dtype=bool)
+        if lo >= 0:
+            keep &= -d <= lo
+        if hi >= 0:
+            keep &= d <= hi
+        return np.where(keep, m, 0)
+    case("matrix_band_part", "lower1_upper0", [m], [band(1, 0)], i=[1, 0])
+    case("matrix_band_part", "all_lower_upper1", [m], [band(-1, 1)], i=[-1, 1])
+    case("matrix_band_part", "diag_only", [m], [band(0, 0)], i=[0, 0])
+    case("triu", "main", [m], [np.triu(m)])
+    case("triu", "k1", [m], [np.triu(m, 1)], i=[1])
+    case("triu", "kneg", [m], [np.triu(m, -2)], i=[-2])
+    case("tril", "main", [m], [np.tril(m)])
+    case("tril", "k2", [m], [np.tril(m, 2)], i=[2])
+    idx = np.array([[0, 2], [-1, 3]], np.int64)
+    oh = np.stack([np.where(idx == k, 5.0, -1.0) for k in range(3)], axis=-1).astype(np.float32)
+    case("one_hot", "last", [idx], [oh], i=[-1, 3], t=[5, -1])
+    oh0 = np.stack([np.where(idx == k, 1, 0) for k in range(4)], axis=0).astype(np.int32)
+    case("one_hot", "axis0_i32", [idx.astype(np.int32), np.array(4, np.int64)], [oh0], i=[0], d="int32")
+    x = np.array([[-3.0, 0.5, np.nan, 7.0], [2.0, -0.0, 10.0, -np.inf]], np.float32)
+    case("clip", "targs", [x], [np.clip(x, -1, 5)], t=[-1, 5])
+    lo = np.array([[0.0], [1.0]], np.float32)
+    hi = np.array([4.0, 4.0, 4.0, 0.5], np.float32)
+    case("clip", "inputs", [x, lo, hi], [np.minimum(np.maximum(x, lo), hi)])
+    case("clip", "lower_only", [x], [np.maximum(x, 0)], t=[0])
+    ci = np.array([-5, 0, 3, 9], np.int32)
+    case("clip", "i32", [ci], [np.clip(ci, -2, 4)], t=[-2, 4])
+    cond = np.array([[True], [False], [True]])
+    a = arange((1, 4), np.float32)
+    bb = np.float32(-9)
+    case("where", "broadcast", [cond, a, np.array(bb)], [np.where(cond, a, bb)])
+    cf = np.array([0.0, np.nan, -1.0, 0.0])
+    case("where", "float_cond_promoted", [cf, np.array([1, 2, 3, 4], np.int32), np.array([0.5, 0.5, 0.5, 0.5], np.float32)],
+         [np.where(cf != 0, np.array([1, 2, 3, 4], np.float32), np.float32(0.5))])
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    for f in os.listdir(OUT):
+        os.remove(os.path.join(OUT, f))
+    views()
+    strided_slices()
+    pads()
+    tiles_and_repeats()
+    joins()
+    creation()
+    bands_and_selects()
+    with open(os.path.join(OUT, "MANIFEST"), "w") as f:
+        f.write("# op case in=N out=N [i=..] [t=..] [b=..] [d=dtype] (tools/gen_goldens_shape_ops.py)\n")
+        f.write("\n".join(manifest) + "\n")
+    print(f"{len(manifest)} cases in {OUT}")
+
+
+if __name__ == "__main__":
+    main()
