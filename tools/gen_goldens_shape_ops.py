@@ -10,28 +10,13 @@ its outputs, and a MANIFEST line:
 Expected values come from numpy's own functions (np.pad, np.tile, np.roll,
 np.eye, slicing, ...), never from libops.
 """
-import os
-
 import numpy as np
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                   "tests_cpu", "golden", "shape_ops")
+from golden_manifest import Manifest
+
 rng = np.random.default_rng(20261127)
-manifest = []
-
-
-def case(op, name, inputs, outputs, i=None, t=None, b=None, d=None):
-    for k, a in enumerate(inputs):
-        np.save(os.path.join(OUT, f"{op}_{name}_in{k}.npy"), np.require(a, requirements="C"))
-    for k, a in enumerate(outputs):
-        np.save(os.path.join(OUT, f"{op}_{name}_out{k}.npy"), np.require(a, requirements="C"))
-    line = f"{op} {name} in={len(inputs)} out={len(outputs)}"
-    for key, vals in (("i", i), ("t", t), ("b", b)):
-        if vals:
-            line += f" {key}=" + ",".join(repr(float(v)) if key == "t" else str(int(v)) for v in vals)
-    if d:
-        line += f" d={d}"
-    manifest.append(line)
+M = Manifest("shape_ops")
+case = M.case
 
 
 def arange(shape, dtype=np.float32):
@@ -194,9 +179,6 @@ def bands_and_selects():
 
 
 def main():
-    os.makedirs(OUT, exist_ok=True)
-    for f in os.listdir(OUT):
-        os.remove(os.path.join(OUT, f))
     views()
     strided_slices()
     pads()
@@ -204,10 +186,7 @@ def main():
     joins()
     creation()
     bands_and_selects()
-    with open(os.path.join(OUT, "MANIFEST"), "w") as f:
-        f.write("# op case in=N out=N [i=..] [t=..] [b=..] [d=dtype] (tools/gen_goldens_shape_ops.py)\n")
-        f.write("\n".join(manifest) + "\n")
-    print(f"{len(manifest)} cases in {OUT}")
+    M.write("tools/gen_goldens_shape_ops.py")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,6 @@
-// The shape, indexing and creation ops against the numpy goldens of
-// tools/gen_goldens_shape_ops.py: every case of its MANIFEST through the
-// op (exact values: these ops move or generate data), with strided inputs
-// too, and each op once through a one-node graph.
+// Ops against the numpy goldens of the generators that write manifests
+// (golden_manifest.h): every case through the op, with a strided input 0
+// too, and each op once through a one-node graph. kManifests lists them.
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -10,16 +9,26 @@
 #include "graph/executor.h"
 #include "graph/graph_builder.h"
 #include "op_test_util.h"
-#include "shape_ops_manifest.h"
+#include "golden_manifest.h"
 
 using namespace libops;
 using namespace libops::test;
 
 namespace {
 
-class ShapeOpsGolden : public ::testing::TestWithParam<ManifestCase> {};
+// tools/gen_goldens_<dir>.py writes tests_cpu/golden/<dir>/.
+const char* const kManifests[] = {"shape_ops", "scans"};
 
-TEST_P(ShapeOpsGolden, MatchesNumpy) {
+std::vector<ManifestCase> all_cases() {
+  std::vector<ManifestCase> v;
+  for (const char* dir : kManifests)
+    for (ManifestCase& c : load_manifest(dir)) v.push_back(std::move(c));
+  return v;
+}
+
+class OpGolden : public ::testing::TestWithParam<ManifestCase> {};
+
+TEST_P(OpGolden, MatchesNumpy) {
   const ManifestCase& c = GetParam();
   std::vector<NDArray> in = c.load_inputs();
   std::vector<NDArray*> ptrs;
@@ -27,11 +36,11 @@ TEST_P(ShapeOpsGolden, MatchesNumpy) {
   Context ctx;
   ASSERT_OK(run_op(c.op.c_str(), c.call(ptrs), ctx));
   ASSERT_EQ(ctx.num_outputs(), c.n_out);
-  for (int k = 0; k < c.n_out; ++k) EXPECT_TRUE(same_array(*ctx.output(k), c.load_output(k))) << "output " << k;
+  for (int k = 0; k < c.n_out; ++k) EXPECT_TRUE(same_array(*ctx.output(k), c.load_output(k), c.rtol, c.atol)) << "output " << k;
 }
 
 // Input 0 as a transposed view of a copy in the other order: same values.
-TEST_P(ShapeOpsGolden, StridedInput) {
+TEST_P(OpGolden, StridedInput) {
   const ManifestCase& c = GetParam();
   std::vector<NDArray> in = c.load_inputs();
   if (in.empty() || in[0].rank() < 2) GTEST_SKIP() << "no input of rank >= 2";
@@ -43,18 +52,18 @@ TEST_P(ShapeOpsGolden, StridedInput) {
   for (NDArray& a : in) ptrs.push_back(&a);
   Context ctx;
   ASSERT_OK(run_op(c.op.c_str(), c.call(ptrs), ctx));
-  for (int k = 0; k < c.n_out; ++k) EXPECT_TRUE(same_array(*ctx.output(k), c.load_output(k))) << "output " << k;
+  for (int k = 0; k < c.n_out; ++k) EXPECT_TRUE(same_array(*ctx.output(k), c.load_output(k), c.rtol, c.atol)) << "output " << k;
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, ShapeOpsGolden, ::testing::ValuesIn(shape_ops_manifest()),
+INSTANTIATE_TEST_SUITE_P(Cases, OpGolden, ::testing::ValuesIn(all_cases()),
                          [](const ::testing::TestParamInfo<ManifestCase>& info) {
-                           return info.param.op + "_" + info.param.name;
+                           return info.param.dir + "_" + info.param.op + "_" + info.param.name;
                          });
 
 // Each op once through the graph path: input 0 fed, the rest constants.
-TEST(ShapeOps, EveryOpRunsAsAGraphNode) {
+TEST(GoldenOps, EveryOpRunsAsAGraphNode) {
   std::map<std::string, ManifestCase> first;
-  for (const ManifestCase& c : shape_ops_manifest()) first.emplace(c.op, c);
+  for (const ManifestCase& c : all_cases()) first.emplace(c.op, c);
   for (const auto& [op, c] : first) {
     SCOPED_TRACE(op);
     std::vector<NDArray> in = c.load_inputs();
@@ -77,7 +86,7 @@ TEST(ShapeOps, EveryOpRunsAsAGraphNode) {
     graph::Session s(loaded);
     const NDArray* feeds[] = {in.empty() ? nullptr : &in[0]};
     ASSERT_OK(s.run(feeds, in.empty() ? 0 : 1));
-    for (int k = 0; k < c.n_out; ++k) EXPECT_TRUE(same_array(s.output(k), c.load_output(k))) << "output " << k;
+    for (int k = 0; k < c.n_out; ++k) EXPECT_TRUE(same_array(s.output(k), c.load_output(k), c.rtol, c.atol)) << "output " << k;
   }
 }
 

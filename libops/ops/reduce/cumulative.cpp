@@ -1,0 +1,253 @@
+// cumsum, cumprod, cummax, cummin: running sums, products, maxima and
+// minima along an axis (numpy.cumsum etc., ONNX's CumSum, libnd4j's
+// cumsum/cumprod), with TensorFlow's exclusive and reverse flags.
+//
+//   i args  exclusive (0/1), reverse (0/1), then the axes (libnd4j's
+//           order); no axes scans the whole array in C order, keeping its
+//           shape (libnd4j); several axes scan one after another
+//   output  x's dtype and shape; integers accumulate in 64 bits and wrap
+//
+// Kernels (cumulative.h): on the CPU a row of inner == 1 is cut into 8
+// interleaved segments scanned together (independent adds, not one long
+// dependency chain) and fixed up with their offsets; a long row with few
+// rows to share is split between threads in two passes (chunk totals, then
+// each chunk seeded with the total before it). Rows with inner > 1 advance
+// inner elements at a time, which vectorizes. Floats sum in an order that
+// can differ from a plain left-to-right loop by rounding.
+#include "libops/ops/reduce/cumulative.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "libops/core/parallel.h"
+#include "libops/ops/declarable_op.h"
+#include "libops/ops/device_copy.h"
+#include "libops/ops/reduce/scan_ops.h"
+
+namespace libops::ops {
+
+DeviceKernel<ScanDeviceFn> scan_device_kernel;
+
+namespace {
+
+DataType scan_compute_dtype(DataType t) {
+  if (t == DataType::kFloat64) return DataType::kFloat64;
+  if (dtype_is_float(t)) return DataType::kFloat32;
+  if (t == DataType::kInt8 || t == DataType::kInt16 || t == DataType::kInt32 || t == DataType::kInt64)
+    return DataType::kInt64;
+  return DataType::kUInt64;
+}
+
+constexpr int64_t kSegments = 8;
+constexpr int64_t kBlock = 4096;  // elements one ILP pass keeps in L1
+
+// Inclusive scan of x[0, n) into z, seeded with `carry` (updated).
+template <ScanOp kOp, typename C>
+void scan_row(const C* x, C* z, int64_t n, C& carry, C id) {
+  for (int64_t b0 = 0; b0 < n; b0 += kBlock) {
+    const int64_t len = std::min(kBlock, n - b0), seg = len / kSegments;
+    const C* xb = x + b0;
+    C* zb = z + b0;
+    if (seg < 16) {  // short: one chain
+      for (int64_t j = 0; j < len; ++j) zb[j] = carry = scan::combine<kOp>(carry, xb[j]);
+      continue;
+    }
+    C acc[kSegments];
+    for (int64_t s = 0; s < kSegments; ++s) acc[s] = s == 0 ? carry : id;
+    for (int64_t j = 0; j < seg; ++j)
+      for (int64_t s = 0; s < kSegments; ++s) zb[s * seg + j] = acc[s] = scan::combine<kOp>(acc[s], xb[s * seg + j]);
+    // Segment s (> 0) still lacks the total of the segments before it.
+    C before = acc[0];
+    for (int64_t s = 1; s < kSegments; ++s) {
+      C* zs = zb + s * seg;
+      for (int64_t j = 0; j < seg; ++j) zs[j] = scan::combine<kOp>(before, zs[j]);
+      before = zs[seg - 1];
+    }
+    for (int64_t j = kSegments * seg; j < len; ++j) zb[j] = before = scan::combine<kOp>(before, xb[j]);
+    carry = before;
+  }
+}
+
+template <ScanOp kOp, typename C>
+void scan_cpu_typed(const ScanDesc& d, const C* x, C* z) {
+  const C id = scan::identity<C>(d);
+  if (d.inner == 1) {
+    const int64_t threads = std::max(1, get_num_threads());
+    if (d.outer < threads && d.n >= 65536 * threads) {
+      // A long row: totals of chunks, then each chunk from the total before it.
+      for (int64_t o = 0; o < d.outer; ++o) {
+        const C* xr = x + o * d.n;
+        C* zr = z + o * d.n;
+        const int64_t chunk = (d.n + threads - 1) / threads;
+        std::vector<C> total(static_cast<size_t>(threads), id);
+        parallel_for(threads, 1, [&](int64_t b, int64_t e) {
+          for (int64_t t = b; t < e; ++t) {
+            C acc = id;
+            for (int64_t j = t * chunk; j < std::min(d.n, (t + 1) * chunk); ++j) acc = scan::combine<kOp>(acc, xr[j]);
+            total[static_cast<size_t>(t)] = acc;
+          }
+        });
+        for (int64_t t = 1; t < threads; ++t)
+          total[static_cast<size_t>(t)] = scan::combine<kOp>(total[static_cast<size_t>(t - 1)], total[static_cast<size_t>(t)]);
+        parallel_for(threads, 1, [&](int64_t b, int64_t e) {
+          for (int64_t t = b; t < e; ++t) {
+            const int64_t lo = t * chunk, hi = std::min(d.n, (t + 1) * chunk);
+            if (lo >= hi) continue;
+            C carry = t == 0 ? id : total[static_cast<size_t>(t - 1)];
+            scan_row<kOp>(xr + lo, zr + lo, hi - lo, carry, id);
+          }
+        });
+      }
+      return;
+    }
+    parallel_for(d.outer, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, d.n)), [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        C carry = id;
+        scan_row<kOp>(x + o * d.n, z + o * d.n, d.n, carry, id);
+      }
+    });
+    return;
+  }
+  // inner > 1: rows of inner elements advance together.
+  parallel_for(d.outer, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, d.n * d.inner)), [&](int64_t b, int64_t e) {
+    for (int64_t o = b; o < e; ++o) {
+      const C* xo = x + o * d.n * d.inner;
+      C* zo = z + o * d.n * d.inner;
+      for (int64_t i = 0; i < d.inner; ++i) zo[i] = scan::combine<kOp>(id, xo[i]);
+      for (int64_t j = 1; j < d.n; ++j) {
+        const C* prev = zo + (j - 1) * d.inner;
+        const C* xj = xo + j * d.inner;
+        C* zj = zo + j * d.inner;
+        for (int64_t i = 0; i < d.inner; ++i) zj[i] = scan::combine<kOp>(prev[i], xj[i]);
+      }
+    }
+  });
+}
+
+// Exclusive from inclusive: every row shifted one position, the identity first.
+template <typename C>
+void shift_exclusive(const ScanDesc& d, C* z, C id) {
+  parallel_for(d.outer, 1, [&](int64_t b, int64_t e) {
+    for (int64_t o = b; o < e; ++o) {
+      C* zo = z + o * d.n * d.inner;
+      if (d.n == 0) continue;
+      std::copy_backward(zo, zo + (d.n - 1) * d.inner, zo + d.n * d.inner);
+      std::fill(zo, zo + d.inner, id);
+    }
+  });
+}
+
+template <typename C>
+void scan_cpu(const ScanDesc& d, const C* x, C* z) {
+  switch (d.op) {
+    case ScanOp::kSum: scan_cpu_typed<ScanOp::kSum>(d, x, z); break;
+    case ScanOp::kProd: scan_cpu_typed<ScanOp::kProd>(d, x, z); break;
+    case ScanOp::kMax: scan_cpu_typed<ScanOp::kMax>(d, x, z); break;
+    case ScanOp::kMin: scan_cpu_typed<ScanOp::kMin>(d, x, z); break;
+  }
+  if (d.exclusive) shift_exclusive(d, z, scan::identity<C>(d));
+}
+
+// One scan along `axis` of x into z (both of x's shape).
+Status scan_axis(const Context& block, ScanOp op, const NDArray& x_in, int axis, NDArray& z) {
+  const bool reverse = block.i_arg(1) == 1;
+  const DataType ct = scan_compute_dtype(x_in.dtype());
+  NDArray x = x_in, zv = z;
+  if (reverse) {
+    RETURN_IF_ERROR(x.flip(axis, x));
+    RETURN_IF_ERROR(zv.flip(axis, zv));
+  }
+  NDArray xd;
+  RETURN_IF_ERROR(dense_on_device(block, x, ct, xd));
+  DeviceOutputStage out;
+  RETURN_IF_ERROR(out.begin(block, zv, ct));
+  ScanDesc d;
+  d.op = op;
+  d.exclusive = block.i_arg(0) == 1;
+  d.n = x.dim(axis);
+  switch (x.dtype()) {  // the identities of max and min in x's own range
+    case DataType::kInt8: d.int_lowest = INT8_MIN, d.int_highest = INT8_MAX; break;
+    case DataType::kInt16: d.int_lowest = INT16_MIN, d.int_highest = INT16_MAX; break;
+    case DataType::kInt32: d.int_lowest = INT32_MIN, d.int_highest = INT32_MAX; break;
+    case DataType::kInt64: d.int_highest = INT64_MAX; break;
+    case DataType::kUInt8: d.int_highest = UINT8_MAX; break;
+    case DataType::kUInt16: d.int_highest = UINT16_MAX; break;
+    case DataType::kUInt32: d.int_highest = UINT32_MAX; break;
+    default: break;
+  }
+  for (int k = 0; k < axis; ++k) d.outer *= x.dim(k);
+  for (int k = axis + 1; k < x.rank(); ++k) d.inner *= x.dim(k);
+  NDArray& t = out.target();
+  if (block.device().is_cpu()) {
+    switch (ct) {
+      case DataType::kFloat32: scan_cpu(d, xd.data_as<float>(), t.data_as<float>()); break;
+      case DataType::kFloat64: scan_cpu(d, xd.data_as<double>(), t.data_as<double>()); break;
+      case DataType::kInt64: scan_cpu(d, xd.data_as<int64_t>(), t.data_as<int64_t>()); break;
+      default: scan_cpu(d, xd.data_as<uint64_t>(), t.data_as<uint64_t>()); break;
+    }
+    t.buffer()->mark_host_written();
+  } else {
+    const ScanDeviceFn fn = scan_device_kernel.get(block.device().type);
+    if (fn == nullptr) return no_device_implementation(block);
+    RETURN_IF_ERROR(with_op_name(block, fn(block.device(), d, xd, t)));
+  }
+  return out.finish(block, zv);
+}
+
+Status scan_exec(Context& block, ScanOp op) {
+  const NDArray& x = *block.input(0);
+  NDArray* z = block.output(0);
+  if (z->length() == 0) return Status::ok();
+  thread_local std::vector<int64_t> given;
+  RETURN_IF_ERROR(block.int_list("axes", given));
+  if (given.empty()) {  // the whole array in C order, as one row
+    NDArray flat_x, flat_z, dense_z = *z;
+    RETURN_IF_ERROR(dense_on_device(block, x, x.dtype(), flat_x));
+    RETURN_IF_ERROR(flat_x.reshape(Dims{x.length()}, flat_x));
+    if (!z->is_c_contiguous()) RETURN_IF_ERROR(NDArray::create(z->dtype(), z->shape(), 'c', dense_z));
+    RETURN_IF_ERROR(dense_z.reshape(Dims{x.length()}, flat_z));
+    RETURN_IF_ERROR(scan_axis(block, op, flat_x, 0, flat_z));
+    return dense_z.same_view(*z) ? Status::ok() : assign_on_device(block, *z, dense_z);
+  }
+  NDArray cur = x;
+  for (size_t k = 0; k < given.size(); ++k) {
+    const int axis = static_cast<int>(given[k] < 0 ? given[k] + x.rank() : given[k]);
+    RETURN_IF_ERROR(scan_axis(block, op, cur, axis, *z));
+    cur = *z;  // the next axis scans this result (scan_axis stages its input)
+  }
+  return Status::ok();
+}
+
+Status scan_shape(Context& block, ShapeList& shapes) {
+  const NDArray* x = block.input(0);
+  shapes.push_back(TensorShape{x->dtype(), x->shape(), 'c'});
+  return Status::ok();
+}
+
+void scan_signature(OpSignature& args, const char* result) {
+  args.input("x", "numeric array");
+  args.optional_input("axes", "the axes as an integer array, instead of i args");
+  args.output("z", result);
+  args.i_arg("exclusive", 0, "leave each element out of its own result (the first is the identity)").flag();
+  args.i_arg("reverse", 0, "scan from the end of the axis").flag();
+  args.i_list("axes", "the axes, scanned one after another; none = the whole array in C order").axis(0).or_input(1);
+}
+
+}  // namespace
+}  // namespace libops::ops
+
+#define LIBOPS_SCAN_OP(NAME, OP, SUMMARY, RESULT)                                                            \
+  CUSTOM_OP_IMPL(NAME, -1, 1, false, 0, 0) { return libops::ops::scan_exec(block, libops::ops::ScanOp::OP); } \
+  DECLARE_SHAPE_FN(NAME) { return libops::ops::scan_shape(block, shapes); }                                  \
+  DECLARE_TYPES(NAME) {                                                                                       \
+    descriptor.allow_input(0, libops::types::kNumeric).allow_input(1, libops::types::kInt).runs_on_any_device(); \
+  }                                                                                                           \
+  DECLARE_ARGS(NAME) {                                                                                        \
+    args.describe(SUMMARY);                                                                                   \
+    libops::ops::scan_signature(args, RESULT);                                                                \
+  }
+
+LIBOPS_SCAN_OP(cumsum, kSum, "Running sums along axes.", "the running sums, x's dtype")
+LIBOPS_SCAN_OP(cumprod, kProd, "Running products along axes.", "the running products, x's dtype")
+LIBOPS_SCAN_OP(cummax, kMax, "Running maxima along axes; NaN propagates.", "the running maxima, x's dtype")
+LIBOPS_SCAN_OP(cummin, kMin, "Running minima along axes; NaN propagates.", "the running minima, x's dtype")
