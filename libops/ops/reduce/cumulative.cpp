@@ -224,6 +224,11 @@ Status scan_shape(Context& block, ShapeList& shapes) {
   return Status::ok();
 }
 
+void scan_types(OpDescriptor& descriptor) {
+  // On a device through the backend's scan kernel (cumulative.cu).
+  descriptor.allow_input(0, types::kNumeric).allow_input(1, types::kInt).runs_on_any_device();
+}
+
 void scan_signature(OpSignature& args, const char* result) {
   args.input("x", "numeric array");
   args.optional_input("axes", "the axes as an integer array, instead of i args");
@@ -236,18 +241,34 @@ void scan_signature(OpSignature& args, const char* result) {
 }  // namespace
 }  // namespace libops::ops
 
-#define LIBOPS_SCAN_OP(NAME, OP, SUMMARY, RESULT)                                                            \
-  CUSTOM_OP_IMPL(NAME, -1, 1, false, 0, 0) { return libops::ops::scan_exec(block, libops::ops::ScanOp::OP); } \
-  DECLARE_SHAPE_FN(NAME) { return libops::ops::scan_shape(block, shapes); }                                  \
-  DECLARE_TYPES(NAME) {                                                                                       \
-    descriptor.allow_input(0, libops::types::kNumeric).allow_input(1, libops::types::kInt).runs_on_any_device(); \
-  }                                                                                                           \
-  DECLARE_ARGS(NAME) {                                                                                        \
-    args.describe(SUMMARY);                                                                                   \
-    libops::ops::scan_signature(args, RESULT);                                                                \
-  }
+CUSTOM_OP_IMPL(cumsum, -1, 1, false, 0, 0) { return libops::ops::scan_exec(block, libops::ops::ScanOp::kSum); }
+DECLARE_SHAPE_FN(cumsum) { return libops::ops::scan_shape(block, shapes); }
+DECLARE_TYPES(cumsum) { libops::ops::scan_types(descriptor); }
+DECLARE_ARGS(cumsum) {
+  args.describe("Running sums along axes.");
+  libops::ops::scan_signature(args, "the running sums, x's dtype");
+}
 
-LIBOPS_SCAN_OP(cumsum, kSum, "Running sums along axes.", "the running sums, x's dtype")
-LIBOPS_SCAN_OP(cumprod, kProd, "Running products along axes.", "the running products, x's dtype")
-LIBOPS_SCAN_OP(cummax, kMax, "Running maxima along axes; NaN propagates.", "the running maxima, x's dtype")
-LIBOPS_SCAN_OP(cummin, kMin, "Running minima along axes; NaN propagates.", "the running minima, x's dtype")
+CUSTOM_OP_IMPL(cumprod, -1, 1, false, 0, 0) { return libops::ops::scan_exec(block, libops::ops::ScanOp::kProd); }
+DECLARE_SHAPE_FN(cumprod) { return libops::ops::scan_shape(block, shapes); }
+DECLARE_TYPES(cumprod) { libops::ops::scan_types(descriptor); }
+DECLARE_ARGS(cumprod) {
+  args.describe("Running products along axes.");
+  libops::ops::scan_signature(args, "the running products, x's dtype");
+}
+
+CUSTOM_OP_IMPL(cummax, -1, 1, false, 0, 0) { return libops::ops::scan_exec(block, libops::ops::ScanOp::kMax); }
+DECLARE_SHAPE_FN(cummax) { return libops::ops::scan_shape(block, shapes); }
+DECLARE_TYPES(cummax) { libops::ops::scan_types(descriptor); }
+DECLARE_ARGS(cummax) {
+  args.describe("Running maxima along axes; NaN propagates.");
+  libops::ops::scan_signature(args, "the running maxima, x's dtype");
+}
+
+CUSTOM_OP_IMPL(cummin, -1, 1, false, 0, 0) { return libops::ops::scan_exec(block, libops::ops::ScanOp::kMin); }
+DECLARE_SHAPE_FN(cummin) { return libops::ops::scan_shape(block, shapes); }
+DECLARE_TYPES(cummin) { libops::ops::scan_types(descriptor); }
+DECLARE_ARGS(cummin) {
+  args.describe("Running minima along axes; NaN propagates.");
+  libops::ops::scan_signature(args, "the running minima, x's dtype");
+}
