@@ -10,6 +10,7 @@
 #include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/elementwise/elementwise.h"
+#include "libops/ops/index/indexed_rows.h"
 #include "libops/ops/reduce/reduce_common.h"
 #include "test_util.h"
 
@@ -36,6 +37,7 @@ std::set<std::string> declared_ops() {
     for (int k = 0; k < n; ++k) names.insert(defs[k].name);
   }
   for (const std::string& n : ops::reduction_op_names()) names.insert(n);
+  for (const std::string& n : ops::scatter_op_names()) names.insert(n);
   return names;
 }
 

@@ -1,8 +1,10 @@
 // gather: picks slices of x along an axis by index (numpy.take).
 //
 //   inputs  x: any dtype, rank >= 1; indices: int32 or int64, any shape
-//   i arg   axis (optional, default 0; negative counts from the end)
-//   output  x.shape[:axis] + indices.shape + x.shape[axis+1:], x's dtype
+//   i args  axis (optional, default 0; negative counts from the end),
+//           batch_dims (optional, default 0: TF's gather with batch dims,
+//           the axis then being the first dim after them)
+//   output  x.shape[:axis] + indices.shape[batch_dims:] + x.shape[axis+1:]
 //
 // An index i is valid when -n <= i < n for the axis extent n; a negative
 // index counts from the end once, as in numpy. Anything else is an error
@@ -14,6 +16,8 @@
 // devices a backend's kernel moves the rows and checks the indices as it
 // goes (Note [gather on devices] in gather.h).
 #include "libops/ops/shape/gather.h"
+
+#include "libops/ops/index/index_call.h"
 
 #include <atomic>
 #include <cstring>
@@ -29,7 +33,41 @@ namespace {
 Status gather_axis(Context& block, const NDArray& x, int& axis) {
   const int64_t a = block.i_arg(0);  // an axis of x (the signature checked it)
   axis = static_cast<int>(a < 0 ? a + x.rank() : a);
+  const int64_t bd = block.i_arg(1);
+  if (bd > 0) {
+    const NDArray& idx = *block.input(1);
+    REQUIRE_TRUE(axis == bd, 0, "with batch_dims %lld the axis must be %lld (the first dim after them), got %d",
+                 static_cast<long long>(bd), static_cast<long long>(bd), axis);
+    REQUIRE_TRUE(bd <= idx.rank(), OPS_ERR_SHAPE, "batch_dims %lld exceeds the rank of indices%s",
+                 static_cast<long long>(bd), idx.shape().str().c_str());
+    for (int d = 0; d < bd; ++d)
+      REQUIRE_TRUE(x.dim(d) == idx.dim(d), OPS_ERR_SHAPE, "batch dim %d differs: x%s, indices%s", d,
+                   x.shape().str().c_str(), idx.shape().str().c_str());
+  }
   return Status::ok();
+}
+
+// gather with batch_dims > 0: indices [b..., m...] pick along x's dim b
+// (Note [Indexed rows] with a batch per leading position).
+Status gather_batched(Context& block, const NDArray& x, const NDArray& indices, int axis, NDArray& z) {
+  IndexedRows d;
+  d.k = 1;
+  d.dims[0] = x.dim(axis);
+  for (int k = 0; k < axis; ++k) d.batches *= x.dim(k);
+  d.count = 1;
+  for (int k = axis; k < indices.rank(); ++k) d.count *= indices.dim(k);
+  for (int k = axis + 1; k < x.rank(); ++k) d.row *= x.dim(k);
+  d.indices_batch_stride = d.count;
+  if (z.length() == 0) return Status::ok();
+  NDArray xd, id;
+  RETURN_IF_ERROR(dense_on_device(block, x, x.dtype(), xd));
+  RETURN_IF_ERROR(dense_on_device(block, indices, indices.dtype(), id));
+  DeviceOutputStage stage;
+  RETURN_IF_ERROR(stage.begin(block, z, x.dtype()));
+  int64_t bad = -1;
+  RETURN_IF_ERROR(run_gather_rows(block, d, xd, id, stage.target(), bad));
+  if (bad >= 0) return bad_index_error(block, id, d, bad, x, axis);
+  return stage.finish(block, z);
 }
 
 // The indices as int64 in C order, each made non-negative; an error names
@@ -112,6 +150,7 @@ CUSTOM_OP_IMPL(gather, 2, 1, false, 0, 0) {
   NDArray* z = OUTPUT_VARIABLE(0);
   int axis = 0;
   RETURN_IF_ERROR(ops::gather_axis(block, *x, axis));
+  if (INT_ARG(1) > 0) return ops::gather_batched(block, *x, *indices, axis, *z);
   if (!block.device().is_cpu()) return ops::gather_on_device(block, *x, *indices, axis, *z);
   const int64_t n = x->dim(axis);
   std::vector<int64_t> idx;
@@ -148,12 +187,13 @@ DECLARE_SHAPE_FN(gather) {
   const NDArray* indices = INPUT_VARIABLE(1);
   int axis = 0;
   RETURN_IF_ERROR(ops::gather_axis(block, *x, axis));
-  REQUIRE_TRUE(x->rank() - 1 + indices->rank() <= kMaxRank, OPS_ERR_SHAPE,
-               "output rank %d (x%s with indices%s) exceeds the maximum %d", x->rank() - 1 + indices->rank(),
+  const int bd = static_cast<int>(INT_ARG(1));
+  REQUIRE_TRUE(x->rank() - 1 + indices->rank() - bd <= kMaxRank, OPS_ERR_SHAPE,
+               "output rank %d (x%s with indices%s) exceeds the maximum %d", x->rank() - 1 + indices->rank() - bd,
                x->shape().str().c_str(), indices->shape().str().c_str(), kMaxRank);
   Dims out;
   for (int d = 0; d < axis; ++d) out.push_back(x->dim(d));
-  for (int d = 0; d < indices->rank(); ++d) out.push_back(indices->dim(d));
+  for (int d = bd; d < indices->rank(); ++d) out.push_back(indices->dim(d));
   for (int d = axis + 1; d < x->rank(); ++d) out.push_back(x->dim(d));
   shapes.push_back(TensorShape{x->dtype(), out, 'c'});
   return Status::ok();
@@ -170,4 +210,6 @@ DECLARE_ARGS(gather) {
   args.input("indices", "int32 or int64, any shape; -n <= index < n for the axis extent n");
   args.output("z", "x.shape[:axis] + indices.shape + x.shape[axis+1:]");
   args.i_arg("axis", 0, "the axis of x to pick along").axis(0);
+  args.i_arg("batch_dims", 0, "leading dims x and indices share (TF's gather); the axis must then equal it")
+      .range(0, libops::kMaxRank - 1);
 }

@@ -1,0 +1,206 @@
+// The CPU kernels of Note [Indexed rows] (indexed_rows.h).
+#include "libops/ops/index/indexed_rows.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include "libops/core/parallel.h"
+#include "libops/ops/index/scatter_combine.h"
+
+namespace libops::ops {
+
+DeviceKernel<GatherRowsDeviceFn> gather_rows_device_kernel;
+DeviceKernel<ScatterRowsDeviceFn> scatter_rows_device_kernel;
+DeviceKernel<GatherElementsDeviceFn> gather_elements_device_kernel;
+DeviceKernel<ScatterElementsDeviceFn> scatter_elements_device_kernel;
+
+const char* scatter_mode_name(ScatterMode m) {
+  switch (m) {
+    case ScatterMode::kSet: return "set";
+    case ScatterMode::kAdd: return "add";
+    case ScatterMode::kSubtract: return "subtract";
+    case ScatterMode::kMultiply: return "multiply";
+    case ScatterMode::kDivide: return "divide";
+    case ScatterMode::kMax: return "max";
+    case ScatterMode::kMin: return "min";
+  }
+  return "?";
+}
+
+namespace {
+
+// The row (b, i) names, or -1 for a bad index.
+template <typename I>
+int64_t row_of(const IndexedRows& d, const I* idx, int64_t b, int64_t i) {
+  const I* p = idx + b * d.indices_batch_stride + i * d.k;
+  int64_t row = 0;
+  for (int64_t k = 0; k < d.k; ++k) {
+    int64_t v = static_cast<int64_t>(p[k]);
+    const int64_t n = d.dims[k];
+    if (v < -n || v >= n) return -1;
+    if (v < 0) v += n;
+    row = row * n + v;
+  }
+  return b * d.rows_per_batch() + row;
+}
+
+template <typename I>
+int64_t first_bad(const IndexedRows& d, const I* idx) {
+  for (int64_t b = 0; b < d.batches; ++b)
+    for (int64_t i = 0; i < d.count; ++i)
+      if (row_of(d, idx, b, i) < 0) {
+        // Its position: the first bad value among the K of (b, i).
+        const I* p = idx + b * d.indices_batch_stride + i * d.k;
+        for (int64_t k = 0; k < d.k; ++k)
+          if (static_cast<int64_t>(p[k]) < -d.dims[k] || static_cast<int64_t>(p[k]) >= d.dims[k])
+            return b * d.indices_batch_stride + i * d.k + k;
+      }
+  return -1;
+}
+
+template <typename I>
+void gather_typed(const IndexedRows& d, const I* idx, const char* x, char* z, size_t row_bytes) {
+  const int64_t total = d.batches * d.count;
+  parallel_for(total, std::max<int64_t>(1, 65536 / static_cast<int64_t>(std::max<size_t>(row_bytes, 1))),
+               [&](int64_t begin, int64_t end) {
+                 for (int64_t t = begin; t < end; ++t) {
+                   const int64_t b = t / d.count, i = t % d.count;
+                   std::memcpy(z + static_cast<size_t>(t) * row_bytes,
+                               x + static_cast<size_t>(row_of(d, idx, b, i)) * row_bytes, row_bytes);
+                 }
+               });
+}
+
+template <typename I, typename C>
+void scatter_typed(const IndexedRows& d, ScatterMode mode, const I* idx, const C* upd, C* z) {
+  // In (b, i) order, so that the set mode keeps the last update of a row.
+  for (int64_t b = 0; b < d.batches; ++b)
+    for (int64_t i = 0; i < d.count; ++i) {
+      C* zr = z + row_of(d, idx, b, i) * d.row;
+      const C* ur = upd + (b * d.count + i) * d.row;
+      for (int64_t r = 0; r < d.row; ++r) zr[r] = scatter_combine(mode, zr[r], ur[r]);
+    }
+}
+
+template <typename I>
+Status scatter_dtype(const IndexedRows& d, ScatterMode mode, const I* idx, const NDArray& updates, NDArray& z) {
+  switch (z.dtype()) {
+    case DataType::kFloat32: scatter_typed(d, mode, idx, updates.data_as<float>(), z.data_as<float>()); break;
+    case DataType::kFloat64: scatter_typed(d, mode, idx, updates.data_as<double>(), z.data_as<double>()); break;
+    case DataType::kInt64: scatter_typed(d, mode, idx, updates.data_as<int64_t>(), z.data_as<int64_t>()); break;
+    case DataType::kUInt64: scatter_typed(d, mode, idx, updates.data_as<uint64_t>(), z.data_as<uint64_t>()); break;
+    default:
+      return Status::error(StatusCode::kInternal, "scatter_rows_cpu: %s is not a compute dtype", dtype_name(z.dtype()));
+  }
+  return Status::ok();
+}
+
+// Note [Indexed elements]: the offset in x of index position p, or -1 for
+// a bad index.
+template <typename I>
+int64_t element_offset(const IndexedElements& d, const I* idx, int64_t p) {
+  int64_t off = 0, rest = p;
+  for (int k = d.rank - 1; k >= 0; --k) {
+    const int64_t c = rest % d.shape[k];
+    rest /= d.shape[k];
+    if (k == d.axis) {
+      int64_t v = static_cast<int64_t>(idx[p]);
+      if (v < -d.n || v >= d.n) return -1;
+      off += (v < 0 ? v + d.n : v) * d.strides[k];
+    } else {
+      off += c * d.strides[k];
+    }
+  }
+  return off;
+}
+
+template <typename I>
+int64_t first_bad_element(const IndexedElements& d, const I* idx) {
+  for (int64_t p = 0; p < d.count(); ++p)
+    if (static_cast<int64_t>(idx[p]) < -d.n || static_cast<int64_t>(idx[p]) >= d.n) return p;
+  return -1;
+}
+
+template <typename I>
+void gather_elements_typed(const IndexedElements& d, const I* idx, const char* x, char* z, size_t es) {
+  parallel_for(d.count(), 16384, [&](int64_t b, int64_t e) {
+    for (int64_t p = b; p < e; ++p)
+      std::memcpy(z + static_cast<size_t>(p) * es, x + static_cast<size_t>(element_offset(d, idx, p)) * es, es);
+  });
+}
+
+template <typename I, typename C>
+void scatter_elements_typed(const IndexedElements& d, ScatterMode mode, const I* idx, const C* upd, C* z) {
+  for (int64_t p = 0; p < d.count(); ++p) {
+    C& t = z[element_offset(d, idx, p)];
+    t = scatter_combine(mode, t, upd[p]);
+  }
+}
+
+template <typename I>
+Status scatter_elements_dtype(const IndexedElements& d, ScatterMode mode, const I* idx, const NDArray& u, NDArray& z) {
+  switch (z.dtype()) {
+    case DataType::kFloat32: scatter_elements_typed(d, mode, idx, u.data_as<float>(), z.data_as<float>()); break;
+    case DataType::kFloat64: scatter_elements_typed(d, mode, idx, u.data_as<double>(), z.data_as<double>()); break;
+    case DataType::kInt64: scatter_elements_typed(d, mode, idx, u.data_as<int64_t>(), z.data_as<int64_t>()); break;
+    case DataType::kUInt64: scatter_elements_typed(d, mode, idx, u.data_as<uint64_t>(), z.data_as<uint64_t>()); break;
+    default:
+      return Status::error(StatusCode::kInternal, "scatter_elements_cpu: %s is not a compute dtype",
+                           dtype_name(z.dtype()));
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status gather_elements_cpu(const IndexedElements& d, const NDArray& x, const NDArray& indices, NDArray& z,
+                           int64_t* bad) {
+  const char* xs = static_cast<const char*>(x.data());
+  char* zs = static_cast<char*>(z.data());
+  if (indices.dtype() == DataType::kInt32) {
+    *bad = first_bad_element(d, indices.data_as<int32_t>());
+    if (*bad < 0) gather_elements_typed(d, indices.data_as<int32_t>(), xs, zs, x.element_size());
+  } else {
+    *bad = first_bad_element(d, indices.data_as<int64_t>());
+    if (*bad < 0) gather_elements_typed(d, indices.data_as<int64_t>(), xs, zs, x.element_size());
+  }
+  return Status::ok();
+}
+
+Status scatter_elements_cpu(const IndexedElements& d, ScatterMode mode, const NDArray& indices,
+                            const NDArray& updates, NDArray& z, int64_t* bad) {
+  if (indices.dtype() == DataType::kInt32) {
+    *bad = first_bad_element(d, indices.data_as<int32_t>());
+    return *bad < 0 ? scatter_elements_dtype(d, mode, indices.data_as<int32_t>(), updates, z) : Status::ok();
+  }
+  *bad = first_bad_element(d, indices.data_as<int64_t>());
+  return *bad < 0 ? scatter_elements_dtype(d, mode, indices.data_as<int64_t>(), updates, z) : Status::ok();
+}
+
+Status gather_rows_cpu(const IndexedRows& d, const NDArray& x, const NDArray& indices, NDArray& z, int64_t* bad) {
+  const size_t row_bytes = static_cast<size_t>(d.row) * x.element_size();
+  const char* xs = static_cast<const char*>(x.data());
+  char* zs = static_cast<char*>(z.data());
+  if (indices.dtype() == DataType::kInt32) {
+    *bad = first_bad(d, indices.data_as<int32_t>());
+    if (*bad < 0) gather_typed(d, indices.data_as<int32_t>(), xs, zs, row_bytes);
+  } else {
+    *bad = first_bad(d, indices.data_as<int64_t>());
+    if (*bad < 0) gather_typed(d, indices.data_as<int64_t>(), xs, zs, row_bytes);
+  }
+  return Status::ok();
+}
+
+Status scatter_rows_cpu(const IndexedRows& d, ScatterMode mode, const NDArray& indices, const NDArray& updates,
+                        NDArray& z, int64_t* bad) {
+  if (indices.dtype() == DataType::kInt32) {
+    *bad = first_bad(d, indices.data_as<int32_t>());
+    return *bad < 0 ? scatter_dtype(d, mode, indices.data_as<int32_t>(), updates, z) : Status::ok();
+  }
+  *bad = first_bad(d, indices.data_as<int64_t>());
+  return *bad < 0 ? scatter_dtype(d, mode, indices.data_as<int64_t>(), updates, z) : Status::ok();
+}
+
+}  // namespace libops::ops
