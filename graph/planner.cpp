@@ -218,14 +218,15 @@ Status legacy_output_shape(const Node& node, const TensorShape* in, int n, Tenso
     }
     return broadcast_shapes(op, x.dims, y.dims, out.dims);
   }
-  // Reductions.
-  Dims axes;
+  // Reductions (REDUCE3 over x and y broadcast together).
+  Dims axes, in_dims = x.dims;
+  if (g == OPS_REDUCE3 && n > 1) RETURN_IF_ERROR(broadcast_shapes(op, x.dims, in[1].dims, in_dims));
   if (node.axes.size() > static_cast<size_t>(kMaxRank))
     return Status::error(StatusCode::kShape, "%s: %zu reduction axes for x%s", op, node.axes.size(),
                          x.dims.str().c_str());
-  RETURN_IF_ERROR(normalize_axes(op, node.axes.data(), static_cast<int>(node.axes.size()), x.dims.size(), true, axes));
+  RETURN_IF_ERROR(normalize_axes(op, node.axes.data(), static_cast<int>(node.axes.size()), in_dims.size(), true, axes));
   const bool keep = !node.args.b.empty() && node.args.b[0];
-  out.dims = reduced_shape(x.dims, axes, keep);
+  out.dims = reduced_shape(in_dims, axes, keep);
   switch (g) {
     case OPS_REDUCE_SAME: out.dtype = x.dtype; break;
     case OPS_REDUCE_BOOL: out.dtype = DataType::kBool; break;

@@ -165,16 +165,23 @@ Status exec_binary(const LegacyCall& c, const char* op) {
 }
 
 Status exec_reduce(const LegacyCall& c, const char* op) {
-  const NDArray& x = *c.x;
   NDArray& z = *c.z;
+  // REDUCE3 pairs x and y broadcast together (libnd4j's reduce3 along
+  // dims compares a vector x with every row of y).
+  NDArray xb = *c.x, yb;
   const NDArray* y = nullptr;
   if (c.group == OPS_REDUCE3) {
     RETURN_IF_ERROR(check_array(op, "input y", c.y));
-    y = c.y;
-    if (y->shape() != x.shape())
-      return Status::error(StatusCode::kShape, "%s: x%s and y%s must have the same shape", op,
-                           x.shape().str().c_str(), y->shape().str().c_str());
+    yb = *c.y;
+    if (yb.shape() != xb.shape()) {
+      Dims common;
+      RETURN_IF_ERROR(broadcast_shapes(op, xb.shape(), yb.shape(), common));
+      RETURN_IF_ERROR(c.x->broadcast_to(common, xb));
+      RETURN_IF_ERROR(c.y->broadcast_to(common, yb));
+    }
+    y = &yb;
   }
+  const NDArray& x = xb;
   Dims axes;
   RETURN_IF_ERROR(normalize_axes(op, c.axes, c.n_axes, x.rank(), true, axes));
   Dims keep = reduced_shape(x.shape(), axes, true), drop = reduced_shape(x.shape(), axes, false);
@@ -182,7 +189,7 @@ Status exec_reduce(const LegacyCall& c, const char* op) {
     return Status::error(StatusCode::kShape, "%s: reducing x%s over axes %s gives %s (or %s with kept dims), but z is %s",
                          op, x.shape().str().c_str(), axes.str().c_str(), drop.str().c_str(), keep.str().c_str(),
                          z.shape().str().c_str());
-  if (z.may_overlap(x) || (y && z.may_overlap(*y)))
+  if (z.may_overlap(*c.x) || (y && z.may_overlap(*c.y)))
     return Status::error(StatusCode::kInvalidArgument, "%s: output z overlaps an input", op);
   DataType in = y ? promote_types(x.dtype(), y->dtype()) : x.dtype();
   ComputeType ct = compute_type_of(in);

@@ -60,13 +60,27 @@ TEST(Reduce3, MixedInputDtypesPromote) {
   EXPECT_TRUE(all_close(pair_rows("manhattan", xt, y), {2.25, 4.0}));
 }
 
+// libnd4j's reduce3 along dims: a vector x against every row of y.
+TEST(Reduce3, VectorAgainstEveryRowOfY) {
+  NDArray x = make(DataType::kFloat32, {3}, {1, 2, 3});
+  NDArray y = make(DataType::kFloat32, {2, 3}, {1, 0, 1, 2, 2, 2});
+  NDArray z = make_z(DataType::kFloat32, {2});
+  ASSERT_OK(run_reduce(OPS_REDUCE3, op_num(OPS_REDUCE3, "dot"), x, &y, z, {1}));
+  EXPECT_TRUE(all_close(z, {4, 12}));
+  ASSERT_OK(run_reduce(OPS_REDUCE3, op_num(OPS_REDUCE3, "manhattan"), y, &x, z, {1}));
+  EXPECT_TRUE(all_close(z, {4, 2}));  // |0|+|2|+|2|, |1|+|0|+|1|
+  NDArray e = make_z(DataType::kFloat32, {2});
+  ASSERT_OK(run_reduce(OPS_REDUCE3, op_num(OPS_REDUCE3, "euclidean"), x, &y, e, {-1}));
+  EXPECT_TRUE(all_close(e, {std::sqrt(8.0), std::sqrt(2.0)}, 1e-6));
+}
+
 TEST(Reduce3, RejectsShapeMismatchAndBadEps) {
   NDArray x = make(DataType::kFloat32, {2, 3}, iota(6));
   NDArray y = make(DataType::kFloat32, {3, 2}, iota(6));
   NDArray z = make_z(DataType::kFloat32, {2});
   Status s = run_reduce(OPS_REDUCE3, op_num(OPS_REDUCE3, "dot"), x, &y, z, {1});
   EXPECT_EQ(s.code(), StatusCode::kShape);
-  EXPECT_EQ(s.message(), "dot: x[2,3] and y[3,2] must have the same shape");
+  EXPECT_EQ(s.message(), "dot: cannot broadcast shapes [2,3] and [3,2]: dim 0 must be equal or 1");
   double eps = -1;
   s = run_reduce(OPS_REDUCE3, op_num(OPS_REDUCE3, "equals_with_eps"), x, &x, z, {1}, ExtraParams::from(&eps, 1));
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);

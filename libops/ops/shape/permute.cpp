@@ -61,6 +61,8 @@ DECLARE_SHAPE_FN(permute) {
   return Status::ok();
 }
 
+DECLARE_SYN(transpose, permute)
+
 DECLARE_TYPES(permute) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
 
 DECLARE_ARGS(permute) {
