@@ -119,9 +119,55 @@ def scatters():
     M.case("scatter_elements", "min_axis0", [v, ei0, eu0], [z0], i=[0, 6])
 
 
+def segments():
+    x = rng.uniform(-3, 3, (6, 2))
+    ids = np.array([0, 0, 2, 2, 2, 4], np.int64)
+    red = {"sum": np.add, "prod": np.multiply, "max": np.maximum, "min": np.minimum}
+    for name, f in red.items():
+        z = np.zeros((5, 2))
+        for s_ in range(5):
+            rows = x[ids == s_]
+            z[s_] = f.reduce(rows, axis=0) if len(rows) else 0.0  # empty sorted segment: 0
+        M.case(f"segment_{name}", "sorted", [x, ids], [z], rtol=1e-14)
+    zm = np.zeros((5, 2))
+    for s_ in range(5):
+        rows = x[ids == s_]
+        zm[s_] = rows.mean(axis=0) if len(rows) else 0.0
+    M.case("segment_mean", "sorted", [x, ids], [zm], rtol=1e-14)
+    uids = np.array([3, -1, 0, 3, 1, 0], np.int32)  # -1: dropped
+    ident = {"sum": 0.0, "prod": 1.0, "max": -np.inf, "min": np.inf}
+    for name, f in red.items():
+        z = np.full((4, 2), ident[name])
+        for r, s_ in enumerate(uids):
+            if s_ >= 0:
+                z[s_] = f(z[s_], x[r])
+        M.case(f"unsorted_segment_{name}", "dropped", [x, uids], [z], i=[4], rtol=1e-14)
+    zi = np.full((3,), np.iinfo(np.int32).min, np.int64)
+    xi = np.array([5, -2, 7, 1], np.int32)
+    for r, s_ in enumerate([0, 0, 2, 0]):
+        zi[s_] = max(zi[s_], xi[r])
+    M.case("unsorted_segment_max", "i32_empty", [xi, np.array([0, 0, 2, 0], np.int64), np.array(3, np.int64)],
+           [zi.astype(np.int32)])
+    zm = np.zeros((4, 2))
+    cnt = np.zeros(4)
+    for r, s_ in enumerate(uids):
+        if s_ >= 0:
+            zm[s_] += x[r]
+            cnt[s_] += 1
+    M.case("unsorted_segment_mean", "dropped", [x, uids], [np.where(cnt[:, None] > 0, zm / np.maximum(cnt, 1)[:, None], 0)],
+           i=[4], rtol=1e-14)
+    b = np.array([1, 3, 1, 0, 7, 3, 3], np.int64)
+    M.case("bincount", "counts", [b], [np.bincount(b).astype(np.int64)])
+    M.case("bincount", "minlength", [b.astype(np.int32)], [np.bincount(b, minlength=10).astype(np.int64)], i=[10])
+    wts = rng.uniform(0, 1, 7)
+    M.case("bincount", "weights_capped", [b, wts], [np.bincount(b, weights=wts)[:4]], i=[0, 4], rtol=1e-14)
+    M.case("bincount", "empty", [np.array([], np.int64)], [np.zeros(2, np.int64)], i=[2])
+
+
 def main():
     gathers()
     scatters()
+    segments()
     M.write("tools/gen_goldens_indexing.py")
 
 

@@ -178,7 +178,19 @@ def bands_and_selects():
          [np.where(cf != 0, np.array([1, 2, 3, 4], np.float32), np.float32(0.5))])
 
 
+def complex_parts():
+    z = rng.uniform(-2, 2, (3, 2, 2))
+    c = z[..., 0] + 1j * z[..., 1]
+    case("complex", "f64", [z[..., 0].copy(), z[..., 1].copy()], [z])
+    case("real", "f64", [z], [c.real])
+    case("imag", "f32", [z.astype(np.float32)], [c.imag.astype(np.float32)])
+    case("conj", "f64", [z], [np.stack([c.real, -c.imag], axis=-1)])
+    case("complex_abs", "f64", [z], [np.abs(c)], rtol=1e-15)
+    case("angle", "f64", [z], [np.angle(c)], rtol=1e-15)
+
+
 def main():
+    complex_parts()
     views()
     strided_slices()
     pads()

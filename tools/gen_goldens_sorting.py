@@ -73,6 +73,16 @@ def main():
             M.case("top_k", name + suffix, [x], [take(x, idx, axis), idx], i=[k, axis], b=[largest])
     M.case("top_k", "k_input", [ints, np.array(2, np.int64)],
            [take(ints, along(ints, -1, lambda r: order(r, True)[:2]), -1), along(ints, -1, lambda r: order(r, True)[:2])])
+    seq = np.array([-1.0, 0.0, 0.0, 2.5, 4.0, np.inf, np.nan])
+    vals = np.array([[0.0, -5.0, 2.5], [np.nan, 10.0, np.inf]])
+    for side, right in (("left", False), ("right", True)):
+        M.case("searchsorted", side, [seq, vals], [np.searchsorted(seq, vals, side=side).astype(np.int64)], b=[right])
+    rows = np.sort(rng.integers(-10, 10, (3, 6)), axis=1).astype(np.int32)
+    q = rng.integers(-12, 12, (3, 4)).astype(np.int32)
+    M.case("searchsorted", "batched_i32", [rows, q],
+           [np.stack([np.searchsorted(rows[r], q[r]) for r in range(3)]).astype(np.int64)])
+    M.case("searchsorted", "mixed_dtypes", [np.array([1, 3, 5], np.int64), np.array([2.5, 3.0], np.float32)],
+           [np.searchsorted(np.array([1.0, 3.0, 5.0]), np.array([2.5, 3.0])).astype(np.int64)])
     M.write("tools/gen_goldens_sorting.py")
 
 

@@ -38,6 +38,7 @@ std::set<std::string> declared_ops() {
   }
   for (const std::string& n : ops::reduction_op_names()) names.insert(n);
   for (const std::string& n : ops::scatter_op_names()) names.insert(n);
+  for (const std::string& n : ops::segment_op_names()) names.insert(n);
   return names;
 }
 

@@ -31,17 +31,28 @@ const char* scatter_mode_name(ScatterMode m) {
 
 namespace {
 
-// The row (b, i) names, or -1 for a bad index.
+constexpr int64_t kBadRow = -1, kDroppedRow = -2;
+
+// Index v of a dim of extent n: its position, kBadRow or kDroppedRow.
+inline int64_t resolve_index(int64_t v, int64_t n, OutOfRange policy) {
+  if (v >= 0 && v < n) return v;
+  switch (policy) {
+    case OutOfRange::kError: return v >= -n && v < 0 ? v + n : kBadRow;
+    case OutOfRange::kDropNegative: return v < 0 ? kDroppedRow : kBadRow;
+    case OutOfRange::kDropAbove: return v >= n ? kDroppedRow : kBadRow;
+  }
+  return kBadRow;
+}
+
+// The row (b, i) names, kBadRow or kDroppedRow.
 template <typename I>
 int64_t row_of(const IndexedRows& d, const I* idx, int64_t b, int64_t i) {
   const I* p = idx + b * d.indices_batch_stride + i * d.k;
   int64_t row = 0;
   for (int64_t k = 0; k < d.k; ++k) {
-    int64_t v = static_cast<int64_t>(p[k]);
-    const int64_t n = d.dims[k];
-    if (v < -n || v >= n) return -1;
-    if (v < 0) v += n;
-    row = row * n + v;
+    const int64_t v = resolve_index(static_cast<int64_t>(p[k]), d.dims[k], d.out_of_range);
+    if (v < 0) return v;
+    row = row * d.dims[k] + v;
   }
   return b * d.rows_per_batch() + row;
 }
@@ -50,12 +61,9 @@ template <typename I>
 int64_t first_bad(const IndexedRows& d, const I* idx) {
   for (int64_t b = 0; b < d.batches; ++b)
     for (int64_t i = 0; i < d.count; ++i)
-      if (row_of(d, idx, b, i) < 0) {
-        // Its position: the first bad value among the K of (b, i).
-        const I* p = idx + b * d.indices_batch_stride + i * d.k;
-        for (int64_t k = 0; k < d.k; ++k)
-          if (static_cast<int64_t>(p[k]) < -d.dims[k] || static_cast<int64_t>(p[k]) >= d.dims[k])
-            return b * d.indices_batch_stride + i * d.k + k;
+      for (int64_t k = 0; k < d.k; ++k) {
+        const int64_t pos = b * d.indices_batch_stride + i * d.k + k;
+        if (resolve_index(static_cast<int64_t>(idx[pos]), d.dims[k], d.out_of_range) == kBadRow) return pos;
       }
   return -1;
 }
@@ -78,7 +86,9 @@ void scatter_typed(const IndexedRows& d, ScatterMode mode, const I* idx, const C
   // In (b, i) order, so that the set mode keeps the last update of a row.
   for (int64_t b = 0; b < d.batches; ++b)
     for (int64_t i = 0; i < d.count; ++i) {
-      C* zr = z + row_of(d, idx, b, i) * d.row;
+      const int64_t row = row_of(d, idx, b, i);
+      if (row < 0) continue;  // dropped (first_bad found no bad ones)
+      C* zr = z + row * d.row;
       const C* ur = upd + (b * d.count + i) * d.row;
       for (int64_t r = 0; r < d.row; ++r) zr[r] = scatter_combine(mode, zr[r], ur[r]);
     }

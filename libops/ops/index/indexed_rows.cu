@@ -25,23 +25,33 @@ namespace {
 
 constexpr unsigned long long kNoBad = ~0ull;
 
-// The row of x that (b, i) names, or -1 with *bad_k the first bad entry.
+constexpr int64_t kBadRow = -1, kDroppedRow = -2;
+
+__device__ inline int64_t resolve_index(int64_t v, int64_t n, OutOfRange policy) {
+  if (v >= 0 && v < n) return v;
+  switch (policy) {
+    case OutOfRange::kError: return v >= -n && v < 0 ? v + n : kBadRow;
+    case OutOfRange::kDropNegative: return v < 0 ? kDroppedRow : kBadRow;
+    case OutOfRange::kDropAbove: return v >= n ? kDroppedRow : kBadRow;
+  }
+  return kBadRow;
+}
+
+// The row of x that (b, i) names; kBadRow with *bad_k the first bad entry,
+// or kDroppedRow.
 template <typename I>
 __device__ int64_t row_of(const IndexedRows& d, const I* idx, int64_t b, int64_t i, int64_t* bad_k) {
   const I* p = idx + b * d.indices_batch_stride + i * d.k;
   int64_t row = 0;
   for (int64_t k = 0; k < d.k; ++k) {
-    int64_t v = static_cast<int64_t>(p[k]);
-    const int64_t n = d.dims[k];
-    if (v < -n || v >= n) {
+    const int64_t v = resolve_index(static_cast<int64_t>(p[k]), d.dims[k], d.out_of_range);
+    if (v < 0) {
       *bad_k = k;
-      return -1;
+      return v;
     }
-    row = row * n + (v < 0 ? v + n : v);
+    row = row * d.dims[k] + v;
   }
-  int64_t per = 1;
-  for (int64_t k = 0; k < d.k; ++k) per *= d.dims[k];
-  return b * per + row;
+  return b * d.rows_per_batch() + row;
 }
 
 template <typename I>
@@ -71,7 +81,7 @@ __global__ void gather_rows_kernel(IndexedRows d, const T* __restrict__ x, const
     int64_t bad_k = 0;
     const int64_t row = row_of(d, idx, b, i, &bad_k);
     if (row < 0) {
-      atomicMin(bad, static_cast<unsigned long long>(b * d.indices_batch_stride + i * d.k + bad_k));
+      if (row == kBadRow) atomicMin(bad, static_cast<unsigned long long>(b * d.indices_batch_stride + i * d.k + bad_k));
       continue;
     }
     z[e] = x[row * d.row + r];
@@ -104,8 +114,8 @@ __global__ void scatter_rows_winners_kernel(IndexedRows d, const I* __restrict__
     const int64_t b = t / d.count, i = t - b * d.count;
     int64_t bad_k = 0;
     const int64_t row = row_of(d, idx, b, i, &bad_k);
-    if (row < 0) atomicMin(bad, static_cast<unsigned long long>(b * d.indices_batch_stride + i * d.k + bad_k));
-    else atomicMax(winner + row, static_cast<unsigned long long>(t + 1));
+    if (row == kBadRow) atomicMin(bad, static_cast<unsigned long long>(b * d.indices_batch_stride + i * d.k + bad_k));
+    else if (row >= 0) atomicMax(winner + row, static_cast<unsigned long long>(t + 1));
   }
 }
 
@@ -120,7 +130,7 @@ __global__ void scatter_rows_kernel(IndexedRows d, ScatterMode mode, const I* __
     int64_t bad_k = 0;
     const int64_t row = row_of(d, idx, b, i, &bad_k);
     if (row < 0) {
-      atomicMin(bad, static_cast<unsigned long long>(b * d.indices_batch_stride + i * d.k + bad_k));
+      if (row == kBadRow) atomicMin(bad, static_cast<unsigned long long>(b * d.indices_batch_stride + i * d.k + bad_k));
       continue;
     }
     if (mode == ScatterMode::kSet) {

@@ -33,8 +33,16 @@ namespace libops::ops {
 enum class ScatterMode : int { kSet = 0, kAdd, kSubtract, kMultiply, kDivide, kMax, kMin };
 const char* scatter_mode_name(ScatterMode m);
 
+// What an index outside [-n, n) (or a negative one, for the drop policies)
+// does: an error (negatives count from the end), or the update is dropped
+// (TF's unsorted segment ops drop negative ids, bincount with maxlength
+// drops values past it; the other side stays an error, negatives then not
+// counting from the end). Drops apply to K = 1 scatters.
+enum class OutOfRange : int { kError = 0, kDropNegative, kDropAbove };
+
 struct IndexedRows {
   int64_t batches = 1, count = 0, k = 0, row = 1;
+  OutOfRange out_of_range = OutOfRange::kError;
   int64_t dims[kMaxRank] = {};         // D0 .. D(K-1)
   int64_t indices_batch_stride = 0;    // count * K, or 0 when shared
   LIBOPS_HOST_DEVICE int64_t rows_per_batch() const {
@@ -90,7 +98,8 @@ extern DeviceKernel<GatherElementsDeviceFn> gather_elements_device_kernel;
 extern DeviceKernel<ScatterElementsDeviceFn> scatter_elements_device_kernel;
 extern DeviceKernel<ScatterRowsDeviceFn> scatter_rows_device_kernel;
 
-// The names of scatter_ops.cpp's table, for tests and tools.
+// The names of scatter_ops.cpp's and segments.cpp's tables, for tests and tools.
 std::vector<std::string> scatter_op_names();
+std::vector<std::string> segment_op_names();
 
 }  // namespace libops::ops
