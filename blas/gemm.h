@@ -56,8 +56,10 @@ using DeviceGemmBatchedFn = Status (*)(int device_index, DataType dtype, bool tr
                                        int64_t n, int64_t k, double alpha, const void* a, int64_t lda,
                                        int64_t stride_a, const void* b, int64_t ldb, int64_t stride_b, double beta,
                                        void* c, int64_t ldc, int64_t stride_c, int64_t batch);
-// Called by a backend when the library loads (blas/gemm_cuda.cpp).
+// Called by a backend when the library loads (blas/gemm_cuda.cpp); tests
+// may swap in their own and put back what device_gemm found.
 void register_device_gemm(DeviceType type, DeviceGemmBatchedFn fn);
+DeviceGemmBatchedFn device_gemm(DeviceType type);
 
 // The portable kernel behind the non-BLAS dtypes, callable for float32 and
 // float64 too so tests can compare it with BLAS on the same data.

@@ -21,6 +21,7 @@
 #include <initializer_list>
 #include <vector>
 
+#include "blas/cuda_batch_util.h"
 #include "blas/linalg.h"
 #include "libops/backends/cuda/cuda_check.h"
 #include "libops/backends/cuda/launch_context.h"
@@ -29,37 +30,10 @@ namespace libops::blas {
 
 namespace {
 
-// The batched APIs count in int; larger batches go in chunks of this many.
-constexpr int64_t kMaxChunk = int64_t{1} << 20;
-
-bool fits_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
-
-Status dtype_supported(const char* what, int device_index, DataType dtype) {
-  if (dtype == DataType::kFloat32 || dtype == DataType::kFloat64) return Status::ok();
-  return Status::error(StatusCode::kNotImplemented, "%s on cuda:%d: dtype %s is not supported (float32, float64 are)",
-                       what, device_index, dtype_name(dtype));
-}
-
-Status extents_supported(const char* what, int device_index, std::initializer_list<int64_t> extents) {
-  for (int64_t v : extents)
-    if (!fits_int(v))
-      return Status::error(StatusCode::kNotImplemented, "%s on cuda:%d: extent %lld is above cuSOLVER's int limit %d",
-                           what, device_index, static_cast<long long>(v), INT_MAX);
-  return Status::ok();
-}
-
-// `count` pointers base + i * stride (elements of `item` bytes), copied to
-// `dst` in device memory on the context's stream.
-Status upload_pointers(cuda::LaunchContext* ctx, void* dst, const void* base, int64_t stride, size_t item,
-                       int64_t first, int64_t count) {
-  std::vector<const void*> host(static_cast<size_t>(count));
-  for (int64_t i = 0; i < count; ++i)
-    host[static_cast<size_t>(i)] = static_cast<const char*>(base) + (first + i) * stride * static_cast<int64_t>(item);
-  // From pageable memory the copy has read `host` when it returns.
-  LIBOPS_CUDA_CHECK(cudaMemcpyAsync(dst, host.data(), host.size() * sizeof(void*), cudaMemcpyHostToDevice,
-                                    ctx->stream()));
-  return Status::ok();
-}
+using cuda_util::dtype_supported;
+using cuda_util::extents_supported;
+using cuda_util::kMaxChunk;
+using cuda_util::upload_pointers;
 
 // Note [NaN pivots] in linalg_cpu.cpp, on the device: a block per matrix
 // whose info is 0 finds the first NaN on its diagonal (lda + 1 apart in

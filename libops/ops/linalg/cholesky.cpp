@@ -18,24 +18,14 @@
 // copy of a, made on the device the call runs on (LAPACK on the CPU, the
 // backend's solver elsewhere). The other triangle, which still holds a's
 // values (or, on CUDA, whatever cuSOLVER left there: it uses that triangle
-// as workspace), is then cleared by two pairwise legacy kernels on that
-// device, with no host loop:
-//   relu(z, t), t = -inf on the kept triangle and +inf on the other: x > -inf
-//     keeps every number of the factor, x > +inf holds for none, so 0;
-//   replace_nans(z, f), f = NaN on the kept triangle and 0 on the other: the
-//     NaNs relu lets through become 0 there, and a NaN in the factor (of
-//     an input whose NaN pivot a backend missed) stays visible.
-// Multiplying by a 0/1 mask would leave NaN (or -0) where the unread
-// triangle held NaN, inf or negatives. t and f are [n, n] host arrays
-// broadcast over the batch, synced to the device by legacy::exec.
+// as workspace), is then cleared on that device by clear_other_triangle
+// (matrix_staging.h), with no host loop.
 #include <cstdint>
-#include <limits>
 
 #include "blas/linalg.h"
-#include "libops/legacy/legacy.h"
-#include "libops/legacy/ops/binary_ops.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/linalg/matrix_staging.h"
 
 namespace libops::ops {
 namespace {
@@ -43,39 +33,6 @@ namespace {
 Status cholesky_upper(Context& block, bool& upper) {
   upper = block.b_arg(0);
   return Status::ok();
-}
-
-// One pairwise legacy kernel, z = op(z, y), on the call's device.
-Status pairwise_in_place(const Context& block, legacy::BinaryOp op, const NDArray& y, NDArray& z) {
-  legacy::LegacyCall call;
-  call.group = OPS_PAIRWISE;
-  call.num = static_cast<int>(op);
-  call.x = &z;
-  call.y = &y;
-  call.z = &z;
-  call.device = block.device();
-  return with_op_name(block, legacy::exec(call));
-}
-
-// An [n, n] array holding `kept` on the factor's triangle (diagonal
-// included) and `other` elsewhere.
-Status triangle_mask(DataType dt, int64_t n, bool upper, double kept, double other, NDArray& out) {
-  RETURN_IF_ERROR(NDArray::create(dt, {n, n}, 'c', out));
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j) out.set_double(i * n + j, (upper ? j >= i : j <= i) ? kept : other);
-  return Status::ok();
-}
-
-// Zeros the triangle of z's matrices that the factor does not use (see the
-// file comment for why relu and replace_nans rather than a product).
-Status clear_other_triangle(const Context& block, bool upper, NDArray& z) {
-  const int64_t n = z.dim(z.rank() - 1);
-  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
-  NDArray threshold, fill;
-  RETURN_IF_ERROR(triangle_mask(z.dtype(), n, upper, -inf, inf, threshold));
-  RETURN_IF_ERROR(triangle_mask(z.dtype(), n, upper, nan, 0.0, fill));
-  RETURN_IF_ERROR(pairwise_in_place(block, legacy::BinaryOp::relu, threshold, z));
-  return pairwise_in_place(block, legacy::BinaryOp::replace_nans, fill, z);
 }
 
 }  // namespace
