@@ -53,6 +53,7 @@ void radix_sort(U* keys, int64_t* idx, int64_t n, U* keys_tmp, int64_t* idx_tmp,
   });
   U *src = keys, *dst = keys_tmp;
   int64_t *isrc = idx, *idst = idx_tmp;
+  bool moved = false;  // a pass has reordered the keys
   for (int p = 0; p < kPasses; ++p) {
     // A digit all keys share orders nothing: skip the pass.
     bool constant = false;
@@ -62,6 +63,17 @@ void radix_sort(U* keys, int64_t* idx, int64_t n, U* keys_tmp, int64_t* idx_tmp,
       constant = total == n;
     }
     if (constant) continue;
+    // Each thread's counts must be of its chunk of the keys as they are
+    // now: the first histogram saw them before any pass moved them, which
+    // only still holds for the totals (and for one thread).
+    if (t_count > 1 && moved)
+      parallel_for(t_count, 1, [&](int64_t tb, int64_t te) {
+        for (int64_t t = tb; t < te; ++t) {
+          int64_t* counts = &h(static_cast<int>(t), p, 0);
+          std::fill(counts, counts + kRadix, int64_t{0});
+          for (int64_t i = t * chunk; i < std::min(n, (t + 1) * chunk); ++i) ++counts[(src[i] >> (8 * p)) & 0xFF];
+        }
+      });
     // offsets: bucket by bucket, and within a bucket thread by thread.
     std::vector<int64_t> offset(static_cast<size_t>(t_count) * kRadix);
     int64_t at = 0;
@@ -82,6 +94,7 @@ void radix_sort(U* keys, int64_t* idx, int64_t n, U* keys_tmp, int64_t* idx_tmp,
     });
     std::swap(src, dst);
     std::swap(isrc, idst);
+    moved = true;
   }
   if (src != keys) {
     std::memcpy(keys, src, static_cast<size_t>(n) * sizeof(U));
