@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "libops/core/parallel.h"
 #include "libops/ops/index/scatter_combine.h"
@@ -81,17 +82,55 @@ void gather_typed(const IndexedRows& d, const I* idx, const char* x, char* z, si
                });
 }
 
+// One update row into one z row; the mode is a template argument so that
+// the combine folds into a loop the compiler vectorizes.
+template <ScatterMode M, typename C>
+void combine_row(C* z, const C* u, int64_t n) {
+  if constexpr (M == ScatterMode::kSet) {
+    std::memcpy(z, u, static_cast<size_t>(n) * sizeof(C));
+  } else {
+    for (int64_t r = 0; r < n; ++r) z[r] = scatter_combine(M, z[r], u[r]);
+  }
+}
+
+// Note [Parallel scatter]: updates may land on one row more than once, and
+// then their order matters (set keeps the last; float sums round in
+// order). Threads therefore own disjoint ranges of z's rows, and each
+// applies, in (b, i) order, the updates that land in its range: every row
+// sees its updates in the serial order, so the result does not depend on
+// the thread count. The destination of each update is resolved once, in
+// parallel, before.
+template <ScatterMode M, typename I, typename C>
+void scatter_mode(const IndexedRows& d, const I* idx, const C* upd, C* z) {
+  const int64_t updates = d.batches * d.count, z_rows = d.batches * d.rows_per_batch();
+  std::vector<int64_t> dest(static_cast<size_t>(updates));
+  parallel_for(updates, 4096, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) dest[static_cast<size_t>(t)] = row_of(d, idx, t / d.count, t % d.count);
+  });
+  const int64_t parts = updates * d.row >= (int64_t{1} << 15) ? std::min<int64_t>(get_num_threads(), z_rows) : 1;
+  parallel_for(parts, 1, [&](int64_t part_begin, int64_t part_end) {
+    for (int64_t part = part_begin; part < part_end; ++part) {
+      const int64_t lo = z_rows * part / parts, hi = z_rows * (part + 1) / parts;
+      for (int64_t t = 0; t < updates; ++t) {
+        const int64_t row = dest[static_cast<size_t>(t)];
+        if (row < lo || row >= hi) continue;  // another part's, or dropped (< 0)
+        combine_row<M>(z + row * d.row, upd + t * d.row, d.row);
+      }
+    }
+  });
+}
+
 template <typename I, typename C>
 void scatter_typed(const IndexedRows& d, ScatterMode mode, const I* idx, const C* upd, C* z) {
-  // In (b, i) order, so that the set mode keeps the last update of a row.
-  for (int64_t b = 0; b < d.batches; ++b)
-    for (int64_t i = 0; i < d.count; ++i) {
-      const int64_t row = row_of(d, idx, b, i);
-      if (row < 0) continue;  // dropped (first_bad found no bad ones)
-      C* zr = z + row * d.row;
-      const C* ur = upd + (b * d.count + i) * d.row;
-      for (int64_t r = 0; r < d.row; ++r) zr[r] = scatter_combine(mode, zr[r], ur[r]);
-    }
+  switch (mode) {
+    case ScatterMode::kSet: return scatter_mode<ScatterMode::kSet>(d, idx, upd, z);
+    case ScatterMode::kAdd: return scatter_mode<ScatterMode::kAdd>(d, idx, upd, z);
+    case ScatterMode::kSubtract: return scatter_mode<ScatterMode::kSubtract>(d, idx, upd, z);
+    case ScatterMode::kMultiply: return scatter_mode<ScatterMode::kMultiply>(d, idx, upd, z);
+    case ScatterMode::kDivide: return scatter_mode<ScatterMode::kDivide>(d, idx, upd, z);
+    case ScatterMode::kMax: return scatter_mode<ScatterMode::kMax>(d, idx, upd, z);
+    case ScatterMode::kMin: return scatter_mode<ScatterMode::kMin>(d, idx, upd, z);
+  }
 }
 
 template <typename I>

@@ -1,0 +1,199 @@
+// The general tensor ops against their references, measured in one binary
+// and run (bench/compare_ops.py adds numpy's timings and the ratios):
+//   * bandwidth-bound ops over 16M float32 (64 MiB) vs a STREAM-style copy
+//     with the same thread count (1 and 2): gather of rows, scatter_nd of
+//     rows, slice and pad of a 4096 x 4096 matrix, each counted as the bytes
+//     it must move (one read and one write of its output's size);
+//   * argmax (one read) and cumsum (one read, one write) vs the add op
+//     (two reads, one write), all as bytes per second;
+//   * sort of 16M float32, and qr and svd of a 512 x 512 float64 matrix,
+//     timed for numpy.sort and numpy.linalg.qr / svd beside them.
+// Every op is called by name through the registry with preallocated
+// outputs, as a graph node would be.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "libops/array/ndarray.h"
+#include "libops/core/parallel.h"
+#include "libops/ops/declarable_op.h"
+#include "libops/ops/registry.h"
+
+using namespace libops;
+
+namespace {
+
+constexpr int64_t kN = 16 * 1024 * 1024;
+constexpr int64_t kCols = 64, kRows = kN / kCols;  // gather and scatter_nd move rows of 256 bytes
+constexpr int64_t kSide = 4096;                     // slice and pad: a 4096 x 4096 matrix
+
+NDArray array(DataType dt, const Dims& shape) {
+  NDArray a;
+  if (!NDArray::create(dt, shape, 'c', a).is_ok()) std::abort();
+  return a;
+}
+
+NDArray wave(const Dims& shape) {
+  NDArray a = array(DataType::kFloat32, shape);
+  float* p = a.data_as<float>();
+  for (int64_t i = 0; i < a.length(); ++i) p[i] = std::sin(0.001f * static_cast<float>(i % 100003));
+  return a;
+}
+
+// A random permutation of 0 .. n-1 as int64 [n, extra...].
+NDArray permutation(int64_t n, const Dims& shape) {
+  NDArray a = array(DataType::kInt64, shape);
+  int64_t* p = a.data_as<int64_t>();
+  std::iota(p, p + n, int64_t{0});
+  std::shuffle(p, p + n, std::mt19937_64(20261125));
+  return a;
+}
+
+struct Call {
+  const char* op;
+  std::vector<NDArray*> in;
+  std::vector<NDArray*> out;
+  std::vector<int64_t> i = {};
+  std::vector<double> t = {};
+  std::vector<bool> b = {};
+};
+
+// Runs `call` once per iteration at `threads` threads; `bytes` per call.
+void run(benchmark::State& state, const Call& call, int64_t bytes) {
+  set_num_threads(static_cast<int>(state.range(0)));
+  DeclarableOp* op = OpRegistry::instance().find(call.op);
+  if (op == nullptr) {
+    state.SkipWithError("op not registered");
+    return;
+  }
+  for (auto _ : state) {
+    Context ctx;
+    for (NDArray* a : call.in) ctx.add_input(a);
+    for (NDArray* a : call.out) ctx.add_output(a);
+    ctx.i_args() = call.i;
+    ctx.t_args() = call.t;
+    ctx.b_args() = call.b;
+    const Status s = op->execute(ctx);
+    if (!s.is_ok()) {
+      state.SkipWithError(s.message().c_str());
+      break;
+    }
+    benchmark::ClobberMemory();
+  }
+  if (bytes > 0) state.SetBytesProcessed(state.iterations() * bytes);
+  set_num_threads(0);
+}
+
+// ---- references ----
+
+// A copy of 16M float32 split over the threads: the bandwidth a data-moving
+// op can reach (1 read + 1 write).
+void BM_StreamCopy(benchmark::State& state) {
+  set_num_threads(static_cast<int>(state.range(0)));
+  NDArray a = wave({kN}), b = array(DataType::kFloat32, {kN});
+  const float* src = a.data_as<float>();
+  float* dst = b.data_as<float>();
+  for (auto _ : state) {
+    parallel_for(kN, 1 << 16, [&](int64_t begin, int64_t end) {
+      std::memcpy(dst + begin, src + begin, static_cast<size_t>(end - begin) * sizeof(float));
+    });
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * kN * 2 * int64_t{sizeof(float)});
+  set_num_threads(0);
+}
+
+void BM_Add(benchmark::State& state) {
+  NDArray x = wave({kN}), y = wave({kN}), z = array(DataType::kFloat32, {kN});
+  run(state, {"add", {&x, &y}, {&z}}, kN * 3 * int64_t{sizeof(float)});
+}
+
+// ---- bandwidth-bound ops ----
+
+void BM_Argmax(benchmark::State& state) {
+  NDArray x = wave({kN}), z = array(DataType::kInt64, {});
+  run(state, {"argmax", {&x}, {&z}}, kN * int64_t{sizeof(float)});
+}
+
+void BM_Cumsum(benchmark::State& state) {
+  NDArray x = wave({kN}), z = array(DataType::kFloat32, {kN});
+  run(state, {"cumsum", {&x}, {&z}, {0, 0, 0}}, kN * 2 * int64_t{sizeof(float)});
+}
+
+void BM_GatherRows(benchmark::State& state) {
+  NDArray x = wave({kRows, kCols}), idx = permutation(kRows, {kRows}), z = array(DataType::kFloat32, {kRows, kCols});
+  run(state, {"gather", {&x, &idx}, {&z}, {0}}, kN * 2 * int64_t{sizeof(float)});
+}
+
+void BM_ScatterNdRows(benchmark::State& state) {
+  NDArray idx = permutation(kRows, {kRows, 1}), upd = wave({kRows, kCols}), shape = array(DataType::kInt64, {2});
+  shape.data_as<int64_t>()[0] = kRows;
+  shape.data_as<int64_t>()[1] = kCols;
+  NDArray z = array(DataType::kFloat32, {kRows, kCols});
+  run(state, {"scatter_nd", {&idx, &upd, &shape}, {&z}}, kN * 2 * int64_t{sizeof(float)});
+}
+
+void BM_Slice(benchmark::State& state) {
+  NDArray x = wave({kSide, kSide}), z = array(DataType::kFloat32, {kSide - 2, kSide - 2});
+  run(state, {"slice", {&x}, {&z}, {1, 1, kSide - 2, kSide - 2}}, (kSide - 2) * (kSide - 2) * 2 * 4);
+}
+
+void BM_Pad(benchmark::State& state) {
+  NDArray x = wave({kSide - 2, kSide - 2}), pads = array(DataType::kInt64, {2, 2});
+  for (int k = 0; k < 4; ++k) pads.data_as<int64_t>()[k] = 1;
+  NDArray z = array(DataType::kFloat32, {kSide, kSide});
+  run(state, {"pad", {&x, &pads}, {&z}, {0}}, kSide * kSide * 2 * 4);
+}
+
+// ---- timed against numpy ----
+
+void BM_Sort(benchmark::State& state) {
+  NDArray x = wave({kN}), z = array(DataType::kFloat32, {kN});
+  // sin of a long wave has many ties; shuffle it so the sort has work to do.
+  std::shuffle(x.data_as<float>(), x.data_as<float>() + kN, std::mt19937(7));
+  run(state, {"sort", {&x}, {&z}}, 0);
+}
+
+NDArray random_matrix(int64_t n) {
+  NDArray a = array(DataType::kFloat64, {n, n});
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int64_t i = 0; i < n * n; ++i) a.data_as<double>()[i] = u(rng);
+  return a;
+}
+
+constexpr int64_t kMatrix = 512;
+
+void BM_Qr512(benchmark::State& state) {
+  NDArray a = random_matrix(kMatrix), q = array(DataType::kFloat64, {kMatrix, kMatrix}),
+          r = array(DataType::kFloat64, {kMatrix, kMatrix});
+  run(state, {"qr", {&a}, {&q, &r}}, 0);
+}
+
+void BM_Svd512(benchmark::State& state) {
+  NDArray a = random_matrix(kMatrix), s = array(DataType::kFloat64, {kMatrix}),
+          u = array(DataType::kFloat64, {kMatrix, kMatrix}), v = array(DataType::kFloat64, {kMatrix, kMatrix});
+  run(state, {"svd", {&a}, {&s, &u, &v}}, 0);
+}
+
+}  // namespace
+
+#define LIBOPS_THREADS(b) b->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()
+LIBOPS_THREADS(BENCHMARK(BM_StreamCopy));
+LIBOPS_THREADS(BENCHMARK(BM_Add));
+LIBOPS_THREADS(BENCHMARK(BM_Argmax));
+LIBOPS_THREADS(BENCHMARK(BM_Cumsum));
+LIBOPS_THREADS(BENCHMARK(BM_GatherRows));
+LIBOPS_THREADS(BENCHMARK(BM_ScatterNdRows));
+LIBOPS_THREADS(BENCHMARK(BM_Slice));
+LIBOPS_THREADS(BENCHMARK(BM_Pad));
+LIBOPS_THREADS(BENCHMARK(BM_Sort));
+LIBOPS_THREADS(BENCHMARK(BM_Qr512));
+LIBOPS_THREADS(BENCHMARK(BM_Svd512));
+
+BENCHMARK_MAIN();
