@@ -164,6 +164,22 @@ extern "C" ops_status_t ops_graph_session_set_seed(ops_graph_session_t* session,
   return report(Status::ok());
 }
 
+extern "C" ops_status_t ops_graph_session_set_loop_limit(ops_graph_session_t* session, int64_t max_iterations) {
+  CHECK_NOT_NULL(session, "ops_graph_session_set_loop_limit: session");
+  if (max_iterations < 0)
+    return report(Status::error(StatusCode::kInvalidArgument,
+                                "ops_graph_session_set_loop_limit: max_iterations %lld is negative (0: no limit)",
+                                static_cast<long long>(max_iterations)));
+  session->session.set_loop_limit(max_iterations);
+  return report(Status::ok());
+}
+
+extern "C" ops_status_t ops_graph_session_cancel(ops_graph_session_t* session) {
+  CHECK_NOT_NULL(session, "ops_graph_session_cancel: session");
+  session->session.cancel();
+  return report(Status::ok());
+}
+
 extern "C" ops_status_t ops_graph_session_set_device(ops_graph_session_t* session, const char* device) {
   CHECK_NOT_NULL(session, "ops_graph_session_set_device: session");
   CHECK_NOT_NULL(device, "ops_graph_session_set_device: device");

@@ -3,6 +3,7 @@
 #include "graph/executor.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <new>
 
@@ -217,6 +218,18 @@ struct Session::Impl {
   int64_t live = 0;
   int64_t peak = 0;
   int64_t run_start = 0;
+  int64_t loop_limit = 0;  // 0: none
+  // Note [Cancelling a run]: set by cancel() from any thread, taken (reset)
+  // by the run that stops on it, so a cancel that arrives between runs
+  // stops the next one rather than being lost. Checked before every node
+  // and every While iteration: one relaxed load each.
+  std::atomic<bool> cancel_requested{false};
+
+  Status take_cancel() {
+    if (!cancel_requested.load(std::memory_order_relaxed)) return Status::ok();
+    if (!cancel_requested.exchange(false, std::memory_order_acq_rel)) return Status::ok();
+    return Status::error(StatusCode::kCancelled, "graph: the run was cancelled");
+  }
 
   explicit Impl(std::shared_ptr<const Graph> g) : graph(std::move(g)) {
     profiling = graph->config().profiling;
@@ -367,7 +380,8 @@ Status Session::Impl::run_body(int b, const NDArray* const* args, int n, std::ve
   const size_t n_nodes = body.nodes.size();
   for (size_t p = 0; p < n_nodes; ++p) {
     const bool planned = plan && plan->node_known[p];
-    Status s = profiling ? run_node_profiled(b, f, p, plan, planned) : run_node(body, f, p, plan, planned);
+    Status s = take_cancel();
+    if (s.is_ok()) s = profiling ? run_node_profiled(b, f, p, plan, planned) : run_node(body, f, p, plan, planned);
     if (!s.is_ok()) {
       clear_frame(f);
       return s;
@@ -545,6 +559,8 @@ Status Session::Impl::run_while(Frame& f, const Node& node) {
   std::vector<const NDArray*> args(vars.size());
   Status s;
   for (int64_t iteration = 0;; ++iteration) {
+    s = take_cancel();
+    if (!s.is_ok()) break;
     for (size_t i = 0; i < vars.size(); ++i) args[i] = &vars[i].array;
     s = run_body(node.branch_a, args.data(), static_cast<int>(args.size()), cond);
     if (!s.is_ok()) {
@@ -562,6 +578,12 @@ Status Session::Impl::run_while(Frame& f, const Node& node) {
     const bool again = c.get_double(0) != 0.0;
     release_all(cond);
     if (!again) break;
+    if (loop_limit > 0 && iteration >= loop_limit) {
+      s = Status::error(StatusCode::kLimitExceeded,
+                        "the loop wants iteration %lld; the session's loop limit is %lld iterations",
+                        static_cast<long long>(iteration + 1), static_cast<long long>(loop_limit));
+      break;
+    }
     s = run_body(node.branch_b, args.data(), static_cast<int>(args.size()), next);
     if (!s.is_ok()) {
       s = s.with_prefix(str_format("body, iteration %lld: ", static_cast<long long>(iteration)));
@@ -631,6 +653,8 @@ const Graph& Session::graph() const { return *impl_->graph; }
 void Session::set_profiling(bool on) { impl_->profiling = on; }
 bool Session::profiling() const { return impl_->profiling; }
 void Session::set_seed(uint64_t seed) { impl_->seed = seed; }
+void Session::set_loop_limit(int64_t max_iterations) { impl_->loop_limit = max_iterations < 0 ? 0 : max_iterations; }
+void Session::cancel() { impl_->cancel_requested.store(true, std::memory_order_release); }
 Device Session::device() const { return impl_->device; }
 void Session::set_device(Device d) {
   impl_->device = d;

@@ -37,8 +37,9 @@
 //
 // Note [Control flow]
 //  If runs one branch subgraph on its arguments. While runs
-//  `vars = inputs; while (cond(vars)) vars = body(vars)` with no iteration
-//  cap: it stops only when its condition is false (or a node fails). A
+//  `vars = inputs; while (cond(vars)) vars = body(vars)`: it stops when its
+//  condition is false, a node fails, the session's loop limit is reached
+//  (set_loop_limit: an error naming the node) or the run is cancelled. A
 //  condition is any one-element array; non-zero is true. Subgraphs see only
 //  their inputs, bound by position and checked against their placeholders;
 //  loop values may change shape between iterations.
@@ -72,6 +73,14 @@ class Session {
   // fails at once with the reason (no CUDA backend, no such device).
   void set_device(Device d);
   Device device() const;
+
+  // The most iterations one While node may run (0: no limit, the default).
+  void set_loop_limit(int64_t max_iterations);
+  // Note [Cancelling a run]: stops the run in progress at its next node
+  // boundary or While iteration with kCancelled; with none in progress, the
+  // next run stops before its first node. Safe to call from any thread
+  // while another runs the session (the only such call).
+  void cancel();
 
   // inputs[i] feeds graph input i (Graph::main().inputs order); every input
   // must be fed. The arrays are not copied and must stay alive during the run.

@@ -24,8 +24,9 @@ TEST(CudaDecompositions, FactorizationsMatchNumpyUpToSigns) {
     gpu.set_device(Device::cuda(0));
     ASSERT_OK(test::run_op(c.op.c_str(), c.call({&in[0]}), gpu));
     for (int k = 0; k < gpu.num_outputs(); ++k) {
-      if (gpu.output(k)->length() > 0)
+      if (gpu.output(k)->length() > 0) {
         EXPECT_EQ(gpu.output(k)->buffer()->sync(), DataBuffer::Sync::kDeviceNewer) << "output " << k;
+      }
       ASSERT_OK(gpu.output(k)->buffer()->sync_to_host());
     }
     test::check_factorization(c, in[0], gpu);

@@ -85,6 +85,18 @@ ops_status_t ops_graph_session_set_seed(ops_graph_session_t* session, uint64_t s
  * OPS_ERR_DEVICE, saying why, when the device is not usable here. */
 ops_status_t ops_graph_session_set_device(ops_graph_session_t* session, const char* device);
 
+/* The most iterations one While node may run in this session's runs
+ * (0, the default: no limit). A loop that wants more stops the run with
+ * OPS_ERR_LIMIT naming the node; the session stays usable. Negative is
+ * OPS_ERR_INVALID_ARGUMENT. */
+ops_status_t ops_graph_session_set_loop_limit(ops_graph_session_t* session, int64_t max_iterations);
+/* Stops the session's run in progress at its next node boundary (or While
+ * iteration): that ops_graph_run returns OPS_ERR_CANCELLED and the session
+ * stays usable. The one call that may come from another thread while the
+ * session runs. With no run in progress, the next run stops before its
+ * first node. A node already computing finishes first. */
+ops_status_t ops_graph_session_cancel(ops_graph_session_t* session);
+
 /* Runs the graph. names[i] names the input that inputs[i] feeds; every
  * input must be fed exactly once, with its placeholder's dtype and every
  * extent it declares. The arrays are not copied or changed. */

@@ -40,7 +40,9 @@ typedef enum ops_status {
   OPS_ERR_IO = 8,
   OPS_ERR_INVALID_GRAPH = 9,
   OPS_ERR_DEVICE = 10,
-  OPS_ERR_INTERNAL = 11
+  OPS_ERR_INTERNAL = 11,
+  OPS_ERR_CANCELLED = 12,       /* a graph run stopped by ops_graph_session_cancel */
+  OPS_ERR_LIMIT = 13            /* a graph run went past a limit it was given (loop iterations) */
 } ops_status_t;
 
 /* Legacy (XYZ) op groups. An op is named by (group, number). Scalar,

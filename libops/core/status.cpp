@@ -19,6 +19,8 @@ const char* status_code_name(StatusCode code) {
     case StatusCode::kInvalidGraph: return "invalid graph";
     case StatusCode::kDevice: return "device error";
     case StatusCode::kInternal: return "internal error";
+    case StatusCode::kCancelled: return "cancelled";
+    case StatusCode::kLimitExceeded: return "limit exceeded";
   }
   return "unknown status";
 }

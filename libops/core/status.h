@@ -25,6 +25,8 @@ enum class StatusCode : int {
   kInvalidGraph = OPS_ERR_INVALID_GRAPH,
   kDevice = OPS_ERR_DEVICE,
   kInternal = OPS_ERR_INTERNAL,
+  kCancelled = OPS_ERR_CANCELLED,
+  kLimitExceeded = OPS_ERR_LIMIT,
 };
 
 const char* status_code_name(StatusCode code);

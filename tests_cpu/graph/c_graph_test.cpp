@@ -162,5 +162,37 @@ TEST(GraphCApi, ErrorsSetTheThreadMessage) {
   ops_graph_free(g);
 }
 
+// ops_graph_session_cancel and ops_graph_session_set_loop_limit: their
+// status codes, the session usable after each, and bad arguments.
+TEST(GraphCApi, CancelAndLoopLimit) {
+  std::vector<uint8_t> bytes = affine_graph();
+  ops_graph_t* g = nullptr;
+  ASSERT_EQ(ops_graph_load_buffer(bytes.data(), bytes.size(), 0, &g), OPS_OK) << ops_last_error();
+  ops_graph_session_t* s = nullptr;
+  ASSERT_EQ(ops_graph_session_create(g, &s), OPS_OK);
+  const float xv[] = {1, 1};
+  const int64_t shape[] = {1, 2};
+  ops_array_t* x = nullptr;
+  ASSERT_EQ(ops_array_create_from(OPS_DTYPE_FLOAT32, 2, shape, xv, sizeof(xv), &x), OPS_OK);
+  const char* names[] = {"x"};
+  const ops_array_t* inputs[] = {x};
+
+  ASSERT_EQ(ops_graph_session_cancel(s), OPS_OK);  // no run in progress: the next one stops
+  EXPECT_EQ(ops_graph_run(s, names, inputs, 1), OPS_ERR_CANCELLED);
+  EXPECT_NE(std::string(ops_last_error()).find("the run was cancelled"), std::string::npos) << ops_last_error();
+  ASSERT_EQ(ops_graph_run(s, names, inputs, 1), OPS_OK) << ops_last_error();
+
+  EXPECT_EQ(ops_graph_session_set_loop_limit(s, 5), OPS_OK);  // no loops here: no effect
+  ASSERT_EQ(ops_graph_run(s, names, inputs, 1), OPS_OK);
+  EXPECT_EQ(ops_graph_session_set_loop_limit(s, -1), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(ops_last_error(), "ops_graph_session_set_loop_limit: max_iterations -1 is negative (0: no limit)");
+  EXPECT_EQ(ops_graph_session_set_loop_limit(nullptr, 1), OPS_ERR_NULL_POINTER);
+  EXPECT_EQ(ops_graph_session_cancel(nullptr), OPS_ERR_NULL_POINTER);
+
+  ops_array_free(x);
+  ops_graph_session_free(s);
+  ops_graph_free(g);
+}
+
 }  // namespace
 }  // namespace libops::graph

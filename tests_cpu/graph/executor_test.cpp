@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <string>
 #include <thread>
 
 #include "graph_builder.h"
@@ -230,6 +233,54 @@ TEST(GraphExecutor, WhileHasNoHiddenIterationCap) {
   const NDArray* in[] = {&x};
   ASSERT_OK(s.run(in, 1));
   EXPECT_EQ(s.output("i")->get_int64(0), 20000);
+}
+
+TEST(GraphExecutor, ALoopLimitStopsARunAndLeavesTheSessionUsable) {
+  Session s(doubling_loop(1000));
+  NDArray x = make(DataType::kFloat32, {2}, {1, 1});
+  const NDArray* in[] = {&x};
+  s.set_loop_limit(10);
+  const Status stopped = s.run(in, 1);
+  EXPECT_EQ(stopped.code(), StatusCode::kLimitExceeded);
+  EXPECT_EQ(stopped.message(),
+            "node 2 'loop' (op while): the loop wants iteration 11; the session's loop limit is 10 iterations");
+  EXPECT_EQ(s.num_outputs(), 0);
+  // Exactly the limit is allowed, and no limit runs to the end.
+  Session exact(doubling_loop(10));
+  exact.set_loop_limit(10);
+  ASSERT_OK(exact.run(in, 1));
+  EXPECT_EQ(exact.output("i")->get_int64(0), 10);
+  s.set_loop_limit(0);
+  ASSERT_OK(s.run(in, 1));
+  EXPECT_EQ(s.output("i")->get_int64(0), 1000);
+}
+
+// A loop that never ends (i < n with n out of reach), cancelled from another
+// thread; then the same session runs a finite input to the end.
+TEST(GraphExecutor, CancelStopsARunningLoopFromAnotherThread) {
+  Session s(doubling_loop(int64_t{1} << 62));
+  NDArray x = make(DataType::kFloat32, {2}, {0, 0});
+  const NDArray* in[] = {&x};
+  std::atomic<bool> started{false};
+  Status result;
+  std::thread runner([&] {
+    started = true;
+    result = s.run(in, 1);
+  });
+  while (!started) std::this_thread::yield();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  s.cancel();
+  runner.join();
+  EXPECT_EQ(result.code(), StatusCode::kCancelled);
+  EXPECT_NE(result.message().find("the run was cancelled"), std::string::npos) << result.message();
+  // The cancel was taken by that run: the next one is not affected.
+  s.set_loop_limit(3);
+  EXPECT_EQ(s.run(in, 1).code(), StatusCode::kLimitExceeded);
+  Session finite(doubling_loop(4));
+  finite.cancel();  // before a run: that run stops before its first node
+  EXPECT_EQ(finite.run(in, 1).code(), StatusCode::kCancelled);
+  ASSERT_OK(finite.run(in, 1));
+  EXPECT_EQ(finite.output("i")->get_int64(0), 4);
 }
 
 TEST(GraphExecutor, NestedLoopsAndIfInsideALoop) {

@@ -124,11 +124,14 @@ TEST_P(DecompositionsOnDevice, GivesTheCpuValuesAndStaysThere) {
   ASSERT_OK(test::run_op(c.op.c_str(), c.call(dev_ptrs), on_dev));
   const bool has_matrices = host[0].length() > 0;
   EXPECT_EQ(test::FakeDevice::to_host - to_host, kChecksFinite.count(c.op) && has_matrices ? 1 : 0);
-  if (has_matrices && c.op != "matrix_power") EXPECT_GT(g_calls, 0);
+  if (has_matrices && c.op != "matrix_power") {
+    EXPECT_GT(g_calls, 0);  // matrix_power's p0 case only copies an identity
+  }
   ASSERT_EQ(on_dev.num_outputs(), cpu.num_outputs());
   for (int k = 0; k < on_dev.num_outputs(); ++k) {
-    if (on_dev.output(k)->length() > 0)
+    if (on_dev.output(k)->length() > 0) {
       EXPECT_EQ(on_dev.output(k)->buffer()->sync(), DataBuffer::Sync::kDeviceNewer) << "output " << k;
+    }
     ASSERT_OK(on_dev.output(k)->buffer()->sync_to_host());
     EXPECT_EQ(values(*on_dev.output(k)), values(*cpu.output(k))) << "output " << k;
   }
