@@ -2,6 +2,9 @@
 // ONNX Where, libnd4j's Where and select). cond may be any dtype (nonzero =
 // true); x and y are converted to their promoted dtype (Note [Type
 // promotion]), which z has. A NaN in cond counts as true.
+// With cond alone, where gives the coordinates of cond's nonzero elements,
+// [count, rank] int64, as TF's where(cond) and libnd4j's Where with one input
+// do: that is argwhere (Note [Nonzero coordinates] in nonzero.h).
 //
 // The kernel (where.h) copies elements by size over one NdLoop; on a device
 // the backend's kernel runs the same loop (where.cu).
@@ -12,6 +15,7 @@
 #include "libops/core/parallel.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/select/nonzero.h"
 
 namespace libops::ops {
 
@@ -89,8 +93,9 @@ Status select_into(const Context& block, const NDArray& cond_in, const NDArray& 
 
 }  // namespace libops::ops
 
-CUSTOM_OP_IMPL(where, 3, 1, false, 0, 0) {
+CUSTOM_OP_IMPL(where, -1, 1, false, 0, 0) {
   using namespace libops;
+  if (block.num_inputs() == 1) return ops::nonzero_into(block, *INPUT_VARIABLE(0), false, *OUTPUT_VARIABLE(0));
   NDArray x = *INPUT_VARIABLE(1), y = *INPUT_VARIABLE(2);
   NDArray* z = OUTPUT_VARIABLE(0);
   if (z->length() == 0) return Status::ok();
@@ -107,6 +112,16 @@ CUSTOM_OP_IMPL(where, 3, 1, false, 0, 0) {
 
 DECLARE_SHAPE_FN(where) {
   using namespace libops;
+  if (block.num_inputs() == 1) {
+    TensorShape s;
+    RETURN_IF_ERROR(ops::nonzero_shape(block, *INPUT_VARIABLE(0), false, s));
+    shapes.push_back(s);
+    return Status::ok();
+  }
+  REQUIRE_TRUE(block.num_inputs() == 3, 0,
+               "2 inputs (cond %s%s, x %s%s): give cond alone (its nonzero coordinates) or cond, x and y",
+               dtype_name(INPUT_VARIABLE(0)->dtype()), INPUT_VARIABLE(0)->shape().str().c_str(),
+               dtype_name(INPUT_VARIABLE(1)->dtype()), INPUT_VARIABLE(1)->shape().str().c_str());
   const NDArray *c = INPUT_VARIABLE(0), *x = INPUT_VARIABLE(1), *y = INPUT_VARIABLE(2);
   Dims xy, out;
   RETURN_IF_ERROR(broadcast_shapes(block.op_name(), x->shape(), y->shape(), xy));
@@ -121,11 +136,11 @@ DECLARE_TYPES(where) {
 }
 
 DECLARE_ARGS(where) {
-  args.describe("Picks x where cond is true and y elsewhere, the three broadcast together.");
+  args.describe("Picks x where cond is true and y elsewhere; with cond alone, the indices of its nonzeros.");
   args.input("cond", "any dtype; nonzero (NaN too) is true");
-  args.input("x", "values where cond is true");
-  args.input("y", "values where cond is false");
-  args.output("z", "cond ? x : y in the promoted dtype of x and y");
+  args.optional_input("x", "values where cond is true (with y)");
+  args.optional_input("y", "values where cond is false (with x)");
+  args.output("z", "cond ? x : y in the promoted dtype of x and y, broadcast; cond alone: [count, rank] int64");
 }
 
 DECLARE_SYN(select, where)
