@@ -1,5 +1,6 @@
 #include "libops/ops/op_reference.h"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -148,7 +149,12 @@ std::string json_default(const ArgSpec& a) {
   if (a.list) return "[]";
   if (a.required) return "null";
   switch (a.kind) {
-    case ArgKind::kFloat: return str_format("%.17g", a.default_float);
+    case ArgKind::kFloat:
+      // JSON has no inf or NaN: those defaults are the strings "inf",
+      // "-inf" and "nan", which Python's float() reads back.
+      if (std::isnan(a.default_float)) return "\"nan\"";
+      if (std::isinf(a.default_float)) return a.default_float > 0 ? "\"inf\"" : "\"-inf\"";
+      return str_format("%.17g", a.default_float);
     case ArgKind::kInt: return std::to_string(a.default_int);
     case ArgKind::kBool: return a.default_int ? "true" : "false";
     case ArgKind::kDtype:
