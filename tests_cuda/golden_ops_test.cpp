@@ -10,7 +10,7 @@
 namespace libops {
 namespace {
 
-const char* const kManifests[] = {"shape_ops", "scans", "sorting", "indexing", "linalg_ops", "random", "selection"};
+const char* const kManifests[] = {"shape_ops", "scans", "sorting", "indexing", "linalg_ops", "random", "selection", "windows"};
 
 std::vector<test::ManifestCase> all_cases() {
   std::vector<test::ManifestCase> v;

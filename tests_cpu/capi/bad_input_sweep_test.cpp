@@ -231,6 +231,7 @@ const ShapePattern kPatterns[] = {
     {{2, 3}, {2, 3}},       {{3, 3}, {3, 3}},       {{1, 3, 5, 5}, {1, 3, 5, 5}}, {{1, 3, 5, 5}, {3}},
     {{2, 3}, {3}},          {{2, 3}, {2}},          {{3}, {3}},                   {{2, 3, 4}, {2, 3, 4}},
     {{2, 3, 2}, {2, 3, 2}}, {{4, 2}, {4, 2}},       {{1}, {1}},
+    {{2, 1, 3}, {2, 1, 3}},  // fold's windows: 1 tap, 3 windows (the smallest arg values, padding 1)
 };
 
 Call call_with(const DeclarableOp& op, int n_inputs, const ShapePattern& p) {
