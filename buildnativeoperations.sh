@@ -8,7 +8,11 @@
 #   -c, --chip cpu|cuda        backend (default cpu; the CPU backend is always built)
 #   -b, --build-type release|debug
 #   -j, --jobs N               parallel compile jobs (default: number of cores)
-#   --sanitize LIST            e.g. address,undefined (builds in its own directory)
+#   --sanitize LIST            e.g. address,undefined or thread: a clang build in its own
+#                              directory; with --test, address/undefined run every test,
+#                              thread the threaded ones (THREADED_TESTS below)
+#   --fuzz SECONDS             build the libFuzzer targets (clang, ASan+UBSan) and run each
+#                              for SECONDS on its seeds (tests_cpu/fuzz/README.md)
 #   --bench                    also build and run the benchmarks in bench/
 #   --no-install               never install packages, only report what is missing
 #   --clean                    remove the build directory first
@@ -27,8 +31,11 @@ DO_TEST=0
 DO_BENCH=0
 DO_INSTALL=1
 DO_CLEAN=0
+FUZZ_SECONDS=""
+# The tests a ThreadSanitizer build runs: the ones that use threads.
+THREADED_TESTS='*Thread*:*Concurren*:*Parallel*:*Cancel*'
 
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "buildnativeoperations.sh: $*" >&2; exit 1; }
 
 while [ $# -gt 0 ]; do
@@ -40,6 +47,7 @@ while [ $# -gt 0 ]; do
     -b|--build-type) [ $# -ge 2 ] || die "$1 needs a value"; BUILD_TYPE=$2; shift ;;
     -j|--jobs) [ $# -ge 2 ] || die "$1 needs a value"; JOBS=$2; shift ;;
     --sanitize) [ $# -ge 2 ] || die "$1 needs a value"; SANITIZE=$2; shift ;;
+    --fuzz) [ $# -ge 2 ] || die "$1 needs a value"; FUZZ_SECONDS=$2; shift ;;
     --no-install) DO_INSTALL=0 ;;
     --clean) DO_CLEAN=1 ;;
     -h|--help) usage; exit 0 ;;
@@ -55,6 +63,12 @@ case "$BUILD_TYPE" in
   *) die "--build-type must be release or debug, got '$BUILD_TYPE'" ;;
 esac
 [[ "$JOBS" =~ ^[0-9]+$ ]] && [ "$JOBS" -ge 1 ] || die "--jobs must be a positive number, got '$JOBS'"
+if [ -n "$FUZZ_SECONDS" ]; then
+  [[ "$FUZZ_SECONDS" =~ ^[0-9]+$ ]] && [ "$FUZZ_SECONDS" -ge 1 ] || die "--fuzz must be a positive number of seconds, got '$FUZZ_SECONDS'"
+  [ -z "$SANITIZE" ] || [ "$SANITIZE" = "address,undefined" ] || die "--fuzz builds with address,undefined; drop --sanitize $SANITIZE"
+  SANITIZE=address,undefined
+fi
+[ -z "$SANITIZE" ] || [ "$CHIP" = cpu ] || die "--sanitize and --fuzz build the CPU backend only (drop -c $CHIP)"
 
 # ---- dependencies ----
 # Debian packages the build needs, and the file that proves each is there.
@@ -92,6 +106,23 @@ install_dependencies() {
       die "missing Python packages: numpy and flatbuffers (python3 -m pip install numpy flatbuffers)"
     fi
   fi
+  # Sanitizer and fuzz builds use clang: libFuzzer, and an OpenMP runtime
+  # (libomp) that ThreadSanitizer understands.
+  if [ -n "$SANITIZE" ]; then
+    local tools=()
+    for p in clang libclang-rt-dev libomp-dev; do
+      dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || tools+=("$p")
+    done
+    if [ ${#tools[@]} -gt 0 ]; then
+      if [ "$DO_INSTALL" = 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "== installing Debian packages: ${tools[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${tools[@]}" >/dev/null
+      else
+        die "missing Debian packages: ${tools[*]} (needed by --sanitize and --fuzz)"
+      fi
+    fi
+  fi
   if [ "$CHIP" = cuda ] && ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
     die "-c cuda needs the CUDA toolkit (nvcc not found in PATH or /usr/local/cuda/bin)"
   fi
@@ -106,7 +137,12 @@ BUILD_DIR="$ROOT/build/$CHIP-$BUILD_TYPE"
 
 CMAKE_ARGS=(-S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$CMAKE_BUILD_TYPE" -DLIBOPS_BUILD_TESTS=ON
             -DLIBOPS_BUILD_BENCH=$([ "$DO_BENCH" = 1 ] && echo ON || echo OFF))
-[ -n "$SANITIZE" ] && CMAKE_ARGS+=(-DLIBOPS_SANITIZE="$SANITIZE")
+if [ -n "$SANITIZE" ]; then
+  CMAKE_ARGS+=(-DLIBOPS_SANITIZE="$SANITIZE" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
+  # Address builds also carry the fuzz targets: --fuzz and --sanitize
+  # address,undefined --test then share one build.
+  case ",$SANITIZE," in *,address,*) CMAKE_ARGS+=(-DLIBOPS_BUILD_FUZZ=ON) ;; esac
+fi
 if [ "$CHIP" = cuda ]; then
   CMAKE_ARGS+=(-DLIBOPS_CUDA=ON)
   export PATH="/usr/local/cuda/bin:$PATH"
@@ -127,7 +163,16 @@ if [ "$DO_TEST" = 1 ]; then
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
   fi
-  (cd "$BUILD_DIR" && ctest --output-on-failure)
+  case ",$SANITIZE," in
+    *,thread,*)
+      # libomp's race annotations (Archer) let TSan see OpenMP's barriers.
+      archer=$(clang -print-file-name=libarcher.so 2>/dev/null || true)
+      [ -f "$archer" ] && export OMP_TOOL_LIBRARIES="$archer"
+      export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+      echo "== ThreadSanitizer: the threaded tests ($THREADED_TESTS)"
+      "$BUILD_DIR/tests_cpu" --gtest_filter="$THREADED_TESTS" ;;
+    *) (cd "$BUILD_DIR" && ctest --output-on-failure) ;;
+  esac
   if [ "$CHIP" = cuda ]; then
     if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
       echo "== tests_cuda ran on: $(nvidia-smi -L | head -1)"
@@ -147,6 +192,37 @@ if [ "$DO_RUN" = 1 ]; then
     echo "== running the core demo"
     "$BUILD_DIR/libops-demo"
   fi
+fi
+
+if [ -n "$FUZZ_SECONDS" ]; then
+  # Each target runs from its committed seeds (tests_cpu/fuzz/corpus/<target>)
+  # plus what earlier runs here found; a crash, leak, timeout or sanitizer
+  # report fails this step and leaves the input under fuzz-artifacts/.
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}
+  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+  mkdir -p "$BUILD_DIR/fuzz-artifacts"
+  seeds_graph="$BUILD_DIR/fuzz-corpus/generated-graphs"
+  if [ ! -d "$seeds_graph" ]; then
+    mkdir -p "$seeds_graph"
+    PYTHONPATH="$ROOT/tools" python3 "$ROOT/tools/build_examples.py" --fuzz-seeds "$seeds_graph" >/dev/null 2>&1 ||
+      echo "== (no generated graph seeds: tools/build_examples.py failed)"
+  fi
+  for target in "$BUILD_DIR"/fuzz_*; do
+    [ -x "$target" ] || continue
+    name=$(basename "$target")
+    work="$BUILD_DIR/fuzz-corpus/$name"
+    mkdir -p "$work"
+    dirs=("$work")
+    [ -d "$ROOT/tests_cpu/fuzz/corpus/$name" ] && dirs+=("$ROOT/tests_cpu/fuzz/corpus/$name")
+    [ "$name" = fuzz_graph_loader ] && dirs+=("$seeds_graph")
+    echo "== $name for $FUZZ_SECONDS s"
+    log="$BUILD_DIR/fuzz-artifacts/$name.log"
+    rc=0
+    "$target" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+      -artifact_prefix="$BUILD_DIR/fuzz-artifacts/$name-" "${dirs[@]}" >"$log" 2>&1 || rc=$?
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb|SUMMARY|ERROR|runtime error|Test unit written" "$log" || true
+    [ "$rc" = 0 ] || die "$name found a failing input (rc $rc; log $log, input in $BUILD_DIR/fuzz-artifacts)"
+  done
 fi
 
 if [ "$DO_BENCH" = 1 ]; then

@@ -183,6 +183,22 @@ template <typename V> struct MaskOf;
 template <> struct MaskOf<PackF> { using type = MaskF; };
 template <> struct MaskOf<PackD> { using type = MaskD; };
 
+// GCC's two-vector shuffle by a run-time mask; clang has none (its
+// __builtin_shufflevector wants constant indices), so there a lane loop,
+// which it folds once the masks are known (only sanitizer and fuzz builds
+// use clang).
+template <typename V, typename M>
+inline V shuffle2(V a, V b, M mask) {
+#if defined(__clang__)
+  constexpr int W = static_cast<int>(sizeof(V) / sizeof(a[0]));
+  V r;
+  for (int i = 0; i < W; ++i) r[i] = mask[i] < W ? a[mask[i]] : b[mask[i] - W];
+  return r;
+#else
+  return __builtin_shuffle(a, b, mask);
+#endif
+}
+
 // One stage of a W x W transpose: swaps bit D of the row index with bit D
 // of the column index. The stages commute; all log2(W) of them transpose.
 template <typename V, int D>
@@ -196,8 +212,8 @@ inline void swap_index_bit(V* rows) {
   for (int i = 0; i < W; ++i)
     if ((i & D) == 0) {
       const V a = rows[i], b = rows[i + D];
-      rows[i] = __builtin_shuffle(a, b, lo);
-      rows[i + D] = __builtin_shuffle(a, b, hi);
+      rows[i] = shuffle2(a, b, lo);
+      rows[i + D] = shuffle2(a, b, hi);
     }
 }
 
@@ -285,7 +301,7 @@ void gather(Cx<E>* dst, const std::array<const Cx<Scalar<E>>*, kLanes<E>>& xs, i
         E a, b;
         std::memcpy(&a, xs[0] + j * stride, sizeof(E));
         std::memcpy(&b, xs[0] + j * stride + W / 2, sizeof(E));
-        dst[j] = {__builtin_shuffle(a, b, even), __builtin_shuffle(a, b, odd)};
+        dst[j] = {shuffle2(a, b, even), shuffle2(a, b, odd)};
       }
       return;
     }
@@ -311,7 +327,7 @@ void scatter(const std::array<Cx<Scalar<E>>*, kLanes<E>>& zs, const Cx<E>* src, 
         hi[q] = W / 2 + q / 2 + (q % 2) * W;
       }
       for (int64_t j = 0; j < count; ++j) {
-        const E a = __builtin_shuffle(src[j].re, src[j].im, lo), b = __builtin_shuffle(src[j].re, src[j].im, hi);
+        const E a = shuffle2(src[j].re, src[j].im, lo), b = shuffle2(src[j].re, src[j].im, hi);
         std::memcpy(zs[0] + j * stride, &a, sizeof(E));
         std::memcpy(zs[0] + j * stride + W / 2, &b, sizeof(E));
       }

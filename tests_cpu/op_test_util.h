@@ -14,7 +14,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <source_location>
 #include <vector>
 
 #include "libops/ops/declarable_op.h"
@@ -41,17 +40,19 @@ struct OpCall {
 // kUnknownOp. `ctx` must be fresh: everything about the call comes from
 // `call`, so that nothing set on the Context by hand is silently mixed in or
 // overwritten; a used Context fails the test and the op is not run.
+// `file` and `line` default to the caller's (std::source_location would
+// do the same, but clang 14, which the sanitizer builds use, lacks it).
 inline Status run_op(const char* name, const OpCall& call, Context& ctx,
-                     std::source_location where = std::source_location::current()) {
+                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   DeclarableOp* op = OpRegistry::instance().find(name);
   if (op == nullptr) {
-    ADD_FAILURE_AT(where.file_name(), static_cast<int>(where.line()))
+    ADD_FAILURE_AT(file, line)
         << "run_op: no op named \"" << name << "\" in OpRegistry";
     return Status::error(StatusCode::kUnknownOp, "run_op: no op named \"%s\"", name);
   }
   if (ctx.num_inputs() != 0 || ctx.num_outputs() != 0 || ctx.num_t_args() != 0 || ctx.num_i_args() != 0 ||
       ctx.num_b_args() != 0 || ctx.num_d_args() != 0 || ctx.inplace()) {
-    ADD_FAILURE_AT(where.file_name(), static_cast<int>(where.line()))
+    ADD_FAILURE_AT(file, line)
         << "run_op(\"" << name << "\"): the Context is not fresh; describe the whole call in the OpCall";
     return Status::error(StatusCode::kInvalidArgument, "run_op: %s: the Context is not fresh", name);
   }

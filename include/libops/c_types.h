@@ -1,7 +1,13 @@
 /* libops: enums shared by the C API, the C++ core and the graph format.
  *
  * Numbers here are part of the ABI and of the serialized graph format: never
- * renumber or reuse a value; retire it instead. Plain C. */
+ * renumber or reuse a value; retire it instead. Plain C.
+ *
+ * The enums a caller passes in (ops_dtype_t, ops_legacy_group_t) end in two
+ * sentinels that are never valid values: they make every 32-bit int a value
+ * the enum can hold, so a C++ library that receives 99 or -1 can read it and
+ * reject it with an error, where C++ would otherwise call loading it
+ * undefined behaviour. They also fix the enums' size at 32 bits. */
 #ifndef LIBOPS_C_TYPES_H
 #define LIBOPS_C_TYPES_H
 
@@ -24,7 +30,9 @@ typedef enum ops_dtype {
   OPS_DTYPE_FLOAT16 = 10,
   OPS_DTYPE_BFLOAT16 = 11,
   OPS_DTYPE_FLOAT32 = 12,
-  OPS_DTYPE_FLOAT64 = 13
+  OPS_DTYPE_FLOAT64 = 13,
+  OPS_DTYPE_MIN_ENUM_ = -0x7fffffff - 1, /* not a dtype: see the top of this file */
+  OPS_DTYPE_MAX_ENUM_ = 0x7fffffff       /* not a dtype */
 } ops_dtype_t;
 
 /* Every C function returns one of these; ops_last_error() says more. */
@@ -70,7 +78,9 @@ typedef enum ops_legacy_group {
   OPS_REDUCE3 = 18,
   OPS_INDEX_REDUCE = 19,
   OPS_SUMMARY_STATS = 20,
-  OPS_RANDOM = 21
+  OPS_RANDOM = 21,
+  OPS_LEGACY_GROUP_MIN_ENUM_ = -0x7fffffff - 1, /* not a group: see the top of this file */
+  OPS_LEGACY_GROUP_MAX_ENUM_ = 0x7fffffff       /* not a group */
 } ops_legacy_group_t;
 
 #define OPS_LEGACY_GROUP_COUNT 22

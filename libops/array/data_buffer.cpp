@@ -1,5 +1,6 @@
 #include "libops/array/data_buffer.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -27,8 +28,13 @@ alignas(kAlignment) unsigned char g_empty_storage[kAlignment];
 constexpr size_t kHugePage = size_t{2} << 20;
 constexpr size_t kHugeMin = size_t{4} << 20;
 
+std::atomic<int64_t> g_host_allocations{0};
+std::atomic<int64_t> g_fail_at{0};  // Note [Allocation faults]: the count that fails, 0 none
+
 // `bytes` (> 0) of host memory aligned to kAlignment, or nullptr.
 void* allocate_host(size_t bytes) {
+  const int64_t count = g_host_allocations.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (g_fail_at.load(std::memory_order_relaxed) == count) return nullptr;
   const size_t align = bytes >= kHugeMin ? kHugePage : kAlignment;
   const size_t rounded = (bytes + align - 1) / align * align;
   if (rounded < bytes) return nullptr;  // overflow
@@ -47,6 +53,13 @@ Status no_device_copy_error(size_t bytes) {
                        "a buffer of %zu bytes was marked written on a device but has no device copy", bytes);
 }
 }  // namespace
+
+namespace fault_injection {
+void fail_nth_host_allocation(int64_t n) {
+  g_fail_at.store(n > 0 ? g_host_allocations.load() + n : 0);
+}
+int64_t host_allocation_count() { return g_host_allocations.load(); }
+}  // namespace fault_injection
 
 std::shared_ptr<DataBuffer> DataBuffer::allocate(size_t bytes) {
   void* p = g_empty_storage;

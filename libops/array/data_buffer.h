@@ -30,6 +30,19 @@
 
 namespace libops {
 
+// Note [Allocation faults]
+// Out-of-memory paths are tested by making one allocation fail on purpose:
+// after fail_nth_host_allocation(n), the n-th owned host allocation from
+// then on (n >= 1; zero-byte buffers do not count) returns nullptr as an
+// exhausted heap would, and later ones succeed again; n = 0 disarms it.
+// host_allocation_count() counts owned host allocations since the process
+// started, so a test can measure a run and then fail each allocation of it
+// in turn. Process-wide: meant for single-threaded tests.
+namespace fault_injection {
+void fail_nth_host_allocation(int64_t n);
+int64_t host_allocation_count();
+}  // namespace fault_injection
+
 class DataBuffer {
  public:
   using Deleter = std::function<void(void*)>;

@@ -306,6 +306,7 @@ Table table_of(ops_legacy_group_t g) {
     case OPS_INDEX_REDUCE: return Table::kIndexReduce;
     case OPS_SUMMARY_STATS: return Table::kSummaryStats;
     case OPS_RANDOM: break;
+    case OPS_LEGACY_GROUP_MIN_ENUM_: case OPS_LEGACY_GROUP_MAX_ENUM_: break;  // not groups; callers check first
   }
   return Table::kRandom;
 }

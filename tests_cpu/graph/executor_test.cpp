@@ -387,7 +387,7 @@ TEST(GraphExecutor, EightThreadsRunOneGraphWithIdenticalResults) {
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       Session s(graph);
-      for (int r = 0; r < 200; ++r) {
+      for (int r = 0; r < 1250; ++r) {  // 8 x 1250 = 10k runs
         const int k = (t + r) % kThreads;  // every thread feeds every input
         const NDArray* in[] = {&inputs[static_cast<size_t>(k)]};
         if (!s.run(in, 1).is_ok() || values(s.output(0)) != values(expected[static_cast<size_t>(k)]))
