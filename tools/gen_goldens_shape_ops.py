@@ -134,6 +134,19 @@ def creation():
     mm = arange((2, 3, 4), np.float64)
     case("trace", "batched", [mm], [np.trace(mm, axis1=1, axis2=2)])
     case("trace", "i32", [m2], [np.trace(m2).astype(np.int32)])
+    # The batched diagonal ops (TF's matrix_diag, matrix_diag_part, matrix_set_diag).
+    rows = arange((2, 3), np.float32)
+    case("matrix_diag", "batch", [rows], [np.einsum("bi,ij->bij", rows, np.eye(3, dtype=np.float32))])
+    wide = arange((2, 3, 4), np.int64)
+    case("matrix_diag_part", "wide", [wide], [np.diagonal(wide, axis1=-2, axis2=-1).copy()])
+    tall = arange((5, 2), np.float64)
+    case("matrix_diag_part", "tall", [tall], [np.diagonal(tall).copy()])
+    newdiag = -arange((2, 3), np.int64) - 1
+    set_ref = wide.copy()
+    for b in range(2):
+        for i in range(3):
+            set_ref[b, i, i] = newdiag[b, i]
+    case("matrix_set_diag", "wide", [wide, newdiag], [set_ref])
 
 
 def bands_and_selects():

@@ -68,6 +68,8 @@ DECLARE_TYPES(eigh) {
   descriptor.allow_outputs({libops::DataType::kFloat32, libops::DataType::kFloat64});
 }
 
+DECLARE_SYN(self_adjoint_eig, eigh)
+
 DECLARE_ARGS(eigh) {
   args.describe("Eigenvalues (ascending) and eigenvectors of symmetric matrices.");
   args.input("a", "symmetric matrices [..., n, n]; only one triangle is read");
