@@ -101,6 +101,34 @@ def inputs():
     yield "empty_f64", np.zeros((3, 0, 2)), [1]
 
 
+def long_rows():
+    """Rows longer than a block (Note [Dense index picks] in libops/loops/reduce.h:
+    lanes over 4096-element blocks): the best value in the second block, a
+    later tie, -0.0 beside 0.0, NaN late in a row, runs of ties across the
+    block boundary, small integer dtypes. Own generator: the cases above keep
+    their data."""
+    r = np.random.default_rng(4096)
+    long = r.integers(-50, 50, (4, 4500)).astype(np.float64)
+    long[0, 4400] = 60.0
+    long[0, 4450] = 60.0  # a later tie
+    long[1, :] = -0.0
+    long[1, 4200] = 0.0  # equal to -0.0: the first stays the answer
+    long[2, 4300] = np.nan
+    long[2, 4499] = np.nan
+    long[3, 4090:4110] = -99.0
+    for op, f, key in (("argmax", np.argmax, lambda v: v), ("argmin", np.argmin, lambda v: v),
+                       ("argamax", np.argmax, np.abs), ("argamin", np.argmin, np.abs)):
+        x = long.astype(np.float32)
+        save(op, "long_f32", x, f(key(x), axis=1).astype(np.int64), [1])
+    save("argmax", "long_f64", long, np.argmax(long, axis=1).astype(np.int64), [1])
+    save("argmin", "long_all_f64", long[0], np.asarray(np.argmin(long[0])).astype(np.int64), None)
+    for dt in (np.int8, np.uint8, np.int64):
+        x = r.integers(0, 7, (2, 4200)).astype(dt)
+        x[1, 4150] = 100
+        save("argmax", f"long_{np.dtype(dt).name}", x, np.argmax(x, axis=1).astype(np.int64), [1])
+        save("argmin", f"long_{np.dtype(dt).name}", x, np.argmin(x, axis=1).astype(np.int64), [1])
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
@@ -146,6 +174,7 @@ def main():
         m = result("float", x, np.asarray(np.mean(x.astype(np.float64), axis=npaxes(axes))))
         v = result("float", x, np.asarray(np.var(x.astype(np.float64), axis=npaxes(axes))))
         save("moments", case, x, m, axes, rtol=1e-6 if m.dtype == np.float32 else 1e-13, atol=1e-12, v=v)
+    long_rows()
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# op case rtol atol keep_dims bias_corrected axes (tools/gen_goldens_reductions.py)\n")
         f.write("\n".join(manifest) + "\n")

@@ -286,8 +286,108 @@ class Reducer {
 
   // ---- generic path ----
 
+  // Note [Dense index picks]: argmax-like reductions (a value and its
+  // index, Op::Compare, NaN first, ties to the first index) over a dense
+  // run go block by block: one vectorized pass finds the block's best key
+  // and whether it holds a NaN, then a second pass over the block, still in
+  // L1, finds the first index holding that key (or the first NaN). Memory
+  // is read once, and the result is the generic merge's exactly.
+  static constexpr bool kPicksIndex = [] {
+    if constexpr (requires { Op::kLargest; })  // |x| of a signed integer may wrap: generic path
+      return std::is_arithmetic_v<C> && !std::is_same_v<C, bool> && (!Op::kAbsolute || std::is_floating_point_v<C>);
+    else return false;
+  }();
+
+  // The key the op compares: x, or |x| for the absolute picks.
+  C pick_key(C v) const { return Op::map(v, 0, e_).value; }
+
+  // Two vectors of lanes (GNU vector extensions: no intrinsics, any
+  // element type) so the block pass runs at memory speed.
+  static constexpr int kPickBytes = 32;
+  typedef C PickVec __attribute__((vector_size(kPickBytes)));
+  static constexpr int kPickLanes = kPickBytes / int(sizeof(C));
+
+  static PickVec load_vec(const C* p) {
+    PickVec v;
+    std::memcpy(&v, p, sizeof(v));
+    return v;
+  }
+  // x, or |x| for the absolute picks (float keys only on this path).
+  static PickVec key_vec(PickVec v) {
+    if constexpr (Op::kAbsolute) return v < C(0) ? -v : v;
+    else return v;
+  }
+  static auto better_vec(PickVec a, PickVec b) {
+    if constexpr (Op::kLargest) return a > b;
+    else return a < b;
+  }
+  static bool any_lane(decltype(PickVec{} != PickVec{}) m) {
+    for (int k = 0; k < kPickLanes; ++k)
+      if (m[k]) return true;
+    return false;
+  }
+
+  Acc fold_pick(const C* x, int64_t n, int64_t index0) const
+    requires(kPicksIndex) {
+    Acc total = Op::identity(e_);
+    for (int64_t b = 0; b < n; b += kBlock) {
+      const int64_t m = std::min(kBlock, n - b);
+      const C* xb = x + b;
+      const int64_t whole = m / (2 * kPickLanes) * (2 * kPickLanes);
+      int64_t at = -1;
+      if (whole > 0) {
+        PickVec lo = key_vec(load_vec(xb)), hi = key_vec(load_vec(xb + kPickLanes));
+        auto nan = (lo != lo) | (hi != hi);
+        for (int64_t i = 2 * kPickLanes; i < whole; i += 2 * kPickLanes) {
+          const PickVec a = key_vec(load_vec(xb + i)), c = key_vec(load_vec(xb + i + kPickLanes));
+          nan |= (a != a) | (c != c);
+          lo = better_vec(a, lo) ? a : lo;  // a NaN never replaces
+          hi = better_vec(c, hi) ? c : hi;
+        }
+        lo = better_vec(hi, lo) ? hi : lo;
+        bool any_nan = any_lane(nan);
+        C best = lo[0];
+        for (int k = 1; k < kPickLanes; ++k) best = better_scalar(lo[k], best) ? lo[k] : best;
+        for (int64_t i = whole; i < m; ++i) {
+          const C v = pick_key(xb[i]);
+          any_nan |= v != v;
+          best = better_scalar(v, best) ? v : best;
+        }
+        // The first position holding the target (the first NaN, or the best
+        // key): a vector of lanes tested at a time, then the one that hit.
+        const PickVec target = PickVec{} + best;
+        int64_t g = 0;
+        for (; g < whole; g += kPickLanes) {
+          const PickVec v = key_vec(load_vec(xb + g));
+          if (any_lane(any_nan ? v != v : v == target)) break;
+        }
+        for (int64_t j = g; j < m; ++j) {
+          const C v = pick_key(xb[j]);
+          if (any_nan ? v != v : v == best) {
+            at = j;
+            break;
+          }
+        }
+      }
+      if (at < 0) {  // a short block: the generic merge
+        Acc a = Op::identity(e_);
+        for (int64_t j = 0; j < m; ++j) a = Op::merge(a, Op::map(xb[j], index0 + b + j, e_));
+        total = Op::merge(total, a);
+      } else {
+        total = Op::merge(total, Op::map(xb[at], index0 + b + at, e_));
+      }
+    }
+    return total;
+  }
+
+  static bool better_scalar(C a, C b) {
+    if constexpr (Op::kLargest) return a > b;
+    else return a < b;
+  }
+
   // A dense compute-type run: lanes over blocks (Note [Reduction order]).
   [[gnu::noinline]] Acc fold_dense(const C* x, const C* y, int64_t n, int64_t index0) const {
+    if constexpr (kPicksIndex) return fold_pick(x, n, index0);
     Acc total = Op::identity(e_);
     for (int64_t b = 0; b < n; b += kBlock) {
       const int64_t m = std::min(kBlock, n - b);

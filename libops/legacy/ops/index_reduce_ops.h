@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "libops/legacy/dispatch.h"
 #include "libops/legacy/ops/reduce_ops.h"
@@ -38,6 +39,10 @@ template <typename Cmp, typename C> LIBOPS_HOST_DEVICE inline bool beats(const V
 // Picks the element with the best key(x) under Cmp.
 template <typename C, typename Cmp, bool kAbs> struct IndexPick {
   static constexpr bool kIndexed = true;
+  // For the loop engine's dense fast path (fold_pick in loops/reduce.h).
+  using Compare = Cmp;
+  static constexpr bool kAbsolute = kAbs;
+  static constexpr bool kLargest = std::is_same_v<Cmp, Greater>;
   using Acc = ValueIndex<C>;
   LIBOPS_HOST_DEVICE static Acc identity(const ExtraParams&) { return {C(0), -1}; }
   LIBOPS_HOST_DEVICE static Acc map(C x, int64_t i, const ExtraParams&) { return {kAbs ? abs_value(x) : x, i}; }
