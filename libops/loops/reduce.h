@@ -292,15 +292,22 @@ class Reducer {
   // and whether it holds a NaN, then a second pass over the block, still in
   // L1, finds the first index holding that key (or the first NaN). Memory
   // is read once, and the result is the generic merge's exactly.
+  // nvcc's host front end lacks GNU vector comparisons: a .cu file that
+  // includes this header takes the generic merge.
+#if defined(__CUDACC__)
+  static constexpr bool kPicksIndex = false;
+#else
   static constexpr bool kPicksIndex = [] {
     if constexpr (requires { Op::kLargest; })  // |x| of a signed integer may wrap: generic path
       return std::is_arithmetic_v<C> && !std::is_same_v<C, bool> && (!Op::kAbsolute || std::is_floating_point_v<C>);
     else return false;
   }();
+#endif
 
   // The key the op compares: x, or |x| for the absolute picks.
   C pick_key(C v) const { return Op::map(v, 0, e_).value; }
 
+#if !defined(__CUDACC__)
   // Two vectors of lanes (GNU vector extensions: no intrinsics, any
   // element type) so the block pass runs at memory speed.
   static constexpr int kPickBytes = 32;
@@ -379,6 +386,7 @@ class Reducer {
     }
     return total;
   }
+#endif  // !__CUDACC__
 
   static bool better_scalar(C a, C b) {
     if constexpr (Op::kLargest) return a > b;
@@ -387,7 +395,9 @@ class Reducer {
 
   // A dense compute-type run: lanes over blocks (Note [Reduction order]).
   [[gnu::noinline]] Acc fold_dense(const C* x, const C* y, int64_t n, int64_t index0) const {
+#if !defined(__CUDACC__)
     if constexpr (kPicksIndex) return fold_pick(x, n, index0);
+#endif
     Acc total = Op::identity(e_);
     for (int64_t b = 0; b < n; b += kBlock) {
       const int64_t m = std::min(kBlock, n - b);
