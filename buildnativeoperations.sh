@@ -160,7 +160,7 @@ export LIBOPS_BUILD_DIR="$BUILD_DIR"
 if [ "$DO_TEST" = 1 ]; then
   echo "== running tests"
   if [ -n "$SANITIZE" ]; then
-    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
   fi
   case ",$SANITIZE," in

@@ -102,6 +102,10 @@ Status read_dims(const flatbuffers::Vector<int64_t>* v, bool allow_unknown, Dims
     }
     out.push_back(d);
   }
+  if (!strides_fit(out)) {
+    why = str_format("extents %s are too large: their product is over 2^63", out.str().c_str());
+    return Status(StatusCode::kInvalidGraph, why);
+  }
   return Status::ok();
 }
 

@@ -93,6 +93,16 @@ Dims reduced_shape(const Dims& in, const Dims& axes, bool keep_dims) {
   return out;
 }
 
+bool strides_fit(const Dims& shape) {
+  int64_t p = 1;
+  for (int64_t d : shape) {
+    const int64_t e = d > 1 ? d : 1;
+    if (p > INT64_MAX / e) return false;
+    p *= e;
+  }
+  return true;
+}
+
 bool checked_length(const Dims& shape, int64_t& length) {
   int64_t p = 1;
   for (int64_t d : shape) {

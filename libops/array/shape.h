@@ -44,6 +44,11 @@ Dims reduced_shape(const Dims& in, const Dims& axes, bool keep_dims);
 // Checked product of extents: false when negative or overflowing int64.
 bool checked_length(const Dims& shape, int64_t& length);
 
+// True when every dense stride of `shape` fits int64: the product of its
+// extents, each taken as at least 1, does (a zero extent does not make
+// [0, 2^62, 2^62] addressable). Unknown (-1) extents count as 1.
+bool strides_fit(const Dims& shape);
+
 // True when `a` broadcasts to exactly `target` (Note [Broadcasting]).
 bool broadcasts_to_shape(const Dims& a, const Dims& target);
 

@@ -203,6 +203,12 @@ Status DeclarableOp::infer_shapes(Context& block, ShapeList& shapes) {
   if (!count_ok(descriptor_.num_outputs, static_cast<int>(shapes.size()), true))
     return block.error(StatusCode::kInternal, "shape function gave %zu outputs; declared %s", shapes.size(),
                        arity_text(descriptor_.num_outputs, true).c_str());
+  // An output no memory could index (its extents multiply past 2^63, as
+  // args taken from a file may ask) is refused here, once for every op.
+  for (size_t k = 0; k < shapes.size(); ++k)
+    if (!strides_fit(shapes[k].dims))
+      return block.error(StatusCode::kShape, "output %zu would have shape %s: its extents multiply past 2^63", k,
+                         shapes[k].dims.str().c_str());
   return Status::ok();
 }
 

@@ -183,6 +183,31 @@ TEST(GraphLoader, RefusesWrongSchemaVersion) {
 
 // ---- references ----
 
+// Found by the loader fuzzer: extents whose product passes 2^63 made the
+// planner's dense strides overflow (undefined behaviour, caught by UBSan).
+// A placeholder's extents are refused at load; a shape function's output
+// (here broadcast_to's, from its args) is refused for every op.
+TEST(GraphLoader, RefusesExtentsWhoseProductPasses2To63) {
+  {
+    GraphBuilder g;
+    BodyBuilder& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{int64_t{1} << 60, 12289});
+    m.output("y", m.op("add", {x, x}, {}, "sum"));
+    EXPECT_TRUE(fails_with(g.finish(), StatusCode::kInvalidGraph, "are too large: their product is over 2^63"));
+  }
+  {
+    GraphBuilder g;
+    BodyBuilder& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1});
+    NodeArgs huge;
+    huge.i = {int64_t{1} << 40, int64_t{1} << 40};
+    m.output("y", m.op("broadcast_to", {x}, huge, "grow"));
+    EXPECT_TRUE(fails_with(g.finish(), StatusCode::kShape,
+                           "broadcast_to: output 0 would have shape [1099511627776,1099511627776]: its extents "
+                           "multiply past 2^63"));
+  }
+}
+
 TEST(GraphLoader, RefusesAnInputFromAMissingNode) {
   GraphBuilder g;
   BodyBuilder& m = g.main();
