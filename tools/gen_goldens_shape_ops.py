@@ -71,6 +71,10 @@ def pads():
     case("pad", "reflect_3d", [y, np.array([[1, 1], [2, 0], [0, 3]], np.int64)],
          [np.pad(y, [(1, 1), (2, 0), (0, 3)], mode="reflect")], i=[1])
     case("pad", "zero_width", [x], [x.copy()], i=[0, 0, 0, 0, 0])
+    # Constant pads are filled slab by slab: some dims padded on one side only.
+    case("pad", "constant_3d", [y.astype(np.float64)], [np.pad(y.astype(np.float64), [(0, 2), (1, 0), (2, 1)],
+                                                              constant_values=-1.5)],
+         i=[0, 0, 2, 1, 0, 2, 1], t=[-1.5])
 
 
 def tiles_and_repeats():

@@ -9,10 +9,11 @@
 //           (repeat the edge value)
 //   t arg   value, for constant mode (default 0)
 //
-// x is copied into the middle of z; each dim's pads are then copies of
-// slices of z itself (flipped for reflect and symmetric, broadcast for
-// edge), dim after dim, so corners take the padding of every dim they lie
-// in. All copies run on the call's device.
+// x is copied into the middle of z. Constant pads are filled around it;
+// the other modes' pads are copies of slices of z itself (flipped for
+// reflect and symmetric, broadcast for edge), dim after dim, so corners
+// take the padding of every dim they lie in. All copies run on the call's
+// device.
 #include <vector>
 
 #include "libops/ops/declarable_op.h"
@@ -78,9 +79,25 @@ CUSTOM_OP_IMPL(pad, -1, 1, false, 0, 0) {
   const NDArray& x = *INPUT_VARIABLE(0);
   const int64_t mode = INT_ARG(0);
   if (mode == kConstant) {
+    // Only the pads are filled, so z is written once: dim d's two slabs
+    // take the middle range of the dims before d and all of the dims after
+    // it, which tiles z outside the middle without overlap.
     NDArray value;
     RETURN_IF_ERROR(NDArray::scalar(z->dtype(), T_ARG(0), value));
-    RETURN_IF_ERROR(assign_on_device(block, *z, value));
+    NDArray outer = *z;
+    for (int d = 0; d < x.rank(); ++d) {
+      const int64_t b = before[static_cast<size_t>(d)], n = x.dim(d);
+      NDArray slab;
+      if (b > 0) {
+        RETURN_IF_ERROR(outer.slice(d, 0, b, 1, slab));
+        RETURN_IF_ERROR(assign_on_device(block, slab, value));
+      }
+      if (after[static_cast<size_t>(d)] > 0) {
+        RETURN_IF_ERROR(outer.slice(d, b + n, outer.dim(d), 1, slab));
+        RETURN_IF_ERROR(assign_on_device(block, slab, value));
+      }
+      RETURN_IF_ERROR(outer.slice(d, b, b + n, 1, outer));
+    }
   }
   NDArray middle = *z;
   for (int d = 0; d < x.rank(); ++d)
