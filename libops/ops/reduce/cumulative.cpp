@@ -7,16 +7,20 @@
 //           shape (libnd4j); several axes scan one after another
 //   output  x's dtype and shape; integers accumulate in 64 bits and wrap
 //
-// Kernels (cumulative.h): on the CPU a row of inner == 1 is cut into 8
-// interleaved segments scanned together (independent adds, not one long
-// dependency chain) and fixed up with their offsets; a long row with few
-// rows to share is split between threads in two passes (chunk totals, then
-// each chunk seeded with the total before it). Rows with inner > 1 advance
-// inner elements at a time, which vectorizes. Floats sum in an order that
-// can differ from a plain left-to-right loop by rounding.
+// Kernels (cumulative.h): on the CPU a row of inner == 1 is scanned in
+// vector lanes for sums and products (Note [Prefix sums in lanes]); for max
+// and min it is cut into 8 interleaved segments scanned together
+// (independent compares, not one long dependency chain) and fixed up with
+// their offsets. A long row with few rows to share is split between threads
+// in two passes (chunk totals, then each chunk seeded with the total before
+// it). Rows with inner > 1 advance inner elements at a time, which
+// vectorizes. Floats sum in an order that can differ from a plain
+// left-to-right loop by rounding.
 #include "libops/ops/reduce/cumulative.h"
 
 #include <algorithm>
+#include <cstring>
+#include <utility>
 #include <vector>
 
 #include "libops/core/parallel.h"
@@ -41,9 +45,71 @@ DataType scan_compute_dtype(DataType t) {
 constexpr int64_t kSegments = 8;
 constexpr int64_t kBlock = 4096;  // elements one ILP pass keeps in L1
 
+// Note [Prefix sums in lanes]: a running sum or product is one long
+// dependency chain, a latency-bound add per element. Instead each vector of
+// L lanes gets its own prefix in log2(L) shifted adds (lane j: x[0] + ... +
+// x[j]), two vectors at a time, and only the carry into the pair waits on
+// the pair before: one add and one broadcast per 2L elements, so the scan
+// runs at memory speed. Element i is carry + (the sum of its pair up to
+// i): a different rounding from a left-to-right loop, within the same
+// error bound. Integers add in their unsigned twin, so they wrap exactly
+// as the scalar loop.
+template <ScanOp kOp, typename C>
+struct LanePrefix {
+  using W = typename scan::Wrapping<C>::type;
+  static constexpr int kLanes = 32 / int(sizeof(W));
+  typedef W V __attribute__((vector_size(32)));
+
+  static V combine(V a, V b) {
+    if constexpr (kOp == ScanOp::kSum) return a + b;
+    else return a * b;
+  }
+  static V splat(W w) { return V{} + w; }
+  // v moved up k lanes, the identity shifted in.
+  template <int k, int... I>
+  static V shift_up(V v, V id, std::integer_sequence<int, I...>) {
+    return __builtin_shufflevector(v, id, (I < k ? kLanes + I : I - k)...);
+  }
+  static V prefix(V v, V id) {
+    constexpr auto lanes = std::make_integer_sequence<int, kLanes>{};
+    v = combine(v, shift_up<1>(v, id, lanes));
+    v = combine(v, shift_up<2>(v, id, lanes));
+    if constexpr (kLanes == 8) v = combine(v, shift_up<4>(v, id, lanes));
+    return v;
+  }
+  static V load(const C* p) {
+    V v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  static void store(C* p, V v) { std::memcpy(p, &v, sizeof v); }
+
+  // Scans the whole pairs of x[0, n); returns how many elements it did.
+  static int64_t run(const C* x, C* z, int64_t n, C& carry, C identity) {
+    const V id = splat(static_cast<W>(identity));
+    V c = splat(static_cast<W>(carry));
+    int64_t i = 0;
+    for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
+      const V a = prefix(load(x + i), id);
+      const V b = combine(prefix(load(x + i + kLanes), id), splat(a[kLanes - 1]));
+      const V za = combine(c, a), zb = combine(c, b);
+      store(z + i, za);
+      store(z + i + kLanes, zb);
+      c = splat(zb[kLanes - 1]);
+    }
+    carry = static_cast<C>(c[0]);
+    return i;
+  }
+};
+
 // Inclusive scan of x[0, n) into z, seeded with `carry` (updated).
 template <ScanOp kOp, typename C>
 void scan_row(const C* x, C* z, int64_t n, C& carry, C id) {
+  if constexpr (kOp == ScanOp::kSum || kOp == ScanOp::kProd) {
+    const int64_t done = LanePrefix<kOp, C>::run(x, z, n, carry, id);
+    for (int64_t j = done; j < n; ++j) z[j] = carry = scan::combine<kOp>(carry, x[j]);
+    return;
+  }
   for (int64_t b0 = 0; b0 < n; b0 += kBlock) {
     const int64_t len = std::min(kBlock, n - b0), seg = len / kSegments;
     const C* xb = x + b0;
@@ -68,6 +134,22 @@ void scan_row(const C* x, C* z, int64_t n, C& carry, C id) {
   }
 }
 
+// x[0] combined with every element up to x[n - 1]; sums and products in
+// vector lanes.
+template <ScanOp kOp, typename C>
+C row_total(const C* x, int64_t n, C id) {
+  C acc = id;
+  int64_t j = 0;
+  if constexpr (kOp == ScanOp::kSum || kOp == ScanOp::kProd) {
+    using P = LanePrefix<kOp, C>;
+    typename P::V lanes = P::splat(static_cast<typename P::W>(id));
+    for (; j + P::kLanes <= n; j += P::kLanes) lanes = P::combine(lanes, P::load(x + j));
+    for (int k = 0; k < P::kLanes; ++k) acc = scan::combine<kOp>(acc, static_cast<C>(lanes[k]));
+  }
+  for (; j < n; ++j) acc = scan::combine<kOp>(acc, x[j]);
+  return acc;
+}
+
 template <ScanOp kOp, typename C>
 void scan_cpu_typed(const ScanDesc& d, const C* x, C* z) {
   const C id = scan::identity<C>(d);
@@ -82,9 +164,8 @@ void scan_cpu_typed(const ScanDesc& d, const C* x, C* z) {
         std::vector<C> total(static_cast<size_t>(threads), id);
         parallel_for(threads, 1, [&](int64_t b, int64_t e) {
           for (int64_t t = b; t < e; ++t) {
-            C acc = id;
-            for (int64_t j = t * chunk; j < std::min(d.n, (t + 1) * chunk); ++j) acc = scan::combine<kOp>(acc, xr[j]);
-            total[static_cast<size_t>(t)] = acc;
+            const int64_t lo = std::min(d.n, t * chunk), hi = std::min(d.n, (t + 1) * chunk);
+            total[static_cast<size_t>(t)] = row_total<kOp>(xr + lo, hi - lo, id);
           }
         });
         for (int64_t t = 1; t < threads; ++t)
