@@ -328,10 +328,13 @@ class Reducer {
     if constexpr (Op::kLargest) return a > b;
     else return a < b;
   }
+  // Whether any lane of a comparison's mask is set: the mask's bytes ORed
+  // as four 64-bit words (a lane-by-lane loop cost more than the compares).
   static bool any_lane(decltype(PickVec{} != PickVec{}) m) {
-    for (int k = 0; k < kPickLanes; ++k)
-      if (m[k]) return true;
-    return false;
+    static_assert(sizeof(m) == 4 * sizeof(uint64_t));
+    uint64_t w[4];
+    std::memcpy(w, &m, sizeof w);
+    return ((w[0] | w[1]) | (w[2] | w[3])) != 0;
   }
 
   Acc fold_pick(const C* x, int64_t n, int64_t index0) const
