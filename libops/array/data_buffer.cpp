@@ -30,11 +30,14 @@ constexpr size_t kHugeMin = size_t{4} << 20;
 
 std::atomic<int64_t> g_host_allocations{0};
 std::atomic<int64_t> g_fail_at{0};  // Note [Allocation faults]: the count that fails, 0 none
+std::atomic<size_t> g_fail_over{0};  // allocations of more bytes fail; 0: no cap
 
 // `bytes` (> 0) of host memory aligned to kAlignment, or nullptr.
 void* allocate_host(size_t bytes) {
   const int64_t count = g_host_allocations.fetch_add(1, std::memory_order_relaxed) + 1;
   if (g_fail_at.load(std::memory_order_relaxed) == count) return nullptr;
+  const size_t cap = g_fail_over.load(std::memory_order_relaxed);
+  if (cap != 0 && bytes > cap) return nullptr;
   const size_t align = bytes >= kHugeMin ? kHugePage : kAlignment;
   const size_t rounded = (bytes + align - 1) / align * align;
   if (rounded < bytes) return nullptr;  // overflow
@@ -59,6 +62,7 @@ void fail_nth_host_allocation(int64_t n) {
   g_fail_at.store(n > 0 ? g_host_allocations.load() + n : 0);
 }
 int64_t host_allocation_count() { return g_host_allocations.load(); }
+void fail_host_allocations_over(size_t bytes) { g_fail_over.store(bytes); }
 }  // namespace fault_injection
 
 std::shared_ptr<DataBuffer> DataBuffer::allocate(size_t bytes) {

@@ -37,10 +37,14 @@ namespace libops {
 // exhausted heap would, and later ones succeed again; n = 0 disarms it.
 // host_allocation_count() counts owned host allocations since the process
 // started, so a test can measure a run and then fail each allocation of it
-// in turn. Process-wide: meant for single-threaded tests.
+// in turn. fail_host_allocations_over(bytes) makes every owned host
+// allocation larger than `bytes` fail (0 lifts the cap): the fuzzers use it
+// so that a call asking for a large output reports out-of-memory at once
+// rather than filling gigabytes. Process-wide: meant for tests.
 namespace fault_injection {
 void fail_nth_host_allocation(int64_t n);
 int64_t host_allocation_count();
+void fail_host_allocations_over(size_t bytes);
 }  // namespace fault_injection
 
 class DataBuffer {

@@ -161,5 +161,37 @@ TEST(AllocationFaults, AShapeNoHeapHoldsIsOutOfMemory) {
   ops_array_free(x);
 }
 
+TEST(AllocationFaults, AllocationsOverACapFailAsOutOfMemory) {
+  // The fuzzers' cap: a call whose output is larger fails cleanly, one
+  // under it runs, and lifting the cap makes the large call work again.
+  fault_injection::fail_host_allocations_over(size_t{1} << 20);
+  const float one = 1;
+  const int64_t scalar_shape[] = {1};
+  ops_array_t* x = nullptr;
+  ASSERT_EQ(ops_array_create_from(OPS_DTYPE_FLOAT32, 1, scalar_shape, &one, sizeof(one), &x), OPS_OK);
+  ops_array_t* in[] = {x};
+  ops_args_t args = {};
+  const int64_t large[] = {1024, 512};  // 2 MiB of float32
+  const int64_t under[] = {512, 512};   // 1 MiB: at the cap, allowed
+  args.n_i_args = 2;
+  ops_array_t** outs = nullptr;
+  int n_outs = 0;
+  args.i_args = large;
+  EXPECT_EQ(ops_exec_alloc("broadcast_to", in, 1, &args, &outs, &n_outs), OPS_ERR_OUT_OF_MEMORY);
+  EXPECT_NE(std::string(ops_last_error()).find("broadcast_to"), std::string::npos) << ops_last_error();
+  args.i_args = under;
+  EXPECT_EQ(ops_exec_alloc("broadcast_to", in, 1, &args, &outs, &n_outs), OPS_OK) << ops_last_error();
+  ops_array_list_free(outs, n_outs);
+  fault_injection::fail_host_allocations_over(0);
+  args.i_args = large;
+  ASSERT_EQ(ops_exec_alloc("broadcast_to", in, 1, &args, &outs, &n_outs), OPS_OK) << ops_last_error();
+  ASSERT_EQ(n_outs, 1);
+  void* data = nullptr;
+  ASSERT_EQ(ops_array_data(outs[0], &data), OPS_OK);
+  EXPECT_EQ(static_cast<const float*>(data)[1024 * 512 - 1], 1.0f);
+  ops_array_list_free(outs, n_outs);
+  ops_array_free(x);
+}
+
 }  // namespace
 }  // namespace libops::graph
