@@ -170,11 +170,26 @@ CUSTOM_OP_IMPL(gather, 2, 1, false, 0, 0) {
   const char* in = static_cast<const char*>(src.data());
   char* out = static_cast<char*>(dst.data());
   const int64_t grain = std::max<int64_t>(1, 65536 / static_cast<int64_t>(std::max<size_t>(row_bytes, 1)));
+  // Rows are read in index order, which the hardware prefetchers cannot
+  // predict: the row kAhead places ahead is prefetched (up to 4 lines), so
+  // several misses are in flight at once (16M float32 in 256-byte rows of
+  // a random permutation: ~20% faster at one thread, no change at two).
+  constexpr int64_t kAhead = 8;
+  const size_t prefetch_bytes = std::min<size_t>(row_bytes, 256);
   parallel_for(outer * count, grain, [&](int64_t begin, int64_t end) {
+    int64_t o = begin / count, j = begin % count;
     for (int64_t r = begin; r < end; ++r) {
-      const int64_t o = r / count, j = r % count;
-      std::memcpy(out + static_cast<size_t>(r) * row_bytes,
-                  in + static_cast<size_t>(o * n + idx[static_cast<size_t>(j)]) * row_bytes, row_bytes);
+      const char* row = in + static_cast<size_t>(o * n) * row_bytes;
+      if (j + kAhead < count) {
+        const char* next = row + static_cast<size_t>(idx[static_cast<size_t>(j + kAhead)]) * row_bytes;
+        for (size_t b = 0; b < prefetch_bytes; b += 64) __builtin_prefetch(next + b);
+      }
+      const char* from = row + static_cast<size_t>(idx[static_cast<size_t>(j)]) * row_bytes;
+      std::memcpy(out + static_cast<size_t>(r) * row_bytes, from, row_bytes);
+      if (++j == count) {
+        j = 0;
+        ++o;
+      }
     }
   });
   if (!direct) RETURN_IF_ERROR(z->assign(dst));

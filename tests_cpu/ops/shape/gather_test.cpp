@@ -1,6 +1,7 @@
 // gather against numpy.take goldens (axis 0 and 1, negative indices), a
 // negative axis, strided x, and out-of-range indices found at compute time.
 #include "golden_util.h"
+#include "libops/core/parallel.h"
 #include "op_test_util.h"
 
 using namespace libops;
@@ -60,4 +61,30 @@ TEST(GatherOp, RejectsBadDtypesAndAxes) {
   Context c3;
   s = run_op("gather", {.in = {&x}, .i = {0}}, c3);
   EXPECT_EQ(s.message(), "gather: takes 2 inputs (x, indices), got 1");
+}
+
+TEST(GatherOp, ThreadChunksStartingInsideAnOuterSlice) {
+  // Gather along axis 1 of [5, 5000, 3] float32: 20005 rows of 12 bytes,
+  // split between threads at rows that are not multiples of the index
+  // count, so each chunk starts part way through an outer slice.
+  const int64_t outer = 5, n = 5000, inner = 3, count = 4001;
+  NDArray x = zeros(DataType::kFloat32, {outer, n, inner});
+  float* xp = x.data_as<float>();
+  for (int64_t i = 0; i < outer * n * inner; ++i) xp[i] = static_cast<float>(i);
+  NDArray idx = zeros(DataType::kInt64, {count});
+  for (int64_t j = 0; j < count; ++j) idx.data_as<int64_t>()[j] = (j * 7919) % n;
+  for (int threads : {1, 2, 3}) {
+    SCOPED_TRACE(threads);
+    set_num_threads(threads);
+    Context ctx;
+    const Status s = run_op("gather", {.in = {&x, &idx}, .i = {1}}, ctx);
+    set_num_threads(0);
+    ASSERT_OK(s);
+    const float* z = ctx.output(0)->data_as<float>();
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t j = 0; j < count; ++j)
+        for (int64_t k = 0; k < inner; ++k)
+          ASSERT_EQ(z[(o * count + j) * inner + k], xp[(o * n + (j * 7919) % n) * inner + k])
+              << "o=" << o << " j=" << j << " k=" << k;
+  }
 }
