@@ -90,14 +90,11 @@ CUSTOM_OP_IMPL(searchsorted, 2, 1, false, 0, 0) {
     RETURN_IF_ERROR(with_op_name(block, fn(block.device(), d, seq, vals, out.target())));
     return out.finish(block, *z);
   }
-  switch (kt) {
-    case DataType::kFloat32: search_cpu(d, seq.data_as<float>(), vals.data_as<float>(), o); break;
-    case DataType::kFloat64: search_cpu(d, seq.data_as<double>(), vals.data_as<double>(), o); break;
-    case DataType::kInt32: search_cpu(d, seq.data_as<int32_t>(), vals.data_as<int32_t>(), o); break;
-    case DataType::kInt64: search_cpu(d, seq.data_as<int64_t>(), vals.data_as<int64_t>(), o); break;
-    case DataType::kUInt32: search_cpu(d, seq.data_as<uint32_t>(), vals.data_as<uint32_t>(), o); break;
-    default: search_cpu(d, seq.data_as<uint64_t>(), vals.data_as<uint64_t>(), o); break;
-  }
+  RETURN_IF_ERROR(with_op_name(block, with_sort_key_type(kt, [&](auto tag) {
+    using T = decltype(tag);
+    search_cpu(d, seq.data_as<T>(), vals.data_as<T>(), o);
+    return Status::ok();
+  })));
   out.target().buffer()->mark_host_written();
   return out.finish(block, *z);
 }

@@ -6,6 +6,7 @@
 #include "libops/backends/cuda/launch_context.h"
 #include "libops/loops/elementwise.cuh"
 #include "libops/ops/sort/searchsorted.h"
+#include "libops/ops/sort/sort.h"
 #include "libops/ops/sort/sort_keys.h"
 
 namespace libops::ops {
@@ -40,32 +41,12 @@ Status searchsorted_cuda(Device device, const SearchSortedDesc& d, const NDArray
   RETURN_IF_ERROR(sync_for_kernel(device, {&seq, &values}, z));
   const unsigned blocks = cuda::blocks_for(d.rows * d.m);
   int64_t* out = static_cast<int64_t*>(z.device_data());
-  switch (seq.dtype()) {
-    case DataType::kFloat32:
-      search_kernel<float><<<blocks, cuda::kThreads, 0, ctx->stream()>>>(
-          d, static_cast<const float*>(seq.device_data()), static_cast<const float*>(values.device_data()), out);
-      break;
-    case DataType::kFloat64:
-      search_kernel<double><<<blocks, cuda::kThreads, 0, ctx->stream()>>>(
-          d, static_cast<const double*>(seq.device_data()), static_cast<const double*>(values.device_data()), out);
-      break;
-    case DataType::kInt32:
-      search_kernel<int32_t><<<blocks, cuda::kThreads, 0, ctx->stream()>>>(
-          d, static_cast<const int32_t*>(seq.device_data()), static_cast<const int32_t*>(values.device_data()), out);
-      break;
-    case DataType::kInt64:
-      search_kernel<int64_t><<<blocks, cuda::kThreads, 0, ctx->stream()>>>(
-          d, static_cast<const int64_t*>(seq.device_data()), static_cast<const int64_t*>(values.device_data()), out);
-      break;
-    case DataType::kUInt32:
-      search_kernel<uint32_t><<<blocks, cuda::kThreads, 0, ctx->stream()>>>(
-          d, static_cast<const uint32_t*>(seq.device_data()), static_cast<const uint32_t*>(values.device_data()), out);
-      break;
-    default:
-      search_kernel<uint64_t><<<blocks, cuda::kThreads, 0, ctx->stream()>>>(
-          d, static_cast<const uint64_t*>(seq.device_data()), static_cast<const uint64_t*>(values.device_data()), out);
-      break;
-  }
+  RETURN_IF_ERROR(with_sort_key_type(seq.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    search_kernel<T><<<blocks, cuda::kThreads, 0, ctx->stream()>>>(
+        d, static_cast<const T*>(seq.device_data()), static_cast<const T*>(values.device_data()), out);
+    return Status::ok();
+  }));
   LIBOPS_CUDA_CHECK_LAUNCH("searchsorted kernel");
   z.buffer()->mark_device_written();
   return Status::ok();

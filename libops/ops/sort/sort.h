@@ -39,6 +39,22 @@ struct SortDesc {
 // int32 (narrower signed), int64, uint32 (narrower unsigned, bool), uint64.
 DataType sort_key_dtype(DataType t);
 
+// Calls f(T{}) with T the C++ type of sort key dtype t, and returns what f
+// returns: the one dtype dispatch of the sort family's kernels (sort,
+// unique, searchsorted; CPU and CUDA).
+template <typename F>
+Status with_sort_key_type(DataType t, F&& f) {
+  switch (t) {
+    case DataType::kFloat32: return f(float{});
+    case DataType::kFloat64: return f(double{});
+    case DataType::kInt32: return f(int32_t{});
+    case DataType::kInt64: return f(int64_t{});
+    case DataType::kUInt32: return f(uint32_t{});
+    case DataType::kUInt64: return f(uint64_t{});
+    default: return Status::error(StatusCode::kInternal, "%s is not a sort key dtype", dtype_name(t));
+  }
+}
+
 // x: dense [rows, n] of a sort_key_dtype. values: dense [rows, k] of x's
 // dtype, the sorted values (or null); indices: dense [rows, k] int64, the
 // positions in the row they came from (or null).

@@ -168,18 +168,10 @@ Status sort_typed(const SortDesc& d, const T* x, T* values, int64_t* indices) {
 
 Status sort_rows_cpu(const SortDesc& d, const NDArray& x, NDArray* values, NDArray* indices) {
   int64_t* idx = indices ? indices->data_as<int64_t>() : nullptr;
-  switch (x.dtype()) {
-    case DataType::kFloat32: return sort_typed(d, x.data_as<float>(), values ? values->data_as<float>() : nullptr, idx);
-    case DataType::kFloat64: return sort_typed(d, x.data_as<double>(), values ? values->data_as<double>() : nullptr, idx);
-    case DataType::kInt32: return sort_typed(d, x.data_as<int32_t>(), values ? values->data_as<int32_t>() : nullptr, idx);
-    case DataType::kInt64: return sort_typed(d, x.data_as<int64_t>(), values ? values->data_as<int64_t>() : nullptr, idx);
-    case DataType::kUInt32:
-      return sort_typed(d, x.data_as<uint32_t>(), values ? values->data_as<uint32_t>() : nullptr, idx);
-    case DataType::kUInt64:
-      return sort_typed(d, x.data_as<uint64_t>(), values ? values->data_as<uint64_t>() : nullptr, idx);
-    default:
-      return Status::error(StatusCode::kInternal, "sort_rows_cpu: %s is not a sort key dtype", dtype_name(x.dtype()));
-  }
+  return with_sort_key_type(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    return sort_typed(d, x.data_as<T>(), values ? values->data_as<T>() : nullptr, idx);
+  });
 }
 
 }  // namespace libops::ops

@@ -94,16 +94,9 @@ Status sort_cuda(Device device, const SortDesc& d, const NDArray& x, NDArray* va
   RETURN_IF_ERROR(cuda::LaunchContext::get(device.index, &ctx));
   // The outputs are new arrays the kernel writes whole: only x needs syncing.
   RETURN_IF_ERROR(sync_for_kernel(device, {&x}, values ? *values : *indices));
-  Status s;
-  switch (x.dtype()) {
-    case DataType::kFloat32: s = sort_cuda_typed<float>(ctx, d, x, values, indices); break;
-    case DataType::kFloat64: s = sort_cuda_typed<double>(ctx, d, x, values, indices); break;
-    case DataType::kInt32: s = sort_cuda_typed<int32_t>(ctx, d, x, values, indices); break;
-    case DataType::kInt64: s = sort_cuda_typed<int64_t>(ctx, d, x, values, indices); break;
-    case DataType::kUInt32: s = sort_cuda_typed<uint32_t>(ctx, d, x, values, indices); break;
-    default: s = sort_cuda_typed<uint64_t>(ctx, d, x, values, indices); break;
-  }
-  RETURN_IF_ERROR(s);
+  RETURN_IF_ERROR(with_sort_key_type(x.dtype(), [&](auto tag) {
+    return sort_cuda_typed<decltype(tag)>(ctx, d, x, values, indices);
+  }));
   if (values) values->buffer()->mark_device_written();
   if (indices) indices->buffer()->mark_device_written();
   return Status::ok();

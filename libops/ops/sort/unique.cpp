@@ -116,20 +116,6 @@ Status unique_typed(const UniqueDesc& d, const NDArray& x, NDArray& values, NDAr
   return Status::ok();
 }
 
-template <typename F>
-Status with_key_type(DataType t, F&& f) {
-  switch (t) {
-    case DataType::kFloat32: return f(float{});
-    case DataType::kFloat64: return f(double{});
-    case DataType::kInt32: return f(int32_t{});
-    case DataType::kInt64: return f(int64_t{});
-    case DataType::kUInt32: return f(uint32_t{});
-    case DataType::kUInt64: return f(uint64_t{});
-    default:
-      return Status::error(StatusCode::kInternal, "unique: %s is not a sort key dtype", dtype_name(t));
-  }
-}
-
 // x flattened in C order, dense, in its sort key dtype, on the call's device.
 Status staged_keys(const Context& block, const NDArray& x, NDArray& flat) {
   NDArray dense;
@@ -236,14 +222,14 @@ void unique_signature(OpSignature& args, Outputs which) {
 
 Status unique_count_cpu(const UniqueDesc& d, const NDArray& x, NDArray& count) {
   int64_t c = 0;
-  RETURN_IF_ERROR(with_key_type(x.dtype(), [&](auto tag) { return count_typed<decltype(tag)>(d, x, c); }));
+  RETURN_IF_ERROR(with_sort_key_type(x.dtype(), [&](auto tag) { return count_typed<decltype(tag)>(d, x, c); }));
   *count.data_as<int64_t>() = c;
   return Status::ok();
 }
 
 Status unique_cpu(const UniqueDesc& d, const NDArray& x, NDArray& values, NDArray& first, NDArray& inverse,
                   NDArray& counts) {
-  return with_key_type(x.dtype(), [&](auto tag) {
+  return with_sort_key_type(x.dtype(), [&](auto tag) {
     return unique_typed<decltype(tag)>(d, x, values, first, inverse, counts);
   });
 }

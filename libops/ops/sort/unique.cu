@@ -20,6 +20,7 @@
 #include "libops/backends/cuda/cuda_check.h"
 #include "libops/backends/cuda/launch_context.h"
 #include "libops/loops/elementwise.cuh"
+#include "libops/ops/sort/sort.h"
 #include "libops/ops/sort/sort_keys.h"
 #include "libops/ops/sort/unique.h"
 
@@ -248,25 +249,11 @@ Status unique_typed(cuda::LaunchContext* ctx, const UniqueDesc& d, const NDArray
   return Status::ok();
 }
 
-template <typename F>
-Status with_key_type(DataType t, F&& f) {
-  switch (t) {
-    case DataType::kFloat32: return f(float{});
-    case DataType::kFloat64: return f(double{});
-    case DataType::kInt32: return f(int32_t{});
-    case DataType::kInt64: return f(int64_t{});
-    case DataType::kUInt32: return f(uint32_t{});
-    case DataType::kUInt64: return f(uint64_t{});
-    default:
-      return Status::error(StatusCode::kInternal, "unique: %s is not a sort key dtype", dtype_name(t));
-  }
-}
-
 Status unique_count_cuda(Device device, const UniqueDesc& d, const NDArray& x, NDArray& count) {
   cuda::LaunchContext* ctx = nullptr;
   RETURN_IF_ERROR(cuda::LaunchContext::get(device.index, &ctx));
   RETURN_IF_ERROR(sync_for_kernel(device, {&x}, count));
-  RETURN_IF_ERROR(with_key_type(x.dtype(), [&](auto tag) { return count_typed<decltype(tag)>(ctx, d, x, count); }));
+  RETURN_IF_ERROR(with_sort_key_type(x.dtype(), [&](auto tag) { return count_typed<decltype(tag)>(ctx, d, x, count); }));
   count.buffer()->mark_device_written();
   return Status::ok();
 }
@@ -278,7 +265,7 @@ Status unique_cuda(Device device, const UniqueDesc& d, const NDArray& x, NDArray
   // The outputs are dense arrays the kernels write whole.
   RETURN_IF_ERROR(sync_for_kernel(device, {&x}, values));
   for (NDArray* a : {&first, &inverse, &counts}) RETURN_IF_ERROR(sync_for_kernel(device, {}, *a));
-  RETURN_IF_ERROR(with_key_type(x.dtype(), [&](auto tag) {
+  RETURN_IF_ERROR(with_sort_key_type(x.dtype(), [&](auto tag) {
     return unique_typed<decltype(tag)>(ctx, d, x, values, first, inverse, counts);
   }));
   for (NDArray* a : {&values, &first, &inverse, &counts}) a->buffer()->mark_device_written();
