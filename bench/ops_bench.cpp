@@ -113,6 +113,13 @@ void BM_Add(benchmark::State& state) {
   run(state, {"add", {&x, &y}, {&z}}, kN * 3 * int64_t{sizeof(float)});
 }
 
+// A plain sum reads the same 64 MB as argmax and writes nothing: the
+// read-only stream argmax is also held to.
+void BM_Sum(benchmark::State& state) {
+  NDArray x = wave({kN}), z = array(DataType::kFloat32, {});
+  run(state, {"reduce_sum", {&x}, {&z}}, kN * int64_t{sizeof(float)});
+}
+
 // ---- bandwidth-bound ops ----
 
 void BM_Argmax(benchmark::State& state) {
@@ -186,6 +193,7 @@ void BM_Svd512(benchmark::State& state) {
 #define LIBOPS_THREADS(b) b->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()
 LIBOPS_THREADS(BENCHMARK(BM_StreamCopy));
 LIBOPS_THREADS(BENCHMARK(BM_Add));
+LIBOPS_THREADS(BENCHMARK(BM_Sum));
 LIBOPS_THREADS(BENCHMARK(BM_Argmax));
 LIBOPS_THREADS(BENCHMARK(BM_Cumsum));
 LIBOPS_THREADS(BENCHMARK(BM_GatherRows));
