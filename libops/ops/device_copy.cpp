@@ -47,8 +47,8 @@ Status dense_on_device(const Context& block, const NDArray& a, DataType dt, NDAr
   return assign_on_device(block, out, a);
 }
 
-Status DeviceOutputStage::begin(const Context& block, NDArray& z, DataType dt) {
-  bool direct = z.dtype() == dt && z.is_c_contiguous();
+Status DeviceOutputStage::begin(const Context& block, NDArray& z, DataType dt, bool may_use_z) {
+  bool direct = may_use_z && z.dtype() == dt && z.is_c_contiguous();
   for (int i = 0; direct && i < block.num_inputs(); ++i) direct = !z.may_overlap(*block.input(i));
   direct_ = direct;
   if (direct) {

@@ -34,11 +34,11 @@ Status with_op_name(const Context& block, const Status& s);
 Status dense_on_device(const Context& block, const NDArray& a, DataType dt, NDArray& out);
 
 // Where a device computation writes: z itself when z is dense C-order in
-// `dt` and shares no memory with any input, else a dense scratch array that
-// finish() copies into z on the device.
+// `dt` and shares no memory with any input (and `may_use_z`), else a dense
+// scratch array that finish() copies into z on the device.
 class DeviceOutputStage {
  public:
-  Status begin(const Context& block, NDArray& z, DataType dt);
+  Status begin(const Context& block, NDArray& z, DataType dt, bool may_use_z = true);
   NDArray& target() { return target_; }
   Status finish(const Context& block, NDArray& z);
 

@@ -105,7 +105,14 @@ void scatter_mode(const IndexedRows& d, const I* idx, const C* upd, C* z) {
   const int64_t updates = d.batches * d.count, z_rows = d.batches * d.rows_per_batch();
   std::vector<int64_t> dest(static_cast<size_t>(updates));
   parallel_for(updates, 4096, [&](int64_t begin, int64_t end) {
-    for (int64_t t = begin; t < end; ++t) dest[static_cast<size_t>(t)] = row_of(d, idx, t / d.count, t % d.count);
+    int64_t b = begin / d.count, i = begin % d.count;  // (b, i) of update t, advanced without dividing
+    for (int64_t t = begin; t < end; ++t) {
+      dest[static_cast<size_t>(t)] = row_of(d, idx, b, i);
+      if (++i == d.count) {
+        i = 0;
+        ++b;
+      }
+    }
   });
   const int64_t parts = updates * d.row >= (int64_t{1} << 15) ? std::min<int64_t>(get_num_threads(), z_rows) : 1;
   parallel_for(parts, 1, [&](int64_t part_begin, int64_t part_end) {
@@ -242,14 +249,17 @@ Status gather_rows_cpu(const IndexedRows& d, const NDArray& x, const NDArray& in
   return Status::ok();
 }
 
+int64_t first_bad_row_index(const IndexedRows& d, const NDArray& indices) {
+  return indices.dtype() == DataType::kInt32 ? first_bad(d, indices.data_as<int32_t>())
+                                             : first_bad(d, indices.data_as<int64_t>());
+}
+
 Status scatter_rows_cpu(const IndexedRows& d, ScatterMode mode, const NDArray& indices, const NDArray& updates,
                         NDArray& z, int64_t* bad) {
-  if (indices.dtype() == DataType::kInt32) {
-    *bad = first_bad(d, indices.data_as<int32_t>());
-    return *bad < 0 ? scatter_dtype(d, mode, indices.data_as<int32_t>(), updates, z) : Status::ok();
-  }
-  *bad = first_bad(d, indices.data_as<int64_t>());
-  return *bad < 0 ? scatter_dtype(d, mode, indices.data_as<int64_t>(), updates, z) : Status::ok();
+  *bad = first_bad_row_index(d, indices);
+  if (*bad >= 0) return Status::ok();
+  if (indices.dtype() == DataType::kInt32) return scatter_dtype(d, mode, indices.data_as<int32_t>(), updates, z);
+  return scatter_dtype(d, mode, indices.data_as<int64_t>(), updates, z);
 }
 
 }  // namespace libops::ops

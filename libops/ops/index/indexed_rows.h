@@ -60,6 +60,8 @@ Status gather_rows_cpu(const IndexedRows& d, const NDArray& x, const NDArray& in
 // z's dtype, a compute dtype: float32, float64, int64 or uint64).
 Status scatter_rows_cpu(const IndexedRows& d, ScatterMode mode, const NDArray& indices, const NDArray& updates,
                         NDArray& z, int64_t* bad);
+// The first bad index position (C order over indices), or -1; host data.
+int64_t first_bad_row_index(const IndexedRows& d, const NDArray& indices);
 
 // Note [Indexed elements]
 // gather_elements and scatter_elements index single elements along one

@@ -50,16 +50,26 @@ CUSTOM_OP_IMPL(scatter_nd, -1, 1, false, 0, 0) {
   NDArray* z = OUTPUT_VARIABLE(0);
   if (z->length() == 0) return Status::ok();
   const DataType ct = scatter_compute_dtype(z->dtype());
-  NDArray zc, uc, id, zero;
-  RETURN_IF_ERROR(NDArray::create(ct, shape, 'c', zc));
-  RETURN_IF_ERROR(NDArray::scalar(ct, 0.0, zero));
-  RETURN_IF_ERROR(assign_on_device(block, zc, zero));
+  NDArray uc, id, zero;
   RETURN_IF_ERROR(dense_on_device(block, *INPUT_VARIABLE(1), ct, uc));
   RETURN_IF_ERROR(dense_on_device(block, *INPUT_VARIABLE(0), INPUT_VARIABLE(0)->dtype(), id));
+  // On the CPU the indices are checked before z is touched, so the sums
+  // can go straight into z when it is dense in the compute type and a bad
+  // index still leaves z as it was. Devices report a bad index after
+  // their kernel ran, so they sum into a copy.
+  if (block.device().is_cpu() && d.count > 0 && d.row > 0) {
+    const int64_t bad = first_bad_row_index(d, id);
+    if (bad >= 0) return bad_index_error(block, id, d, bad, *z, 0);
+  }
+  DeviceOutputStage out;
+  RETURN_IF_ERROR(out.begin(block, *z, ct, block.device().is_cpu()));
+  NDArray& zc = out.target();
+  RETURN_IF_ERROR(NDArray::scalar(ct, 0.0, zero));
+  RETURN_IF_ERROR(assign_on_device(block, zc, zero));
   int64_t bad = -1;
   if (d.count > 0 && d.row > 0) RETURN_IF_ERROR(run_scatter_rows(block, d, ScatterMode::kAdd, id, uc, zc, bad));
   if (bad >= 0) return bad_index_error(block, id, d, bad, zc, 0);
-  return assign_on_device(block, *z, zc);
+  return out.finish(block, *z);
 }
 
 DECLARE_SHAPE_FN(scatter_nd) {

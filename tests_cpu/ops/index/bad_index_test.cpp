@@ -36,6 +36,20 @@ TEST(BadIndex, EveryIndexedOpNamesTheIndex) {
   Context c5;
   EXPECT_FALSE(run_op("gather_nd", {.in = {&x, &rows}, .out = {&z}}, c5).is_ok());
   EXPECT_TRUE(all_close(z, {7, 7, 7, 7}));
+  // scatter_nd sums into a supplied dense output directly: it too checks
+  // first, so z keeps its values rather than the zeros it starts from.
+  NDArray shape = make(DataType::kInt64, {2}, {3, 2});
+  NDArray two = make(DataType::kFloat32, {2, 2}, {1, 2, 3, 4});
+  NDArray zn = make(DataType::kFloat32, {3, 2}, {7, 7, 7, 7, 7, 7});
+  Context c7;
+  EXPECT_EQ(run_op("scatter_nd", {.in = {&rows, &two, &shape}, .out = {&zn}}, c7).message(),
+            "scatter_nd: index 3 at position 1 of indices[2,1] is out of range: it must be in [-3, 3) for dim 0 of "
+            "x[3,2]");
+  EXPECT_TRUE(all_close(zn, {7, 7, 7, 7, 7, 7}));
+  NDArray good = make(DataType::kInt64, {2, 1}, {2, 2});
+  Context c8;
+  ASSERT_OK(run_op("scatter_nd", {.in = {&good, &two, &shape}, .out = {&zn}}, c8));
+  EXPECT_TRUE(all_close(zn, {0, 0, 0, 0, 4, 6}));  // duplicates add up over zeros
   // Shapes that do not fit are errors too.
   NDArray wrong = make(DataType::kFloat32, {3, 3}, iota(9));
   Context c6;
