@@ -296,15 +296,23 @@ Status infer_body(const Graph& graph, int b, const std::vector<ValueShape>& inpu
     slots[s] = ValueShape::of(body.constants[i].desc());
     arrays[s] = const_cast<NDArray*>(&body.constants[i]);  // shape functions only read
   }
+  // A shape whose extents multiply past 2^63 has no strides: an error
+  // (a placeholder's unknown dims probed as 2 or 3, or an op's or a
+  // broadcast's output, can reach it).
   auto publish = [&](int32_t slot, const ValueShape& v) {
+    if (v.fully_known() && !strides_fit(v.dims))
+      return Status::error(StatusCode::kInvalidGraph, "a value of shape %s: its extents multiply past 2^63",
+                           v.dims.str().c_str());
     const size_t s = static_cast<size_t>(slot);
     slots[s] = v;
     if (v.fully_known()) {
       shape_only[s] = NDArray::shape_only(tensor_shape(v));
       arrays[s] = &shape_only[s];
     }
+    return Status::ok();
   };
-  for (size_t i = 0; i < body.inputs.size() && i < inputs.size(); ++i) publish(body.inputs[i].slot, inputs[i]);
+  for (size_t i = 0; i < body.inputs.size() && i < inputs.size(); ++i)
+    RETURN_IF_ERROR(publish(body.inputs[i].slot, inputs[i]).with_prefix(body.where));
 
   Context ctx;
   ShapeList shapes;
@@ -330,7 +338,8 @@ Status infer_body(const Graph& graph, int b, const std::vector<ValueShape>& inpu
           continue;
         }
         for (int32_t k = 0; k < node.num_outputs; ++k)
-          publish(node.first_output + k, ValueShape::of(shapes[static_cast<size_t>(k)]));
+          RETURN_IF_ERROR(publish(node.first_output + k, ValueShape::of(shapes[static_cast<size_t>(k)]))
+                              .with_prefix(body.node_prefix(node)));
         break;
       }
       case NodeKind::kLegacy: {
@@ -342,14 +351,15 @@ Status infer_body(const Graph& graph, int b, const std::vector<ValueShape>& inpu
           if (strict && counts_at_load(s.code())) return s.with_prefix(body.node_prefix(node));
           continue;
         }
-        publish(node.first_output, ValueShape::of(out));
+        RETURN_IF_ERROR(publish(node.first_output, ValueShape::of(out)).with_prefix(body.node_prefix(node)));
         break;
       }
       case NodeKind::kIf:
       case NodeKind::kWhile: {
         RETURN_IF_ERROR(infer_control_flow(graph, body, node, strict, slots, depth));
         for (int32_t k = 0; k < node.num_outputs; ++k)
-          publish(node.first_output + k, slots[static_cast<size_t>(node.first_output + k)]);
+          RETURN_IF_ERROR(publish(node.first_output + k, slots[static_cast<size_t>(node.first_output + k)])
+                              .with_prefix(body.node_prefix(node)));
         break;
       }
     }

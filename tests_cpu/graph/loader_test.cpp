@@ -206,6 +206,24 @@ TEST(GraphLoader, RefusesExtentsWhoseProductPasses2To63) {
                            "broadcast_to: output 0 would have shape [1099511627776,1099511627776]: its extents "
                            "multiply past 2^63"));
   }
+  {
+    // Fits with its unknown dim as 1, but not as the probes of a dynamic
+    // plan (2 and 3); and a broadcast of two fitting shapes that does not.
+    GraphBuilder g;
+    BodyBuilder& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{int64_t{1} << 62, -1});
+    m.output("y", m.op("add", {x, x}, {}, "sum"));
+    EXPECT_TRUE(fails_with(g.finish(), StatusCode::kInvalidGraph,
+                           "a value of shape [4611686018427387904,2]: its extents multiply past 2^63"));
+  }
+  {
+    GraphBuilder g;
+    BodyBuilder& m = g.main();
+    Ref a = m.placeholder("a", DataType::kFloat32, std::vector<int64_t>{int64_t{1} << 40, 1});
+    Ref b = m.placeholder("b", DataType::kFloat32, std::vector<int64_t>{1, int64_t{1} << 40});
+    m.output("y", m.legacy(OPS_PAIRWISE, 0, {a, b}, {}, "outer_sum"));
+    EXPECT_TRUE(fails_with(g.finish(), StatusCode::kInvalidGraph, "its extents multiply past 2^63"));
+  }
 }
 
 TEST(GraphLoader, RefusesAnInputFromAMissingNode) {
