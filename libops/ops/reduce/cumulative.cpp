@@ -58,6 +58,7 @@ template <ScanOp kOp, typename C>
 struct LanePrefix {
   using W = typename scan::Wrapping<C>::type;
   static constexpr int kLanes = 32 / int(sizeof(W));
+  static_assert(kLanes == 4 || kLanes == 8, "scans compute in 32- or 64-bit types (scan_compute_dtype)");
   typedef W V __attribute__((vector_size(32)));
 
   static V combine(V a, V b) {
