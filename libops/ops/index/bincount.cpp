@@ -23,9 +23,16 @@ Status bincount_length(Context& block, int64_t& length) {
     RETURN_IF_ERROR(NDArray::create(x.dtype(), Dims{}, 'c', m));
     RETURN_IF_ERROR(reduce_into(block, OPS_REDUCE_SAME, static_cast<int>(legacy::ReduceSameOp::max), x, Dims{}, m));
     if (m.buffer()->host_stale()) RETURN_IF_ERROR(m.buffer()->sync_to_host());
-    top = m.get_int64(0);
+    // Ids are int64 inside; a uint64 id past that range is refused here
+    // rather than wrapped into a negative one.
+    const bool past_int64 = m.get_double(0) >= 0x1p63;
+    REQUIRE_TRUE(!past_int64 || x.dtype() != DataType::kUInt64, OPS_ERR_SHAPE,
+                 "x holds an id of 2^63 or more: bincount counts ids up to 2^63 - 1");
+    // The largest id, saturated: INT64_MAX needs more bins than the limit
+    // below allows, unless maxlength caps them.
+    top = past_int64 ? INT64_MAX : m.get_int64(0);
   }
-  length = std::max<int64_t>(top + 1, INT_ARG(0));
+  length = std::max<int64_t>(top == INT64_MAX ? INT64_MAX : top + 1, INT_ARG(0));
   if (INT_ARG(1) >= 0) length = std::min<int64_t>(length, INT_ARG(1));
   REQUIRE_TRUE(length <= (int64_t{1} << 36), OPS_ERR_SHAPE, "the counts would have %lld bins; at most 2^36",
                static_cast<long long>(length));
