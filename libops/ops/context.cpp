@@ -56,7 +56,28 @@ Status Context::int_list(const char* name, std::vector<int64_t>& out) const {
   const ArgSpec* a = signature_ ? signature_->find(name) : nullptr;
   if (a == nullptr || a->kind != ArgKind::kInt || !a->list)
     return error(StatusCode::kInternal, "int_list: the op declares no int list arg '%s'", name);
-  if (a->from_input >= 0 && a->from_input < num_inputs()) return int_values(a->from_input, name, out);
+  if (a->from_input >= 0 && a->from_input < num_inputs()) {
+    RETURN_IF_ERROR(int_values(a->from_input, name, out));
+    // Axes given as an array are checked here, as i args are when the call
+    // is resolved (Note [Argument resolution]).
+    if (a->axis_of >= 0 && a->axis_of < num_inputs() && input(a->axis_of) != nullptr) {
+      const int64_t rank = input(a->axis_of)->rank();
+      for (size_t k = 0; k < out.size(); ++k) {
+        const int64_t v = out[k];
+        if (v < -rank || v >= rank)
+          return error(StatusCode::kInvalidArgument,
+                       "%s (input %d, value %zu) is %lld: it must be an axis of input %d %s, in [%lld, %lld]", name,
+                       a->from_input, k, static_cast<long long>(v), a->axis_of,
+                       input(a->axis_of)->shape().str().c_str(), static_cast<long long>(-rank),
+                       static_cast<long long>(rank - 1));
+        for (size_t j = 0; a->distinct && j < k; ++j)
+          if ((out[j] < 0 ? out[j] + rank : out[j]) == (v < 0 ? v + rank : v))
+            return error(StatusCode::kInvalidArgument, "%s (input %d) names axis %lld twice (values %zu and %zu)",
+                         name, a->from_input, static_cast<long long>(v < 0 ? v + rank : v), j, k);
+      }
+    }
+    return Status::ok();
+  }
   const size_t first = static_cast<size_t>(a->position);
   if (args_.i.size() > first) out.assign(args_.i.begin() + static_cast<std::ptrdiff_t>(first), args_.i.end());
   return Status::ok();

@@ -117,6 +117,20 @@ TEST(OpSignature, ChecksAxesAgainstTheInput) {
             "ex: axes is given twice, as i args and as input 1; give one of them");
 }
 
+TEST(OpSignature, ChecksAxesGivenAsAnArray) {
+  // Found by the op-call fuzzer: axes from an input array were not checked
+  // against x's rank (cummin read dim 16 of a rank-2 shape).
+  NDArray x = make(DataType::kFloat32, {2, 3}, iota(6));
+  NDArray far = make(DataType::kInt64, {1}, {16});
+  Context c1;
+  EXPECT_EQ(run_op("cummin", {.in = {&x, &far}}, c1).message(),
+            "cummin: axes (input 1, value 0) is 16: it must be an axis of input 0 [2,3], in [-2, 1]");
+  NDArray last = make(DataType::kInt64, {1}, {-1});
+  Context c3;
+  ASSERT_OK(run_op("cumsum", {.in = {&x, &last}}, c3));
+  EXPECT_TRUE(all_close(*c3.output(0), {0, 1, 3, 3, 7, 12}));
+}
+
 TEST(OpSignature, RefusesMalformedDeclarations) {
   OpSignature s;
   s.input("x", "x").optional_input("y", "y").input("w", "w").output("z", "z");
@@ -160,11 +174,12 @@ TEST(OpSignature, ReductionsTakeLibnd4jsSpellings) {
             "uint32, uint64");
   NDArray rep = make(DataType::kInt64, {2}, {1, -1});
   Context c4;
-  EXPECT_EQ(run_op("reduce_sum", {.in = {&x, &rep}}, c4).message(), "reduce_sum: axis 1 is repeated");
+  EXPECT_EQ(run_op("reduce_sum", {.in = {&x, &rep}}, c4).message(),
+            "reduce_sum: axes (input 1) names axis 1 twice (values 0 and 1)");
   NDArray out = make(DataType::kInt64, {1}, {2});
   Context c5;
   EXPECT_EQ(run_op("reduce_sum", {.in = {&x, &out}}, c5).message(),
-            "reduce_sum: axis 2 is out of range for rank 2 (allowed -2..1)");
+            "reduce_sum: axes (input 1, value 0) is 2: it must be an axis of input 0 [2,3], in [-2, 1]");
 }
 
 TEST(OpSignature, ReshapeAndPermuteTakeTheirListAsAnInput) {
