@@ -21,3 +21,17 @@ inline bool cuda_device_present() {
     if (!::libops::test::cuda_device_present())                                             \
       GTEST_SKIP() << "no CUDA device: " << ::libops::check_device(::libops::Device::cuda()).message(); \
   } while (0)
+
+// In a loop over golden cases: a failing call fails the test and moves on to
+// the next case, so one run on a GPU lists every case that fails rather than
+// stopping at the first.
+#define CASE_OK(expr)                          \
+  if (::libops::Status s_ = (expr); !s_.is_ok()) { \
+    ADD_FAILURE() << s_.message();             \
+    continue;                                  \
+  }
+#define CASE_TRUE(cond)                         \
+  if (!(cond)) {                                \
+    ADD_FAILURE() << "expected: " #cond;        \
+    continue;                                   \
+  }
