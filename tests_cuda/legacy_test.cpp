@@ -255,8 +255,10 @@ TEST(CudaLegacy, ShortRowReductionsAreBitIdentical) {
 int64_t first_max_row(int64_t q, int64_t rows) { return 5 + (q * 15013) % (rows - 200); }
 
 // spread() with planted extremes along axis 0: column q (the C-order
-// position over the other dims) holds +3 at rows r, r + 2, r + 64 + q,
-// r + 130 and the last row, and -3 at row r + 1, for r = first_max_row(q).
+// position over the other dims) holds +3 at rows r, r + 2, r + 64 + q % 64,
+// r + 130 and the last row, and -3 at row r + 1, for r = first_max_row(q)
+// (all inside the rows: r + 130 < rows - 64; r + 64 + q wrote past the end
+// of the values for the 800 columns of [400, 2, 100, 4]).
 // spread() stays within (-2.5, 2.5), so index_max must find r, index_min
 // r + 1, and index_absolute_max r again (|-3| only ties later), although the
 // device folds those rows in different chunks.
@@ -267,7 +269,7 @@ NDArray tall_input(DataType t, const Dims& shape, double phase) {
   std::vector<double> v = spread(rows * cols, phase);
   for (int64_t q = 0; q < cols; ++q) {
     const int64_t r = first_max_row(q, rows);
-    for (int64_t row : {r, r + 2, r + 64 + q, r + 130, rows - 1}) v[static_cast<size_t>(row * cols + q)] = 3.0;
+    for (int64_t row : {r, r + 2, r + 64 + q % 64, r + 130, rows - 1}) v[static_cast<size_t>(row * cols + q)] = 3.0;
     v[static_cast<size_t>((r + 1) * cols + q)] = -3.0;
   }
   return make(t, shape, v);
