@@ -92,8 +92,11 @@ Status sort_cuda_typed(cuda::LaunchContext* ctx, const SortDesc& d, const NDArra
 Status sort_cuda(Device device, const SortDesc& d, const NDArray& x, NDArray* values, NDArray* indices) {
   cuda::LaunchContext* ctx = nullptr;
   RETURN_IF_ERROR(cuda::LaunchContext::get(device.index, &ctx));
-  // The outputs are new arrays the kernel writes whole: only x needs syncing.
-  RETURN_IF_ERROR(sync_for_kernel(device, {&x}, values ? *values : *indices));
+  // The outputs are new arrays the kernel writes whole: only x needs
+  // syncing. Each output asked for needs its device copy (top_k asks for
+  // both; with one prepared, the other was marked written with no copy).
+  if (values) RETURN_IF_ERROR(sync_for_kernel(device, {&x}, *values));
+  if (indices) RETURN_IF_ERROR(sync_for_kernel(device, {&x}, *indices));
   RETURN_IF_ERROR(with_sort_key_type(x.dtype(), [&](auto tag) {
     return sort_cuda_typed<decltype(tag)>(ctx, d, x, values, indices);
   }));
