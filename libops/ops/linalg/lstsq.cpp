@@ -77,7 +77,11 @@ CUSTOM_OP_IMPL(lstsq, 2, 1, false, 0, 0) {
   DeviceOutputStage out;
   RETURN_IF_ERROR(out.begin(block, zm, dt));
   NDArray& x = out.target();
-  RETURN_IF_ERROR(sync_for_kernels(block, {&bd, &t, &x}));
+  // bd may be b itself, newest on the host: it is synced as an input. As a
+  // kernel's output (sync_for_kernels) its device copy was only allocated,
+  // and the GEMM read whatever that memory held.
+  RETURN_IF_ERROR(with_op_name(block, sync_for_kernel(dev, {&bd}, t)));
+  RETURN_IF_ERROR(sync_for_kernels(block, {&x}));
   const int64_t a_stride = shared_a ? 0 : 1;
   RETURN_IF_ERROR(with_op_name(
       block, blas::gemm_batched_on(dev, dt, false, false, k, cols, m, 1.0, kernel_pointer(block, ut), m,

@@ -36,9 +36,13 @@ Status assign_from_column_major(const Context& block, NDArray& z, const NDArray&
 // A new dense C-order scratch array, named after the op in errors.
 Status linalg_scratch(const Context& block, DataType dt, const Dims& shape, NDArray& out);
 
-// Syncs each array to block.device() for a kernel that reads and writes
-// it; kernel_pointer is then where that kernel finds it, and
-// mark_kernel_written records what a device kernel wrote.
+// Readies each array on block.device() as a kernel's output (an array
+// that covers its buffer gets a device copy, but no upload); kernel_pointer
+// is then where that kernel finds it, and mark_kernel_written records what
+// a device kernel wrote. A kernel may also read such an array only when it
+// is already newest on the device (made there by assign_on_device or an
+// earlier kernel): a caller's input, or dense_on_device's result (which may
+// be that input), is synced with sync_for_kernel's input list instead.
 Status sync_for_kernels(const Context& block, std::initializer_list<NDArray*> arrays);
 void* kernel_pointer(const Context& block, const NDArray& a);
 void mark_kernel_written(const Context& block, std::initializer_list<NDArray*> arrays);
