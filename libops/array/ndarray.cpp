@@ -431,6 +431,7 @@ int64_t NDArray::get_int64(int64_t i) const {
 void NDArray::set_double(int64_t i, double v) {
   char* base = static_cast<char*>(buffer_->host());
   store_double(base + element_offset(*this, i) * int64_t(element_size()), dtype_, v);
+  buffer_->mark_host_written();
 }
 
 Status sync_for_device_kernel(Device d, std::initializer_list<const NDArray*> inputs, NDArray& z) {

@@ -103,9 +103,9 @@ class NDArray {
   Status assign(const NDArray& src);
   Status assign_scalar(double value);
 
-  // Element access by logical C-order index, converting through double.
-  // Meant for tests, tools and scalar arguments, not for kernels; they touch
-  // the host copy as it is (sync it first if a device wrote last).
+  // Element access by logical C-order index through double, for tests, tools
+  // and scalar arguments (not kernels): the host copy as it is (sync it first
+  // if a device wrote last). set_double marks the host copy written.
   double get_double(int64_t linear_index) const;
   void set_double(int64_t linear_index, double value);
   int64_t get_int64(int64_t linear_index) const;

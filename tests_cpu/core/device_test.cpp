@@ -195,5 +195,20 @@ TEST_F(DataBufferSync, DupAndAssignReadAndWriteTheNewestCopies) {
   EXPECT_EQ(test::values(w), (std::vector<double>{1, 2, 3, 4, 5, 6}));
 }
 
+// An element set on the host after the array went to a device reaches the
+// device's next kernel: set_double marks the host copy newest. (On an H200,
+// svd of a matrix given a NaN this way after an earlier GPU op read the old
+// device copy and found no NaN.)
+TEST_F(DataBufferSync, SetDoubleAfterADeviceCopyReachesTheDevice) {
+  NDArray a = test::make(DataType::kFloat64, {2, 2}, {1, 2, 3, 4});
+  ASSERT_OK(a.buffer()->sync_to_device(Device::cuda(0)));  // both copies current, as after a kernel read a
+  a.set_double(3, -7.5);
+  EXPECT_EQ(a.buffer()->sync(), DataBuffer::Sync::kHostNewer);
+  ASSERT_OK(a.buffer()->sync_to_device(Device::cuda(0)));
+  NDArray on_device;
+  ASSERT_OK(test::device_view(a, on_device));
+  EXPECT_EQ(test::values(on_device), (std::vector<double>{1, 2, 3, -7.5}));
+}
+
 }  // namespace
 }  // namespace libops
