@@ -8,7 +8,8 @@
 // [outer, n, inner] data is a cuFFT "advanced layout": with inner == 1 one
 // launch does every signal (distance n); otherwise the signals are strided
 // (stride inner) and one launch covers a row of them, repeated along the
-// shorter of outer and inner. cuFFT leaves transforms unnormalised: the
+// shorter of outer and inner. Real data that a launch would start at an
+// address cuFFT refuses is staged first (Note [Aligned real signals]). cuFFT leaves transforms unnormalised: the
 // scale is cuBLAS's scal over a complex result. The complex-to-real transform
 // overwrites its input, so its bins are first staged in the launch context's
 // workspace by a small kernel (stage_bins_kernel), which also makes them
@@ -41,6 +42,61 @@ Layout layout_of(int64_t outer, int64_t len, int64_t inner) {
   if (inner == 1) return {1, len, outer, 1, 0};
   if (outer <= inner) return {inner, 1, inner, outer, len * inner};  // a launch per outer index
   return {inner, len * inner, outer, inner, 1};                       // a launch per inner index
+}
+
+// Note [Aligned real signals]
+// cuFFT refuses (CUFFT_INVALID_VALUE) a real-to-complex input or a
+// complex-to-real output that does not start on a complex element's
+// alignment, 2 reals. With a launch per inner index the real side's launches
+// start 1 real apart, and with a launch per outer index n * inner reals
+// apart, so half of them can be misaligned (seen on an H200: rfft of
+// [5, 12, 3] along axis 1). Such real data goes through a scratch copy laid
+// out [inner, pitch] with signal (o, i) at i * pitch + o * n and the pitch
+// (outer * n) rounded up to even: a launch per inner index, each starting
+// aligned, and the complex side read or written in place as before.
+bool launches_aligned(const Layout& l, const void* base, size_t item) {
+  const size_t align = 2 * item;
+  if (reinterpret_cast<uintptr_t>(base) % align != 0) return false;
+  return l.launches == 1 || (static_cast<size_t>(l.step) * item) % align == 0;
+}
+
+struct StagedReal {
+  Layout real, complex;
+  int64_t pitch;  // reals between two inner indexes' runs of signals
+};
+
+StagedReal staged_real_layouts(int64_t outer, int64_t n, int64_t h, int64_t inner) {
+  const int64_t pitch = outer * n + (outer * n) % 2;
+  return {Layout{1, n, outer, inner, pitch}, Layout{inner, h * inner, outer, inner, 1}, pitch};
+}
+
+// Between [outer, n, inner] (dense) and the staged [inner, pitch] layout.
+template <typename Real>
+__global__ void stage_real_kernel(const Real* __restrict__ from, Real* __restrict__ to, int64_t outer, int64_t n,
+                                  int64_t inner, int64_t pitch, bool to_staged) {
+  const int64_t total = outer * n * inner, step = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; c < total; c += step) {
+    const int64_t i = c % inner, row = c / inner, k = row % n, o = row / n;  // dense [o, k, i]
+    const int64_t staged = i * pitch + o * n + k;
+    if (to_staged) to[staged] = from[c];
+    else to[c] = from[staged];
+  }
+}
+
+Status stage_real(cudaStream_t stream, DataType dtype, const void* from, void* to, int64_t outer, int64_t n,
+                  int64_t inner, int64_t pitch, bool to_staged) {
+  constexpr int kThreads = 256;
+  const int64_t total = outer * n * inner;
+  const unsigned blocks = static_cast<unsigned>(std::clamp<int64_t>((total + kThreads - 1) / kThreads, 1, 65536));
+  if (dtype == DataType::kFloat32)
+    stage_real_kernel<float><<<blocks, kThreads, 0, stream>>>(static_cast<const float*>(from), static_cast<float*>(to),
+                                                              outer, n, inner, pitch, to_staged);
+  else
+    stage_real_kernel<double><<<blocks, kThreads, 0, stream>>>(static_cast<const double*>(from),
+                                                               static_cast<double*>(to), outer, n, inner, pitch,
+                                                               to_staged);
+  LIBOPS_CUDA_CHECK_LAUNCH("fft: real staging kernel launch");
+  return Status::ok();
 }
 
 struct PlanKey {
@@ -166,7 +222,16 @@ Status cuda_r2c(int device_index, DataType dtype, int64_t outer, int64_t n, int6
   cuda::LaunchContext* ctx = nullptr;
   RETURN_IF_ERROR(cuda::LaunchContext::get(device_index, &ctx));
   const int64_t h = real_fft_bins(n);
-  const Layout in_layout = layout_of(outer, n, inner), out_layout = layout_of(outer, h, inner);
+  Layout in_layout = layout_of(outer, n, inner), out_layout = layout_of(outer, h, inner);
+  if (!launches_aligned(in_layout, in, real_item)) {  // Note [Aligned real signals]
+    const StagedReal staged = staged_real_layouts(outer, n, h, inner);
+    void* scratch = nullptr;
+    RETURN_IF_ERROR(ctx->workspace(static_cast<size_t>(inner * staged.pitch) * real_item, &scratch));
+    RETURN_IF_ERROR(stage_real(ctx->stream(), dtype, in, scratch, outer, n, inner, staged.pitch, true));
+    in = scratch;
+    in_layout = staged.real;
+    out_layout = staged.complex;
+  }
   cufftHandle plan = 0;
   RETURN_IF_ERROR(plan_for(ctx, f32 ? CUFFT_R2C : CUFFT_D2Z, n, in_layout, n, out_layout, h, &plan));
   return each_launch(in_layout, real_item, in, out_layout, 2 * real_item, out, [&](void* x, void* z) {
@@ -225,17 +290,29 @@ Status cuda_c2r(int device_index, DataType dtype, int64_t outer, int64_t m, int6
   // The bins cuFFT may overwrite, [outer, h, inner]
   // (Note [Staging complex-to-real bins]).
   const int64_t h = real_fft_bins(n);
+  Layout in_layout = layout_of(outer, h, inner), out_layout = layout_of(outer, n, inner);
+  const bool staged_out = !launches_aligned(out_layout, out, real_item);  // Note [Aligned real signals]
+  const StagedReal staged = staged_real_layouts(outer, n, h, inner);
+  if (staged_out) {
+    in_layout = staged.complex;
+    out_layout = staged.real;
+  }
+  // One workspace: the bins, then (staged) the real results.
+  const size_t bins_bytes = (static_cast<size_t>(outer * h * inner) * complex_item + 255) / 256 * 256;
+  const size_t real_bytes = staged_out ? static_cast<size_t>(inner * staged.pitch) * real_item : 0;
   void* bins = nullptr;
-  RETURN_IF_ERROR(ctx->workspace(static_cast<size_t>(outer * h * inner) * complex_item, &bins));
+  RETURN_IF_ERROR(ctx->workspace(bins_bytes + real_bytes, &bins));
+  void* results = staged_out ? static_cast<char*>(bins) + bins_bytes : out;
   RETURN_IF_ERROR(f32 ? stage_bins<float>(ctx->stream(), outer, m, n, inner, in, bins, scale)
                       : stage_bins<double>(ctx->stream(), outer, m, n, inner, in, bins, scale));
-  const Layout in_layout = layout_of(outer, h, inner), out_layout = layout_of(outer, n, inner);
   cufftHandle plan = 0;
   RETURN_IF_ERROR(plan_for(ctx, f32 ? CUFFT_C2R : CUFFT_Z2D, n, in_layout, h, out_layout, n, &plan));
-  return each_launch(in_layout, complex_item, bins, out_layout, real_item, out, [&](void* x, void* z) {
+  RETURN_IF_ERROR(each_launch(in_layout, complex_item, bins, out_layout, real_item, results, [&](void* x, void* z) {
     return f32 ? cufftExecC2R(plan, static_cast<cufftComplex*>(x), static_cast<cufftReal*>(z))
                : cufftExecZ2D(plan, static_cast<cufftDoubleComplex*>(x), static_cast<cufftDoubleReal*>(z));
-  });
+  }));
+  if (!staged_out) return Status::ok();
+  return stage_real(ctx->stream(), dtype, results, out, outer, n, inner, staged.pitch, false);
 }
 
 const DeviceFft kCudaFft{cuda_c2c, cuda_r2c, cuda_c2r};
