@@ -1,4 +1,4 @@
-// conv2d, maxpool2d, avgpool2d, batchnorm and softmax on CUDA devices through
+// conv2d, maxpool2d, avgpool2d and batchnorm on CUDA devices through
 // cuDNN's legacy descriptor API (compiled in CUDA builds only; registers
 // itself as the CUDA NnDeviceOps when the library loads, Note [nn ops on
 // devices] in ops/nn/nn_device.h).
@@ -28,12 +28,6 @@
 //   batchnorm  cudnnBatchNormalizationForwardInference, SPATIAL mode over x
 //            viewed as [outer, C, inner, 1]; parameters in float (double for
 //            float64), as cuDNN requires.
-//   softmax  cudnnSoftmaxForward, ACCURATE (the row maximum subtracted
-//            first, as on the CPU) in CHANNEL mode over x viewed as
-//            [outer, n, inner, 1]. float16, float32 and float64 only: a
-//            refused call (bfloat16, too large) runs on the op's generic
-//            device path instead. A row with NaN or +inf, or of all -inf,
-//            is NaN, as on the CPU (max, then inf - inf or NaN - NaN).
 // An input with no elements (C = 0, or H or W = 0 with padding) has only
 // empty windows: the output is zero (plus the bias for conv2d), as on the CPU.
 #include <algorithm>
@@ -244,17 +238,6 @@ Status cudnn_batchnorm_usable(Device device, const BatchnormDesc& desc) {
   return Status::ok();
 }
 
-Status cudnn_softmax_usable(Device device, const SoftmaxDesc& desc) {
-  if (desc.dtype != DataType::kFloat16 && desc.dtype != DataType::kFloat32 && desc.dtype != DataType::kFloat64)
-    return Status::error(StatusCode::kNotImplemented,
-                         "cuDNN's softmax on %s is used for float16, float32 and float64, not %s",
-                         device.str().c_str(), dtype_name(desc.dtype));
-  const std::string call = str_format("softmax of x viewed as [%lld, %lld, %lld] along the middle axis",
-                                      static_cast<long long>(desc.outer), static_cast<long long>(desc.n),
-                                      static_cast<long long>(desc.inner));
-  return extents_usable(device, "x", call, {desc.outer, desc.n, desc.inner});
-}
-
 // ---- running ----
 
 // alpha = 1 and beta = 0 as cuDNN reads them: double for DOUBLE tensors,
@@ -425,21 +408,8 @@ Status cudnn_batchnorm(Device device, const BatchnormDesc& desc, const NDArray& 
   return Status::ok();
 }
 
-Status cudnn_softmax(Device device, const SoftmaxDesc& desc, const NDArray& x, NDArray& z) {
-  Run run;
-  RETURN_IF_ERROR(begin_run(device, desc.dtype, {&x}, z, run));
-  TensorDesc xd;
-  RETURN_IF_ERROR(xd.set(CUDNN_TENSOR_NCHW, run.type, desc.outer, desc.n, desc.inner, 1));
-  const Blend blend(desc.dtype);
-  const cudnnStatus_t s = cudnnSoftmaxForward(run.handle, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_CHANNEL, blend.one(),
-                                              xd.get(), x.device_data(), blend.zero(), xd.get(), z.device_data());
-  if (s != CUDNN_STATUS_SUCCESS) return cudnn_call_error(s, "cudnnSoftmaxForward");
-  z.buffer()->mark_device_written();
-  return Status::ok();
-}
-
-const NnDeviceOps kCudnnNnOps{cudnn_conv2d_usable,    cudnn_conv2d,    cudnn_pool2d_usable,  cudnn_pool2d,
-                              cudnn_batchnorm_usable, cudnn_batchnorm, cudnn_softmax_usable, cudnn_softmax};
+const NnDeviceOps kCudnnNnOps{cudnn_conv2d_usable, cudnn_conv2d, cudnn_pool2d_usable, cudnn_pool2d,
+                              cudnn_batchnorm_usable, cudnn_batchnorm};
 
 [[maybe_unused]] const bool kRegistered = [] {
   register_nn_device_ops(DeviceType::kCuda, &kCudnnNnOps);

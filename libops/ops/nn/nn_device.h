@@ -1,4 +1,4 @@
-// conv2d, maxpool2d, avgpool2d, batchnorm and softmax on devices other than
+// conv2d, maxpool2d, avgpool2d and batchnorm on devices other than
 // the CPU: a registry of backend implementations (the op-side staging that
 // gives a backend dense arrays on its device is in ops/device_copy.h).
 //
@@ -26,11 +26,8 @@
 // gives "<op>: has no <device> implementation (asked to run on <device>)",
 // the same error as an op that never runs on devices.
 //
-// softmax is the exception to step 1: it has a generic device path of its
-// own (legacy kernels on the device: max, subtract, exp, sum, divide), so a
-// refusal sends the call there instead of failing. The backend's softmax is
-// a faster platform helper (one kernel instead of five passes), not the
-// only way to run the op on the device.
+// softmax is not here: it has a fused kernel of its own per device
+// (ops/nn/softmax.h), and legacy kernels where a device has none.
 //
 // The descriptions passed to a backend are plain data: Geometry2d and
 // Window2d (Note [Window arguments]), extents and dtypes. No backend type
@@ -79,12 +76,6 @@ struct BatchnormDesc {
   DataType dtype = DataType::kFloat32;
 };
 
-// softmax with x viewed as [outer, n, inner]: the axis in the middle.
-struct SoftmaxDesc {
-  int64_t outer = 1, n = 0, inner = 1;
-  DataType dtype = DataType::kFloat32;
-};
-
 // What a backend provides for one device type. Every usable function
 // returns ok or a kNotImplemented error whose message says why; the op
 // prefixes "<op>: ". The run functions get (step 2 of Note [nn ops on
@@ -104,9 +95,6 @@ struct NnDeviceOps {
   // and beta zeros when the call has none).
   Status (*batchnorm)(Device device, const BatchnormDesc& desc, const NDArray& x, const NDArray& mean,
                       const NDArray& variance, const NDArray& gamma, const NDArray& beta, NDArray& z);
-  Status (*softmax_usable)(Device device, const SoftmaxDesc& desc);
-  // x and z dense C-order in x's shape, seen as [outer, n, inner].
-  Status (*softmax)(Device device, const SoftmaxDesc& desc, const NDArray& x, NDArray& z);
 };
 
 // Called by a backend when the library loads; `ops` must outlive the

@@ -11,9 +11,9 @@
 // +inf gives NaN (inf - inf), a row of all -inf gives NaN (0 / 0), as in
 // numpy-based references.
 //
-// On another device the backend's softmax runs where it can take the call
-// (cuDNN: one kernel), else legacy kernels on that device (Note [nn ops on
-// devices]); never the host.
+// On another device the fused kernel its backend registered runs (Note
+// [Softmax on CUDA] in softmax.cu), else legacy kernels on that device;
+// never the host.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -30,9 +30,12 @@
 #include "libops/loops/nd_loop.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
-#include "libops/ops/nn/nn_device.h"
+#include "libops/ops/nn/softmax.h"
 
 namespace libops::ops {
+
+DeviceKernel<SoftmaxDeviceFn> softmax_device_kernel;
+
 namespace {
 
 Status softmax_axis(Context& block, const NDArray& x, int& axis) {
@@ -151,26 +154,22 @@ Status softmax_on_device(const NDArray& x, NDArray& z, int axis, Device device) 
   return call(OPS_PAIRWISE, static_cast<int>(legacy::BinaryOp::divide), &z, &s, &z, false);
 }
 
-// softmax on block.device(): the backend's platform helper when it takes
-// the call, else the legacy kernels above (Note [nn ops on devices]).
+// softmax on block.device(): the device's fused kernel when its backend
+// registered one, else the legacy kernels above.
 Status softmax_device_exec(Context& block, const NDArray& x, NDArray& z, int axis) {
-  const nn::NnDeviceOps* backend = nn::nn_device_ops(block.device().type);
-  if (backend != nullptr && backend->softmax_usable != nullptr && backend->softmax != nullptr) {
-    nn::SoftmaxDesc desc;
-    desc.n = x.dim(axis);
-    for (int d = 0; d < axis; ++d) desc.outer *= x.dim(d);
-    for (int d = axis + 1; d < x.rank(); ++d) desc.inner *= x.dim(d);
-    desc.dtype = x.dtype();
-    if (backend->softmax_usable(block.device(), desc).is_ok()) {
-      NDArray xd;
-      RETURN_IF_ERROR(dense_on_device(block, x, desc.dtype, xd));
-      DeviceOutputStage out;
-      RETURN_IF_ERROR(out.begin(block, z, desc.dtype));
-      RETURN_IF_ERROR(with_op_name(block, backend->softmax(block.device(), desc, xd, out.target())));
-      return out.finish(block, z);
-    }
-  }
-  return with_op_name(block, softmax_on_device(x, z, axis, block.device()));
+  const SoftmaxDeviceFn kernel = softmax_device_kernel.get(block.device().type);
+  if (kernel == nullptr) return with_op_name(block, softmax_on_device(x, z, axis, block.device()));
+  SoftmaxDesc desc;
+  desc.n = x.dim(axis);
+  for (int d = 0; d < axis; ++d) desc.outer *= x.dim(d);
+  for (int d = axis + 1; d < x.rank(); ++d) desc.inner *= x.dim(d);
+  desc.dtype = x.dtype();
+  NDArray xd;
+  RETURN_IF_ERROR(dense_on_device(block, x, desc.dtype, xd));
+  DeviceOutputStage out;
+  RETURN_IF_ERROR(out.begin(block, z, desc.dtype));
+  RETURN_IF_ERROR(with_op_name(block, kernel(block.device(), desc, xd, out.target())));
+  return out.finish(block, z);
 }
 
 // Rows handled together when they interleave in memory (the axis is not the

@@ -16,6 +16,7 @@
 #include "libops/legacy/legacy.h"
 #include "libops/legacy/tables.h"
 #include "libops/ops/nn/nn_device.h"
+#include "libops/ops/nn/softmax.h"
 #include "op_test_util.h"
 
 namespace libops {
@@ -26,7 +27,7 @@ using ops::nn::Conv2dDesc;
 using ops::nn::NnDeviceOps;
 using ops::nn::Pool2dDesc;
 using ops::nn::PoolMode;
-using ops::nn::SoftmaxDesc;
+using ops::SoftmaxDesc;
 using test::make;
 using test::values;
 
@@ -131,13 +132,9 @@ Status fake_batchnorm(Device d, const BatchnormDesc& desc, const NDArray& x, con
                     z);
 }
 
-Status fake_softmax_usable(Device, const SoftmaxDesc& desc) {
-  ++g_seen.usable;
-  g_seen.softmax = desc;
-  return g_seen.refusal;
-}
-
+// softmax's fused device kernel (ops/nn/softmax.h), not an NnDeviceOps entry.
 Status fake_softmax(Device d, const SoftmaxDesc& desc, const NDArray& x, NDArray& z) {
+  g_seen.softmax = desc;
   std::vector<NDArray> v;
   RETURN_IF_ERROR(take_arrays(d, {&x}, z, v));
   NDArray x3, z3;  // the [outer, n, inner] view the contract promises
@@ -146,8 +143,8 @@ Status fake_softmax(Device d, const SoftmaxDesc& desc, const NDArray& x, NDArray
   return run_cpu_op("softmax", {.in = {&x3}, .out = {&z3}, .i = {1}}, z);
 }
 
-const NnDeviceOps kFakeNnOps{fake_conv2d_usable,    fake_conv2d,    fake_pool2d_usable,  fake_pool2d,
-                             fake_batchnorm_usable, fake_batchnorm, fake_softmax_usable, fake_softmax};
+const NnDeviceOps kFakeNnOps{fake_conv2d_usable,    fake_conv2d,    fake_pool2d_usable, fake_pool2d,
+                             fake_batchnorm_usable, fake_batchnorm};
 
 // The CPU transform-any kernel over device copies: the ops' staging copies.
 Status fake_transform_any(int num, ComputeType, const NDArray& x, const NDArray*, NDArray& z, const Dims&,
@@ -163,12 +160,15 @@ class NnOnDevice : public ::testing::Test {
   void SetUp() override {
     saved_ops_ = ops::nn::nn_device_ops(DeviceType::kCuda);
     saved_copy_ = legacy::device_table(DeviceType::kCuda, legacy::Table::kTransformAny);
+    saved_softmax_ = ops::softmax_device_kernel.get(DeviceType::kCuda);
     ops::nn::register_nn_device_ops(DeviceType::kCuda, &kFakeNnOps);
+    ops::softmax_device_kernel.set(DeviceType::kCuda, fake_softmax);
     legacy::register_device_table(DeviceType::kCuda, legacy::Table::kTransformAny, fake_transform_any);
     g_seen = Seen{};
   }
   void TearDown() override {
     ops::nn::register_nn_device_ops(DeviceType::kCuda, saved_ops_);
+    ops::softmax_device_kernel.set(DeviceType::kCuda, saved_softmax_);
     legacy::register_device_table(DeviceType::kCuda, legacy::Table::kTransformAny, saved_copy_);
   }
 
@@ -200,6 +200,7 @@ class NnOnDevice : public ::testing::Test {
 
   test::ScopedFakeCuda fake_;
   const NnDeviceOps* saved_ops_ = nullptr;
+  ops::SoftmaxDeviceFn saved_softmax_ = nullptr;
   legacy::TableRunFn saved_copy_ = nullptr;
 };
 
@@ -364,7 +365,7 @@ TEST_F(NnOnDevice, ARefusalNamesTheOpAndMovesNoData) {
 }
 
 TEST_F(NnOnDevice, WithoutARegisteredImplementationTheOpsSaySo) {
-  const NnDeviceOps partial{nullptr, nullptr, fake_pool2d_usable, nullptr, nullptr, nullptr, nullptr, nullptr};
+  const NnDeviceOps partial{nullptr, nullptr, fake_pool2d_usable, nullptr, nullptr, nullptr};
   NDArray x = make(DataType::kFloat32, {1, 1, 2, 2}, {1, 2, 3, 4});
   NDArray w = make(DataType::kFloat32, {1, 1, 1, 1}, {2});
   NDArray m = make(DataType::kFloat32, {1}, {0}), v = make(DataType::kFloat32, {1}, {1});
@@ -393,8 +394,8 @@ TEST_F(NnOnDevice, WithoutARegisteredImplementationTheOpsSaySo) {
   EXPECT_EQ(test::FakeDevice::allocations, 0);
 }
 
-TEST_F(NnOnDevice, SoftmaxGoesToTheBackendViewedAroundItsAxis) {
-  // x [2, 3, 4] given as a permuted view of a [2, 4, 3] array: the backend
+TEST_F(NnOnDevice, SoftmaxGoesToItsDeviceKernelViewedAroundItsAxis) {
+  // x [2, 3, 4] given as a permuted view of a [2, 4, 3] array: the kernel
   // gets it dense, and for axis 1 the view [outer 2, n 3, inner 4].
   auto arrays = [] {
     NDArray base = make(DataType::kFloat32, {2, 4, 3}, ramp(24, 3.0)), x;
@@ -404,7 +405,6 @@ TEST_F(NnOnDevice, SoftmaxGoesToTheBackendViewedAroundItsAxis) {
   std::vector<NDArray> c = arrays(), d = arrays();
   Context ctx;
   expect_device_matches_cpu("softmax", {.in = {&c[0]}, .i = {1}}, {.in = {&d[0]}, .i = {1}}, ctx);
-  EXPECT_EQ(g_seen.usable, 1);
   EXPECT_EQ(g_seen.runs, 1);
   EXPECT_EQ((Dims{g_seen.softmax.outer, g_seen.softmax.n, g_seen.softmax.inner}), (Dims{2, 3, 4}));
   EXPECT_EQ(g_seen.softmax.dtype, DataType::kFloat32);
@@ -414,9 +414,10 @@ TEST_F(NnOnDevice, SoftmaxGoesToTheBackendViewedAroundItsAxis) {
   EXPECT_NEAR(z[0] + z[4] + z[8], 1.0, 1e-6);
 }
 
-TEST_F(NnOnDevice, ARefusedSoftmaxRunsOnTheDeviceWithoutTheBackend) {
-  // A refusal is no error for softmax: the call goes to its legacy kernels
-  // (max, subtract, exp, sum, divide) on the same device, never the host.
+TEST_F(NnOnDevice, SoftmaxWithoutADeviceKernelRunsLegacyKernelsOnTheDevice) {
+  // A device with no fused softmax kernel runs softmax's legacy kernels
+  // (max, subtract, exp, sum, divide) on that device, never on the host.
+  ops::softmax_device_kernel.set(DeviceType::kCuda, nullptr);
   struct Saved {
     legacy::Table table;
     legacy::TableRunFn fn;
@@ -431,7 +432,6 @@ TEST_F(NnOnDevice, ARefusedSoftmaxRunsOnTheDeviceWithoutTheBackend) {
                                 test::cpu_table_on_device_copies<legacy::binary_run>);
   legacy::register_device_table(DeviceType::kCuda, legacy::Table::kTransformStrict,
                                 test::cpu_table_on_device_copies<legacy::transform_strict_run>);
-  g_seen.refusal = Status::error(StatusCode::kNotImplemented, "no bfloat16 here");
   auto arrays = [] { return std::vector<NDArray>{make(DataType::kBFloat16, {2, 3}, {1, 2, 3, 4, 5, 7})}; };
   std::vector<NDArray> c = arrays(), d = arrays();
   Context cpu, dev;
@@ -443,7 +443,6 @@ TEST_F(NnOnDevice, ARefusedSoftmaxRunsOnTheDeviceWithoutTheBackend) {
   for (const Saved& k : saved) legacy::register_device_table(DeviceType::kCuda, k.table, k.fn);
   ASSERT_OK(s);
   EXPECT_EQ(test::FakeDevice::to_host, to_host);
-  EXPECT_EQ(g_seen.usable, 1);
   EXPECT_EQ(g_seen.runs, 0);
   EXPECT_EQ(test::FakeDevice::table_kernels, 5);
   NDArray& z = *dev.output(0);
