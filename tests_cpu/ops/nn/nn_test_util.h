@@ -3,6 +3,8 @@
 // through run_op (op_test_util.h).
 #pragma once
 
+#include <fstream>
+
 #include <string>
 #include <vector>
 
@@ -24,6 +26,14 @@ inline NDArray nn_golden(const std::string& prefix, const char* name, DataType d
   NDArray a = load_golden("nn/" + prefix + "_" + name + ".npy");
   if (a.is_null() || a.dtype() == dtype) return a;
   return cast_to(a, dtype);
+}
+
+// The golden, or a null array where the case has no such file (an optional
+// input the case leaves out: pools have no w or b, batchnorm cases may lack
+// gamma or beta).
+inline NDArray nn_golden_if_present(const std::string& prefix, const char* name, DataType dtype) {
+  std::ifstream probe(std::string(LIBOPS_GOLDEN_DIR) + "/nn/" + prefix + "_" + name + ".npy");
+  return probe.good() ? nn_golden(prefix, name, dtype) : NDArray();
 }
 
 inline std::vector<int64_t> nn_golden_ints(const std::string& prefix, const char* name) {
