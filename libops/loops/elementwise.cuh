@@ -103,9 +103,25 @@ __device__ __forceinline__ int64_t first_index() {
 }
 __device__ __forceinline__ int64_t grid_step() { return static_cast<int64_t>(gridDim.x) * blockDim.x; }
 
+// Dense kernels take kDenseUnroll elements a thread per grid step, loading
+// all of them before storing any: with one element at a time the resident
+// threads kept too few loads in flight to reach the memory's bandwidth (an
+// H200 moved 0.88 of a device copy's bytes/s on a 256M-element add). Loads
+// come before stores in program order, so in-place calls (z == x) stay right.
+inline constexpr int kDenseUnroll = 4;
+
 template <typename Op, typename C, typename R>
 __global__ void unary_dense_kernel(R* z, const C* x, int64_t sx, int64_t n, ExtraParams e) {
-  for (int64_t i = first_index(); i < n; i += grid_step()) z[i] = Op::op(x[i * sx], e);
+  const int64_t step = grid_step();
+  int64_t i = first_index();
+  for (; i + (kDenseUnroll - 1) * step < n; i += kDenseUnroll * step) {
+    C a[kDenseUnroll];
+#pragma unroll
+    for (int u = 0; u < kDenseUnroll; ++u) a[u] = x[(i + u * step) * sx];
+#pragma unroll
+    for (int u = 0; u < kDenseUnroll; ++u) z[i + u * step] = Op::op(a[u], e);
+  }
+  for (; i < n; i += step) z[i] = Op::op(x[i * sx], e);
 }
 
 template <typename Op, typename C, typename R>
@@ -119,7 +135,19 @@ __global__ void unary_strided_kernel(NdLoop<2> loop, int64_t n, DataType tz, Dat
 
 template <typename Op, typename C, typename R>
 __global__ void binary_dense_kernel(R* z, const C* x, int64_t sx, const C* y, int64_t sy, int64_t n, ExtraParams e) {
-  for (int64_t i = first_index(); i < n; i += grid_step()) z[i] = Op::op(x[i * sx], y[i * sy], e);
+  const int64_t step = grid_step();
+  int64_t i = first_index();
+  for (; i + (kDenseUnroll - 1) * step < n; i += kDenseUnroll * step) {
+    C a[kDenseUnroll], b[kDenseUnroll];
+#pragma unroll
+    for (int u = 0; u < kDenseUnroll; ++u) {
+      a[u] = x[(i + u * step) * sx];
+      b[u] = y[(i + u * step) * sy];
+    }
+#pragma unroll
+    for (int u = 0; u < kDenseUnroll; ++u) z[i + u * step] = Op::op(a[u], b[u], e);
+  }
+  for (; i < n; i += step) z[i] = Op::op(x[i * sx], y[i * sy], e);
 }
 
 template <typename Op, typename C, typename R>

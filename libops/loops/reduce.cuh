@@ -60,6 +60,12 @@ struct DeviceReduce {
     ExtraParams e;
   };
 
+  // The accumulator of the value xv at reduced position r (one input).
+  static __device__ __forceinline__ Acc map_value(const Args& a, C xv, int64_t r) {
+    if constexpr (kIndexed) return Op::map(xv, r, a.e);
+    else return Op::map(xv, a.e);
+  }
+
   // The accumulator of reduced position r of the output whose operands start at `in`.
   static __device__ __forceinline__ Acc map_at(const Args& a, char* const* in, int64_t r) {
     int64_t off[NI];
@@ -94,7 +100,24 @@ __global__ void reduce_block_kernel(typename DeviceReduce<Op, C>::Args a, typena
   const int64_t begin = part * per_part;
   const int64_t end = begin + per_part < a.n_red ? begin + per_part : a.n_red;
   Acc acc = Op::identity(a.e);
-  for (int64_t r = begin + threadIdx.x; r < end; r += blockDim.x) acc = Op::merge(acc, D::map_at(a, in, r));
+  int64_t r = begin + threadIdx.x;
+  if constexpr (D::NI == 1) {
+    // One strided run of x in C's own dtype: kBlockUnroll loads in flight a
+    // thread, merged in the order of r as below. A load at a time reached
+    // 0.27 of a device copy's bytes/s on an H200 (sum of 256M float32).
+    if (a.inner.rank == 1 && a.tx == dtype_of_v<C>) {
+      constexpr int kBlockUnroll = 8;
+      const int64_t step = blockDim.x, stride = a.inner.strides[0][0];
+      for (; r + (kBlockUnroll - 1) * step < end; r += kBlockUnroll * step) {
+        C v[kBlockUnroll];
+#pragma unroll
+        for (int u = 0; u < kBlockUnroll; ++u) v[u] = *reinterpret_cast<const C*>(in[0] + (r + u * step) * stride);
+#pragma unroll
+        for (int u = 0; u < kBlockUnroll; ++u) acc = Op::merge(acc, D::map_value(a, v[u], r + u * step));
+      }
+    }
+  }
+  for (; r < end; r += blockDim.x) acc = Op::merge(acc, D::map_at(a, in, r));
   shared[threadIdx.x] = acc;
   __syncthreads();
   for (unsigned w = blockDim.x / 2; w > 0; w /= 2) {
