@@ -1,0 +1,434 @@
+#!/usr/bin/env python3
+"""Whole models in libops beside ONNX Runtime, same weights, inputs and threads.
+
+  bench/compare_models.py build/cpu-release/libops.so [--models mlp_b1,resnet18_b1]
+      [--threads 1,2] [--rounds 7] [--seconds 0.5] [--via builder|onnx] [--profile]
+
+Needs `pip install onnxruntime onnx flatbuffers numpy` (not build
+dependencies) and flatc on PATH for the libops graph builder.
+
+Each model is written once, in the small layer vocabulary below, and emitted
+twice from one seed: as a libops graph (tools/libops_graph) and as ONNX
+(onnx.helper, opset 17), with the same float32 weights. --via onnx instead
+gives libops the ONNX file itself (ops_graph_load_file on the .onnx), which
+measures the importer's graphs; the default builds libops' graph directly.
+
+Engines, each at every thread count given:
+  libops     the graph on the CPU (ops_set_num_threads)
+  ort        ONNX Runtime with all its graph optimizations (its default)
+  ort_basic  ONNX Runtime with no graph optimizations (ORT_DISABLE_ALL): the
+             same node-by-node work libops does before any graph rewrite
+Every engine's output is first compared with the others' (relative error
+under 1e-4 of the largest magnitude); then rounds of timing: in each round
+the engines run in random order, each for about --seconds, and the figure is
+the median over rounds of each round's mean time per run. Ratios are libops
+time / ORT time: below 1, libops is faster.
+
+--profile adds, per model, libops' per-node time summed by op beside ONNX
+Runtime's (its profiler, all optimizations), from one run each after the
+timing.
+
+Models (float32, NCHW):
+  mlp_b1, mlp_b64         784-512-512-10, ReLU, batch 1 / 64
+  resnet18_b1, _b8        ResNet-18 at 224x224 (basic blocks), batch 1 / 8
+  resnet50_b1             ResNet-50 (bottleneck blocks), batch 1
+  encoder                 one post-LN transformer encoder block: d 512, 8
+                          heads, FFN 2048 with ReLU, sequence 128, batch 1
+                          (libops' layer_norm op when registered, else its
+                          mean / variance decomposition)
+"""
+import argparse
+import ctypes
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+try:
+    import onnx
+    import onnxruntime as ort
+    from onnx import TensorProto, helper, numpy_helper
+except ImportError as e:
+    sys.exit(f"compare_models.py needs onnxruntime and onnx ({e}); pip install onnxruntime onnx")
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tools"))
+sys.path.insert(0, HERE)
+from compare_peers import Libops  # noqa: E402
+from libops_graph import Graph  # noqa: E402
+
+
+class ModelBuilder:
+    """One model, emitted as a libops graph and as an ONNX graph at once.
+
+    Values are pairs (libops Value, ONNX tensor name). Weights are drawn from
+    one numpy generator, so both graphs hold the same numbers."""
+
+    def __init__(self, name, seed, libops_ops):
+        self.name = name
+        self.rng = np.random.default_rng(seed)
+        self.g = Graph(device="cpu")
+        self.nodes, self.inits, self.inputs, self.outputs = [], [], [], []
+        self.count = 0
+        self.has_op = libops_ops  # name -> bool: is the op registered in this libops
+
+    def _id(self, kind):
+        self.count += 1
+        return f"{kind}_{self.count}"
+
+    def input(self, name, shape):
+        self.inputs.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, list(shape)))
+        self.input_shape = tuple(shape)
+        return self.g.placeholder(name, "float32", list(shape)), name
+
+    def output(self, v, shape, name="y"):
+        self.g.output(name, v[0])
+        self.nodes.append(helper.make_node("Identity", [v[1]], [name]))
+        self.outputs.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, list(shape)))
+
+    def const(self, array, kind="w"):
+        name = self._id(kind)
+        array = np.ascontiguousarray(array)
+        self.inits.append(numpy_helper.from_array(array, name))
+        return self.g.constant(name, array), name
+
+    def weight(self, shape, fan_in):
+        return self.const((self.rng.standard_normal(shape) * np.sqrt(2.0 / fan_in)).astype(np.float32))
+
+    def _onnx(self, op, inputs, n_out=1, **attrs):
+        outs = [self._id(op.lower()) for _ in range(n_out)]
+        self.nodes.append(helper.make_node(op, [v[1] if isinstance(v, tuple) else v for v in inputs], outs, **attrs))
+        return outs[0] if n_out == 1 else outs
+
+    # ---- layers ----
+    def conv(self, x, cin, cout, k, stride=1, pad=0, bias=False):
+        w = self.weight((cout, cin, k, k), cin * k * k)
+        ins = [x[0], w[0]]
+        if bias:
+            b = self.const((self.rng.standard_normal(cout) * 0.1).astype(np.float32), "b")
+            ins.append(b[0])
+        y = self.g.op("conv2d", *ins, kH=k, kW=k, sH=stride, sW=stride, pH=pad, pW=pad, dH=1, dW=1, same_mode=0)
+        onnx_ins = [x, w] + ([b] if bias else [])
+        return y, self._onnx("Conv", onnx_ins, kernel_shape=[k, k], strides=[stride, stride], pads=[pad] * 4)
+
+    def batchnorm(self, x, c):
+        gamma = self.const((1 + 0.1 * self.rng.standard_normal(c)).astype(np.float32), "gamma")
+        beta = self.const((0.1 * self.rng.standard_normal(c)).astype(np.float32), "beta")
+        mean = self.const((0.1 * self.rng.standard_normal(c)).astype(np.float32), "mean")
+        var = self.const((1 + 0.1 * self.rng.random(c)).astype(np.float32), "var")
+        y = self.g.op("batchnorm", x[0], mean[0], var[0], gamma[0], beta[0], axis=1, epsilon=1e-5)
+        return y, self._onnx("BatchNormalization", [x, gamma, beta, mean, var], epsilon=1e-5)
+
+    def relu(self, x):
+        return self.g.op("relu", x[0]), self._onnx("Relu", [x])
+
+    def add(self, a, b):
+        return self.g.op("add", a[0], b[0]), self._onnx("Add", [a, b])
+
+    def maxpool(self, x, k, s, p):
+        y = self.g.op("maxpool2d", x[0], kH=k, kW=k, sH=s, sW=s, pH=p, pW=p, dH=1, dW=1, same_mode=0)
+        return y, self._onnx("MaxPool", [x], kernel_shape=[k, k], strides=[s, s], pads=[p] * 4)
+
+    def global_avgpool_flatten(self, x):
+        """[N, C, H, W] -> [N, C]."""
+        y = self.g.op("reduce_mean", x[0], axes=[2, 3])
+        return y, self._onnx("Flatten", [self._onnx("GlobalAveragePool", [x])], axis=1)
+
+    def linear(self, x, fin, fout):
+        """x @ W + b over x's last dim (MatMul + Add, as exporters write it)."""
+        w = self.weight((fin, fout), fin)
+        b = self.const((self.rng.standard_normal(fout) * 0.1).astype(np.float32), "b")
+        y = self.g.op("add", self.g.op("matmul", x[0], w[0]), b[0])
+        return y, self._onnx("Add", [self._onnx("MatMul", [x, w]), b])
+
+    def reshape(self, x, shape):
+        s = self.const(np.array(shape, np.int64), "shape")
+        return self.g.op("reshape", x[0], shape=list(shape)), self._onnx("Reshape", [x, s])
+
+    def transpose(self, x, perm):
+        return self.g.op("permute", x[0], perm=list(perm)), self._onnx("Transpose", [x], perm=list(perm))
+
+    def matmul(self, a, b):
+        return self.g.op("matmul", a[0], b[0]), self._onnx("MatMul", [a, b])
+
+    def scale(self, x, s):
+        c = self.const(np.array(s, np.float32), "scale")
+        return self.g.op("multiply", x[0], c[0]), self._onnx("Mul", [x, c])
+
+    def softmax(self, x):
+        return self.g.op("softmax", x[0], axis=-1), self._onnx("Softmax", [x], axis=-1)
+
+    def layer_norm(self, x, d, eps=1e-5):
+        gamma = self.const((1 + 0.1 * self.rng.standard_normal(d)).astype(np.float32), "gamma")
+        beta = self.const((0.1 * self.rng.standard_normal(d)).astype(np.float32), "beta")
+        onnx_y = self._onnx("LayerNormalization", [x, gamma, beta], axis=-1, epsilon=eps)
+        if self.has_op("layer_norm"):
+            return self.g.op("layer_norm", x[0], gamma[0], beta[0], axis=-1, epsilon=eps), onnx_y
+        g = self.g  # (x - mean) / sqrt(var + eps) * gamma + beta, var the biased mean of squares
+        mean = g.op("reduce_mean", x[0], axes=[-1], keep_dims=True)
+        xc = g.op("subtract", x[0], mean)
+        var = g.op("reduce_mean", g.op("multiply", xc, xc), axes=[-1], keep_dims=True)
+        e = g.constant(self._id("eps"), np.array(eps, np.float32))
+        inv = g.op("rsqrt", g.op("add", var, e))
+        return g.op("add", g.op("multiply", g.op("multiply", xc, inv), gamma[0]), beta[0]), onnx_y
+
+    def onnx_bytes(self):
+        graph = helper.make_graph(self.nodes, self.name, self.inputs, self.outputs, self.inits)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+        model.ir_version = 8
+        onnx.checker.check_model(model)
+        return model.SerializeToString()
+
+
+# ---- the models ----
+
+def mlp(m, batch):
+    x = m.input("x", (batch, 784))
+    h = m.relu(m.linear(x, 784, 512))
+    h = m.relu(m.linear(h, 512, 512))
+    m.output(m.linear(h, 512, 10), (batch, 10))
+
+
+def resnet(m, batch, blocks, bottleneck):
+    x = m.input("x", (batch, 3, 224, 224))
+    h = m.relu(m.batchnorm(m.conv(x, 3, 64, 7, 2, 3), 64))
+    h = m.maxpool(h, 3, 2, 1)
+    cin = 64
+    for stage, (n, width) in enumerate(zip(blocks, (64, 128, 256, 512))):
+        for b in range(n):
+            stride = 2 if stage > 0 and b == 0 else 1
+            cout = width * 4 if bottleneck else width
+            if bottleneck:
+                y = m.relu(m.batchnorm(m.conv(h, cin, width, 1), width))
+                y = m.relu(m.batchnorm(m.conv(y, width, width, 3, stride, 1), width))
+                y = m.batchnorm(m.conv(y, width, cout, 1), cout)
+            else:
+                y = m.relu(m.batchnorm(m.conv(h, cin, width, 3, stride, 1), width))
+                y = m.batchnorm(m.conv(y, width, width, 3, 1, 1), width)
+            shortcut = h
+            if stride != 1 or cin != cout:
+                shortcut = m.batchnorm(m.conv(h, cin, cout, 1, stride), cout)
+            h = m.relu(m.add(y, shortcut))
+            cin = cout
+    m.output(m.linear(m.global_avgpool_flatten(h), cin, 1000), (batch, 1000))
+
+
+def encoder(m, seq=128, d=512, heads=8, ffn=2048):
+    dh = d // heads
+    x = m.input("x", (1, seq, d))
+
+    def split_heads(t):  # [1, seq, d] -> [1, heads, seq, dh]
+        return m.transpose(m.reshape(t, (1, seq, heads, dh)), (0, 2, 1, 3))
+
+    q, k, v = (split_heads(m.linear(x, d, d)) for _ in range(3))
+    scores = m.scale(m.matmul(q, m.transpose(k, (0, 1, 3, 2))), 1.0 / np.sqrt(dh))
+    ctx = m.matmul(m.softmax(scores), v)
+    ctx = m.reshape(m.transpose(ctx, (0, 2, 1, 3)), (1, seq, d))
+    h = m.layer_norm(m.add(x, m.linear(ctx, d, d)), d)
+    f = m.linear(m.relu(m.linear(h, d, ffn)), ffn, d)
+    m.output(m.layer_norm(m.add(h, f), d), (1, seq, d))
+
+
+MODELS = {
+    "mlp_b1": lambda m: mlp(m, 1),
+    "mlp_b64": lambda m: mlp(m, 64),
+    "resnet18_b1": lambda m: resnet(m, 1, (2, 2, 2, 2), False),
+    "resnet18_b8": lambda m: resnet(m, 8, (2, 2, 2, 2), False),
+    "resnet50_b1": lambda m: resnet(m, 1, (3, 4, 6, 3), True),
+    "encoder": encoder,
+}
+
+
+# ---- engines ----
+
+class LibopsModel:
+    def __init__(self, ops, graph_bytes=None, onnx_path=None):
+        self.ops, lib = ops, ops.lib
+        P = ctypes.c_void_p
+        for name, res, args in [("ops_graph_load_file", ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(P)]),
+                                ("ops_graph_session_set_profiling", ctypes.c_int, [P, ctypes.c_bool]),
+                                ("ops_graph_session_profile_count", ctypes.c_int, [P]),
+                                ("ops_graph_session_profile_node", ctypes.c_int, [P, ctypes.c_int, P])]:
+            f = getattr(lib, name, None)
+            if f is not None:
+                f.restype, f.argtypes = res, args
+        self.g, self.s = P(), P()
+        if onnx_path is not None:
+            ops.check(lib.ops_graph_load_file(onnx_path.encode(), ctypes.byref(self.g)), f"load {onnx_path}")
+        else:
+            self.keep = graph_bytes
+            ops.check(lib.ops_graph_load_buffer(graph_bytes, len(graph_bytes), 0, ctypes.byref(self.g)), "load")
+        ops.check(lib.ops_graph_session_create(self.g, ctypes.byref(self.s)), "session")
+
+    def bind(self, x):
+        self.x = x
+        self.names = (ctypes.c_char_p * 1)(b"x")
+        self.ins = (ctypes.c_void_p * 1)(self.ops.wrap(x))
+
+    def run(self):
+        if self.ops.lib.ops_graph_run(self.s, self.names, self.ins, 1) != 0:
+            self.ops.check(1, "ops_graph_run")
+
+    def output(self, shape):
+        h = ctypes.c_void_p()
+        self.ops.check(self.ops.lib.ops_graph_session_output_at(self.s, 0, ctypes.byref(h)), "output")
+        y = np.empty(shape, np.float32)
+        self.ops.check(self.ops.lib.ops_array_copy_to(h, y.ctypes.data, y.nbytes), "copy_to")
+        self.ops.lib.ops_array_free(h)
+        return y
+
+    def profile_by_op(self):
+        """{op: ms} of one profiled run."""
+        class NodeProfile(ctypes.Structure):
+            _fields_ = [("node_id", ctypes.c_uint32), ("node_name", ctypes.c_char_p), ("op", ctypes.c_char_p),
+                        ("graph_name", ctypes.c_char_p), ("calls", ctypes.c_int64), ("total_ns", ctypes.c_int64),
+                        ("bytes_allocated", ctypes.c_int64), ("output_shapes", ctypes.c_char_p)]
+        lib = self.ops.lib
+        self.ops.check(lib.ops_graph_session_set_profiling(self.s, True), "profiling")
+        self.run()
+        by_op = {}
+        for i in range(lib.ops_graph_session_profile_count(self.s)):
+            p = NodeProfile()
+            self.ops.check(lib.ops_graph_session_profile_node(self.s, i, ctypes.byref(p)), "profile")
+            by_op[p.op.decode()] = by_op.get(p.op.decode(), 0.0) + p.total_ns / 1e6
+        self.ops.check(lib.ops_graph_session_set_profiling(self.s, False), "profiling")
+        return by_op
+
+
+class OrtModel:
+    def __init__(self, model_bytes, threads, optimize, profile=False):
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = threads
+        so.inter_op_num_threads = 1
+        so.graph_optimization_level = (ort.GraphOptimizationLevel.ORT_ENABLE_ALL if optimize
+                                       else ort.GraphOptimizationLevel.ORT_DISABLE_ALL)
+        if profile:
+            so.enable_profiling = True
+            so.profile_file_prefix = os.path.join(tempfile.mkdtemp(), "ort")
+        self.sess = ort.InferenceSession(model_bytes, so, providers=["CPUExecutionProvider"])
+
+    def bind(self, x):
+        self.io = self.sess.io_binding()
+        self.xv = ort.OrtValue.ortvalue_from_numpy(x)
+        self.io.bind_ortvalue_input("x", self.xv)
+        self.io.bind_output("y")
+
+    def run(self):
+        self.sess.run_with_iobinding(self.io)
+
+    def output(self, shape):
+        return self.io.copy_outputs_to_cpu()[0].reshape(shape)
+
+    def profile_by_op(self):
+        self.run()
+        path = self.sess.end_profiling()
+        by_op = {}
+        for e in json.load(open(path)):
+            if e.get("cat") == "Node" and e["name"].endswith("_kernel_time"):
+                op = e["args"].get("op_name", "?")
+                by_op[op] = by_op.get(op, 0.0) + e["dur"] / 1e3
+        return by_op
+
+
+def rel_error(a, b):
+    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-30))
+
+
+def time_engines(engines, rounds, seconds):
+    """{name: median over rounds of the mean ms per run}."""
+    for e in engines.values():  # warm-up: first-run allocations, caches, thread pools
+        for _ in range(3):
+            e.run()
+    per_round = {name: [] for name in engines}
+    for _ in range(rounds):
+        order = list(engines.items())
+        random.shuffle(order)
+        for name, e in order:
+            n, start = 0, time.perf_counter()
+            while True:
+                e.run()
+                n += 1
+                elapsed = time.perf_counter() - start
+                if elapsed >= seconds and n >= 3:
+                    break
+            per_round[name].append(1e3 * elapsed / n)
+    return {name: statistics.median(v) for name, v in per_round.items()}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("libops")
+    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--seconds", type=float, default=0.5)
+    ap.add_argument("--via", choices=("builder", "onnx"), default="builder")
+    ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args()
+    ops = Libops(args.libops)
+    find = ops.lib.ops_op_find
+
+    def has_op(name):
+        h = ctypes.c_void_p()
+        return find(name.encode(), ctypes.byref(h)) == 0
+
+    rows, profiles = [], []
+    for model_name in args.models.split(","):
+        if model_name not in MODELS:
+            sys.exit(f"unknown model {model_name!r}; models: {', '.join(MODELS)}")
+        m = ModelBuilder(model_name, args.seed, has_op)
+        MODELS[model_name](m)
+        model_bytes = m.onnx_bytes()
+        onnx_path = None
+        if args.via == "onnx":
+            onnx_path = os.path.join(tempfile.mkdtemp(), model_name + ".onnx")
+            with open(onnx_path, "wb") as f:
+                f.write(model_bytes)
+        x = np.random.default_rng(args.seed + 1).standard_normal(m.input_shape).astype(np.float32)
+        for threads in [int(t) for t in args.threads.split(",")]:
+            ops.lib.ops_set_num_threads(threads)
+            engines = {"libops": LibopsModel(ops, bytes(m.g.to_bytes()) if onnx_path is None else None, onnx_path),
+                       "ort": OrtModel(model_bytes, threads, True),
+                       "ort_basic": OrtModel(model_bytes, threads, False)}
+            for e in engines.values():
+                e.bind(x)
+                e.run()
+            ref = engines["ort_basic"].output(engines["ort_basic"].io.get_outputs()[0].shape())
+            for name, e in engines.items():
+                err = rel_error(e.output(ref.shape), ref)
+                if not err < 1e-4:
+                    sys.exit(f"{model_name}: {name}'s output differs from ONNX Runtime's by {err:.2e} (relative)")
+            t = time_engines(engines, args.rounds, args.seconds)
+            rows.append((model_name, threads, t["libops"], t["ort"], t["ort_basic"]))
+            print(f"{model_name:12s} {threads}t  libops {t['libops']:9.3f} ms  ort {t['ort']:9.3f} ms  "
+                  f"ort_basic {t['ort_basic']:9.3f} ms  ratio {t['libops'] / t['ort']:.2f} / "
+                  f"{t['libops'] / t['ort_basic']:.2f}", flush=True)
+            if args.profile and threads == int(args.threads.split(",")[0]):
+                prof_ort = OrtModel(model_bytes, threads, True, profile=True)
+                prof_ort.bind(x)
+                profiles.append((model_name, threads, engines["libops"].profile_by_op(), prof_ort.profile_by_op()))
+
+    print(f"\nmodel          threads   libops ms      ORT ms  ORT basic ms   libops/ORT  libops/ORT basic"
+          f"   (via {args.via})")
+    for name, threads, lo, o, ob in rows:
+        print(f"{name:14s} {threads:7d} {lo:11.3f} {o:11.3f} {ob:13.3f} {lo / o:12.2f} {lo / ob:17.2f}")
+    for name, threads, lo, o in profiles:
+        print(f"\n{name}, {threads} thread(s): time by op (ms, one profiled run)")
+        print(f"  {'libops op':24s} {'ms':>8s}    {'ORT op':24s} {'ms':>8s}")
+        a = sorted(lo.items(), key=lambda kv: -kv[1])
+        b = sorted(o.items(), key=lambda kv: -kv[1])
+        for i in range(max(len(a), len(b))):
+            left = f"{a[i][0]:24s} {a[i][1]:8.3f}" if i < len(a) else " " * 33
+            right = f"{b[i][0]:24s} {b[i][1]:8.3f}" if i < len(b) else ""
+            print(f"  {left}    {right}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
