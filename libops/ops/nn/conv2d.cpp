@@ -22,7 +22,10 @@
 //       w[co, ci, kh, kw] * x[n, ci, oh*sH - pad_top + kh*dH, ow*sW - pad_left + kw*dW]
 //   with x = 0 outside the image.
 //
-// Computed as im2col + GEMM (blas/gemm.h) in the compute type: float for
+// float32 work (float16 and bfloat16 too, in float) goes to oneDNN's direct
+// convolution where it is built in and takes the case (Note [oneDNN
+// convolution] in blas/conv_dnnl.h). Otherwise, and as the reference, it is
+// computed as im2col + GEMM (blas/gemm.h) in the compute type: float for
 // float16/bfloat16/float32, double for float64 (Note [Compute types]).
 //   NCHW: per image, cols [Cin*kH*kW, oH*oW] and
 //         z_n [Cout, oH*oW] = W [Cout, Cin*kH*kW] x cols; a chunk of images
@@ -40,7 +43,10 @@
 // in x's own dtype, with the weights in the filter layout that matches the
 // data format (Note [nn ops on devices] in nn_device.h); a call the backend
 // cannot express is an error there, never a silent trip through the host.
+#include "blas/conv_dnnl.h"
 #include "blas/gemm.h"
+#include "libops/core/log.h"
+#include "libops/core/parallel.h"
 #include "libops/ops/nn/conv_utils.h"
 #include "libops/ops/nn/nn_device.h"
 
@@ -292,6 +298,23 @@ CUSTOM_OP_IMPL(conv2d, -1, 1, false, 0, 9) {
 
   NDArray xd, wd, bd;
   RETURN_IF_ERROR(dense_as(*INPUT_VARIABLE(0), dt, xd));
+  if (plan.has_bias) RETURN_IF_ERROR(dense_as(*INPUT_VARIABLE(2), dt, bd));
+  OutputStage out;
+  RETURN_IF_ERROR(out.begin(block, *z, dt, false));
+  if (dt == DataType::kFloat32 && blas::dnnl_enabled()) {
+    // oneDNN's direct convolution (Note [oneDNN convolution]); where it
+    // refuses the case, the im2col path below runs instead.
+    RETURN_IF_ERROR(dense_as(plan.w, dt, wd));  // [Cout, Cin, kH, kW]
+    const Geometry2d& g = plan.g;
+    const Window2d& win = plan.win;
+    const blas::Conv2dGeometry geo{g.n,      g.c,    g.h,          g.w,           plan.cout, win.kh, win.kw, win.sh,
+                                   win.sw,   win.dh, win.dw,       g.pad_top,     g.pad_left, g.oh,   g.ow,   !g.nchw};
+    const Status s = blas::dnnl_conv2d_f32(geo, xd.data_as<float>(), wd.data_as<float>(),
+                                           plan.has_bias ? bd.data_as<float>() : nullptr,
+                                           out.target().data_as<float>(), get_num_threads());
+    if (s.is_ok()) return out.finish(*z);
+    log_debug("conv2d: im2col path, oneDNN declined: %s", s.message().c_str());
+  }
   if (plan.g.nchw) {
     RETURN_IF_ERROR(dense_as(plan.w, dt, wd));
   } else {
@@ -299,9 +322,6 @@ CUSTOM_OP_IMPL(conv2d, -1, 1, false, 0, 9) {
     RETURN_IF_ERROR(plan.w.permute(Dims{0, 2, 3, 1}, wp));
     RETURN_IF_ERROR(dense_as(wp, dt, wd));
   }
-  if (plan.has_bias) RETURN_IF_ERROR(dense_as(*INPUT_VARIABLE(2), dt, bd));
-  OutputStage out;
-  RETURN_IF_ERROR(out.begin(block, *z, dt, false));
 
   auto run = [&](auto c) {
     using C = decltype(c);

@@ -1,5 +1,11 @@
 // conv2d against numpy goldens (tools/gen_goldens_nn.py), hand values, views,
 // empty batches and argument errors.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "blas/conv_dnnl.h"
 #include "nn_test_util.h"
 
 using namespace libops;
@@ -22,10 +28,20 @@ const ConvCase kConvCases[] = {
     {"nhwc_pointwise", true},
 };
 
-class Conv2dGolden : public ::testing::TestWithParam<std::tuple<ConvCase, DataType>> {};
+// Turns oneDNN off for a scope (Note [oneDNN convolution]); the default
+// comes back after it.
+struct Im2colOnly {
+  Im2colOnly() { blas::set_dnnl_enabled(false); }
+  ~Im2colOnly() { blas::set_dnnl_enabled(true); }
+};
+
+// Each case with oneDNN (where built in) and with the im2col path.
+class Conv2dGolden : public ::testing::TestWithParam<std::tuple<ConvCase, DataType, bool>> {};
 
 TEST_P(Conv2dGolden, MatchesNumpy) {
-  const auto [c, dtype] = GetParam();
+  const auto [c, dtype, dnnl] = GetParam();
+  std::optional<Im2colOnly> im2col;
+  if (!dnnl) im2col.emplace();
   const std::string prefix = std::string("conv2d_") + c.name;
   NDArray x = nn_golden(prefix, "x", dtype), w = nn_golden(prefix, "w", dtype);
   NDArray b = c.bias ? nn_golden(prefix, "b", dtype) : NDArray();
@@ -42,10 +58,12 @@ TEST_P(Conv2dGolden, MatchesNumpy) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, Conv2dGolden,
                          ::testing::Combine(::testing::ValuesIn(kConvCases),
-                                            ::testing::Values(DataType::kFloat64, DataType::kFloat32)),
+                                            ::testing::Values(DataType::kFloat64, DataType::kFloat32),
+                                            ::testing::Bool()),
                          [](const auto& info) {
                            return std::string(std::get<0>(info.param).name) + "_" +
-                                  dtype_name(std::get<1>(info.param));
+                                  dtype_name(std::get<1>(info.param)) +
+                                  (std::get<2>(info.param) ? "_dnnl" : "_im2col");
                          });
 
 // The i args of a square window.
@@ -243,6 +261,69 @@ TEST(Conv2dOp, RejectsMixedAndNonFloatDtypes) {
   s = run_op("conv2d", {.in = {&x, &w}, .i = window(3, 1, 0, 1, 0)}, ctx);
   EXPECT_EQ(s.code(), StatusCode::kDtype);
   EXPECT_TRUE(has_substr(s.message(), "unsupported dtype int32"));
+}
+
+// oneDNN's convolution against the im2col path on network-sized float32
+// cases: ResNet's 7x7/2 stem, 3x3 and strided 3x3, 1x1 shortcuts, dilation,
+// SAME padding, odd sizes, NHWC, with and without bias. oneDNN is called
+// directly, so a case it refused would fail here rather than quietly run
+// the im2col path in both.
+// A deterministic spread of values in (-scale, scale).
+std::vector<double> ramp(int64_t n, double scale) {
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = scale * std::sin(0.731 * static_cast<double>(i) + 0.3);
+  return v;
+}
+
+TEST(Conv2dOp, OneDnnAgreesWithIm2colOnNetworkShapes) {
+  if (!blas::dnnl_enabled()) GTEST_SKIP() << "built without oneDNN, or LIBOPS_DNNL=0";
+  struct Case {
+    int64_t n, c, h, w, cout, k, s, p, d, same;
+    bool nhwc, bias;
+  };
+  const Case cases[] = {
+      {1, 3, 64, 64, 16, 7, 2, 3, 1, 0, false, false}, {2, 32, 28, 28, 32, 3, 1, 1, 1, 0, false, true},
+      {1, 32, 29, 27, 48, 3, 2, 1, 1, 0, false, false}, {2, 64, 14, 14, 128, 1, 2, 0, 1, 0, false, false},
+      {1, 16, 20, 20, 24, 3, 1, 0, 2, 0, false, true},  {1, 24, 17, 17, 24, 3, 2, 0, 1, 1, false, true},
+      {2, 32, 15, 15, 40, 3, 1, 1, 1, 0, true, true},   {1, 16, 20, 20, 24, 3, 2, 0, 1, 1, true, false},
+      {3, 8, 9, 11, 5, 2, 2, 0, 1, 0, false, true},
+  };
+  for (const Case& c : cases) {
+    char what[96];
+    std::snprintf(what, sizeof what, "n%lld c%lld %lldx%lld k%lld s%lld %s", static_cast<long long>(c.n),
+                  static_cast<long long>(c.c), static_cast<long long>(c.h), static_cast<long long>(c.w),
+                  static_cast<long long>(c.k), static_cast<long long>(c.s), c.nhwc ? "nhwc" : "nchw");
+    const Dims xs = c.nhwc ? Dims{c.n, c.h, c.w, c.c} : Dims{c.n, c.c, c.h, c.w};
+    NDArray x = make(DataType::kFloat32, xs, ramp(xs.product(), 1.0));
+    NDArray w = make(DataType::kFloat32, {c.cout, c.c, c.k, c.k}, ramp(c.cout * c.c * c.k * c.k, 0.2));
+    NDArray b = make(DataType::kFloat32, {c.cout}, ramp(c.cout, 0.5));
+    std::vector<NDArray*> in = {&x, &w};
+    if (c.bias) in.push_back(&b);
+    const std::vector<int64_t> iargs = window(c.k, c.s, c.p, c.d, c.same, c.nhwc ? 1 : 0);
+    Context ref;
+    {
+      Im2colOnly off;
+      ASSERT_OK(run_op("conv2d", {.in = in, .i = iargs}, ref));
+    }
+    const NDArray& want = *ref.output(0);
+    // The geometry the op resolved, read back from its output.
+    blas::Conv2dGeometry g;
+    g.n = c.n, g.c = c.c, g.h = c.h, g.w = c.w, g.cout = c.cout, g.kh = g.kw = c.k, g.sh = g.sw = c.s;
+    g.dh = g.dw = c.d, g.nhwc = c.nhwc;
+    g.oh = want.dim(c.nhwc ? 1 : 2), g.ow = want.dim(c.nhwc ? 2 : 3);
+    const int64_t eh = (c.k - 1) * c.d + 1;
+    g.pad_top = c.same ? std::max<int64_t>(0, ((g.oh - 1) * c.s + eh - c.h) / 2) : c.p;
+    g.pad_left = c.same ? std::max<int64_t>(0, ((g.ow - 1) * c.s + eh - c.w) / 2) : c.p;
+    NDArray z = zeros(DataType::kFloat32, want.shape());
+    const Status st = blas::dnnl_conv2d_f32(g, x.data_as<float>(), w.data_as<float>(),
+                                            c.bias ? b.data_as<float>() : nullptr, z.data_as<float>(), 2);
+    ASSERT_TRUE(st.is_ok()) << what << ": " << st.message();
+    double peak = 0, worst = 0;
+    for (int64_t i = 0; i < want.length(); ++i) peak = std::max(peak, std::fabs(want.get_double(i)));
+    for (int64_t i = 0; i < want.length(); ++i)
+      worst = std::max(worst, std::fabs(z.get_double(i) - want.get_double(i)));
+    EXPECT_LE(worst, 1e-5 * peak) << what;
+  }
 }
 
 }  // namespace

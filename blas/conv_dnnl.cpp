@@ -1,0 +1,178 @@
+// oneDNN convolution (Note [oneDNN convolution] in conv_dnnl.h).
+#include "blas/conv_dnnl.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <list>
+#include <memory>
+#include <new>
+#include <unordered_map>
+
+#ifdef LIBOPS_HAVE_DNNL
+#include <oneapi/dnnl/dnnl.hpp>
+#endif
+
+namespace libops::blas {
+
+namespace {
+
+std::atomic<bool> g_forced_off{false};
+
+bool environment_allows() {
+  static const bool on = [] {
+    const char* v = std::getenv("LIBOPS_DNNL");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  return on;
+}
+
+}  // namespace
+
+bool dnnl_enabled() {
+#ifdef LIBOPS_HAVE_DNNL
+  return environment_allows() && !g_forced_off.load(std::memory_order_relaxed);
+#else
+  return false;
+#endif
+}
+
+void set_dnnl_enabled(bool on) { g_forced_off.store(!on, std::memory_order_relaxed); }
+
+#ifdef LIBOPS_HAVE_DNNL
+
+namespace {
+
+using dnnl::memory;
+using tag = dnnl::memory::format_tag;
+constexpr auto kF32 = dnnl::memory::data_type::f32;
+
+dnnl::engine& cpu_engine() {
+  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+// Everything one geometry needs, made once per thread: the convolution,
+// the reorders into and out of its layouts, and the blocked buffers.
+struct ConvPrimitives {
+  Conv2dGeometry g;
+  bool has_bias = false;
+  dnnl::convolution_forward conv;
+  memory user_x, user_w, user_b, user_z;  // over the caller's pointers, set per call
+  memory conv_x, conv_w, conv_z;          // the convolution's layouts (== user_* where no reorder)
+  bool reorder_x = false, reorder_w = false, reorder_z = false;
+  dnnl::reorder to_conv_x, to_conv_w, from_conv_z;
+};
+
+std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool has_bias) {
+  dnnl::engine& eng = cpu_engine();
+  auto p = std::make_unique<ConvPrimitives>();
+  p->g = g;
+  p->has_bias = has_bias;
+  const memory::dims x_dims = {g.n, g.c, g.h, g.w}, w_dims = {g.cout, g.c, g.kh, g.kw}, b_dims = {g.cout},
+                     z_dims = {g.n, g.cout, g.oh, g.ow};
+  const tag act = g.nhwc ? tag::nhwc : tag::nchw;
+  const memory::desc user_x_md(x_dims, kF32, act), user_w_md(w_dims, kF32, tag::oihw), user_b_md(b_dims, kF32, tag::a),
+      user_z_md(z_dims, kF32, act);
+  // NHWC runs on the caller's layout; NCHW lets oneDNN pick its blocked one.
+  const memory::desc x_md = g.nhwc ? user_x_md : memory::desc(x_dims, kF32, tag::any);
+  const memory::desc z_md = g.nhwc ? user_z_md : memory::desc(z_dims, kF32, tag::any);
+  const memory::desc w_md(w_dims, kF32, tag::any);
+  // The padding after the image: what makes oneDNN's output extent oh
+  // (never negative: a stride's leftover rows are simply not read).
+  const int64_t pad_bottom = std::max<int64_t>(0, (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1 - g.h - g.pad_top);
+  const int64_t pad_right = std::max<int64_t>(0, (g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1 - g.w - g.pad_left);
+  const memory::dims strides = {g.sh, g.sw}, dilates = {g.dh - 1, g.dw - 1}, pad_l = {g.pad_top, g.pad_left},
+                     pad_r = {pad_bottom, pad_right};
+  auto desc = has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                         dnnl::algorithm::convolution_direct, x_md, w_md, user_b_md,
+                                                         z_md, strides, dilates, pad_l, pad_r)
+                       : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                         dnnl::algorithm::convolution_direct, x_md, w_md, z_md,
+                                                         strides, dilates, pad_l, pad_r);
+  const dnnl::convolution_forward::primitive_desc pd(desc, eng);
+  p->conv = dnnl::convolution_forward(pd);
+  p->user_x = memory(user_x_md, eng, DNNL_MEMORY_NONE);
+  p->user_w = memory(user_w_md, eng, DNNL_MEMORY_NONE);
+  p->user_b = memory(user_b_md, eng, DNNL_MEMORY_NONE);
+  p->user_z = memory(user_z_md, eng, DNNL_MEMORY_NONE);
+  p->reorder_x = pd.src_desc() != user_x_md;
+  p->reorder_w = pd.weights_desc() != user_w_md;
+  p->reorder_z = pd.dst_desc() != user_z_md;
+  p->conv_x = p->reorder_x ? memory(pd.src_desc(), eng) : p->user_x;
+  p->conv_w = p->reorder_w ? memory(pd.weights_desc(), eng) : p->user_w;
+  p->conv_z = p->reorder_z ? memory(pd.dst_desc(), eng) : p->user_z;
+  if (p->reorder_x) p->to_conv_x = dnnl::reorder(p->user_x, p->conv_x);
+  if (p->reorder_w) p->to_conv_w = dnnl::reorder(p->user_w, p->conv_w);
+  if (p->reorder_z) p->from_conv_z = dnnl::reorder(p->conv_z, p->user_z);
+  return p;
+}
+
+// The calling thread's primitives for (g, has_bias), most recently used first.
+ConvPrimitives& primitives_for(const Conv2dGeometry& g, bool has_bias) {
+  constexpr size_t kMaxEntries = 64;  // a ResNet-50 has about 20 distinct geometries
+  thread_local std::list<std::unique_ptr<ConvPrimitives>> cache;
+  for (auto it = cache.begin(); it != cache.end(); ++it) {
+    if ((*it)->g == g && (*it)->has_bias == has_bias) {
+      if (it != cache.begin()) cache.splice(cache.begin(), cache, it);
+      return *cache.front();
+    }
+  }
+  cache.push_front(make_primitives(g, has_bias));
+  if (cache.size() > kMaxEntries) cache.pop_back();
+  return *cache.front();
+}
+
+// Runs with `threads` OpenMP threads on the calling thread, then restores
+// its setting.
+class OmpThreads {
+ public:
+  explicit OmpThreads(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
+  ~OmpThreads() { omp_set_num_threads(saved_); }
+
+ private:
+  int saved_;
+};
+
+}  // namespace
+
+Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, const float* bias, float* z,
+                       int threads) {
+  if (!dnnl_enabled()) return Status::error(StatusCode::kNotImplemented, "oneDNN is turned off");
+  try {
+    ConvPrimitives& p = primitives_for(g, bias != nullptr);
+    p.user_x.set_data_handle(const_cast<float*>(x));
+    p.user_w.set_data_handle(const_cast<float*>(w));
+    p.user_z.set_data_handle(z);
+    if (bias != nullptr) p.user_b.set_data_handle(const_cast<float*>(bias));
+    thread_local dnnl::stream stream(cpu_engine());
+    OmpThreads scope(threads < 1 ? 1 : threads);
+    if (p.reorder_x) p.to_conv_x.execute(stream, p.user_x, p.conv_x);
+    if (p.reorder_w) p.to_conv_w.execute(stream, p.user_w, p.conv_w);
+    std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, p.conv_x}, {DNNL_ARG_WEIGHTS, p.conv_w},
+                                            {DNNL_ARG_DST, p.conv_z}};
+    if (bias != nullptr) args.emplace(DNNL_ARG_BIAS, p.user_b);
+    p.conv.execute(stream, args);
+    if (p.reorder_z) p.from_conv_z.execute(stream, p.conv_z, p.user_z);
+    stream.wait();
+    return Status::ok();
+  } catch (const dnnl::error& e) {
+    return Status::error(StatusCode::kNotImplemented, "oneDNN convolution: %s (status %d)", e.what(),
+                         static_cast<int>(e.status));
+  } catch (const std::bad_alloc&) {
+    return Status::error(StatusCode::kOutOfMemory, "oneDNN convolution: out of memory");
+  }
+}
+
+#else  // built without oneDNN
+
+Status dnnl_conv2d_f32(const Conv2dGeometry&, const float*, const float*, const float*, float*, int) {
+  return Status::error(StatusCode::kNotImplemented, "libops was built without oneDNN");
+}
+
+#endif
+
+}  // namespace libops::blas

@@ -1,0 +1,51 @@
+// 2-D convolution through oneDNN's JIT kernels on the CPU (Note [oneDNN
+// convolution]). A leaf like gemm.h: pointers and extents, no NDArray.
+//
+// Note [oneDNN convolution]
+//  conv2d's own path is im2col + GEMM, which copies every input pixel kH*kW
+//  times and runs a GEMM whose shape suits the BLAS poorly (M = Cout); it
+//  stays as the reference and the fallback. oneDNN's direct convolution
+//  (jit:avx512_core / avx2 kernels, picked at run time for the CPU it runs
+//  on) works on blocked layouts (nChw16c activations, OIhw16i16o weights):
+//  an NCHW call reorders x into the blocked layout, convolves, and reorders
+//  z back; an NHWC call runs on x and z as they are (oneDNN has direct
+//  kernels for nhwc). The weights are reordered on every call: no cache
+//  yet knows that a graph's weights never change.
+//  Each thread keeps the primitives it made, keyed by the whole geometry,
+//  with their scratch buffers, so a repeated shape (every run of a graph)
+//  creates nothing. oneDNN uses the same OpenMP runtime as libops, told
+//  libops' thread count per call: one pool, no oversubscription.
+//  float32 only. LIBOPS_DNNL=0 in the environment (or set_dnnl_enabled)
+//  turns the helper off; a build without oneDNN never uses it.
+#pragma once
+
+#include <cstdint>
+
+#include "libops/core/status.h"
+
+namespace libops::blas {
+
+struct Conv2dGeometry {
+  int64_t n = 0, c = 0, h = 0, w = 0;  // input
+  int64_t cout = 0, kh = 0, kw = 0;
+  int64_t sh = 1, sw = 1, dh = 1, dw = 1;
+  int64_t pad_top = 0, pad_left = 0;
+  int64_t oh = 0, ow = 0;  // output
+  bool nhwc = false;       // layout of x and z; weights are always [Cout, Cin, kH, kW]
+  bool operator==(const Conv2dGeometry&) const = default;
+};
+
+// Whether oneDNN is built in and enabled (LIBOPS_DNNL, set_dnnl_enabled).
+bool dnnl_enabled();
+// Tests compare both paths on the same cases; true restores the default
+// (the environment's choice).
+void set_dnnl_enabled(bool on);
+
+// z = conv(x, w) (+ bias): x and z dense in g's layout, w dense
+// [Cout, Cin, kH, kW], bias [Cout] or null; `threads` OpenMP threads. An
+// error (oneDNN refused the case, or is off) leaves z unwritten, and the
+// caller runs its own path.
+Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, const float* bias, float* z,
+                       int threads);
+
+}  // namespace libops::blas
