@@ -177,13 +177,16 @@ __global__ void reduce_chunks_kernel(typename DeviceReduce<Op, C>::Args a, Reduc
   }
 }
 
-// Pass 2 (few chunks take reduce_merge_partials_kernel, a thread per output),
-// many chunks: a block per output (blockIdx.x); thread j merges the
-// j-th run of consecutive chunks in order, then neighbouring runs are merged
-// pairwise, left with right (blockDim.x is a power of 2).
+// Merging many partial results (split column reductions' chunks, or the
+// block kernel's parts; few take reduce_merge_partials_kernel, a thread per
+// output): a block per output (blockIdx.x), those of output o at
+// partial[o * out_stride + p * part_stride]; thread j merges the j-th run of
+// consecutive ones in order, then neighbouring runs are merged pairwise,
+// left with right (blockDim.x is a power of 2).
 template <typename Op, typename C>
 __global__ void reduce_merge_chunks_block_kernel(typename DeviceReduce<Op, C>::Args a, int64_t chunks,
-                                                 const typename Op::Acc* partial) {
+                                                 const typename Op::Acc* partial, int64_t out_stride,
+                                                 int64_t part_stride) {
   using D = DeviceReduce<Op, C>;
   using Acc = typename Op::Acc;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
@@ -193,7 +196,7 @@ __global__ void reduce_merge_chunks_block_kernel(typename DeviceReduce<Op, C>::A
   const int64_t begin = threadIdx.x * per_thread;
   const int64_t end = begin + per_thread < chunks ? begin + per_thread : chunks;
   Acc acc = Op::identity(a.e);
-  for (int64_t c = begin; c < end; ++c) acc = Op::merge(acc, partial[c * a.n_out + o]);
+  for (int64_t c = begin; c < end; ++c) acc = Op::merge(acc, partial[o * out_stride + c * part_stride]);
   shared[threadIdx.x] = acc;
   __syncthreads();
   for (unsigned w = 1; w < blockDim.x; w *= 2) {
@@ -268,7 +271,8 @@ Status cuda_reduce_run(const NDArray& x, const NDArray* y, NDArray& z, const Dim
     if (split.merge_by_block) {
       static_assert((kThreads & (kThreads - 1)) == 0, "reduce_merge_chunks_block_kernel: blocks of 2^k threads");
       reduce_merge_chunks_block_kernel<Op, C>
-          <<<static_cast<unsigned>(a.n_out), kThreads, sizeof(Acc) * kThreads, stream>>>(a, split.chunks, partial);
+          <<<static_cast<unsigned>(a.n_out), kThreads, sizeof(Acc) * kThreads, stream>>>(a, split.chunks, partial, 1,
+                                                                                         a.n_out);
     } else {
       reduce_merge_partials_kernel<Op, C><<<blocks_for(a.n_out), kThreads, 0, stream>>>(a, partial, split.chunks,
                                                                                         1, a.n_out);
@@ -293,7 +297,15 @@ Status cuda_reduce_run(const NDArray& x, const NDArray* y, NDArray& z, const Dim
   reduce_block_kernel<Op, C><<<static_cast<unsigned>(blocks), kThreads, shared, stream>>>(a, partial);
   LIBOPS_CUDA_CHECK_LAUNCH("reduction kernel launch");
   if (partial != nullptr) {
-    reduce_merge_partials_kernel<Op, C><<<blocks_for(a.n_out), kThreads, 0, stream>>>(a, partial, a.parts, a.parts, 1);
+    // Up to 4096 parts an output: one thread each merged them in a chain of
+    // dependent L2 loads, a sizeable share of a 256M-element sum on an H200.
+    if (a.parts > kSplitThreadMergeMax)
+      reduce_merge_chunks_block_kernel<Op, C>
+          <<<static_cast<unsigned>(a.n_out), kThreads, sizeof(Acc) * kThreads, stream>>>(a, a.parts, partial,
+                                                                                         a.parts, 1);
+    else
+      reduce_merge_partials_kernel<Op, C><<<blocks_for(a.n_out), kThreads, 0, stream>>>(a, partial, a.parts, a.parts,
+                                                                                        1);
     LIBOPS_CUDA_CHECK_LAUNCH("reduction merge kernel launch");
   }
   return Status::ok();
