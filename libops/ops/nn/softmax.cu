@@ -1,11 +1,12 @@
-// softmax on CUDA devices: one fused kernel, the CPU's arithmetic (Note
-// [Softmax on CUDA]).
+// softmax (and log_softmax, desc.log) on CUDA devices: one fused kernel, the
+// CPU's arithmetic (Note [Softmax on CUDA]).
 //
 // Note [Softmax on CUDA]
 //  Three passes over each row in one launch: the row maximum (NaN wins, as
 //  the CPU's max_nan), the sum of exp(x - max), then exp(x - max) / sum. So a
 //  row holding NaN or +inf (inf - inf), or of all -inf (-inf - -inf), is all
-//  NaN, as on the CPU and in numpy or PyTorch. cuDNN's softmax was used
+//  NaN, as on the CPU and in numpy or PyTorch; log mode's third pass writes
+//  (x - max) - log(sum). cuDNN's softmax was used
 //  before; on an H200 (cuDNN 9) it gave a row of all -inf finite values.
 //  The axis innermost (inner == 1): a block per row, strided over the row,
 //  with a block reduction. Otherwise a thread per (outer, inner) column,
@@ -35,6 +36,12 @@ __device__ __forceinline__ C exp_dev(C v) {
   else return exp(v);
 }
 
+template <typename C>
+__device__ __forceinline__ C log_dev(C v) {
+  if constexpr (std::is_same_v<C, float>) return logf(v);
+  else return log(v);
+}
+
 constexpr int kBlock = 256;
 
 // Folds v over the block with `op`, whose identity is `none`; every thread
@@ -56,7 +63,8 @@ __device__ C block_fold(C v, C none, C* shared, Op op) {
 }
 
 template <typename C>
-__global__ void softmax_rows_kernel(const char* x, char* z, DataType t, int64_t item, int64_t rows, int64_t n) {
+__global__ void softmax_rows_kernel(const char* x, char* z, DataType t, int64_t item, int64_t rows, int64_t n,
+                                    bool log) {
   __shared__ C shared[kBlock / 32];
   for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
     const char* xr = x + row * n * item;
@@ -67,6 +75,12 @@ __global__ void softmax_rows_kernel(const char* x, char* z, DataType t, int64_t 
     C s = 0;
     for (int64_t i = threadIdx.x; i < n; i += kBlock) s += exp_dev(cuda::load_as<C>(xr + i * item, t) - m);
     s = block_fold(s, C(0), shared, [](C a, C b) { return a + b; });
+    if (log) {
+      const C log_s = log_dev(s);
+      for (int64_t i = threadIdx.x; i < n; i += kBlock)
+        cuda::store_as<C>(zr + i * item, t, (cuda::load_as<C>(xr + i * item, t) - m) - log_s);
+      continue;
+    }
     const C inv = C(1) / s;
     for (int64_t i = threadIdx.x; i < n; i += kBlock)
       cuda::store_as<C>(zr + i * item, t, exp_dev(cuda::load_as<C>(xr + i * item, t) - m) * inv);
@@ -75,7 +89,7 @@ __global__ void softmax_rows_kernel(const char* x, char* z, DataType t, int64_t 
 
 template <typename C>
 __global__ void softmax_columns_kernel(const char* x, char* z, DataType t, int64_t item, int64_t outer, int64_t n,
-                                       int64_t inner) {
+                                       int64_t inner, bool log) {
   const int64_t columns = outer * inner;
   const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; c < columns; c += step) {
@@ -87,6 +101,12 @@ __global__ void softmax_columns_kernel(const char* x, char* z, DataType t, int64
     for (int64_t k = 0; k < n; ++k) m = max_nan_dev(m, cuda::load_as<C>(xc + k * stride, t));
     C s = 0;
     for (int64_t k = 0; k < n; ++k) s += exp_dev(cuda::load_as<C>(xc + k * stride, t) - m);
+    if (log) {
+      const C log_s = log_dev(s);
+      for (int64_t k = 0; k < n; ++k)
+        cuda::store_as<C>(zc + k * stride, t, (cuda::load_as<C>(xc + k * stride, t) - m) - log_s);
+      continue;
+    }
     const C inv = C(1) / s;
     for (int64_t k = 0; k < n; ++k)
       cuda::store_as<C>(zc + k * stride, t, exp_dev(cuda::load_as<C>(xc + k * stride, t) - m) * inv);
@@ -101,10 +121,10 @@ Status launch(cudaStream_t stream, const SoftmaxDesc& d, const NDArray& x, NDArr
   if (d.inner == 1) {
     const int64_t rows = d.outer;
     const unsigned blocks = static_cast<unsigned>(rows < 65536 ? rows : 65536);
-    softmax_rows_kernel<C><<<blocks, kBlock, 0, stream>>>(xp, zp, d.dtype, item, rows, d.n);
+    softmax_rows_kernel<C><<<blocks, kBlock, 0, stream>>>(xp, zp, d.dtype, item, rows, d.n, d.log);
   } else {
     softmax_columns_kernel<C><<<cuda::blocks_for(d.outer * d.inner), cuda::kThreads, 0, stream>>>(
-        xp, zp, d.dtype, item, d.outer, d.n, d.inner);
+        xp, zp, d.dtype, item, d.outer, d.n, d.inner, d.log);
   }
   LIBOPS_CUDA_CHECK_LAUNCH("softmax kernel launch");
   return Status::ok();

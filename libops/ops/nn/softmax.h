@@ -8,10 +8,11 @@
 
 namespace libops::ops {
 
-// x viewed as [outer, n, inner]: the axis in the middle.
+// x viewed as [outer, n, inner]: the axis in the middle; `log`: log_softmax.
 struct SoftmaxDesc {
   int64_t outer = 1, n = 0, inner = 1;
   DataType dtype = DataType::kFloat32;
+  bool log = false;
 };
 
 using SoftmaxDeviceFn = Status (*)(Device device, const SoftmaxDesc& desc, const NDArray& x, NDArray& z);

@@ -140,7 +140,7 @@ Status fake_softmax(Device d, const SoftmaxDesc& desc, const NDArray& x, NDArray
   NDArray x3, z3;  // the [outer, n, inner] view the contract promises
   RETURN_IF_ERROR(v[0].reshape(Dims{desc.outer, desc.n, desc.inner}, x3));
   RETURN_IF_ERROR(v[1].reshape(Dims{desc.outer, desc.n, desc.inner}, z3));
-  return run_cpu_op("softmax", {.in = {&x3}, .out = {&z3}, .i = {1}}, z);
+  return run_cpu_op(desc.log ? "log_softmax" : "softmax", {.in = {&x3}, .out = {&z3}, .i = {1}}, z);
 }
 
 const NnDeviceOps kFakeNnOps{fake_conv2d_usable,    fake_conv2d,    fake_pool2d_usable, fake_pool2d,
