@@ -75,9 +75,9 @@ def case(name, nodes, inputs, outputs, inits=None, opset=13, dims=None, rtol=1e-
         with open(os.path.join(OUT, f"{name}.onnx"), "wb") as f:
             f.write(m.SerializeToString())
     for k, a in enumerate(inputs.values()):
-        np.save(os.path.join(OUT, f"{name}.in{k}.npy"), np.ascontiguousarray(a))
+        np.save(os.path.join(OUT, f"{name}.in{k}.npy"), np.require(a, requirements="C"))
     for k, a in enumerate(results):
-        np.save(os.path.join(OUT, f"{name}.out{k}.npy"), np.ascontiguousarray(np.asarray(a)))
+        np.save(os.path.join(OUT, f"{name}.out{k}.npy"), np.require(np.asarray(a), requirements="C"))
     lines.append(f"{name} in={len(inputs)} out={len(results)} rtol={rtol:g} atol={atol:g}")
 
 
