@@ -267,6 +267,14 @@ def main():
     case("shape", [N("Shape", ["x"], ["z0"])], {"x": sx}, ["z0"])
     case("shape_start_end", [N("Shape", ["x"], ["z0"], start=1, end=-1)], {"x": f32(2, 3, 4, 5)}, ["z0"], opset=15)
     case("size", [N("Size", ["x"], ["z0"])], {"x": sx}, ["z0"])
+    # x.view(x.size(0), -1) as exporters write it: folded into a constant shape.
+    case("shape_chain_reshape", [N("Shape", ["x"], ["s"]), N("Gather", ["s", "i0"], ["n"], axis=0),
+                                 N("Unsqueeze", ["n", "ax"], ["nu"]), N("Concat", ["nu", "m1"], ["shape"], axis=0),
+                                 N("Reshape", ["x", "shape"], ["z0"])], {"x": sx}, ["z0"],
+         {"i0": np.array(0, np.int64), "ax": np.array([0], np.int64), "m1": np.array([-1], np.int64)})
+    case("range_folded", [N("Range", ["s", "l", "d"], ["r"]), N("Add", ["x", "r"], ["z0"])],
+         {"x": np.arange(8, dtype=np.float32).reshape(2, 4) / 4}, ["z0"],
+         {"s": np.array(1.0, np.float32), "l": np.array(3.0, np.float32), "d": np.array(0.5, np.float32)}, opset=11)
     case("constant", [N("Constant", [], ["c"], value=numpy_helper.from_array(f32(3, 4), "c")),
                       N("Add", ["x", "c"], ["z0"])], {"x": f32(2, 3, 4)}, ["z0"])
     case("constant_floats", [N("Constant", [], ["c"], value_floats=[1.0, -2.0, 3.5]),
@@ -382,6 +390,12 @@ def errors():
     m.graph.input.append(helper.make_tensor_value_info("c", TensorProto.BOOL, []))
     with open(os.path.join(OUT, "err_if.onnx"), "wb") as f:
         f.write(m.SerializeToString())
+    save_only("err_shape_chain_dynamic", [N("Shape", ["x"], ["s"], name="shape_of_x"),
+                                          N("Gather", ["s", "i0"], ["n"], axis=0),
+                                          N("Unsqueeze", ["n", "ax"], ["nu"]),
+                                          N("Concat", ["nu", "m1"], ["shape"], axis=0),
+                                          N("Reshape", ["x", "shape"], ["z"])], {"x": ["N", 3, 4]}, ["z"],
+              {"i0": np.array(0, np.int64), "ax": np.array([0], np.int64), "m1": np.array([-1], np.int64)})
     save_only("err_opset_too_new", [N("Relu", ["x"], ["z"])], {"x": [2]}, ["z"], opset=30)
     m = save_only("err_external_escape", [N("Add", ["x", "w"], ["z"])], {"x": [3]}, ["z"], inits={"w": f32(3)})
     t = m.graph.initializer[0]

@@ -11,6 +11,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "graph/executor.h"
 #include "graph/onnx/onnx_convert.h"
 #include "graph/onnx/onnx_import.h"
 #include "libops/ops/declarable_op.h"
@@ -503,12 +504,22 @@ std::string opset_ranges(const std::string& op_type) {
   return s;
 }
 
-void build_flatbuffer(const Converter::Impl& impl, const Model& m, std::vector<uint8_t>& out) {
+// Writes a libops graph file of `vars` and `nodes` with the named outputs.
+// Constants no node or output reads (left by folding) are left out.
+void write_graph(const std::vector<LVar>& all_vars, const std::vector<LNode>& all_nodes, size_t first_node,
+                 const std::vector<std::pair<std::string, Value>>& named_outputs, bool with_placeholders,
+                 std::vector<uint8_t>& out) {
+  std::unordered_set<int64_t> used;
+  for (size_t k = first_node; k < all_nodes.size(); ++k)
+    for (const Value& v : all_nodes[k].inputs) used.insert(v.id);
+  for (const auto& o : named_outputs) used.insert(o.second.id);
   flatbuffers::FlatBufferBuilder fbb(1024 * 64);
   auto ref = [](Value v) { return fb::ValueRef(static_cast<uint32_t>(v.id), v.output); };
   std::vector<flatbuffers::Offset<fb::Variable>> vars;
-  for (const LVar& v : impl.vars) {
+  std::vector<std::string> input_names;
+  for (const LVar& v : all_vars) {
     if (v.is_constant) {
+      if (!used.count(v.id)) continue;
       const Tensor& t = *v.tensor;
       auto shape = fbb.CreateVector(t.dims);
       // force_align 64 in the schema; PreAlign is what ForceVectorAlignment does.
@@ -516,14 +527,16 @@ void build_flatbuffer(const Converter::Impl& impl, const Model& m, std::vector<u
       auto data = fbb.CreateVector(t.data);
       auto arr = fb::CreateArray(fbb, static_cast<fb::DType>(t.dtype), shape, fb::Order::C, data);
       vars.push_back(fb::CreateVariable(fbb, v.id, fbb.CreateString(v.name), fb::VariableValue::Array, arr.Union()));
-    } else {
+    } else if (with_placeholders) {
       auto shape = v.placeholder.rank_known ? fbb.CreateVector(v.placeholder.dims) : 0;
       auto p = fb::CreatePlaceholder(fbb, static_cast<fb::DType>(v.placeholder.dtype), shape);
       vars.push_back(fb::CreateVariable(fbb, v.id, fbb.CreateString(v.name), fb::VariableValue::Placeholder, p.Union()));
+      input_names.push_back(v.name);
     }
   }
   std::vector<flatbuffers::Offset<fb::Node>> nodes;
-  for (const LNode& n : impl.nodes) {
+  for (size_t k = first_node; k < all_nodes.size(); ++k) {
+    const LNode& n = all_nodes[k];
     std::vector<fb::ValueRef> ins;
     for (const Value& v : n.inputs) ins.push_back(ref(v));
     auto in = fbb.CreateVectorOfStructs(ins);
@@ -545,21 +558,68 @@ void build_flatbuffer(const Converter::Impl& impl, const Model& m, std::vector<u
     auto dv = d.empty() ? 0 : fbb.CreateVector(d);
     nodes.push_back(fb::CreateNode(fbb, n.id, fbb.CreateString(n.name), type, op, in, n.num_outputs, t, i, bv, dv));
   }
-  std::vector<std::string> input_names;
-  for (const LVar& v : impl.vars)
-    if (!v.is_constant) input_names.push_back(v.name);
   std::vector<flatbuffers::Offset<fb::Output>> outputs;
-  for (const ValueInfo& o : m.outputs) {
-    auto it = impl.values.find(o.name);
-    if (it == impl.values.end()) continue;  // convert_model reported it
-    fb::ValueRef r = ref(it->second);
-    outputs.push_back(fb::CreateOutput(fbb, fbb.CreateString(o.name), &r));
+  for (const auto& [name, value] : named_outputs) {
+    fb::ValueRef r = ref(value);
+    outputs.push_back(fb::CreateOutput(fbb, fbb.CreateString(name), &r));
   }
   auto root = fb::CreateGraph(fbb, static_cast<uint32_t>(fb::SchemaVersion::V1), fbb.CreateVector(vars),
                               fbb.CreateVector(nodes), fbb.CreateVectorOfStrings(input_names),
                               fbb.CreateVector(outputs));
   fb::FinishGraphBuffer(fbb, root);
   out.assign(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+}
+
+// Note [Constant folding]
+//  A node whose inputs are all constants is computed while converting: the
+//  libops nodes its mapping emitted run once (as a small graph of their
+//  own), and its outputs become constants. Shapes computed from static
+//  shapes (Shape -> Gather -> Concat -> Reshape, as exporters write them)
+//  then reach the ops that need them as constants. When the run fails, or
+//  an output is large, the nodes stay in the graph as they were.
+constexpr int64_t kMaxFoldedElements = int64_t{1} << 16;
+
+bool fold_constants(Converter::Impl& impl, const Node& n, size_t first_node) {
+  std::vector<std::pair<std::string, Value>> outs;
+  for (const std::string& o : n.outputs) {
+    if (o.empty()) continue;
+    auto it = impl.values.find(o);
+    if (it == impl.values.end()) return false;
+    outs.emplace_back(o, it->second);
+  }
+  for (size_t k = first_node; k < impl.nodes.size(); ++k)
+    for (const Value& v : impl.nodes[k].inputs)
+      for (const LVar& var : impl.vars)
+        if (var.id == static_cast<uint32_t>(v.id) && !var.is_constant) return false;
+  std::vector<uint8_t> bytes;
+  write_graph(impl.vars, impl.nodes, first_node, outs, false, bytes);
+  std::shared_ptr<const Graph> g;
+  if (!Graph::load_buffer(bytes.data(), bytes.size(), LoadOptions{}, g).is_ok()) return false;
+  Session session(g);
+  if (!session.run(nullptr, 0).is_ok()) return false;
+  std::vector<Tensor> folded;
+  for (size_t k = 0; k < outs.size(); ++k) {
+    const NDArray& a = session.output(static_cast<int>(k));
+    if (a.length() > kMaxFoldedElements) return false;
+    NDArray dense;
+    if (!a.dup('c', dense).is_ok()) return false;
+    Tensor t;
+    t.name = outs[k].first;
+    t.dtype = dense.dtype();
+    t.onnx_type = dtype_to_onnx(dense.dtype());
+    t.dims.assign(dense.shape().begin(), dense.shape().end());
+    t.data.resize(static_cast<size_t>(dense.length()) * dense.element_size());
+    if (!t.data.empty()) std::memcpy(t.data.data(), dense.data(), t.data.size());
+    folded.push_back(std::move(t));
+  }
+  impl.nodes.resize(first_node);
+  for (Tensor& t : folded) {
+    impl.values.erase(t.name);
+    const std::string name = t.name;
+    impl.owned.push_back(std::move(t));
+    impl.constants[name] = &impl.owned.back();
+  }
+  return true;
 }
 
 Status convert_model(const Model& m, ConvertResult& result) {
@@ -637,7 +697,10 @@ Status convert_model(const Model& m, ConvertResult& result) {
         mark_failed();
         continue;
       }
-      const size_t before = impl.problems.size();
+      const size_t before = impl.problems.size(), first_node = impl.nodes.size();
+      bool all_constant = !n.inputs.empty();
+      for (const std::string& i : n.inputs)
+        if (!i.empty() && !impl.constants.count(i)) all_constant = false;
       ConverterAccess::begin(c, n, m.opset);
       Status s = mapping->fn(c);
       if (s.is_ok() && impl.problems.size() == before) ConverterAccess::check_all_read(c);
@@ -650,7 +713,11 @@ Status convert_model(const Model& m, ConvertResult& result) {
         // (a shape not constant because its producer failed) are dropped.
         impl.problems.resize(before);
       }
-      if (!s.is_ok() || impl.problems.size() != before || upstream_failed) mark_failed();
+      if (!s.is_ok() || impl.problems.size() != before || upstream_failed) {
+        mark_failed();
+      } else if (all_constant && impl.nodes.size() > first_node) {
+        fold_constants(impl, n, first_node);  // Note [Constant folding]
+      }
     }
     for (const ValueInfo& o : m.outputs)
       if (!impl.values.count(o.name) && !impl.failed.count(o.name)) {
@@ -668,7 +735,12 @@ Status convert_model(const Model& m, ConvertResult& result) {
     return Status::error(StatusCode::kNotImplemented, "onnx: %s (and %zu more problems; ops-run --list-unsupported lists them all)",
                          impl.problems[0].c_str(), impl.problems.size() - 1);
   }
-  build_flatbuffer(impl, m, result.lops);
+  std::vector<std::pair<std::string, Value>> outputs;
+  for (const ValueInfo& o : m.outputs) {
+    auto it = impl.values.find(o.name);
+    if (it != impl.values.end()) outputs.emplace_back(o.name, it->second);
+  }
+  write_graph(impl.vars, impl.nodes, 0, outputs, true, result.lops);
   return Status::ok();
 }
 

@@ -131,6 +131,18 @@ TEST(OnnxImport, ConvertsToLopsBytes) {
   EXPECT_GT(g->num_nodes(), 10);
 }
 
+// Note [Constant folding] in onnx_convert.cpp: a shape computed from a
+// static shape is folded, so the Reshape that reads it is the only node left.
+TEST(OnnxImport, FoldsConstantSubgraphs) {
+  std::shared_ptr<const Graph> g;
+  ASSERT_OK(Graph::load_file(kDir + "shape_chain_reshape.onnx", g));
+  ASSERT_EQ(g->main().nodes.size(), 1u);
+  EXPECT_EQ(g->main().nodes[0].op_label, "reshape");
+  ASSERT_OK(Graph::load_file(kDir + "range_folded.onnx", g));
+  ASSERT_EQ(g->main().nodes.size(), 1u);
+  EXPECT_EQ(g->main().nodes[0].op_label, "add");
+}
+
 std::string convert_error(const std::string& file, std::vector<std::string>* problems = nullptr) {
   onnx::ConvertResult r;
   Status s = onnx::convert_file(kDir + file, r);
@@ -166,6 +178,15 @@ TEST(OnnxImportErrors, AttributeTheMappingDoesNotReadIsRefused) {
 TEST(OnnxImportErrors, ReshapeShapeNotConstant) {
   const std::string m = convert_error("err_reshape_shape_input.onnx");
   EXPECT_TRUE(has(m, "node 0 'reshape_dyn' (Reshape, opset 13): input 1 (shape) must be a constant")) << m;
+}
+
+// With a dynamic batch the shape is not known when converting: the Shape
+// node is the one problem reported, not the nodes that depend on it.
+TEST(OnnxImportErrors, ShapeOfADynamicInput) {
+  std::vector<std::string> problems;
+  const std::string m = convert_error("err_shape_chain_dynamic.onnx", &problems);
+  ASSERT_EQ(problems.size(), 1u) << m;
+  EXPECT_TRUE(has(problems[0], "node 0 'shape_of_x' (Shape, opset 13): the input's shape [-1,3,4] is not known")) << m;
 }
 
 TEST(OnnxImportErrors, ControlFlowIsRefusedClearly) {
