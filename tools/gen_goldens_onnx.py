@@ -311,6 +311,7 @@ def main():
     one("TopK", "topk_opset9", {"x": f32(2, 5)}, opset=9, n_out=2, k=2)
     one("Trilu", "trilu_upper", {"x": f32(4, 5)}, opset=14)
     one("Trilu", "trilu_lower_k", {"x": f32(2, 4, 4)}, inits={"k": np.array(-1, np.int64)}, opset=14, upper=0)
+    scatter_cases()
     one("NonZero", "nonzero", {"x": np.array([[1, 0, 2], [0, 3, 0]], np.float32)})
 
     # ---- reductions: axes as an attribute (before opset 13 / 18) or an input
@@ -347,6 +348,37 @@ def main():
         f.write("\n".join(lines) + "\n")
     total = sum(os.path.getsize(os.path.join(OUT, f)) for f in os.listdir(OUT))
     print(f"{len(lines)} cases in {OUT} ({total} bytes)")
+
+
+def scatter_cases():
+    """Scatter, one-hot, depth/space and nearest resizing (their own random
+    stream, so adding cases here leaves the other goldens as they are)."""
+    r = np.random.default_rng(20260119)
+    g = lambda *s: r.standard_normal(s).astype(np.float32)
+    one("ScatterElements", "scatterelements", {"x": g(3, 4)},
+        inits={"i": np.array([[1, 0, 2, 0], [2, 2, 0, 1]], np.int64), "u": g(2, 4)}, axis=0)
+    one("ScatterElements", "scatterelements_add", {"x": g(3, 4)},
+        inits={"i": np.array([[1, 1], [3, 3], [0, 2]], np.int64), "u": g(3, 2)}, axis=1, reduction="add", opset=16)
+    one("ScatterND", "scatternd", {"x": g(4, 3)},
+        inits={"i": np.array([[1], [3]], np.int64), "u": g(2, 3)})
+    one("ScatterND", "scatternd_mul", {"x": g(2, 3)},
+        inits={"i": np.array([[0, 1], [1, 2], [0, 1]], np.int64), "u": g(3)}, opset=16, reduction="mul")
+    one("OneHot", "onehot", {"i": np.array([[0, 2], [1, 3]], np.int64)},
+        inits={"d": np.array(4, np.int64), "v": np.array([-1.0, 2.5], np.float32)}, opset=11)
+    one("OneHot", "onehot_axis0", {"i": np.array([2, 0, 1], np.int64)},
+        inits={"d": np.array(3, np.int64), "v": np.array([0, 1], np.int64)}, opset=11, axis=0)
+    one("DepthToSpace", "depthtospace_dcr", {"x": g(2, 8, 2, 3)}, blocksize=2)
+    one("DepthToSpace", "depthtospace_crd", {"x": g(1, 8, 3, 2)}, blocksize=2, mode="CRD")
+    one("SpaceToDepth", "spacetodepth", {"x": g(2, 2, 4, 6)}, blocksize=2, dims={"x": ["N", 2, 4, 6]})
+    one("Resize", "resize_nearest_asymmetric", {"x": g(1, 2, 3, 4)},
+        inits={"roi": np.zeros(0, np.float32), "s": np.array([1, 1, 2, 3], np.float32)},
+        coordinate_transformation_mode="asymmetric", nearest_mode="floor", mode="nearest")
+    one("Resize", "resize_nearest_half_pixel", {"x": g(2, 1, 2, 3)},
+        inits={"roi": np.zeros(0, np.float32), "s": np.array([1, 1, 3, 2], np.float32)}, mode="nearest")
+    case("resize_sizes", [N("Resize", ["x", "", "", "sz"], ["z0"], mode="nearest")], {"x": g(1, 1, 2, 2)}, ["z0"],
+         {"sz": np.array([1, 1, 4, 6], np.int64)})
+    one("Upsample", "upsample_opset9", {"x": g(1, 2, 2, 3)}, inits={"s": np.array([1, 1, 2, 2], np.float32)},
+        opset=9)
 
 
 def save_only(name, nodes, inputs, outputs, inits=None, opset=13, domains=()):
@@ -396,6 +428,8 @@ def errors():
                                           N("Concat", ["nu", "m1"], ["shape"], axis=0),
                                           N("Reshape", ["x", "shape"], ["z"])], {"x": ["N", 3, 4]}, ["z"],
               {"i0": np.array(0, np.int64), "ax": np.array([0], np.int64), "m1": np.array([-1], np.int64)})
+    save_only("err_resize_linear", [N("Resize", ["x", "", "s"], ["z"], name="up", mode="linear")],
+              {"x": [1, 1, 2, 2]}, ["z"], {"s": np.array([1, 1, 2, 2], np.float32)})
     save_only("err_opset_too_new", [N("Relu", ["x"], ["z"])], {"x": [2]}, ["z"], opset=30)
     m = save_only("err_external_escape", [N("Add", ["x", "w"], ["z"])], {"x": [3]}, ["z"], inits={"w": f32(3)})
     t = m.graph.initializer[0]

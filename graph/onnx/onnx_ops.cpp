@@ -1027,6 +1027,154 @@ Status map_trilu(C& c) {
   return done(c, 0, c.op(upper ? "triu" : "tril").in(c.input(0)).arg("k", k).emit1());
 }
 
+// ---- scatter, one-hot, space and depth, resizing ----
+
+Status scatter_mode(C& c, int64_t& mode) {
+  const std::string r = c.opset() >= 16 ? c.attr_string("reduction", "none") : "none";
+  if (r == "none") mode = 0;
+  else if (r == "add") mode = 1;
+  else if (r == "mul") mode = 3;
+  else if (r == "max") mode = 5;
+  else if (r == "min") mode = 6;
+  else return c.fail_attr("reduction", "= '" + r + "' is not supported: none, add, mul, max or min");
+  return Status::ok();
+}
+
+Status map_scatter_elements(C& c) {
+  int64_t mode = 0;
+  RETURN_IF_ERROR(scatter_mode(c, mode));
+  return done(c, 0, c.op("scatter_elements").in(c.input(0)).in(c.input(1)).in(c.input(2))
+                        .arg("axis", c.attr_int("axis", 0)).arg("mode", mode).emit1());
+}
+
+Status map_scatter_nd(C& c) {
+  int64_t mode = 0;
+  RETURN_IF_ERROR(scatter_mode(c, mode));
+  return done(c, 0, c.op("scatter_nd_update").in(c.input(0)).in(c.input(1)).in(c.input(2)).arg("mode", mode).emit1());
+}
+
+Status map_one_hot(C& c) {
+  std::vector<int64_t> depth;
+  if (!c.constant_ints(1, "depth", depth)) return reported();
+  if (depth.size() != 1) return c.fail("input 1 (depth) must hold one value");
+  const Tensor* values = c.constant_input(2);
+  std::vector<double> v;
+  if (values == nullptr || !values->to_doubles(v) || v.size() != 2)
+    return c.fail("input 2 (values) must be a constant [off, on] pair");
+  return done(c, 0, c.op("one_hot").in(c.input(0)).arg("axis", c.attr_int("axis", -1)).arg("depth", depth[0])
+                        .arg("on", v[1]).arg("off", v[0]).arg("dtype", values->dtype).emit1());
+}
+
+// DepthToSpace and SpaceToDepth as reshape, permute, reshape; the channel
+// and spatial dims must be known (the batch may be dynamic).
+Status map_depth_space(C& c, bool to_space) {
+  const int64_t b = c.attr_int("blocksize", 0);
+  const std::string mode = to_space && c.opset() >= 11 ? c.attr_string("mode", "DCR") : "DCR";
+  if (b < 1) return c.fail_attr("blocksize", "must be >= 1");
+  if (mode != "DCR" && mode != "CRD") return c.fail_attr("mode", "= '" + mode + "' is not supported: DCR or CRD");
+  const ValueType t = c.input_type(0);
+  if (!t.rank_known || t.dims.size() != 4 || t.dims[1] < 0 || t.dims[2] < 0 || t.dims[3] < 0)
+    return c.fail("the input must be 4-D with known channel, height and width");
+  const int64_t n = t.dims[0] < 0 ? -1 : t.dims[0], ch = t.dims[1], h = t.dims[2], w = t.dims[3];
+  std::vector<int64_t> s1, perm, s2;
+  if (to_space) {
+    if (ch % (b * b) != 0) return c.fail(str_format("channels %lld are not a multiple of blocksize^2", static_cast<long long>(ch)));
+    const int64_t co = ch / (b * b);
+    if (mode == "DCR") {
+      s1 = {n, b, b, co, h, w};
+      perm = {0, 3, 4, 1, 5, 2};
+    } else {
+      s1 = {n, co, b, b, h, w};
+      perm = {0, 1, 4, 2, 5, 3};
+    }
+    s2 = {n, co, h * b, w * b};
+  } else {
+    if (h % b != 0 || w % b != 0) return c.fail("height and width must be multiples of blocksize");
+    s1 = {n, ch, h / b, b, w / b, b};
+    perm = {0, 3, 5, 1, 2, 4};
+    s2 = {n, ch * b * b, h / b, w / b};
+  }
+  Value v = c.op("reshape").in(c.input(0)).arg("shape", s1).emit1();
+  v = c.op("permute").in(v).arg("perm", perm).emit1();
+  return done(c, 0, c.op("reshape").in(v).arg("shape", s2).emit1());
+}
+
+// Nearest-neighbour resizing by whole factors is element repetition: with
+// coordinate modes half_pixel / pytorch_half_pixel and rounding to the
+// nearest, or asymmetric and floor, output position k*s+j reads input k.
+Status resize_nearest(C& c, Value x, const std::vector<double>& scales) {
+  const int r = static_cast<int>(scales.size());
+  for (int d = 0; d < r; ++d) {
+    const double sc = scales[static_cast<size_t>(d)];
+    const int64_t k = static_cast<int64_t>(std::llround(sc));
+    if (k < 1 || std::fabs(sc - static_cast<double>(k)) > 1e-6)
+      return c.fail(str_format("scale %g along dim %d is not supported: whole factors >= 1 only", sc, d));
+    if (k == 1) continue;
+    x = c.op("repeat").in(x).arg("axis", static_cast<int64_t>(d)).arg("repeats", std::vector<int64_t>{k}).emit1();
+  }
+  return done(c, 0, x);
+}
+
+Status map_resize(C& c) {
+  const std::string mode = c.attr_string("mode", "nearest");
+  if (mode != "nearest") return c.fail_attr("mode", "= '" + mode + "' is not supported: nearest only");
+  std::string coord = "asymmetric", nearest = "round_prefer_floor";
+  if (c.opset() >= 11) {
+    coord = c.attr_string("coordinate_transformation_mode", "half_pixel");
+    nearest = c.attr_string("nearest_mode", "round_prefer_floor");
+    c.ignore_attr("cubic_coeff_a");        // cubic mode only
+    c.ignore_attr("extrapolation_value");  // tf_crop_and_resize only, refused below
+    if (c.attr_int("exclude_outside", 0) != 0) return c.fail_attr("exclude_outside", "= 1 is not supported");
+  } else {
+    nearest = "floor";
+  }
+  if (c.opset() >= 18) {
+    if (c.attr_int("antialias", 0) != 0) return c.fail_attr("antialias", "= 1 is not supported");
+    std::vector<int64_t> axes;
+    if (c.attr_ints("axes", axes)) return c.fail_attr("axes", "is not supported");
+    c.ignore_attr("keep_aspect_ratio_policy");  // only with sizes, which must then give whole factors
+  }
+  const bool round = nearest == "round_prefer_floor" || nearest == "round_prefer_ceil";
+  const bool ok = ((coord == "half_pixel" || coord == "pytorch_half_pixel") && round) ||
+                  (coord == "asymmetric" && nearest == "floor");
+  if (!ok)
+    return c.fail_attr("coordinate_transformation_mode", "= '" + coord + "' with nearest_mode '" + nearest +
+                                                             "' is not supported");
+  const int scales_at = c.opset() >= 11 ? 2 : 1;
+  if (c.opset() >= 11 && c.has_input(1)) c.constant_input(1);  // roi: tf_crop_and_resize only
+  std::vector<double> scales;
+  const Tensor* st = c.has_input(scales_at) ? c.constant_input(scales_at) : nullptr;
+  if (st != nullptr && st->numel() > 0) {
+    if (!st->to_doubles(scales)) return c.fail("the scales are not numbers");
+  } else if (c.opset() >= 11 && c.has_input(3)) {
+    std::vector<int64_t> sizes;
+    if (!c.constant_ints(3, "sizes", sizes)) return reported();
+    const ValueType t = c.input_type(0);
+    if (!t.dims_known() || t.dims.size() != sizes.size())
+      return c.fail("sizes needs the input's dims to be known");
+    for (size_t d = 0; d < sizes.size(); ++d) {
+      if (t.dims[d] == 0 || sizes[d] % t.dims[d] != 0) return c.fail("sizes must be whole multiples of the input's dims");
+      scales.push_back(static_cast<double>(sizes[d] / t.dims[d]));
+    }
+  } else {
+    return c.fail("the scales (or sizes) must be constants");
+  }
+  return resize_nearest(c, c.input(0), scales);
+}
+
+Status map_upsample(C& c) {
+  const std::string mode = c.attr_string("mode", "nearest");
+  if (mode != "nearest") return c.fail_attr("mode", "= '" + mode + "' is not supported: nearest only");
+  std::vector<double> scales;
+  if (c.opset() < 9) {
+    if (!c.attr_floats("scales", scales)) return c.fail_attr("scales", "is required");
+  } else {
+    const Tensor* st = c.constant_input(1);
+    if (st == nullptr || !st->to_doubles(scales)) return c.fail("input 1 (scales) must be a constant");
+  }
+  return resize_nearest(c, c.input(0), scales);
+}
+
 #define ROW(op, first, last, fn, notes) {op, first, last, fn, notes}
 #define UNARY(op, first, lib) {op, first, kMaxOpset, [](C& c) { return unary(c, lib); }, ""}
 #define BINARY(op, first, lib) {op, first, kMaxOpset, [](C& c) { return binary(c, lib); }, ""}
@@ -1153,6 +1301,17 @@ const std::vector<OpMapping> kTable = {
     ROW("CumSum", 11, kMaxOpset, map_cumsum, ""),
     ROW("TopK", 1, kMaxOpset, map_top_k, "K computed at run time."),
     ROW("Trilu", 14, kMaxOpset, map_trilu, "k computed at run time."),
+    ROW("ScatterElements", 11, kMaxOpset, map_scatter_elements, ""),
+    ROW("ScatterND", 11, kMaxOpset, map_scatter_nd, ""),
+    ROW("OneHot", 9, kMaxOpset, map_one_hot, "depth or values computed at run time."),
+    ROW("DepthToSpace", 1, kMaxOpset, [](C& c) { return map_depth_space(c, true); },
+        "inputs whose channel, height or width is not known."),
+    ROW("SpaceToDepth", 1, kMaxOpset, [](C& c) { return map_depth_space(c, false); },
+        "inputs whose channel, height or width is not known."),
+    ROW("Resize", 10, kMaxOpset, map_resize,
+        "modes linear and cubic; scales that are not whole numbers; nearest with coordinate modes other than "
+        "half_pixel / pytorch_half_pixel (rounding) and asymmetric (floor); antialias; axes."),
+    ROW("Upsample", 7, 9, map_upsample, "mode linear; scales that are not whole numbers."),
     // Reductions.
     ROW("ReduceSum", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_sum", 13); },
         "axes computed at run time with noop_with_empty_axes = 1."),

@@ -170,6 +170,11 @@ TEST(OnnxImportErrors, UnsupportedAttributeValue) {
   EXPECT_TRUE(has(m, "node 0 'pool1' (MaxPool, opset 13): attribute 'ceil_mode' = 1 is not supported")) << m;
 }
 
+TEST(OnnxImportErrors, ResizeOtherThanWholeFactorNearest) {
+  const std::string m = convert_error("err_resize_linear.onnx");
+  EXPECT_TRUE(has(m, "node 0 'up' (Resize, opset 13): attribute 'mode' = 'linear' is not supported")) << m;
+}
+
 TEST(OnnxImportErrors, AttributeTheMappingDoesNotReadIsRefused) {
   const std::string m = convert_error("err_unknown_attribute.onnx");
   EXPECT_TRUE(has(m, "node 0 'r' (Relu, opset 13): attribute 'not_an_onnx_attribute' is not supported")) << m;
