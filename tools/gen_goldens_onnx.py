@@ -26,7 +26,7 @@ OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests_cpu"
 rng = np.random.default_rng(20260118)
 lines = []
 
-ONNX_TYPE = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float64): TensorProto.DOUBLE,
+ONNX_TYPE = {np.dtype(np.float16): TensorProto.FLOAT16, np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float64): TensorProto.DOUBLE,
              np.dtype(np.int64): TensorProto.INT64, np.dtype(np.int32): TensorProto.INT32,
              np.dtype(np.bool_): TensorProto.BOOL, np.dtype(np.uint8): TensorProto.UINT8}
 
@@ -312,6 +312,7 @@ def main():
     one("Trilu", "trilu_upper", {"x": f32(4, 5)}, opset=14)
     one("Trilu", "trilu_lower_k", {"x": f32(2, 4, 4)}, inits={"k": np.array(-1, np.int64)}, opset=14, upper=0)
     scatter_cases()
+    dtype_cases()
     one("NonZero", "nonzero", {"x": np.array([[1, 0, 2], [0, 3, 0]], np.float32)})
 
     # ---- reductions: axes as an attribute (before opset 13 / 18) or an input
@@ -379,6 +380,19 @@ def scatter_cases():
          {"sz": np.array([1, 1, 4, 6], np.int64)})
     one("Upsample", "upsample_opset9", {"x": g(1, 2, 2, 3)}, inits={"s": np.array([1, 1, 2, 2], np.float32)},
         opset=9)
+
+
+def dtype_cases():
+    """float16 and float64 models: constants the importer makes (alpha,
+    epsilon, scales) take the input's dtype, so nothing is promoted."""
+    r = np.random.default_rng(20260120)
+    h = lambda *s: r.standard_normal(s).astype(np.float16)
+    d = lambda *s: r.standard_normal(s).astype(np.float64)
+    one("LeakyRelu", "leakyrelu_f16", {"x": h(3, 4)}, alpha=0.2, rtol=1e-3, atol=1e-3)
+    one("HardSigmoid", "hardsigmoid_f16", {"x": h(3, 4)}, rtol=1e-3, atol=1e-3)
+    one("Elu", "elu_f64", {"x": d(3, 4)})
+    one("Gemm", "gemm_f64", {"a": d(2, 3)}, inits={"b": d(3, 4), "c": d(4)}, alpha=0.5, beta=3.0)
+    one("LayerNormalization", "layernorm_f64", {"x": d(2, 5)}, inits={"s": d(5), "b": d(5)}, opset=17)
 
 
 def save_only(name, nodes, inputs, outputs, inits=None, opset=13, domains=()):

@@ -14,6 +14,7 @@
 #include "graph/executor.h"
 #include "graph/onnx/onnx_convert.h"
 #include "graph/onnx/onnx_import.h"
+#include "libops/array/ndarray.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/registry.h"
 #include "schemas/graph_generated.h"
@@ -296,24 +297,16 @@ Value Converter::constant(Tensor t) {
 
 Value Converter::constant_scalar(DataType dtype, double v) {
   if (dtype == DataType::kInvalid) dtype = DataType::kFloat32;
+  // A scalar of the dtype asked for (float16 and bfloat16 too), so that
+  // binary ops do not promote the other operand.
+  NDArray a;
   Tensor t;
   t.dtype = dtype;
   t.onnx_type = dtype_to_onnx(dtype);
   t.data.resize(dtype_size(dtype));
-  switch (dtype) {
-    case DataType::kFloat32: { float f = static_cast<float>(v); std::memcpy(t.data.data(), &f, 4); break; }
-    case DataType::kFloat64: std::memcpy(t.data.data(), &v, 8); break;
-    case DataType::kInt64: { int64_t x = static_cast<int64_t>(v); std::memcpy(t.data.data(), &x, 8); break; }
-    case DataType::kInt32: { int32_t x = static_cast<int32_t>(v); std::memcpy(t.data.data(), &x, 4); break; }
-    default: {
-      // Other dtypes: a float32 scalar, cast by the op that uses it.
-      t.dtype = DataType::kFloat32;
-      t.onnx_type = 1;
-      t.data.resize(4);
-      float f = static_cast<float>(v);
-      std::memcpy(t.data.data(), &f, 4);
-      break;
-    }
+  if (NDArray::create(dtype, Dims{}, 'c', a).is_ok()) {
+    a.set_double(0, v);
+    std::memcpy(t.data.data(), a.data(), t.data.size());
   }
   return constant(std::move(t));
 }
