@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -117,6 +118,28 @@ TEST(OnnxImport, KeepsNamesAndDynamicDims) {
   Session s(g);
   ASSERT_OK(s.run(in, 1));
   EXPECT_EQ(s.output("probs")->shape().str(), "[1,10]");
+}
+
+// A file without the .onnx name is still read as ONNX when it lacks the
+// libops identifier and starts as ONNX files do; other bytes keep the
+// graph loader's own message.
+TEST(OnnxImport, DetectsOnnxByContent) {
+  const std::vector<uint8_t> bytes = read_bytes(kDir + "gemm.onnx");
+  const std::string path = std::string(LIBOPS_BUILD_DIR) + "/onnx_import_test_model.bin";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
+  std::shared_ptr<const Graph> g;
+  ASSERT_OK(Graph::load_file(path, g));
+  EXPECT_EQ(g->main().inputs[0].name, "a");
+  EXPECT_TRUE(onnx::looks_like_onnx("m.bin", bytes.data(), bytes.size()));
+  const char lops[8] = {0x08, 0, 0, 0, 'L', 'O', 'P', 'S'};
+  EXPECT_FALSE(onnx::looks_like_onnx("m.lops", lops, sizeof lops));
+  EXPECT_TRUE(onnx::looks_like_onnx("m.onnx", lops, 0));
+  const char other[8] = {'x', 0, 0, 0, 'A', 'B', 'C', 'D'};
+  EXPECT_FALSE(onnx::looks_like_onnx("m.bin", other, sizeof other));
+  std::remove(path.c_str());
 }
 
 // The converted bytes are a graph file that loads like any other.
