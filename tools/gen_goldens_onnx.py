@@ -313,6 +313,7 @@ def main():
     one("Trilu", "trilu_lower_k", {"x": f32(2, 4, 4)}, inits={"k": np.array(-1, np.int64)}, opset=14, upper=0)
     scatter_cases()
     dtype_cases()
+    if_cases()
     one("NonZero", "nonzero", {"x": np.array([[1, 0, 2], [0, 3, 0]], np.float32)})
 
     # ---- reductions: axes as an attribute (before opset 13 / 18) or an input
@@ -395,6 +396,26 @@ def dtype_cases():
     one("LayerNormalization", "layernorm_f64", {"x": d(2, 5)}, inits={"s": d(5), "b": d(5)}, opset=17)
 
 
+def if_cases():
+    """If: branches read outer values (a graph input, a node's output, an
+    initializer) by name; the condition is a scalar or a one-element tensor."""
+    r = np.random.default_rng(20260121)
+    x = r.standard_normal((2, 3)).astype(np.float32)
+    then_g = helper.make_graph([N("Add", ["x", "c1"], ["t0"]), N("Identity", ["y"], ["t1"])], "then", [],
+                               [helper.make_empty_tensor_value_info("t0"), helper.make_empty_tensor_value_info("t1")])
+    inner_then = helper.make_graph([N("Neg", ["y"], ["n0"])], "inner_then", [], [helper.make_empty_tensor_value_info("n0")])
+    inner_else = helper.make_graph([N("Sigmoid", ["x"], ["n1"])], "inner_else", [],
+                                   [helper.make_empty_tensor_value_info("n1")])
+    else_g = helper.make_graph([N("Mul", ["x", "y"], ["e0"]),
+                                N("If", ["c2"], ["e1"], then_branch=inner_then, else_branch=inner_else)], "else", [],
+                               [helper.make_empty_tensor_value_info("e0"), helper.make_empty_tensor_value_info("e1")])
+    nodes = [N("Relu", ["x"], ["y"]), N("If", ["c"], ["z0", "z1"], name="choose", then_branch=then_g, else_branch=else_g)]
+    inits = {"c1": r.standard_normal(3).astype(np.float32)}
+    case("if_true", nodes, {"x": x, "c": np.array(True), "c2": np.array(True)}, ["z0", "z1"], inits)
+    case("if_false_nested", nodes, {"x": x, "c": np.array(False), "c2": np.array(False)}, ["z0", "z1"], inits)
+    case("if_cond_shape1", nodes, {"x": x, "c": np.array([False]), "c2": np.array(True)}, ["z0", "z1"], inits)
+
+
 def save_only(name, nodes, inputs, outputs, inits=None, opset=13, domains=()):
     """A model the importer must refuse: written without reference outputs."""
     vis = [helper.make_tensor_value_info(n, TensorProto.FLOAT, shape) for n, shape in inputs.items()]
@@ -429,12 +450,21 @@ def errors():
                            N("Unique", ["b"], ["d"], name="u"),
                            N("Custom", ["b"], ["e"], name="ms", domain="com.microsoft")],
               {"x": [2, 2], "y": [1, 1, 4, 4]}, ["a", "c", "d", "e"], domains=["com.microsoft"])
+    body = helper.make_graph([N("Identity", ["cond_in"], ["cond_out"]), N("Add", ["v_in", "v_in"], ["v_out"])], "body",
+                             [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+                              helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+                              helper.make_tensor_value_info("v_in", TensorProto.FLOAT, [2])],
+                             [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+                              helper.make_tensor_value_info("v_out", TensorProto.FLOAT, [2])])
+    save_only("err_loop", [N("Loop", ["n", "", "x"], ["z"], name="repeat", body=body)], {"x": [2]}, ["z"],
+              {"n": np.array(3, np.int64)})
     then_g = helper.make_graph([N("Identity", ["x"], ["t"])], "then", [], [helper.make_empty_tensor_value_info("t")])
-    else_g = helper.make_graph([N("Neg", ["x"], ["e"])], "else", [], [helper.make_empty_tensor_value_info("e")])
-    m = save_only("err_if", [N("If", ["c"], ["z"], name="branch", then_branch=then_g, else_branch=else_g)],
+    else_g = helper.make_graph([N("Einsum", ["x", "x"], ["e"], name="inner", equation="i,i->i")], "else", [],
+                               [helper.make_empty_tensor_value_info("e")])
+    m = save_only("err_if_branch", [N("If", ["c"], ["z"], name="branch", then_branch=then_g, else_branch=else_g)],
                   {"x": [2]}, ["z"])
     m.graph.input.append(helper.make_tensor_value_info("c", TensorProto.BOOL, []))
-    with open(os.path.join(OUT, "err_if.onnx"), "wb") as f:
+    with open(os.path.join(OUT, "err_if_branch.onnx"), "wb") as f:
         f.write(m.SerializeToString())
     save_only("err_shape_chain_dynamic", [N("Shape", ["x"], ["s"], name="shape_of_x"),
                                           N("Gather", ["s", "i0"], ["n"], axis=0),

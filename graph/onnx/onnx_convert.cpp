@@ -42,6 +42,8 @@ struct LNode {
   uint32_t id = 0;
   std::string name;
   bool legacy = false;
+  bool is_if = false;  // an IfOp: branch_a / branch_b index Graph.subgraphs
+  int branch_a = 0, branch_b = 0;
   std::string op;  // custom op name
   int group = 0, num = 0;
   std::vector<Value> inputs;
@@ -55,8 +57,23 @@ struct LNode {
 }  // namespace
 
 struct Converter::Impl {
-  explicit Impl(const Model& m) : model(m) {}
+  // The main graph (parent null) or a subgraph (an If branch), which has
+  // its own ids and values, and shares the problem list and the list of
+  // subgraphs of the main graph.
+  Impl(const Model& m, Impl* parent, const std::unordered_map<std::string, ValueInfo>* value_info)
+      : model(m), root(parent ? parent->root : this), problems(parent ? parent->problems : own_problems),
+        info(value_info) {}
   const Model& model;
+  Impl* root;
+  std::vector<std::string> own_problems;
+  std::vector<std::string>& problems;
+  const std::unordered_map<std::string, ValueInfo>* info;  // declared and inferred types
+  std::string where;  // "" for the main graph, " in then_branch of node 2 'if'" for a subgraph
+  // Subgraphs (root only): Graph.subgraphs in order.
+  std::vector<std::unique_ptr<Impl>> subgraphs;
+  std::unordered_map<std::string, ValueInfo> own_info;  // subgraphs: the outer types and their own
+  std::string body_name;
+  std::vector<std::pair<std::string, Value>> body_outputs;
   uint32_t next_id = 0;
   std::vector<LVar> vars;
   std::vector<LNode> nodes;
@@ -66,7 +83,6 @@ struct Converter::Impl {
   std::deque<Tensor> owned;                                 // constants made here
   std::unordered_map<std::string, int> uses;                // ONNX value name -> readers
   std::unordered_set<std::string> names;                    // variable names in use
-  std::vector<std::string> problems;
   std::string label;  // "node 3 'conv1' (Conv, opset 13)"
 
   std::string unique_name(const std::string& base) {
@@ -144,8 +160,8 @@ ValueType Converter::input_type(int k) const {
     vt.dims = c->second->dims;
     return vt;
   }
-  auto it = impl_.model.value_info.find(name);
-  if (it != impl_.model.value_info.end()) {
+  auto it = impl_.info->find(name);
+  if (it != impl_.info->end()) {
     vt.dtype = it->second.dtype;
     vt.rank_known = it->second.rank_known;
     vt.dims = it->second.dims;
@@ -158,8 +174,8 @@ DataType Converter::input_dtype(int k) const { return input_type(k).dtype; }
 ValueType Converter::output_type(int k) const {
   ValueType vt;
   if (k < 0 || k >= num_outputs()) return vt;
-  auto it = impl_.model.value_info.find(node_->outputs[static_cast<size_t>(k)]);
-  if (it != impl_.model.value_info.end()) {
+  auto it = impl_.info->find(node_->outputs[static_cast<size_t>(k)]);
+  if (it != impl_.info->end()) {
     vt.dtype = it->second.dtype;
     vt.rank_known = it->second.rank_known;
     vt.dims = it->second.dims;
@@ -453,6 +469,8 @@ std::vector<Value> OpCall::emit() {
 // ---------------------------------------------------------------- driver
 
 struct ConverterAccess {
+  static Converter::Impl& impl(Converter& c) { return c.impl_; }
+  static const Attribute* read_attr(Converter& c, const char* name) { return mark(*c.node_, c.attr_read_, name); }
   static void begin(Converter& c, const Node& n, int64_t opset) {
     c.node_ = &n;
     c.opset_ = opset;
@@ -497,16 +515,23 @@ std::string opset_ranges(const std::string& op_type) {
   return s;
 }
 
-// Writes a libops graph file of `vars` and `nodes` with the named outputs.
-// Constants no node or output reads (left by folding) are left out.
-void write_graph(const std::vector<LVar>& all_vars, const std::vector<LNode>& all_nodes, size_t first_node,
-                 const std::vector<std::pair<std::string, Value>>& named_outputs, bool with_placeholders,
-                 std::vector<uint8_t>& out) {
+// The tables of one body (the main graph or a subgraph): `vars` and
+// `nodes` from first_node on, with the named outputs. Constants no node or
+// output reads (left by folding) are left out.
+struct BodyTables {
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::Variable>>> vars;
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::Node>>> nodes;
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>> inputs;
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::Output>>> outputs;
+};
+
+BodyTables write_body(flatbuffers::FlatBufferBuilder& fbb, const std::vector<LVar>& all_vars,
+                      const std::vector<LNode>& all_nodes, size_t first_node,
+                      const std::vector<std::pair<std::string, Value>>& named_outputs, bool with_placeholders) {
   std::unordered_set<int64_t> used;
   for (size_t k = first_node; k < all_nodes.size(); ++k)
     for (const Value& v : all_nodes[k].inputs) used.insert(v.id);
   for (const auto& o : named_outputs) used.insert(o.second.id);
-  flatbuffers::FlatBufferBuilder fbb(1024 * 64);
   auto ref = [](Value v) { return fb::ValueRef(static_cast<uint32_t>(v.id), v.output); };
   std::vector<flatbuffers::Offset<fb::Variable>> vars;
   std::vector<std::string> input_names;
@@ -535,7 +560,10 @@ void write_graph(const std::vector<LVar>& all_vars, const std::vector<LNode>& al
     auto in = fbb.CreateVectorOfStructs(ins);
     flatbuffers::Offset<void> op;
     fb::Op type;
-    if (n.legacy) {
+    if (n.is_if) {
+      op = fb::CreateIfOp(fbb, static_cast<uint32_t>(n.branch_a), static_cast<uint32_t>(n.branch_b)).Union();
+      type = fb::Op::IfOp;
+    } else if (n.legacy) {
       op = fb::CreateLegacyOp(fbb, static_cast<fb::LegacyGroup>(n.group), n.num).Union();
       type = fb::Op::LegacyOp;
     } else {
@@ -556,9 +584,25 @@ void write_graph(const std::vector<LVar>& all_vars, const std::vector<LNode>& al
     fb::ValueRef r = ref(value);
     outputs.push_back(fb::CreateOutput(fbb, fbb.CreateString(name), &r));
   }
-  auto root = fb::CreateGraph(fbb, static_cast<uint32_t>(fb::SchemaVersion::V1), fbb.CreateVector(vars),
-                              fbb.CreateVector(nodes), fbb.CreateVectorOfStrings(input_names),
-                              fbb.CreateVector(outputs));
+  return BodyTables{fbb.CreateVector(vars), fbb.CreateVector(nodes), fbb.CreateVectorOfStrings(input_names),
+                    fbb.CreateVector(outputs)};
+}
+
+// Writes a libops graph file: the main body and the subgraphs `subs`.
+void write_graph(const std::vector<LVar>& all_vars, const std::vector<LNode>& all_nodes, size_t first_node,
+                 const std::vector<std::pair<std::string, Value>>& named_outputs, bool with_placeholders,
+                 std::vector<uint8_t>& out, const std::vector<std::unique_ptr<Converter::Impl>>* subs = nullptr) {
+  flatbuffers::FlatBufferBuilder fbb(1024 * 64);
+  std::vector<flatbuffers::Offset<fb::Subgraph>> subgraphs;
+  if (subs != nullptr)
+    for (const auto& sub : *subs) {
+      BodyTables b = write_body(fbb, sub->vars, sub->nodes, 0, sub->body_outputs, true);
+      subgraphs.push_back(fb::CreateSubgraph(fbb, fbb.CreateString(sub->body_name), b.vars, b.nodes, b.inputs,
+                                             b.outputs));
+    }
+  BodyTables main = write_body(fbb, all_vars, all_nodes, first_node, named_outputs, with_placeholders);
+  auto root = fb::CreateGraph(fbb, static_cast<uint32_t>(fb::SchemaVersion::V1), main.vars, main.nodes, main.inputs,
+                              main.outputs, subgraphs.empty() ? 0 : fbb.CreateVector(subgraphs));
   fb::FinishGraphBuffer(fbb, root);
   out.assign(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
 }
@@ -615,8 +659,93 @@ bool fold_constants(Converter::Impl& impl, const Node& n, size_t first_node) {
   return true;
 }
 
+// Maps `nodes` into `impl` in order (Note [Nothing ignored]), collecting
+// every problem.
+void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_t opset) {
+  auto problem = [&](const std::string& msg) { impl.problems.push_back(msg); };
+  Converter c(impl);
+  for (const Node& n : nodes) {
+    impl.label = str_format("node %d '%s' (%s, opset %lld)%s", n.index, n.name.c_str(), n.op_type.c_str(),
+                            static_cast<long long>(opset), impl.where.c_str());
+    auto mark_failed = [&] {
+      for (const std::string& o : n.outputs)
+        if (!o.empty() && !impl.values.count(o) && !impl.constants.count(o)) impl.failed.insert(o);
+    };
+    // An input from a node that failed is not a new problem; one that
+    // nothing produces is (the model is malformed or not in order).
+    bool upstream_failed = false, missing = false;
+    for (const std::string& i : n.inputs) {
+      if (i.empty() || impl.values.count(i) || impl.constants.count(i)) continue;
+      if (impl.failed.count(i)) {
+        upstream_failed = true;
+      } else {
+        problem(impl.label + ": input '" + i + "' is not a graph input, an initializer or an output of an earlier node");
+        missing = true;
+      }
+    }
+    if (!n.domain.empty()) {
+      problem(impl.label + ": domain '" + n.domain + "' is not supported (only the default ONNX domain is)");
+      mark_failed();
+      continue;
+    }
+    bool elsewhere = false;
+    const OpMapping* mapping = find_mapping(n.op_type, opset, elsewhere);
+    if (mapping == nullptr) {
+      if (n.op_type == "Loop" || n.op_type == "Scan")
+        problem(impl.label + ": control flow with loops (Loop, Scan) is not imported yet; its body would become a "
+                             "libops While subgraph");
+      else if (elsewhere)
+        problem(impl.label + ": op " + n.op_type + " is supported for opsets " + opset_ranges(n.op_type) + " only");
+      else
+        problem(impl.label + ": op type '" + n.op_type + "' is not supported by the importer (docs/onnx.md lists "
+                             "what is)");
+      mark_failed();
+      continue;
+    }
+    if (missing) {
+      mark_failed();
+      continue;
+    }
+    const size_t before = impl.problems.size(), first_node = impl.nodes.size();
+    bool all_constant = !n.inputs.empty() && n.op_type != "If";
+    for (const std::string& i : n.inputs)
+      if (!i.empty() && !impl.constants.count(i)) all_constant = false;
+    ConverterAccess::begin(c, n, opset);
+    Status s = mapping->fn(c);
+    if (s.is_ok() && impl.problems.size() == before) ConverterAccess::check_all_read(c);
+    // A mapping that gave up without saying why (an omitted input where it
+    // needs one, say) is still a problem of this node.
+    if (!s.is_ok() && impl.problems.size() == before && !upstream_failed)
+      problem(impl.label + ": cannot be mapped: " + s.message());
+    if (upstream_failed) {
+      // Problems that only follow from an input that could not be made
+      // (a shape not constant because its producer failed) are dropped.
+      impl.problems.resize(before);
+    }
+    if (!s.is_ok() || impl.problems.size() != before || upstream_failed) {
+      mark_failed();
+    } else if (all_constant && impl.nodes.size() > first_node) {
+      fold_constants(impl, n, first_node);  // Note [Constant folding]
+    }
+  }
+}
+
+// Counts the readers of each value name, subgraphs' nodes included (a
+// branch reads outer values by name).
+void count_uses(const std::vector<Node>& nodes, std::unordered_map<std::string, int>& uses) {
+  for (const Node& n : nodes) {
+    for (const std::string& i : n.inputs)
+      if (!i.empty()) uses[i]++;
+    for (const Attribute& a : n.attributes)
+      if (a.g) {
+        count_uses(a.g->nodes, uses);
+        for (const ValueInfo& o : a.g->outputs) uses[o.name]++;
+      }
+  }
+}
+
 Status convert_model(const Model& m, ConvertResult& result) {
-  Converter::Impl impl(m);
+  Converter::Impl impl(m, nullptr, &m.value_info);
   auto problem = [&](const std::string& msg) { impl.problems.push_back(msg); };
   if (m.opset < kMinOpset || m.opset > kMaxOpset) {
     problem(str_format("model: opset %lld of the default ONNX domain is not supported (the importer reads opsets %d "
@@ -640,78 +769,9 @@ Status convert_model(const Model& m, ConvertResult& result) {
       impl.values[in.name] = Value{v.id, 0};
       impl.constants.erase(in.name);
     }
-    for (const Node& n : m.nodes)
-      for (const std::string& i : n.inputs)
-        if (!i.empty()) impl.uses[i]++;
+    count_uses(m.nodes, impl.uses);
     for (const ValueInfo& o : m.outputs) impl.uses[o.name]++;
-
-    Converter c(impl);
-    for (const Node& n : m.nodes) {
-      impl.label = str_format("node %d '%s' (%s, opset %lld)", n.index, n.name.c_str(), n.op_type.c_str(),
-                              static_cast<long long>(m.opset));
-      auto mark_failed = [&] {
-        for (const std::string& o : n.outputs)
-          if (!o.empty() && !impl.values.count(o) && !impl.constants.count(o)) impl.failed.insert(o);
-      };
-      // An input from a node that failed is not a new problem; one that
-      // nothing produces is (the model is malformed or not in order).
-      bool upstream_failed = false, missing = false;
-      for (const std::string& i : n.inputs) {
-        if (i.empty() || impl.values.count(i) || impl.constants.count(i)) continue;
-        if (impl.failed.count(i)) {
-          upstream_failed = true;
-        } else {
-          problem(impl.label + ": input '" + i +
-                  "' is not a graph input, an initializer or an output of an earlier node");
-          missing = true;
-        }
-      }
-      if (!n.domain.empty()) {
-        problem(impl.label + ": domain '" + n.domain + "' is not supported (only the default ONNX domain is)");
-        mark_failed();
-        continue;
-      }
-      bool elsewhere = false;
-      const OpMapping* mapping = find_mapping(n.op_type, m.opset, elsewhere);
-      if (mapping == nullptr) {
-        if (n.op_type == "If" || n.op_type == "Loop" || n.op_type == "Scan")
-          problem(impl.label + ": control flow (If, Loop, Scan) is not imported yet; its subgraphs would become libops "
-                               "If/While subgraphs");
-        else if (elsewhere)
-          problem(impl.label + ": op " + n.op_type + " is supported for opsets " + opset_ranges(n.op_type) +
-                  " only");
-        else
-          problem(impl.label + ": op type '" + n.op_type + "' is not supported by the importer (docs/onnx.md lists "
-                               "what is)");
-        mark_failed();
-        continue;
-      }
-      if (missing) {
-        mark_failed();
-        continue;
-      }
-      const size_t before = impl.problems.size(), first_node = impl.nodes.size();
-      bool all_constant = !n.inputs.empty();
-      for (const std::string& i : n.inputs)
-        if (!i.empty() && !impl.constants.count(i)) all_constant = false;
-      ConverterAccess::begin(c, n, m.opset);
-      Status s = mapping->fn(c);
-      if (s.is_ok() && impl.problems.size() == before) ConverterAccess::check_all_read(c);
-      // A mapping that gave up without saying why (an omitted input where it
-      // needs one, say) is still a problem of this node.
-      if (!s.is_ok() && impl.problems.size() == before && !upstream_failed)
-        problem(impl.label + ": cannot be mapped: " + s.message());
-      if (upstream_failed) {
-        // Problems that only follow from an input that could not be made
-        // (a shape not constant because its producer failed) are dropped.
-        impl.problems.resize(before);
-      }
-      if (!s.is_ok() || impl.problems.size() != before || upstream_failed) {
-        mark_failed();
-      } else if (all_constant && impl.nodes.size() > first_node) {
-        fold_constants(impl, n, first_node);  // Note [Constant folding]
-      }
-    }
+    convert_nodes(impl, m.nodes, m.opset);
     for (const ValueInfo& o : m.outputs)
       if (!impl.values.count(o.name) && !impl.failed.count(o.name)) {
         if (impl.constants.count(o.name)) {
@@ -725,7 +785,8 @@ Status convert_model(const Model& m, ConvertResult& result) {
   if (!impl.problems.empty()) {
     if (impl.problems.size() == 1)
       return Status::error(StatusCode::kNotImplemented, "onnx: %s", impl.problems[0].c_str());
-    return Status::error(StatusCode::kNotImplemented, "onnx: %s (and %zu more problems; ops-run --list-unsupported lists them all)",
+    return Status::error(StatusCode::kNotImplemented,
+                         "onnx: %s (and %zu more problems; ops-run --list-unsupported lists them all)",
                          impl.problems[0].c_str(), impl.problems.size() - 1);
   }
   std::vector<std::pair<std::string, Value>> outputs;
@@ -733,11 +794,130 @@ Status convert_model(const Model& m, ConvertResult& result) {
     auto it = impl.values.find(o.name);
     if (it != impl.values.end()) outputs.emplace_back(o.name, it->second);
   }
-  write_graph(impl.vars, impl.nodes, 0, outputs, true, result.lops);
+  write_graph(impl.vars, impl.nodes, 0, outputs, true, result.lops, &impl.subgraphs);
   return Status::ok();
 }
 
 }  // namespace
+
+namespace {
+
+// The names a subgraph reads from the graphs around it, in order of first
+// use, nested subgraphs included; `seen` collects them over both branches.
+void free_names(const SubGraph& g, std::vector<std::string>& out, std::unordered_set<std::string>& seen) {
+  std::unordered_set<std::string> defined;
+  for (const Tensor& t : g.initializers) defined.insert(t.name);
+  for (const ValueInfo& i : g.inputs) defined.insert(i.name);
+  auto use = [&](const std::string& name) {
+    if (!name.empty() && !defined.count(name) && seen.insert(name).second) out.push_back(name);
+  };
+  for (const Node& n : g.nodes) {
+    for (const std::string& i : n.inputs) use(i);
+    for (const Attribute& a : n.attributes)
+      if (a.g) {
+        std::vector<std::string> inner;
+        std::unordered_set<std::string> inner_seen;
+        free_names(*a.g, inner, inner_seen);
+        for (const std::string& x : inner) use(x);
+      }
+    for (const std::string& o : n.outputs)
+      if (!o.empty()) defined.insert(o);
+  }
+  for (const ValueInfo& o : g.outputs) use(o.name);
+}
+
+}  // namespace
+
+// If: both branches become libops subgraphs of their own (Note [Subgraphs]
+// in schemas/graph.fbs). ONNX branches read outer values by name; libops
+// subgraphs see only what is passed in, so every outer value a branch reads
+// that is not a constant becomes an argument of the If node, in the same
+// order for both branches (constants are copied into the branch).
+Status map_if(Converter& c) {
+  Converter::Impl& outer = ConverterAccess::impl(c);
+  const Node& node = c.node();
+  const Attribute* then_a = ConverterAccess::read_attr(c, "then_branch");
+  const Attribute* else_a = ConverterAccess::read_attr(c, "else_branch");
+  if (then_a == nullptr || !then_a->g || else_a == nullptr || !else_a->g)
+    return c.fail("then_branch and else_branch must both be graphs");
+  std::vector<std::string> captured;
+  std::unordered_set<std::string> seen;
+  free_names(*then_a->g, captured, seen);
+  free_names(*else_a->g, captured, seen);
+  std::vector<std::string> args;
+  for (const std::string& name : captured) {
+    if (outer.values.count(name)) {
+      args.push_back(name);
+    } else if (!outer.constants.count(name)) {
+      return c.fail("a branch reads '" + name + "', which " +
+                    (outer.failed.count(name) ? "could not be imported" : "nothing before it defines"));
+    }
+  }
+  if (then_a->g->outputs.size() != else_a->g->outputs.size())
+    return c.fail(str_format("the branches give %zu and %zu outputs", then_a->g->outputs.size(),
+                             else_a->g->outputs.size()));
+  // ONNX's condition is any one-element bool tensor; libops' a scalar.
+  Value cond = c.op("reshape").in(c.input(0)).arg("shape", std::vector<int64_t>{}).emit1();
+  if (!cond.valid()) return c.fail("the condition could not be made a scalar");
+  int index[2] = {0, 0};
+  bool failed = false;
+  for (int b = 0; b < 2; ++b) {
+    const SubGraph& g = *(b == 0 ? then_a : else_a)->g;
+    const char* which = b == 0 ? "then_branch" : "else_branch";
+    auto sub = std::make_unique<Converter::Impl>(outer.model, &outer, nullptr);
+    sub->own_info = *outer.info;
+    for (const auto& kv : g.value_info) sub->own_info[kv.first] = kv.second;
+    sub->info = &sub->own_info;
+    sub->where = str_format(" in %s of node %d '%s'%s", which, node.index, node.name.c_str(), outer.where.c_str());
+    sub->body_name = (node.name.empty() ? std::string("if") : node.name) + "/" + which;
+    if (!g.inputs.empty()) return c.fail(std::string(which) + " has inputs; an If branch takes none");
+    for (const Tensor& t : g.initializers) sub->constants[t.name] = &t;
+    for (const std::string& name : captured)
+      if (!outer.values.count(name)) sub->constants[name] = outer.constants.at(name);
+    for (const std::string& name : args) {
+      LVar v;
+      v.id = sub->next_id++;
+      v.name = name;
+      sub->names.insert(name);
+      auto it = outer.info->find(name);
+      v.placeholder.name = name;
+      if (it != outer.info->end()) v.placeholder = it->second;
+      if (v.placeholder.dtype == DataType::kInvalid)
+        return c.fail("the dtype of '" + name + "', which a branch reads, is not known");
+      sub->vars.push_back(v);
+      sub->values[name] = Value{v.id, 0};
+    }
+    count_uses(g.nodes, sub->uses);
+    for (const ValueInfo& o : g.outputs) sub->uses[o.name]++;
+    const size_t before = outer.problems.size();
+    convert_nodes(*sub, g.nodes, c.opset());
+    for (const ValueInfo& o : g.outputs) {
+      Value v = sub->failed.count(o.name) ? Value{} : sub->lookup(o.name);
+      if (v.valid()) {
+        sub->body_outputs.emplace_back(o.name, v);
+      } else if (!sub->failed.count(o.name)) {
+        outer.problems.push_back(outer.label + ": " + which + " output '" + o.name + "' is not computed by any node");
+      }
+    }
+    if (outer.problems.size() != before || sub->body_outputs.size() != g.outputs.size()) failed = true;
+    outer.root->subgraphs.push_back(std::move(sub));
+    index[b] = static_cast<int>(outer.root->subgraphs.size()) - 1;
+  }
+  if (failed) return Status::error(StatusCode::kNotImplemented, "a branch could not be imported");
+  LNode n;
+  n.id = outer.next_id++;
+  n.name = node.name.empty() ? "If_" + std::to_string(node.index) : node.name;
+  n.is_if = true;
+  n.branch_a = index[0];
+  n.branch_b = index[1];
+  n.inputs.push_back(cond);
+  for (const std::string& name : args) n.inputs.push_back(outer.values.at(name));
+  n.num_outputs = static_cast<uint32_t>(then_a->g->outputs.size());
+  const int64_t id = n.id;
+  outer.nodes.push_back(std::move(n));
+  for (int k = 0; k < c.num_outputs(); ++k) c.set_output(k, Value{id, static_cast<uint32_t>(k)});
+  return Status::ok();
+}
 
 Status convert_buffer(const void* data, size_t size, const ConvertOptions& options, ConvertResult& result) {
   result = ConvertResult{};

@@ -154,6 +154,9 @@ struct OpMapping {
 };
 const std::vector<OpMapping>& mapping_table();
 
+// The If mapping (onnx_convert.cpp): it converts the branches as subgraphs.
+Status map_if(Converter& c);
+
 // The opsets of the default domain the importer reads.
 constexpr int kMinOpset = 7;
 constexpr int kMaxOpset = 22;

@@ -203,8 +203,10 @@ const char* attribute_type_name(int type) {
   }
 }
 
+Status subgraph_from_proto(const pb::GraphProto& g, const std::string& base_dir, int depth, SubGraph& out);
+
 Status attribute_from_proto(const pb::AttributeProto& a, const std::string& base_dir, const std::string& where,
-                            Attribute& out) {
+                            int depth, Attribute& out) {
   using T = Attribute::Type;
   out.name = a.name();
   out.type_name = attribute_type_name(a.type());
@@ -215,7 +217,16 @@ Status attribute_from_proto(const pb::AttributeProto& a, const std::string& base
     case pb::AttributeProto::FLOATS: out.type = T::kFloats; out.floats.assign(a.floats().begin(), a.floats().end()); break;
     case pb::AttributeProto::INTS: out.type = T::kInts; out.ints.assign(a.ints().begin(), a.ints().end()); break;
     case pb::AttributeProto::STRINGS: out.type = T::kStrings; out.strings.assign(a.strings().begin(), a.strings().end()); break;
-    case pb::AttributeProto::GRAPH: out.type = T::kGraph; break;
+    case pb::AttributeProto::GRAPH: {
+      out.type = T::kGraph;
+      if (depth >= 16)
+        return Status::error(StatusCode::kInvalidGraph, "onnx: %sattribute '%s': subgraphs nest more than 16 deep",
+                             where.c_str(), a.name().c_str());
+      out.g = std::make_shared<SubGraph>();
+      Status s = subgraph_from_proto(a.g(), base_dir, depth + 1, *out.g);
+      if (!s.is_ok()) return s;
+      break;
+    }
     case pb::AttributeProto::TENSOR: {
       out.type = T::kTensor;
       out.t = std::make_shared<Tensor>();
@@ -226,6 +237,55 @@ Status attribute_from_proto(const pb::AttributeProto& a, const std::string& base
     default: out.type = T::kOther; break;
   }
   return Status::ok();
+}
+
+Status nodes_from_proto(const pb::GraphProto& g, const std::string& base_dir, int depth, std::vector<Node>& out) {
+  out.reserve(static_cast<size_t>(g.node_size()));
+  for (int k = 0; k < g.node_size(); ++k) {
+    const pb::NodeProto& n = g.node(k);
+    Node node;
+    node.index = k;
+    node.name = n.name();
+    node.op_type = n.op_type();
+    node.domain = n.domain() == "ai.onnx" ? std::string() : n.domain();
+    node.inputs.assign(n.input().begin(), n.input().end());
+    node.outputs.assign(n.output().begin(), n.output().end());
+    const std::string where = str_format("node %d '%s' (%s): ", k, n.name().c_str(), n.op_type().c_str());
+    for (const auto& a : n.attribute()) {
+      Attribute attr;
+      RETURN_IF_ERROR(attribute_from_proto(a, base_dir, where, depth, attr));
+      node.attributes.push_back(std::move(attr));
+    }
+    out.push_back(std::move(node));
+  }
+  return Status::ok();
+}
+
+Status subgraph_from_proto(const pb::GraphProto& g, const std::string& base_dir, int depth, SubGraph& out) {
+  out.name = g.name();
+  for (const auto& t : g.initializer()) {
+    Tensor tensor;
+    RETURN_IF_ERROR(tensor_from_proto(t, base_dir, tensor));
+    out.initializers.push_back(std::move(tensor));
+  }
+  for (const auto& v : g.input()) {
+    ValueInfo vi;
+    value_info_from_proto(v, vi);
+    out.inputs.push_back(vi);
+    out.value_info[vi.name] = vi;
+  }
+  for (const auto& v : g.output()) {
+    ValueInfo vi;
+    value_info_from_proto(v, vi);
+    out.outputs.push_back(vi);
+    if (vi.dtype != DataType::kInvalid || vi.rank_known) out.value_info[vi.name] = vi;
+  }
+  for (const auto& v : g.value_info()) {
+    ValueInfo vi;
+    value_info_from_proto(v, vi);
+    out.value_info.emplace(vi.name, vi);
+  }
+  return nodes_from_proto(g, base_dir, depth, out.nodes);
 }
 
 Status model_from_proto(pb::ModelProto& m, const std::string& base_dir, Model& out) {
@@ -292,25 +352,7 @@ Status model_from_proto(pb::ModelProto& m, const std::string& base_dir, Model& o
     value_info_from_proto(v, vi);
     out.value_info.emplace(vi.name, vi);
   }
-  out.nodes.reserve(static_cast<size_t>(g.node_size()));
-  for (int k = 0; k < g.node_size(); ++k) {
-    const pb::NodeProto& n = g.node(k);
-    Node node;
-    node.index = k;
-    node.name = n.name();
-    node.op_type = n.op_type();
-    node.domain = n.domain() == "ai.onnx" ? std::string() : n.domain();
-    node.inputs.assign(n.input().begin(), n.input().end());
-    node.outputs.assign(n.output().begin(), n.output().end());
-    const std::string where = str_format("node %d '%s' (%s): ", k, n.name().c_str(), n.op_type().c_str());
-    for (const auto& a : n.attribute()) {
-      Attribute attr;
-      RETURN_IF_ERROR(attribute_from_proto(a, base_dir, where, attr).with_prefix(""));
-      node.attributes.push_back(std::move(attr));
-    }
-    out.nodes.push_back(std::move(node));
-  }
-  return Status::ok();
+  return nodes_from_proto(g, base_dir, 0, out.nodes);
 }
 
 }  // namespace

@@ -34,6 +34,8 @@ struct Tensor {
   bool to_doubles(std::vector<double>& out) const;
 };
 
+struct SubGraph;
+
 struct Attribute {
   enum class Type { kUndefined, kFloat, kInt, kString, kTensor, kGraph, kFloats, kInts, kStrings, kOther };
   std::string name;
@@ -45,6 +47,7 @@ struct Attribute {
   std::vector<int64_t> ints;
   std::vector<std::string> strings;
   std::shared_ptr<Tensor> t;
+  std::shared_ptr<SubGraph> g;  // GRAPH: If's branches, Loop's body
   std::string type_name;  // "INT", "FLOATS", "GRAPH", ...
 };
 
@@ -65,6 +68,16 @@ struct ValueInfo {
   int onnx_type = 0;
   bool rank_known = false;
   std::vector<int64_t> dims;
+};
+
+// The body of a control-flow node. Its nodes may read values of the
+// graphs around it by name (outer-scope values).
+struct SubGraph {
+  std::string name;
+  std::vector<ValueInfo> inputs, outputs;
+  std::vector<Tensor> initializers;
+  std::vector<Node> nodes;
+  std::unordered_map<std::string, ValueInfo> value_info;
 };
 
 struct Model {

@@ -1273,6 +1273,8 @@ const std::vector<OpMapping> kTable = {
         "an axis other than the last when more than one dim is unknown."),
     ROW("LogSoftmax", 13, kMaxOpset, [](C& c) { return softmax_like(c, true, false); }, ""),
     ROW("Dropout", 7, kMaxOpset, map_dropout, "training_mode true; the mask output."),
+    // Control flow: branches become libops subgraphs.
+    ROW("If", 7, kMaxOpset, map_if, "a branch that reads an outer value whose dtype is not known."),
     // Shapes and data movement.
     ROW("Flatten", 1, kMaxOpset, map_flatten, "inputs with unknown dims on both sides of axis."),
     ROW("Reshape", 5, kMaxOpset, map_reshape,
