@@ -413,6 +413,25 @@ def if_cases():
     inits = {"c1": r.standard_normal(3).astype(np.float32)}
     case("if_true", nodes, {"x": x, "c": np.array(True), "c2": np.array(True)}, ["z0", "z1"], inits)
     case("if_false_nested", nodes, {"x": x, "c": np.array(False), "c2": np.array(False)}, ["z0", "z1"], inits)
+    # Loop: a trip count, the iteration number and an outer value in the body.
+    vi = helper.make_tensor_value_info
+    body = helper.make_graph([N("Identity", ["cond_in"], ["cond_out"]), N("Cast", ["i"], ["fi"], to=TensorProto.FLOAT),
+                              N("Mul", ["y", "fi"], ["s"]), N("Add", ["v_in", "s"], ["v_out"])], "body",
+                             [vi("i", TensorProto.INT64, []), vi("cond_in", TensorProto.BOOL, []),
+                              vi("v_in", TensorProto.FLOAT, [2, 3])],
+                             [vi("cond_out", TensorProto.BOOL, []), vi("v_out", TensorProto.FLOAT, [2, 3])])
+    case("loop_trip_count", [N("Relu", ["x"], ["y"]), N("Loop", ["n", "", "x"], ["z0"], body=body)], {"x": x},
+         ["z0"], {"n": np.array(3, np.int64)})
+    # Loop: no trip count, stops on a condition the body computes.
+    body = helper.make_graph([N("Mul", ["v_in", "two"], ["v_out"]), N("ReduceSum", ["v_out"], ["tot"], keepdims=0),
+                              N("Less", ["tot", "limit"], ["cond_out"])], "body",
+                             [vi("i", TensorProto.INT64, []), vi("cond_in", TensorProto.BOOL, []),
+                              vi("v_in", TensorProto.FLOAT, [3])],
+                             [vi("cond_out", TensorProto.BOOL, []), vi("v_out", TensorProto.FLOAT, [3])],
+                             initializer=[numpy_helper.from_array(np.array(2.0, np.float32), "two")])
+    case("loop_condition", [N("Loop", ["", "c", "v"], ["z0"], body=body)],
+         {"v": np.array([0.5, 1.0, 0.25], np.float32), "c": np.array(True)}, ["z0"],
+         {"limit": np.array(50.0, np.float32)})
     case("if_cond_shape1", nodes, {"x": x, "c": np.array([False]), "c2": np.array(True)}, ["z0", "z1"], inits)
 
 
@@ -450,14 +469,16 @@ def errors():
                            N("Unique", ["b"], ["d"], name="u"),
                            N("Custom", ["b"], ["e"], name="ms", domain="com.microsoft")],
               {"x": [2, 2], "y": [1, 1, 4, 4]}, ["a", "c", "d", "e"], domains=["com.microsoft"])
-    body = helper.make_graph([N("Identity", ["cond_in"], ["cond_out"]), N("Add", ["v_in", "v_in"], ["v_out"])], "body",
+    body = helper.make_graph([N("Identity", ["cond_in"], ["cond_out"]), N("Add", ["v_in", "v_in"], ["v_out"]),
+                              N("Identity", ["v_in"], ["scan"])], "body",
                              [helper.make_tensor_value_info("i", TensorProto.INT64, []),
                               helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
                               helper.make_tensor_value_info("v_in", TensorProto.FLOAT, [2])],
                              [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
-                              helper.make_tensor_value_info("v_out", TensorProto.FLOAT, [2])])
-    save_only("err_loop", [N("Loop", ["n", "", "x"], ["z"], name="repeat", body=body)], {"x": [2]}, ["z"],
-              {"n": np.array(3, np.int64)})
+                              helper.make_tensor_value_info("v_out", TensorProto.FLOAT, [2]),
+                              helper.make_tensor_value_info("scan", TensorProto.FLOAT, [2])])
+    save_only("err_loop_scan", [N("Loop", ["n", "", "x"], ["z", "zs"], name="repeat", body=body)], {"x": [2]},
+              ["z", "zs"], {"n": np.array(3, np.int64)})
     then_g = helper.make_graph([N("Identity", ["x"], ["t"])], "then", [], [helper.make_empty_tensor_value_info("t")])
     else_g = helper.make_graph([N("Einsum", ["x", "x"], ["e"], name="inner", equation="i,i->i")], "else", [],
                                [helper.make_empty_tensor_value_info("e")])

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <limits>
 #include <map>
 #include <set>
 #include <unordered_set>
@@ -42,7 +43,8 @@ struct LNode {
   uint32_t id = 0;
   std::string name;
   bool legacy = false;
-  bool is_if = false;  // an IfOp: branch_a / branch_b index Graph.subgraphs
+  bool is_if = false;     // an IfOp: branch_a / branch_b index Graph.subgraphs
+  bool is_while = false;  // a WhileOp: branch_a is the condition, branch_b the body
   int branch_a = 0, branch_b = 0;
   std::string op;  // custom op name
   int group = 0, num = 0;
@@ -563,6 +565,9 @@ BodyTables write_body(flatbuffers::FlatBufferBuilder& fbb, const std::vector<LVa
     if (n.is_if) {
       op = fb::CreateIfOp(fbb, static_cast<uint32_t>(n.branch_a), static_cast<uint32_t>(n.branch_b)).Union();
       type = fb::Op::IfOp;
+    } else if (n.is_while) {
+      op = fb::CreateWhileOp(fbb, static_cast<uint32_t>(n.branch_a), static_cast<uint32_t>(n.branch_b)).Union();
+      type = fb::Op::WhileOp;
     } else if (n.legacy) {
       op = fb::CreateLegacyOp(fbb, static_cast<fb::LegacyGroup>(n.group), n.num).Union();
       type = fb::Op::LegacyOp;
@@ -691,9 +696,8 @@ void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_
     bool elsewhere = false;
     const OpMapping* mapping = find_mapping(n.op_type, opset, elsewhere);
     if (mapping == nullptr) {
-      if (n.op_type == "Loop" || n.op_type == "Scan")
-        problem(impl.label + ": control flow with loops (Loop, Scan) is not imported yet; its body would become a "
-                             "libops While subgraph");
+      if (n.op_type == "Scan")
+        problem(impl.label + ": Scan is not imported yet; its body would become a libops While subgraph");
       else if (elsewhere)
         problem(impl.label + ": op " + n.op_type + " is supported for opsets " + opset_ranges(n.op_type) + " only");
       else
@@ -707,7 +711,7 @@ void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_
       continue;
     }
     const size_t before = impl.problems.size(), first_node = impl.nodes.size();
-    bool all_constant = !n.inputs.empty() && n.op_type != "If";
+    bool all_constant = !n.inputs.empty() && n.op_type != "If" && n.op_type != "Loop";
     for (const std::string& i : n.inputs)
       if (!i.empty() && !impl.constants.count(i)) all_constant = false;
     ConverterAccess::begin(c, n, opset);
@@ -916,6 +920,177 @@ Status map_if(Converter& c) {
   const int64_t id = n.id;
   outer.nodes.push_back(std::move(n));
   for (int k = 0; k < c.num_outputs(); ++k) c.set_output(k, Value{id, static_cast<uint32_t>(k)});
+  return Status::ok();
+}
+
+namespace {
+
+// A placeholder of a subgraph body.
+Value add_placeholder(Converter::Impl& sub, const std::string& name, const ValueInfo& type) {
+  LVar v;
+  v.id = sub.next_id++;
+  v.name = sub.unique_name(name);
+  v.placeholder = type;
+  v.placeholder.name = v.name;
+  sub.vars.push_back(v);
+  return Value{v.id, 0};
+}
+
+ValueInfo scalar_type(DataType t) {
+  ValueInfo v;
+  v.dtype = t;
+  v.rank_known = true;
+  return v;
+}
+
+}  // namespace
+
+// Loop without scan outputs: a libops While node over the loop-carried
+// values [iteration, trip limit, condition, v..., outer values read...].
+// The condition subgraph is iteration < limit && condition; the body
+// subgraph is the ONNX body, plus iteration + 1 and the limit and the outer
+// values passed through unchanged.
+Status map_loop(Converter& c) {
+  Converter::Impl& outer = ConverterAccess::impl(c);
+  const Node& node = c.node();
+  const Attribute* body_a = ConverterAccess::read_attr(c, "body");
+  if (body_a == nullptr || !body_a->g) return c.fail("attribute 'body' must be a graph");
+  const SubGraph& g = *body_a->g;
+  const int n_carried = c.num_inputs() - 2;
+  if (n_carried < 0 || static_cast<int>(g.inputs.size()) != n_carried + 2 ||
+      static_cast<int>(g.outputs.size()) < n_carried + 1)
+    return c.fail(str_format("the body takes %zu inputs and gives %zu outputs for %d loop-carried values",
+                             g.inputs.size(), g.outputs.size(), n_carried));
+  if (static_cast<int>(g.outputs.size()) > n_carried + 1)
+    return c.fail(str_format("the body has %zu scan outputs, which are not imported yet (a While node has none)",
+                             g.outputs.size() - static_cast<size_t>(n_carried) - 1));
+  std::vector<std::string> captured, args;
+  std::unordered_set<std::string> seen;
+  free_names(g, captured, seen);
+  for (const std::string& name : captured) {
+    if (outer.values.count(name)) args.push_back(name);
+    else if (!outer.constants.count(name))
+      return c.fail("the body reads '" + name + "', which " +
+                    (outer.failed.count(name) ? "could not be imported" : "nothing before it defines"));
+  }
+  // Initial values.
+  std::vector<Value> init;
+  init.push_back(c.constant_ints({0}, false));
+  init.push_back(c.has_input(0) ? c.op("reshape").in(c.input(0)).arg("shape", std::vector<int64_t>{}).emit1()
+                                : c.constant_ints({std::numeric_limits<int64_t>::max()}, false));
+  if (c.has_input(1)) {
+    init.push_back(c.op("reshape").in(c.input(1)).arg("shape", std::vector<int64_t>{}).emit1());
+  } else {
+    Tensor t;
+    t.dtype = DataType::kBool;
+    t.onnx_type = 9;
+    t.data = {1};
+    init.push_back(c.constant(std::move(t)));
+  }
+  std::vector<ValueInfo> carried_types;
+  for (int k = 0; k < n_carried; ++k) {
+    init.push_back(c.input(2 + k));
+    ValueInfo t = g.inputs[static_cast<size_t>(2 + k)];
+    if (t.dtype == DataType::kInvalid) {
+      auto it = outer.info->find(node.inputs[static_cast<size_t>(2 + k)]);
+      if (it != outer.info->end()) t = it->second;
+    }
+    if (t.dtype == DataType::kInvalid)
+      return c.fail(str_format("the dtype of loop-carried value %d is not known", k));
+    carried_types.push_back(t);
+  }
+  std::vector<ValueInfo> captured_types;
+  for (const std::string& name : args) {
+    auto it = outer.info->find(name);
+    if (it == outer.info->end() || it->second.dtype == DataType::kInvalid)
+      return c.fail("the dtype of '" + name + "', which the body reads, is not known");
+    captured_types.push_back(it->second);
+    init.push_back(outer.values.at(name));
+  }
+  for (const Value& v : init)
+    if (!v.valid()) return c.fail("the loop's initial values could not be made");
+  const std::string base = node.name.empty() ? "loop" : node.name;
+  auto make_sub = [&](const char* which) {
+    auto sub = std::make_unique<Converter::Impl>(outer.model, &outer, nullptr);
+    sub->own_info = *outer.info;
+    for (const auto& kv : g.value_info) sub->own_info[kv.first] = kv.second;
+    sub->info = &sub->own_info;
+    sub->where = str_format(" in the body of node %d '%s'%s", node.index, node.name.c_str(), outer.where.c_str());
+    sub->body_name = base + "/" + which;
+    return sub;
+  };
+  // Both subgraphs take every loop variable, in order.
+  auto add_vars = [&](Converter::Impl& sub, std::vector<Value>& vars, bool body) {
+    const auto name_or = [&](size_t k, const char* fallback) {
+      return body && !g.inputs[k].name.empty() ? g.inputs[k].name : std::string(fallback);
+    };
+    vars.push_back(add_placeholder(sub, name_or(0, "iteration"), scalar_type(DataType::kInt64)));
+    vars.push_back(add_placeholder(sub, "trip_limit", scalar_type(DataType::kInt64)));
+    vars.push_back(add_placeholder(sub, name_or(1, "condition"), scalar_type(DataType::kBool)));
+    for (int k = 0; k < n_carried; ++k)
+      vars.push_back(add_placeholder(sub, body ? g.inputs[static_cast<size_t>(2 + k)].name : "v" + std::to_string(k),
+                                     carried_types[static_cast<size_t>(k)]));
+    for (size_t k = 0; k < args.size(); ++k) vars.push_back(add_placeholder(sub, args[k], captured_types[k]));
+  };
+  // The condition.
+  auto cond_sub = make_sub("cond");
+  std::vector<Value> cvars;
+  add_vars(*cond_sub, cvars, false);
+  {
+    Converter cc(*cond_sub);
+    ConverterAccess::begin(cc, node, c.opset());
+    Value more = cc.op("less").in(cvars[0]).in(cvars[1]).emit1();
+    Value go = cc.op("logical_and").in(more).in(cvars[2]).emit1();
+    if (!go.valid()) return c.fail("the loop condition could not be built");
+    cond_sub->body_outputs.emplace_back("go", go);
+  }
+  // The body.
+  auto body_sub = make_sub("body");
+  std::vector<Value> bvars;
+  add_vars(*body_sub, bvars, true);
+  for (int k = 0; k < 2 + n_carried; ++k)
+    if (!g.inputs[static_cast<size_t>(k)].name.empty())
+      body_sub->values[g.inputs[static_cast<size_t>(k)].name] = bvars[static_cast<size_t>(k == 0 ? 0 : k == 1 ? 2 : k + 1)];
+  for (size_t k = 0; k < args.size(); ++k) body_sub->values[args[k]] = bvars[static_cast<size_t>(3 + n_carried) + k];
+  for (const Tensor& t : g.initializers) body_sub->constants[t.name] = &t;
+  for (const std::string& name : captured)
+    if (!outer.values.count(name)) body_sub->constants[name] = outer.constants.at(name);
+  count_uses(g.nodes, body_sub->uses);
+  for (const ValueInfo& o : g.outputs) body_sub->uses[o.name]++;
+  const size_t before = outer.problems.size();
+  convert_nodes(*body_sub, g.nodes, c.opset());
+  if (outer.problems.size() != before) return Status::error(StatusCode::kNotImplemented, "the body could not be imported");
+  std::vector<Value> outs;
+  {
+    Converter bc(*body_sub);
+    ConverterAccess::begin(bc, node, c.opset());
+    outs.push_back(bc.op("add").in(bvars[0]).in(bc.constant_ints({1}, false)).emit1());
+  }
+  outs.push_back(bvars[1]);
+  for (int k = 0; k <= n_carried; ++k) {
+    const std::string& name = g.outputs[static_cast<size_t>(k)].name;
+    Value v = body_sub->failed.count(name) ? Value{} : body_sub->lookup(name);
+    if (!v.valid()) return c.fail("body output '" + name + "' is not computed by any node");
+    outs.push_back(v);
+  }
+  for (size_t k = 0; k < args.size(); ++k) outs.push_back(bvars[static_cast<size_t>(3 + n_carried) + k]);
+  for (size_t k = 0; k < outs.size(); ++k)
+    body_sub->body_outputs.emplace_back(k < bvars.size() ? body_sub->vars[k].name + "_next" : "out", outs[k]);
+  outer.root->subgraphs.push_back(std::move(cond_sub));
+  const int cond_index = static_cast<int>(outer.root->subgraphs.size()) - 1;
+  outer.root->subgraphs.push_back(std::move(body_sub));
+  const int body_index = static_cast<int>(outer.root->subgraphs.size()) - 1;
+  LNode n;
+  n.id = outer.next_id++;
+  n.name = base;
+  n.is_while = true;
+  n.branch_a = cond_index;
+  n.branch_b = body_index;
+  n.inputs = init;
+  n.num_outputs = static_cast<uint32_t>(init.size());
+  const int64_t id = n.id;
+  outer.nodes.push_back(std::move(n));
+  for (int k = 0; k < n_carried; ++k) c.set_output(k, Value{id, static_cast<uint32_t>(3 + k)});
   return Status::ok();
 }
 

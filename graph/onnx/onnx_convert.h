@@ -154,8 +154,10 @@ struct OpMapping {
 };
 const std::vector<OpMapping>& mapping_table();
 
-// The If mapping (onnx_convert.cpp): it converts the branches as subgraphs.
+// The control-flow mappings (onnx_convert.cpp): they convert their
+// branches and bodies as subgraphs.
 Status map_if(Converter& c);
+Status map_loop(Converter& c);
 
 // The opsets of the default domain the importer reads.
 constexpr int kMinOpset = 7;

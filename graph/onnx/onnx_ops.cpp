@@ -1275,6 +1275,7 @@ const std::vector<OpMapping> kTable = {
     ROW("Dropout", 7, kMaxOpset, map_dropout, "training_mode true; the mask output."),
     // Control flow: branches become libops subgraphs.
     ROW("If", 7, kMaxOpset, map_if, "a branch that reads an outer value whose dtype is not known."),
+    ROW("Loop", 7, kMaxOpset, map_loop, "scan outputs; loop-carried or outer values whose dtype is not known."),
     // Shapes and data movement.
     ROW("Flatten", 1, kMaxOpset, map_flatten, "inputs with unknown dims on both sides of axis."),
     ROW("Reshape", 5, kMaxOpset, map_reshape,

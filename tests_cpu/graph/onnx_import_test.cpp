@@ -217,10 +217,9 @@ TEST(OnnxImportErrors, ShapeOfADynamicInput) {
   EXPECT_TRUE(has(problems[0], "node 0 'shape_of_x' (Shape, opset 13): the input's shape [-1,3,4] is not known")) << m;
 }
 
-TEST(OnnxImportErrors, LoopsAreRefusedClearly) {
-  const std::string m = convert_error("err_loop.onnx");
-  EXPECT_TRUE(has(m, "node 0 'repeat' (Loop, opset 13): control flow with loops (Loop, Scan) is not imported yet"))
-      << m;
+TEST(OnnxImportErrors, LoopScanOutputsAreRefusedClearly) {
+  const std::string m = convert_error("err_loop_scan.onnx");
+  EXPECT_TRUE(has(m, "node 0 'repeat' (Loop, opset 13): the body has 1 scan outputs, which are not imported yet")) << m;
 }
 
 // A node inside a branch is named with the If node around it.
@@ -229,11 +228,14 @@ TEST(OnnxImportErrors, ProblemInsideAnIfBranch) {
   EXPECT_TRUE(has(m, "node 0 'inner' (Einsum, opset 13) in else_branch of node 0 'branch': op type 'Einsum'")) << m;
 }
 
-// If branches become libops subgraphs; outer values they read are passed in.
-TEST(OnnxImport, IfBranchesBecomeSubgraphs) {
+// If branches and Loop bodies become libops subgraphs; outer values they read
+// are passed in.
+TEST(OnnxImport, IfAndLoopBecomeSubgraphs) {
   std::shared_ptr<const Graph> g;
   ASSERT_OK(Graph::load_file(kDir + "if_true.onnx", g));
   EXPECT_EQ(g->num_bodies(), 5);  // main, then, else, and else's own then and else
+  ASSERT_OK(Graph::load_file(kDir + "loop_trip_count.onnx", g));
+  EXPECT_EQ(g->num_bodies(), 3);  // main, the While condition and its body
 }
 
 TEST(OnnxImportErrors, OpsetOutOfRange) {
