@@ -73,7 +73,7 @@ fi
 # ---- dependencies ----
 # Debian packages the build needs, and the file that proves each is there.
 DEB_PACKAGES=(cmake g++ make flatbuffers-compiler libflatbuffers-dev libspdlog-dev libopenblas-dev
-              libgtest-dev libbenchmark-dev libdnnl-dev python3 python3-pip ccache)
+              libgtest-dev libbenchmark-dev libdnnl-dev python3 python3-pip ccache libonnx-dev libprotobuf-dev)
 missing_packages() {
   local missing=()
   for p in "${DEB_PACKAGES[@]}"; do

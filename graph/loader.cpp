@@ -27,6 +27,7 @@
 
 #include "graph/graph.h"
 #include "graph/planner.h"
+#include "graph/onnx/onnx_import.h"
 #include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
 #include "schemas/graph_generated.h"
@@ -790,6 +791,18 @@ Status Graph::load_file(const std::string& path, std::shared_ptr<const Graph>& o
   std::fclose(f);
   if (failed || got != size)
     return Status::error(StatusCode::kIo, "graph: reading '%s' failed after %zu of %zu bytes", path.c_str(), got, size);
+  // An ONNX model (by its name, or by its first bytes) is converted first,
+  // then loaded as the .lops bytes the importer wrote (graph/onnx/).
+  if (onnx::looks_like_onnx(path, buffer->host(), size)) {
+    onnx::ConvertOptions options;
+    const size_t slash = path.rfind('/');
+    options.base_dir = slash == std::string::npos ? std::string(".") : path.substr(0, slash == 0 ? 1 : slash);
+    onnx::ConvertResult converted;
+    Status c = onnx::convert_buffer(buffer->host(), size, options, converted);
+    if (!c.is_ok()) return c.with_prefix(path + ": ");
+    Status s = load_buffer(converted.lops.data(), converted.lops.size(), LoadOptions{}, out);
+    return s.is_ok() ? s : s.with_prefix(path + " (converted from ONNX): ");
+  }
   Status s = load_bytes(static_cast<const uint8_t*>(buffer->host()), size, buffer, out);
   return s.is_ok() ? s : s.with_prefix(path + ": ");
 }

@@ -5,6 +5,12 @@
 //           [--device cpu|cuda] [--profile] [--trace out.json]
 //           [--repeat N] [--threads N]
 //   ops-run --list-ops [--format text|markdown|json]
+//   ops-run --list-onnx                    (docs/onnx.md)
+//   ops-run --list-unsupported model.onnx
+//   ops-run model.onnx --convert model.lops
+//
+// ONNX models (.onnx) run like .lops files: ops_graph_load_file converts
+// them (graph/onnx/).
 //
 // Every failure prints one message on stderr and exits non-zero (2 for a
 // usage error, 1 for anything else); it never crashes on bad input.
@@ -50,6 +56,8 @@ const char* kUsage =
     "               [--device cpu|cuda] [--profile] [--trace out.json]\n"
     "               [--repeat N] [--threads N]\n"
     "       ops-run --list-ops [--format text|markdown|json]\n"
+    "       ops-run --list-onnx | --list-unsupported model.onnx\n"
+    "       ops-run model.onnx --convert model.lops\n"
     "\n"
     "Runs a libops graph and prints its outputs (or writes them as DIR/<name>.npy).\n"
     "Inputs not given with --input get deterministic example values: the\n"
@@ -62,7 +70,11 @@ const char* kUsage =
     "  --threads N     kernel threads (default: the graph's setting, else all cores)\n"
     "  --device D      cpu (default), cuda or cuda:N (needs a CUDA build and a GPU)\n"
     "  --list-ops      every op with its inputs, outputs, args and defaults; --format\n"
-    "                  markdown gives docs/ops.md, json the signatures bindings read\n";
+    "                  markdown gives docs/ops.md, json the signatures bindings read\n"
+    "Models may be ONNX files (.onnx); they are converted when loaded.\n"
+    "  --list-unsupported  every node of an ONNX model that cannot be imported, one a line\n"
+    "  --convert OUT       write the ONNX model as a libops graph file and stop\n"
+    "  --list-onnx     the ONNX operators the importer maps (docs/onnx.md)\n";
 
 struct Options {
   std::string model;
@@ -73,6 +85,9 @@ struct Options {
   std::string format = "text";  // --list-ops
   bool profile = false;
   bool list_ops = false;
+  bool list_onnx = false;
+  bool list_unsupported = false;
+  std::string convert;  // --convert OUT.lops
   long repeat = 1;
   long threads = 0;
 };
@@ -111,10 +126,14 @@ int parse_args(int argc, char** argv, Options& o) {
       return 0;
     } else if (arg == "--list-ops") {
       o.list_ops = true;
+    } else if (arg == "--list-onnx") {
+      o.list_onnx = true;
+    } else if (arg == "--list-unsupported") {
+      o.list_unsupported = true;
     } else if (arg == "--profile") {
       o.profile = true;
     } else if (arg == "--input" || arg == "--output-dir" || arg == "--device" || arg == "--trace" ||
-               arg == "--repeat" || arg == "--threads" || arg == "--format") {
+               arg == "--repeat" || arg == "--threads" || arg == "--format" || arg == "--convert") {
       const char* v = value(arg.c_str());
       if (v == nullptr) return fail(kUsageError, "%s needs a value\n%s", arg.c_str(), kUsage);
       if (arg == "--input") {
@@ -130,6 +149,8 @@ int parse_args(int argc, char** argv, Options& o) {
         o.trace = v;
       } else if (arg == "--format") {
         o.format = v;
+      } else if (arg == "--convert") {
+        o.convert = v;
       } else if (arg == "--repeat") {
         if (!parse_count(v, 1, 1000000, o.repeat)) return fail(kUsageError, "--repeat expects 1..1000000, got '%s'", v);
       } else if (!parse_count(v, 1, 4096, o.threads)) {
@@ -143,6 +164,7 @@ int parse_args(int argc, char** argv, Options& o) {
       return fail(kUsageError, "more than one model given ('%s' and '%s')", o.model.c_str(), arg.c_str());
     }
   }
+  if (o.list_onnx) return o.model.empty() ? -1 : fail(kUsageError, "--list-onnx takes no model");
   if (!o.list_ops && o.model.empty()) return fail(kUsageError, "no model given\n%s", kUsage);
   if (o.list_ops && !o.model.empty()) return fail(kUsageError, "--list-ops takes no model");
   if (!o.list_ops && o.format != "text") return fail(kUsageError, "--format goes with --list-ops");
@@ -332,6 +354,40 @@ std::string file_name_for(const std::string& output) {
 
 // ---- running a model ----
 
+// ---- ONNX ----
+
+int list_onnx() {
+  const char* text = nullptr;
+  if (ops_onnx_coverage(&text) != OPS_OK) return fail(kRunError, "%s", ops_last_error());
+  std::fputs(text, stdout);
+  return 0;
+}
+
+// Prints every problem; exits 0 only when there is none.
+int list_unsupported(const std::string& model) {
+  const char* text = nullptr;
+  if (ops_onnx_list_unsupported(model.c_str(), &text) != OPS_OK) return fail(kRunError, "%s", ops_last_error());
+  if (text[0] == '\0') {
+    std::printf("%s: every node can be imported\n", model.c_str());
+    return 0;
+  }
+  std::fputs(text, stdout);
+  return kRunError;
+}
+
+int convert_model(const std::string& model, const std::string& out) {
+  void* data = nullptr;
+  size_t size = 0;
+  if (ops_onnx_convert_file(model.c_str(), &data, &size) != OPS_OK) return fail(kRunError, "%s", ops_last_error());
+  FILE* f = std::fopen(out.c_str(), "wb");
+  bool ok = f != nullptr && std::fwrite(data, 1, size, f) == size;
+  if (f != nullptr && std::fclose(f) != 0) ok = false;
+  ops_onnx_free(data);
+  if (!ok) return fail(kRunError, "cannot write '%s': %s", out.c_str(), std::strerror(errno));
+  std::printf("wrote %s (%zu bytes)\n", out.c_str(), size);
+  return 0;
+}
+
 struct GraphHandles {
   ops_graph_t* graph = nullptr;
   ops_graph_session_t* session = nullptr;
@@ -468,5 +524,8 @@ int main(int argc, char** argv) {
   const int parsed = parse_args(argc, argv, o);
   if (parsed >= 0) return parsed;
   if (o.list_ops) return list_ops(o.format);
+  if (o.list_onnx) return list_onnx();
+  if (o.list_unsupported) return list_unsupported(o.model);
+  if (!o.convert.empty()) return convert_model(o.model, o.convert);
   return run_model(o);
 }

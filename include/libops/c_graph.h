@@ -54,6 +54,29 @@ ops_status_t ops_graph_load_file(const char* path, ops_graph_t** out);
 ops_status_t ops_graph_load_buffer(const void* data, size_t size, unsigned flags, ops_graph_t** out);
 void ops_graph_free(ops_graph_t* graph); /* NULL is ignored */
 
+/* ---- ONNX import ----
+ *
+ * ops_graph_load_file also takes .onnx files (by name, or by content when
+ * the file lacks the libops identifier): they are converted and loaded as
+ * below. The importer maps each node through one table (docs/onnx.md); a
+ * node it cannot map exactly fails the conversion with OPS_ERR_NOT_IMPLEMENTED
+ * and a message naming the node, its op type, the opset and the attribute.
+ *
+ * ops_onnx_convert_file / _buffer: the libops graph file (.lops bytes) of an
+ * ONNX model, in a block the caller frees with ops_onnx_free. External
+ * tensor data is read relative to the model's folder (file) or `base_dir`
+ * (buffer; NULL refuses external data). */
+ops_status_t ops_onnx_convert_file(const char* path, void** out_data, size_t* out_size);
+ops_status_t ops_onnx_convert_buffer(const void* data, size_t size, const char* base_dir, void** out_data,
+                                     size_t* out_size);
+void ops_onnx_free(void* data); /* NULL is ignored */
+/* Every problem that stops a model from converting, one per line ("" when
+ * it converts). OPS_OK whenever the list could be made; the text stays valid
+ * until this thread's next call of it. */
+ops_status_t ops_onnx_list_unsupported(const char* path, const char** out_text);
+/* docs/onnx.md: every ONNX operator, supported or not, as markdown. */
+ops_status_t ops_onnx_coverage(const char** out_markdown);
+
 /* ---- inputs and outputs of the graph ---- */
 
 typedef struct ops_value_info {

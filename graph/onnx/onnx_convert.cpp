@@ -1,0 +1,1179 @@
+// The ONNX importer's driver: walks the model's nodes in order, maps each
+// through its entry of the mapping table (onnx_ops.cpp), collects every
+// problem (list mode), and writes the result as a libops graph file with
+// the FlatBuffers builder of schemas/graph.fbs. See onnx_import.h.
+#include <flatbuffers/flatbuffers.h>
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <limits>
+#include <map>
+#include <set>
+#include <unordered_set>
+
+#include "graph/executor.h"
+#include "graph/onnx/onnx_convert.h"
+#include "graph/onnx/onnx_import.h"
+#include "libops/array/ndarray.h"
+#include "libops/ops/declarable_op.h"
+#include "libops/ops/registry.h"
+#include "schemas/graph_generated.h"
+
+namespace libops::graph::onnx {
+
+bool ValueType::dims_known() const {
+  if (!rank_known) return false;
+  for (int64_t d : dims)
+    if (d < 0) return false;
+  return true;
+}
+
+namespace {
+
+struct LVar {
+  uint32_t id = 0;
+  std::string name;
+  bool is_constant = false;
+  const Tensor* tensor = nullptr;  // constants
+  ValueInfo placeholder;           // placeholders
+};
+
+struct LNode {
+  uint32_t id = 0;
+  std::string name;
+  bool legacy = false;
+  bool is_if = false;     // an IfOp: branch_a / branch_b index Graph.subgraphs
+  bool is_while = false;  // a WhileOp: branch_a is the condition, branch_b the body
+  int branch_a = 0, branch_b = 0;
+  std::string op;  // custom op name
+  int group = 0, num = 0;
+  std::vector<Value> inputs;
+  uint32_t num_outputs = 1;
+  std::vector<double> t;
+  std::vector<int64_t> i;
+  std::vector<bool> b;
+  std::vector<DataType> d;
+};
+
+}  // namespace
+
+struct Converter::Impl {
+  // The main graph (parent null) or a subgraph (an If branch), which has
+  // its own ids and values, and shares the problem list and the list of
+  // subgraphs of the main graph.
+  Impl(const Model& m, Impl* parent, const std::unordered_map<std::string, ValueInfo>* value_info)
+      : model(m), root(parent ? parent->root : this), problems(parent ? parent->problems : own_problems),
+        info(value_info) {}
+  const Model& model;
+  Impl* root;
+  std::vector<std::string> own_problems;
+  std::vector<std::string>& problems;
+  const std::unordered_map<std::string, ValueInfo>* info;  // declared and inferred types
+  std::string where;  // "" for the main graph, " in then_branch of node 2 'if'" for a subgraph
+  // Subgraphs (root only): Graph.subgraphs in order.
+  std::vector<std::unique_ptr<Impl>> subgraphs;
+  std::unordered_map<std::string, ValueInfo> own_info;  // subgraphs: the outer types and their own
+  std::string body_name;
+  std::vector<std::pair<std::string, Value>> body_outputs;
+  uint32_t next_id = 0;
+  std::vector<LVar> vars;
+  std::vector<LNode> nodes;
+  std::unordered_map<std::string, Value> values;            // ONNX value name -> libops value
+  std::unordered_map<std::string, const Tensor*> constants;  // ONNX value name -> its data
+  std::unordered_set<std::string> failed;                   // outputs of nodes that could not be mapped
+  std::deque<Tensor> owned;                                 // constants made here
+  std::unordered_map<std::string, int> uses;                // ONNX value name -> readers
+  std::unordered_set<std::string> names;                    // variable names in use
+  std::string label;  // "node 3 'conv1' (Conv, opset 13)"
+
+  std::string unique_name(const std::string& base) {
+    std::string n = base;
+    for (int k = 1; names.count(n); ++k) n = base + "_" + std::to_string(k);
+    names.insert(n);
+    return n;
+  }
+  Value add_constant(const Tensor* t, const std::string& name) {
+    LVar v;
+    v.id = next_id++;
+    v.name = unique_name(name.empty() ? "const" : name);
+    v.is_constant = true;
+    v.tensor = t;
+    vars.push_back(std::move(v));
+    return Value{vars.back().id, 0};
+  }
+  // The libops value of an ONNX value name; constants become variables on
+  // first use.
+  Value lookup(const std::string& name) {
+    auto it = values.find(name);
+    if (it != values.end()) return it->second;
+    auto c = constants.find(name);
+    if (c != constants.end()) {
+      Value v = add_constant(c->second, name);
+      values[name] = v;
+      return v;
+    }
+    return Value{};
+  }
+};
+
+// ---------------------------------------------------------------- Converter
+
+bool Converter::has_input(int k) const {
+  return k >= 0 && k < num_inputs() && !node_->inputs[static_cast<size_t>(k)].empty();
+}
+
+Value Converter::input(int k) {
+  if (!has_input(k)) return Value{};
+  input_taken_[static_cast<size_t>(k)] = true;
+  return impl_.lookup(node_->inputs[static_cast<size_t>(k)]);
+}
+
+const Tensor* Converter::constant_input(int k) {
+  if (!has_input(k)) return nullptr;
+  input_taken_[static_cast<size_t>(k)] = true;
+  auto it = impl_.constants.find(node_->inputs[static_cast<size_t>(k)]);
+  return it == impl_.constants.end() ? nullptr : it->second;
+}
+
+bool Converter::constant_ints(int k, const char* what, std::vector<int64_t>& out) {
+  const Tensor* t = constant_input(k);
+  if (t == nullptr) {
+    report(str_format("input %d (%s, '%s') must be a constant (an initializer or a Constant node's output); libops "
+                    "needs its values when the graph is built",
+                    k, what, has_input(k) ? node_->inputs[static_cast<size_t>(k)].c_str() : ""));
+    return false;
+  }
+  if (!t->to_int64s(out)) {
+    report(str_format("input %d (%s) has dtype %s; an integer tensor is expected", k, what, onnx_type_name(t->onnx_type)));
+    return false;
+  }
+  return true;
+}
+
+ValueType Converter::input_type(int k) const {
+  ValueType vt;
+  if (!has_input(k)) return vt;
+  const std::string& name = node_->inputs[static_cast<size_t>(k)];
+  auto c = impl_.constants.find(name);
+  if (c != impl_.constants.end()) {
+    vt.dtype = c->second->dtype;
+    vt.rank_known = true;
+    vt.dims = c->second->dims;
+    return vt;
+  }
+  auto it = impl_.info->find(name);
+  if (it != impl_.info->end()) {
+    vt.dtype = it->second.dtype;
+    vt.rank_known = it->second.rank_known;
+    vt.dims = it->second.dims;
+  }
+  return vt;
+}
+
+DataType Converter::input_dtype(int k) const { return input_type(k).dtype; }
+
+ValueType Converter::output_type(int k) const {
+  ValueType vt;
+  if (k < 0 || k >= num_outputs()) return vt;
+  auto it = impl_.info->find(node_->outputs[static_cast<size_t>(k)]);
+  if (it != impl_.info->end()) {
+    vt.dtype = it->second.dtype;
+    vt.rank_known = it->second.rank_known;
+    vt.dims = it->second.dims;
+  }
+  return vt;
+}
+
+namespace {
+const Attribute* mark(const Node& n, std::vector<bool>& read, const char* name) {
+  for (size_t k = 0; k < n.attributes.size(); ++k)
+    if (n.attributes[k].name == name) {
+      read[k] = true;
+      return &n.attributes[k];
+    }
+  return nullptr;
+}
+}  // namespace
+
+bool Converter::has_attr(const char* name) { return mark(*node_, attr_read_, name) != nullptr; }
+void Converter::ignore_attr(const char* name) { mark(*node_, attr_read_, name); }
+
+int64_t Converter::attr_int(const char* name, int64_t default_value) {
+  const Attribute* a = mark(*node_, attr_read_, name);
+  if (a == nullptr) return default_value;
+  if (a->type != Attribute::Type::kInt) {
+    report_attr(name, "has type " + a->type_name + "; INT is expected");
+    return default_value;
+  }
+  return a->i;
+}
+
+double Converter::attr_float(const char* name, double default_value) {
+  const Attribute* a = mark(*node_, attr_read_, name);
+  if (a == nullptr) return default_value;
+  if (a->type != Attribute::Type::kFloat) {
+    report_attr(name, "has type " + a->type_name + "; FLOAT is expected");
+    return default_value;
+  }
+  return a->f;
+}
+
+std::string Converter::attr_string(const char* name, const std::string& default_value) {
+  const Attribute* a = mark(*node_, attr_read_, name);
+  if (a == nullptr) return default_value;
+  if (a->type != Attribute::Type::kString) {
+    report_attr(name, "has type " + a->type_name + "; STRING is expected");
+    return default_value;
+  }
+  return a->s;
+}
+
+bool Converter::attr_ints(const char* name, std::vector<int64_t>& out) {
+  const Attribute* a = mark(*node_, attr_read_, name);
+  if (a == nullptr) return false;
+  if (a->type != Attribute::Type::kInts) {
+    report_attr(name, "has type " + a->type_name + "; INTS is expected");
+    return false;
+  }
+  out = a->ints;
+  return true;
+}
+
+bool Converter::attr_floats(const char* name, std::vector<double>& out) {
+  const Attribute* a = mark(*node_, attr_read_, name);
+  if (a == nullptr) return false;
+  if (a->type != Attribute::Type::kFloats) {
+    report_attr(name, "has type " + a->type_name + "; FLOATS is expected");
+    return false;
+  }
+  out = a->floats;
+  return true;
+}
+
+const Tensor* Converter::attr_tensor(const char* name) {
+  const Attribute* a = mark(*node_, attr_read_, name);
+  if (a == nullptr) return nullptr;
+  if (a->type != Attribute::Type::kTensor) {
+    report_attr(name, "has type " + a->type_name + "; TENSOR is expected");
+    return nullptr;
+  }
+  return a->t.get();
+}
+
+bool Converter::output_used(int k) const {
+  if (k < 0 || k >= num_outputs()) return false;
+  const std::string& name = node_->outputs[static_cast<size_t>(k)];
+  if (name.empty()) return false;
+  auto it = impl_.uses.find(name);
+  return it != impl_.uses.end() && it->second > 0;
+}
+
+void Converter::set_output(int k, Value v) {
+  if (k < 0 || k >= num_outputs() || node_->outputs[static_cast<size_t>(k)].empty()) return;
+  output_set_[static_cast<size_t>(k)] = true;
+  if (v.valid()) impl_.values[node_->outputs[static_cast<size_t>(k)]] = v;
+}
+
+void Converter::set_output_constant(int k, Tensor t) {
+  if (k < 0 || k >= num_outputs() || node_->outputs[static_cast<size_t>(k)].empty()) return;
+  output_set_[static_cast<size_t>(k)] = true;
+  t.name = node_->outputs[static_cast<size_t>(k)];
+  impl_.owned.push_back(std::move(t));
+  impl_.constants[node_->outputs[static_cast<size_t>(k)]] = &impl_.owned.back();
+}
+
+Status Converter::fail(const std::string& what) {
+  std::string msg = impl_.label + ": " + what;
+  impl_.problems.push_back(msg);
+  return Status::error(StatusCode::kNotImplemented, "%s", msg.c_str());
+}
+
+Status Converter::fail_attr(const char* attr, const std::string& what) {
+  return fail(str_format("attribute '%s' %s", attr, what.c_str()));
+}
+
+Value Converter::legacy(int group, int num, std::initializer_list<Value> inputs) {
+  LNode n;
+  n.id = impl_.next_id++;
+  n.name = (node_->name.empty() ? node_->op_type : node_->name) + "/legacy";
+  n.legacy = true;
+  n.group = group;
+  n.num = num;
+  n.inputs.assign(inputs.begin(), inputs.end());
+  for (const Value& v : n.inputs)
+    if (!v.valid()) return Value{};
+  impl_.nodes.push_back(std::move(n));
+  return Value{impl_.nodes.back().id, 0};
+}
+
+Value Converter::constant(Tensor t) {
+  std::string base = (node_->name.empty() ? node_->op_type : node_->name) + "/const";
+  impl_.owned.push_back(std::move(t));
+  return impl_.add_constant(&impl_.owned.back(), base);
+}
+
+Value Converter::constant_scalar(DataType dtype, double v) {
+  if (dtype == DataType::kInvalid) dtype = DataType::kFloat32;
+  // A scalar of the dtype asked for (float16 and bfloat16 too), so that
+  // binary ops do not promote the other operand.
+  NDArray a;
+  Tensor t;
+  t.dtype = dtype;
+  t.onnx_type = dtype_to_onnx(dtype);
+  t.data.resize(dtype_size(dtype));
+  if (NDArray::create(dtype, Dims{}, 'c', a).is_ok()) {
+    a.set_double(0, v);
+    std::memcpy(t.data.data(), a.data(), t.data.size());
+  }
+  return constant(std::move(t));
+}
+
+Value Converter::constant_ints(const std::vector<int64_t>& values, bool as_vector) {
+  Tensor t;
+  t.dtype = DataType::kInt64;
+  t.onnx_type = 7;
+  if (as_vector) t.dims = {static_cast<int64_t>(values.size())};
+  t.data.resize(values.size() * 8);
+  if (!values.empty()) std::memcpy(t.data.data(), values.data(), values.size() * 8);
+  return constant(std::move(t));
+}
+
+// ---------------------------------------------------------------- OpCall
+
+OpCall& OpCall::arg(const char* name, int64_t v) {
+  NamedArg a;
+  a.name = name;
+  a.kind = 0;
+  a.i = v;
+  args_.push_back(std::move(a));
+  return *this;
+}
+OpCall& OpCall::arg(const char* name, double v) {
+  NamedArg a;
+  a.name = name;
+  a.kind = 1;
+  a.f = v;
+  args_.push_back(std::move(a));
+  return *this;
+}
+OpCall& OpCall::arg(const char* name, bool v) {
+  NamedArg a;
+  a.name = name;
+  a.kind = 2;
+  a.i = v ? 1 : 0;
+  args_.push_back(std::move(a));
+  return *this;
+}
+OpCall& OpCall::arg(const char* name, DataType v) {
+  NamedArg a;
+  a.name = name;
+  a.kind = 3;
+  a.d = v;
+  args_.push_back(std::move(a));
+  return *this;
+}
+OpCall& OpCall::arg(const char* name, const std::vector<int64_t>& list) {
+  NamedArg a;
+  a.name = name;
+  a.kind = 4;
+  a.list = list;
+  args_.push_back(std::move(a));
+  return *this;
+}
+
+Value OpCall::emit1() {
+  std::vector<Value> v = emit();
+  return v.empty() ? Value{} : v[0];
+}
+
+std::vector<Value> OpCall::emit() {
+  Converter::Impl& impl = c_.impl_;
+  DeclarableOp* op = OpRegistry::instance().find(op_);
+  if (op == nullptr) {
+    c_.report(str_format("the mapping uses op '%s', which this build does not register", op_.c_str()));
+    return {};
+  }
+  for (const Value& v : inputs_)
+    if (!v.valid()) return {};  // an input from a node that failed (already reported)
+  const OpSignature& sig = op->descriptor().signature;
+  LNode n;
+  n.id = impl.next_id++;
+  n.name = c_.node_->name.empty() ? c_.node_->op_type + "_" + std::to_string(c_.node_->index) : c_.node_->name;
+  n.op = op->name();
+  n.inputs = inputs_;
+  n.num_outputs = static_cast<uint32_t>(num_outputs_);
+  // Place the named args at their declared positions; positions before a
+  // given one that are not given take their defaults (Note [Positional
+  // arguments] in op_signature.h).
+  struct Slot {
+    bool set = false;
+    int64_t i = 0;
+    double f = 0;
+    DataType d = DataType::kInvalid;
+  };
+  std::vector<Slot> slots[4];
+  std::vector<int64_t> lists[4];
+  bool has_list[4] = {false, false, false, false};
+  for (const NamedArg& a : args_) {
+    const ArgSpec* spec = sig.find(a.name.c_str());
+    if (spec == nullptr) {
+      c_.report(str_format("the mapping gives op '%s' an arg '%s' that it does not declare", op_.c_str(), a.name.c_str()));
+      return {};
+    }
+    const int kind = static_cast<int>(spec->kind);
+    if (spec->list) {
+      has_list[kind] = true;
+      if (a.kind == 4) {
+        lists[kind] = a.list;
+      } else {
+        lists[kind] = {a.i};
+      }
+      if (slots[kind].size() < static_cast<size_t>(spec->position)) slots[kind].resize(static_cast<size_t>(spec->position));
+      continue;
+    }
+    auto& s = slots[kind];
+    if (s.size() <= static_cast<size_t>(spec->position)) s.resize(static_cast<size_t>(spec->position) + 1);
+    Slot& slot = s[static_cast<size_t>(spec->position)];
+    slot.set = true;
+    slot.i = a.i;
+    slot.f = a.kind == 1 ? a.f : static_cast<double>(a.i);
+    slot.d = a.d;
+  }
+  for (int kind = 0; kind < 4; ++kind) {
+    for (size_t pos = 0; pos < slots[kind].size(); ++pos) {
+      Slot& s = slots[kind][pos];
+      if (s.set) continue;
+      const ArgSpec* spec = sig.at(static_cast<ArgKind>(kind), static_cast<int>(pos));
+      if (spec == nullptr || spec->required || spec->list) {
+        c_.report(str_format("the mapping leaves out arg %s %zu of op '%s', which is required before the args it gives",
+                           arg_kind_name(static_cast<ArgKind>(kind)), pos, op_.c_str()));
+        return {};
+      }
+      s.i = spec->default_int;
+      s.f = spec->default_float;
+      s.d = spec->default_dtype;
+    }
+  }
+  for (const Slot& s : slots[static_cast<int>(ArgKind::kFloat)]) n.t.push_back(s.f);
+  for (const Slot& s : slots[static_cast<int>(ArgKind::kInt)]) n.i.push_back(s.i);
+  for (const Slot& s : slots[static_cast<int>(ArgKind::kBool)]) n.b.push_back(s.i != 0);
+  for (const Slot& s : slots[static_cast<int>(ArgKind::kDtype)]) n.d.push_back(s.d);
+  const int ki = static_cast<int>(ArgKind::kInt), kt = static_cast<int>(ArgKind::kFloat);
+  if (has_list[ki]) n.i.insert(n.i.end(), lists[ki].begin(), lists[ki].end());
+  if (has_list[kt]) for (int64_t v : lists[kt]) n.t.push_back(static_cast<double>(v));
+  std::vector<Value> out;
+  for (int k = 0; k < num_outputs_; ++k) out.push_back(Value{n.id, static_cast<uint32_t>(k)});
+  impl.nodes.push_back(std::move(n));
+  return out;
+}
+
+// ---------------------------------------------------------------- driver
+
+struct ConverterAccess {
+  static Converter::Impl& impl(Converter& c) { return c.impl_; }
+  static const Attribute* read_attr(Converter& c, const char* name) { return mark(*c.node_, c.attr_read_, name); }
+  static void begin(Converter& c, const Node& n, int64_t opset) {
+    c.node_ = &n;
+    c.opset_ = opset;
+    c.attr_read_.assign(n.attributes.size(), false);
+    c.input_taken_.assign(n.inputs.size(), false);
+    c.output_set_.assign(n.outputs.size(), false);
+  }
+  // Note [Nothing ignored]: what the mapping left unread is a problem.
+  static void check_all_read(Converter& c) {
+    const Node& n = *c.node_;
+    for (size_t k = 0; k < n.attributes.size(); ++k)
+      if (!c.attr_read_[k])
+        c.report(str_format("attribute '%s' is not supported by the importer", n.attributes[k].name.c_str()));
+    for (size_t k = 0; k < n.inputs.size(); ++k)
+      if (!n.inputs[k].empty() && !c.input_taken_[k])
+        c.report(str_format("input %zu ('%s') is not supported by the importer", k, n.inputs[k].c_str()));
+    for (size_t k = 0; k < n.outputs.size(); ++k)
+      if (!c.output_set_[k] && c.output_used(static_cast<int>(k)))
+        c.report(str_format("output %zu ('%s') is used, but the importer cannot compute it", k, n.outputs[k].c_str()));
+  }
+};
+
+namespace {
+
+const OpMapping* find_mapping(const std::string& op_type, int64_t opset, bool& known_elsewhere) {
+  known_elsewhere = false;
+  for (const OpMapping& m : mapping_table()) {
+    if (op_type != m.op_type) continue;
+    if (opset >= m.first_opset && opset <= m.last_opset) return &m;
+    known_elsewhere = true;
+  }
+  return nullptr;
+}
+
+std::string opset_ranges(const std::string& op_type) {
+  std::string s;
+  for (const OpMapping& m : mapping_table()) {
+    if (op_type != m.op_type) continue;
+    if (!s.empty()) s += ", ";
+    s += std::to_string(m.first_opset) + "-" + std::to_string(m.last_opset);
+  }
+  return s;
+}
+
+// The tables of one body (the main graph or a subgraph): `vars` and
+// `nodes` from first_node on, with the named outputs. Constants no node or
+// output reads (left by folding) are left out.
+struct BodyTables {
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::Variable>>> vars;
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::Node>>> nodes;
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>> inputs;
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::Output>>> outputs;
+};
+
+BodyTables write_body(flatbuffers::FlatBufferBuilder& fbb, const std::vector<LVar>& all_vars,
+                      const std::vector<LNode>& all_nodes, size_t first_node,
+                      const std::vector<std::pair<std::string, Value>>& named_outputs, bool with_placeholders) {
+  std::unordered_set<int64_t> used;
+  for (size_t k = first_node; k < all_nodes.size(); ++k)
+    for (const Value& v : all_nodes[k].inputs) used.insert(v.id);
+  for (const auto& o : named_outputs) used.insert(o.second.id);
+  auto ref = [](Value v) { return fb::ValueRef(static_cast<uint32_t>(v.id), v.output); };
+  std::vector<flatbuffers::Offset<fb::Variable>> vars;
+  std::vector<std::string> input_names;
+  for (const LVar& v : all_vars) {
+    if (v.is_constant) {
+      if (!used.count(v.id)) continue;
+      const Tensor& t = *v.tensor;
+      auto shape = fbb.CreateVector(t.dims);
+      // force_align 64 in the schema; PreAlign is what ForceVectorAlignment does.
+      fbb.PreAlign(t.data.size(), 64);
+      auto data = fbb.CreateVector(t.data);
+      auto arr = fb::CreateArray(fbb, static_cast<fb::DType>(t.dtype), shape, fb::Order::C, data);
+      vars.push_back(fb::CreateVariable(fbb, v.id, fbb.CreateString(v.name), fb::VariableValue::Array, arr.Union()));
+    } else if (with_placeholders) {
+      auto shape = v.placeholder.rank_known ? fbb.CreateVector(v.placeholder.dims) : 0;
+      auto p = fb::CreatePlaceholder(fbb, static_cast<fb::DType>(v.placeholder.dtype), shape);
+      vars.push_back(fb::CreateVariable(fbb, v.id, fbb.CreateString(v.name), fb::VariableValue::Placeholder, p.Union()));
+      input_names.push_back(v.name);
+    }
+  }
+  std::vector<flatbuffers::Offset<fb::Node>> nodes;
+  for (size_t k = first_node; k < all_nodes.size(); ++k) {
+    const LNode& n = all_nodes[k];
+    std::vector<fb::ValueRef> ins;
+    for (const Value& v : n.inputs) ins.push_back(ref(v));
+    auto in = fbb.CreateVectorOfStructs(ins);
+    flatbuffers::Offset<void> op;
+    fb::Op type;
+    if (n.is_if) {
+      op = fb::CreateIfOp(fbb, static_cast<uint32_t>(n.branch_a), static_cast<uint32_t>(n.branch_b)).Union();
+      type = fb::Op::IfOp;
+    } else if (n.is_while) {
+      op = fb::CreateWhileOp(fbb, static_cast<uint32_t>(n.branch_a), static_cast<uint32_t>(n.branch_b)).Union();
+      type = fb::Op::WhileOp;
+    } else if (n.legacy) {
+      op = fb::CreateLegacyOp(fbb, static_cast<fb::LegacyGroup>(n.group), n.num).Union();
+      type = fb::Op::LegacyOp;
+    } else {
+      op = fb::CreateCustomOp(fbb, fbb.CreateString(n.op), op_name_hash(n.op)).Union();
+      type = fb::Op::CustomOp;
+    }
+    auto t = n.t.empty() ? 0 : fbb.CreateVector(n.t);
+    auto i = n.i.empty() ? 0 : fbb.CreateVector(n.i);
+    std::vector<uint8_t> b(n.b.begin(), n.b.end());
+    auto bv = b.empty() ? 0 : fbb.CreateVector(b);
+    std::vector<fb::DType> d;
+    for (DataType x : n.d) d.push_back(static_cast<fb::DType>(x));
+    auto dv = d.empty() ? 0 : fbb.CreateVector(d);
+    nodes.push_back(fb::CreateNode(fbb, n.id, fbb.CreateString(n.name), type, op, in, n.num_outputs, t, i, bv, dv));
+  }
+  std::vector<flatbuffers::Offset<fb::Output>> outputs;
+  for (const auto& [name, value] : named_outputs) {
+    fb::ValueRef r = ref(value);
+    outputs.push_back(fb::CreateOutput(fbb, fbb.CreateString(name), &r));
+  }
+  return BodyTables{fbb.CreateVector(vars), fbb.CreateVector(nodes), fbb.CreateVectorOfStrings(input_names),
+                    fbb.CreateVector(outputs)};
+}
+
+// Writes a libops graph file: the main body and the subgraphs `subs`.
+void write_graph(const std::vector<LVar>& all_vars, const std::vector<LNode>& all_nodes, size_t first_node,
+                 const std::vector<std::pair<std::string, Value>>& named_outputs, bool with_placeholders,
+                 std::vector<uint8_t>& out, const std::vector<std::unique_ptr<Converter::Impl>>* subs = nullptr) {
+  flatbuffers::FlatBufferBuilder fbb(1024 * 64);
+  std::vector<flatbuffers::Offset<fb::Subgraph>> subgraphs;
+  if (subs != nullptr)
+    for (const auto& sub : *subs) {
+      BodyTables b = write_body(fbb, sub->vars, sub->nodes, 0, sub->body_outputs, true);
+      subgraphs.push_back(fb::CreateSubgraph(fbb, fbb.CreateString(sub->body_name), b.vars, b.nodes, b.inputs,
+                                             b.outputs));
+    }
+  BodyTables main = write_body(fbb, all_vars, all_nodes, first_node, named_outputs, with_placeholders);
+  auto root = fb::CreateGraph(fbb, static_cast<uint32_t>(fb::SchemaVersion::V1), main.vars, main.nodes, main.inputs,
+                              main.outputs, subgraphs.empty() ? 0 : fbb.CreateVector(subgraphs));
+  fb::FinishGraphBuffer(fbb, root);
+  out.assign(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+}
+
+// Note [Constant folding]
+//  A node whose inputs are all constants is computed while converting: the
+//  libops nodes its mapping emitted run once (as a small graph of their
+//  own), and its outputs become constants. Shapes computed from static
+//  shapes (Shape -> Gather -> Concat -> Reshape, as exporters write them)
+//  then reach the ops that need them as constants. When the run fails, or
+//  an output is large, the nodes stay in the graph as they were.
+constexpr int64_t kMaxFoldedElements = int64_t{1} << 16;
+
+bool fold_constants(Converter::Impl& impl, const Node& n, size_t first_node) {
+  std::vector<std::pair<std::string, Value>> outs;
+  for (const std::string& o : n.outputs) {
+    if (o.empty()) continue;
+    auto it = impl.values.find(o);
+    if (it == impl.values.end()) return false;
+    outs.emplace_back(o, it->second);
+  }
+  for (size_t k = first_node; k < impl.nodes.size(); ++k)
+    for (const Value& v : impl.nodes[k].inputs)
+      for (const LVar& var : impl.vars)
+        if (var.id == static_cast<uint32_t>(v.id) && !var.is_constant) return false;
+  std::vector<uint8_t> bytes;
+  write_graph(impl.vars, impl.nodes, first_node, outs, false, bytes);
+  std::shared_ptr<const Graph> g;
+  if (!Graph::load_buffer(bytes.data(), bytes.size(), LoadOptions{}, g).is_ok()) return false;
+  Session session(g);
+  if (!session.run(nullptr, 0).is_ok()) return false;
+  std::vector<Tensor> folded;
+  for (size_t k = 0; k < outs.size(); ++k) {
+    const NDArray& a = session.output(static_cast<int>(k));
+    if (a.length() > kMaxFoldedElements) return false;
+    NDArray dense;
+    if (!a.dup('c', dense).is_ok()) return false;
+    Tensor t;
+    t.name = outs[k].first;
+    t.dtype = dense.dtype();
+    t.onnx_type = dtype_to_onnx(dense.dtype());
+    t.dims.assign(dense.shape().begin(), dense.shape().end());
+    t.data.resize(static_cast<size_t>(dense.length()) * dense.element_size());
+    if (!t.data.empty()) std::memcpy(t.data.data(), dense.data(), t.data.size());
+    folded.push_back(std::move(t));
+  }
+  impl.nodes.resize(first_node);
+  for (Tensor& t : folded) {
+    impl.values.erase(t.name);
+    const std::string name = t.name;
+    impl.owned.push_back(std::move(t));
+    impl.constants[name] = &impl.owned.back();
+  }
+  return true;
+}
+
+// Maps `nodes` into `impl` in order (Note [Nothing ignored]), collecting
+// every problem.
+void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_t opset) {
+  auto problem = [&](const std::string& msg) { impl.problems.push_back(msg); };
+  Converter c(impl);
+  for (const Node& n : nodes) {
+    impl.label = str_format("node %d '%s' (%s, opset %lld)%s", n.index, n.name.c_str(), n.op_type.c_str(),
+                            static_cast<long long>(opset), impl.where.c_str());
+    auto mark_failed = [&] {
+      for (const std::string& o : n.outputs)
+        if (!o.empty() && !impl.values.count(o) && !impl.constants.count(o)) impl.failed.insert(o);
+    };
+    // An input from a node that failed is not a new problem; one that
+    // nothing produces is (the model is malformed or not in order).
+    bool upstream_failed = false, missing = false;
+    for (const std::string& i : n.inputs) {
+      if (i.empty() || impl.values.count(i) || impl.constants.count(i)) continue;
+      if (impl.failed.count(i)) {
+        upstream_failed = true;
+      } else {
+        problem(impl.label + ": input '" + i + "' is not a graph input, an initializer or an output of an earlier node");
+        missing = true;
+      }
+    }
+    if (!n.domain.empty()) {
+      problem(impl.label + ": domain '" + n.domain + "' is not supported (only the default ONNX domain is)");
+      mark_failed();
+      continue;
+    }
+    bool elsewhere = false;
+    const OpMapping* mapping = find_mapping(n.op_type, opset, elsewhere);
+    if (mapping == nullptr) {
+      if (n.op_type == "Scan")
+        problem(impl.label + ": Scan is not imported yet; its body would become a libops While subgraph");
+      else if (elsewhere)
+        problem(impl.label + ": op " + n.op_type + " is supported for opsets " + opset_ranges(n.op_type) + " only");
+      else
+        problem(impl.label + ": op type '" + n.op_type + "' is not supported by the importer (docs/onnx.md lists "
+                             "what is)");
+      mark_failed();
+      continue;
+    }
+    if (missing) {
+      mark_failed();
+      continue;
+    }
+    const size_t before = impl.problems.size(), first_node = impl.nodes.size();
+    bool all_constant = !n.inputs.empty() && n.op_type != "If" && n.op_type != "Loop";
+    for (const std::string& i : n.inputs)
+      if (!i.empty() && !impl.constants.count(i)) all_constant = false;
+    ConverterAccess::begin(c, n, opset);
+    Status s = mapping->fn(c);
+    if (s.is_ok() && impl.problems.size() == before) ConverterAccess::check_all_read(c);
+    // A mapping that gave up without saying why (an omitted input where it
+    // needs one, say) is still a problem of this node.
+    if (!s.is_ok() && impl.problems.size() == before && !upstream_failed)
+      problem(impl.label + ": cannot be mapped: " + s.message());
+    if (upstream_failed) {
+      // Problems that only follow from an input that could not be made
+      // (a shape not constant because its producer failed) are dropped.
+      impl.problems.resize(before);
+    }
+    if (!s.is_ok() || impl.problems.size() != before || upstream_failed) {
+      mark_failed();
+    } else if (all_constant && impl.nodes.size() > first_node) {
+      fold_constants(impl, n, first_node);  // Note [Constant folding]
+    }
+  }
+}
+
+// Counts the readers of each value name, subgraphs' nodes included (a
+// branch reads outer values by name).
+void count_uses(const std::vector<Node>& nodes, std::unordered_map<std::string, int>& uses) {
+  for (const Node& n : nodes) {
+    for (const std::string& i : n.inputs)
+      if (!i.empty()) uses[i]++;
+    for (const Attribute& a : n.attributes)
+      if (a.g) {
+        count_uses(a.g->nodes, uses);
+        for (const ValueInfo& o : a.g->outputs) uses[o.name]++;
+      }
+  }
+}
+
+Status convert_model(const Model& m, ConvertResult& result) {
+  Converter::Impl impl(m, nullptr, &m.value_info);
+  auto problem = [&](const std::string& msg) { impl.problems.push_back(msg); };
+  if (m.opset < kMinOpset || m.opset > kMaxOpset) {
+    problem(str_format("model: opset %lld of the default ONNX domain is not supported (the importer reads opsets %d "
+                       "to %d; convert the model with onnx.version_converter)",
+                       static_cast<long long>(m.opset), kMinOpset, kMaxOpset));
+  } else {
+    for (const Tensor& t : m.initializers) impl.constants[t.name] = &t;
+    for (const ValueInfo& in : m.inputs) {
+      if (in.dtype == DataType::kInvalid) {
+        problem(str_format("graph input '%s': its type %s is not a tensor type libops supports", in.name.c_str(),
+                           in.onnx_type ? onnx_type_name(in.onnx_type) : "(not a tensor)"));
+        impl.failed.insert(in.name);
+        continue;
+      }
+      LVar v;
+      v.id = impl.next_id++;
+      v.name = in.name;
+      impl.names.insert(in.name);
+      v.placeholder = in;
+      impl.vars.push_back(v);
+      impl.values[in.name] = Value{v.id, 0};
+      impl.constants.erase(in.name);
+    }
+    count_uses(m.nodes, impl.uses);
+    for (const ValueInfo& o : m.outputs) impl.uses[o.name]++;
+    convert_nodes(impl, m.nodes, m.opset);
+    for (const ValueInfo& o : m.outputs)
+      if (!impl.values.count(o.name) && !impl.failed.count(o.name)) {
+        if (impl.constants.count(o.name)) {
+          impl.values[o.name] = impl.lookup(o.name);
+        } else {
+          problem(str_format("graph output '%s' is not computed by any node", o.name.c_str()));
+        }
+      }
+  }
+  result.problems = impl.problems;
+  if (!impl.problems.empty()) {
+    if (impl.problems.size() == 1)
+      return Status::error(StatusCode::kNotImplemented, "onnx: %s", impl.problems[0].c_str());
+    return Status::error(StatusCode::kNotImplemented,
+                         "onnx: %s (and %zu more problems; ops-run --list-unsupported lists them all)",
+                         impl.problems[0].c_str(), impl.problems.size() - 1);
+  }
+  std::vector<std::pair<std::string, Value>> outputs;
+  for (const ValueInfo& o : m.outputs) {
+    auto it = impl.values.find(o.name);
+    if (it != impl.values.end()) outputs.emplace_back(o.name, it->second);
+  }
+  write_graph(impl.vars, impl.nodes, 0, outputs, true, result.lops, &impl.subgraphs);
+  return Status::ok();
+}
+
+}  // namespace
+
+namespace {
+
+// The names a subgraph reads from the graphs around it, in order of first
+// use, nested subgraphs included; `seen` collects them over both branches.
+void free_names(const SubGraph& g, std::vector<std::string>& out, std::unordered_set<std::string>& seen) {
+  std::unordered_set<std::string> defined;
+  for (const Tensor& t : g.initializers) defined.insert(t.name);
+  for (const ValueInfo& i : g.inputs) defined.insert(i.name);
+  auto use = [&](const std::string& name) {
+    if (!name.empty() && !defined.count(name) && seen.insert(name).second) out.push_back(name);
+  };
+  for (const Node& n : g.nodes) {
+    for (const std::string& i : n.inputs) use(i);
+    for (const Attribute& a : n.attributes)
+      if (a.g) {
+        std::vector<std::string> inner;
+        std::unordered_set<std::string> inner_seen;
+        free_names(*a.g, inner, inner_seen);
+        for (const std::string& x : inner) use(x);
+      }
+    for (const std::string& o : n.outputs)
+      if (!o.empty()) defined.insert(o);
+  }
+  for (const ValueInfo& o : g.outputs) use(o.name);
+}
+
+}  // namespace
+
+// If: both branches become libops subgraphs of their own (Note [Subgraphs]
+// in schemas/graph.fbs). ONNX branches read outer values by name; libops
+// subgraphs see only what is passed in, so every outer value a branch reads
+// that is not a constant becomes an argument of the If node, in the same
+// order for both branches (constants are copied into the branch).
+Status map_if(Converter& c) {
+  Converter::Impl& outer = ConverterAccess::impl(c);
+  const Node& node = c.node();
+  const Attribute* then_a = ConverterAccess::read_attr(c, "then_branch");
+  const Attribute* else_a = ConverterAccess::read_attr(c, "else_branch");
+  if (then_a == nullptr || !then_a->g || else_a == nullptr || !else_a->g)
+    return c.fail("then_branch and else_branch must both be graphs");
+  std::vector<std::string> captured;
+  std::unordered_set<std::string> seen;
+  free_names(*then_a->g, captured, seen);
+  free_names(*else_a->g, captured, seen);
+  std::vector<std::string> args;
+  for (const std::string& name : captured) {
+    if (outer.values.count(name)) {
+      args.push_back(name);
+    } else if (!outer.constants.count(name)) {
+      return c.fail("a branch reads '" + name + "', which " +
+                    (outer.failed.count(name) ? "could not be imported" : "nothing before it defines"));
+    }
+  }
+  if (then_a->g->outputs.size() != else_a->g->outputs.size())
+    return c.fail(str_format("the branches give %zu and %zu outputs", then_a->g->outputs.size(),
+                             else_a->g->outputs.size()));
+  // ONNX's condition is any one-element bool tensor; libops' a scalar.
+  Value cond = c.op("reshape").in(c.input(0)).arg("shape", std::vector<int64_t>{}).emit1();
+  if (!cond.valid()) return c.fail("the condition could not be made a scalar");
+  int index[2] = {0, 0};
+  bool failed = false;
+  for (int b = 0; b < 2; ++b) {
+    const SubGraph& g = *(b == 0 ? then_a : else_a)->g;
+    const char* which = b == 0 ? "then_branch" : "else_branch";
+    auto sub = std::make_unique<Converter::Impl>(outer.model, &outer, nullptr);
+    sub->own_info = *outer.info;
+    for (const auto& kv : g.value_info) sub->own_info[kv.first] = kv.second;
+    sub->info = &sub->own_info;
+    sub->where = str_format(" in %s of node %d '%s'%s", which, node.index, node.name.c_str(), outer.where.c_str());
+    sub->body_name = (node.name.empty() ? std::string("if") : node.name) + "/" + which;
+    if (!g.inputs.empty()) return c.fail(std::string(which) + " has inputs; an If branch takes none");
+    for (const Tensor& t : g.initializers) sub->constants[t.name] = &t;
+    for (const std::string& name : captured)
+      if (!outer.values.count(name)) sub->constants[name] = outer.constants.at(name);
+    for (const std::string& name : args) {
+      LVar v;
+      v.id = sub->next_id++;
+      v.name = name;
+      sub->names.insert(name);
+      auto it = outer.info->find(name);
+      v.placeholder.name = name;
+      if (it != outer.info->end()) v.placeholder = it->second;
+      if (v.placeholder.dtype == DataType::kInvalid)
+        return c.fail("the dtype of '" + name + "', which a branch reads, is not known");
+      sub->vars.push_back(v);
+      sub->values[name] = Value{v.id, 0};
+    }
+    count_uses(g.nodes, sub->uses);
+    for (const ValueInfo& o : g.outputs) sub->uses[o.name]++;
+    const size_t before = outer.problems.size();
+    convert_nodes(*sub, g.nodes, c.opset());
+    for (const ValueInfo& o : g.outputs) {
+      Value v = sub->failed.count(o.name) ? Value{} : sub->lookup(o.name);
+      if (v.valid()) {
+        sub->body_outputs.emplace_back(o.name, v);
+      } else if (!sub->failed.count(o.name)) {
+        outer.problems.push_back(outer.label + ": " + which + " output '" + o.name + "' is not computed by any node");
+      }
+    }
+    if (outer.problems.size() != before || sub->body_outputs.size() != g.outputs.size()) failed = true;
+    outer.root->subgraphs.push_back(std::move(sub));
+    index[b] = static_cast<int>(outer.root->subgraphs.size()) - 1;
+  }
+  if (failed) return Status::error(StatusCode::kNotImplemented, "a branch could not be imported");
+  LNode n;
+  n.id = outer.next_id++;
+  n.name = node.name.empty() ? "If_" + std::to_string(node.index) : node.name;
+  n.is_if = true;
+  n.branch_a = index[0];
+  n.branch_b = index[1];
+  n.inputs.push_back(cond);
+  for (const std::string& name : args) n.inputs.push_back(outer.values.at(name));
+  n.num_outputs = static_cast<uint32_t>(then_a->g->outputs.size());
+  const int64_t id = n.id;
+  outer.nodes.push_back(std::move(n));
+  for (int k = 0; k < c.num_outputs(); ++k) c.set_output(k, Value{id, static_cast<uint32_t>(k)});
+  return Status::ok();
+}
+
+namespace {
+
+// A placeholder of a subgraph body.
+Value add_placeholder(Converter::Impl& sub, const std::string& name, const ValueInfo& type) {
+  LVar v;
+  v.id = sub.next_id++;
+  v.name = sub.unique_name(name);
+  v.placeholder = type;
+  v.placeholder.name = v.name;
+  sub.vars.push_back(v);
+  return Value{v.id, 0};
+}
+
+ValueInfo scalar_type(DataType t) {
+  ValueInfo v;
+  v.dtype = t;
+  v.rank_known = true;
+  return v;
+}
+
+}  // namespace
+
+// Loop without scan outputs: a libops While node over the loop-carried
+// values [iteration, trip limit, condition, v..., outer values read...].
+// The condition subgraph is iteration < limit && condition; the body
+// subgraph is the ONNX body, plus iteration + 1 and the limit and the outer
+// values passed through unchanged.
+Status map_loop(Converter& c) {
+  Converter::Impl& outer = ConverterAccess::impl(c);
+  const Node& node = c.node();
+  const Attribute* body_a = ConverterAccess::read_attr(c, "body");
+  if (body_a == nullptr || !body_a->g) return c.fail("attribute 'body' must be a graph");
+  const SubGraph& g = *body_a->g;
+  const int n_carried = c.num_inputs() - 2;
+  if (n_carried < 0 || static_cast<int>(g.inputs.size()) != n_carried + 2 ||
+      static_cast<int>(g.outputs.size()) < n_carried + 1)
+    return c.fail(str_format("the body takes %zu inputs and gives %zu outputs for %d loop-carried values",
+                             g.inputs.size(), g.outputs.size(), n_carried));
+  if (static_cast<int>(g.outputs.size()) > n_carried + 1)
+    return c.fail(str_format("the body has %zu scan outputs, which are not imported yet (a While node has none)",
+                             g.outputs.size() - static_cast<size_t>(n_carried) - 1));
+  std::vector<std::string> captured, args;
+  std::unordered_set<std::string> seen;
+  free_names(g, captured, seen);
+  for (const std::string& name : captured) {
+    if (outer.values.count(name)) args.push_back(name);
+    else if (!outer.constants.count(name))
+      return c.fail("the body reads '" + name + "', which " +
+                    (outer.failed.count(name) ? "could not be imported" : "nothing before it defines"));
+  }
+  // Initial values.
+  std::vector<Value> init;
+  init.push_back(c.constant_ints({0}, false));
+  init.push_back(c.has_input(0) ? c.op("reshape").in(c.input(0)).arg("shape", std::vector<int64_t>{}).emit1()
+                                : c.constant_ints({std::numeric_limits<int64_t>::max()}, false));
+  if (c.has_input(1)) {
+    init.push_back(c.op("reshape").in(c.input(1)).arg("shape", std::vector<int64_t>{}).emit1());
+  } else {
+    Tensor t;
+    t.dtype = DataType::kBool;
+    t.onnx_type = 9;
+    t.data = {1};
+    init.push_back(c.constant(std::move(t)));
+  }
+  std::vector<ValueInfo> carried_types;
+  for (int k = 0; k < n_carried; ++k) {
+    init.push_back(c.input(2 + k));
+    ValueInfo t = g.inputs[static_cast<size_t>(2 + k)];
+    if (t.dtype == DataType::kInvalid) {
+      auto it = outer.info->find(node.inputs[static_cast<size_t>(2 + k)]);
+      if (it != outer.info->end()) t = it->second;
+    }
+    if (t.dtype == DataType::kInvalid)
+      return c.fail(str_format("the dtype of loop-carried value %d is not known", k));
+    carried_types.push_back(t);
+  }
+  std::vector<ValueInfo> captured_types;
+  for (const std::string& name : args) {
+    auto it = outer.info->find(name);
+    if (it == outer.info->end() || it->second.dtype == DataType::kInvalid)
+      return c.fail("the dtype of '" + name + "', which the body reads, is not known");
+    captured_types.push_back(it->second);
+    init.push_back(outer.values.at(name));
+  }
+  for (const Value& v : init)
+    if (!v.valid()) return c.fail("the loop's initial values could not be made");
+  const std::string base = node.name.empty() ? "loop" : node.name;
+  auto make_sub = [&](const char* which) {
+    auto sub = std::make_unique<Converter::Impl>(outer.model, &outer, nullptr);
+    sub->own_info = *outer.info;
+    for (const auto& kv : g.value_info) sub->own_info[kv.first] = kv.second;
+    sub->info = &sub->own_info;
+    sub->where = str_format(" in the body of node %d '%s'%s", node.index, node.name.c_str(), outer.where.c_str());
+    sub->body_name = base + "/" + which;
+    return sub;
+  };
+  // Both subgraphs take every loop variable, in order.
+  auto add_vars = [&](Converter::Impl& sub, std::vector<Value>& vars, bool body) {
+    const auto name_or = [&](size_t k, const char* fallback) {
+      return body && !g.inputs[k].name.empty() ? g.inputs[k].name : std::string(fallback);
+    };
+    vars.push_back(add_placeholder(sub, name_or(0, "iteration"), scalar_type(DataType::kInt64)));
+    vars.push_back(add_placeholder(sub, "trip_limit", scalar_type(DataType::kInt64)));
+    vars.push_back(add_placeholder(sub, name_or(1, "condition"), scalar_type(DataType::kBool)));
+    for (int k = 0; k < n_carried; ++k)
+      vars.push_back(add_placeholder(sub, body ? g.inputs[static_cast<size_t>(2 + k)].name : "v" + std::to_string(k),
+                                     carried_types[static_cast<size_t>(k)]));
+    for (size_t k = 0; k < args.size(); ++k) vars.push_back(add_placeholder(sub, args[k], captured_types[k]));
+  };
+  // The condition.
+  auto cond_sub = make_sub("cond");
+  std::vector<Value> cvars;
+  add_vars(*cond_sub, cvars, false);
+  {
+    Converter cc(*cond_sub);
+    ConverterAccess::begin(cc, node, c.opset());
+    Value more = cc.op("less").in(cvars[0]).in(cvars[1]).emit1();
+    Value go = cc.op("logical_and").in(more).in(cvars[2]).emit1();
+    if (!go.valid()) return c.fail("the loop condition could not be built");
+    cond_sub->body_outputs.emplace_back("go", go);
+  }
+  // The body.
+  auto body_sub = make_sub("body");
+  std::vector<Value> bvars;
+  add_vars(*body_sub, bvars, true);
+  for (int k = 0; k < 2 + n_carried; ++k)
+    if (!g.inputs[static_cast<size_t>(k)].name.empty())
+      body_sub->values[g.inputs[static_cast<size_t>(k)].name] = bvars[static_cast<size_t>(k == 0 ? 0 : k == 1 ? 2 : k + 1)];
+  for (size_t k = 0; k < args.size(); ++k) body_sub->values[args[k]] = bvars[static_cast<size_t>(3 + n_carried) + k];
+  for (const Tensor& t : g.initializers) body_sub->constants[t.name] = &t;
+  for (const std::string& name : captured)
+    if (!outer.values.count(name)) body_sub->constants[name] = outer.constants.at(name);
+  count_uses(g.nodes, body_sub->uses);
+  for (const ValueInfo& o : g.outputs) body_sub->uses[o.name]++;
+  const size_t before = outer.problems.size();
+  convert_nodes(*body_sub, g.nodes, c.opset());
+  if (outer.problems.size() != before) return Status::error(StatusCode::kNotImplemented, "the body could not be imported");
+  std::vector<Value> outs;
+  {
+    Converter bc(*body_sub);
+    ConverterAccess::begin(bc, node, c.opset());
+    outs.push_back(bc.op("add").in(bvars[0]).in(bc.constant_ints({1}, false)).emit1());
+  }
+  outs.push_back(bvars[1]);
+  for (int k = 0; k <= n_carried; ++k) {
+    const std::string& name = g.outputs[static_cast<size_t>(k)].name;
+    Value v = body_sub->failed.count(name) ? Value{} : body_sub->lookup(name);
+    if (!v.valid()) return c.fail("body output '" + name + "' is not computed by any node");
+    outs.push_back(v);
+  }
+  for (size_t k = 0; k < args.size(); ++k) outs.push_back(bvars[static_cast<size_t>(3 + n_carried) + k]);
+  for (size_t k = 0; k < outs.size(); ++k)
+    body_sub->body_outputs.emplace_back(k < bvars.size() ? body_sub->vars[k].name + "_next" : "out", outs[k]);
+  outer.root->subgraphs.push_back(std::move(cond_sub));
+  const int cond_index = static_cast<int>(outer.root->subgraphs.size()) - 1;
+  outer.root->subgraphs.push_back(std::move(body_sub));
+  const int body_index = static_cast<int>(outer.root->subgraphs.size()) - 1;
+  LNode n;
+  n.id = outer.next_id++;
+  n.name = base;
+  n.is_while = true;
+  n.branch_a = cond_index;
+  n.branch_b = body_index;
+  n.inputs = init;
+  n.num_outputs = static_cast<uint32_t>(init.size());
+  const int64_t id = n.id;
+  outer.nodes.push_back(std::move(n));
+  for (int k = 0; k < n_carried; ++k) c.set_output(k, Value{id, static_cast<uint32_t>(3 + k)});
+  return Status::ok();
+}
+
+Status convert_buffer(const void* data, size_t size, const ConvertOptions& options, ConvertResult& result) {
+  result = ConvertResult{};
+  try {
+    Model m;
+    Status s = model_parse(data, size, options.base_dir, m);
+    if (!s.is_ok()) {
+      result.problems.push_back(s.message());
+      return s;
+    }
+    return convert_model(m, result);
+  } catch (const std::bad_alloc&) {
+    return Status::error(StatusCode::kOutOfMemory, "onnx: out of memory while converting the model");
+  } catch (const std::exception& e) {
+    return Status::error(StatusCode::kInternal, "onnx: unexpected error while converting the model: %s", e.what());
+  }
+}
+
+Status convert_file(const std::string& path, ConvertResult& result) {
+  result = ConvertResult{};
+  try {
+    Model m;
+    Status s = model_read_file(path, m);
+    if (!s.is_ok()) {
+      result.problems.push_back(s.message());
+      return s.with_prefix(path + ": ");
+    }
+    s = convert_model(m, result);
+    return s.is_ok() ? s : s.with_prefix(path + ": ");
+  } catch (const std::bad_alloc&) {
+    return Status::error(StatusCode::kOutOfMemory, "onnx: out of memory while converting '%s'", path.c_str());
+  } catch (const std::exception& e) {
+    return Status::error(StatusCode::kInternal, "onnx: unexpected error while converting '%s': %s", path.c_str(),
+                         e.what());
+  }
+}
+
+bool looks_like_onnx(const std::string& path, const void* head, size_t head_size) {
+  const std::string ext = ".onnx";
+  if (path.size() >= ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0) return true;
+  const auto* b = static_cast<const uint8_t*>(head);
+  if (head_size >= 8 && std::memcmp(b + 4, "LOPS", 4) == 0) return false;
+  // ModelProto field 1 (ir_version) as a varint: tag byte 0x08.
+  return head_size >= 2 && b[0] == 0x08;
+}
+
+std::string coverage_markdown() {
+  std::map<std::string, int> known;  // op -> latest opset (0: not in this ONNX build's registry)
+  for (const auto& [name, since] : default_domain_operators()) known[name] = since;
+  for (const OpMapping& m : mapping_table()) known.emplace(m.op_type, 0);
+  int supported = 0;
+  std::string rows;
+  for (const auto& [name, since] : known) {
+    std::string ranges, notes;
+    for (const OpMapping& m : mapping_table()) {
+      if (name != m.op_type) continue;
+      if (!ranges.empty()) ranges += ", ";
+      ranges += std::to_string(m.first_opset) + "-" + std::to_string(m.last_opset);
+      if (m.notes[0] != '\0') {
+        if (!notes.empty()) notes += ' ';
+        notes += m.notes;
+      }
+    }
+    if (!ranges.empty()) ++supported;
+    rows += "| " + name + " | " + (ranges.empty() ? "no" : "yes") + " | " + ranges + " | " + notes + " |\n";
+  }
+  std::string s;
+  s += "# ONNX import coverage\n\n";
+  s += "Generated from the importer's mapping table (`graph/onnx/onnx_ops.cpp`) by `ops-run --list-onnx`; do not edit\n";
+  s += "by hand (tests_cpu checks that this file matches the table). One row per operator of the default ONNX domain\n";
+  s += "that the ONNX schema registry of this build knows, plus any the table maps.\n\n";
+  s += str_format("The importer reads models of opsets %d to %d. A node outside this table, or with an attribute value\n",
+                  kMinOpset, kMaxOpset);
+  s += "listed as not supported, fails the conversion with a message naming the node, its op type, the opset and the\n";
+  s += "attribute (`ops-run --list-unsupported model.onnx` lists every such node at once); it is never imported as a\n";
+  s += "different computation. Any attribute, input or used output that a mapping does not read is refused the same\n";
+  s += "way.\n\n";
+  s += str_format("%d of %zu operators are supported.\n\n", supported, known.size());
+  s += "| ONNX operator | supported | opsets | not supported |\n|---|---|---|---|\n";
+  s += rows;
+  return s;
+}
+
+}  // namespace libops::graph::onnx

@@ -1,0 +1,507 @@
+// Reads an ONNX ModelProto (libonnx's generated protobuf code) into the
+// plain structs of onnx_model.h. The only file of the importer that includes
+// the protobuf headers; see onnx_model.h.
+#include "graph/onnx/onnx_model.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+namespace libops::graph::onnx {
+
+namespace {
+
+namespace pb = ::onnx;
+
+// No tensor may claim more bytes than this (the graph format's own limit is
+// 2 GiB for the whole file).
+constexpr int64_t kMaxTensorBytes = int64_t{1} << 31;
+
+int64_t checked_numel(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (d < 0) return -1;
+    if (d != 0 && n > kMaxTensorBytes / d) return -1;
+    n *= d;
+  }
+  return n;
+}
+
+std::string tensor_label(const pb::TensorProto& t) {
+  return t.name().empty() ? std::string("tensor") : "tensor '" + t.name() + "'";
+}
+
+// A path named by external_data must stay inside the model's folder.
+bool safe_relative_path(const std::string& p) {
+  if (p.empty() || p[0] == '/') return false;
+  size_t start = 0;
+  while (start <= p.size()) {
+    size_t end = p.find('/', start);
+    if (end == std::string::npos) end = p.size();
+    if (p.compare(start, end - start, "..") == 0 && end - start == 2) return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+Status read_external(const pb::TensorProto& t, const std::string& base_dir, size_t nbytes, std::vector<uint8_t>& out) {
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const auto& kv : t.external_data()) {
+    char* end = nullptr;
+    if (kv.key() == "location") {
+      location = kv.value();
+    } else if (kv.key() == "offset" || kv.key() == "length") {
+      errno = 0;
+      long long v = std::strtoll(kv.value().c_str(), &end, 10);
+      if (errno != 0 || end == kv.value().c_str() || *end != '\0' || v < 0)
+        return Status::error(StatusCode::kInvalidGraph, "onnx: %s: external_data %s '%s' is not a byte count >= 0",
+                             tensor_label(t).c_str(), kv.key().c_str(), kv.value().c_str());
+      (kv.key() == "offset" ? offset : length) = v;
+    }
+  }
+  if (location.empty())
+    return Status::error(StatusCode::kInvalidGraph, "onnx: %s: external data without a location",
+                         tensor_label(t).c_str());
+  if (base_dir.empty())
+    return Status::error(StatusCode::kInvalidArgument,
+                         "onnx: %s: its data is in the external file '%s', but no model folder was given to find it "
+                         "in (convert the file, or pass its folder)",
+                         tensor_label(t).c_str(), location.c_str());
+  if (!safe_relative_path(location))
+    return Status::error(StatusCode::kInvalidGraph,
+                         "onnx: %s: external data location '%s' must be a relative path inside the model's folder",
+                         tensor_label(t).c_str(), location.c_str());
+  if (length >= 0 && static_cast<uint64_t>(length) != nbytes)
+    return Status::error(StatusCode::kInvalidGraph,
+                         "onnx: %s: external data length %lld does not match its %zu bytes (dims and dtype)",
+                         tensor_label(t).c_str(), static_cast<long long>(length), nbytes);
+  const std::string path = base_dir + "/" + location;
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr)
+    return Status::error(StatusCode::kIo, "onnx: %s: cannot open external data '%s': %s", tensor_label(t).c_str(),
+                         path.c_str(), std::strerror(errno));
+  struct stat st {};
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    std::fclose(f);
+    return Status::error(StatusCode::kIo, "onnx: %s: external data '%s' is not a regular file", tensor_label(t).c_str(),
+                         path.c_str());
+  }
+  const uint64_t file_size = static_cast<uint64_t>(st.st_size);
+  if (static_cast<uint64_t>(offset) > file_size || nbytes > file_size - static_cast<uint64_t>(offset)) {
+    std::fclose(f);
+    return Status::error(StatusCode::kInvalidGraph,
+                         "onnx: %s: external data '%s' is %llu bytes; offset %lld + %zu bytes runs past its end",
+                         tensor_label(t).c_str(), path.c_str(), static_cast<unsigned long long>(file_size),
+                         static_cast<long long>(offset), nbytes);
+  }
+  out.resize(nbytes);
+  bool ok = std::fseek(f, static_cast<long>(offset), SEEK_SET) == 0;
+  if (ok && nbytes > 0) ok = std::fread(out.data(), 1, nbytes, f) == nbytes;
+  std::fclose(f);
+  if (!ok)
+    return Status::error(StatusCode::kIo, "onnx: %s: reading %zu bytes of external data '%s' failed",
+                         tensor_label(t).c_str(), nbytes, path.c_str());
+  return Status::ok();
+}
+
+template <typename Src, typename Dst>
+void copy_cast(const google::protobuf::RepeatedField<Src>& src, std::vector<uint8_t>& out) {
+  out.resize(static_cast<size_t>(src.size()) * sizeof(Dst));
+  auto* d = reinterpret_cast<Dst*>(out.data());
+  for (int k = 0; k < src.size(); ++k) d[k] = static_cast<Dst>(src.Get(k));
+}
+
+Status tensor_from_proto(const pb::TensorProto& t, const std::string& base_dir, Tensor& out) {
+  out.name = t.name();
+  out.onnx_type = t.data_type();
+  out.dtype = dtype_from_onnx(t.data_type());
+  if (out.dtype == DataType::kInvalid)
+    return Status::error(StatusCode::kDtype, "onnx: %s has dtype %s, which libops does not support",
+                         tensor_label(t).c_str(), onnx_type_name(t.data_type()));
+  out.dims.assign(t.dims().begin(), t.dims().end());
+  const int64_t n = checked_numel(out.dims);
+  const int64_t item = static_cast<int64_t>(dtype_size(out.dtype));
+  if (n < 0 || n > kMaxTensorBytes / item)
+    return Status::error(StatusCode::kInvalidGraph, "onnx: %s has invalid or too large dims (%d dims)",
+                         tensor_label(t).c_str(), t.dims_size());
+  const size_t nbytes = static_cast<size_t>(n * item);
+  if (t.has_data_location() && t.data_location() == pb::TensorProto::EXTERNAL)
+    return read_external(t, base_dir, nbytes, out.data);
+  if (t.has_raw_data()) {
+    if (t.raw_data().size() != nbytes)
+      return Status::error(StatusCode::kInvalidGraph, "onnx: %s: raw_data holds %zu bytes; dims and dtype %s need %zu",
+                           tensor_label(t).c_str(), t.raw_data().size(), onnx_type_name(t.data_type()), nbytes);
+    out.data.assign(t.raw_data().begin(), t.raw_data().end());
+    return Status::ok();
+  }
+  int64_t have = 0;
+  switch (out.dtype) {
+    case DataType::kFloat32: have = t.float_data_size(); copy_cast<float, float>(t.float_data(), out.data); break;
+    case DataType::kFloat64: have = t.double_data_size(); copy_cast<double, double>(t.double_data(), out.data); break;
+    case DataType::kInt64: have = t.int64_data_size(); copy_cast<int64_t, int64_t>(t.int64_data(), out.data); break;
+    case DataType::kInt32: have = t.int32_data_size(); copy_cast<int32_t, int32_t>(t.int32_data(), out.data); break;
+    case DataType::kInt16: have = t.int32_data_size(); copy_cast<int32_t, int16_t>(t.int32_data(), out.data); break;
+    case DataType::kInt8: have = t.int32_data_size(); copy_cast<int32_t, int8_t>(t.int32_data(), out.data); break;
+    case DataType::kUInt16:
+    case DataType::kFloat16:
+    case DataType::kBFloat16:  // bit patterns in int32_data
+      have = t.int32_data_size();
+      copy_cast<int32_t, uint16_t>(t.int32_data(), out.data);
+      break;
+    case DataType::kUInt8: have = t.int32_data_size(); copy_cast<int32_t, uint8_t>(t.int32_data(), out.data); break;
+    case DataType::kBool: have = t.int32_data_size(); copy_cast<int32_t, uint8_t>(t.int32_data(), out.data); break;
+    case DataType::kUInt32: have = t.uint64_data_size(); copy_cast<uint64_t, uint32_t>(t.uint64_data(), out.data); break;
+    case DataType::kUInt64: have = t.uint64_data_size(); copy_cast<uint64_t, uint64_t>(t.uint64_data(), out.data); break;
+    default: break;
+  }
+  if (have != n)
+    return Status::error(StatusCode::kInvalidGraph, "onnx: %s holds %lld values; its %zu dims need %lld",
+                         tensor_label(t).c_str(), static_cast<long long>(have), out.dims.size(),
+                         static_cast<long long>(n));
+  if (out.dtype == DataType::kBool)
+    for (auto& b : out.data) b = b != 0;
+  return Status::ok();
+}
+
+void value_info_from_proto(const pb::ValueInfoProto& v, ValueInfo& out) {
+  out.name = v.name();
+  if (!v.has_type() || !v.type().has_tensor_type()) return;
+  const auto& tt = v.type().tensor_type();
+  out.onnx_type = tt.elem_type();
+  out.dtype = dtype_from_onnx(tt.elem_type());
+  if (!tt.has_shape()) return;
+  out.rank_known = true;
+  out.dims.clear();
+  for (const auto& d : tt.shape().dim()) out.dims.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : -1);
+}
+
+const char* attribute_type_name(int type) {
+  switch (type) {
+    case pb::AttributeProto::FLOAT: return "FLOAT";
+    case pb::AttributeProto::INT: return "INT";
+    case pb::AttributeProto::STRING: return "STRING";
+    case pb::AttributeProto::TENSOR: return "TENSOR";
+    case pb::AttributeProto::GRAPH: return "GRAPH";
+    case pb::AttributeProto::SPARSE_TENSOR: return "SPARSE_TENSOR";
+    case pb::AttributeProto::TYPE_PROTO: return "TYPE_PROTO";
+    case pb::AttributeProto::FLOATS: return "FLOATS";
+    case pb::AttributeProto::INTS: return "INTS";
+    case pb::AttributeProto::STRINGS: return "STRINGS";
+    case pb::AttributeProto::TENSORS: return "TENSORS";
+    case pb::AttributeProto::GRAPHS: return "GRAPHS";
+    default: return "UNDEFINED";
+  }
+}
+
+Status subgraph_from_proto(const pb::GraphProto& g, const std::string& base_dir, int depth, SubGraph& out);
+
+Status attribute_from_proto(const pb::AttributeProto& a, const std::string& base_dir, const std::string& where,
+                            int depth, Attribute& out) {
+  using T = Attribute::Type;
+  out.name = a.name();
+  out.type_name = attribute_type_name(a.type());
+  switch (a.type()) {
+    case pb::AttributeProto::FLOAT: out.type = T::kFloat; out.f = a.f(); break;
+    case pb::AttributeProto::INT: out.type = T::kInt; out.i = a.i(); break;
+    case pb::AttributeProto::STRING: out.type = T::kString; out.s = a.s(); break;
+    case pb::AttributeProto::FLOATS: out.type = T::kFloats; out.floats.assign(a.floats().begin(), a.floats().end()); break;
+    case pb::AttributeProto::INTS: out.type = T::kInts; out.ints.assign(a.ints().begin(), a.ints().end()); break;
+    case pb::AttributeProto::STRINGS: out.type = T::kStrings; out.strings.assign(a.strings().begin(), a.strings().end()); break;
+    case pb::AttributeProto::GRAPH: {
+      out.type = T::kGraph;
+      if (depth >= 16)
+        return Status::error(StatusCode::kInvalidGraph, "onnx: %sattribute '%s': subgraphs nest more than 16 deep",
+                             where.c_str(), a.name().c_str());
+      out.g = std::make_shared<SubGraph>();
+      Status s = subgraph_from_proto(a.g(), base_dir, depth + 1, *out.g);
+      if (!s.is_ok()) return s;
+      break;
+    }
+    case pb::AttributeProto::TENSOR: {
+      out.type = T::kTensor;
+      out.t = std::make_shared<Tensor>();
+      Status s = tensor_from_proto(a.t(), base_dir, *out.t);
+      if (!s.is_ok()) return s.with_prefix(where + "attribute '" + a.name() + "': ");
+      break;
+    }
+    default: out.type = T::kOther; break;
+  }
+  return Status::ok();
+}
+
+Status nodes_from_proto(const pb::GraphProto& g, const std::string& base_dir, int depth, std::vector<Node>& out) {
+  out.reserve(static_cast<size_t>(g.node_size()));
+  for (int k = 0; k < g.node_size(); ++k) {
+    const pb::NodeProto& n = g.node(k);
+    Node node;
+    node.index = k;
+    node.name = n.name();
+    node.op_type = n.op_type();
+    node.domain = n.domain() == "ai.onnx" ? std::string() : n.domain();
+    node.inputs.assign(n.input().begin(), n.input().end());
+    node.outputs.assign(n.output().begin(), n.output().end());
+    const std::string where = str_format("node %d '%s' (%s): ", k, n.name().c_str(), n.op_type().c_str());
+    for (const auto& a : n.attribute()) {
+      Attribute attr;
+      RETURN_IF_ERROR(attribute_from_proto(a, base_dir, where, depth, attr));
+      node.attributes.push_back(std::move(attr));
+    }
+    out.push_back(std::move(node));
+  }
+  return Status::ok();
+}
+
+Status subgraph_from_proto(const pb::GraphProto& g, const std::string& base_dir, int depth, SubGraph& out) {
+  out.name = g.name();
+  for (const auto& t : g.initializer()) {
+    Tensor tensor;
+    RETURN_IF_ERROR(tensor_from_proto(t, base_dir, tensor));
+    out.initializers.push_back(std::move(tensor));
+  }
+  for (const auto& v : g.input()) {
+    ValueInfo vi;
+    value_info_from_proto(v, vi);
+    out.inputs.push_back(vi);
+    out.value_info[vi.name] = vi;
+  }
+  for (const auto& v : g.output()) {
+    ValueInfo vi;
+    value_info_from_proto(v, vi);
+    out.outputs.push_back(vi);
+    if (vi.dtype != DataType::kInvalid || vi.rank_known) out.value_info[vi.name] = vi;
+  }
+  for (const auto& v : g.value_info()) {
+    ValueInfo vi;
+    value_info_from_proto(v, vi);
+    out.value_info.emplace(vi.name, vi);
+  }
+  return nodes_from_proto(g, base_dir, depth, out.nodes);
+}
+
+Status model_from_proto(pb::ModelProto& m, const std::string& base_dir, Model& out) {
+  if (!m.has_graph())
+    return Status::error(StatusCode::kInvalidGraph, "onnx: the model has no graph: it is empty, truncated or not an "
+                                                    "ONNX model");
+  out.ir_version = m.ir_version();
+  out.producer = m.producer_name();
+  out.opset = 0;
+  bool have_default = false;
+  for (const auto& o : m.opset_import()) {
+    if (o.domain().empty() || o.domain() == "ai.onnx") {
+      out.opset = o.version();
+      have_default = true;
+    } else {
+      out.other_opsets.emplace_back(o.domain(), o.version());
+    }
+  }
+  // Before IR version 3 there was no opset_import: opset 1.
+  if (!have_default) out.opset = m.ir_version() < 3 ? 1 : 0;
+
+  // Shape inference adds value_info for intermediate values (best effort:
+  // a node it cannot infer leaves its outputs unknown; the import goes on).
+  // Only for opsets this ONNX build's schemas cover: for a later opset it
+  // would apply older schemas (ReduceMean's axes as an attribute, say) and
+  // could infer wrong shapes, which are worse than unknown ones.
+  int newest = 0;
+  try {
+    const auto& ranges = pb::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+    auto it = ranges.find("");
+    if (it != ranges.end()) newest = it->second.second;
+  } catch (...) {
+  }
+  if (out.opset <= newest) {
+    try {
+      pb::shape_inference::InferShapes(m, pb::OpSchemaRegistry::Instance(),
+                                       pb::ShapeInferenceOptions(false, 0, false));
+    } catch (...) {
+    }
+  }
+
+  const pb::GraphProto& g = m.graph();
+  for (const auto& t : g.initializer()) {
+    Tensor tensor;
+    RETURN_IF_ERROR(tensor_from_proto(t, base_dir, tensor));
+    out.initializers.push_back(std::move(tensor));
+  }
+  std::unordered_map<std::string, int> is_init;
+  for (const auto& t : out.initializers) is_init[t.name] = 1;
+  for (const auto& v : g.input()) {
+    ValueInfo vi;
+    value_info_from_proto(v, vi);
+    out.value_info[vi.name] = vi;
+    if (!is_init.count(vi.name)) out.inputs.push_back(vi);
+  }
+  for (const auto& v : g.output()) {
+    ValueInfo vi;
+    value_info_from_proto(v, vi);
+    out.outputs.push_back(vi);
+    if (vi.dtype != DataType::kInvalid || vi.rank_known) out.value_info[vi.name] = vi;
+  }
+  for (const auto& v : g.value_info()) {
+    ValueInfo vi;
+    value_info_from_proto(v, vi);
+    out.value_info.emplace(vi.name, vi);
+  }
+  return nodes_from_proto(g, base_dir, 0, out.nodes);
+}
+
+}  // namespace
+
+int64_t Tensor::numel() const {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return n;
+}
+
+template <typename T>
+static T load_as(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+bool Tensor::to_int64s(std::vector<int64_t>& out) const {
+  out.clear();
+  const size_t n = static_cast<size_t>(numel());
+  if (data.size() != n * dtype_size(dtype)) return false;
+  const uint8_t* p = data.data();
+  for (size_t k = 0; k < n; ++k) {
+    switch (dtype) {
+      case DataType::kInt64: out.push_back(load_as<int64_t>(p + 8 * k)); break;
+      case DataType::kInt32: out.push_back(load_as<int32_t>(p + 4 * k)); break;
+      case DataType::kInt16: out.push_back(load_as<int16_t>(p + 2 * k)); break;
+      case DataType::kInt8: out.push_back(load_as<int8_t>(p + k)); break;
+      case DataType::kUInt8:
+      case DataType::kBool: out.push_back(p[k]); break;
+      case DataType::kUInt16: out.push_back(load_as<uint16_t>(p + 2 * k)); break;
+      case DataType::kUInt32: out.push_back(load_as<uint32_t>(p + 4 * k)); break;
+      case DataType::kUInt64: {
+        uint64_t v = load_as<uint64_t>(p + 8 * k);
+        if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return false;
+        out.push_back(static_cast<int64_t>(v));
+        break;
+      }
+      default: return false;
+    }
+  }
+  return true;
+}
+
+bool Tensor::to_doubles(std::vector<double>& out) const {
+  out.clear();
+  if (dtype == DataType::kFloat32 || dtype == DataType::kFloat64) {
+    const size_t n = static_cast<size_t>(numel());
+    if (data.size() != n * dtype_size(dtype)) return false;
+    for (size_t k = 0; k < n; ++k)
+      out.push_back(dtype == DataType::kFloat32 ? load_as<float>(data.data() + 4 * k)
+                                                : load_as<double>(data.data() + 8 * k));
+    return true;
+  }
+  std::vector<int64_t> ints;
+  if (!to_int64s(ints)) return false;
+  out.assign(ints.begin(), ints.end());
+  return true;
+}
+
+const Attribute* Node::find(const std::string& attr) const {
+  for (const auto& a : attributes)
+    if (a.name == attr) return &a;
+  return nullptr;
+}
+
+DataType dtype_from_onnx(int t) {
+  switch (t) {
+    case pb::TensorProto::FLOAT: return DataType::kFloat32;
+    case pb::TensorProto::UINT8: return DataType::kUInt8;
+    case pb::TensorProto::INT8: return DataType::kInt8;
+    case pb::TensorProto::UINT16: return DataType::kUInt16;
+    case pb::TensorProto::INT16: return DataType::kInt16;
+    case pb::TensorProto::INT32: return DataType::kInt32;
+    case pb::TensorProto::INT64: return DataType::kInt64;
+    case pb::TensorProto::BOOL: return DataType::kBool;
+    case pb::TensorProto::FLOAT16: return DataType::kFloat16;
+    case pb::TensorProto::DOUBLE: return DataType::kFloat64;
+    case pb::TensorProto::UINT32: return DataType::kUInt32;
+    case pb::TensorProto::UINT64: return DataType::kUInt64;
+    case pb::TensorProto::BFLOAT16: return DataType::kBFloat16;
+    default: return DataType::kInvalid;
+  }
+}
+
+int dtype_to_onnx(DataType t) {
+  for (int k = 1; k <= 16; ++k)
+    if (dtype_from_onnx(k) == t) return k;
+  return 0;
+}
+
+const char* onnx_type_name(int t) {
+  static const char* const kNames[] = {"UNDEFINED", "FLOAT",     "UINT8",      "INT8",         "UINT16",
+                                       "INT16",     "INT32",     "INT64",      "STRING",       "BOOL",
+                                       "FLOAT16",   "DOUBLE",    "UINT32",     "UINT64",       "COMPLEX64",
+                                       "COMPLEX128", "BFLOAT16", "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2",
+                                       "FLOAT8E5M2FNUZ", "UINT4", "INT4",      "FLOAT4E2M1"};
+  if (t < 0 || t >= static_cast<int>(sizeof(kNames) / sizeof(kNames[0]))) return "an unknown type";
+  return kNames[t];
+}
+
+Status model_parse(const void* data, size_t size, const std::string& base_dir, Model& out) {
+  try {
+    if (data == nullptr && size > 0) return Status::error(StatusCode::kNullPointer, "onnx: the buffer is null");
+    if (size > static_cast<size_t>(INT_MAX))
+      return Status::error(StatusCode::kInvalidGraph, "onnx: the model is %zu bytes; protobuf reads at most %d "
+                                                      "(store large weights as external data)",
+                           size, INT_MAX);
+    pb::ModelProto m;
+    if (!m.ParseFromArray(data, static_cast<int>(size)))
+      return Status::error(StatusCode::kInvalidGraph,
+                           "onnx: the buffer (%zu bytes) is not a valid ONNX model: protobuf parsing failed (the "
+                           "file is truncated or corrupt)",
+                           size);
+    out = Model{};
+    return model_from_proto(m, base_dir, out);
+  } catch (const std::bad_alloc&) {
+    return Status::error(StatusCode::kOutOfMemory, "onnx: out of memory while reading the model");
+  } catch (const std::exception& e) {
+    return Status::error(StatusCode::kInternal, "onnx: unexpected error while reading the model: %s", e.what());
+  }
+}
+
+Status model_read_file(const std::string& path, Model& out) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr)
+    return Status::error(StatusCode::kIo, "onnx: cannot open '%s': %s", path.c_str(), std::strerror(errno));
+  struct stat st {};
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    std::fclose(f);
+    return Status::error(StatusCode::kIo, "onnx: '%s' is not a regular file", path.c_str());
+  }
+  std::vector<uint8_t> bytes(static_cast<size_t>(st.st_size));
+  const size_t got = bytes.empty() ? 0 : std::fread(bytes.data(), 1, bytes.size(), f);
+  std::fclose(f);
+  if (got != bytes.size())
+    return Status::error(StatusCode::kIo, "onnx: reading '%s' failed after %zu of %zu bytes", path.c_str(), got,
+                         bytes.size());
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? std::string(".") : path.substr(0, slash == 0 ? 1 : slash);
+  return model_parse(bytes.data(), bytes.size(), dir, out);
+}
+
+std::vector<std::pair<std::string, int>> default_domain_operators() {
+  std::vector<std::pair<std::string, int>> ops;
+  for (const auto& s : pb::OpSchemaRegistry::get_all_schemas())
+    if (s.domain().empty()) ops.emplace_back(s.Name(), s.SinceVersion());
+  std::sort(ops.begin(), ops.end());
+  return ops;
+}
+
+}  // namespace libops::graph::onnx

@@ -1,0 +1,111 @@
+// An ONNX model as plain C++ data: what the importer reads from the
+// protobuf, with no protobuf type in sight. Only onnx_model.cpp includes the
+// ONNX and protobuf headers (they are heavy to compile); everything else of
+// the importer works on these structs.
+//
+// The protobuf is parsed by libonnx's generated code (Debian's libonnx-dev,
+// libprotobuf-dev), never by hand.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "libops/core/dtype.h"
+#include "libops/core/status.h"
+
+namespace libops::graph::onnx {
+
+// A tensor with its data: initializers, Constant values, attribute tensors.
+// `data` holds numel() elements of `dtype`, little-endian, C order.
+struct Tensor {
+  std::string name;
+  DataType dtype = DataType::kInvalid;
+  int onnx_type = 0;  // TensorProto.DataType, for messages
+  std::vector<int64_t> dims;
+  std::vector<uint8_t> data;
+
+  int64_t numel() const;
+  // The values converted to int64 / double (integer, bool or float tensors).
+  bool to_int64s(std::vector<int64_t>& out) const;
+  bool to_doubles(std::vector<double>& out) const;
+};
+
+struct SubGraph;
+
+struct Attribute {
+  enum class Type { kUndefined, kFloat, kInt, kString, kTensor, kGraph, kFloats, kInts, kStrings, kOther };
+  std::string name;
+  Type type = Type::kUndefined;
+  double f = 0;
+  int64_t i = 0;
+  std::string s;
+  std::vector<double> floats;
+  std::vector<int64_t> ints;
+  std::vector<std::string> strings;
+  std::shared_ptr<Tensor> t;
+  std::shared_ptr<SubGraph> g;  // GRAPH: If's branches, Loop's body
+  std::string type_name;  // "INT", "FLOATS", "GRAPH", ...
+};
+
+struct Node {
+  int index = 0;  // position in the graph's node list
+  std::string name, op_type, domain;
+  std::vector<std::string> inputs, outputs;  // "" = an omitted optional one
+  std::vector<Attribute> attributes;
+
+  const Attribute* find(const std::string& attr) const;
+};
+
+// A value's type as declared (graph inputs and outputs) or inferred (ONNX
+// shape inference): dtype and dims, -1 for a dim that is not known.
+struct ValueInfo {
+  std::string name;
+  DataType dtype = DataType::kInvalid;
+  int onnx_type = 0;
+  bool rank_known = false;
+  std::vector<int64_t> dims;
+};
+
+// The body of a control-flow node. Its nodes may read values of the
+// graphs around it by name (outer-scope values).
+struct SubGraph {
+  std::string name;
+  std::vector<ValueInfo> inputs, outputs;
+  std::vector<Tensor> initializers;
+  std::vector<Node> nodes;
+  std::unordered_map<std::string, ValueInfo> value_info;
+};
+
+struct Model {
+  int64_t ir_version = 0;
+  int64_t opset = 0;  // of the default domain ("" / "ai.onnx")
+  std::vector<std::pair<std::string, int64_t>> other_opsets;
+  std::string producer;
+  std::vector<ValueInfo> inputs;  // graph inputs that are not initializers, in order
+  std::vector<ValueInfo> outputs;
+  std::vector<Tensor> initializers;
+  std::vector<Node> nodes;
+  std::unordered_map<std::string, ValueInfo> value_info;  // declared and inferred
+};
+
+// Parses a serialized ModelProto. External tensor data are read from files
+// relative to `base_dir` (an empty base_dir refuses external data). Runs
+// ONNX shape inference (best effort: a model it cannot infer is still
+// imported, with fewer known shapes).
+Status model_parse(const void* data, size_t size, const std::string& base_dir, Model& out);
+Status model_read_file(const std::string& path, Model& out);
+
+// libops dtype of an ONNX TensorProto.DataType (kInvalid: none) and its name.
+DataType dtype_from_onnx(int onnx_type);
+int dtype_to_onnx(DataType t);
+const char* onnx_type_name(int onnx_type);
+
+// Every operator of the default domain that this build's ONNX schema
+// registry knows, with the opset of its latest version, sorted by name.
+std::vector<std::pair<std::string, int>> default_domain_operators();
+
+}  // namespace libops::graph::onnx

@@ -1,0 +1,1349 @@
+// The ONNX mapping table: one small function per ONNX op type (and opset
+// range, where the op's semantics or its inputs changed), mapping a node
+// onto registered libops ops with args by name, as their signatures declare
+// them (docs/ops.md). To support an op: write its function below and add one
+// row to kTable; docs/onnx.md is generated from the rows (run
+// `ops-run --list-onnx > docs/onnx.md`).
+//
+// A function either maps the node exactly or fails naming what it cannot
+// map (Converter::fail / fail_attr). Attributes, inputs and used outputs
+// that it does not read are refused for it (Note [Nothing ignored] in
+// onnx_convert.h), so a row is only as permissive as its function.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+
+#include "graph/onnx/onnx_convert.h"
+
+namespace libops::graph::onnx {
+namespace {
+
+using C = Converter;
+
+// Legacy op groups and numbers used here (docs/ops.md, "Legacy ops").
+constexpr int kTransformStrict = 2, kBroadcast = 11;
+constexpr int kStrictGelu = 26, kStrictPreciseGelu = 27;
+constexpr int kBroadcastLeakyRelu = 26, kBroadcastElu = 27;
+
+std::string ints_str(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (size_t k = 0; k < v.size(); ++k) {
+    if (k) s += ',';
+    s += std::to_string(v[k]);
+  }
+  return s + "]";
+}
+
+// Normalizes an axis of a rank-`rank` value; false when out of range or
+// negative with an unknown rank.
+bool norm_axis(int64_t axis, int rank, int64_t& out) {
+  if (axis < 0) {
+    if (rank < 0) return false;
+    axis += rank;
+  }
+  if (axis < 0 || (rank >= 0 && axis >= rank)) return false;
+  out = axis;
+  return true;
+}
+
+// The status of a mapping whose problem the Converter has recorded already.
+Status reported() { return Status::error(StatusCode::kNotImplemented, "an input it needs is missing or could not be made"); }
+
+Status done(C& c, int k, Value v) {
+  if (!v.valid()) return reported();
+  c.set_output(k, v);
+  return Status::ok();
+}
+
+Status unary(C& c, const char* op) { return done(c, 0, c.op(op).in(c.input(0)).emit1()); }
+Status binary(C& c, const char* op) { return done(c, 0, c.op(op).in(c.input(0)).in(c.input(1)).emit1()); }
+
+// Min, Max, Sum: a chain of binary ops over every input.
+Status variadic(C& c, const char* op) {
+  Value acc = c.input(0);
+  for (int k = 1; k < c.num_inputs(); ++k) acc = c.op(op).in(acc).in(c.input(k)).emit1();
+  if (c.num_inputs() == 1) {
+    // One input: the result is the input itself.
+    c.set_output(0, acc);
+    return Status::ok();
+  }
+  return done(c, 0, acc);
+}
+
+Status map_identity(C& c) {
+  c.set_output(0, c.input(0));
+  return Status::ok();
+}
+
+Status map_mean(C& c) {
+  Value sum = c.input(0);
+  for (int k = 1; k < c.num_inputs(); ++k) sum = c.op("add").in(sum).in(c.input(k)).emit1();
+  if (c.num_inputs() == 1) return map_identity(c);
+  return done(c, 0, c.op("divide").in(sum).in(c.constant_scalar(c.input_dtype(0), c.num_inputs())).emit1());
+}
+
+Status map_pow(C& c) {
+  // Pow's exponent may have another dtype than its base; the result has the
+  // base's dtype, while libops' pow promotes: cast the exponent first.
+  Value x = c.input(0), y = c.input(1);
+  const DataType tx = c.input_dtype(0), ty = c.input_dtype(1);
+  if (tx != ty) {
+    if (tx == DataType::kInvalid || ty == DataType::kInvalid)
+      return c.fail("the dtypes of the base and the exponent are not known, and Pow keeps the base's dtype");
+    y = c.op("cast").in(y).arg("dtype", tx).emit1();
+  }
+  return done(c, 0, c.op("pow").in(x).in(y).emit1());
+}
+
+Status map_mod(C& c) {
+  return binary(c, c.attr_int("fmod", 0) ? "mod" : "floor_mod");
+}
+
+Status map_leaky_relu(C& c) {
+  const double alpha = c.attr_float("alpha", 0.01);
+  Value x = c.input(0);
+  return done(c, 0, c.legacy(kBroadcast, kBroadcastLeakyRelu, {x, c.constant_scalar(c.input_dtype(0), alpha)}));
+}
+
+Status map_prelu(C& c) {
+  return done(c, 0, c.legacy(kBroadcast, kBroadcastLeakyRelu, {c.input(0), c.input(1)}));
+}
+
+Status map_elu(C& c) {
+  const double alpha = c.attr_float("alpha", 1.0);
+  Value x = c.input(0);
+  return done(c, 0, c.legacy(kBroadcast, kBroadcastElu, {x, c.constant_scalar(c.input_dtype(0), alpha)}));
+}
+
+Status map_selu(C& c) {
+  // libops' selu has the fixed constants; ONNX's defaults are the same
+  // numbers rounded to float.
+  const double alpha = c.attr_float("alpha", 1.67326319217681884765625);
+  const double gamma = c.attr_float("gamma", 1.05070102214813232421875);
+  if (static_cast<float>(alpha) != 1.67326319217681884765625f)
+    return c.fail_attr("alpha", str_format("= %g is not supported: libops' selu has alpha 1.6732632 only", alpha));
+  if (static_cast<float>(gamma) != 1.05070102214813232421875f)
+    return c.fail_attr("gamma", str_format("= %g is not supported: libops' selu has gamma 1.0507010 only", gamma));
+  return unary(c, "selu");
+}
+
+// alpha * x + beta, clipped to [0, 1].
+Value hard_sigmoid(C& c, Value x, DataType t, double alpha, double beta) {
+  Value y = c.op("multiply").in(x).in(c.constant_scalar(t, alpha)).emit1();
+  y = c.op("add").in(y).in(c.constant_scalar(t, beta)).emit1();
+  return c.op("clip").in(y).arg("lo", 0.0).arg("hi", 1.0).emit1();
+}
+
+Status map_hard_sigmoid(C& c) {
+  const double alpha = c.attr_float("alpha", 0.2), beta = c.attr_float("beta", 0.5);
+  return done(c, 0, hard_sigmoid(c, c.input(0), c.input_dtype(0), alpha, beta));
+}
+
+Status map_hard_swish(C& c) {
+  Value x = c.input(0);
+  Value h = hard_sigmoid(c, x, c.input_dtype(0), 1.0 / 6.0, 0.5);
+  return done(c, 0, c.op("multiply").in(x).in(h).emit1());
+}
+
+Status map_gelu(C& c) {
+  const std::string approx = c.attr_string("approximate", "none");
+  if (approx == "none") return done(c, 0, c.legacy(kTransformStrict, kStrictPreciseGelu, {c.input(0)}));
+  if (approx == "tanh") return done(c, 0, c.legacy(kTransformStrict, kStrictGelu, {c.input(0)}));
+  return c.fail_attr("approximate", "= '" + approx + "' is not supported: 'none' or 'tanh'");
+}
+
+Status map_is_inf(C& c) {
+  if (c.attr_int("detect_negative", 1) != 1 || c.attr_int("detect_positive", 1) != 1)
+    return c.fail_attr("detect_negative", "/ detect_positive = 0 is not supported: libops' is_inf detects both signs");
+  return unary(c, "is_inf");
+}
+
+Status map_clip_attr(C& c) {
+  const double lo = c.attr_float("min", -std::numeric_limits<double>::infinity());
+  const double hi = c.attr_float("max", std::numeric_limits<double>::infinity());
+  return done(c, 0, c.op("clip").in(c.input(0)).arg("lo", lo).arg("hi", hi).emit1());
+}
+
+Status map_clip(C& c) {
+  double bounds[2] = {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  bool constant = true;
+  for (int k = 1; k <= 2; ++k) {
+    if (!c.has_input(k)) continue;
+    const Tensor* t = c.constant_input(k);
+    std::vector<double> v;
+    if (t == nullptr || !t->to_doubles(v) || v.size() != 1) {
+      constant = false;
+      continue;
+    }
+    bounds[k - 1] = v[0];
+  }
+  if (constant) return done(c, 0, c.op("clip").in(c.input(0)).arg("lo", bounds[0]).arg("hi", bounds[1]).emit1());
+  if (!c.has_input(1) || !c.has_input(2))
+    return c.fail("min or max is computed at run time and the other is omitted; libops' clip then needs both as inputs");
+  return done(c, 0, c.op("clip").in(c.input(0)).in(c.input(1)).in(c.input(2)).emit1());
+}
+
+Status map_gemm(C& c) {
+  const int64_t ta = c.attr_int("transA", 0), tb = c.attr_int("transB", 0);
+  const double alpha = c.attr_float("alpha", 1.0), beta = c.attr_float("beta", 1.0);
+  if (c.opset() < 9) c.ignore_attr("broadcast");  // opset 7-8: C broadcasts either way
+  const DataType t = c.input_dtype(0);
+  Value y = c.op("matmul").in(c.input(0)).in(c.input(1)).arg("transpose_x", ta ? 1 : 0).arg("transpose_y", tb ? 1 : 0).emit1();
+  if (alpha != 1.0) y = c.op("multiply").in(y).in(c.constant_scalar(t, alpha)).emit1();
+  if (c.has_input(2) && beta != 0.0) {
+    Value bias = c.input(2);
+    if (beta != 1.0) bias = c.op("multiply").in(bias).in(c.constant_scalar(t, beta)).emit1();
+    y = c.op("add").in(y).in(bias).emit1();
+  } else if (c.has_input(2)) {
+    c.input(2);  // beta 0: C does not count
+  }
+  return done(c, 0, y);
+}
+
+// ---- convolution and pooling ----
+
+struct Window {
+  int64_t kh = 0, kw = 0, sh = 1, sw = 1, dh = 1, dw = 1;
+  int64_t pt = 0, pl = 0, pb = 0, pr = 0;  // explicit pads
+  int same = 0;                            // libops SAME mode (= ONNX SAME_UPPER)
+};
+
+// Reads kernel_shape, strides, dilations, pads and auto_pad for a 2-D
+// window. `kernel` gives the kernel dims when the attribute is absent.
+Status read_window(C& c, Window& w, const std::vector<int64_t>& kernel_from_weights, bool dilations) {
+  std::vector<int64_t> k, s, d, p;
+  if (!c.attr_ints("kernel_shape", k)) k = kernel_from_weights;
+  const int rank_x = c.input_rank(0);
+  if (k.size() != 2 || (rank_x >= 0 && rank_x != 4))
+    return c.fail(str_format("only 2-D windows over 4-D NCHW inputs are supported; kernel_shape %s, input rank %d",
+                             ints_str(k).c_str(), rank_x));
+  w.kh = k[0];
+  w.kw = k[1];
+  if (c.attr_ints("strides", s)) {
+    if (s.size() != 2) return c.fail_attr("strides", "= " + ints_str(s) + " must have 2 values");
+    w.sh = s[0];
+    w.sw = s[1];
+  }
+  if (dilations && c.attr_ints("dilations", d)) {
+    if (d.size() != 2) return c.fail_attr("dilations", "= " + ints_str(d) + " must have 2 values");
+    w.dh = d[0];
+    w.dw = d[1];
+  }
+  const std::string pad_mode = c.attr_string("auto_pad", "NOTSET");
+  const bool has_pads = c.attr_ints("pads", p);
+  if (pad_mode == "NOTSET") {
+    if (has_pads) {
+      if (p.size() != 4) return c.fail_attr("pads", "= " + ints_str(p) + " must have 4 values");
+      for (int64_t v : p)
+        if (v < 0) return c.fail_attr("pads", "= " + ints_str(p) + " is not supported: negative pads");
+      w.pt = p[0];
+      w.pl = p[1];
+      w.pb = p[2];
+      w.pr = p[3];
+    }
+  } else if (pad_mode == "VALID") {
+  } else if (pad_mode == "SAME_UPPER") {
+    w.same = 1;
+  } else if (pad_mode == "SAME_LOWER") {
+    // Explicit pads when the spatial dims are known: the extra pad goes first.
+    ValueType t = c.input_type(0);
+    if (!t.rank_known || t.dims.size() != 4 || t.dims[2] < 0 || t.dims[3] < 0)
+      return c.fail_attr("auto_pad", "= SAME_LOWER needs known spatial dims (libops' SAME pads the end)");
+    auto lower = [](int64_t in, int64_t k, int64_t s, int64_t d, int64_t& before, int64_t& after) {
+      const int64_t out = (in + s - 1) / s, eff = (k - 1) * d + 1;
+      const int64_t total = std::max<int64_t>(0, (out - 1) * s + eff - in);
+      after = total / 2;
+      before = total - after;
+    };
+    lower(t.dims[2], w.kh, w.sh, w.dh, w.pt, w.pb);
+    lower(t.dims[3], w.kw, w.sw, w.dw, w.pl, w.pr);
+  } else {
+    return c.fail_attr("auto_pad", "= '" + pad_mode + "' is not supported");
+  }
+  return Status::ok();
+}
+
+// Pads the input explicitly when the window's pads differ between the two
+// sides (libops' windows pad both sides alike).
+Value pad_if_asymmetric(C& c, Value x, Window& w, double fill) {
+  if (w.pt == w.pb && w.pl == w.pr) return x;
+  Value y = c.op("pad").in(x).arg("mode", int64_t{0}).arg("value", fill)
+                .arg("paddings", std::vector<int64_t>{0, 0, 0, 0, w.pt, w.pb, w.pl, w.pr}).emit1();
+  w.pt = w.pb = w.pl = w.pr = 0;
+  return y;
+}
+
+Status map_conv(C& c) {
+  std::vector<int64_t> kernel;
+  const ValueType wt = c.input_type(1);
+  if (wt.rank_known && wt.dims.size() >= 3) kernel.assign(wt.dims.begin() + 2, wt.dims.end());
+  Window w;
+  RETURN_IF_ERROR(read_window(c, w, kernel, true));
+  const int64_t group = c.attr_int("group", 1);
+  Value x = c.input(0);
+  x = pad_if_asymmetric(c, x, w, 0.0);
+  auto conv = [&](Value xi, Value wi, Value bi) {
+    OpCall call = c.op("conv2d");
+    call.in(xi).in(wi);
+    if (bi.valid()) call.in(bi);
+    return call.arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw).arg("pH", w.pt).arg("pW", w.pl)
+        .arg("dH", w.dh).arg("dW", w.dw).arg("same_mode", static_cast<int64_t>(w.same)).arg("data_format", int64_t{0})
+        .arg("weights_format", int64_t{1}).emit1();
+  };
+  Value wv = c.input(1), bv = c.has_input(2) ? c.input(2) : Value{};
+  if (group == 1) return done(c, 0, conv(x, wv, bv));
+  if (group < 1) return c.fail_attr("group", str_format("= %lld must be >= 1", static_cast<long long>(group)));
+  // Grouped (and depthwise) convolution: one conv2d per group over its
+  // channels, joined again along the channel axis.
+  std::vector<Value> xs = c.op("split").in(x).arg("num_split", group).arg("axis", int64_t{1}).outputs(static_cast<int>(group)).emit();
+  std::vector<Value> ws = c.op("split").in(wv).arg("num_split", group).arg("axis", int64_t{0}).outputs(static_cast<int>(group)).emit();
+  std::vector<Value> bs;
+  if (bv.valid()) bs = c.op("split").in(bv).arg("num_split", group).arg("axis", int64_t{0}).outputs(static_cast<int>(group)).emit();
+  if (xs.size() != static_cast<size_t>(group) || ws.size() != static_cast<size_t>(group)) return c.fail("split failed");
+  OpCall cat = c.op("concat");
+  for (int64_t g = 0; g < group; ++g) cat.in(conv(xs[g], ws[g], bs.empty() ? Value{} : bs[g]));
+  return done(c, 0, cat.arg("axis", int64_t{1}).emit1());
+}
+
+Status check_ceil_mode(C& c) {
+  if (c.opset() >= 10 && c.attr_int("ceil_mode", 0) != 0)
+    return c.fail_attr("ceil_mode", "= 1 is not supported: libops' pooling rounds the output size down");
+  return Status::ok();
+}
+
+Status map_max_pool(C& c) {
+  Window w;
+  RETURN_IF_ERROR(read_window(c, w, {}, c.opset() >= 10));
+  RETURN_IF_ERROR(check_ceil_mode(c));
+  if (c.attr_int("storage_order", 0) != 0 && c.output_used(1))
+    return c.fail_attr("storage_order", "= 1 is not supported");
+  Value x = pad_if_asymmetric(c, c.input(0), w, -std::numeric_limits<double>::infinity());
+  return done(c, 0, c.op("maxpool2d").in(x).arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw)
+                        .arg("pH", w.pt).arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw)
+                        .arg("same_mode", static_cast<int64_t>(w.same)).arg("data_format", int64_t{0}).emit1());
+}
+
+Status map_average_pool(C& c) {
+  Window w;
+  RETURN_IF_ERROR(read_window(c, w, {}, c.opset() >= 19));
+  RETURN_IF_ERROR(check_ceil_mode(c));
+  const int64_t include_pad = c.attr_int("count_include_pad", 0);
+  if (w.same && include_pad)
+    return c.fail_attr("count_include_pad", "= 1 with auto_pad SAME_UPPER is not supported");
+  Value x = c.input(0);
+  if (w.pt != w.pb || w.pl != w.pr) {
+    if (!include_pad)
+      return c.fail_attr("pads", "with different pads before and after are not supported unless count_include_pad = 1");
+    x = pad_if_asymmetric(c, x, w, 0.0);
+  }
+  return done(c, 0, c.op("avgpool2d").in(x).arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw)
+                        .arg("pH", w.pt).arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw)
+                        .arg("same_mode", static_cast<int64_t>(w.same)).arg("count_include_pad", include_pad)
+                        .arg("data_format", int64_t{0}).emit1());
+}
+
+Status map_global_pool(C& c, const char* reduce) {
+  const int r = c.input_rank(0);
+  if (r < 3) return c.fail(str_format("the input's rank must be known and >= 3 (it is %d)", r));
+  std::vector<int64_t> axes;
+  for (int k = 2; k < r; ++k) axes.push_back(k);
+  return done(c, 0, c.op(reduce).in(c.input(0)).arg("axes", axes).arg("keep_dims", true).emit1());
+}
+
+Status map_batch_norm(C& c) {
+  const double eps = c.attr_float("epsilon", 1e-5);
+  c.ignore_attr("momentum");  // training only
+  if (c.opset() < 9 && c.attr_int("spatial", 1) != 1)
+    return c.fail_attr("spatial", "= 0 is not supported");
+  if (c.opset() >= 14 && c.attr_int("training_mode", 0) != 0)
+    return c.fail_attr("training_mode", "= 1 is not supported: inference only");
+  // ONNX: X, scale, B, mean, var; libops: x, mean, variance, gamma, beta.
+  return done(c, 0, c.op("batchnorm").in(c.input(0)).in(c.input(3)).in(c.input(4)).in(c.input(1)).in(c.input(2))
+                        .arg("axis", int64_t{1}).arg("epsilon", eps).emit1());
+}
+
+Status map_instance_norm(C& c) {
+  const double eps = c.attr_float("epsilon", 1e-5);
+  const int r = c.input_rank(0);
+  if (r < 3) return c.fail(str_format("the input's rank must be known and >= 3 (it is %d)", r));
+  const Tensor* scale = c.constant_input(1);
+  const Tensor* bias = c.constant_input(2);
+  if (scale == nullptr || bias == nullptr) return c.fail("scale and B must be constants");
+  std::vector<int64_t> axes;
+  for (int k = 2; k < r; ++k) axes.push_back(k);
+  const DataType t = c.input_dtype(0);
+  Value x = c.input(0);
+  Value mean = c.op("reduce_mean").in(x).arg("axes", axes).arg("keep_dims", true).emit1();
+  Value d = c.op("subtract").in(x).in(mean).emit1();
+  Value var = c.op("reduce_mean").in(c.op("multiply").in(d).in(d).emit1()).arg("axes", axes).arg("keep_dims", true).emit1();
+  Value inv = c.op("rsqrt").in(c.op("add").in(var).in(c.constant_scalar(t, eps)).emit1()).emit1();
+  // scale and B as [C, 1, ..., 1] to broadcast along the channel axis.
+  auto channel = [&](const Tensor* p) {
+    Tensor q = *p;
+    q.dims = {p->numel()};
+    for (int k = 2; k < r; ++k) q.dims.push_back(1);
+    return c.constant(std::move(q));
+  };
+  Value y = c.op("multiply").in(d).in(inv).emit1();
+  y = c.op("multiply").in(y).in(channel(scale)).emit1();
+  return done(c, 0, c.op("add").in(y).in(channel(bias)).emit1());
+}
+
+Status map_layer_norm(C& c) {
+  const int64_t axis = c.attr_int("axis", -1);
+  const double eps = c.attr_float("epsilon", 1e-5);
+  const int64_t stash = c.attr_int("stash_type", 1);
+  const DataType t = c.input_dtype(0);
+  if (stash != 1 && t != DataType::kInvalid)
+    return c.fail_attr("stash_type", str_format("= %lld is not supported", static_cast<long long>(stash)));
+  const int r = c.input_rank(0);
+  std::vector<int64_t> axes;
+  if (axis < 0) {
+    for (int64_t k = axis; k < 0; ++k) axes.push_back(k);
+  } else {
+    if (r < 0) return c.fail_attr("axis", "is not negative and the input's rank is not known");
+    for (int64_t k = axis; k < r; ++k) axes.push_back(k);
+  }
+  Value x = c.input(0);
+  Value mean = c.op("reduce_mean").in(x).arg("axes", axes).arg("keep_dims", true).emit1();
+  Value d = c.op("subtract").in(x).in(mean).emit1();
+  Value var = c.op("reduce_mean").in(c.op("multiply").in(d).in(d).emit1()).arg("axes", axes).arg("keep_dims", true).emit1();
+  Value inv = c.op("rsqrt").in(c.op("add").in(var).in(c.constant_scalar(t, eps)).emit1()).emit1();
+  Value y = c.op("multiply").in(c.op("multiply").in(d).in(inv).emit1()).in(c.input(1)).emit1();
+  if (c.has_input(2)) y = c.op("add").in(y).in(c.input(2)).emit1();
+  return done(c, 0, y);
+}
+
+// ---- softmax ----
+
+// Before opset 13, Softmax and LogSoftmax flatten x to 2-D at `axis` and
+// normalise over the second dim; from 13 on they normalise along `axis`.
+Status softmax_like(C& c, bool log, bool flatten_semantics) {
+  const int r = c.input_rank(0);
+  int64_t axis = c.attr_int("axis", flatten_semantics ? 1 : -1);
+  Value x = c.input(0);
+  auto apply = [&](Value v, int64_t ax) {
+    if (!log) return c.op("softmax").in(v).arg("axis", ax).emit1();
+    Value lse = c.op("reduce_logsumexp").in(v).arg("axes", std::vector<int64_t>{ax}).arg("keep_dims", true).emit1();
+    return c.op("subtract").in(v).in(lse).emit1();
+  };
+  if (!flatten_semantics) return done(c, 0, apply(x, axis));
+  int64_t a = 0;
+  if (!norm_axis(axis, r, a) && !(r < 0 && axis >= 0))
+    return c.fail_attr("axis", str_format("= %lld is outside the input's rank %d", static_cast<long long>(axis), r));
+  if (r >= 0 && a == r - 1) return done(c, 0, apply(x, -1));  // the two semantics agree
+  // Flatten to [outer, inner], normalise, and reshape back.
+  const ValueType vt = c.input_type(0);
+  int unknown = 0;
+  for (int64_t d : vt.dims) unknown += d < 0;
+  if (r < 0 || unknown > 1)
+    return c.fail_attr("axis", str_format("= %lld is not the last axis, and the input's shape is not known well "
+                                           "enough to flatten it (opset < 13 semantics)",
+                                           static_cast<long long>(axis)));
+  int64_t inner = 1;
+  bool inner_known = true;
+  for (int k = static_cast<int>(a); k < r; ++k) {
+    if (vt.dims[k] < 0) inner_known = false;
+    else inner *= vt.dims[k];
+  }
+  std::vector<int64_t> flat = inner_known ? std::vector<int64_t>{-1, inner} : std::vector<int64_t>{1, -1};
+  if (!inner_known) {
+    int64_t outer = 1;
+    for (int k = 0; k < a; ++k) outer *= vt.dims[k];
+    flat = {outer, -1};
+  }
+  Value f = c.op("reshape").in(x).arg("shape", flat).emit1();
+  Value s = apply(f, -1);
+  return done(c, 0, c.op("reshape").in(s).arg("shape", vt.dims).emit1());
+}
+
+// ---- shapes ----
+
+Status map_flatten(C& c) {
+  const int r = c.input_rank(0);
+  int64_t axis = c.attr_int("axis", 1);
+  if (axis < 0) {
+    if (r < 0) return c.fail_attr("axis", "is negative and the input's rank is not known");
+    axis += r;
+  }
+  if (r >= 0 && (axis < 0 || axis > r))
+    return c.fail_attr("axis", str_format("= %lld is outside [-%d, %d]", static_cast<long long>(axis), r, r));
+  Value x = c.input(0);
+  if (axis == 0) return done(c, 0, c.op("reshape").in(x).arg("shape", std::vector<int64_t>{1, -1}).emit1());
+  const ValueType vt = c.input_type(0);
+  if (r < 0) return c.fail("the input's rank is not known");
+  int64_t outer = 1, inner = 1;
+  bool outer_known = true, inner_known = true;
+  for (int k = 0; k < r; ++k) {
+    int64_t d = vt.dims[static_cast<size_t>(k)];
+    bool& known = k < axis ? outer_known : inner_known;
+    int64_t& p = k < axis ? outer : inner;
+    if (d < 0) known = false;
+    else p *= d;
+  }
+  if (inner_known) return done(c, 0, c.op("reshape").in(x).arg("shape", std::vector<int64_t>{-1, inner}).emit1());
+  if (outer_known) return done(c, 0, c.op("reshape").in(x).arg("shape", std::vector<int64_t>{outer, -1}).emit1());
+  return c.fail("the input has unknown dims on both sides of axis; libops' reshape infers one extent only");
+}
+
+Status map_reshape(C& c) {
+  const int64_t allowzero = c.opset() >= 14 ? c.attr_int("allowzero", 0) : 0;
+  Value x = c.input(0);
+  const Tensor* st = c.constant_input(1);
+  if (st == nullptr) {
+    if (allowzero) return done(c, 0, c.op("reshape").in(x).in(c.input(1)).emit1());
+    return c.fail("input 1 (shape) must be a constant (an initializer or a Constant node's output) unless "
+                  "allowzero = 1: a 0 in it copies the input's dim, which libops' reshape cannot do at run time");
+  }
+  std::vector<int64_t> shape;
+  if (!st->to_int64s(shape)) return c.fail("input 1 (shape) is not an integer tensor");
+  if (allowzero) return done(c, 0, c.op("reshape").in(x).arg("shape", shape).emit1());
+  // A 0 copies the input's dim at the same index.
+  const ValueType in = c.input_type(0);
+  std::vector<int64_t> out = shape;
+  int copied_unknown = -1, unknowns = 0, minus_one = -1;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] == -1) {
+      minus_one = static_cast<int>(k);
+      ++unknowns;
+    }
+    if (shape[k] != 0) continue;
+    if (!in.rank_known || k >= in.dims.size())
+      return c.fail(str_format("shape %s copies dim %zu of the input (a 0), and the input's rank is not known",
+                               ints_str(shape).c_str(), k));
+    out[k] = in.dims[k];
+    if (out[k] < 0) {
+      copied_unknown = static_cast<int>(k);
+      ++unknowns;
+    }
+  }
+  if (unknowns <= 1) {
+    if (copied_unknown >= 0) out[static_cast<size_t>(copied_unknown)] = -1;
+    return done(c, 0, c.op("reshape").in(x).arg("shape", out).emit1());
+  }
+  // [0, -1] with a dynamic dim copied: the -1 is the product of the input's
+  // other dims over the output's other dims, when those are all known.
+  if (unknowns == 2 && copied_unknown >= 0 && minus_one >= 0) {
+    int64_t num = 1, den = 1;
+    bool known = true;
+    for (size_t k = 0; k < in.dims.size(); ++k) {
+      if (static_cast<int>(k) == copied_unknown) continue;
+      if (in.dims[k] < 0) known = false;
+      else num *= in.dims[k];
+    }
+    for (size_t k = 0; k < out.size(); ++k)
+      if (static_cast<int>(k) != copied_unknown && static_cast<int>(k) != minus_one) den *= out[k];
+    if (known && den > 0 && num % den == 0) {
+      out[static_cast<size_t>(minus_one)] = num / den;
+      out[static_cast<size_t>(copied_unknown)] = -1;
+      return done(c, 0, c.op("reshape").in(x).arg("shape", out).emit1());
+    }
+  }
+  return c.fail(str_format("shape %s leaves more than one extent unknown for an input of shape %s; libops' reshape "
+                           "infers one only",
+                           ints_str(shape).c_str(), in.rank_known ? ints_str(in.dims).c_str() : "(unknown)"));
+}
+
+Status map_transpose(C& c) {
+  std::vector<int64_t> perm;
+  OpCall call = c.op("permute");
+  call.in(c.input(0));
+  if (c.attr_ints("perm", perm)) {
+    call.arg("perm", perm);
+  } else {
+    const int r = c.input_rank(0);
+    if (r < 0) return c.fail("perm is absent and the input's rank is not known");
+    for (int k = r - 1; k >= 0; --k) perm.push_back(k);
+    call.arg("perm", perm);
+  }
+  return done(c, 0, call.emit1());
+}
+
+Status map_concat(C& c) {
+  const int64_t axis = c.attr_int("axis", 0);
+  if (!c.has_attr("axis")) return c.fail_attr("axis", "is required");
+  OpCall call = c.op("concat");
+  for (int k = 0; k < c.num_inputs(); ++k) call.in(c.input(k));
+  return done(c, 0, call.arg("axis", axis).emit1());
+}
+
+Status map_split(C& c) {
+  const int64_t axis = c.attr_int("axis", 0);
+  std::vector<int64_t> sizes;
+  bool have_sizes = false;
+  if (c.opset() < 13) {
+    have_sizes = c.attr_ints("split", sizes);
+  } else if (c.has_input(1)) {
+    if (!c.constant_ints(1, "split", sizes)) return reported();
+    have_sizes = true;
+  }
+  const int n = c.num_outputs();
+  if (c.opset() >= 18) {
+    const int64_t num = c.attr_int("num_outputs", n);
+    if (num != n) return c.fail_attr("num_outputs", str_format("= %lld but the node has %d outputs", static_cast<long long>(num), n));
+    if (!have_sizes) {
+      // The last part may be smaller: sizes of ceil(dim / n).
+      int64_t a = 0;
+      const ValueType vt = c.input_type(0);
+      if (norm_axis(axis, vt.rank(), a) && vt.dims[static_cast<size_t>(a)] >= 0 &&
+          vt.dims[static_cast<size_t>(a)] % n != 0) {
+        const int64_t dim = vt.dims[static_cast<size_t>(a)], part = (dim + n - 1) / n;
+        for (int k = 0; k < n; ++k) sizes.push_back(std::min(part, dim - part * k));
+        have_sizes = true;
+      }
+    }
+  }
+  std::vector<Value> parts;
+  if (have_sizes) {
+    if (static_cast<int>(sizes.size()) != n)
+      return c.fail(str_format("split %s has %zu sizes for %d outputs", ints_str(sizes).c_str(), sizes.size(), n));
+    parts = c.op("split_v").in(c.input(0)).arg("axis", axis).arg("sizes", sizes).outputs(n).emit();
+  } else {
+    parts = c.op("split").in(c.input(0)).arg("num_split", static_cast<int64_t>(n)).arg("axis", axis).outputs(n).emit();
+  }
+  if (static_cast<int>(parts.size()) != n) return reported();
+  for (int k = 0; k < n; ++k) c.set_output(k, parts[static_cast<size_t>(k)]);
+  return Status::ok();
+}
+
+Status map_slice(C& c) {
+  std::vector<int64_t> starts, ends, axes, steps;
+  if (c.opset() < 10) {
+    if (!c.attr_ints("starts", starts)) return c.fail_attr("starts", "is required");
+    if (!c.attr_ints("ends", ends)) return c.fail_attr("ends", "is required");
+    c.attr_ints("axes", axes);
+  } else {
+    if (!c.constant_ints(1, "starts", starts) || !c.constant_ints(2, "ends", ends))
+      return reported();
+    if (c.has_input(3) && !c.constant_ints(3, "axes", axes)) return reported();
+    if (c.has_input(4) && !c.constant_ints(4, "steps", steps)) return reported();
+  }
+  if (axes.empty())
+    for (size_t k = 0; k < starts.size(); ++k) axes.push_back(static_cast<int64_t>(k));
+  if (steps.empty()) steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    return c.fail(str_format("starts, ends, axes and steps have %zu, %zu, %zu and %zu values; they must match",
+                             starts.size(), ends.size(), axes.size(), steps.size()));
+  const int r = c.input_rank(0);
+  int n = 0;
+  std::vector<int64_t> norm(axes.size());
+  for (size_t k = 0; k < axes.size(); ++k) {
+    if (!norm_axis(axes[k], r, norm[k]))
+      return c.fail(str_format("axis %lld is outside the input's rank %d", static_cast<long long>(axes[k]), r));
+    n = std::max(n, static_cast<int>(norm[k]) + 1);
+  }
+  // One strided_slice spec entry per dim up to the last one sliced; the
+  // others take the whole dim (begin and end masks).
+  constexpr int64_t kBig = int64_t{1} << 40;  // beyond any extent; keeps index arithmetic in range
+  std::vector<int64_t> b(n, 0), e(n, 0), s(n, 1);
+  int64_t begin_mask = 0, end_mask = 0;
+  std::vector<bool> seen(n, false);
+  for (int d = 0; d < n; ++d) {
+    begin_mask |= int64_t{1} << d;
+    end_mask |= int64_t{1} << d;
+  }
+  for (size_t k = 0; k < axes.size(); ++k) {
+    const int d = static_cast<int>(norm[k]);
+    if (seen[d]) return c.fail(str_format("axis %d is sliced twice", d));
+    seen[d] = true;
+    if (steps[k] == 0) return c.fail("a step is 0");
+    int64_t start = starts[k];
+    if (steps[k] < 0 && start < -1) {
+      // Stepping back from before the dim's start: ONNX clamps the start to
+      // 0 (one element), Python's slicing (strided_slice) to -1 (none).
+      const ValueType vt = c.input_type(0);
+      const int64_t dim = vt.rank_known ? vt.dims[static_cast<size_t>(d)] : -1;
+      if (dim < 0)
+        return c.fail(str_format("start %lld with step %lld needs the extent of dim %d, which is not known",
+                                 static_cast<long long>(start), static_cast<long long>(steps[k]), d));
+      if (start + dim < 0) start = 0;
+    }
+    b[d] = std::clamp(start, -kBig, kBig);
+    e[d] = std::clamp(ends[k], -kBig, kBig);
+    s[d] = steps[k];
+    begin_mask &= ~(int64_t{1} << d);
+    end_mask &= ~(int64_t{1} << d);
+  }
+  std::vector<int64_t> spec = b;
+  spec.insert(spec.end(), e.begin(), e.end());
+  spec.insert(spec.end(), s.begin(), s.end());
+  return done(c, 0, c.op("strided_slice").in(c.input(0)).arg("begin_mask", begin_mask).arg("ellipsis_mask", int64_t{0})
+                        .arg("end_mask", end_mask).arg("new_axis_mask", int64_t{0}).arg("shrink_axis_mask", int64_t{0})
+                        .arg("spec", spec).emit1());
+}
+
+Status map_squeeze(C& c) {
+  std::vector<int64_t> axes;
+  if (c.opset() < 13) {
+    c.attr_ints("axes", axes);
+  } else if (c.has_input(1) && !c.constant_ints(1, "axes", axes)) {
+    return reported();
+  }
+  OpCall call = c.op("squeeze");
+  call.in(c.input(0));
+  if (!axes.empty()) call.arg("axes", axes);
+  return done(c, 0, call.emit1());
+}
+
+Status map_unsqueeze(C& c) {
+  std::vector<int64_t> axes;
+  if (c.opset() < 13) {
+    if (!c.attr_ints("axes", axes)) return c.fail_attr("axes", "is required");
+  } else if (!c.constant_ints(1, "axes", axes)) {
+    return reported();
+  }
+  const int r = c.input_rank(0);
+  const int out_rank = r < 0 ? -1 : r + static_cast<int>(axes.size());
+  std::vector<int64_t> norm;
+  for (int64_t a : axes) {
+    int64_t v = 0;
+    if (!norm_axis(a, out_rank, v))
+      return c.fail(str_format("axes %s: axis %lld needs the input's rank to be known", ints_str(axes).c_str(),
+                               static_cast<long long>(a)));
+    norm.push_back(v);
+  }
+  std::sort(norm.begin(), norm.end());
+  Value v = c.input(0);
+  for (int64_t a : norm) v = c.op("expand_dims").in(v).arg("axis", a).emit1();
+  return done(c, 0, v);
+}
+
+Status map_gather(C& c) {
+  return done(c, 0, c.op("gather").in(c.input(0)).in(c.input(1)).arg("axis", c.attr_int("axis", 0)).emit1());
+}
+
+Status map_gather_elements(C& c) {
+  return done(c, 0, c.op("gather_elements").in(c.input(0)).in(c.input(1)).arg("axis", c.attr_int("axis", 0)).emit1());
+}
+
+Status map_gather_nd(C& c) {
+  const int64_t batch_dims = c.opset() >= 12 ? c.attr_int("batch_dims", 0) : 0;
+  return done(c, 0, c.op("gather_nd").in(c.input(0)).in(c.input(1)).arg("batch_dims", batch_dims).emit1());
+}
+
+Status map_cast(C& c) {
+  const int64_t to = c.attr_int("to", 0);
+  if (c.opset() >= 19) c.ignore_attr("saturate");  // float8 targets only, which are refused below
+  const DataType t = dtype_from_onnx(static_cast<int>(to));
+  if (t == DataType::kInvalid)
+    return c.fail_attr("to", str_format("= %s is not a dtype libops supports", onnx_type_name(static_cast<int>(to))));
+  return done(c, 0, c.op("cast").in(c.input(0)).arg("dtype", t).emit1());
+}
+
+Status map_cast_like(C& c) {
+  const DataType t = c.input_dtype(1);
+  if (t == DataType::kInvalid) return c.fail("the dtype of input 1 (target_type) is not known");
+  if (c.opset() >= 19) c.ignore_attr("saturate");
+  c.input(1);
+  return done(c, 0, c.op("cast").in(c.input(0)).arg("dtype", t).emit1());
+}
+
+Status map_dropout(C& c) {
+  // Inference: the identity. A training_mode input must be a constant false.
+  if (c.opset() < 12) c.ignore_attr("ratio");
+  if (c.has_input(1)) c.input(1);  // ratio: unused in inference
+  if (c.has_input(2)) {
+    const Tensor* t = c.constant_input(2);
+    std::vector<int64_t> v;
+    if (t == nullptr || !t->to_int64s(v) || v.size() != 1 || v[0] != 0)
+      return c.fail("input 2 (training_mode) must be a constant false: inference only");
+  }
+  c.ignore_attr("seed");
+  return map_identity(c);
+}
+
+// Reductions: axes as an attribute before opset `axes_input_from`, as an
+// optional input from then on.
+Status reduce(C& c, const char* op, int axes_input_from) {
+  const int64_t keep = c.attr_int("keepdims", 1);
+  const int64_t noop = c.opset() >= axes_input_from ? c.attr_int("noop_with_empty_axes", 0) : 0;
+  std::vector<int64_t> axes;
+  Value axes_value;
+  if (c.opset() < axes_input_from) {
+    c.attr_ints("axes", axes);
+  } else if (c.has_input(1)) {
+    const Tensor* t = c.constant_input(1);
+    if (t != nullptr) {
+      if (!t->to_int64s(axes)) return c.fail("input 1 (axes) is not an integer tensor");
+    } else {
+      if (noop) return c.fail("input 1 (axes) is computed at run time with noop_with_empty_axes = 1");
+      axes_value = c.input(1);
+    }
+  }
+  if (!axes_value.valid() && axes.empty() && noop) return map_identity(c);
+  OpCall call = c.op(op);
+  call.in(c.input(0));
+  if (axes_value.valid()) call.in(axes_value);
+  else if (!axes.empty()) call.arg("axes", axes);
+  return done(c, 0, call.arg("keep_dims", keep != 0).emit1());
+}
+
+Status arg_reduce(C& c, const char* op) {
+  const int64_t axis = c.attr_int("axis", 0), keep = c.attr_int("keepdims", 1);
+  if (c.opset() >= 12 && c.attr_int("select_last_index", 0) != 0)
+    return c.fail_attr("select_last_index", "= 1 is not supported: libops returns the first index on ties");
+  return done(c, 0, c.op(op).in(c.input(0)).arg("axes", std::vector<int64_t>{axis}).arg("keep_dims", keep != 0).emit1());
+}
+
+Tensor int64_tensor(const std::vector<int64_t>& v, bool vector = true) {
+  Tensor t;
+  t.dtype = DataType::kInt64;
+  t.onnx_type = 7;
+  if (vector) t.dims = {static_cast<int64_t>(v.size())};
+  t.data.resize(v.size() * 8);
+  if (!v.empty()) std::memcpy(t.data.data(), v.data(), v.size() * 8);
+  return t;
+}
+
+Status map_shape(C& c) {
+  const ValueType vt = c.input_type(0);
+  int64_t start = c.opset() >= 15 ? c.attr_int("start", 0) : 0;
+  int64_t end = c.opset() >= 15 ? c.attr_int("end", std::numeric_limits<int64_t>::max()) : std::numeric_limits<int64_t>::max();
+  c.input(0);
+  if (!vt.dims_known())
+    return c.fail(str_format("the input's shape %s is not known when the graph is built, and libops has no op that "
+                             "gives a shape at run time",
+                             vt.rank_known ? ints_str(vt.dims).c_str() : "(rank unknown)"));
+  const int64_t r = static_cast<int64_t>(vt.dims.size());
+  if (start < 0) start += r;
+  if (end < 0) end += r;
+  start = std::clamp<int64_t>(start, 0, r);
+  end = std::clamp<int64_t>(end, 0, r);
+  std::vector<int64_t> dims(vt.dims.begin() + start, vt.dims.begin() + std::max(start, end));
+  c.set_output_constant(0, int64_tensor(dims));
+  return Status::ok();
+}
+
+Status map_size(C& c) {
+  const ValueType vt = c.input_type(0);
+  c.input(0);
+  if (!vt.dims_known()) return c.fail("the input's shape is not known when the graph is built");
+  int64_t n = 1;
+  for (int64_t d : vt.dims) n *= d;
+  c.set_output_constant(0, int64_tensor({n}, false));
+  return Status::ok();
+}
+
+Status map_constant(C& c) {
+  if (const Tensor* t = c.attr_tensor("value")) {
+    c.set_output_constant(0, *t);
+    return Status::ok();
+  }
+  double f = 0;
+  std::vector<double> fs;
+  std::vector<int64_t> is;
+  Tensor t;
+  if (c.has_attr("value_float")) {
+    f = c.attr_float("value_float", 0);
+    float v = static_cast<float>(f);
+    t.dtype = DataType::kFloat32;
+    t.onnx_type = 1;
+    t.data.resize(4);
+    std::memcpy(t.data.data(), &v, 4);
+  } else if (c.attr_floats("value_floats", fs)) {
+    t.dtype = DataType::kFloat32;
+    t.onnx_type = 1;
+    t.dims = {static_cast<int64_t>(fs.size())};
+    t.data.resize(fs.size() * 4);
+    for (size_t k = 0; k < fs.size(); ++k) {
+      float v = static_cast<float>(fs[k]);
+      std::memcpy(t.data.data() + 4 * k, &v, 4);
+    }
+  } else if (c.has_attr("value_int")) {
+    t = int64_tensor({c.attr_int("value_int", 0)}, false);
+  } else if (c.attr_ints("value_ints", is)) {
+    t = int64_tensor(is);
+  } else {
+    return c.fail("only the value, value_float(s) and value_int(s) attributes are supported");
+  }
+  c.set_output_constant(0, std::move(t));
+  return Status::ok();
+}
+
+Status map_constant_of_shape(C& c) {
+  const Tensor* v = c.attr_tensor("value");
+  DataType t = DataType::kFloat32;
+  double value = 0;
+  Tensor fill_value;
+  if (v != nullptr) {
+    std::vector<double> vals;
+    if (v->numel() != 1 || !v->to_doubles(vals)) return c.fail_attr("value", "must hold one number");
+    t = v->dtype;
+    value = vals[0];
+    fill_value = *v;
+  }
+  const Tensor* st = c.constant_input(0);
+  std::vector<int64_t> shape;
+  if (st != nullptr && st->to_int64s(shape)) {
+    int64_t n = 1;
+    for (int64_t d : shape) n = d < 0 ? -1 : n * d;
+    if (n >= 0 && n <= 4096) {
+      // Small: folded into a constant (a later Reshape or Expand may need its values).
+      Tensor out;
+      out.dtype = t;
+      out.onnx_type = dtype_to_onnx(t);
+      out.dims = shape;
+      const size_t item = dtype_size(t);
+      out.data.resize(static_cast<size_t>(n) * item);
+      if (v == nullptr) {
+        std::memset(out.data.data(), 0, out.data.size());
+      } else {
+        for (int64_t k = 0; k < n; ++k) std::memcpy(out.data.data() + k * item, fill_value.data.data(), item);
+      }
+      c.set_output_constant(0, std::move(out));
+      return Status::ok();
+    }
+    return done(c, 0, c.op("fill").arg("shape", shape).arg("value", value).arg("dtype", t).emit1());
+  }
+  return done(c, 0, c.op("fill").in(c.input(0)).arg("value", value).arg("dtype", t).emit1());
+}
+
+Status map_expand(C& c) {
+  std::vector<int64_t> shape;
+  if (!c.constant_ints(1, "shape", shape)) return reported();
+  // Expand broadcasts both ways: the result has the broadcast shape of x and
+  // `shape`, which needs x's dims where `shape` has a 1.
+  const ValueType vt = c.input_type(0);
+  if (!vt.rank_known) return c.fail("the input's rank is not known");
+  const size_t r = std::max(shape.size(), vt.dims.size());
+  std::vector<int64_t> out(r);
+  for (size_t k = 0; k < r; ++k) {
+    const int64_t s = k + shape.size() >= r ? shape[k + shape.size() - r] : 1;
+    const int64_t d = k + vt.dims.size() >= r ? vt.dims[k + vt.dims.size() - r] : 1;
+    if (s != 1) {
+      out[k] = s;
+    } else if (d >= 0) {
+      out[k] = d;
+    } else {
+      return c.fail(str_format("shape %s has a 1 where the input's dim %zu is not known", ints_str(shape).c_str(), k));
+    }
+  }
+  return done(c, 0, c.op("broadcast_to").in(c.input(0)).arg("shape", out).emit1());
+}
+
+Status map_tile(C& c) {
+  const Tensor* t = c.constant_input(1);
+  std::vector<int64_t> reps;
+  if (t != nullptr && t->to_int64s(reps)) return done(c, 0, c.op("tile").in(c.input(0)).arg("reps", reps).emit1());
+  return done(c, 0, c.op("tile").in(c.input(0)).in(c.input(1)).emit1());
+}
+
+Status map_pad(C& c) {
+  const std::string mode = c.attr_string("mode", "constant");
+  int64_t m = 0;
+  if (mode == "constant") m = 0;
+  else if (mode == "reflect") m = 1;
+  else if (mode == "edge") m = 3;
+  else return c.fail_attr("mode", "= '" + mode + "' is not supported: constant, reflect or edge");
+  std::vector<int64_t> pads, axes;
+  double value = 0;
+  if (c.opset() < 11) {
+    if (!c.attr_ints("pads", pads)) return c.fail_attr("pads", "is required");
+    value = c.attr_float("value", 0.0);
+  } else {
+    if (!c.constant_ints(1, "pads", pads)) return reported();
+    if (c.has_input(2)) {
+      const Tensor* t = c.constant_input(2);
+      std::vector<double> v;
+      if (t == nullptr || !t->to_doubles(v) || v.size() != 1)
+        return c.fail("input 2 (constant_value) must be a constant scalar");
+      value = v[0];
+    }
+    if (c.has_input(3) && !c.constant_ints(3, "axes", axes)) return reported();
+  }
+  if (pads.size() % 2 != 0) return c.fail("pads " + ints_str(pads) + " must have an even count");
+  const size_t n = pads.size() / 2;
+  int r = c.input_rank(0);
+  if (axes.empty()) {
+    for (size_t k = 0; k < n; ++k) axes.push_back(static_cast<int64_t>(k));
+    if (r < 0) r = static_cast<int>(n);
+  } else if (r < 0) {
+    return c.fail("input 3 (axes) is given and the input's rank is not known");
+  }
+  if (axes.size() != n) return c.fail("pads and axes do not match");
+  std::vector<int64_t> paddings(static_cast<size_t>(2 * r), 0);
+  for (size_t k = 0; k < n; ++k) {
+    int64_t a = 0;
+    if (!norm_axis(axes[k], r, a)) return c.fail(str_format("pad axis %lld is out of range", static_cast<long long>(axes[k])));
+    if (pads[k] < 0 || pads[k + n] < 0) return c.fail("pads " + ints_str(pads) + ": negative pads (cropping) are not supported");
+    paddings[static_cast<size_t>(2 * a)] = pads[k];
+    paddings[static_cast<size_t>(2 * a + 1)] = pads[k + n];
+  }
+  return done(c, 0, c.op("pad").in(c.input(0)).arg("mode", m).arg("paddings", paddings).arg("value", value).emit1());
+}
+
+Status map_range(C& c) {
+  return done(c, 0, c.op("range").in(c.input(0)).in(c.input(1)).in(c.input(2)).emit1());
+}
+
+Status map_cumsum(C& c) {
+  const int64_t exclusive = c.attr_int("exclusive", 0), reverse = c.attr_int("reverse", 0);
+  const Tensor* t = c.constant_input(1);
+  std::vector<int64_t> axis;
+  OpCall call = c.op("cumsum");
+  call.in(c.input(0));
+  if (t != nullptr && t->to_int64s(axis) && axis.size() == 1) call.arg("axes", axis);
+  else call.in(c.input(1));
+  return done(c, 0, call.arg("exclusive", exclusive != 0 ? 1 : 0).arg("reverse", reverse != 0 ? 1 : 0).emit1());
+}
+
+Status map_top_k(C& c) {
+  int64_t k = 0;
+  if (c.opset() < 10) {
+    k = c.attr_int("k", -1);
+  } else {
+    std::vector<int64_t> kv;
+    if (!c.constant_ints(1, "K", kv)) return reported();
+    if (kv.size() != 1) return c.fail("input 1 (K) must hold one value");
+    k = kv[0];
+  }
+  const int64_t axis = c.attr_int("axis", -1);
+  bool largest = true;
+  if (c.opset() >= 11) {
+    largest = c.attr_int("largest", 1) != 0;
+    c.ignore_attr("sorted");  // sorted output is a valid unsorted output too
+  }
+  std::vector<Value> out = c.op("top_k").in(c.input(0)).arg("k", k).arg("axis", axis).arg("largest", largest).outputs(2).emit();
+  if (out.size() != 2) return reported();
+  c.set_output(0, out[0]);
+  c.set_output(1, out[1]);
+  return Status::ok();
+}
+
+Status map_where(C& c) {
+  return done(c, 0, c.op("where").in(c.input(0)).in(c.input(1)).in(c.input(2)).emit1());
+}
+
+Status map_trilu(C& c) {
+  const int64_t upper = c.attr_int("upper", 1);
+  int64_t k = 0;
+  if (c.has_input(1)) {
+    std::vector<int64_t> kv;
+    if (!c.constant_ints(1, "k", kv) || kv.size() != 1) return c.fail("input 1 (k) must be a constant scalar");
+    k = kv[0];
+  }
+  return done(c, 0, c.op(upper ? "triu" : "tril").in(c.input(0)).arg("k", k).emit1());
+}
+
+// ---- scatter, one-hot, space and depth, resizing ----
+
+Status scatter_mode(C& c, int64_t& mode) {
+  const std::string r = c.opset() >= 16 ? c.attr_string("reduction", "none") : "none";
+  if (r == "none") mode = 0;
+  else if (r == "add") mode = 1;
+  else if (r == "mul") mode = 3;
+  else if (r == "max") mode = 5;
+  else if (r == "min") mode = 6;
+  else return c.fail_attr("reduction", "= '" + r + "' is not supported: none, add, mul, max or min");
+  return Status::ok();
+}
+
+Status map_scatter_elements(C& c) {
+  int64_t mode = 0;
+  RETURN_IF_ERROR(scatter_mode(c, mode));
+  return done(c, 0, c.op("scatter_elements").in(c.input(0)).in(c.input(1)).in(c.input(2))
+                        .arg("axis", c.attr_int("axis", 0)).arg("mode", mode).emit1());
+}
+
+Status map_scatter_nd(C& c) {
+  int64_t mode = 0;
+  RETURN_IF_ERROR(scatter_mode(c, mode));
+  return done(c, 0, c.op("scatter_nd_update").in(c.input(0)).in(c.input(1)).in(c.input(2)).arg("mode", mode).emit1());
+}
+
+Status map_one_hot(C& c) {
+  std::vector<int64_t> depth;
+  if (!c.constant_ints(1, "depth", depth)) return reported();
+  if (depth.size() != 1) return c.fail("input 1 (depth) must hold one value");
+  const Tensor* values = c.constant_input(2);
+  std::vector<double> v;
+  if (values == nullptr || !values->to_doubles(v) || v.size() != 2)
+    return c.fail("input 2 (values) must be a constant [off, on] pair");
+  return done(c, 0, c.op("one_hot").in(c.input(0)).arg("axis", c.attr_int("axis", -1)).arg("depth", depth[0])
+                        .arg("on", v[1]).arg("off", v[0]).arg("dtype", values->dtype).emit1());
+}
+
+// DepthToSpace and SpaceToDepth as reshape, permute, reshape; the channel
+// and spatial dims must be known (the batch may be dynamic).
+Status map_depth_space(C& c, bool to_space) {
+  const int64_t b = c.attr_int("blocksize", 0);
+  const std::string mode = to_space && c.opset() >= 11 ? c.attr_string("mode", "DCR") : "DCR";
+  if (b < 1) return c.fail_attr("blocksize", "must be >= 1");
+  if (mode != "DCR" && mode != "CRD") return c.fail_attr("mode", "= '" + mode + "' is not supported: DCR or CRD");
+  const ValueType t = c.input_type(0);
+  if (!t.rank_known || t.dims.size() != 4 || t.dims[1] < 0 || t.dims[2] < 0 || t.dims[3] < 0)
+    return c.fail("the input must be 4-D with known channel, height and width");
+  const int64_t n = t.dims[0] < 0 ? -1 : t.dims[0], ch = t.dims[1], h = t.dims[2], w = t.dims[3];
+  std::vector<int64_t> s1, perm, s2;
+  if (to_space) {
+    if (ch % (b * b) != 0) return c.fail(str_format("channels %lld are not a multiple of blocksize^2", static_cast<long long>(ch)));
+    const int64_t co = ch / (b * b);
+    if (mode == "DCR") {
+      s1 = {n, b, b, co, h, w};
+      perm = {0, 3, 4, 1, 5, 2};
+    } else {
+      s1 = {n, co, b, b, h, w};
+      perm = {0, 1, 4, 2, 5, 3};
+    }
+    s2 = {n, co, h * b, w * b};
+  } else {
+    if (h % b != 0 || w % b != 0) return c.fail("height and width must be multiples of blocksize");
+    s1 = {n, ch, h / b, b, w / b, b};
+    perm = {0, 3, 5, 1, 2, 4};
+    s2 = {n, ch * b * b, h / b, w / b};
+  }
+  Value v = c.op("reshape").in(c.input(0)).arg("shape", s1).emit1();
+  v = c.op("permute").in(v).arg("perm", perm).emit1();
+  return done(c, 0, c.op("reshape").in(v).arg("shape", s2).emit1());
+}
+
+// Nearest-neighbour resizing by whole factors is element repetition: with
+// coordinate modes half_pixel / pytorch_half_pixel and rounding to the
+// nearest, or asymmetric and floor, output position k*s+j reads input k.
+Status resize_nearest(C& c, Value x, const std::vector<double>& scales) {
+  const int r = static_cast<int>(scales.size());
+  for (int d = 0; d < r; ++d) {
+    const double sc = scales[static_cast<size_t>(d)];
+    const int64_t k = static_cast<int64_t>(std::llround(sc));
+    if (k < 1 || std::fabs(sc - static_cast<double>(k)) > 1e-6)
+      return c.fail(str_format("scale %g along dim %d is not supported: whole factors >= 1 only", sc, d));
+    if (k == 1) continue;
+    x = c.op("repeat").in(x).arg("axis", static_cast<int64_t>(d)).arg("repeats", std::vector<int64_t>{k}).emit1();
+  }
+  return done(c, 0, x);
+}
+
+Status map_resize(C& c) {
+  const std::string mode = c.attr_string("mode", "nearest");
+  if (mode != "nearest") return c.fail_attr("mode", "= '" + mode + "' is not supported: nearest only");
+  std::string coord = "asymmetric", nearest = "round_prefer_floor";
+  if (c.opset() >= 11) {
+    coord = c.attr_string("coordinate_transformation_mode", "half_pixel");
+    nearest = c.attr_string("nearest_mode", "round_prefer_floor");
+    c.ignore_attr("cubic_coeff_a");        // cubic mode only
+    c.ignore_attr("extrapolation_value");  // tf_crop_and_resize only, refused below
+    if (c.attr_int("exclude_outside", 0) != 0) return c.fail_attr("exclude_outside", "= 1 is not supported");
+  } else {
+    nearest = "floor";
+  }
+  if (c.opset() >= 18) {
+    if (c.attr_int("antialias", 0) != 0) return c.fail_attr("antialias", "= 1 is not supported");
+    std::vector<int64_t> axes;
+    if (c.attr_ints("axes", axes)) return c.fail_attr("axes", "is not supported");
+    c.ignore_attr("keep_aspect_ratio_policy");  // only with sizes, which must then give whole factors
+  }
+  const bool round = nearest == "round_prefer_floor" || nearest == "round_prefer_ceil";
+  const bool ok = ((coord == "half_pixel" || coord == "pytorch_half_pixel") && round) ||
+                  (coord == "asymmetric" && nearest == "floor");
+  if (!ok)
+    return c.fail_attr("coordinate_transformation_mode", "= '" + coord + "' with nearest_mode '" + nearest +
+                                                             "' is not supported");
+  const int scales_at = c.opset() >= 11 ? 2 : 1;
+  if (c.opset() >= 11 && c.has_input(1)) c.constant_input(1);  // roi: tf_crop_and_resize only
+  std::vector<double> scales;
+  const Tensor* st = c.has_input(scales_at) ? c.constant_input(scales_at) : nullptr;
+  if (st != nullptr && st->numel() > 0) {
+    if (!st->to_doubles(scales)) return c.fail("the scales are not numbers");
+  } else if (c.opset() >= 11 && c.has_input(3)) {
+    std::vector<int64_t> sizes;
+    if (!c.constant_ints(3, "sizes", sizes)) return reported();
+    const ValueType t = c.input_type(0);
+    if (!t.dims_known() || t.dims.size() != sizes.size())
+      return c.fail("sizes needs the input's dims to be known");
+    for (size_t d = 0; d < sizes.size(); ++d) {
+      if (t.dims[d] == 0 || sizes[d] % t.dims[d] != 0) return c.fail("sizes must be whole multiples of the input's dims");
+      scales.push_back(static_cast<double>(sizes[d] / t.dims[d]));
+    }
+  } else {
+    return c.fail("the scales (or sizes) must be constants");
+  }
+  return resize_nearest(c, c.input(0), scales);
+}
+
+Status map_upsample(C& c) {
+  const std::string mode = c.attr_string("mode", "nearest");
+  if (mode != "nearest") return c.fail_attr("mode", "= '" + mode + "' is not supported: nearest only");
+  std::vector<double> scales;
+  if (c.opset() < 9) {
+    if (!c.attr_floats("scales", scales)) return c.fail_attr("scales", "is required");
+  } else {
+    const Tensor* st = c.constant_input(1);
+    if (st == nullptr || !st->to_doubles(scales)) return c.fail("input 1 (scales) must be a constant");
+  }
+  return resize_nearest(c, c.input(0), scales);
+}
+
+#define ROW(op, first, last, fn, notes) {op, first, last, fn, notes}
+#define UNARY(op, first, lib) {op, first, kMaxOpset, [](C& c) { return unary(c, lib); }, ""}
+#define BINARY(op, first, lib) {op, first, kMaxOpset, [](C& c) { return binary(c, lib); }, ""}
+
+const std::vector<OpMapping> kTable = {
+    // Element-wise, one input.
+    UNARY("Abs", 1, "abs"),
+    UNARY("Acos", 7, "acos"),
+    UNARY("Acosh", 9, "acosh"),
+    UNARY("Asin", 7, "asin"),
+    UNARY("Asinh", 9, "asinh"),
+    UNARY("Atan", 7, "atan"),
+    UNARY("Atanh", 9, "atanh"),
+    UNARY("Ceil", 1, "ceil"),
+    UNARY("Cos", 7, "cos"),
+    UNARY("Cosh", 9, "cosh"),
+    UNARY("Erf", 9, "erf"),
+    UNARY("Exp", 1, "exp"),
+    UNARY("Floor", 1, "floor"),
+    UNARY("IsNaN", 9, "is_nan"),
+    UNARY("Log", 1, "log"),
+    UNARY("Mish", 18, "mish"),
+    UNARY("Neg", 1, "neg"),
+    UNARY("Not", 1, "logical_not"),
+    UNARY("Reciprocal", 1, "reciprocal"),
+    UNARY("Relu", 1, "relu"),
+    UNARY("Round", 11, "rint"),
+    UNARY("Sigmoid", 1, "sigmoid"),
+    UNARY("Sign", 9, "sign"),
+    UNARY("Sin", 7, "sin"),
+    UNARY("Sinh", 9, "sinh"),
+    UNARY("Softplus", 1, "softplus"),
+    UNARY("Softsign", 1, "softsign"),
+    UNARY("Sqrt", 1, "sqrt"),
+    UNARY("Tan", 7, "tan"),
+    UNARY("Tanh", 1, "tanh"),
+    UNARY("NonZero", 9, "nonzero"),
+    UNARY("Det", 11, "matrix_determinant"),
+    UNARY("BitwiseNot", 18, "bitwise_not"),
+    ROW("Identity", 1, kMaxOpset, map_identity, ""),
+    ROW("IsInf", 10, kMaxOpset, map_is_inf, "detect_negative = 0 or detect_positive = 0."),
+    // Element-wise, two inputs, numpy broadcasting.
+    BINARY("Add", 7, "add"),
+    BINARY("Sub", 7, "subtract"),
+    BINARY("Mul", 7, "multiply"),
+    BINARY("Div", 7, "divide"),
+    BINARY("Equal", 7, "equal"),
+    BINARY("Less", 7, "less"),
+    BINARY("LessOrEqual", 12, "less_equal"),
+    BINARY("Greater", 7, "greater"),
+    BINARY("GreaterOrEqual", 12, "greater_equal"),
+    BINARY("And", 7, "logical_and"),
+    BINARY("Or", 7, "logical_or"),
+    BINARY("Xor", 7, "logical_xor"),
+    BINARY("BitwiseAnd", 18, "bitwise_and"),
+    BINARY("BitwiseOr", 18, "bitwise_or"),
+    BINARY("BitwiseXor", 18, "bitwise_xor"),
+    BINARY("MatMul", 1, "matmul"),
+    ROW("Pow", 7, kMaxOpset, map_pow, ""),
+    ROW("Mod", 10, kMaxOpset, map_mod, ""),
+    ROW("PRelu", 7, kMaxOpset, map_prelu, ""),
+    ROW("Where", 9, kMaxOpset, map_where, ""),
+    // Variadic.
+    ROW("Max", 6, kMaxOpset, [](C& c) { return variadic(c, "maximum"); }, ""),
+    ROW("Min", 6, kMaxOpset, [](C& c) { return variadic(c, "minimum"); }, ""),
+    ROW("Sum", 6, kMaxOpset, [](C& c) { return variadic(c, "add"); }, ""),
+    ROW("Mean", 6, kMaxOpset, map_mean, ""),
+    // Activations with parameters.
+    ROW("LeakyRelu", 6, kMaxOpset, map_leaky_relu, ""),
+    ROW("Elu", 6, kMaxOpset, map_elu, ""),
+    ROW("Selu", 6, kMaxOpset, map_selu, "alpha and gamma other than the defaults."),
+    ROW("HardSigmoid", 6, kMaxOpset, map_hard_sigmoid, ""),
+    ROW("HardSwish", 14, kMaxOpset, map_hard_swish, ""),
+    ROW("Gelu", 20, kMaxOpset, map_gelu, ""),
+    ROW("Clip", 6, 10, map_clip_attr, ""),
+    ROW("Clip", 11, kMaxOpset, map_clip, "min or max computed at run time with the other omitted."),
+    // Linear algebra and neural-network layers.
+    ROW("Gemm", 7, kMaxOpset, map_gemm, ""),
+    ROW("Conv", 1, kMaxOpset, map_conv,
+        "1-D and 3-D convolutions; auto_pad SAME_LOWER with unknown spatial dims. Grouped convolutions run as one "
+        "conv2d per group."),
+    ROW("MaxPool", 1, kMaxOpset, map_max_pool, "1-D and 3-D pooling; ceil_mode = 1; the Indices output."),
+    ROW("AveragePool", 1, kMaxOpset, map_average_pool,
+        "1-D and 3-D pooling; ceil_mode = 1; unequal pads before and after with count_include_pad = 0."),
+    ROW("GlobalAveragePool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_mean"); }, "inputs of unknown rank."),
+    ROW("GlobalMaxPool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_max"); }, "inputs of unknown rank."),
+    ROW("BatchNormalization", 7, kMaxOpset, map_batch_norm,
+        "training_mode = 1 and the running mean and variance outputs (inference only); spatial = 0."),
+    ROW("InstanceNormalization", 6, kMaxOpset, map_instance_norm, "scale and B computed at run time."),
+    ROW("LayerNormalization", 17, kMaxOpset, map_layer_norm,
+        "the Mean and InvStdDev outputs; stash_type other than 1 (float)."),
+    ROW("Softmax", 1, 12, [](C& c) { return softmax_like(c, false, true); },
+        "an axis other than the last when more than one dim is unknown."),
+    ROW("Softmax", 13, kMaxOpset, [](C& c) { return softmax_like(c, false, false); }, ""),
+    ROW("LogSoftmax", 1, 12, [](C& c) { return softmax_like(c, true, true); },
+        "an axis other than the last when more than one dim is unknown."),
+    ROW("LogSoftmax", 13, kMaxOpset, [](C& c) { return softmax_like(c, true, false); }, ""),
+    ROW("Dropout", 7, kMaxOpset, map_dropout, "training_mode true; the mask output."),
+    // Control flow: branches become libops subgraphs.
+    ROW("If", 7, kMaxOpset, map_if, "a branch that reads an outer value whose dtype is not known."),
+    ROW("Loop", 7, kMaxOpset, map_loop, "scan outputs; loop-carried or outer values whose dtype is not known."),
+    // Shapes and data movement.
+    ROW("Flatten", 1, kMaxOpset, map_flatten, "inputs with unknown dims on both sides of axis."),
+    ROW("Reshape", 5, kMaxOpset, map_reshape,
+        "a shape computed at run time (unless allowzero = 1); a shape that leaves two extents unknown."),
+    ROW("Transpose", 1, kMaxOpset, map_transpose, ""),
+    ROW("Concat", 4, kMaxOpset, map_concat, ""),
+    ROW("Split", 2, kMaxOpset, map_split, "split sizes computed at run time."),
+    ROW("Slice", 1, kMaxOpset, map_slice, "starts, ends, axes or steps computed at run time."),
+    ROW("Squeeze", 1, kMaxOpset, map_squeeze, "axes computed at run time."),
+    ROW("Unsqueeze", 1, kMaxOpset, map_unsqueeze, "axes computed at run time."),
+    ROW("Gather", 1, kMaxOpset, map_gather, ""),
+    ROW("GatherElements", 11, kMaxOpset, map_gather_elements, ""),
+    ROW("GatherND", 11, kMaxOpset, map_gather_nd, ""),
+    ROW("Cast", 6, kMaxOpset, map_cast, "string, complex, float8 and 4-bit dtypes."),
+    ROW("CastLike", 15, kMaxOpset, map_cast_like, "a target whose dtype is not known."),
+    ROW("Shape", 1, kMaxOpset, map_shape,
+        "an input whose shape is only known at run time (libops has no op that returns a shape)."),
+    ROW("Size", 1, kMaxOpset, map_size, "an input whose shape is only known at run time."),
+    ROW("Constant", 1, kMaxOpset, map_constant, "sparse_value, value_string(s)."),
+    ROW("ConstantOfShape", 9, kMaxOpset, map_constant_of_shape, ""),
+    ROW("Expand", 8, kMaxOpset, map_expand,
+        "a shape computed at run time; a 1 in shape where the input's dim is not known."),
+    ROW("Tile", 6, kMaxOpset, map_tile, ""),
+    ROW("Pad", 2, kMaxOpset, map_pad, "mode wrap; negative pads; a constant_value computed at run time."),
+    ROW("Range", 11, kMaxOpset, map_range, ""),
+    ROW("CumSum", 11, kMaxOpset, map_cumsum, ""),
+    ROW("TopK", 1, kMaxOpset, map_top_k, "K computed at run time."),
+    ROW("Trilu", 14, kMaxOpset, map_trilu, "k computed at run time."),
+    ROW("ScatterElements", 11, kMaxOpset, map_scatter_elements, ""),
+    ROW("ScatterND", 11, kMaxOpset, map_scatter_nd, ""),
+    ROW("OneHot", 9, kMaxOpset, map_one_hot, "depth or values computed at run time."),
+    ROW("DepthToSpace", 1, kMaxOpset, [](C& c) { return map_depth_space(c, true); },
+        "inputs whose channel, height or width is not known."),
+    ROW("SpaceToDepth", 1, kMaxOpset, [](C& c) { return map_depth_space(c, false); },
+        "inputs whose channel, height or width is not known."),
+    ROW("Resize", 10, kMaxOpset, map_resize,
+        "modes linear and cubic; scales that are not whole numbers; nearest with coordinate modes other than "
+        "half_pixel / pytorch_half_pixel (rounding) and asymmetric (floor); antialias; axes."),
+    ROW("Upsample", 7, 9, map_upsample, "mode linear; scales that are not whole numbers."),
+    // Reductions.
+    ROW("ReduceSum", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_sum", 13); },
+        "axes computed at run time with noop_with_empty_axes = 1."),
+    ROW("ReduceMean", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_mean", 18); },
+        "axes computed at run time with noop_with_empty_axes = 1."),
+    ROW("ReduceMax", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_max", 18); },
+        "axes computed at run time with noop_with_empty_axes = 1."),
+    ROW("ReduceMin", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_min", 18); },
+        "axes computed at run time with noop_with_empty_axes = 1."),
+    ROW("ReduceProd", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_prod", 18); },
+        "axes computed at run time with noop_with_empty_axes = 1."),
+    ROW("ReduceL1", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_norm1", 18); },
+        "axes computed at run time with noop_with_empty_axes = 1."),
+    ROW("ReduceL2", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_norm2", 18); },
+        "axes computed at run time with noop_with_empty_axes = 1."),
+    ROW("ReduceLogSumExp", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_logsumexp", 18); },
+        "axes computed at run time with noop_with_empty_axes = 1."),
+    ROW("ReduceSumSquare", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_sqnorm", 18); },
+        "axes computed at run time with noop_with_empty_axes = 1."),
+    ROW("ArgMax", 1, kMaxOpset, [](C& c) { return arg_reduce(c, "argmax"); }, "select_last_index = 1."),
+    ROW("ArgMin", 1, kMaxOpset, [](C& c) { return arg_reduce(c, "argmin"); }, "select_last_index = 1."),
+};
+
+#undef ROW
+#undef UNARY
+#undef BINARY
+
+}  // namespace
+
+const std::vector<OpMapping>& mapping_table() { return kTable; }
+
+}  // namespace libops::graph::onnx

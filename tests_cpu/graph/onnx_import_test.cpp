@@ -1,0 +1,343 @@
+// ONNX import (graph/onnx/): every golden model of tests_cpu/golden/onnx
+// (tools/gen_goldens_onnx.py: built with onnx.helper, expected outputs from
+// ONNX Runtime) is loaded with Graph::load_file, run, and compared with
+// ONNX Runtime's outputs; then the refusals: unsupported ops, attributes and
+// inputs, list mode, corrupt files, external data outside the model's folder.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "golden_util.h"
+#include "graph/executor.h"
+#include "graph/onnx/onnx_import.h"
+#include "libops/c_graph.h"
+#include "test_util.h"
+
+namespace libops::graph {
+namespace {
+
+const std::string kDir = std::string(LIBOPS_GOLDEN_DIR) + "/onnx/";
+
+struct OnnxCase {
+  std::string name;
+  int n_in = 0, n_out = 0;
+  double rtol = 1e-5, atol = 1e-6;
+};
+
+void PrintTo(const OnnxCase& c, std::ostream* os) { *os << c.name; }
+
+std::vector<OnnxCase> load_cases() {
+  std::vector<OnnxCase> v;
+  std::ifstream in(kDir + "MANIFEST");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ss(line);
+    OnnxCase c;
+    ss >> c.name;
+    for (std::string tok; ss >> tok;) {
+      const size_t eq = tok.find('=');
+      const std::string key = tok.substr(0, eq), val = tok.substr(eq + 1);
+      if (key == "in") c.n_in = std::stoi(val);
+      else if (key == "out") c.n_out = std::stoi(val);
+      else if (key == "rtol") c.rtol = std::stod(val);
+      else if (key == "atol") c.atol = std::stod(val);
+    }
+    v.push_back(c);
+  }
+  return v;
+}
+
+std::vector<uint8_t> read_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+// Floats within atol + rtol * |want| (NaN matches NaN); everything else exact.
+::testing::AssertionResult close_to(const NDArray& got, const NDArray& want, double rtol, double atol) {
+  if (got.dtype() != want.dtype())
+    return ::testing::AssertionFailure() << "dtype " << dtype_name(got.dtype()) << ", want " << dtype_name(want.dtype());
+  if (got.shape() != want.shape())
+    return ::testing::AssertionFailure() << "shape " << got.shape().str() << ", want " << want.shape().str();
+  const bool is_float = dtype_is_float(want.dtype());
+  for (int64_t i = 0; i < want.length(); ++i) {
+    const double g = got.get_double(i), w = want.get_double(i);
+    if (std::isnan(w) && std::isnan(g)) continue;
+    const bool ok = is_float ? (g == w || std::fabs(g - w) <= atol + rtol * std::fabs(w)) : g == w;
+    if (!ok) return ::testing::AssertionFailure() << "element " << i << " is " << g << ", want " << w;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+class OnnxGolden : public ::testing::TestWithParam<OnnxCase> {};
+
+TEST_P(OnnxGolden, MatchesOnnxRuntime) {
+  const OnnxCase& c = GetParam();
+  std::shared_ptr<const Graph> g;
+  ASSERT_OK(Graph::load_file(kDir + c.name + ".onnx", g));
+  ASSERT_EQ(static_cast<int>(g->main().inputs.size()), c.n_in);
+  ASSERT_EQ(static_cast<int>(g->main().outputs.size()), c.n_out);
+  std::vector<NDArray> inputs;
+  for (int k = 0; k < c.n_in; ++k) inputs.push_back(test::load_golden("onnx/" + c.name + ".in" + std::to_string(k) + ".npy"));
+  std::vector<const NDArray*> ptrs;
+  for (const NDArray& a : inputs) ptrs.push_back(&a);
+  Session s(g);
+  ASSERT_OK(s.run(ptrs.data(), static_cast<int>(ptrs.size())));
+  for (int k = 0; k < c.n_out; ++k) {
+    NDArray want = test::load_golden("onnx/" + c.name + ".out" + std::to_string(k) + ".npy");
+    EXPECT_TRUE(close_to(s.output(k), want, c.rtol, c.atol)) << "output " << k << " ('" << g->main().outputs[k].name
+                                                             << "')";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Onnx, OnnxGolden, ::testing::ValuesIn(load_cases()),
+                         [](const ::testing::TestParamInfo<OnnxCase>& info) { return info.param.name; });
+
+TEST(OnnxImport, GoldenManifestIsThere) { EXPECT_GT(load_cases().size(), 150u); }
+
+// Graph input and output names survive; a dim_param becomes -1.
+TEST(OnnxImport, KeepsNamesAndDynamicDims) {
+  std::shared_ptr<const Graph> g;
+  ASSERT_OK(Graph::load_file(kDir + "model_mlp.onnx", g));
+  ASSERT_EQ(g->main().inputs.size(), 1u);
+  EXPECT_EQ(g->main().inputs[0].name, "x");
+  EXPECT_EQ(g->main().inputs[0].shape.str(), "float32[?,48]");
+  ASSERT_EQ(g->main().outputs.size(), 2u);
+  EXPECT_EQ(g->main().outputs[0].name, "probs");
+  EXPECT_EQ(g->main().outputs[1].name, "logits");
+  // Another batch size than the golden's runs too.
+  NDArray x = test::make(DataType::kFloat32, {1, 48}, std::vector<double>(48, 0.25));
+  const NDArray* in[] = {&x};
+  Session s(g);
+  ASSERT_OK(s.run(in, 1));
+  EXPECT_EQ(s.output("probs")->shape().str(), "[1,10]");
+}
+
+// A file without the .onnx name is still read as ONNX when it lacks the
+// libops identifier and starts as ONNX files do; other bytes keep the
+// graph loader's own message.
+TEST(OnnxImport, DetectsOnnxByContent) {
+  const std::vector<uint8_t> bytes = read_bytes(kDir + "gemm.onnx");
+  const std::string path = std::string(LIBOPS_BUILD_DIR) + "/onnx_import_test_model.bin";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
+  std::shared_ptr<const Graph> g;
+  ASSERT_OK(Graph::load_file(path, g));
+  EXPECT_EQ(g->main().inputs[0].name, "a");
+  EXPECT_TRUE(onnx::looks_like_onnx("m.bin", bytes.data(), bytes.size()));
+  const char lops[8] = {0x08, 0, 0, 0, 'L', 'O', 'P', 'S'};
+  EXPECT_FALSE(onnx::looks_like_onnx("m.lops", lops, sizeof lops));
+  EXPECT_TRUE(onnx::looks_like_onnx("m.onnx", lops, 0));
+  const char other[8] = {'x', 0, 0, 0, 'A', 'B', 'C', 'D'};
+  EXPECT_FALSE(onnx::looks_like_onnx("m.bin", other, sizeof other));
+  std::remove(path.c_str());
+}
+
+// The converted bytes are a graph file that loads like any other.
+TEST(OnnxImport, ConvertsToLopsBytes) {
+  onnx::ConvertResult r;
+  ASSERT_OK(onnx::convert_file(kDir + "model_cnn.onnx", r));
+  EXPECT_TRUE(r.problems.empty());
+  ASSERT_GT(r.lops.size(), 8u);
+  EXPECT_EQ(std::memcmp(r.lops.data() + 4, "LOPS", 4), 0);
+  std::shared_ptr<const Graph> g;
+  ASSERT_OK(Graph::load_buffer(r.lops.data(), r.lops.size(), LoadOptions{}, g));
+  EXPECT_GT(g->num_nodes(), 10);
+}
+
+// Note [Constant folding] in onnx_convert.cpp: a shape computed from a
+// static shape is folded, so the Reshape that reads it is the only node left.
+TEST(OnnxImport, FoldsConstantSubgraphs) {
+  std::shared_ptr<const Graph> g;
+  ASSERT_OK(Graph::load_file(kDir + "shape_chain_reshape.onnx", g));
+  ASSERT_EQ(g->main().nodes.size(), 1u);
+  EXPECT_EQ(g->main().nodes[0].op_label, "reshape");
+  ASSERT_OK(Graph::load_file(kDir + "range_folded.onnx", g));
+  ASSERT_EQ(g->main().nodes.size(), 1u);
+  EXPECT_EQ(g->main().nodes[0].op_label, "add");
+}
+
+std::string convert_error(const std::string& file, std::vector<std::string>* problems = nullptr) {
+  onnx::ConvertResult r;
+  Status s = onnx::convert_file(kDir + file, r);
+  EXPECT_FALSE(s.is_ok()) << file << " converted";
+  if (problems) *problems = r.problems;
+  return s.message();
+}
+
+::testing::AssertionResult has(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "'" << part << "' not in: " << text;
+}
+
+TEST(OnnxImportErrors, UnsupportedOpNamesNodeOpTypeAndOpset) {
+  const std::string m = convert_error("err_unsupported_op.onnx");
+  EXPECT_TRUE(has(m, "node 1 'my_einsum' (Einsum, opset 13): op type 'Einsum' is not supported")) << m;
+  std::shared_ptr<const Graph> g;
+  Status s = Graph::load_file(kDir + "err_unsupported_op.onnx", g);
+  EXPECT_EQ(s.code(), StatusCode::kNotImplemented);
+  EXPECT_TRUE(has(s.message(), "my_einsum"));
+}
+
+TEST(OnnxImportErrors, UnsupportedAttributeValue) {
+  const std::string m = convert_error("err_bad_attribute.onnx");
+  EXPECT_TRUE(has(m, "node 0 'pool1' (MaxPool, opset 13): attribute 'ceil_mode' = 1 is not supported")) << m;
+}
+
+TEST(OnnxImportErrors, ResizeOtherThanWholeFactorNearest) {
+  const std::string m = convert_error("err_resize_linear.onnx");
+  EXPECT_TRUE(has(m, "node 0 'up' (Resize, opset 13): attribute 'mode' = 'linear' is not supported")) << m;
+}
+
+TEST(OnnxImportErrors, AttributeTheMappingDoesNotReadIsRefused) {
+  const std::string m = convert_error("err_unknown_attribute.onnx");
+  EXPECT_TRUE(has(m, "node 0 'r' (Relu, opset 13): attribute 'not_an_onnx_attribute' is not supported")) << m;
+}
+
+TEST(OnnxImportErrors, ReshapeShapeNotConstant) {
+  const std::string m = convert_error("err_reshape_shape_input.onnx");
+  EXPECT_TRUE(has(m, "node 0 'reshape_dyn' (Reshape, opset 13): input 1 (shape) must be a constant")) << m;
+}
+
+// With a dynamic batch the shape is not known when converting: the Shape
+// node is the one problem reported, not the nodes that depend on it.
+TEST(OnnxImportErrors, ShapeOfADynamicInput) {
+  std::vector<std::string> problems;
+  const std::string m = convert_error("err_shape_chain_dynamic.onnx", &problems);
+  ASSERT_EQ(problems.size(), 1u) << m;
+  EXPECT_TRUE(has(problems[0], "node 0 'shape_of_x' (Shape, opset 13): the input's shape [-1,3,4] is not known")) << m;
+}
+
+TEST(OnnxImportErrors, LoopScanOutputsAreRefusedClearly) {
+  const std::string m = convert_error("err_loop_scan.onnx");
+  EXPECT_TRUE(has(m, "node 0 'repeat' (Loop, opset 13): the body has 1 scan outputs, which are not imported yet")) << m;
+}
+
+// A node inside a branch is named with the If node around it.
+TEST(OnnxImportErrors, ProblemInsideAnIfBranch) {
+  const std::string m = convert_error("err_if_branch.onnx");
+  EXPECT_TRUE(has(m, "node 0 'inner' (Einsum, opset 13) in else_branch of node 0 'branch': op type 'Einsum'")) << m;
+}
+
+// If branches and Loop bodies become libops subgraphs; outer values they read
+// are passed in.
+TEST(OnnxImport, IfAndLoopBecomeSubgraphs) {
+  std::shared_ptr<const Graph> g;
+  ASSERT_OK(Graph::load_file(kDir + "if_true.onnx", g));
+  EXPECT_EQ(g->num_bodies(), 5);  // main, then, else, and else's own then and else
+  ASSERT_OK(Graph::load_file(kDir + "loop_trip_count.onnx", g));
+  EXPECT_EQ(g->num_bodies(), 3);  // main, the While condition and its body
+}
+
+TEST(OnnxImportErrors, OpsetOutOfRange) {
+  const std::string m = convert_error("err_opset_too_new.onnx");
+  EXPECT_TRUE(has(m, "opset 30 of the default ONNX domain is not supported")) << m;
+}
+
+TEST(OnnxImportErrors, ListModeCollectsEveryProblem) {
+  std::vector<std::string> problems;
+  const std::string m = convert_error("err_many.onnx", &problems);
+  ASSERT_EQ(problems.size(), 4u) << m;
+  EXPECT_TRUE(has(problems[0], "'e1' (Einsum"));
+  EXPECT_TRUE(has(problems[1], "'p' (MaxPool, opset 13): attribute 'ceil_mode'"));
+  EXPECT_TRUE(has(problems[2], "'u' (Unique"));
+  EXPECT_TRUE(has(problems[3], "domain 'com.microsoft'"));
+  EXPECT_TRUE(has(m, "and 3 more problems"));
+
+  const char* text = nullptr;
+  ASSERT_EQ(ops_onnx_list_unsupported((kDir + "err_many.onnx").c_str(), &text), OPS_OK) << ops_last_error();
+  std::string t = text;
+  EXPECT_EQ(std::count(t.begin(), t.end(), '\n'), 4);
+  ASSERT_EQ(ops_onnx_list_unsupported((kDir + "relu.onnx").c_str(), &text), OPS_OK);
+  EXPECT_STREQ(text, "");
+}
+
+TEST(OnnxImportErrors, TruncatedAndCorruptFilesFailCleanly) {
+  const std::vector<uint8_t> good = read_bytes(kDir + "model_cnn.onnx");
+  ASSERT_GT(good.size(), 100u);
+  onnx::ConvertOptions opt;
+  onnx::ConvertResult r;
+  // Every truncation point in the first bytes, and some later ones.
+  for (size_t n = 0; n < good.size(); n += (n < 64 ? 1 : 97)) {
+    Status s = onnx::convert_buffer(good.data(), n, opt, r);
+    if (n == 0) {
+      EXPECT_FALSE(s.is_ok());
+    }
+    if (!s.is_ok()) {
+      EXPECT_FALSE(s.message().empty());
+    }
+  }
+  std::vector<uint8_t> garbage(300);
+  for (size_t i = 0; i < garbage.size(); ++i) garbage[i] = static_cast<uint8_t>(i * 37 + 11);
+  Status s = onnx::convert_buffer(garbage.data(), garbage.size(), opt, r);
+  EXPECT_FALSE(s.is_ok());
+  // Flipped bytes: an error or a graph, never a crash.
+  for (size_t i = 0; i < good.size(); i += 53) {
+    std::vector<uint8_t> bad = good;
+    bad[i] ^= 0xff;
+    (void)onnx::convert_buffer(bad.data(), bad.size(), opt, r);
+  }
+  void* data = nullptr;
+  size_t size = 0;
+  EXPECT_EQ(ops_onnx_convert_buffer(garbage.data(), garbage.size(), nullptr, &data, &size), OPS_ERR_INVALID_GRAPH);
+  EXPECT_EQ(data, nullptr);
+  EXPECT_TRUE(has(ops_last_error(), "not a valid ONNX model"));
+}
+
+TEST(OnnxImportErrors, ExternalDataStaysInsideTheModelFolder) {
+  std::string m = convert_error("err_external_escape.onnx");
+  EXPECT_TRUE(has(m, "must be a relative path inside the model's folder")) << m;
+  m = convert_error("err_external_offset.onnx");
+  EXPECT_TRUE(has(m, "runs past its end")) << m;
+  // A buffer has no folder to find external data in.
+  const std::vector<uint8_t> bytes = read_bytes(kDir + "external_data.onnx");
+  onnx::ConvertResult r;
+  Status s = onnx::convert_buffer(bytes.data(), bytes.size(), onnx::ConvertOptions{}, r);
+  EXPECT_TRUE(has(s.message(), "no model folder was given")) << s.message();
+}
+
+TEST(OnnxImport, CApiConvertsFilesAndBuffers) {
+  void* data = nullptr;
+  size_t size = 0;
+  ASSERT_EQ(ops_onnx_convert_file((kDir + "gemm.onnx").c_str(), &data, &size), OPS_OK) << ops_last_error();
+  ops_graph_t* g = nullptr;
+  EXPECT_EQ(ops_graph_load_buffer(data, size, 0, &g), OPS_OK) << ops_last_error();
+  ops_graph_free(g);
+  ops_onnx_free(data);
+  const std::vector<uint8_t> bytes = read_bytes(kDir + "external_data.onnx");
+  ASSERT_EQ(ops_onnx_convert_buffer(bytes.data(), bytes.size(), kDir.c_str(), &data, &size), OPS_OK)
+      << ops_last_error();
+  ops_onnx_free(data);
+  EXPECT_EQ(ops_onnx_convert_file(nullptr, &data, &size), OPS_ERR_NULL_POINTER);
+  EXPECT_EQ(ops_onnx_convert_file((kDir + "missing.onnx").c_str(), &data, &size), OPS_ERR_IO);
+  // ops_graph_load_file takes .onnx directly.
+  ASSERT_EQ(ops_graph_load_file((kDir + "model_mlp.onnx").c_str(), &g), OPS_OK) << ops_last_error();
+  EXPECT_EQ(ops_graph_input_count(g), 1);
+  ops_graph_free(g);
+}
+
+// docs/onnx.md is generated from the mapping table; a change to the table
+// must regenerate it.
+TEST(OnnxImport, CoverageDocMatchesTheTable) {
+  const std::vector<uint8_t> doc = read_bytes(std::string(LIBOPS_SOURCE_DIR) + "/docs/onnx.md");
+  const std::string want = onnx::coverage_markdown();
+  EXPECT_TRUE(std::string(doc.begin(), doc.end()) == want)
+      << "docs/onnx.md is out of date; regenerate it: " << LIBOPS_BUILD_DIR << "/ops-run --list-onnx > docs/onnx.md";
+  const char* text = nullptr;
+  ASSERT_EQ(ops_onnx_coverage(&text), OPS_OK);
+  EXPECT_EQ(std::string(text), want);
+  EXPECT_TRUE(has(want, "| Conv | yes |"));
+  EXPECT_TRUE(has(want, "| LSTM | no |"));
+}
+
+}  // namespace
+}  // namespace libops::graph

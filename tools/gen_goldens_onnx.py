@@ -1,0 +1,569 @@
+#!/usr/bin/env python3
+"""Generate the ONNX import goldens read by tests_cpu/graph/onnx_import_test.cpp.
+
+Run from anywhere:  python3 tools/gen_goldens_onnx.py
+Needs `pip install onnx onnxruntime numpy` (developer tools, not build
+dependencies). It rewrites tests_cpu/golden/onnx/: per case a small model
+<case>.onnx built with onnx.helper, its inputs <case>.in<k>.npy (in the
+order of the graph's inputs) and the outputs ONNX Runtime computes,
+<case>.out<k>.npy (in the order of the graph's outputs). Where ONNX Runtime
+has no kernel for a case, onnx.reference computes it instead. MANIFEST lists
+one case per line:
+
+    <case> in=<n> out=<n> [rtol=r] [atol=a]
+
+Cases cover each mapped op with several shapes (broadcasting, size-1 dims),
+its attribute combinations and its opset variants, plus two whole models
+(an MLP and a small CNN with a residual block) with random weights.
+"""
+import os
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests_cpu", "golden", "onnx")
+rng = np.random.default_rng(20260118)
+lines = []
+
+ONNX_TYPE = {np.dtype(np.float16): TensorProto.FLOAT16, np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float64): TensorProto.DOUBLE,
+             np.dtype(np.int64): TensorProto.INT64, np.dtype(np.int32): TensorProto.INT32,
+             np.dtype(np.bool_): TensorProto.BOOL, np.dtype(np.uint8): TensorProto.UINT8}
+
+
+def f32(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+def pos(*shape):
+    return (rng.random(shape) + 0.1).astype(np.float32)
+
+
+def ints(lo, hi, *shape, dtype=np.int64):
+    return rng.integers(lo, hi, shape).astype(dtype)
+
+
+def run_reference(m, feeds):
+    try:
+        import onnxruntime as ort
+        sess = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+        return sess.run(None, feeds)
+    except Exception as e:  # no ORT kernel for this op, opset or dtype
+        from onnx.reference import ReferenceEvaluator
+        print(f"  (onnx.reference: {str(e).splitlines()[0][:100]})")
+        return ReferenceEvaluator(m).run(None, feeds)
+
+
+def case(name, nodes, inputs, outputs, inits=None, opset=13, dims=None, rtol=1e-5, atol=1e-6, external=False):
+    """inputs: {name: array}; outputs: names; inits: {name: array} initializers;
+    dims: {input name: declared shape} (dim_param strings allowed); external:
+    the initializers go to the data file <name>.weights beside the model."""
+    inits = inits or {}
+    dims = dims or {}
+    vis = [helper.make_tensor_value_info(n, ONNX_TYPE[a.dtype], dims.get(n, list(a.shape)))
+           for n, a in inputs.items()]
+    outs = [helper.make_empty_tensor_value_info(o) for o in outputs]
+    g = helper.make_graph(nodes, name, vis, outs,
+                          initializer=[numpy_helper.from_array(np.asarray(a), n) for n, a in inits.items()])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], producer_name="gen_goldens_onnx")
+    m.ir_version = 8 if opset <= 17 else 10
+    results = run_reference(m, inputs)
+    if external:
+        onnx.save_model(m, os.path.join(OUT, f"{name}.onnx"), save_as_external_data=True,
+                        all_tensors_to_one_file=True, location=f"{name}.weights", size_threshold=0)
+    else:
+        with open(os.path.join(OUT, f"{name}.onnx"), "wb") as f:
+            f.write(m.SerializeToString())
+    for k, a in enumerate(inputs.values()):
+        np.save(os.path.join(OUT, f"{name}.in{k}.npy"), np.require(a, requirements="C"))
+    for k, a in enumerate(results):
+        np.save(os.path.join(OUT, f"{name}.out{k}.npy"), np.require(np.asarray(a), requirements="C"))
+    lines.append(f"{name} in={len(inputs)} out={len(results)} rtol={rtol:g} atol={atol:g}")
+
+
+N = helper.make_node
+
+
+def one(op, name, inputs, opset=13, n_out=1, inits=None, dims=None, rtol=1e-5, atol=1e-6, **attrs):
+    """A one-node model: graph inputs, then initializers, feed the node."""
+    names = list(inputs) + list((inits or {}).keys())
+    outs = [f"z{k}" for k in range(n_out)]
+    case(name, [N(op, names, outs, **attrs)], inputs, outs, inits, opset, dims, rtol, atol)
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    for f in os.listdir(OUT):
+        os.remove(os.path.join(OUT, f))
+
+    # ---- element-wise, one input
+    x = f32(2, 3, 4)
+    for op in ["Abs", "Neg", "Exp", "Relu", "Sigmoid", "Tanh", "Erf", "Floor", "Ceil", "Sin", "Cos", "Softplus",
+               "Softsign", "Sign", "Identity", "Reciprocal"]:
+        one(op, f"{op.lower()}", {"x": x})
+    one("Sqrt", "sqrt", {"x": pos(3, 4)})
+    one("Log", "log", {"x": pos(3, 1, 4)})
+    one("Round", "round_halves", {"x": np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.4, -0.6], np.float32)}, opset=11)
+    one("IsNaN", "isnan", {"x": np.array([1.0, np.nan, -np.inf, 0.0], np.float32)})
+    one("IsInf", "isinf", {"x": np.array([1.0, np.nan, -np.inf, np.inf], np.float32)})
+    one("Not", "not", {"x": rng.random((2, 3)) > 0.5})
+    one("Relu", "relu_opset6", {"x": f32(5)}, opset=7)
+    one("Exp", "exp_dynamic", {"x": f32(3, 2)}, dims={"x": ["N", 2]})
+
+    # ---- element-wise, two inputs (numpy broadcasting, size-1 dims)
+    shapes = [((2, 3, 4), (2, 3, 4)), ((2, 3, 4), (4,)), ((2, 1, 4), (3, 1)), ((1,), (2, 3)), ((), (2, 2))]
+    for op in ["Add", "Sub", "Mul", "Div"]:
+        for k, (sa, sb) in enumerate(shapes):
+            b = pos(*sb) if op == "Div" else f32(*sb)
+            one(op, f"{op.lower()}_b{k}", {"a": f32(*sa), "b": b})
+    one("Add", "add_int64", {"a": ints(-50, 50, 2, 3), "b": ints(-50, 50, 3)})
+    one("Mul", "mul_int32", {"a": ints(-9, 9, 4, 1, dtype=np.int32), "b": ints(-9, 9, 1, 5, dtype=np.int32)})
+    one("Add", "add_opset7", {"a": f32(2, 3), "b": f32(3)}, opset=7)
+    one("Pow", "pow", {"a": pos(2, 3), "b": f32(3)})
+    one("Pow", "pow_int_exponent", {"a": f32(2, 3)}, inits={"e": np.array(3, np.int64)}, opset=15)
+    for op in ["Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual"]:
+        one(op, f"{op.lower()}", {"a": ints(0, 3, 2, 3, 4), "b": ints(0, 3, 3, 1)})
+    one("Less", "less_float", {"a": f32(3, 4), "b": f32(4)})
+    for op in ["And", "Or", "Xor"]:
+        one(op, op.lower(), {"a": rng.random((2, 3)) > 0.5, "b": rng.random((3,)) > 0.5})
+    one("Where", "where", {"c": rng.random((2, 1, 4)) > 0.5, "a": f32(3, 4), "b": f32(2, 3, 1)}, opset=9)
+    one("Max", "max3", {"a": f32(2, 3), "b": f32(3), "c": f32(1, 3)})
+    one("Min", "min2", {"a": f32(2, 3), "b": f32(2, 1)})
+    one("Sum", "sum3", {"a": f32(2, 3), "b": f32(3), "c": f32(2, 3)})
+    one("Mean", "mean2", {"a": f32(2, 3), "b": f32(2, 3)})
+    one("Max", "max1", {"a": f32(4)})
+    one("Mod", "mod_int", {"a": ints(-20, 20, 6), "b": np.array([3, -3, 4, -4, 5, 7], np.int64)})
+    one("Mod", "fmod_float", {"a": f32(6) * 5, "b": pos(6)}, fmod=1)
+
+    # ---- activations with parameters
+    one("LeakyRelu", "leakyrelu", {"x": f32(3, 4)}, alpha=0.1)
+    one("LeakyRelu", "leakyrelu_default", {"x": f32(3, 4)})
+    one("Elu", "elu", {"x": f32(3, 4)}, alpha=0.7)
+    one("PRelu", "prelu", {"x": f32(2, 3, 2, 2)}, inits={"slope": pos(3, 1, 1)})
+    one("Selu", "selu", {"x": f32(3, 4)})
+    one("HardSigmoid", "hardsigmoid", {"x": f32(3, 4) * 3}, alpha=0.3, beta=0.4)
+    one("HardSwish", "hardswish", {"x": f32(3, 4) * 3}, opset=14)
+    one("Gelu", "gelu", {"x": f32(3, 4)}, opset=20)
+    one("Gelu", "gelu_tanh", {"x": f32(3, 4)}, opset=20, approximate="tanh")
+    one("Clip", "clip_attr", {"x": f32(3, 4)}, opset=7, min=-0.5, max=0.7)
+    one("Clip", "clip_inputs", {"x": f32(3, 4)}, inits={"lo": np.array(-0.5, np.float32), "hi": np.array(0.2, np.float32)})
+    case("clip_max_only", [N("Clip", ["x", "", "hi"], ["z0"])], {"x": f32(3, 4)}, ["z0"],
+         {"hi": np.array(0.1, np.float32)})
+    one("Clip", "clip_none", {"x": f32(5)})
+
+    # ---- matrix products
+    one("MatMul", "matmul_2d", {"a": f32(3, 4), "b": f32(4, 5)})
+    one("MatMul", "matmul_batched", {"a": f32(2, 3, 4), "b": f32(4, 5)})
+    one("MatMul", "matmul_broadcast", {"a": f32(2, 1, 3, 4), "b": f32(5, 4, 2)})
+    one("MatMul", "matmul_vec_mat", {"a": f32(4), "b": f32(4, 5)})
+    one("MatMul", "matmul_mat_vec", {"a": f32(3, 4), "b": f32(4)})
+    one("Gemm", "gemm", {"a": f32(3, 4)}, inits={"b": f32(4, 5), "c": f32(5)})
+    one("Gemm", "gemm_trans", {"a": f32(4, 3)}, inits={"b": f32(5, 4), "c": f32(3, 5)}, transA=1, transB=1,
+        alpha=0.5, beta=2.0)
+    one("Gemm", "gemm_no_c", {"a": f32(3, 4)}, inits={"b": f32(4, 2)}, alpha=1.5)
+    one("Gemm", "gemm_opset7", {"a": f32(3, 4)}, inits={"b": f32(4, 5), "c": f32(1, 5)}, opset=7, beta=0.5)
+    one("Gemm", "gemm_dynamic", {"a": f32(2, 4)}, inits={"b": f32(4, 5), "c": f32(5)}, dims={"a": ["N", 4]})
+
+    # ---- convolution and pooling
+    img = f32(2, 3, 7, 6)
+    w = f32(4, 3, 3, 3) * 0.3
+    bias = f32(4)
+    one("Conv", "conv_pad1", {"x": img}, inits={"w": w, "b": bias}, pads=[1, 1, 1, 1])
+    one("Conv", "conv_stride2", {"x": img}, inits={"w": w, "b": bias}, strides=[2, 2])
+    one("Conv", "conv_dilation2", {"x": img}, inits={"w": w}, dilations=[2, 2], pads=[2, 1, 2, 1])
+    one("Conv", "conv_asym_pads", {"x": img}, inits={"w": w, "b": bias}, pads=[0, 1, 2, 0], strides=[1, 2])
+    one("Conv", "conv_same_upper", {"x": img}, inits={"w": w, "b": bias}, auto_pad="SAME_UPPER", strides=[2, 2])
+    one("Conv", "conv_same_lower", {"x": img}, inits={"w": w, "b": bias}, auto_pad="SAME_LOWER", strides=[2, 2])
+    one("Conv", "conv_valid", {"x": img}, inits={"w": w}, auto_pad="VALID")
+    one("Conv", "conv_1x1", {"x": img}, inits={"w": f32(5, 3, 1, 1)}, kernel_shape=[1, 1])
+    one("Conv", "conv_group2", {"x": f32(1, 4, 5, 5)}, inits={"w": f32(6, 2, 3, 3), "b": f32(6)}, group=2,
+        pads=[1, 1, 1, 1])
+    one("Conv", "conv_depthwise", {"x": f32(2, 3, 5, 5)}, inits={"w": f32(3, 1, 3, 3)}, group=3, strides=[2, 2],
+        pads=[1, 1, 1, 1])
+    one("Conv", "conv_dynamic_batch", {"x": img}, inits={"w": w, "b": bias}, pads=[1, 1, 1, 1],
+        dims={"x": ["N", 3, 7, 6]})
+    one("Conv", "conv_opset11", {"x": img}, inits={"w": w, "b": bias}, opset=11, pads=[1, 1, 1, 1])
+    pimg = f32(2, 3, 8, 7)
+    one("MaxPool", "maxpool_2x2", {"x": pimg}, kernel_shape=[2, 2], strides=[2, 2])
+    one("MaxPool", "maxpool_3x3_pad", {"x": pimg}, kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
+    one("MaxPool", "maxpool_asym", {"x": pimg}, kernel_shape=[3, 2], pads=[0, 1, 1, 0])
+    one("MaxPool", "maxpool_dilation", {"x": pimg}, kernel_shape=[2, 2], dilations=[2, 2])
+    one("MaxPool", "maxpool_same_upper", {"x": pimg}, kernel_shape=[3, 3], strides=[2, 2], auto_pad="SAME_UPPER")
+    one("MaxPool", "maxpool_opset8", {"x": pimg}, opset=8, kernel_shape=[2, 2])
+    one("AveragePool", "avgpool_2x2", {"x": pimg}, kernel_shape=[2, 2], strides=[2, 2])
+    one("AveragePool", "avgpool_pad_exclude", {"x": pimg}, kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+    one("AveragePool", "avgpool_pad_include", {"x": pimg}, kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+        count_include_pad=1)
+    one("AveragePool", "avgpool_asym_include", {"x": pimg}, kernel_shape=[2, 3], pads=[1, 0, 0, 2],
+        count_include_pad=1)
+    one("GlobalAveragePool", "globalavgpool", {"x": pimg})
+    one("GlobalMaxPool", "globalmaxpool", {"x": pimg})
+    bn = {"scale": pos(3), "bias": f32(3), "mean": f32(3), "var": pos(3)}
+    one("BatchNormalization", "batchnorm", {"x": pimg}, inits=bn, epsilon=1e-3)
+    one("BatchNormalization", "batchnorm_opset9", {"x": f32(4, 3)}, inits=bn, opset=9)
+    one("BatchNormalization", "batchnorm_opset15", {"x": pimg}, inits=bn, opset=15)
+    one("InstanceNormalization", "instancenorm", {"x": f32(2, 3, 4, 5)}, inits={"s": pos(3), "b": f32(3)})
+    one("LayerNormalization", "layernorm", {"x": f32(2, 3, 8)}, inits={"s": pos(8), "b": f32(8)}, opset=17)
+    one("LayerNormalization", "layernorm_axis1", {"x": f32(2, 3, 4)}, inits={"s": pos(3, 4), "b": f32(3, 4)},
+        opset=17, axis=1)
+    one("LayerNormalization", "layernorm_no_bias", {"x": f32(4, 6)}, inits={"s": pos(6)}, opset=17, epsilon=1e-3)
+
+    # ---- softmax: opset < 13 flattens at axis, opset >= 13 normalises along it
+    sx = f32(2, 3, 4)
+    one("Softmax", "softmax_opset11_axis1", {"x": sx}, opset=11, axis=1)
+    one("Softmax", "softmax_opset11_default_2d", {"x": f32(3, 5)}, opset=11)
+    one("Softmax", "softmax_opset11_dynamic", {"x": sx}, opset=11, axis=1, dims={"x": ["N", 3, 4]})
+    one("Softmax", "softmax_opset13_axis1", {"x": sx}, axis=1)
+    one("Softmax", "softmax_opset13_default", {"x": sx})
+    one("LogSoftmax", "logsoftmax_opset11_axis1", {"x": sx}, opset=11, axis=1)
+    one("LogSoftmax", "logsoftmax_opset13_axis0", {"x": sx}, axis=0)
+
+    # ---- shapes and data movement
+    one("Flatten", "flatten_axis1", {"x": sx})
+    one("Flatten", "flatten_axis0", {"x": sx}, axis=0)
+    one("Flatten", "flatten_axis2_dynamic", {"x": sx}, axis=2, dims={"x": ["N", 3, 4]})
+    one("Flatten", "flatten_axis_neg", {"x": sx}, axis=-1)
+    one("Reshape", "reshape", {"x": sx}, inits={"s": np.array([6, 4], np.int64)})
+    one("Reshape", "reshape_zero_minus1", {"x": sx}, inits={"s": np.array([0, -1], np.int64)})
+    one("Reshape", "reshape_zero_dynamic", {"x": sx}, inits={"s": np.array([0, -1], np.int64)},
+        dims={"x": ["N", 3, 4]})
+    one("Reshape", "reshape_minus1", {"x": sx}, inits={"s": np.array([-1], np.int64)})
+    one("Reshape", "reshape_zero_mid", {"x": sx}, inits={"s": np.array([2, 0, 2, 2], np.int64)}, opset=14)
+    one("Reshape", "reshape_allowzero", {"x": sx}, inits={"s": np.array([4, -1], np.int64)}, opset=14,
+        allowzero=1)
+    one("Transpose", "transpose_default", {"x": sx})
+    one("Transpose", "transpose_perm", {"x": sx}, perm=[1, 0, 2])
+    one("Concat", "concat_axis1", {"a": f32(2, 3), "b": f32(2, 1), "c": f32(2, 2)}, axis=1)
+    one("Concat", "concat_axis_neg", {"a": f32(2, 3, 2), "b": f32(2, 3, 1)}, axis=-1)
+    one("Split", "split_equal", {"x": f32(6, 4)}, opset=11, n_out=3)
+    one("Split", "split_sizes_attr", {"x": f32(2, 7)}, opset=11, n_out=2, axis=1, split=[3, 4])
+    one("Split", "split_sizes_input", {"x": f32(2, 7)}, inits={"s": np.array([2, 5], np.int64)}, n_out=2, axis=-1)
+    one("Split", "split_num_outputs_uneven", {"x": f32(7, 2)}, opset=18, n_out=3, num_outputs=3)
+    one("Slice", "slice_opset9", {"x": sx}, opset=9, starts=[1, 0], ends=[2, 3], axes=[0, 2])
+    one("Slice", "slice_steps", {"x": f32(5, 6)},
+        inits={"s": np.array([4, 1], np.int64), "e": np.array([-10**12, 6], np.int64),
+               "a": np.array([0, 1], np.int64), "st": np.array([-2, 2], np.int64)})
+    one("Slice", "slice_neg_axes_int_max", {"x": sx},
+        inits={"s": np.array([-3], np.int64), "e": np.array([2**63 - 1], np.int64), "a": np.array([-1], np.int64)})
+    one("Slice", "slice_no_axes", {"x": f32(4, 5)}, inits={"s": np.array([1, -4], np.int64),
+                                                         "e": np.array([3, -1], np.int64)})
+    one("Squeeze", "squeeze_attr", {"x": f32(1, 3, 1, 2)}, opset=11, axes=[0, -2])
+    one("Squeeze", "squeeze_input", {"x": f32(1, 3, 1, 2)}, inits={"a": np.array([2], np.int64)})
+    one("Squeeze", "squeeze_all", {"x": f32(1, 3, 1, 2)})
+    one("Unsqueeze", "unsqueeze_attr", {"x": f32(3, 2)}, opset=11, axes=[0, 3])
+    one("Unsqueeze", "unsqueeze_input", {"x": f32(3, 2)}, inits={"a": np.array([-1, 1], np.int64)})
+    one("Gather", "gather_axis0", {"x": f32(5, 3)}, inits={"i": np.array([[0, 4], [-1, 2]], np.int64)})
+    one("Gather", "gather_axis1_int32", {"x": f32(2, 5, 3)}, inits={"i": np.array([3, 0, -2], np.int32)}, axis=1)
+    one("Gather", "gather_scalar", {"x": f32(4, 3)}, inits={"i": np.array(2, np.int64)})
+    one("Gather", "gather_indices_input", {"x": f32(6, 2), "i": ints(-6, 6, 4)})
+    one("GatherElements", "gatherelements", {"x": f32(3, 4)}, inits={"i": ints(0, 3, 2, 4)}, axis=0)
+    one("GatherND", "gathernd", {"x": f32(3, 4, 2)}, inits={"i": np.array([[0, 1], [2, 3]], np.int64)})
+    one("Cast", "cast_float_to_int32", {"x": f32(3, 4) * 10}, to=TensorProto.INT32)
+    one("Cast", "cast_int64_to_float", {"x": ints(-100, 100, 5)}, to=TensorProto.FLOAT)
+    one("Cast", "cast_float_to_bool", {"x": np.array([0, 1.5, -2, 0], np.float32)}, to=TensorProto.BOOL)
+    one("CastLike", "castlike", {"x": ints(-9, 9, 4)}, inits={"t": np.zeros(1, np.float64)}, opset=15)
+    one("Dropout", "dropout_opset12", {"x": f32(3, 4)}, opset=12)
+    one("Dropout", "dropout_opset10", {"x": f32(3, 4)}, opset=10, ratio=0.3)
+    case("shape", [N("Shape", ["x"], ["z0"])], {"x": sx}, ["z0"])
+    case("shape_start_end", [N("Shape", ["x"], ["z0"], start=1, end=-1)], {"x": f32(2, 3, 4, 5)}, ["z0"], opset=15)
+    case("size", [N("Size", ["x"], ["z0"])], {"x": sx}, ["z0"])
+    # x.view(x.size(0), -1) as exporters write it: folded into a constant shape.
+    case("shape_chain_reshape", [N("Shape", ["x"], ["s"]), N("Gather", ["s", "i0"], ["n"], axis=0),
+                                 N("Unsqueeze", ["n", "ax"], ["nu"]), N("Concat", ["nu", "m1"], ["shape"], axis=0),
+                                 N("Reshape", ["x", "shape"], ["z0"])], {"x": sx}, ["z0"],
+         {"i0": np.array(0, np.int64), "ax": np.array([0], np.int64), "m1": np.array([-1], np.int64)})
+    case("range_folded", [N("Range", ["s", "l", "d"], ["r"]), N("Add", ["x", "r"], ["z0"])],
+         {"x": np.arange(8, dtype=np.float32).reshape(2, 4) / 4}, ["z0"],
+         {"s": np.array(1.0, np.float32), "l": np.array(3.0, np.float32), "d": np.array(0.5, np.float32)}, opset=11)
+    case("constant", [N("Constant", [], ["c"], value=numpy_helper.from_array(f32(3, 4), "c")),
+                      N("Add", ["x", "c"], ["z0"])], {"x": f32(2, 3, 4)}, ["z0"])
+    case("constant_floats", [N("Constant", [], ["c"], value_floats=[1.0, -2.0, 3.5]),
+                             N("Mul", ["x", "c"], ["z0"])], {"x": f32(2, 3)}, ["z0"])
+    case("constant_shape_reshape", [N("Constant", [], ["s"], value_ints=[3, -1]),
+                                    N("Reshape", ["x", "s"], ["z0"])], {"x": f32(2, 3, 2)}, ["z0"])
+    case("constantofshape", [N("ConstantOfShape", ["s"], ["c"],
+                                value=numpy_helper.from_array(np.array([2], np.int64), "v")),
+                             N("Add", ["x", "c"], ["z0"])], {"x": ints(0, 9, 2, 3)}, ["z0"],
+         {"s": np.array([2, 3], np.int64)})
+    case("constantofshape_default", [N("ConstantOfShape", ["s"], ["z0"])], {}, ["z0"],
+         {"s": np.array([3, 2], np.int64)})
+    one("Expand", "expand", {"x": f32(3, 1)}, inits={"s": np.array([2, 3, 4], np.int64)})
+    one("Expand", "expand_bidirectional", {"x": f32(2, 1, 4)}, inits={"s": np.array([3, 1], np.int64)})
+    one("Tile", "tile", {"x": f32(2, 1, 3)}, inits={"r": np.array([2, 3, 1], np.int64)})
+    one("Pad", "pad_constant", {"x": f32(2, 3)}, inits={"p": np.array([1, 0, 2, 3], np.int64),
+                                                        "v": np.array(1.5, np.float32)}, opset=11)
+    one("Pad", "pad_reflect", {"x": f32(3, 4)}, inits={"p": np.array([0, 2, 1, 1], np.int64)}, mode="reflect")
+    one("Pad", "pad_edge", {"x": f32(2, 3, 3)}, inits={"p": np.array([0, 1, 1, 0, 2, 0], np.int64)}, mode="edge")
+    one("Pad", "pad_opset2", {"x": f32(2, 3)}, opset=7, pads=[0, 1, 1, 2], value=-1.0)
+    one("Pad", "pad_axes", {"x": f32(2, 3, 4)}, inits={"p": np.array([1, 2, 0, 1], np.int64),
+                                                       "v": np.array(0.5, np.float32),
+                                                       "a": np.array([-1, 0], np.int64)}, opset=18)
+    one("Range", "range_float", {"s": np.array(0.5, np.float32), "l": np.array(3.0, np.float32),
+                                 "d": np.array(0.75, np.float32)}, opset=11)
+    one("Range", "range_int64", {}, inits={"s": np.array(10, np.int64), "l": np.array(-2, np.int64),
+                                           "d": np.array(-3, np.int64)}, opset=11)
+    one("CumSum", "cumsum", {"x": f32(3, 4)}, inits={"a": np.array(1, np.int64)})
+    one("CumSum", "cumsum_exclusive_reverse", {"x": f32(3, 4)}, inits={"a": np.array(0, np.int32)}, exclusive=1,
+        reverse=1)
+    one("TopK", "topk", {"x": f32(3, 6)}, inits={"k": np.array([2], np.int64)}, n_out=2)
+    one("TopK", "topk_smallest_axis0", {"x": f32(5, 3)}, inits={"k": np.array([3], np.int64)}, n_out=2, axis=0,
+        largest=0)
+    one("TopK", "topk_opset9", {"x": f32(2, 5)}, opset=9, n_out=2, k=2)
+    one("Trilu", "trilu_upper", {"x": f32(4, 5)}, opset=14)
+    one("Trilu", "trilu_lower_k", {"x": f32(2, 4, 4)}, inits={"k": np.array(-1, np.int64)}, opset=14, upper=0)
+    scatter_cases()
+    dtype_cases()
+    if_cases()
+    one("NonZero", "nonzero", {"x": np.array([[1, 0, 2], [0, 3, 0]], np.float32)})
+
+    # ---- reductions: axes as an attribute (before opset 13 / 18) or an input
+    rx = f32(2, 3, 4)
+    one("ReduceSum", "reducesum_attr", {"x": rx}, opset=11, axes=[1])
+    one("ReduceSum", "reducesum_input", {"x": rx}, inits={"a": np.array([0, 2], np.int64)})
+    one("ReduceSum", "reducesum_all_nokeep", {"x": rx}, keepdims=0)
+    one("ReduceSum", "reducesum_noop", {"x": rx}, noop_with_empty_axes=1)
+    one("ReduceMean", "reducemean", {"x": rx}, axes=[-1])
+    one("ReduceMean", "reducemean_opset18", {"x": rx}, inits={"a": np.array([1], np.int64)}, opset=18, keepdims=0)
+    one("ReduceMax", "reducemax", {"x": rx}, axes=[0, 2], keepdims=0)
+    one("ReduceMin", "reducemin", {"x": rx}, axes=[1])
+    one("ReduceProd", "reduceprod", {"x": rx}, axes=[2])
+    one("ReduceL1", "reducel1", {"x": rx}, axes=[1])
+    one("ReduceL2", "reducel2", {"x": rx}, axes=[2], keepdims=0)
+    one("ReduceLogSumExp", "reducelogsumexp", {"x": rx}, axes=[1])
+    one("ReduceSumSquare", "reducesumsquare", {"x": rx}, axes=[0])
+    one("ArgMax", "argmax", {"x": rx}, axis=1)
+    one("ArgMax", "argmax_nokeep", {"x": rx}, axis=-1, keepdims=0)
+    one("ArgMin", "argmin", {"x": rx}, axis=0)
+
+    # ---- external data (initializers in a file beside the model)
+    case("external_data", [N("MatMul", ["x", "w"], ["m"]), N("Add", ["m", "b"], ["z0"])], {"x": f32(2, 4)}, ["z0"],
+         {"w": f32(4, 3), "b": f32(3)}, external=True)
+
+    # ---- whole models
+    mlp()
+    cnn()
+
+    errors()
+
+    with open(os.path.join(OUT, "MANIFEST"), "w") as f:
+        f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
+        f.write("\n".join(lines) + "\n")
+    total = sum(os.path.getsize(os.path.join(OUT, f)) for f in os.listdir(OUT))
+    print(f"{len(lines)} cases in {OUT} ({total} bytes)")
+
+
+def scatter_cases():
+    """Scatter, one-hot, depth/space and nearest resizing (their own random
+    stream, so adding cases here leaves the other goldens as they are)."""
+    r = np.random.default_rng(20260119)
+    g = lambda *s: r.standard_normal(s).astype(np.float32)
+    one("ScatterElements", "scatterelements", {"x": g(3, 4)},
+        inits={"i": np.array([[1, 0, 2, 0], [2, 2, 0, 1]], np.int64), "u": g(2, 4)}, axis=0)
+    one("ScatterElements", "scatterelements_add", {"x": g(3, 4)},
+        inits={"i": np.array([[1, 1], [3, 3], [0, 2]], np.int64), "u": g(3, 2)}, axis=1, reduction="add", opset=16)
+    one("ScatterND", "scatternd", {"x": g(4, 3)},
+        inits={"i": np.array([[1], [3]], np.int64), "u": g(2, 3)})
+    one("ScatterND", "scatternd_mul", {"x": g(2, 3)},
+        inits={"i": np.array([[0, 1], [1, 2], [0, 1]], np.int64), "u": g(3)}, opset=16, reduction="mul")
+    one("OneHot", "onehot", {"i": np.array([[0, 2], [1, 3]], np.int64)},
+        inits={"d": np.array(4, np.int64), "v": np.array([-1.0, 2.5], np.float32)}, opset=11)
+    one("OneHot", "onehot_axis0", {"i": np.array([2, 0, 1], np.int64)},
+        inits={"d": np.array(3, np.int64), "v": np.array([0, 1], np.int64)}, opset=11, axis=0)
+    one("DepthToSpace", "depthtospace_dcr", {"x": g(2, 8, 2, 3)}, blocksize=2)
+    one("DepthToSpace", "depthtospace_crd", {"x": g(1, 8, 3, 2)}, blocksize=2, mode="CRD")
+    one("SpaceToDepth", "spacetodepth", {"x": g(2, 2, 4, 6)}, blocksize=2, dims={"x": ["N", 2, 4, 6]})
+    one("Resize", "resize_nearest_asymmetric", {"x": g(1, 2, 3, 4)},
+        inits={"roi": np.zeros(0, np.float32), "s": np.array([1, 1, 2, 3], np.float32)},
+        coordinate_transformation_mode="asymmetric", nearest_mode="floor", mode="nearest")
+    one("Resize", "resize_nearest_half_pixel", {"x": g(2, 1, 2, 3)},
+        inits={"roi": np.zeros(0, np.float32), "s": np.array([1, 1, 3, 2], np.float32)}, mode="nearest")
+    case("resize_sizes", [N("Resize", ["x", "", "", "sz"], ["z0"], mode="nearest")], {"x": g(1, 1, 2, 2)}, ["z0"],
+         {"sz": np.array([1, 1, 4, 6], np.int64)})
+    one("Upsample", "upsample_opset9", {"x": g(1, 2, 2, 3)}, inits={"s": np.array([1, 1, 2, 2], np.float32)},
+        opset=9)
+
+
+def dtype_cases():
+    """float16 and float64 models: constants the importer makes (alpha,
+    epsilon, scales) take the input's dtype, so nothing is promoted."""
+    r = np.random.default_rng(20260120)
+    h = lambda *s: r.standard_normal(s).astype(np.float16)
+    d = lambda *s: r.standard_normal(s).astype(np.float64)
+    one("LeakyRelu", "leakyrelu_f16", {"x": h(3, 4)}, alpha=0.2, rtol=1e-3, atol=1e-3)
+    one("HardSigmoid", "hardsigmoid_f16", {"x": h(3, 4)}, rtol=1e-3, atol=1e-3)
+    one("Elu", "elu_f64", {"x": d(3, 4)})
+    one("Gemm", "gemm_f64", {"a": d(2, 3)}, inits={"b": d(3, 4), "c": d(4)}, alpha=0.5, beta=3.0)
+    one("LayerNormalization", "layernorm_f64", {"x": d(2, 5)}, inits={"s": d(5), "b": d(5)}, opset=17)
+
+
+def if_cases():
+    """If: branches read outer values (a graph input, a node's output, an
+    initializer) by name; the condition is a scalar or a one-element tensor."""
+    r = np.random.default_rng(20260121)
+    x = r.standard_normal((2, 3)).astype(np.float32)
+    then_g = helper.make_graph([N("Add", ["x", "c1"], ["t0"]), N("Identity", ["y"], ["t1"])], "then", [],
+                               [helper.make_empty_tensor_value_info("t0"), helper.make_empty_tensor_value_info("t1")])
+    inner_then = helper.make_graph([N("Neg", ["y"], ["n0"])], "inner_then", [], [helper.make_empty_tensor_value_info("n0")])
+    inner_else = helper.make_graph([N("Sigmoid", ["x"], ["n1"])], "inner_else", [],
+                                   [helper.make_empty_tensor_value_info("n1")])
+    else_g = helper.make_graph([N("Mul", ["x", "y"], ["e0"]),
+                                N("If", ["c2"], ["e1"], then_branch=inner_then, else_branch=inner_else)], "else", [],
+                               [helper.make_empty_tensor_value_info("e0"), helper.make_empty_tensor_value_info("e1")])
+    nodes = [N("Relu", ["x"], ["y"]), N("If", ["c"], ["z0", "z1"], name="choose", then_branch=then_g, else_branch=else_g)]
+    inits = {"c1": r.standard_normal(3).astype(np.float32)}
+    case("if_true", nodes, {"x": x, "c": np.array(True), "c2": np.array(True)}, ["z0", "z1"], inits)
+    case("if_false_nested", nodes, {"x": x, "c": np.array(False), "c2": np.array(False)}, ["z0", "z1"], inits)
+    # Loop: a trip count, the iteration number and an outer value in the body.
+    vi = helper.make_tensor_value_info
+    body = helper.make_graph([N("Identity", ["cond_in"], ["cond_out"]), N("Cast", ["i"], ["fi"], to=TensorProto.FLOAT),
+                              N("Mul", ["y", "fi"], ["s"]), N("Add", ["v_in", "s"], ["v_out"])], "body",
+                             [vi("i", TensorProto.INT64, []), vi("cond_in", TensorProto.BOOL, []),
+                              vi("v_in", TensorProto.FLOAT, [2, 3])],
+                             [vi("cond_out", TensorProto.BOOL, []), vi("v_out", TensorProto.FLOAT, [2, 3])])
+    case("loop_trip_count", [N("Relu", ["x"], ["y"]), N("Loop", ["n", "", "x"], ["z0"], body=body)], {"x": x},
+         ["z0"], {"n": np.array(3, np.int64)})
+    # Loop: no trip count, stops on a condition the body computes.
+    body = helper.make_graph([N("Mul", ["v_in", "two"], ["v_out"]), N("ReduceSum", ["v_out"], ["tot"], keepdims=0),
+                              N("Less", ["tot", "limit"], ["cond_out"])], "body",
+                             [vi("i", TensorProto.INT64, []), vi("cond_in", TensorProto.BOOL, []),
+                              vi("v_in", TensorProto.FLOAT, [3])],
+                             [vi("cond_out", TensorProto.BOOL, []), vi("v_out", TensorProto.FLOAT, [3])],
+                             initializer=[numpy_helper.from_array(np.array(2.0, np.float32), "two")])
+    case("loop_condition", [N("Loop", ["", "c", "v"], ["z0"], body=body)],
+         {"v": np.array([0.5, 1.0, 0.25], np.float32), "c": np.array(True)}, ["z0"],
+         {"limit": np.array(50.0, np.float32)})
+    case("if_cond_shape1", nodes, {"x": x, "c": np.array([False]), "c2": np.array(True)}, ["z0", "z1"], inits)
+
+
+def save_only(name, nodes, inputs, outputs, inits=None, opset=13, domains=()):
+    """A model the importer must refuse: written without reference outputs."""
+    vis = [helper.make_tensor_value_info(n, TensorProto.FLOAT, shape) for n, shape in inputs.items()]
+    outs = [helper.make_empty_tensor_value_info(o) for o in outputs]
+    g = helper.make_graph(nodes, name, vis, outs,
+                          initializer=[numpy_helper.from_array(np.asarray(a), n) for n, a in (inits or {}).items()])
+    ops = [helper.make_opsetid("", opset)] + [helper.make_opsetid(d, 1) for d in domains]
+    m = helper.make_model(g, opset_imports=ops, producer_name="gen_goldens_onnx")
+    m.ir_version = 8
+    with open(os.path.join(OUT, f"{name}.onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+    return m
+
+
+def errors():
+    """Models the importer refuses, for the error tests (err_*.onnx)."""
+    save_only("err_unsupported_op", [N("Relu", ["x"], ["r"], name="first"),
+                                     N("Einsum", ["r", "r"], ["z"], name="my_einsum", equation="ij,ij->i")],
+              {"x": [2, 3]}, ["z"])
+    save_only("err_bad_attribute", [N("MaxPool", ["x"], ["z"], name="pool1", kernel_shape=[2, 2], ceil_mode=1)],
+              {"x": [1, 1, 5, 5]}, ["z"])
+    save_only("err_unknown_attribute", [N("Relu", ["x"], ["z"], name="r", not_an_onnx_attribute=3)],
+              {"x": [2]}, ["z"])
+    m = save_only("err_reshape_shape_input", [N("Reshape", ["x", "s"], ["z"], name="reshape_dyn")],
+                  {"x": [2, 3]}, ["z"])
+    m.graph.input.append(helper.make_tensor_value_info("s", TensorProto.INT64, [2]))
+    with open(os.path.join(OUT, "err_reshape_shape_input.onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+    save_only("err_many", [N("Einsum", ["x", "x"], ["a"], name="e1", equation="ij,ij->i"),
+                           N("Relu", ["x"], ["b"], name="fine"),
+                           N("MaxPool", ["y"], ["c"], name="p", kernel_shape=[2, 2], ceil_mode=1),
+                           N("Unique", ["b"], ["d"], name="u"),
+                           N("Custom", ["b"], ["e"], name="ms", domain="com.microsoft")],
+              {"x": [2, 2], "y": [1, 1, 4, 4]}, ["a", "c", "d", "e"], domains=["com.microsoft"])
+    body = helper.make_graph([N("Identity", ["cond_in"], ["cond_out"]), N("Add", ["v_in", "v_in"], ["v_out"]),
+                              N("Identity", ["v_in"], ["scan"])], "body",
+                             [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+                              helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+                              helper.make_tensor_value_info("v_in", TensorProto.FLOAT, [2])],
+                             [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+                              helper.make_tensor_value_info("v_out", TensorProto.FLOAT, [2]),
+                              helper.make_tensor_value_info("scan", TensorProto.FLOAT, [2])])
+    save_only("err_loop_scan", [N("Loop", ["n", "", "x"], ["z", "zs"], name="repeat", body=body)], {"x": [2]},
+              ["z", "zs"], {"n": np.array(3, np.int64)})
+    then_g = helper.make_graph([N("Identity", ["x"], ["t"])], "then", [], [helper.make_empty_tensor_value_info("t")])
+    else_g = helper.make_graph([N("Einsum", ["x", "x"], ["e"], name="inner", equation="i,i->i")], "else", [],
+                               [helper.make_empty_tensor_value_info("e")])
+    m = save_only("err_if_branch", [N("If", ["c"], ["z"], name="branch", then_branch=then_g, else_branch=else_g)],
+                  {"x": [2]}, ["z"])
+    m.graph.input.append(helper.make_tensor_value_info("c", TensorProto.BOOL, []))
+    with open(os.path.join(OUT, "err_if_branch.onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+    save_only("err_shape_chain_dynamic", [N("Shape", ["x"], ["s"], name="shape_of_x"),
+                                          N("Gather", ["s", "i0"], ["n"], axis=0),
+                                          N("Unsqueeze", ["n", "ax"], ["nu"]),
+                                          N("Concat", ["nu", "m1"], ["shape"], axis=0),
+                                          N("Reshape", ["x", "shape"], ["z"])], {"x": ["N", 3, 4]}, ["z"],
+              {"i0": np.array(0, np.int64), "ax": np.array([0], np.int64), "m1": np.array([-1], np.int64)})
+    save_only("err_resize_linear", [N("Resize", ["x", "", "s"], ["z"], name="up", mode="linear")],
+              {"x": [1, 1, 2, 2]}, ["z"], {"s": np.array([1, 1, 2, 2], np.float32)})
+    save_only("err_opset_too_new", [N("Relu", ["x"], ["z"])], {"x": [2]}, ["z"], opset=30)
+    m = save_only("err_external_escape", [N("Add", ["x", "w"], ["z"])], {"x": [3]}, ["z"], inits={"w": f32(3)})
+    t = m.graph.initializer[0]
+    t.ClearField("raw_data")
+    t.data_location = TensorProto.EXTERNAL
+    for k, v in (("location", "../outside.bin"), ("offset", "0"), ("length", "12")):
+        e = t.external_data.add()
+        e.key, e.value = k, v
+    with open(os.path.join(OUT, "err_external_escape.onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+    for e in t.external_data:
+        if e.key == "location":
+            e.value = "external_data.weights"
+        if e.key == "offset":
+            e.value = "1000000"
+    with open(os.path.join(OUT, "err_external_offset.onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+
+
+def mlp():
+    """784 -> 32 -> relu -> 10 -> softmax, dynamic batch."""
+    inits = {"w1": f32(48, 32) * 0.2, "b1": f32(32), "w2": f32(32, 10) * 0.2, "b2": f32(10)}
+    nodes = [N("Gemm", ["x", "w1", "b1"], ["h"]), N("Relu", ["h"], ["r"]),
+             N("MatMul", ["r", "w2"], ["m"]), N("Add", ["m", "b2"], ["logits"]),
+             N("Softmax", ["logits"], ["probs"], axis=1)]
+    case("model_mlp", nodes, {"x": f32(4, 48)}, ["probs", "logits"], inits, opset=13, dims={"x": ["batch", 48]},
+         atol=1e-5)
+
+
+def cnn():
+    """conv-bn-relu-maxpool, a residual block (conv-bn-relu-conv-bn + skip),
+    global average pool, flatten, gemm."""
+    c = 8
+    inits = {}
+
+    def conv(name, cin, cout, k):
+        inits[name + "_w"] = f32(cout, cin, k, k) * float(1.0 / np.sqrt(cin * k * k))
+        inits[name + "_b"] = f32(cout) * 0.1
+
+    def bn(name, ch):
+        inits[name + "_s"] = pos(ch)
+        inits[name + "_o"] = f32(ch) * 0.1
+        inits[name + "_m"] = f32(ch) * 0.1
+        inits[name + "_v"] = pos(ch)
+
+    conv("c1", 3, c, 3)
+    bn("bn1", c)
+    conv("c2", c, c, 3)
+    bn("bn2", c)
+    conv("c3", c, c, 3)
+    bn("bn3", c)
+    inits["fc_w"] = f32(10, c) * 0.3
+    inits["fc_b"] = f32(10)
+
+    def bnn(name, x, y):
+        return N("BatchNormalization", [x, name + "_s", name + "_o", name + "_m", name + "_v"], [y], epsilon=1e-5)
+
+    nodes = [
+        N("Conv", ["x", "c1_w", "c1_b"], ["a1"], pads=[1, 1, 1, 1]), bnn("bn1", "a1", "n1"), N("Relu", ["n1"], ["r1"]),
+        N("MaxPool", ["r1"], ["p1"], kernel_shape=[2, 2], strides=[2, 2]),
+        N("Conv", ["p1", "c2_w", "c2_b"], ["a2"], pads=[1, 1, 1, 1]), bnn("bn2", "a2", "n2"), N("Relu", ["n2"], ["r2"]),
+        N("Conv", ["r2", "c3_w", "c3_b"], ["a3"], pads=[1, 1, 1, 1]), bnn("bn3", "a3", "n3"),
+        N("Add", ["n3", "p1"], ["res"]), N("Relu", ["res"], ["r3"]),
+        N("GlobalAveragePool", ["r3"], ["g"]), N("Flatten", ["g"], ["f"], axis=1),
+        N("Gemm", ["f", "fc_w", "fc_b"], ["y"], transB=1),
+    ]
+    case("model_cnn", nodes, {"x": f32(2, 3, 12, 12)}, ["y"], inits, opset=13, dims={"x": ["N", 3, 12, 12]},
+         rtol=1e-4, atol=1e-5)
+
+
+if __name__ == "__main__":
+    main()
