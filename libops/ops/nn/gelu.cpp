@@ -1,0 +1,54 @@
+// gelu: the Gaussian error linear unit, in its exact (erf) form or the tanh
+// approximation, as ONNX Gelu (opset 20).
+//
+//   input   x: float16, bfloat16, float32 or float64, any shape and strides
+//   i arg   approximate, optional: 0 "none" (default) or 1 "tanh"
+//   output  x's dtype and shape; may run in place
+//
+//   none:  0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2),
+//          the same value without the cancellation of 1 + erf for x < 0
+//          (the legacy precise_gelu kernel)
+//   tanh:  0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))), computed as
+//          x sigmoid(2 u) (the legacy gelu kernel, Note [Transform special
+//          values])
+//
+// One legacy transform call on block.device(), so CPU and CUDA run the same
+// functors.
+#include <string>
+
+#include "libops/legacy/legacy.h"
+#include "libops/legacy/ops/transform_strict_ops.h"
+#include "libops/ops/declarable_op.h"
+
+CUSTOM_OP_IMPL(gelu, 1, 1, true, 0, 0) {
+  using namespace libops;
+  const NDArray* x = INPUT_VARIABLE(0);
+  NDArray* z = OUTPUT_VARIABLE(0);
+  if (z->length() == 0) return Status::ok();
+  legacy::LegacyCall call;
+  call.group = OPS_TRANSFORM_STRICT;
+  call.num = static_cast<int>(INT_ARG(0) == 1 ? legacy::TransformStrictOp::gelu : legacy::TransformStrictOp::precise_gelu);
+  call.x = x;
+  call.z = z;
+  call.device = block.device();
+  Status s = legacy::exec(call);
+  return s.is_ok() ? s : s.with_prefix(std::string(block.op_name()) + ": ");
+}
+
+DECLARE_SHAPE_FN(gelu) {
+  using namespace libops;
+  shapes.push_back(TensorShape{INPUT_VARIABLE(0)->dtype(), INPUT_VARIABLE(0)->shape(), 'c'});
+  return Status::ok();
+}
+
+DECLARE_TYPES(gelu) {
+  descriptor.allow_inputs(libops::types::kFloat).runs_on_any_device();
+  descriptor.allow_outputs(libops::types::kFloat);
+}
+
+DECLARE_ARGS(gelu) {
+  args.describe("Gaussian error linear unit: x * Phi(x), exact or with the tanh approximation.");
+  args.input("x", "the array");
+  args.output("z", "0.5 x (1 + erf(x / sqrt 2)), or the tanh form; x's dtype");
+  args.i_arg("approximate", 0, "ONNX's approximate attribute").one_of({{0, "none"}, {1, "tanh"}});
+}
