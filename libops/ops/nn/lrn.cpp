@@ -47,7 +47,7 @@ Status lrn_desc(Context& block, LrnDesc& d) {
 }
 
 template <typename C>
-void lrn_cpu(const LrnDesc& d, const C* x, C* z) {
+void lrn_rows(const LrnDesc& d, const C* x, C* z) {
   const int64_t s_len = d.spatial;
   parallel_for(d.batch * d.channels, std::max<int64_t>(1, 8192 / std::max<int64_t>(1, s_len)),
                [&](int64_t begin, int64_t end) {
@@ -71,6 +71,12 @@ void lrn_cpu(const LrnDesc& d, const C* x, C* z) {
 }
 
 }  // namespace
+
+void lrn_cpu(const LrnDesc& desc, DataType ct, const void* x, void* z) {
+  if (ct == DataType::kFloat64) lrn_rows(desc, static_cast<const double*>(x), static_cast<double*>(z));
+  else lrn_rows(desc, static_cast<const float*>(x), static_cast<float*>(z));
+}
+
 }  // namespace libops::ops::nn
 
 CUSTOM_OP_IMPL(lrn, 1, 1, true, 0, 1) {
@@ -89,8 +95,7 @@ CUSTOM_OP_IMPL(lrn, 1, 1, true, 0, 1) {
   NDArray& t = out.target();
   if (block.device().is_cpu()) {
     RETURN_IF_ERROR(sync_for_kernel(block.device(), {&xd}, t));
-    if (ct == DataType::kFloat64) nn::lrn_cpu<double>(d, xd.data_as<double>(), t.data_as<double>());
-    else nn::lrn_cpu<float>(d, xd.data_as<float>(), t.data_as<float>());
+    nn::lrn_cpu(d, ct, xd.data(), t.data());
     t.buffer()->mark_host_written();
   } else {
     const nn::LrnDeviceFn fn = nn::lrn_device_kernel.get(block.device().type);

@@ -19,6 +19,10 @@ struct LrnDesc {
   double alpha_over_size = 1e-4, beta = 0.75, bias = 1.0;
 };
 
+// The CPU kernel on dense x and z of `ct` (float32 or float64); also what
+// a test's fake device runs.
+void lrn_cpu(const LrnDesc& desc, DataType ct, const void* x, void* z);
+
 using LrnDeviceFn = Status (*)(Device device, const LrnDesc& desc, const NDArray& x, NDArray& z);
 extern DeviceKernel<LrnDeviceFn> lrn_device_kernel;
 

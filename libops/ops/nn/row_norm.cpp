@@ -51,7 +51,7 @@ double row_sum_squares(const C* x, int64_t n, double shift) {
 }
 
 template <typename C>
-void row_norm_cpu(const RowNormDesc& d, const C* x, const C* scale, const C* bias, C* z) {
+void row_norm_rows(const RowNormDesc& d, const C* x, const C* scale, const C* bias, C* z) {
   const int64_t n = d.n, per_param = d.spatial, params_per_row = n / d.spatial;
   parallel_for(d.rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, n)), [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
@@ -95,6 +95,15 @@ Status param_on_device(const Context& block, const NDArray& p, int64_t count, Da
 
 }  // namespace
 
+void row_norm_cpu(const RowNormDesc& desc, DataType ct, const void* x, const void* scale, const void* bias, void* z) {
+  if (ct == DataType::kFloat64)
+    row_norm_rows<double>(desc, static_cast<const double*>(x), static_cast<const double*>(scale),
+                          static_cast<const double*>(bias), static_cast<double*>(z));
+  else
+    row_norm_rows<float>(desc, static_cast<const float*>(x), static_cast<const float*>(scale),
+                         static_cast<const float*>(bias), static_cast<float*>(z));
+}
+
 Status row_norm_exec(Context& block, const RowNormDesc& desc, const NDArray& x, const NDArray* scale,
                      const NDArray* bias, NDArray& z) {
   if (z.length() == 0) return Status::ok();
@@ -111,12 +120,7 @@ Status row_norm_exec(Context& block, const RowNormDesc& desc, const NDArray& x, 
   NDArray& t = out.target();
   if (block.device().is_cpu()) {
     RETURN_IF_ERROR(sync_for_kernel(block.device(), {&xd, scale ? &sd : nullptr, bias ? &bd : nullptr}, t));
-    if (ct == DataType::kFloat64)
-      row_norm_cpu<double>(d, xd.data_as<double>(), scale ? sd.data_as<double>() : nullptr,
-                           bias ? bd.data_as<double>() : nullptr, t.data_as<double>());
-    else
-      row_norm_cpu<float>(d, xd.data_as<float>(), scale ? sd.data_as<float>() : nullptr,
-                          bias ? bd.data_as<float>() : nullptr, t.data_as<float>());
+    row_norm_cpu(d, ct, xd.data(), scale ? sd.data() : nullptr, bias ? bd.data() : nullptr, t.data());
     t.buffer()->mark_host_written();
   } else {
     const RowNormDeviceFn fn = row_norm_device_kernel.get(block.device().type);

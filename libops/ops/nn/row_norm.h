@@ -60,6 +60,10 @@ using RowNormDeviceFn = Status (*)(Device device, const RowNormDesc& desc, const
                                    const NDArray* bias, NDArray& z);
 extern DeviceKernel<RowNormDeviceFn> row_norm_device_kernel;
 
+// The CPU rows: x and z (dense [rows, n]), scale and bias (null when
+// absent) in `ct`, float32 or float64. Also what a test's fake device runs.
+void row_norm_cpu(const RowNormDesc& desc, DataType ct, const void* x, const void* scale, const void* bias, void* z);
+
 // The op side: stages x (any layout, x's dtype), scale and bias (any float
 // dtype, param_count() elements in C order; null when absent) and runs the
 // rows on block.device() into z (x's dtype and shape).
