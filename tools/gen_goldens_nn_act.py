@@ -85,7 +85,9 @@ def leaky_relu(a):
 
 
 def thresholded_relu(a):
-    return lambda x: np.where(x > a, x, 0.0)
+    # NaN stays NaN, as relu's (libops' Note [Binary NaN policy]; ONNX's
+    # formula read literally gives 0).
+    return lambda x: np.where(np.isnan(x) | (x > a), x, 0.0)
 
 
 def elu(a):

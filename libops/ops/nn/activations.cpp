@@ -27,14 +27,14 @@ constexpr TypeSet kFloat = types::kFloat;
 template <int N>
 constexpr ElementwiseDef strict(const char* name, TransformStrictOp op, const char* summary, const char* aliases,
                                 const P (&params)[N]) {
-  return {name, 1, OPS_TRANSFORM_STRICT, static_cast<int>(op), kFloat, R::kFloat, summary, aliases, params, N,
+  return {name, 1, OPS_TRANSFORM_STRICT, static_cast<int>(op), kFloat, R::kSame, summary, aliases, params, N,
           Use::kExtra};
 }
 // A binary functor whose y is the parameter, run as the scalar group.
 template <int N>
 constexpr ElementwiseDef scalar_y(const char* name, BinaryOp op, const char* summary, const char* aliases,
                                   const P (&params)[N]) {
-  return {name, 1, OPS_SCALAR, static_cast<int>(op), kFloat, R::kFloat, summary, aliases, params, N, Use::kScalarY};
+  return {name, 1, OPS_SCALAR, static_cast<int>(op), kFloat, R::kSame, summary, aliases, params, N, Use::kScalarY};
 }
 
 constexpr P kLeakyRelu[] = {{"alpha", 0.01, "the slope for x < 0"}};
@@ -50,13 +50,14 @@ constexpr P kNone[1] = {{"", 0.0, ""}};
 
 const ElementwiseDef kActivations[] = {
     scalar_y("leaky_relu", BinaryOp::leaky_relu, "x where x >= 0, else alpha * x", "leakyrelu", kLeakyRelu),
-    scalar_y("thresholded_relu", BinaryOp::relu, "x where x > alpha, else 0", "thresholdedrelu", kThresholdedRelu),
+    scalar_y("thresholded_relu", BinaryOp::relu, "x where x > alpha, else 0; NaN stays NaN", "thresholdedrelu",
+             kThresholdedRelu),
     strict("elu", TransformStrictOp::elu, "x where x > 0, else alpha * (e^x - 1)", "", kElu),
     strict("celu", TransformStrictOp::celu, "x where x > 0, else alpha * (e^(x / alpha) - 1)", "", kCelu),
     strict("selu", TransformStrictOp::selu, "gamma * (x where x > 0, else alpha * (e^x - 1))", "", kSelu),
     strict("hard_sigmoid", TransformStrictOp::hard_sigmoid, "clamp(alpha * x + beta, 0, 1)", "hardsigmoid",
            kHardSigmoid),
-    {"hard_swish", 1, OPS_TRANSFORM_STRICT, static_cast<int>(TransformStrictOp::hard_swish), kFloat, R::kFloat,
+    {"hard_swish", 1, OPS_TRANSFORM_STRICT, static_cast<int>(TransformStrictOp::hard_swish), kFloat, R::kSame,
      "x * clamp(x / 6 + 1/2, 0, 1)", "hardswish", kNone, 0},
 };
 

@@ -91,16 +91,23 @@ TEST(NnAct, AliasesFindTheOps) {
 }
 
 TEST(NnAct, HandValues) {
-  NDArray x = make(DataType::kFloat64, {2, 4}, {1, 2, 3, 4, -1, -1, -1, -1});
+  NDArray x = make(DataType::kFloat64, {3, 4}, {1, 2, 3, 4, -1, 1, -1, 1, 5, 5, 5, 5});
   Context ln;
   ASSERT_OK(run_op("layer_norm", {.in = {&x}, .t = {0.0}}, ln));
-  // mean 2.5, var 1.25: (x - 2.5) / sqrt(1.25); a constant row gives 0.
+  // Row 0: mean 2.5, var 1.25; row 1: mean 0, var 1; row 2 is constant:
+  // 0 / 0 without epsilon, as numpy gives.
   const double s = 1 / std::sqrt(1.25);
-  EXPECT_TRUE(all_close(*ln.output(0), {-1.5 * s, -0.5 * s, 0.5 * s, 1.5 * s, 0, 0, 0, 0}, 1e-14, 1e-15));
+  std::vector<double> got = values(*ln.output(0));
+  EXPECT_TRUE(all_close(std::vector<double>(got.begin(), got.begin() + 8),
+                        {-1.5 * s, -0.5 * s, 0.5 * s, 1.5 * s, -1, 1, -1, 1}, 1e-14, 1e-15));
+  for (int k = 8; k < 12; ++k) EXPECT_TRUE(std::isnan(got[k])) << k;
+  Context ln_eps;
+  ASSERT_OK(run_op("layer_norm", {.in = {&x}}, ln_eps));  // epsilon 1e-5: the constant row is 0
+  for (int k = 8; k < 12; ++k) EXPECT_EQ(values(*ln_eps.output(0))[k], 0.0) << k;
   Context rms;
-  ASSERT_OK(run_op("rms_norm", {.in = {&x}, .t = {0.0}}, rms));  // rms of row 0: sqrt(7.5)
+  ASSERT_OK(run_op("rms_norm", {.in = {&x}, .t = {0.0}}, rms));  // rms: sqrt(7.5), 1, 5
   const double r = 1 / std::sqrt(7.5);
-  EXPECT_TRUE(all_close(*rms.output(0), {r, 2 * r, 3 * r, 4 * r, -1, -1, -1, -1}, 1e-14, 1e-15));
+  EXPECT_TRUE(all_close(*rms.output(0), {r, 2 * r, 3 * r, 4 * r, -1, 1, -1, 1, 1, 1, 1, 1}, 1e-14, 1e-15));
   Context l2;
   NDArray v = make(DataType::kFloat32, {2}, {3, 4});
   ASSERT_OK(run_op("l2_normalize", {.in = {&v}}, l2));
@@ -115,6 +122,11 @@ TEST(NnAct, HandValues) {
   EXPECT_TRUE(all_close(*lr.output(0), {-2, -0.75, 0, 1.5, 4}, 1e-6, 0));
   ASSERT_OK(run_op("thresholded_relu", {.in = {&h}}, th));  // alpha 1
   EXPECT_TRUE(all_close(*th.output(0), {0, 0, 0, 1.5, 4}, 1e-6, 0));
+  // NaN stays NaN in the relu family (Note [Binary NaN policy]).
+  NDArray nan = make(DataType::kFloat32, {2}, {NAN, -1});
+  Context th_nan;
+  ASSERT_OK(run_op("thresholded_relu", {.in = {&nan}}, th_nan));
+  EXPECT_TRUE(std::isnan(values(*th_nan.output(0))[0]));
 }
 
 TEST(NnAct, InPlaceRunsGiveTheSameValues) {
