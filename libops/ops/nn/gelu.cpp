@@ -51,23 +51,34 @@ constexpr float kQ[] = {-1.0900371574239403f, 0.49286237215666384f, -0.078628902
                         -0.0057267047026708625f, 0.002089417327110821f, 0.0006843823083154232f,
                         -0.0007645837376777526f, 0.00017249523869812222f};
 
-inline float gelu_erf_f32(float x) {
+LIBOPS_FORCE_INLINE float gelu_erf_f32(float x) {
   using detail::mul_add_f32;
   using detail::select_f32;
-  const float y = std::min(std::fabs(x), 14.0f);  // NaN stays NaN (min returns its first argument)
+  const float ax = std::fabs(x);
+  const float y = select_f32(ax > 14.0f, 14.0f, ax);  // NaN stays NaN (the comparison is false)
   const float t = 1.0f / mul_add_f32(0.5f, y, 1.0f);
   const float u = mul_add_f32(2.0f, t, -1.0f);
-  float q = kQ[10];
-  for (int k = 9; k >= 0; --k) q = mul_add_f32(q, u, kQ[k]);
+  // Horner written out: a loop here keeps the compiler from vectorizing
+  // the loop over elements.
+  float q = mul_add_f32(kQ[10], u, kQ[9]);
+  q = mul_add_f32(q, u, kQ[8]);
+  q = mul_add_f32(q, u, kQ[7]);
+  q = mul_add_f32(q, u, kQ[6]);
+  q = mul_add_f32(q, u, kQ[5]);
+  q = mul_add_f32(q, u, kQ[4]);
+  q = mul_add_f32(q, u, kQ[3]);
+  q = mul_add_f32(q, u, kQ[2]);
+  q = mul_add_f32(q, u, kQ[1]);
+  q = mul_add_f32(q, u, kQ[0]);
   const float y2 = y * y;
   const float y2_err = std::fma(y, y, -y2);  // y * y = y2 + y2_err exactly
   float tail = t * exp_f32(-0.5f * y2) * exp_f32(mul_add_f32(-0.5f, y2_err, q));
-  tail = select_f32(std::fabs(x) >= 14.0f, 0.0f, tail);
+  tail = select_f32(ax >= 14.0f, 0.0f, tail);
   const float phi = select_f32(x < 0.0f, tail, 1.0f - tail);
   return select_f32(x == -INFINITY, -0.0f, x * phi);
 }
 
-inline float gelu_tanh_f32(float x) {
+LIBOPS_FORCE_INLINE float gelu_tanh_f32(float x) {
   using legacy::fn::transform_strict::gelu_two_u;
   using legacy::fn::transform_strict::sigmoid_c;
   return detail::select_f32(x == -INFINITY, -0.0f, x * sigmoid_c(gelu_two_u(x)));
