@@ -17,36 +17,10 @@
 #include "libops/ops/nn/row_norm.h"
 #include "libops/ops/nn/norm_params.h"
 
-namespace libops::ops::nn {
-namespace {
-
-Status layer_norm_desc(Context& block, RowNormDesc& d) {
-  const NDArray& x = *block.input(0);
-  const int64_t a = block.i_arg(0);  // an axis of x (the signature checked it)
-  const int axis = static_cast<int>(a < 0 ? a + x.rank() : a);
-  d.kind = RowNormKind::kStandardize;
-  d.epsilon = block.t_arg(0);
-  d.rows = 1;
-  d.n = 1;
-  for (int k = 0; k < axis; ++k) d.rows *= x.dim(k);
-  Dims normalized;
-  for (int k = axis; k < x.rank(); ++k) {
-    d.n *= x.dim(k);
-    normalized.push_back(x.dim(k));
-  }
-  static const char* const kNames[] = {"x", "scale", "bias"};
-  for (int i = 1; i < block.num_inputs(); ++i)
-    RETURN_IF_ERROR(check_param_shape(block, kNames[i], *block.input(i), normalized, axis));
-  return Status::ok();
-}
-
-}  // namespace
-}  // namespace libops::ops::nn
-
 CUSTOM_OP_IMPL(layer_norm, -1, 1, true, 0, 0) {
   using namespace libops::ops::nn;
   RowNormDesc d;
-  RETURN_IF_ERROR(layer_norm_desc(block, d));
+  RETURN_IF_ERROR(trailing_norm_desc(block, RowNormKind::kStandardize, d));
   const int n_in = block.num_inputs();
   return row_norm_exec(block, d, *INPUT_VARIABLE(0), n_in > 1 ? INPUT_VARIABLE(1) : nullptr,
                        n_in > 2 ? INPUT_VARIABLE(2) : nullptr, *OUTPUT_VARIABLE(0));
@@ -55,7 +29,7 @@ CUSTOM_OP_IMPL(layer_norm, -1, 1, true, 0, 0) {
 DECLARE_SHAPE_FN(layer_norm) {
   using namespace libops;
   ops::nn::RowNormDesc d;
-  RETURN_IF_ERROR(ops::nn::layer_norm_desc(block, d));
+  RETURN_IF_ERROR(ops::nn::trailing_norm_desc(block, ops::nn::RowNormKind::kStandardize, d));
   shapes.push_back(TensorShape{INPUT_VARIABLE(0)->dtype(), INPUT_VARIABLE(0)->shape(), 'c'});
   return Status::ok();
 }

@@ -30,4 +30,27 @@ inline Status check_param_shape(Context& block, const char* name, const NDArray&
   return Status::ok();
 }
 
+// layer_norm's and rms_norm's rows: x normalized over the axes from i arg 0
+// (an axis of x, checked by the signature) to the end, epsilon t arg 0, and
+// the optional inputs after x (scale, then bias) of the normalized shape.
+inline Status trailing_norm_desc(Context& block, RowNormKind kind, RowNormDesc& d) {
+  const NDArray& x = *block.input(0);
+  const int64_t a = block.i_arg(0);
+  const int axis = static_cast<int>(a < 0 ? a + x.rank() : a);
+  d.kind = kind;
+  d.epsilon = block.t_arg(0);
+  d.rows = 1;
+  d.n = 1;
+  for (int k = 0; k < axis; ++k) d.rows *= x.dim(k);
+  Dims normalized;
+  for (int k = axis; k < x.rank(); ++k) {
+    d.n *= x.dim(k);
+    normalized.push_back(x.dim(k));
+  }
+  static const char* const kNames[] = {"x", "scale", "bias"};
+  for (int i = 1; i < block.num_inputs(); ++i)
+    RETURN_IF_ERROR(check_param_shape(block, kNames[i], *block.input(i), normalized, axis));
+  return Status::ok();
+}
+
 }  // namespace libops::ops::nn
