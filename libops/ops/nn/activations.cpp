@@ -46,7 +46,6 @@ constexpr P kSelu[] = {
     {"alpha", legacy::fn::transform_strict::kSeluAlpha, "the scale of e^x - 1 for x <= 0"},
     {"gamma", legacy::fn::transform_strict::kSeluScale, "the scale of the whole result"}};
 constexpr P kHardSigmoid[] = {{"alpha", 0.2, "the slope"}, {"beta", 0.5, "the offset"}};
-constexpr P kNone[1] = {{"", 0.0, ""}};
 
 const ElementwiseDef kActivations[] = {
     scalar_y("leaky_relu", BinaryOp::leaky_relu, "x where x >= 0, else alpha * x", "leakyrelu", kLeakyRelu),
@@ -58,7 +57,7 @@ const ElementwiseDef kActivations[] = {
     strict("hard_sigmoid", TransformStrictOp::hard_sigmoid, "clamp(alpha * x + beta, 0, 1)", "hardsigmoid",
            kHardSigmoid),
     {"hard_swish", 1, OPS_TRANSFORM_STRICT, static_cast<int>(TransformStrictOp::hard_swish), kFloat, R::kSame,
-     "x * clamp(x / 6 + 1/2, 0, 1)", "hardswish", kNone, 0},
+     "x * clamp(x / 6 + 1/2, 0, 1)", "hardswish"},  // no parameters
 };
 
 const ElementwiseTableRegistrar kRegisterActivations(kActivations,
