@@ -6,6 +6,9 @@ measured in the same run:
   argmax / cumsum                     GB/s as a fraction of the add op's
                                       (argmax also of reduce_sum's, the
                                       same read-only stream)
+  gelu / layer_norm                   GB/s as a fraction of the add op's
+                                      (the STREAM triad's pattern) and of
+                                      StreamCopy's
   sort / qr / svd                     time against numpy.sort and
                                       numpy.linalg.qr / svd on the same data
 
@@ -57,7 +60,8 @@ def main():
     print(f"{'op':14} {'threads':>7} {'GB/s':>7} {'reference':>14} {'ref GB/s':>8} {'ratio':>6}")
     for threads in (1, 2):
         for op, ref in (("GatherRows", "StreamCopy"), ("ScatterNdRows", "StreamCopy"), ("Slice", "StreamCopy"),
-                        ("Pad", "StreamCopy"), ("Argmax", "Add"), ("Argmax", "Sum"), ("Cumsum", "Add")):
+                        ("Pad", "StreamCopy"), ("Argmax", "Add"), ("Argmax", "Sum"), ("Cumsum", "Add"),
+                        ("Gelu", "Add"), ("Gelu", "StreamCopy"), ("LayerNorm", "Add"), ("LayerNorm", "StreamCopy")):
             mine, theirs = gbs(f"BM_{op}/{threads}"), gbs(f"BM_{ref}/{threads}")
             print(f"{op:14} {threads:7d} {mine:7.2f} {ref:>14} {theirs:8.2f} {mine / theirs:6.2f}")
 

@@ -6,6 +6,8 @@
 //     it must move (one read and one write of its output's size);
 //   * argmax (one read) and cumsum (one read, one write) vs the add op
 //     (two reads, one write), all as bytes per second;
+//   * gelu over 16M float32 and layer_norm of [8192, 1024] float32 (one
+//     read, one write each) vs the add op and StreamCopy;
 //   * sort of 16M float32, and qr and svd of a 512 x 512 float64 matrix,
 //     timed for numpy.sort and numpy.linalg.qr / svd beside them.
 // Every op is called by name through the registry with preallocated
@@ -157,6 +159,24 @@ void BM_Pad(benchmark::State& state) {
   run(state, {"pad", {&x, &pads}, {&z}, {0}}, kSide * kSide * 2 * 4);
 }
 
+// ---- activations and normalization (as bytes per second, against the add
+// op's two reads and a write and StreamCopy's read and write) ----
+
+// gelu (erf form) over 16M float32: one read, one write.
+void BM_Gelu(benchmark::State& state) {
+  NDArray x = wave({kN}), z = array(DataType::kFloat32, {kN});
+  run(state, {"gelu", {&x}, {&z}, {0}}, kN * 2 * int64_t{sizeof(float)});
+}
+
+// layer_norm of [8192, 1024] float32 with scale and bias over the last
+// axis: one read of x, one write of z (the parameters stay in cache).
+void BM_LayerNorm(benchmark::State& state) {
+  constexpr int64_t kRowsLn = 8192, kColsLn = 1024;
+  NDArray x = wave({kRowsLn, kColsLn}), scale = wave({kColsLn}), bias = wave({kColsLn});
+  NDArray z = array(DataType::kFloat32, {kRowsLn, kColsLn});
+  run(state, {"layer_norm", {&x, &scale, &bias}, {&z}, {-1}}, kRowsLn * kColsLn * 2 * int64_t{sizeof(float)});
+}
+
 // ---- timed against numpy ----
 
 void BM_Sort(benchmark::State& state) {
@@ -200,6 +220,8 @@ LIBOPS_THREADS(BENCHMARK(BM_GatherRows));
 LIBOPS_THREADS(BENCHMARK(BM_ScatterNdRows));
 LIBOPS_THREADS(BENCHMARK(BM_Slice));
 LIBOPS_THREADS(BENCHMARK(BM_Pad));
+LIBOPS_THREADS(BENCHMARK(BM_Gelu));
+LIBOPS_THREADS(BENCHMARK(BM_LayerNorm));
 LIBOPS_THREADS(BENCHMARK(BM_Sort));
 LIBOPS_THREADS(BENCHMARK(BM_Qr512));
 LIBOPS_THREADS(BENCHMARK(BM_Svd512));

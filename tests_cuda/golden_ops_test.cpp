@@ -10,7 +10,8 @@
 namespace libops {
 namespace {
 
-const char* const kManifests[] = {"shape_ops", "scans", "sorting", "indexing", "linalg_ops", "random", "selection", "windows"};
+const char* const kManifests[] = {"shape_ops", "scans", "sorting", "indexing", "linalg_ops", "random", "selection", "windows",
+                                   "nn_act"};
 
 std::vector<test::ManifestCase> all_cases() {
   std::vector<test::ManifestCase> v;

@@ -208,6 +208,8 @@ STRICT = {
     "mish_derivative": (REAL, mish_derivative, 0.0, 1.0),
     "elu_derivative": (REAL, lambda x: mp.mpf(1) if x > 0 else mp.exp(x), 0.0, 1.0),  # alpha = 1
     "rectified_tanh_derivative": (REAL, lambda x: sech2(x) if x > 0 else mp.mpf(0), 0.0, 0.0),
+    "celu": (REAL, lambda x: x if x > 0 else mp.expm1(x), -1.0, INF),  # alpha = 1
+    "hard_swish": (REAL, lambda x: x * clamp(x / 6 + mp.mpf(1) / 2, 0, 1), 0.0, INF),
 }
 
 # Closed-form derivatives checked against numerical differentiation of the

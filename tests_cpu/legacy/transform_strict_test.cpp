@@ -55,7 +55,7 @@ const std::vector<StrictCase> kCases = {
     {.name = "gelu_derivative", .rtol32 = 2e-6, .atol32 = 1e-7, .rtol64 = 5e-14, .atol64 = 1e-16},
     {.name = "precise_gelu_derivative", .atol32 = 1e-7, .atol64 = 1e-16},
     {.name = "mish_derivative", .atol32 = 1e-7, .atol64 = 1e-16},
-    {"elu_derivative"}, {"rectified_tanh_derivative"},
+    {"elu_derivative"}, {"rectified_tanh_derivative"}, {"celu"}, {"hard_swish"},
 };
 
 tr::Tolerance tol32(const StrictCase& c) {

@@ -17,7 +17,8 @@ using namespace libops::test;
 namespace {
 
 // tools/gen_goldens_<dir>.py writes tests_cpu/golden/<dir>/.
-const char* const kManifests[] = {"shape_ops", "scans", "sorting", "indexing", "linalg_ops", "random", "selection", "windows"};
+const char* const kManifests[] = {"shape_ops", "scans", "sorting", "indexing", "linalg_ops", "random", "selection", "windows",
+                                   "nn_act"};
 
 std::vector<ManifestCase> all_cases() {
   std::vector<ManifestCase> v;

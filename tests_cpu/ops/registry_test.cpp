@@ -31,7 +31,7 @@ std::set<std::string> declared_ops() {
     for (std::sregex_iterator it(text.begin(), text.end(), impl), end; it != end; ++it) names.insert((*it)[1]);
   }
   // Table-declared families: a row each.
-  for (auto table : {ops::unary_elementwise_defs, ops::binary_elementwise_defs}) {
+  for (auto table : {ops::unary_elementwise_defs, ops::binary_elementwise_defs, ops::activation_elementwise_defs}) {
     int n = 0;
     const ops::ElementwiseDef* defs = table(n);
     for (int k = 0; k < n; ++k) names.insert(defs[k].name);

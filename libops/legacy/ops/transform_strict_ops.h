@@ -19,7 +19,9 @@
 //   * gelu is the tanh form 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
 //     (its definition, not an approximation of anything here); precise_gelu
 //     is the exact x * Phi(x) = 0.5 x erfc(-x / sqrt 2).
-// Parameters: elu and elu_derivative read alpha = extra[0] (default 1).
+// Parameters: elu, elu_derivative and celu read alpha = extra[0] (default
+// 1); selu alpha and gamma = extra[0, 1], hard_sigmoid alpha and beta =
+// extra[0, 1] (defaults: the fixed constants they had before).
 //
 // To add an op: functor + one row with the next unused number (see
 // transform_same_ops.h).
@@ -162,9 +164,11 @@ template <typename C> struct Softsign {
 template <typename C> struct HardTanh {
   LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return x < C(-1) ? C(-1) : (x > C(1) ? C(1) : x); }
 };
+// clamp(alpha x + beta, 0, 1): alpha = extra[0] (default 0.2), beta =
+// extra[1] (default 0.5), the slope and offset of Keras, libnd4j and ONNX.
 template <typename C> struct HardSigmoid {
-  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
-    const C y = C(0.2) * x + C(0.5);
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams& e) {
+    const C y = C(e.get(0, 0.2)) * x + C(e.get(1, 0.5));
     return y < C(0) ? C(0) : (y > C(1) ? C(1) : y);
   }
 };
@@ -173,9 +177,12 @@ template <typename C> struct HardSigmoid {
 inline constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
 inline constexpr double kSeluScale = 1.0507009873554804934193349852946;
 
+// gamma (x > 0 ? x : alpha (e^x - 1)); alpha = extra[0] and gamma =
+// extra[1], by default the constants above.
 template <typename C> struct Selu {
-  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
-    return x > C(0) ? C(kSeluScale) * x : C(kSeluScale * kSeluAlpha) * std::expm1(x);
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams& e) {
+    const double alpha = e.get(0, kSeluAlpha), gamma = e.get(1, kSeluScale);
+    return x > C(0) ? C(gamma) * x : C(gamma * alpha) * std::expm1(x);
   }
 };
 // x * sigmoid(x); -0 at -inf.
@@ -214,6 +221,25 @@ template <typename C> struct Mish {
 template <typename C> struct Elu {
   LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams& e) {
     return x > C(0) ? x : C(e.get(0, 1.0)) * std::expm1(x);
+  }
+};
+// x > 0 ? x : alpha (e^(x / alpha) - 1), alpha = extra[0] (default 1; the
+// op refuses 0): ONNX's max(0, x) + min(0, alpha (exp(x / alpha) - 1)),
+// whose two terms are never both nonzero. -alpha at -inf.
+template <typename C> struct Celu {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams& e) {
+    const C alpha = C(e.get(0, 1.0));
+    return x > C(0) ? x : alpha * std::expm1(x / alpha);
+  }
+};
+// x * clamp(x / 6 + 1/2, 0, 1) (ONNX HardSwish, MobileNetV3). Below -3 the
+// factor is 0 and the result -0 (also at -inf, where the product would be
+// NaN); above 3 it is x.
+template <typename C> struct HardSwish {
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
+    if (x <= C(-3)) return C(-0.0);
+    if (x >= C(3)) return x;
+    return x * (x * C(1.0 / 6) + C(0.5));
   }
 };
 // log(sigmoid(x)) = -softplus(-x) = min(x, 0) - log1p(exp(-|x|)).
@@ -397,8 +423,10 @@ struct DenseKernel<legacy::fn::transform_strict::Exp<float>> {
   X(46, precise_gelu_derivative, fn::transform_strict::PreciseGeluDerivative, kFloatTypes) \
   X(47, mish_derivative, fn::transform_strict::MishDerivative, kFloatTypes)               \
   X(48, elu_derivative, fn::transform_strict::EluDerivative, kFloatTypes)                 \
-  X(49, rectified_tanh_derivative, fn::transform_strict::RectifiedTanhDerivative, kFloatTypes)
-#define LIBOPS_TRANSFORM_STRICT_COUNT 50
+  X(49, rectified_tanh_derivative, fn::transform_strict::RectifiedTanhDerivative, kFloatTypes) \
+  X(50, celu, fn::transform_strict::Celu, kFloatTypes)                                     \
+  X(51, hard_swish, fn::transform_strict::HardSwish, kFloatTypes)
+#define LIBOPS_TRANSFORM_STRICT_COUNT 52
 
 namespace libops::legacy {
 enum class TransformStrictOp : int { LIBOPS_TRANSFORM_STRICT_OPS(LIBOPS_TABLE_ENUM_ROW) };

@@ -55,6 +55,11 @@ void ElementwiseOp::declare_args(OpSignature& args) {
   static const char* const kResults[] = {"x's dtype", "x's float dtype (integers give float32)", "bool",
                                          "the promoted dtype of x and y", "the promoted float dtype of x and y"};
   args.output("z", kResults[static_cast<int>(def_.result)]);
+  for (int k = 0; k < def_.n_params; ++k) {
+    const ElementwiseParam& p = def_.params[k];
+    ArgSpec& a = args.t_arg(p.name, p.default_value, p.doc).finite();
+    if (p.positive) a.positive();
+  }
 }
 
 Status ElementwiseOp::calculate_output_shape(Context& block, ShapeList& shapes) {
@@ -85,8 +90,17 @@ Status ElementwiseOp::validate_and_execute(Context& block) {
   legacy::LegacyCall call;
   call.group = def_.group;
   call.num = def_.num;
+  // Note [Element-wise parameters]: the t args (resolved, so every
+  // declared one is there) as extra params or as the scalar y.
+  if (def_.n_params > 0 && def_.param_use == ElementwiseParamUse::kScalarY) {
+    RETURN_IF_ERROR(NDArray::scalar(float_result_type(x.dtype()) == DataType::kFloat64 ? DataType::kFloat64
+                                                                                       : DataType::kFloat32,
+                                    block.t_arg(0), y));
+  } else {
+    for (int k = 0; k < def_.n_params; ++k) call.extra.v[call.extra.n++] = block.t_arg(k);
+  }
   call.x = &x;
-  call.y = def_.arity == 2 ? &y : nullptr;
+  call.y = def_.arity == 2 || !y.is_null() ? &y : nullptr;
   call.z = z;
   call.device = block.device();
   Status s = legacy::exec(call);

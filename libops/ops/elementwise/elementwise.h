@@ -23,6 +23,25 @@ namespace libops::ops {
 
 enum class ElementwiseResult { kSame, kFloat, kBool, kPromoted, kPromotedFloat };
 
+// Note [Element-wise parameters]
+// A unary row may take float parameters (leaky_relu's alpha, selu's alpha
+// and gamma): each one is an optional t arg of the op, in order, declared
+// with its default, finite, and > 0 where `positive`. How they reach the
+// kernel:
+//   kExtra    all of them as the legacy call's extra params, extra[k] = t
+//             arg k (a transform group; the functor reads e.get(k, ...))
+//   kScalarY  t arg 0 as the scalar y of a scalar-group kernel, in x's
+//             compute dtype (float, or double for float64): the binary
+//             functors that take their parameter as y (leaky_relu's alpha,
+//             relu's threshold)
+struct ElementwiseParam {
+  const char* name;
+  double default_value;
+  const char* doc;
+  bool positive = false;
+};
+enum class ElementwiseParamUse { kExtra, kScalarY };
+
 struct ElementwiseDef {
   const char* name;
   int arity;                  // 1: z = f(x); 2: z = f(x, y) with broadcasting
@@ -32,6 +51,10 @@ struct ElementwiseDef {
   ElementwiseResult result;
   const char* summary;        // one line: what z is
   const char* aliases;        // space-separated other names ("" for none)
+  // Note [Element-wise parameters]; none by default.
+  const ElementwiseParam* params = nullptr;
+  int n_params = 0;
+  ElementwiseParamUse param_use = ElementwiseParamUse::kExtra;
 };
 
 class ElementwiseOp final : public DeclarableOp {
@@ -55,8 +78,10 @@ struct ElementwiseTableRegistrar {
   ElementwiseTableRegistrar(const ElementwiseDef* defs, int count);
 };
 
-// The tables (unary_ops.cpp, binary_ops.cpp), for tests and tools.
+// The tables (unary_ops.cpp, binary_ops.cpp, nn/activations.cpp), for
+// tests and tools.
 const ElementwiseDef* unary_elementwise_defs(int& count);
 const ElementwiseDef* binary_elementwise_defs(int& count);
+const ElementwiseDef* activation_elementwise_defs(int& count);
 
 }  // namespace libops::ops

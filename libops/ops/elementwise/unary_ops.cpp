@@ -86,7 +86,8 @@ const ElementwiseDef kUnaryOps[] = {
     strict("softsign", TransformStrictOp::softsign, "x / (1 + |x|)"),
     strict("silu", TransformStrictOp::swish, "x * sigmoid(x)", "swish"),
     strict("mish", TransformStrictOp::mish, "x * tanh(softplus(x))"),
-    strict("selu", TransformStrictOp::selu, "scale * (x > 0 ? x : alpha * (e^x - 1)), the fixed SELU constants"),
+    // selu, elu, celu, hard_sigmoid and the other activations with
+    // parameters are rows of ops/nn/activations.cpp.
     // bool results.
     to_bool("is_nan", TransformBoolOp::is_nan, kNum, "x is NaN", "isnan"),
     to_bool("is_inf", TransformBoolOp::is_inf, kNum, "x is +inf or -inf", "isinf"),

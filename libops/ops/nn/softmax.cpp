@@ -1,4 +1,6 @@
-// softmax: z = exp(x - max) / sum(exp(x - max)) along one axis.
+// softmax: z = exp(x - max) / sum(exp(x - max)) along one axis, and
+// log_softmax (log_softmax.cpp): z = x - max - log(sum(exp(x - max))), from
+// the same row loops (softmax.h).
 //
 //   input   x: float16, bfloat16, float32 or float64, rank >= 1, any strides
 //   i arg   axis (optional, default -1; negative counts from the end)
@@ -58,7 +60,9 @@ using legacy::fn::max_nan;
 // dependency chain).
 constexpr int64_t kLanes = 16;
 
-template <typename C>
+// With kLog, log_softmax: the exponentials are only summed (x stays
+// readable when z is x) and z = x - (max + log(sum)).
+template <typename C, bool kLog>
 void softmax_row(const C* x, C* z, int64_t n) {
   C lane[kLanes];
   for (int64_t k = 0; k < kLanes; ++k) lane[k] = x[0];
@@ -80,8 +84,10 @@ void softmax_row(const C* x, C* z, int64_t n) {
     for (; i + kLanes <= n; i += kLanes) {
       const __m256 e0 = exp_f32_x8(_mm256_sub_ps(_mm256_loadu_ps(x + i), m));
       const __m256 e1 = exp_f32_x8(_mm256_sub_ps(_mm256_loadu_ps(x + i + 8), m));
-      _mm256_storeu_ps(z + i, e0);
-      _mm256_storeu_ps(z + i + 8, e1);
+      if constexpr (!kLog) {
+        _mm256_storeu_ps(z + i, e0);
+        _mm256_storeu_ps(z + i + 8, e1);
+      }
       s0 = _mm256_add_ps(s0, e0);
       s1 = _mm256_add_ps(s1, e1);
     }
@@ -91,27 +97,42 @@ void softmax_row(const C* x, C* z, int64_t n) {
 #endif
   for (; i + kLanes <= n; i += kLanes)
     for (int64_t k = 0; k < kLanes; ++k) {
-      z[i + k] = exp_c(x[i + k] - mx);
-      lane[k] += z[i + k];
+      const C e = exp_c(x[i + k] - mx);
+      if constexpr (!kLog) z[i + k] = e;
+      lane[k] += e;
     }
   C sum = 0;
   for (int64_t k = 0; k < kLanes; ++k) sum += lane[k];
   for (; i < n; ++i) {
-    z[i] = exp_c(x[i] - mx);
-    sum += z[i];
+    const C e = exp_c(x[i] - mx);
+    if constexpr (!kLog) z[i] = e;
+    sum += e;
   }
-  const C inv = C(1) / sum;
-  for (i = 0; i < n; ++i) z[i] *= inv;
+  if constexpr (kLog) {
+    const C off = mx + std::log(sum);
+    for (i = 0; i < n; ++i) z[i] = x[i] - off;
+  } else {
+    const C inv = C(1) / sum;
+    for (i = 0; i < n; ++i) z[i] *= inv;
+  }
 }
 
 // Softmax of g interleaved rows in place: v[i * g + r] is element i of row
 // r. Same arithmetic per row as softmax_row, vectorized across the rows.
-template <typename C>
+template <typename C, bool kLog>
 void softmax_rows_interleaved(C* v, int64_t n, int64_t g, C* mx, C* sum) {
   for (int64_t r = 0; r < g; ++r) mx[r] = v[r];
   for (int64_t i = 1; i < n; ++i)
     for (int64_t r = 0; r < g; ++r) mx[r] = max_nan(mx[r], v[i * g + r]);
   for (int64_t r = 0; r < g; ++r) sum[r] = 0;
+  if constexpr (kLog) {
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t r = 0; r < g; ++r) sum[r] += exp_c(v[i * g + r] - mx[r]);
+    for (int64_t r = 0; r < g; ++r) sum[r] = mx[r] + std::log(sum[r]);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t r = 0; r < g; ++r) v[i * g + r] -= sum[r];
+    return;
+  }
   for (int64_t i = 0; i < n; ++i)
     for (int64_t r = 0; r < g; ++r) {
       v[i * g + r] = exp_c(v[i * g + r] - mx[r]);
@@ -125,8 +146,9 @@ void softmax_rows_interleaved(C* v, int64_t n, int64_t g, C* mx, C* sum) {
 // Softmax on a device, from legacy kernels that run there: m = max(x) along
 // the axis (kept dims), z = exp(x - m), s = sum(z), z = z / s. The same
 // values as the CPU loop up to rounding (it multiplies by 1 / s), and the
-// same NaN behaviour (max propagates NaN; inf - inf is NaN).
-Status softmax_on_device(const NDArray& x, NDArray& z, int axis, Device device) {
+// same NaN behaviour (max propagates NaN; inf - inf is NaN). log_softmax:
+// z = x - m, e = exp(z) in a scratch array, s = log(sum(e)), z = z - s.
+Status softmax_on_device(const NDArray& x, NDArray& z, int axis, Device device, bool log) {
   const int64_t ax = axis;
   Dims kept = x.shape();
   kept[axis] = 1;
@@ -149,21 +171,30 @@ Status softmax_on_device(const NDArray& x, NDArray& z, int axis, Device device) 
   };
   RETURN_IF_ERROR(call(OPS_REDUCE_SAME, static_cast<int>(legacy::ReduceSameOp::max), &x, nullptr, &m, true));
   RETURN_IF_ERROR(call(OPS_PAIRWISE, static_cast<int>(legacy::BinaryOp::subtract), &x, &m, &z, false));
+  if (log) {
+    NDArray e;
+    RETURN_IF_ERROR(NDArray::create(x.dtype(), x.shape(), 'c', e));
+    RETURN_IF_ERROR(call(OPS_TRANSFORM_STRICT, static_cast<int>(legacy::TransformStrictOp::exp), &z, nullptr, &e, false));
+    RETURN_IF_ERROR(call(OPS_REDUCE_SAME, static_cast<int>(legacy::ReduceSameOp::sum), &e, nullptr, &s, true));
+    RETURN_IF_ERROR(call(OPS_TRANSFORM_STRICT, static_cast<int>(legacy::TransformStrictOp::log), &s, nullptr, &s, false));
+    return call(OPS_PAIRWISE, static_cast<int>(legacy::BinaryOp::subtract), &z, &s, &z, false);
+  }
   RETURN_IF_ERROR(call(OPS_TRANSFORM_STRICT, static_cast<int>(legacy::TransformStrictOp::exp), &z, nullptr, &z, false));
   RETURN_IF_ERROR(call(OPS_REDUCE_SAME, static_cast<int>(legacy::ReduceSameOp::sum), &z, nullptr, &s, true));
   return call(OPS_PAIRWISE, static_cast<int>(legacy::BinaryOp::divide), &z, &s, &z, false);
 }
 
-// softmax on block.device(): the device's fused kernel when its backend
-// registered one, else the legacy kernels above.
-Status softmax_device_exec(Context& block, const NDArray& x, NDArray& z, int axis) {
+// softmax (or log_softmax) on block.device(): the device's fused kernel
+// when its backend registered one, else the legacy kernels above.
+Status softmax_device_exec(Context& block, const NDArray& x, NDArray& z, int axis, bool log) {
   const SoftmaxDeviceFn kernel = softmax_device_kernel.get(block.device().type);
-  if (kernel == nullptr) return with_op_name(block, softmax_on_device(x, z, axis, block.device()));
+  if (kernel == nullptr) return with_op_name(block, softmax_on_device(x, z, axis, block.device(), log));
   SoftmaxDesc desc;
   desc.n = x.dim(axis);
   for (int d = 0; d < axis; ++d) desc.outer *= x.dim(d);
   for (int d = axis + 1; d < x.rank(); ++d) desc.inner *= x.dim(d);
   desc.dtype = x.dtype();
+  desc.log = log;
   NDArray xd;
   RETURN_IF_ERROR(dense_on_device(block, x, desc.dtype, xd));
   DeviceOutputStage out;
@@ -176,7 +207,7 @@ Status softmax_device_exec(Context& block, const NDArray& x, NDArray& z, int axi
 // innermost one): one cache line of neighbouring rows per load.
 constexpr int64_t kRowGroup = 16;
 
-template <typename C>
+template <typename C, bool kLog>
 void softmax_run(const NDArray& x, NDArray& z, int axis) {
   const int64_t len = x.dim(axis);
   const int64_t xs = x.strides()[axis] * static_cast<int64_t>(x.element_size());
@@ -207,7 +238,7 @@ void softmax_run(const NDArray& x, NDArray& z, int axis) {
         for (int64_t r0 = 0; r0 < count; r0 += kRowGroup) {
           const int64_t g = std::min(kRowGroup, count - r0);
           for (int64_t i = 0; i < len; ++i) load(p[1] + r0 * s[1] + i * xs, s[1], g, buf.data() + i * g);
-          softmax_rows_interleaved(buf.data(), len, g, mx, sum);
+          softmax_rows_interleaved<C, kLog>(buf.data(), len, g, mx, sum);
           for (int64_t i = 0; i < len; ++i) store(buf.data() + i * g, p[0] + r0 * s[0] + i * zs, s[0], g);
         }
         return;
@@ -216,13 +247,14 @@ void softmax_run(const NDArray& x, NDArray& z, int axis) {
       // staging buffer.
       if (direct) {
         for (int64_t r = 0; r < count; ++r)
-          softmax_row(reinterpret_cast<const C*>(p[1] + r * s[1]), reinterpret_cast<C*>(p[0] + r * s[0]), len);
+          softmax_row<C, kLog>(reinterpret_cast<const C*>(p[1] + r * s[1]), reinterpret_cast<C*>(p[0] + r * s[0]),
+                               len);
         return;
       }
       buf.resize(static_cast<size_t>(len));
       for (int64_t r = 0; r < count; ++r) {
         load(p[1] + r * s[1], xs, len, buf.data());
-        softmax_row(buf.data(), buf.data(), len);
+        softmax_row<C, kLog>(buf.data(), buf.data(), len);
         store(buf.data(), p[0] + r * s[0], zs, len);
       }
     });
@@ -230,14 +262,12 @@ void softmax_run(const NDArray& x, NDArray& z, int axis) {
 }
 
 }  // namespace
-}  // namespace libops::ops
 
-CUSTOM_OP_IMPL(softmax, 1, 1, true, 0, 0) {
-  using namespace libops;
-  const NDArray* x = INPUT_VARIABLE(0);
-  NDArray* z = OUTPUT_VARIABLE(0);
+Status softmax_exec(Context& block, bool log) {
+  const NDArray* x = block.input(0);
+  NDArray* z = block.output(0);
   int axis = 0;
-  RETURN_IF_ERROR(ops::softmax_axis(block, *x, axis));
+  RETURN_IF_ERROR(softmax_axis(block, *x, axis));
   if (x->length() == 0) return Status::ok();
   // A supplied output that shares memory with x in another layout would be
   // read after being written: work from a copy then.
@@ -246,23 +276,29 @@ CUSTOM_OP_IMPL(softmax, 1, 1, true, 0, 0) {
     RETURN_IF_ERROR(x->buffer()->sync_to_host());  // dup copies on the host
     RETURN_IF_ERROR(x->dup('c', src));
   }
-  if (!block.device().is_cpu()) return ops::softmax_device_exec(block, src, *z, axis);
-  if (x->dtype() == DataType::kFloat64) ops::softmax_run<double>(src, *z, axis);
-  else ops::softmax_run<float>(src, *z, axis);
+  if (!block.device().is_cpu()) return softmax_device_exec(block, src, *z, axis, log);
+  const bool f64 = x->dtype() == DataType::kFloat64;
+  if (log) f64 ? softmax_run<double, true>(src, *z, axis) : softmax_run<float, true>(src, *z, axis);
+  else f64 ? softmax_run<double, false>(src, *z, axis) : softmax_run<float, false>(src, *z, axis);
   return Status::ok();
 }
 
-DECLARE_SHAPE_FN(softmax) {
-  using namespace libops;
-  const NDArray* x = INPUT_VARIABLE(0);
+Status softmax_shape(Context& block, ShapeList& shapes) {
+  const NDArray* x = block.input(0);
   int axis = 0;
-  RETURN_IF_ERROR(ops::softmax_axis(block, *x, axis));
+  RETURN_IF_ERROR(softmax_axis(block, *x, axis));
   shapes.push_back(TensorShape{x->dtype(), x->shape(), 'c'});
   return Status::ok();
 }
 
+}  // namespace libops::ops
+
+CUSTOM_OP_IMPL(softmax, 1, 1, true, 0, 0) { return libops::ops::softmax_exec(block, false); }
+
+DECLARE_SHAPE_FN(softmax) { return libops::ops::softmax_shape(block, shapes); }
+
 DECLARE_TYPES(softmax) {
-  // On a device through the backend or legacy kernels (softmax_device_exec).
+  // On a device through its fused kernel or legacy kernels (softmax_device_exec).
   descriptor.allow_inputs(libops::types::kFloat).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
 }

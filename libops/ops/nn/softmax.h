@@ -1,12 +1,21 @@
-// softmax's device kernels: a backend registers one fused kernel per device
-// type (softmax.cu for CUDA); softmax.cpp runs it on dense C-order x and z
-// in x's dtype, viewed as [outer, n, inner] with the axis in the middle.
+// softmax and log_softmax along one axis share their row loops and device
+// path (softmax.cpp); log_softmax.cpp declares the second op. On a device
+// they run the fused kernel its backend registered (softmax.cu for CUDA) on
+// dense C-order x and z in x's dtype, viewed as [outer, n, inner] with the
+// axis in the middle.
 #pragma once
 
 #include "libops/array/ndarray.h"
+#include "libops/ops/declarable_op.h"
 #include "libops/ops/device_kernel.h"
 
 namespace libops::ops {
+
+// The op's body: softmax of input 0 into output 0 along i arg 0 (an axis of
+// x that the signature checked), or log_softmax when `log`.
+Status softmax_exec(Context& block, bool log);
+// Output 0: x's dtype and shape.
+Status softmax_shape(Context& block, ShapeList& shapes);
 
 // x viewed as [outer, n, inner]: the axis in the middle; `log`: log_softmax.
 struct SoftmaxDesc {
