@@ -366,29 +366,7 @@ Status map_batch_norm(C& c) {
 
 Status map_instance_norm(C& c) {
   const double eps = c.attr_float("epsilon", 1e-5);
-  const int r = c.input_rank(0);
-  if (r < 3) return c.fail(str_format("the input's rank must be known and >= 3 (it is %d)", r));
-  const Tensor* scale = c.constant_input(1);
-  const Tensor* bias = c.constant_input(2);
-  if (scale == nullptr || bias == nullptr) return c.fail("scale and B must be constants");
-  std::vector<int64_t> axes;
-  for (int k = 2; k < r; ++k) axes.push_back(k);
-  const DataType t = c.input_dtype(0);
-  Value x = c.input(0);
-  Value mean = c.op("reduce_mean").in(x).arg("axes", axes).arg("keep_dims", true).emit1();
-  Value d = c.op("subtract").in(x).in(mean).emit1();
-  Value var = c.op("reduce_mean").in(c.op("multiply").in(d).in(d).emit1()).arg("axes", axes).arg("keep_dims", true).emit1();
-  Value inv = c.op("rsqrt").in(c.op("add").in(var).in(c.constant_scalar(t, eps)).emit1()).emit1();
-  // scale and B as [C, 1, ..., 1] to broadcast along the channel axis.
-  auto channel = [&](const Tensor* p) {
-    Tensor q = *p;
-    q.dims = {p->numel()};
-    for (int k = 2; k < r; ++k) q.dims.push_back(1);
-    return c.constant(std::move(q));
-  };
-  Value y = c.op("multiply").in(d).in(inv).emit1();
-  y = c.op("multiply").in(y).in(channel(scale)).emit1();
-  return done(c, 0, c.op("add").in(y).in(channel(bias)).emit1());
+  return done(c, 0, c.op("instance_norm").in(c.input(0)).in(c.input(1)).in(c.input(2)).arg("epsilon", eps).emit1());
 }
 
 Status map_layer_norm(C& c) {
@@ -398,22 +376,10 @@ Status map_layer_norm(C& c) {
   const DataType t = c.input_dtype(0);
   if (stash != 1 && t != DataType::kInvalid)
     return c.fail_attr("stash_type", str_format("= %lld is not supported", static_cast<long long>(stash)));
-  const int r = c.input_rank(0);
-  std::vector<int64_t> axes;
-  if (axis < 0) {
-    for (int64_t k = axis; k < 0; ++k) axes.push_back(k);
-  } else {
-    if (r < 0) return c.fail_attr("axis", "is not negative and the input's rank is not known");
-    for (int64_t k = axis; k < r; ++k) axes.push_back(k);
-  }
-  Value x = c.input(0);
-  Value mean = c.op("reduce_mean").in(x).arg("axes", axes).arg("keep_dims", true).emit1();
-  Value d = c.op("subtract").in(x).in(mean).emit1();
-  Value var = c.op("reduce_mean").in(c.op("multiply").in(d).in(d).emit1()).arg("axes", axes).arg("keep_dims", true).emit1();
-  Value inv = c.op("rsqrt").in(c.op("add").in(var).in(c.constant_scalar(t, eps)).emit1()).emit1();
-  Value y = c.op("multiply").in(c.op("multiply").in(d).in(inv).emit1()).in(c.input(1)).emit1();
-  if (c.has_input(2)) y = c.op("add").in(y).in(c.input(2)).emit1();
-  return done(c, 0, y);
+  OpCall ln = c.op("layer_norm");
+  ln.in(c.input(0)).in(c.input(1));
+  if (c.has_input(2)) ln.in(c.input(2));
+  return done(c, 0, ln.arg("axis", axis).arg("epsilon", eps).emit1());
 }
 
 // ---- softmax ----
@@ -425,9 +391,7 @@ Status softmax_like(C& c, bool log, bool flatten_semantics) {
   int64_t axis = c.attr_int("axis", flatten_semantics ? 1 : -1);
   Value x = c.input(0);
   auto apply = [&](Value v, int64_t ax) {
-    if (!log) return c.op("softmax").in(v).arg("axis", ax).emit1();
-    Value lse = c.op("reduce_logsumexp").in(v).arg("axes", std::vector<int64_t>{ax}).arg("keep_dims", true).emit1();
-    return c.op("subtract").in(v).in(lse).emit1();
+    return c.op(log ? "log_softmax" : "softmax").in(v).arg("axis", ax).emit1();
   };
   if (!flatten_semantics) return done(c, 0, apply(x, axis));
   int64_t a = 0;
@@ -1263,7 +1227,7 @@ const std::vector<OpMapping> kTable = {
     ROW("GlobalMaxPool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_max"); }, "inputs of unknown rank."),
     ROW("BatchNormalization", 7, kMaxOpset, map_batch_norm,
         "training_mode = 1 and the running mean and variance outputs (inference only); spatial = 0."),
-    ROW("InstanceNormalization", 6, kMaxOpset, map_instance_norm, "scale and B computed at run time."),
+    ROW("InstanceNormalization", 6, kMaxOpset, map_instance_norm, ""),
     ROW("LayerNormalization", 17, kMaxOpset, map_layer_norm,
         "the Mean and InvStdDev outputs; stash_type other than 1 (float)."),
     ROW("Softmax", 1, 12, [](C& c) { return softmax_like(c, false, true); },
