@@ -60,6 +60,7 @@ dnnl::engine& cpu_engine() {
 struct ConvPrimitives {
   Conv2dGeometry g;
   bool has_bias = false;
+  int threads = 1;  // oneDNN shapes its work for the thread count it is made under
   dnnl::convolution_forward conv;
   memory user_x, user_w, user_b, user_z;  // over the caller's pointers, set per call
   memory conv_x, conv_w, conv_z;          // the convolution's layouts (== user_* where no reorder)
@@ -67,11 +68,12 @@ struct ConvPrimitives {
   dnnl::reorder to_conv_x, to_conv_w, from_conv_z;
 };
 
-std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool has_bias) {
+std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool has_bias, int threads) {
   dnnl::engine& eng = cpu_engine();
   auto p = std::make_unique<ConvPrimitives>();
   p->g = g;
   p->has_bias = has_bias;
+  p->threads = threads;
   const memory::dims x_dims = {g.n, g.c, g.h, g.w}, w_dims = {g.cout, g.c, g.kh, g.kw}, b_dims = {g.cout},
                      z_dims = {g.n, g.cout, g.oh, g.ow};
   const tag act = g.nhwc ? tag::nhwc : tag::nchw;
@@ -111,17 +113,18 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
   return p;
 }
 
-// The calling thread's primitives for (g, has_bias), most recently used first.
-ConvPrimitives& primitives_for(const Conv2dGeometry& g, bool has_bias) {
+// The calling thread's primitives for (g, has_bias, threads), most recently
+// used first.
+ConvPrimitives& primitives_for(const Conv2dGeometry& g, bool has_bias, int threads) {
   constexpr size_t kMaxEntries = 64;  // a ResNet-50 has about 20 distinct geometries
   thread_local std::list<std::unique_ptr<ConvPrimitives>> cache;
   for (auto it = cache.begin(); it != cache.end(); ++it) {
-    if ((*it)->g == g && (*it)->has_bias == has_bias) {
+    if ((*it)->g == g && (*it)->has_bias == has_bias && (*it)->threads == threads) {
       if (it != cache.begin()) cache.splice(cache.begin(), cache, it);
       return *cache.front();
     }
   }
-  cache.push_front(make_primitives(g, has_bias));
+  cache.push_front(make_primitives(g, has_bias, threads));
   if (cache.size() > kMaxEntries) cache.pop_back();
   return *cache.front();
 }
@@ -143,13 +146,14 @@ Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, 
                        int threads) {
   if (!dnnl_enabled()) return Status::error(StatusCode::kNotImplemented, "oneDNN is turned off");
   try {
-    ConvPrimitives& p = primitives_for(g, bias != nullptr);
+    if (threads < 1) threads = 1;
+    OmpThreads scope(threads);  // before the primitives are made, which plan for it
+    ConvPrimitives& p = primitives_for(g, bias != nullptr, threads);
     p.user_x.set_data_handle(const_cast<float*>(x));
     p.user_w.set_data_handle(const_cast<float*>(w));
     p.user_z.set_data_handle(z);
     if (bias != nullptr) p.user_b.set_data_handle(const_cast<float*>(bias));
     thread_local dnnl::stream stream(cpu_engine());
-    OmpThreads scope(threads < 1 ? 1 : threads);
     if (p.reorder_x) p.to_conv_x.execute(stream, p.user_x, p.conv_x);
     if (p.reorder_w) p.to_conv_w.execute(stream, p.user_w, p.conv_w);
     std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, p.conv_x}, {DNNL_ARG_WEIGHTS, p.conv_w},

@@ -11,10 +11,11 @@
 //  z back; an NHWC call runs on x and z as they are (oneDNN has direct
 //  kernels for nhwc). The weights are reordered on every call: no cache
 //  yet knows that a graph's weights never change.
-//  Each thread keeps the primitives it made, keyed by the whole geometry,
-//  with their scratch buffers, so a repeated shape (every run of a graph)
-//  creates nothing. oneDNN uses the same OpenMP runtime as libops, told
-//  libops' thread count per call: one pool, no oversubscription.
+//  Each thread keeps the primitives it made, keyed by the whole geometry
+//  and the thread count they were planned for, with their scratch buffers,
+//  so a repeated shape (every run of a graph) creates nothing. oneDNN uses
+//  the same OpenMP runtime as libops, told libops' thread count per call:
+//  one pool, no oversubscription.
 //  float32 only. LIBOPS_DNNL=0 in the environment (or set_dnnl_enabled)
 //  turns the helper off; a build without oneDNN never uses it.
 #pragma once
