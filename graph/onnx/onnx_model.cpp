@@ -239,6 +239,23 @@ Status attribute_from_proto(const pb::AttributeProto& a, const std::string& base
   return Status::ok();
 }
 
+// A graph's outputs, and what it declares of its values' types and shapes
+// (the main graph and subgraphs alike).
+template <typename ValueInfoMap>
+void read_outputs_and_value_info(const pb::GraphProto& g, std::vector<ValueInfo>& outputs, ValueInfoMap& value_info) {
+  for (const auto& v : g.output()) {
+    ValueInfo vi;
+    value_info_from_proto(v, vi);
+    outputs.push_back(vi);
+    if (vi.dtype != DataType::kInvalid || vi.rank_known) value_info[vi.name] = vi;
+  }
+  for (const auto& v : g.value_info()) {
+    ValueInfo vi;
+    value_info_from_proto(v, vi);
+    value_info.emplace(vi.name, vi);
+  }
+}
+
 Status nodes_from_proto(const pb::GraphProto& g, const std::string& base_dir, int depth, std::vector<Node>& out) {
   out.reserve(static_cast<size_t>(g.node_size()));
   for (int k = 0; k < g.node_size(); ++k) {
@@ -274,17 +291,7 @@ Status subgraph_from_proto(const pb::GraphProto& g, const std::string& base_dir,
     out.inputs.push_back(vi);
     out.value_info[vi.name] = vi;
   }
-  for (const auto& v : g.output()) {
-    ValueInfo vi;
-    value_info_from_proto(v, vi);
-    out.outputs.push_back(vi);
-    if (vi.dtype != DataType::kInvalid || vi.rank_known) out.value_info[vi.name] = vi;
-  }
-  for (const auto& v : g.value_info()) {
-    ValueInfo vi;
-    value_info_from_proto(v, vi);
-    out.value_info.emplace(vi.name, vi);
-  }
+  read_outputs_and_value_info(g, out.outputs, out.value_info);
   return nodes_from_proto(g, base_dir, depth, out.nodes);
 }
 
@@ -341,17 +348,7 @@ Status model_from_proto(pb::ModelProto& m, const std::string& base_dir, Model& o
     out.value_info[vi.name] = vi;
     if (!is_init.count(vi.name)) out.inputs.push_back(vi);
   }
-  for (const auto& v : g.output()) {
-    ValueInfo vi;
-    value_info_from_proto(v, vi);
-    out.outputs.push_back(vi);
-    if (vi.dtype != DataType::kInvalid || vi.rank_known) out.value_info[vi.name] = vi;
-  }
-  for (const auto& v : g.value_info()) {
-    ValueInfo vi;
-    value_info_from_proto(v, vi);
-    out.value_info.emplace(vi.name, vi);
-  }
+  read_outputs_and_value_info(g, out.outputs, out.value_info);
   return nodes_from_proto(g, base_dir, 0, out.nodes);
 }
 
