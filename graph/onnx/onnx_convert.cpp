@@ -341,44 +341,26 @@ Value Converter::constant_ints(const std::vector<int64_t>& values, bool as_vecto
 
 // ---------------------------------------------------------------- OpCall
 
+// Each overload records one named arg (NamedArg: kind 0 int, 1 float,
+// 2 bool, 3 dtype, 4 int list).
 OpCall& OpCall::arg(const char* name, int64_t v) {
-  NamedArg a;
-  a.name = name;
-  a.kind = 0;
-  a.i = v;
-  args_.push_back(std::move(a));
+  args_.push_back(NamedArg{name, 0, v, 0, DataType::kInvalid, {}});
   return *this;
 }
 OpCall& OpCall::arg(const char* name, double v) {
-  NamedArg a;
-  a.name = name;
-  a.kind = 1;
-  a.f = v;
-  args_.push_back(std::move(a));
+  args_.push_back(NamedArg{name, 1, 0, v, DataType::kInvalid, {}});
   return *this;
 }
 OpCall& OpCall::arg(const char* name, bool v) {
-  NamedArg a;
-  a.name = name;
-  a.kind = 2;
-  a.i = v ? 1 : 0;
-  args_.push_back(std::move(a));
+  args_.push_back(NamedArg{name, 2, v ? 1 : 0, 0, DataType::kInvalid, {}});
   return *this;
 }
 OpCall& OpCall::arg(const char* name, DataType v) {
-  NamedArg a;
-  a.name = name;
-  a.kind = 3;
-  a.d = v;
-  args_.push_back(std::move(a));
+  args_.push_back(NamedArg{name, 3, 0, 0, v, {}});
   return *this;
 }
 OpCall& OpCall::arg(const char* name, const std::vector<int64_t>& list) {
-  NamedArg a;
-  a.name = name;
-  a.kind = 4;
-  a.list = list;
-  args_.push_back(std::move(a));
+  args_.push_back(NamedArg{name, 4, 0, 0, DataType::kInvalid, list});
   return *this;
 }
 
