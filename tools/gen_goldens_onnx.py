@@ -213,6 +213,12 @@ def main():
     one("Softmax", "softmax_opset11_axis1", {"x": sx}, opset=11, axis=1)
     one("Softmax", "softmax_opset11_default_2d", {"x": f32(3, 5)}, opset=11)
     one("Softmax", "softmax_opset11_dynamic", {"x": sx}, opset=11, axis=1, dims={"x": ["N", 3, 4]})
+    # Ranks an opset-11 Softmax and a Flatten need, known only through the
+    # nodes before them (import-time shape functions, symbolic batch).
+    case("rank_through_nodes_dynamic",
+         [N("Transpose", ["x"], ["t"], perm=[0, 2, 1]), N("Relu", ["t"], ["r"]),
+          N("Softmax", ["r"], ["s"], axis=1), N("Flatten", ["s"], ["z0"], axis=2)],
+         {"x": sx}, ["z0"], opset=11, dims={"x": ["N", 3, 4]})
     one("Softmax", "softmax_opset13_axis1", {"x": sx}, axis=1)
     one("Softmax", "softmax_opset13_default", {"x": sx})
     one("LogSoftmax", "logsoftmax_opset11_axis1", {"x": sx}, opset=11, axis=1)

@@ -14,6 +14,7 @@
 
 #include "graph/executor.h"
 #include "graph/onnx/onnx_convert.h"
+#include "graph/planner.h"
 #include "graph/onnx/onnx_import.h"
 #include "libops/array/ndarray.h"
 #include "libops/ops/declarable_op.h"
@@ -56,6 +57,25 @@ struct LNode {
   std::vector<DataType> d;
 };
 
+// Note [Import-time shapes]
+//  What a mapping knows of a value's dtype and dims (Converter::input_type)
+//  comes from libops' own shape functions, run on every node as it is
+//  emitted: the ones the loader and executor run, hardened by the op-call
+//  fuzzing. ONNX's shape inference is not used: its functions trust the
+//  model (a fuzzed Conv crashed libonnx), and a converter must not.
+//  A graph input's unknown extents (a symbolic batch) are probed twice, as
+//  2 and as 3, as the loader does (GraphLoader::plan_body); an extent both
+//  probes agree on is known, one that differs stays unknown (-1), and a
+//  value whose probes disagree on rank or dtype, or which a shape function
+//  could not infer, is unknown. Constants reach the shape functions with
+//  their data when they are small (a shape a Reshape reads), shape-only
+//  when large. Declared value_info of the model is the fallback.
+struct Probed {
+  DataType dtype = DataType::kInvalid;
+  Dims dims[2];
+};
+constexpr int64_t kMaxProbeDataElements = int64_t{1} << 16;
+
 }  // namespace
 
 struct Converter::Impl {
@@ -86,6 +106,26 @@ struct Converter::Impl {
   std::unordered_map<std::string, int> uses;                // ONNX value name -> readers
   std::unordered_set<std::string> names;                    // variable names in use
   std::string label;  // "node 3 'conv1' (Conv, opset 13)"
+  // Note [Import-time shapes]: libops value id -> the probed types of its
+  // outputs (absent: not known).
+  std::unordered_map<int64_t, std::vector<Probed>> probed;
+  std::unordered_map<int64_t, const Tensor*> constant_of;  // variable id -> its data, for constants
+
+  // What is known of an ONNX value's type: a constant's exactly, else what
+  // the shape functions gave, else the model's declaration.
+  ValueType type_of(const std::string& name) const;
+  ValueInfo info_of(const std::string& name) const {
+    ValueType t = type_of(name);
+    ValueInfo v;
+    v.name = name;
+    v.dtype = t.dtype;
+    v.onnx_type = dtype_to_onnx(t.dtype);
+    v.rank_known = t.rank_known;
+    v.dims = t.dims;
+    return v;
+  }
+  void probe_placeholder(const LVar& v);
+  void probe_node(const LNode& n, DeclarableOp* op);
 
   std::string unique_name(const std::string& base) {
     std::string n = base;
@@ -99,6 +139,13 @@ struct Converter::Impl {
     v.name = unique_name(name.empty() ? "const" : name);
     v.is_constant = true;
     v.tensor = t;
+    constant_of[v.id] = t;
+    if (static_cast<int64_t>(t->dims.size()) <= kMaxRank) {
+      Probed p;
+      p.dtype = t->dtype;
+      p.dims[0] = p.dims[1] = Dims(t->dims.data(), static_cast<int>(t->dims.size()));
+      probed[v.id] = {p};
+    }
     vars.push_back(std::move(v));
     return Value{vars.back().id, 0};
   }
@@ -152,37 +199,115 @@ bool Converter::constant_ints(int k, const char* what, std::vector<int64_t>& out
 }
 
 ValueType Converter::input_type(int k) const {
+  if (!has_input(k)) return ValueType{};
+  return impl_.type_of(node_->inputs[static_cast<size_t>(k)]);
+}
+
+DataType Converter::input_dtype(int k) const { return input_type(k).dtype; }
+
+// ---------------------------------------------------------------- import-time shapes
+
+ValueType Converter::Impl::type_of(const std::string& name) const {
   ValueType vt;
-  if (!has_input(k)) return vt;
-  const std::string& name = node_->inputs[static_cast<size_t>(k)];
-  auto c = impl_.constants.find(name);
-  if (c != impl_.constants.end()) {
+  auto c = constants.find(name);
+  if (c != constants.end()) {
     vt.dtype = c->second->dtype;
     vt.rank_known = true;
     vt.dims = c->second->dims;
     return vt;
   }
-  auto it = impl_.info->find(name);
-  if (it != impl_.info->end()) {
-    vt.dtype = it->second.dtype;
-    vt.rank_known = it->second.rank_known;
-    vt.dims = it->second.dims;
+  auto v = values.find(name);
+  if (v != values.end()) {
+    auto p = probed.find(v->second.id);
+    if (p != probed.end() && v->second.output < p->second.size()) {
+      const Probed& pr = p->second[v->second.output];
+      if (pr.dtype != DataType::kInvalid) {
+        vt.dtype = pr.dtype;
+        vt.rank_known = true;
+        for (int d = 0; d < pr.dims[0].size(); ++d)
+          vt.dims.push_back(pr.dims[0][d] == pr.dims[1][d] ? pr.dims[0][d] : -1);
+        return vt;
+      }
+    }
+  }
+  if (info != nullptr) {
+    auto it = info->find(name);
+    if (it != info->end()) {
+      vt.dtype = it->second.dtype;
+      vt.rank_known = it->second.rank_known;
+      vt.dims = it->second.dims;
+    }
   }
   return vt;
 }
 
-DataType Converter::input_dtype(int k) const { return input_type(k).dtype; }
-
-ValueType Converter::output_type(int k) const {
-  ValueType vt;
-  if (k < 0 || k >= num_outputs()) return vt;
-  auto it = impl_.info->find(node_->outputs[static_cast<size_t>(k)]);
-  if (it != impl_.info->end()) {
-    vt.dtype = it->second.dtype;
-    vt.rank_known = it->second.rank_known;
-    vt.dims = it->second.dims;
+void Converter::Impl::probe_placeholder(const LVar& v) {
+  const ValueInfo& t = v.placeholder;
+  if (t.dtype == DataType::kInvalid || !t.rank_known || static_cast<int64_t>(t.dims.size()) > kMaxRank) return;
+  Probed p;
+  p.dtype = t.dtype;
+  for (int k = 0; k < 2; ++k) {
+    for (int64_t d : t.dims) p.dims[k].push_back(d < 0 ? 2 + k : d);
+    if (!strides_fit(p.dims[k])) return;
   }
-  return vt;
+  probed[v.id] = {p};
+}
+
+// Runs the node's shape function (or the legacy rule) once per probe; the
+// node's outputs are known only when both runs succeed and agree on rank
+// and dtypes (Note [Import-time shapes]).
+void Converter::Impl::probe_node(const LNode& n, DeclarableOp* op) {
+  std::vector<const Probed*> ins;
+  for (const Value& v : n.inputs) {
+    auto it = probed.find(v.id);
+    if (it == probed.end() || v.output >= it->second.size() || it->second[v.output].dtype == DataType::kInvalid)
+      return;
+    ins.push_back(&it->second[v.output]);
+  }
+  std::vector<Probed> outs(n.num_outputs);
+  for (int k = 0; k < 2; ++k) {
+    ShapeList shapes;
+    if (op != nullptr) {
+      std::vector<NDArray> arrays(ins.size());
+      Context ctx;
+      for (size_t i = 0; i < ins.size(); ++i) {
+        auto c = constant_of.find(n.inputs[i].id);
+        const Tensor* t = c == constant_of.end() ? nullptr : c->second;
+        bool wrapped = false;
+        if (t != nullptr && t->numel() <= kMaxProbeDataElements && !t->data.empty())
+          wrapped = NDArray::wrap(const_cast<uint8_t*>(t->data.data()), t->data.size(), t->dtype, ins[i]->dims[k],
+                                  nullptr, arrays[i])
+                        .is_ok();  // shape functions only read
+        if (!wrapped) arrays[i] = NDArray::shape_only(TensorShape{ins[i]->dtype, ins[i]->dims[k], 'c'});
+        ctx.add_input(&arrays[i]);
+      }
+      ctx.t_args() = n.t;
+      ctx.i_args() = n.i;
+      ctx.b_args() = n.b;
+      ctx.d_args() = n.d;
+      if (!op->infer_shapes(ctx, shapes).is_ok()) return;
+    } else {
+      ::libops::graph::Node legacy;
+      legacy.kind = NodeKind::kLegacy;
+      legacy.group = static_cast<ops_legacy_group_t>(n.group);
+      legacy.num = n.num;
+      legacy.op_label = n.name;
+      std::vector<TensorShape> in;
+      for (const Probed* p : ins) in.push_back(TensorShape{p->dtype, p->dims[k], 'c'});
+      TensorShape out;
+      if (!legacy_output_shape(legacy, in.data(), static_cast<int>(in.size()), out).is_ok()) return;
+      shapes.push_back(out);
+    }
+    if (shapes.size() != outs.size()) return;
+    for (size_t o = 0; o < outs.size(); ++o) {
+      const TensorShape& s = shapes[o];
+      if (!strides_fit(s.dims)) return;
+      if (k == 1 && (outs[o].dtype != s.dtype || outs[o].dims[0].size() != s.dims.size())) return;
+      outs[o].dtype = s.dtype;
+      outs[o].dims[k] = s.dims;
+    }
+  }
+  probed[n.id] = std::move(outs);
 }
 
 namespace {
@@ -303,6 +428,7 @@ Value Converter::legacy(int group, int num, std::initializer_list<Value> inputs)
   n.inputs.assign(inputs.begin(), inputs.end());
   for (const Value& v : n.inputs)
     if (!v.valid()) return Value{};
+  impl_.probe_node(n, nullptr);
   impl_.nodes.push_back(std::move(n));
   return Value{impl_.nodes.back().id, 0};
 }
@@ -446,6 +572,7 @@ std::vector<Value> OpCall::emit() {
   if (has_list[kt]) for (int64_t v : lists[kt]) n.t.push_back(static_cast<double>(v));
   std::vector<Value> out;
   for (int k = 0; k < num_outputs_; ++k) out.push_back(Value{n.id, static_cast<uint32_t>(k)});
+  impl.probe_node(n, op);
   impl.nodes.push_back(std::move(n));
   return out;
 }
@@ -751,6 +878,7 @@ Status convert_model(const Model& m, ConvertResult& result) {
       v.name = in.name;
       impl.names.insert(in.name);
       v.placeholder = in;
+      impl.probe_placeholder(v);
       impl.vars.push_back(v);
       impl.values[in.name] = Value{v.id, 0};
       impl.constants.erase(in.name);
@@ -865,11 +993,10 @@ Status map_if(Converter& c) {
       v.id = sub->next_id++;
       v.name = name;
       sub->names.insert(name);
-      auto it = outer.info->find(name);
-      v.placeholder.name = name;
-      if (it != outer.info->end()) v.placeholder = it->second;
+      v.placeholder = outer.info_of(name);
       if (v.placeholder.dtype == DataType::kInvalid)
         return c.fail("the dtype of '" + name + "', which a branch reads, is not known");
+      sub->probe_placeholder(v);
       sub->vars.push_back(v);
       sub->values[name] = Value{v.id, 0};
     }
@@ -914,6 +1041,7 @@ Value add_placeholder(Converter::Impl& sub, const std::string& name, const Value
   v.name = sub.unique_name(name);
   v.placeholder = type;
   v.placeholder.name = v.name;
+  sub.probe_placeholder(v);
   sub.vars.push_back(v);
   return Value{v.id, 0};
 }
@@ -973,20 +1101,17 @@ Status map_loop(Converter& c) {
   for (int k = 0; k < n_carried; ++k) {
     init.push_back(c.input(2 + k));
     ValueInfo t = g.inputs[static_cast<size_t>(2 + k)];
-    if (t.dtype == DataType::kInvalid) {
-      auto it = outer.info->find(node.inputs[static_cast<size_t>(2 + k)]);
-      if (it != outer.info->end()) t = it->second;
-    }
+    if (t.dtype == DataType::kInvalid) t = outer.info_of(node.inputs[static_cast<size_t>(2 + k)]);
     if (t.dtype == DataType::kInvalid)
       return c.fail(str_format("the dtype of loop-carried value %d is not known", k));
     carried_types.push_back(t);
   }
   std::vector<ValueInfo> captured_types;
   for (const std::string& name : args) {
-    auto it = outer.info->find(name);
-    if (it == outer.info->end() || it->second.dtype == DataType::kInvalid)
+    ValueInfo t = outer.info_of(name);
+    if (t.dtype == DataType::kInvalid)
       return c.fail("the dtype of '" + name + "', which the body reads, is not known");
-    captured_types.push_back(it->second);
+    captured_types.push_back(t);
     init.push_back(outer.values.at(name));
   }
   for (const Value& v : init)

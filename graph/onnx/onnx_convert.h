@@ -91,7 +91,7 @@ class Converter {
   // A constant integer input, e.g. Reshape's shape: false (and a problem
   // recorded, naming `what`) when it is not a constant.
   bool constant_ints(int k, const char* what, std::vector<int64_t>& out);
-  ValueType input_type(int k) const;
+  ValueType input_type(int k) const;  // Note [Import-time shapes] in onnx_convert.cpp
   int input_rank(int k) const { return input_type(k).rank(); }
   DataType input_dtype(int k) const;  // kInvalid when not known
 
@@ -111,7 +111,6 @@ class Converter {
   bool output_used(int k) const;  // present, and read by a node or a graph output
   void set_output(int k, Value v);
   void set_output_constant(int k, Tensor t);  // folded at conversion
-  ValueType output_type(int k) const;
 
   // ---- problems ----
   // Records a problem with the node (and returns a status carrying it):

@@ -14,7 +14,6 @@
 
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
-#include <onnx/shape_inference/implementation.h>
 
 namespace libops::graph::onnx {
 
@@ -313,26 +312,6 @@ Status model_from_proto(pb::ModelProto& m, const std::string& base_dir, Model& o
   }
   // Before IR version 3 there was no opset_import: opset 1.
   if (!have_default) out.opset = m.ir_version() < 3 ? 1 : 0;
-
-  // Shape inference adds value_info for intermediate values (best effort:
-  // a node it cannot infer leaves its outputs unknown; the import goes on).
-  // Only for opsets this ONNX build's schemas cover: for a later opset it
-  // would apply older schemas (ReduceMean's axes as an attribute, say) and
-  // could infer wrong shapes, which are worse than unknown ones.
-  int newest = 0;
-  try {
-    const auto& ranges = pb::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
-    auto it = ranges.find("");
-    if (it != ranges.end()) newest = it->second.second;
-  } catch (...) {
-  }
-  if (out.opset <= newest) {
-    try {
-      pb::shape_inference::InferShapes(m, pb::OpSchemaRegistry::Instance(),
-                                       pb::ShapeInferenceOptions(false, 0, false));
-    } catch (...) {
-    }
-  }
 
   const pb::GraphProto& g = m.graph();
   for (const auto& t : g.initializer()) {

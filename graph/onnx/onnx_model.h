@@ -60,8 +60,8 @@ struct Node {
   const Attribute* find(const std::string& attr) const;
 };
 
-// A value's type as declared (graph inputs and outputs) or inferred (ONNX
-// shape inference): dtype and dims, -1 for a dim that is not known.
+// A value's type as the model declares it (graph inputs and outputs, and
+// value_info): dtype and dims, -1 for a dim that is not known.
 struct ValueInfo {
   std::string name;
   DataType dtype = DataType::kInvalid;
@@ -89,13 +89,12 @@ struct Model {
   std::vector<ValueInfo> outputs;
   std::vector<Tensor> initializers;
   std::vector<Node> nodes;
-  std::unordered_map<std::string, ValueInfo> value_info;  // declared and inferred
+  std::unordered_map<std::string, ValueInfo> value_info;  // as declared (inputs, outputs, value_info)
 };
 
 // Parses a serialized ModelProto. External tensor data are read from files
-// relative to `base_dir` (an empty base_dir refuses external data). Runs
-// ONNX shape inference (best effort: a model it cannot infer is still
-// imported, with fewer known shapes).
+// relative to `base_dir` (an empty base_dir refuses external data). ONNX's
+// shape inference is not run (Note [Import-time shapes] in onnx_convert.cpp).
 Status model_parse(const void* data, size_t size, const std::string& base_dir, Model& out);
 Status model_read_file(const std::string& path, Model& out);
 
