@@ -74,11 +74,15 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
   p->g = g;
   p->has_bias = has_bias;
   p->threads = threads;
-  const memory::dims x_dims = {g.n, g.c, g.h, g.w}, w_dims = {g.cout, g.c, g.kh, g.kw}, b_dims = {g.cout},
-                     z_dims = {g.n, g.cout, g.oh, g.ow};
+  // Grouped weights are [G, Cout/G, Cin/G, kH, kW] to oneDNN: the same
+  // bytes as the caller's [Cout, Cin/G, kH, kW].
+  const bool grouped = g.groups > 1;
+  const memory::dims x_dims = {g.n, g.c, g.h, g.w}, b_dims = {g.cout}, z_dims = {g.n, g.cout, g.oh, g.ow};
+  const memory::dims w_dims = grouped ? memory::dims{g.groups, g.cout / g.groups, g.c / g.groups, g.kh, g.kw}
+                                      : memory::dims{g.cout, g.c, g.kh, g.kw};
   const tag act = g.nhwc ? tag::nhwc : tag::nchw;
-  const memory::desc user_x_md(x_dims, kF32, act), user_w_md(w_dims, kF32, tag::oihw), user_b_md(b_dims, kF32, tag::a),
-      user_z_md(z_dims, kF32, act);
+  const memory::desc user_x_md(x_dims, kF32, act), user_w_md(w_dims, kF32, grouped ? tag::goihw : tag::oihw),
+      user_b_md(b_dims, kF32, tag::a), user_z_md(z_dims, kF32, act);
   // NHWC runs on the caller's layout; NCHW lets oneDNN pick its blocked one.
   const memory::desc x_md = g.nhwc ? user_x_md : memory::desc(x_dims, kF32, tag::any);
   const memory::desc z_md = g.nhwc ? user_z_md : memory::desc(z_dims, kF32, tag::any);

@@ -32,7 +32,8 @@ struct Conv2dGeometry {
   int64_t sh = 1, sw = 1, dh = 1, dw = 1;
   int64_t pad_top = 0, pad_left = 0;
   int64_t oh = 0, ow = 0;  // output
-  bool nhwc = false;       // layout of x and z; weights are always [Cout, Cin, kH, kW]
+  bool nhwc = false;       // layout of x and z; weights are always [Cout, Cin / groups, kH, kW]
+  int64_t groups = 1;      // Note [Grouped convolution] in libops/ops/nn/conv2d.h
   bool operator==(const Conv2dGeometry&) const = default;
 };
 
@@ -43,7 +44,7 @@ bool dnnl_enabled();
 void set_dnnl_enabled(bool on);
 
 // z = conv(x, w) (+ bias): x and z dense in g's layout, w dense
-// [Cout, Cin, kH, kW], bias [Cout] or null; `threads` OpenMP threads. An
+// [Cout, Cin / groups, kH, kW], bias [Cout] or null; `threads` OpenMP threads. An
 // error (oneDNN refused the case, or is off) leaves z unwritten, and the
 // caller runs its own path.
 Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, const float* bias, float* z,

@@ -48,8 +48,8 @@ struct GoldenRow {
 };
 void PrintTo(const GoldenRow& r, std::ostream* os) { *os << r.op << "_" << r.name; }
 
-// Mirrors CONV_CASES, POOL_CASES, POOL_WIDE_CASES and the batchnorm cases of
-// tools/gen_goldens_nn.py. SAME rows with an odd total padding (6 rows,
+// Mirrors CONV_CASES, POOL_CASES, POOL_WIDE_CASES, GROUPED_CASES and the
+// batchnorm cases of tools/gen_goldens_nn.py. SAME rows with an odd total padding (6 rows,
 // kernel 3, stride 2: 0 on top, 1 at the bottom) and dilated pooling are
 // refused.
 const GoldenRow kGoldenRows[] = {
@@ -66,6 +66,16 @@ const GoldenRow kGoldenRows[] = {
     {"conv2d", "nhwc_dilation2", nullptr},
     {"conv2d", "nhwc_rect", nullptr},
     {"conv2d", "nhwc_pointwise", nullptr},
+    {"conv2d", "groups2", nullptr},
+    {"conv2d", "groups3_stride2", nullptr},
+    {"conv2d", "depthwise", nullptr},
+    {"conv2d", "depthwise_mult2_same_s2", kOddSame},
+    {"conv2d", "depthwise_dilated", nullptr},
+    {"conv2d", "groups2_pointwise", nullptr},
+    {"conv2d", "nhwc_groups2", nullptr},
+    {"conv2d", "nhwc_groups2_pointwise", nullptr},
+    {"depthwise_conv2d", "depthwise", nullptr},
+    {"depthwise_conv2d", "depthwise_dilated", nullptr},
     {"maxpool2d", "max_k2s2", nullptr},
     {"maxpool2d", "max_k3s1p1", nullptr},
     {"maxpool2d", "max_same_k3s2", kOddSame},
@@ -176,6 +186,7 @@ struct ConvGeometry {
   int64_t cout;
   std::vector<int64_t> iargs;  // 0..8 of Note [Window arguments]
   bool nhwc, bias;
+  int64_t groups = 1;  // Note [Grouped convolution]
 };
 
 const ConvGeometry kConvGeometries[] = {
@@ -189,6 +200,10 @@ const ConvGeometry kConvGeometries[] = {
     {"same_dilated", {2, 3, 8, 8}, 4, {3, 3, 1, 1, 0, 0, 2, 2, 1}, false, true},
     {"pointwise", {3, 4, 6, 6}, 8, {1, 1, 1, 1, 0, 0, 1, 1, 0}, false, true},
     {"pointwise_nhwc", {3, 4, 6, 6}, 8, {1, 1, 1, 1, 0, 0, 1, 1, 0}, true, true},
+    {"groups4_3x3", {2, 8, 13, 11}, 12, {3, 3, 1, 1, 1, 1, 1, 1, 0}, false, true, 4},
+    {"groups2_3x3_nhwc", {2, 8, 13, 11}, 12, {3, 3, 2, 2, 1, 1, 1, 1, 0}, true, false, 2},
+    {"depthwise_3x3_s2", {2, 16, 14, 14}, 16, {3, 3, 2, 2, 1, 1, 1, 1, 0}, false, true, 16},
+    {"depthwise_mult2_nhwc", {1, 6, 9, 10}, 12, {3, 3, 1, 1, 1, 1, 1, 1, 0}, true, true, 6},
 };
 
 auto conv_inputs(const ConvGeometry& c) {
@@ -196,15 +211,19 @@ auto conv_inputs(const ConvGeometry& c) {
     const Dims& s = c.x;
     const Dims xs = c.nhwc ? Dims{s[0], s[2], s[3], s[1]} : s;
     std::vector<NDArray> v = {make(t, xs, ramp(xs.product(), 1.0)),
-                              make(t, {c.cout, s[1], c.iargs[0], c.iargs[1]},
-                                   ramp(c.cout * s[1] * c.iargs[0] * c.iargs[1], 0.2, 1.1))};
+                              make(t, {c.cout, s[1] / c.groups, c.iargs[0], c.iargs[1]},
+                                   ramp(c.cout * (s[1] / c.groups) * c.iargs[0] * c.iargs[1], 0.2, 1.1))};
     if (c.bias) v.push_back(make(t, {c.cout}, ramp(c.cout, 0.5, 2.3)));
     return v;
   };
 }
 
-std::vector<int64_t> with_format(std::vector<int64_t> iargs, bool nhwc) {
+std::vector<int64_t> with_format(std::vector<int64_t> iargs, bool nhwc, int64_t groups = 1) {
   iargs.push_back(nhwc ? 1 : 0);
+  if (groups > 1) {
+    iargs.push_back(1);  // weights_format [Cout, Cin / groups, kH, kW]
+    iargs.push_back(groups);
+  }
   return iargs;
 }
 
@@ -212,7 +231,7 @@ TEST(CudaNn, Conv2dMatchesTheCpu) {
   REQUIRE_CUDA_DEVICE();
   for (DataType t : {DataType::kFloat32, DataType::kFloat16})
     for (const ConvGeometry& c : kConvGeometries)
-      expect_cuda_matches_cpu("conv2d", conv_inputs(c), with_format(c.iargs, c.nhwc), {}, t, c.name);
+      expect_cuda_matches_cpu("conv2d", conv_inputs(c), with_format(c.iargs, c.nhwc, c.groups), {}, t, c.name);
 }
 
 struct PoolGeometry {
@@ -312,7 +331,7 @@ TEST(CudaNn, Bfloat16MatchesTheCpu) {
   REQUIRE_CUDA_DEVICE();
   const DataType t = DataType::kBFloat16;
   for (const ConvGeometry& c : kConvGeometries)
-    expect_cuda_matches_cpu("conv2d", conv_inputs(c), with_format(c.iargs, c.nhwc), {}, t, c.name);
+    expect_cuda_matches_cpu("conv2d", conv_inputs(c), with_format(c.iargs, c.nhwc, c.groups), {}, t, c.name);
   for (const PoolGeometry& p : kPoolGeometries)
     expect_cuda_matches_cpu(p.op, pool_inputs(p), with_format(p.iargs, p.nhwc), {}, t, p.name);
   for (const BnCase& b : kBnCases) expect_cuda_matches_cpu("batchnorm", bn_inputs(b), b.iargs, {1e-3}, t, b.name);

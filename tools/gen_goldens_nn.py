@@ -77,6 +77,17 @@ def conv2d_ref(x, w, b, s, p, d, same):
     return z
 
 
+def grouped_conv2d_ref(x, w, b, s, p, d, same, groups):
+    """Each run of Cin / groups channels under its run of Cout / groups
+    filters (weights [Cout, Cin / groups, kH, kW]), concatenated."""
+    cg, og = x.shape[1] // groups, w.shape[0] // groups
+    z = np.concatenate([conv2d_ref(x[:, g * cg:(g + 1) * cg], w[g * og:(g + 1) * og], None, s, p, d, same)
+                        for g in range(groups)], axis=1)
+    if b is not None:
+        z += b[None, :, None, None]
+    return z
+
+
 def pool2d_ref(x, k, s, p, d, same, mode, include_pad=False):
     padding, out = geometry(x, k, s, p, d, same)
     inside = np.pad(np.ones_like(x), padding)
@@ -158,6 +169,37 @@ def gen_conv():
         save("conv2d", name, x=x, w=w, iargs=iargs + [0], z=z, **extra)
         if name in CONV_NHWC:
             save("conv2d", "nhwc_" + name, x=to_nhwc(x), w=w, iargs=iargs + [1], z=to_nhwc(z), **extra)
+
+
+# Grouped and depthwise: name: (x shape NCHW, Cout, groups, kernel, bias?,
+# stride, padding, dilation, same). Generated after all the others.
+GROUPED_CASES = {
+    "groups2": ((2, 4, 6, 5), 6, 2, (3, 3), True, (1, 1), (1, 1), (1, 1), False),
+    "groups3_stride2": ((1, 6, 7, 7), 3, 3, (3, 2), False, (2, 1), (0, 1), (1, 1), False),
+    "depthwise": ((2, 5, 7, 6), 5, 5, (3, 3), True, (1, 1), (1, 1), (1, 1), False),
+    "depthwise_mult2_same_s2": ((2, 3, 8, 7), 6, 3, (3, 3), True, (2, 2), (0, 0), (1, 1), True),
+    "depthwise_dilated": ((1, 4, 9, 9), 4, 4, (3, 3), False, (1, 1), (2, 2), (2, 2), False),
+    "groups2_pointwise": ((2, 4, 5, 5), 6, 2, (1, 1), True, (1, 1), (0, 0), (1, 1), False),
+}
+GROUPED_NHWC = ["groups2", "depthwise_mult2_same_s2", "groups2_pointwise"]
+
+
+def gen_grouped():
+    for name, (xs, cout, groups, k, has_b, s, p, d, same) in GROUPED_CASES.items():
+        x, w = normal(*xs), normal(cout, xs[1] // groups, *k)
+        b = normal(cout) if has_b else None
+        z = grouped_conv2d_ref(x, w, b, s, p, d, same, groups)
+        iargs = window_iargs(k, s, p, d, same)
+        extra = {"b": b} if has_b else {}
+        save("conv2d", name, x=x, w=w, iargs=iargs + [0, 1, groups], z=z, **extra)
+        if name in GROUPED_NHWC:
+            save("conv2d", "nhwc_" + name, x=to_nhwc(x), w=w, iargs=iargs + [1, 1, groups], z=to_nhwc(z), **extra)
+        if groups == xs[1]:
+            # The same call as depthwise_conv2d, weights [kH, kW, C, mult]:
+            # filter o = c * mult + m of the grouped weights is [.., c, m].
+            mult = cout // groups
+            w_hwcm = np.transpose(w.reshape(groups, mult, *k), (2, 3, 0, 1))
+            save("depthwise_conv2d", name, x=x, w=w_hwcm, iargs=iargs + [0, 0], z=z, **extra)
 
 
 def gen_pool(cases, nhwc):
@@ -242,6 +284,7 @@ def main():
     gen_batchnorm()
     gen_networks()
     gen_pool(POOL_WIDE_CASES, [])
+    gen_grouped()
 
 
 if __name__ == "__main__":

@@ -282,29 +282,18 @@ Status map_conv(C& c) {
   Window w;
   RETURN_IF_ERROR(read_window(c, w, kernel, true));
   const int64_t group = c.attr_int("group", 1);
+  if (group < 1) return c.fail_attr("group", str_format("= %lld must be >= 1", static_cast<long long>(group)));
   Value x = c.input(0);
   x = pad_if_asymmetric(c, x, w, 0.0);
-  auto conv = [&](Value xi, Value wi, Value bi) {
-    OpCall call = c.op("conv2d");
-    call.in(xi).in(wi);
-    if (bi.valid()) call.in(bi);
-    return call.arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw).arg("pH", w.pt).arg("pW", w.pl)
-        .arg("dH", w.dh).arg("dW", w.dw).arg("same_mode", static_cast<int64_t>(w.same)).arg("data_format", int64_t{0})
-        .arg("weights_format", int64_t{1}).emit1();
-  };
-  Value wv = c.input(1), bv = c.has_input(2) ? c.input(2) : Value{};
-  if (group == 1) return done(c, 0, conv(x, wv, bv));
-  if (group < 1) return c.fail_attr("group", str_format("= %lld must be >= 1", static_cast<long long>(group)));
-  // Grouped (and depthwise) convolution: one conv2d per group over its
-  // channels, joined again along the channel axis.
-  std::vector<Value> xs = c.op("split").in(x).arg("num_split", group).arg("axis", int64_t{1}).outputs(static_cast<int>(group)).emit();
-  std::vector<Value> ws = c.op("split").in(wv).arg("num_split", group).arg("axis", int64_t{0}).outputs(static_cast<int>(group)).emit();
-  std::vector<Value> bs;
-  if (bv.valid()) bs = c.op("split").in(bv).arg("num_split", group).arg("axis", int64_t{0}).outputs(static_cast<int>(group)).emit();
-  if (xs.size() != static_cast<size_t>(group) || ws.size() != static_cast<size_t>(group)) return c.fail("split failed");
-  OpCall cat = c.op("concat");
-  for (int64_t g = 0; g < group; ++g) cat.in(conv(xs[g], ws[g], bs.empty() ? Value{} : bs[g]));
-  return done(c, 0, cat.arg("axis", int64_t{1}).emit1());
+  OpCall call = c.op("conv2d");
+  call.in(x).in(c.input(1));
+  if (c.has_input(2)) call.in(c.input(2));
+  // ONNX's grouped weights [M, C/group, kH, kW] are conv2d's (Note
+  // [Grouped convolution]).
+  return done(c, 0, call.arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw).arg("pH", w.pt)
+                        .arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw).arg("same_mode", static_cast<int64_t>(w.same))
+                        .arg("data_format", int64_t{0}).arg("weights_format", int64_t{1}).arg("groups", group)
+                        .emit1());
 }
 
 Status check_ceil_mode(C& c) {
@@ -1218,8 +1207,7 @@ const std::vector<OpMapping> kTable = {
     // Linear algebra and neural-network layers.
     ROW("Gemm", 7, kMaxOpset, map_gemm, ""),
     ROW("Conv", 1, kMaxOpset, map_conv,
-        "1-D and 3-D convolutions; auto_pad SAME_LOWER with unknown spatial dims. Grouped convolutions run as one "
-        "conv2d per group."),
+        "1-D and 3-D convolutions; auto_pad SAME_LOWER with unknown spatial dims."),
     ROW("MaxPool", 1, kMaxOpset, map_max_pool, "1-D and 3-D pooling; ceil_mode = 1; the Indices output."),
     ROW("AveragePool", 1, kMaxOpset, map_average_pool,
         "1-D and 3-D pooling; ceil_mode = 1; unequal pads before and after with count_include_pad = 0."),

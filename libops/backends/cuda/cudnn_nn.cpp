@@ -102,12 +102,13 @@ class ConvDesc {
   ~ConvDesc() {
     if (d_ != nullptr) cudnnDestroyConvolutionDescriptor(d_);
   }
-  Status set(const Geometry2d& g, const Window2d& win, cudnnDataType_t compute) {
+  Status set(const Geometry2d& g, const Window2d& win, int64_t groups, cudnnDataType_t compute) {
     if (d_ == nullptr) LIBOPS_CUDNN_CHECK(cudnnCreateConvolutionDescriptor(&d_));
     LIBOPS_CUDNN_CHECK(cudnnSetConvolution2dDescriptor(
         d_, static_cast<int>(g.pad_top), static_cast<int>(g.pad_left), static_cast<int>(win.sh),
         static_cast<int>(win.sw), static_cast<int>(win.dh), static_cast<int>(win.dw), CUDNN_CROSS_CORRELATION,
         compute));
+    LIBOPS_CUDNN_CHECK(cudnnSetConvolutionGroupCount(d_, static_cast<int>(groups)));
     return Status::ok();
   }
   Status set_math(cudnnMathType_t math) {
@@ -206,9 +207,10 @@ Status window_padding_usable(Device device, const Geometry2d& g, const Window2d&
 Status cudnn_conv2d_usable(Device device, const Conv2dDesc& desc) {
   RETURN_IF_ERROR(dtype_usable(device, desc.dtype));
   const Geometry2d& g = desc.g;
-  const std::string call = window_call_str(g, desc.win) + str_format(", %lld filters", static_cast<long long>(desc.cout));
+  std::string call = window_call_str(g, desc.win) + str_format(", %lld filters", static_cast<long long>(desc.cout));
+  if (desc.groups > 1) call += str_format(" in %lld groups", static_cast<long long>(desc.groups));
   RETURN_IF_ERROR(extents_usable(device, "x", call, {g.n, g.c, g.h, g.w}));
-  RETURN_IF_ERROR(extents_usable(device, "the weights", call, {desc.cout, g.c, desc.win.kh, desc.win.kw}));
+  RETURN_IF_ERROR(extents_usable(device, "the weights", call, {desc.cout, g.c / desc.groups, desc.win.kh, desc.win.kw}));
   RETURN_IF_ERROR(extents_usable(device, "the output", call, {g.n, desc.cout, g.oh, g.ow}));
   return window_padding_usable(device, g, desc.win, call);
 }
@@ -283,7 +285,7 @@ Status convolve(cuda::LaunchContext* ctx, cudnnHandle_t handle, const Conv2dDesc
                                : desc.dtype == DataType::kFloat64 ? CUDNN_DEFAULT_MATH
                                                                   : CUDNN_TENSOR_OP_MATH;
   ConvDesc cd;
-  RETURN_IF_ERROR(cd.set(desc.g, desc.win, compute));
+  RETURN_IF_ERROR(cd.set(desc.g, desc.win, desc.groups, compute));
   RETURN_IF_ERROR(cd.set_math(math));
   int max_algos = 0;
   LIBOPS_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithmMaxCount(handle, &max_algos));
@@ -345,7 +347,7 @@ Status cudnn_conv2d(Device device, const Conv2dDesc& desc, const NDArray& x, con
     TensorDesc xd;
     FilterDesc wd;
     RETURN_IF_ERROR(xd.set(format, run.type, g.n, g.c, g.h, g.w));
-    RETURN_IF_ERROR(wd.set(run.type, format, desc.cout, g.c, desc.win.kh, desc.win.kw));
+    RETURN_IF_ERROR(wd.set(run.type, format, desc.cout, g.c / desc.groups, desc.win.kh, desc.win.kw));
     RETURN_IF_ERROR(
         convolve(run.ctx, run.handle, desc, xd, x.device_data(), wd, w.device_data(), yd, z.device_data(), device));
   }

@@ -16,11 +16,13 @@
 //                 libnd4j defaults to 0; libops to 1, the layout ONNX and
 //                 PyTorch models carry, so a libnd4j call with 10 i args
 //                 and HWIO weights must say weights_format = 0.
+//           11    groups, optional (default 1): Note [Grouped convolution]
+//                 in conv2d.h; the weights' Cin is then Cin / groups
 //   output  [N, Cout, oH, oW] (NCHW) or [N, oH, oW, Cout] (NHWC), x's dtype
 //
 //   z[n, co, oh, ow] = bias[co] + sum over ci, kh, kw of
-//       w[co, ci, kh, kw] * x[n, ci, oh*sH - pad_top + kh*dH, ow*sW - pad_left + kw*dW]
-//   with x = 0 outside the image.
+//       w[co, ci, kh, kw] * x[n, g*Cin/G + ci, oh*sH - pad_top + kh*dH, ow*sW - pad_left + kw*dW]
+//   with g = co / (Cout/G) the filter's group, x = 0 outside the image.
 //
 // float32 work (float16 and bfloat16 too, in float) goes to oneDNN's direct
 // convolution where it is built in and takes the case (Note [oneDNN
@@ -35,6 +37,8 @@
 //         the weights permuted to [Cout, kH, kW, Cin] so that each tap of
 //         cols is a contiguous copy of Cin values.
 // A 1x1 kernel with stride 1 and no padding needs no im2col: x is the matrix.
+// With groups, each group is one GEMM over its run of the columns (NCHW:
+// rows of cols; NHWC: its own column buffer) and of the filters.
 // The column buffer holds at most kColsBudget values; bigger batches run in
 // chunks. im2col runs on parallel_for, and so does the GEMM, split in blocks
 // (Note [GEMM threads] in blas/gemm_cpu.cpp).
@@ -47,7 +51,7 @@
 #include "blas/gemm.h"
 #include "libops/core/log.h"
 #include "libops/core/parallel.h"
-#include "libops/ops/nn/conv_utils.h"
+#include "libops/ops/nn/conv2d.h"
 #include "libops/ops/nn/nn_device.h"
 
 namespace libops::ops::nn {
@@ -56,53 +60,25 @@ namespace {
 constexpr int64_t kColsBudget = int64_t{1} << 22;  // values in one column buffer
 constexpr int64_t kCopyGrain = 32768;              // values one im2col task copies, at least
 
-struct ConvPlan {
-  NDArray w;  // the weights viewed as [Cout, Cin, kH, kW], whatever weights_format
-  Window2d win;
-  Geometry2d g;
-  int64_t cout = 0;
-  bool has_bias = false;
-};
+// Layouts of the weights_format arg, for messages.
+const char* const kWeightLayouts[3] = {"[kH, kW, Cin, Cout]", "[Cout, Cin, kH, kW]", "[Cout, kH, kW, Cin]"};
 
+// conv2d's own args: the weights in weights_format's layout, groups.
 Status conv2d_plan(Context& block, ConvPlan& plan) {
-  window_args(block, plan.win);
-  const bool nhwc = INT_ARG(9) == 1;
-  const NDArray& x = *block.input(0);
+  Window2d win;
+  window_args(block, win);
   const NDArray& given = *block.input(1);
+  const int64_t format = INT_ARG(10);
   REQUIRE_TRUE(given.rank() == 4, OPS_ERR_SHAPE, "weights%s has rank %d: it must be rank 4 (weights_format %lld)",
-               given.shape().str().c_str(), given.rank(), static_cast<long long>(INT_ARG(10)));
-  switch (INT_ARG(10)) {
-    case 0: RETURN_IF_ERROR(given.permute(Dims{3, 2, 0, 1}, plan.w)); break;  // [kH, kW, Cin, Cout]
-    case 2: RETURN_IF_ERROR(given.permute(Dims{0, 3, 1, 2}, plan.w)); break;  // [Cout, kH, kW, Cin]
-    default: plan.w = given; break;
+               given.shape().str().c_str(), given.rank(), static_cast<long long>(format));
+  NDArray w;
+  switch (format) {
+    case 0: RETURN_IF_ERROR(given.permute(Dims{3, 2, 0, 1}, w)); break;  // [kH, kW, Cin, Cout]
+    case 2: RETURN_IF_ERROR(given.permute(Dims{0, 3, 1, 2}, w)); break;  // [Cout, kH, kW, Cin]
+    default: w = given; break;
   }
-  const NDArray& w = plan.w;
-  Geometry2d& g = plan.g;
-  RETURN_IF_ERROR(window_input(block, x, !nhwc, g));
-  plan.cout = w.dim(0);
-  // Messages show the weights as given, and the layout their format names.
-  static const char* const kLayouts[3] = {"[kH, kW, Cin, Cout]", "[Cout, Cin, kH, kW]", "[Cout, kH, kW, Cin]"};
-  const char* layout = kLayouts[INT_ARG(10)];
-  REQUIRE_TRUE(w.dim(1) == g.c, OPS_ERR_SHAPE,
-               "channel mismatch with x%s (%s) and weights%s: x has %lld input channels, weights %s expect %lld",
-               x.shape().str().c_str(), format_name(g.nchw), given.shape().str().c_str(), static_cast<long long>(g.c),
-               layout, static_cast<long long>(w.dim(1)));
-  Window2d& win = plan.win;
-  if (win.kh == 0) win.kh = w.dim(2);
-  if (win.kw == 0) win.kw = w.dim(3);
-  REQUIRE_TRUE(win.kh == w.dim(2) && win.kw == w.dim(3) && win.kh > 0 && win.kw > 0, OPS_ERR_SHAPE,
-               "kernel size mismatch with kH=%lld, kW=%lld and weights%s: weights %s must have a kernel of at least "
-               "1x1 that matches the i args",
-               static_cast<long long>(INT_ARG(0)), static_cast<long long>(INT_ARG(1)), given.shape().str().c_str(),
-               layout);
-  plan.has_bias = block.num_inputs() == 3;
-  if (plan.has_bias) {
-    const NDArray& b = *block.input(2);
-    REQUIRE_TRUE(b.rank() == 1 && b.dim(0) == plan.cout, OPS_ERR_SHAPE,
-                 "bias%s does not match weights%s (%s): bias must be [Cout] = [%lld]", b.shape().str().c_str(),
-                 given.shape().str().c_str(), layout, static_cast<long long>(plan.cout));
-  }
-  return window_output(block, x, win, g);
+  return conv2d_check(block, *block.input(0), w, given, kWeightLayouts[format],
+                      block.num_inputs() == 3 ? block.input(2) : nullptr, INT_ARG(11), INT_ARG(9) == 1, win, plan);
 }
 
 // im2col of images [n0, n0 + nb) of dense NCHW x into cols, one
@@ -145,12 +121,13 @@ void im2col_nchw(const ConvPlan& plan, const C* x, int64_t n0, int64_t nb, C* co
 }
 
 // im2col of output pixels [r0, r0 + rows) (of the whole batch, C order over
-// n, oh, ow) of dense NHWC x into cols [rows, kH*kW*Cin].
+// n, oh, ow) of dense NHWC x into cols [rows, kH*kW*cg]: the cg channels
+// from c0 on (one group's run; all of them without groups).
 template <typename C>
-void im2col_nhwc(const ConvPlan& plan, const C* x, int64_t r0, int64_t rows, C* cols) {
+void im2col_nhwc(const ConvPlan& plan, const C* x, int64_t r0, int64_t rows, int64_t c0, int64_t cg, C* cols) {
   const Geometry2d& g = plan.g;
   const Window2d& win = plan.win;
-  const int64_t k = win.kh * win.kw * g.c;
+  const int64_t k = win.kh * win.kw * cg;
   parallel_for(rows, std::max<int64_t>(1, kCopyGrain / std::max<int64_t>(1, k)), [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       const int64_t p = r0 + r;
@@ -158,13 +135,13 @@ void im2col_nhwc(const ConvPlan& plan, const C* x, int64_t r0, int64_t rows, C* 
       C* dst = cols + r * k;
       for (int64_t kh = 0; kh < win.kh; ++kh) {
         const int64_t ih = oh * win.sh - g.pad_top + kh * win.dh;
-        for (int64_t kw = 0; kw < win.kw; ++kw, dst += g.c) {
+        for (int64_t kw = 0; kw < win.kw; ++kw, dst += cg) {
           const int64_t iw = ow * win.sw - g.pad_left + kw * win.dw;
           if (ih < 0 || ih >= g.h || iw < 0 || iw >= g.w) {
-            std::fill(dst, dst + g.c, C(0));
+            std::fill(dst, dst + cg, C(0));
           } else {
-            const C* src = x + ((n * g.h + ih) * g.w + iw) * g.c;
-            std::copy(src, src + g.c, dst);
+            const C* src = x + ((n * g.h + ih) * g.w + iw) * g.c + c0;
+            std::copy(src, src + cg, dst);
           }
         }
       }
@@ -172,12 +149,12 @@ void im2col_nhwc(const ConvPlan& plan, const C* x, int64_t r0, int64_t rows, C* 
   });
 }
 
-// z [groups, cout, inner] += bias[cout] (NCHW: inner = oH*oW) or
-// z [rows, cout] += bias (NHWC: groups = rows, inner = 1).
+// z [outer, cout, inner] += bias[cout] (NCHW: inner = oH*oW) or
+// z [rows, cout] += bias (NHWC: outer = rows, inner = 1).
 template <typename C>
-void add_bias(const C* bias, int64_t groups, int64_t cout, int64_t inner, C* z) {
+void add_bias(const C* bias, int64_t outer, int64_t cout, int64_t inner, C* z) {
   const int64_t grain = std::max<int64_t>(1, kCopyGrain / std::max<int64_t>(1, cout * inner));
-  parallel_for(groups, grain, [&](int64_t begin, int64_t end) {
+  parallel_for(outer, grain, [&](int64_t begin, int64_t end) {
     for (int64_t gi = begin; gi < end; ++gi) {
       C* zg = z + gi * cout * inner;
       if (inner == 1) {
@@ -193,12 +170,16 @@ void add_bias(const C* bias, int64_t groups, int64_t cout, int64_t inner, C* z) 
   });
 }
 
+// The im2col + GEMM path. w is dense [Cout, Cin/G, kH, kW] (NCHW) or
+// [Cout, kH, kW, Cin/G] (NHWC): either way group gi's filters are the
+// contiguous rows [gi * Cout/G, (gi + 1) * Cout/G) of a [Cout, kg] matrix.
 template <typename C>
 Status conv2d_compute(Context& block, const ConvPlan& plan, const C* x, const C* w, const C* bias, C* z) {
   const Geometry2d& g = plan.g;
   const Window2d& win = plan.win;
   const DataType dt = dtype_of_v<C>;
-  const int64_t pix = g.oh * g.ow, k = g.c * win.kh * win.kw, cout = plan.cout;
+  const int64_t groups = plan.groups, cg = g.c / groups, coutg = plan.cout / groups, cout = plan.cout;
+  const int64_t pix = g.oh * g.ow, taps = win.kh * win.kw, k = g.c * taps, kg = cg * taps;
   const bool pointwise = win.kh == 1 && win.kw == 1 && win.sh == 1 && win.sw == 1 && g.pad_top == 0 &&
                          g.pad_left == 0 && g.oh == g.h && g.ow == g.w;
   auto gemm_error = [&](const Status& s) { return s.with_prefix(std::string(block.op_name()) + ": "); };
@@ -206,10 +187,14 @@ Status conv2d_compute(Context& block, const ConvPlan& plan, const C* x, const C*
   if (k == 0) {
     std::fill(z, z + g.n * pix * cout, C(0));  // an empty sum
   } else if (g.nchw) {
+    // Image n's z [Cout, pix]: group gi's rows = its filters x its rows of
+    // the columns [Cin*taps, pix] (x itself when pointwise).
     if (pointwise) {
-      Status s = blas::gemm_batched(dt, false, false, cout, pix, k, 1.0, w, k, 0, x, pix, k * pix, 0.0, z, pix,
-                                    cout * pix, g.n);
-      if (!s.is_ok()) return gemm_error(s);
+      for (int64_t gi = 0; gi < groups; ++gi) {
+        Status s = blas::gemm_batched(dt, false, false, coutg, pix, kg, 1.0, w + gi * coutg * kg, kg, 0,
+                                      x + gi * kg * pix, pix, k * pix, 0.0, z + gi * coutg * pix, pix, cout * pix, g.n);
+        if (!s.is_ok()) return gemm_error(s);
+      }
     } else {
       const int64_t nb = std::clamp<int64_t>(kColsBudget / (k * pix), 1, g.n);
       C* cols = ALLOCATE(C, nb * k * pix);
@@ -218,27 +203,43 @@ Status conv2d_compute(Context& block, const ConvPlan& plan, const C* x, const C*
       for (int64_t n0 = 0; n0 < g.n; n0 += nb) {
         const int64_t count = std::min(nb, g.n - n0);
         im2col_nchw(plan, x, n0, count, cols);
-        Status s = blas::gemm_batched(dt, false, false, cout, pix, k, 1.0, w, k, 0, cols, pix, k * pix, 0.0,
-                                      z + n0 * cout * pix, pix, cout * pix, count);
-        if (!s.is_ok()) return gemm_error(s);
+        for (int64_t gi = 0; gi < groups; ++gi) {
+          Status s = blas::gemm_batched(dt, false, false, coutg, pix, kg, 1.0, w + gi * coutg * kg, kg, 0,
+                                        cols + gi * kg * pix, pix, k * pix, 0.0, z + (n0 * cout + gi * coutg) * pix,
+                                        pix, cout * pix, count);
+          if (!s.is_ok()) {
+            RELEASE(cols);
+            return gemm_error(s);
+          }
+        }
       }
       RELEASE(cols);
     }
   } else {
+    // z [rows, Cout]: group gi's columns = its columns x its filters^T.
     const int64_t rows = g.n * pix;
     if (pointwise) {
-      Status s = blas::gemm(dt, false, true, rows, cout, k, 1.0, x, k, w, k, 0.0, z, cout);
-      if (!s.is_ok()) return gemm_error(s);
+      for (int64_t gi = 0; gi < groups; ++gi) {
+        Status s = blas::gemm(dt, false, true, rows, coutg, cg, 1.0, x + gi * cg, g.c, w + gi * coutg * cg, cg, 0.0,
+                              z + gi * coutg, cout);
+        if (!s.is_ok()) return gemm_error(s);
+      }
     } else {
-      const int64_t chunk = std::clamp<int64_t>(kColsBudget / k, 1, rows);
-      C* cols = ALLOCATE(C, chunk * k);
+      const int64_t chunk = std::clamp<int64_t>(kColsBudget / kg, 1, rows);
+      C* cols = ALLOCATE(C, chunk * kg);
       REQUIRE_TRUE(cols != nullptr, OPS_ERR_OUT_OF_MEMORY, "cannot allocate the %lld x %lld column buffer",
-                   static_cast<long long>(chunk), static_cast<long long>(k));
+                   static_cast<long long>(chunk), static_cast<long long>(kg));
       for (int64_t r0 = 0; r0 < rows; r0 += chunk) {
         const int64_t count = std::min(chunk, rows - r0);
-        im2col_nhwc(plan, x, r0, count, cols);
-        Status s = blas::gemm(dt, false, true, count, cout, k, 1.0, cols, k, w, k, 0.0, z + r0 * cout, cout);
-        if (!s.is_ok()) return gemm_error(s);
+        for (int64_t gi = 0; gi < groups; ++gi) {
+          im2col_nhwc(plan, x, r0, count, gi * cg, cg, cols);
+          Status s = blas::gemm(dt, false, true, count, coutg, kg, 1.0, cols, kg, w + gi * coutg * kg, kg, 0.0,
+                                z + r0 * cout + gi * coutg, cout);
+          if (!s.is_ok()) {
+            RELEASE(cols);
+            return gemm_error(s);
+          }
+        }
       }
       RELEASE(cols);
     }
@@ -251,17 +252,17 @@ Status conv2d_compute(Context& block, const ConvPlan& plan, const C* x, const C*
 }
 
 // conv2d on block.device(), not the CPU (Note [nn ops on devices]).
-Status conv2d_device(Context& block, const ConvPlan& plan) {
+Status conv2d_device(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias) {
   const NnDeviceOps* ops = nn_device_ops(block.device().type);
   if (ops == nullptr || ops->conv2d_usable == nullptr || ops->conv2d == nullptr)
     return no_device_implementation(block);
   NDArray& z = *block.output(0);
   if (z.length() == 0) return Status::ok();
-  const NDArray& x = *block.input(0);
   Conv2dDesc desc;
   desc.g = plan.g;
   desc.win = plan.win;
   desc.cout = plan.cout;
+  desc.groups = plan.groups;
   desc.has_bias = plan.has_bias;
   desc.dtype = x.dtype();
   RETURN_IF_ERROR(with_op_name(block, ops->conv2d_usable(block.device(), desc)));
@@ -271,11 +272,11 @@ Status conv2d_device(Context& block, const ConvPlan& plan) {
   if (plan.g.nchw) {
     RETURN_IF_ERROR(dense_on_device(block, plan.w, desc.dtype, wd));
   } else {
-    NDArray wp;  // [Cout, kH, kW, Cin], the filter layout of NHWC data
+    NDArray wp;  // [Cout, kH, kW, Cin/G], the filter layout of NHWC data
     RETURN_IF_ERROR(plan.w.permute(Dims{0, 2, 3, 1}, wp));
     RETURN_IF_ERROR(dense_on_device(block, wp, desc.dtype, wd));
   }
-  if (plan.has_bias) RETURN_IF_ERROR(dense_on_device(block, *block.input(2), desc.dtype, bd));
+  if (plan.has_bias) RETURN_IF_ERROR(dense_on_device(block, *bias, desc.dtype, bd));
   DeviceOutputStage out;
   RETURN_IF_ERROR(out.begin(block, z, desc.dtype));
   RETURN_IF_ERROR(with_op_name(
@@ -284,41 +285,72 @@ Status conv2d_device(Context& block, const ConvPlan& plan) {
 }
 
 }  // namespace
-}  // namespace libops::ops::nn
 
-CUSTOM_OP_IMPL(conv2d, -1, 1, false, 0, 9) {
-  using namespace libops;
-  using namespace libops::ops::nn;
-  ConvPlan plan;
-  RETURN_IF_ERROR(conv2d_plan(block, plan));
-  if (!block.device().is_cpu()) return conv2d_device(block, plan);
-  NDArray* z = OUTPUT_VARIABLE(0);
+Status conv2d_check(Context& block, const NDArray& x, const NDArray& w, const NDArray& given, const char* layout,
+                    const NDArray* bias, int64_t groups, bool nhwc, Window2d win, ConvPlan& plan) {
+  Geometry2d& g = plan.g;
+  RETURN_IF_ERROR(window_input(block, x, !nhwc, g));
+  REQUIRE_TRUE(w.rank() == 4, OPS_ERR_SHAPE, "weights%s has rank %d: it must be rank 4 (%s)",
+               given.shape().str().c_str(), given.rank(), layout);
+  plan.w = w;
+  plan.cout = w.dim(0);
+  plan.groups = groups;
+  REQUIRE_TRUE(groups >= 1 && g.c % groups == 0 && plan.cout % groups == 0, OPS_ERR_SHAPE,
+               "groups = %lld must divide both the %lld input channels of x%s (%s) and the %lld filters of weights%s (%s)",
+               static_cast<long long>(groups), static_cast<long long>(g.c), x.shape().str().c_str(),
+               format_name(g.nchw), static_cast<long long>(plan.cout), given.shape().str().c_str(), layout);
+  REQUIRE_TRUE(w.dim(1) == g.c / groups, OPS_ERR_SHAPE,
+               "channel mismatch with x%s (%s) and weights%s: x has %lld input channels%s, weights %s expect %lld",
+               x.shape().str().c_str(), format_name(g.nchw), given.shape().str().c_str(), static_cast<long long>(g.c),
+               groups == 1 ? "" : str_format(", %lld per group of %lld", static_cast<long long>(g.c / groups),
+                                             static_cast<long long>(groups)).c_str(),
+               layout, static_cast<long long>(w.dim(1)));
+  if (win.kh == 0) win.kh = w.dim(2);
+  if (win.kw == 0) win.kw = w.dim(3);
+  REQUIRE_TRUE(win.kh == w.dim(2) && win.kw == w.dim(3) && win.kh > 0 && win.kw > 0, OPS_ERR_SHAPE,
+               "kernel size mismatch with kH=%lld, kW=%lld and weights%s: weights %s must have a kernel of at least "
+               "1x1 that matches the i args",
+               static_cast<long long>(INT_ARG(0)), static_cast<long long>(INT_ARG(1)), given.shape().str().c_str(),
+               layout);
+  plan.win = win;
+  plan.has_bias = bias != nullptr;
+  if (bias != nullptr)
+    REQUIRE_TRUE(bias->rank() == 1 && bias->dim(0) == plan.cout, OPS_ERR_SHAPE,
+                 "bias%s does not match weights%s (%s): bias must be [Cout] = [%lld]", bias->shape().str().c_str(),
+                 given.shape().str().c_str(), layout, static_cast<long long>(plan.cout));
+  return window_output(block, x, plan.win, g);
+}
+
+Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias) {
+  if (!block.device().is_cpu()) return conv2d_device(block, plan, x, bias);
+  NDArray* z = block.output(0);
   if (z->length() == 0) return Status::ok();
-  const DataType dt = float_compute_dtype(INPUT_VARIABLE(0)->dtype());
+  const DataType dt = float_compute_dtype(x.dtype());
 
   NDArray xd, wd, bd;
-  RETURN_IF_ERROR(dense_as(*INPUT_VARIABLE(0), dt, xd));
-  if (plan.has_bias) RETURN_IF_ERROR(dense_as(*INPUT_VARIABLE(2), dt, bd));
+  RETURN_IF_ERROR(dense_as(x, dt, xd));
+  if (plan.has_bias) RETURN_IF_ERROR(dense_as(*bias, dt, bd));
   OutputStage out;
   RETURN_IF_ERROR(out.begin(block, *z, dt, false));
   if (dt == DataType::kFloat32 && blas::dnnl_enabled()) {
     // oneDNN's direct convolution (Note [oneDNN convolution]); where it
     // refuses the case, the im2col path below runs instead.
-    RETURN_IF_ERROR(dense_as(plan.w, dt, wd));  // [Cout, Cin, kH, kW]
+    RETURN_IF_ERROR(dense_as(plan.w, dt, wd));  // [Cout, Cin/G, kH, kW]
     const Geometry2d& g = plan.g;
     const Window2d& win = plan.win;
-    const blas::Conv2dGeometry geo{g.n,      g.c,    g.h,          g.w,           plan.cout, win.kh, win.kw, win.sh,
-                                   win.sw,   win.dh, win.dw,       g.pad_top,     g.pad_left, g.oh,   g.ow,   !g.nchw};
+    blas::Conv2dGeometry geo{g.n,    g.c,    g.h,       g.w,        plan.cout, win.kh, win.kw, win.sh,
+                             win.sw, win.dh, win.dw,    g.pad_top,  g.pad_left, g.oh,  g.ow,   !g.nchw};
+    geo.groups = plan.groups;
     const Status s = blas::dnnl_conv2d_f32(geo, xd.data_as<float>(), wd.data_as<float>(),
                                            plan.has_bias ? bd.data_as<float>() : nullptr,
                                            out.target().data_as<float>(), get_num_threads());
     if (s.is_ok()) return out.finish(*z);
-    log_debug("conv2d: im2col path, oneDNN declined: %s", s.message().c_str());
+    log_debug("%s: im2col path, oneDNN declined: %s", block.op_name(), s.message().c_str());
   }
   if (plan.g.nchw) {
     RETURN_IF_ERROR(dense_as(plan.w, dt, wd));
   } else {
-    NDArray wp;  // [Cout, kH, kW, Cin], the tap order of NHWC columns
+    NDArray wp;  // [Cout, kH, kW, Cin/G], the tap order of NHWC columns
     RETURN_IF_ERROR(plan.w.permute(Dims{0, 2, 3, 1}, wp));
     RETURN_IF_ERROR(dense_as(wp, dt, wd));
   }
@@ -330,6 +362,16 @@ CUSTOM_OP_IMPL(conv2d, -1, 1, false, 0, 9) {
   };
   RETURN_IF_ERROR(dt == DataType::kFloat64 ? run(double{}) : run(float{}));
   return out.finish(*z);
+}
+
+}  // namespace libops::ops::nn
+
+CUSTOM_OP_IMPL(conv2d, -1, 1, false, 0, 9) {
+  using namespace libops;
+  using namespace libops::ops::nn;
+  ConvPlan plan;
+  RETURN_IF_ERROR(conv2d_plan(block, plan));
+  return conv2d_run(block, plan, *INPUT_VARIABLE(0), plan.has_bias ? INPUT_VARIABLE(2) : nullptr);
 }
 
 DECLARE_SHAPE_FN(conv2d) {
@@ -348,14 +390,18 @@ DECLARE_TYPES(conv2d) {
 }
 
 DECLARE_ARGS(conv2d) {
-  args.describe("2-D convolution (cross-correlation) with an optional bias.");
+  args.describe("2-D convolution (cross-correlation) with an optional bias; grouped and depthwise with groups.");
   using namespace libops::ops::nn;
   args.input("x", "images, [N, Cin, H, W] (NCHW) or [N, H, W, Cin] (NHWC)");
-  args.input("weights", "filters in the layout weights_format names, whatever the data format");
+  args.input("weights", "filters in the layout weights_format names, whatever the data format; Cin / groups "
+                        "channels each");
   args.optional_input("bias", "[Cout]");
   args.output("z", "[N, Cout, oH, oW] (NCHW) or [N, oH, oW, Cout] (NHWC), x's dtype");
   window_signature(args, true);
   data_format_arg(args);
   args.i_arg("weights_format", 1, "layout of the weights (libnd4j's default is 0)")
       .one_of({{0, "[kH, kW, Cin, Cout]"}, {1, "[Cout, Cin, kH, kW]"}, {2, "[Cout, kH, kW, Cin]"}});
+  args.i_arg("groups", 1, "channel groups: Cin and Cout split into this many runs, run g of the filters seeing "
+                          "run g of the channels (Cin = groups: depthwise)")
+      .range(1, std::numeric_limits<int32_t>::max());
 }

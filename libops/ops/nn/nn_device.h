@@ -43,11 +43,13 @@
 namespace libops::ops::nn {
 
 // conv2d: x [N, C, H, W] or [N, H, W, C] (g.nchw), weights with `cout`
-// filters of win.kh x win.kw, an optional bias [cout]; all in `dtype`.
+// filters of win.kh x win.kw over C / groups channels, an optional bias
+// [cout]; all in `dtype`.
 struct Conv2dDesc {
   Geometry2d g;
   Window2d win;  // kh and kw resolved from the weights
   int64_t cout = 0;
+  int64_t groups = 1;  // weights [cout, g.c / groups, kh, kw] (Note [Grouped convolution] in conv2d.h)
   bool has_bias = false;
   DataType dtype = DataType::kFloat32;
 };

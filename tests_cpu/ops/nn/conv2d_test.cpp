@@ -26,6 +26,10 @@ const ConvCase kConvCases[] = {
     {"rect", true},          {"pointwise", true},          {"nhwc_pad1_stride2", true},
     {"nhwc_same_stride2", true}, {"nhwc_dilation2", true}, {"nhwc_rect", true},
     {"nhwc_pointwise", true},
+    // GROUPED_CASES / GROUPED_NHWC (Note [Grouped convolution]).
+    {"groups2", true},       {"groups3_stride2", false},   {"depthwise", true},
+    {"depthwise_mult2_same_s2", true}, {"depthwise_dilated", false}, {"groups2_pointwise", true},
+    {"nhwc_groups2", true},  {"nhwc_depthwise_mult2_same_s2", true}, {"nhwc_groups2_pointwise", true},
 };
 
 // Turns oneDNN off for a scope (Note [oneDNN convolution]); the default
@@ -169,6 +173,26 @@ TEST(Conv2dOp, RejectsChannelMismatch) {
   // NHWC reads the channels from the last dim.
   s = conv_error({2, 5, 5, 3}, {4, 5, 3, 3}, window(3, 1, 0, 1, 0, 1));
   EXPECT_TRUE(has_substr(s.message(), "x[2,5,5,3] (NHWC) and weights[4,5,3,3]: x has 3 input channels"));
+}
+
+// Grouped weights hold Cin / groups channels; groups must divide Cin and Cout.
+TEST(Conv2dOp, RejectsGroupsThatDoNotFit) {
+  std::vector<int64_t> args = window(3, 1, 1, 1, 0);
+  args.push_back(1);
+  args.push_back(2);  // groups
+  Status s = conv_error({1, 4, 5, 5}, {6, 4, 3, 3}, args);
+  EXPECT_EQ(s.code(), StatusCode::kShape);
+  EXPECT_EQ(s.message(),
+            "conv2d: channel mismatch with x[1,4,5,5] (NCHW) and weights[6,4,3,3]: x has 4 input channels, 2 per "
+            "group of 2, weights [Cout, Cin, kH, kW] expect 4");
+  s = conv_error({1, 4, 5, 5}, {5, 2, 3, 3}, args);
+  EXPECT_EQ(s.message(),
+            "conv2d: groups = 2 must divide both the 4 input channels of x[1,4,5,5] (NCHW) and the 5 filters of "
+            "weights[5,2,3,3] ([Cout, Cin, kH, kW])");
+  args.back() = 0;
+  s = conv_error({1, 4, 5, 5}, {4, 4, 3, 3}, args);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(has_substr(s.message(), "conv2d: i arg 11 (groups) is 0")) << s.message();
 }
 
 TEST(Conv2dOp, RejectsKernelLargerThanPaddedInput) {

@@ -1,0 +1,42 @@
+// The 2-D convolution engine behind conv2d and depthwise_conv2d: one set of
+// checks, one CPU path (oneDNN, else im2col + GEMM) and one device path
+// (the backend's conv2d), whatever op the call came through.
+//
+// Note [Grouped convolution]
+//  With `groups` G, the Cin input channels and the Cout filters are cut
+//  into G equal runs; filter run g sees only channel run g. The weights are
+//  [Cout, Cin / G, kH, kW]: filter o reads channels
+//  (o / (Cout / G)) * (Cin / G) ... + Cin / G - 1. G = 1 is the ordinary
+//  convolution; G = Cin is depthwise (each channel convolved with its own
+//  Cout / Cin filters, Cout / Cin being the channel multiplier). Output
+//  channel o of a depthwise call is input channel o / multiplier's filter
+//  o % multiplier, the order of TF's and libnd4j's depthwise_conv2d.
+#pragma once
+
+#include "libops/ops/nn/conv_utils.h"
+
+namespace libops::ops::nn {
+
+struct ConvPlan {
+  NDArray w;  // [Cout, Cin / groups, kH, kW]; may be shape-only in a shape function
+  Window2d win;
+  Geometry2d g;
+  int64_t cout = 0;
+  int64_t groups = 1;
+  bool has_bias = false;
+};
+
+// Checks x (rank 4, NCHW or NHWC), the weights `w` viewed as
+// [Cout, Cin / groups, kH, kW] and the optional bias [Cout] against each
+// other and the window (kH or kW = 0 in win: taken from the weights), and
+// fills plan with the output geometry. Messages show `given` (the weights
+// as the caller passed them) and `layout`, the order their format names.
+Status conv2d_check(Context& block, const NDArray& x, const NDArray& w, const NDArray& given, const char* layout,
+                    const NDArray* bias, int64_t groups, bool nhwc, Window2d win, ConvPlan& plan);
+
+// z = conv(x, plan.w) (+ bias) into block.output(0), on block.device():
+// on the CPU through oneDNN where it takes the case, else im2col + GEMM; on
+// another device through that device's backend (Note [nn ops on devices]).
+Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias);
+
+}  // namespace libops::ops::nn

@@ -1,0 +1,111 @@
+// depthwise_conv2d against numpy goldens (tools/gen_goldens_nn.py,
+// GROUPED_CASES with groups = channels), its three weight formats, a
+// hand-computed case and its errors.
+#include <optional>
+
+#include "blas/conv_dnnl.h"
+#include "nn_test_util.h"
+
+using namespace libops;
+using namespace libops::test;
+
+namespace {
+
+struct DepthwiseCase {
+  const char* name;
+  bool bias;
+};
+void PrintTo(const DepthwiseCase& c, std::ostream* os) { *os << c.name; }
+
+// The GROUPED_CASES whose groups equal the channels.
+const DepthwiseCase kDepthwiseCases[] = {
+    {"depthwise", true}, {"depthwise_mult2_same_s2", true}, {"depthwise_dilated", false}};
+
+struct Im2colOnly {
+  Im2colOnly() { blas::set_dnnl_enabled(false); }
+  ~Im2colOnly() { blas::set_dnnl_enabled(true); }
+};
+
+class DepthwiseGolden : public ::testing::TestWithParam<std::tuple<DepthwiseCase, DataType, bool>> {};
+
+TEST_P(DepthwiseGolden, MatchesNumpy) {
+  const auto [c, dtype, dnnl] = GetParam();
+  std::optional<Im2colOnly> im2col;
+  if (!dnnl) im2col.emplace();
+  const std::string prefix = std::string("depthwise_conv2d_") + c.name;
+  NDArray x = nn_golden(prefix, "x", dtype), w = nn_golden(prefix, "w", dtype);
+  NDArray b = c.bias ? nn_golden(prefix, "b", dtype) : NDArray();
+  NDArray want = nn_golden(prefix, "z");
+  std::vector<NDArray*> in = {&x, &w};
+  if (c.bias) in.push_back(&b);
+  Context ctx;
+  ASSERT_OK(run_op("depthwise_conv2d", {.in = in, .i = nn_golden_ints(prefix, "iargs")}, ctx));
+  EXPECT_EQ(ctx.output(0)->dtype(), dtype);
+  EXPECT_EQ(ctx.output(0)->shape(), want.shape());
+  const double tol = golden_tolerance(dtype);
+  EXPECT_TRUE(all_close(*ctx.output(0), values(want), tol, tol));
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, DepthwiseGolden,
+                         ::testing::Combine(::testing::ValuesIn(kDepthwiseCases),
+                                            ::testing::Values(DataType::kFloat64, DataType::kFloat32),
+                                            ::testing::Bool()),
+                         [](const auto& info) {
+                           return std::string(std::get<0>(info.param).name) + "_" +
+                                  dtype_name(std::get<1>(info.param)) +
+                                  (std::get<2>(info.param) ? "_dnnl" : "_im2col");
+                         });
+
+// Two channels, multiplier 2, a 1x2 kernel, NHWC: output channel c*2 + m
+// is channel c under filter m (weights [kH, kW, C, mult]).
+TEST(DepthwiseConv2dOp, HandComputedChannelOrder) {
+  // x [1, 1, 3, 2]: pixels (c0, c1) = (1, 10), (2, 20), (3, 30).
+  NDArray x = make(DataType::kFloat32, {1, 1, 3, 2}, {1, 10, 2, 20, 3, 30});
+  // w[0, kw, c, m]: c0 filters (1, 0) and (0, 1) along kw; c1 filters (1, 1) and (2, -1).
+  NDArray w = make(DataType::kFloat32, {1, 2, 2, 2}, {1, 0, 1, 2, /* kw 1: */ 0, 1, 1, -1});
+  Context ctx;
+  ASSERT_OK(run_op("depthwise_conv2d", {.in = {&x, &w}, .i = {1, 2, 1, 1, 0, 0, 1, 1, 0, 1}}, ctx));
+  ASSERT_EQ(ctx.output(0)->shape(), (Dims{1, 1, 2, 4}));
+  // Window 0 reads pixels 0 and 1: c0 -> (1, 2), c1 -> (10, 20).
+  //   ch0 = 1*1 + 0*2 = 1, ch1 = 0*1 + 1*2 = 2, ch2 = 10 + 20 = 30, ch3 = 2*10 - 20 = 0.
+  // Window 1 reads pixels 1 and 2: ch0 = 2, ch1 = 3, ch2 = 50, ch3 = 10.
+  EXPECT_TRUE(all_close(*ctx.output(0), {1, 2, 30, 0, 2, 3, 50, 10}, 0, 0));
+}
+
+// weights_format 1 ([mult, C, kH, kW]) and 2 ([mult, kH, kW, C]) laid out
+// from the golden's [kH, kW, C, mult] give the golden output.
+TEST(DepthwiseConv2dOp, TakesEveryWeightFormat) {
+  const std::string name = "depthwise_conv2d_depthwise_mult2_same_s2";
+  NDArray x = nn_golden(name, "x"), w = nn_golden(name, "w"), b = nn_golden(name, "b");
+  NDArray want = nn_golden(name, "z");
+  std::vector<int64_t> args = nn_golden_ints(name, "iargs");
+  const struct { int64_t format; Dims perm; } formats[] = {{1, Dims{3, 2, 0, 1}}, {2, Dims{3, 0, 1, 2}}};
+  for (const auto& f : formats) {
+    NDArray view, dense;
+    ASSERT_OK(w.permute(f.perm, view));
+    ASSERT_OK(view.dup('c', dense));
+    args[10] = f.format;
+    Context ctx;
+    ASSERT_OK(run_op("depthwise_conv2d", {.in = {&x, &dense, &b}, .i = args}, ctx));
+    EXPECT_TRUE(all_close(*ctx.output(0), values(want), 1e-10, 1e-10)) << "weights_format " << f.format;
+  }
+}
+
+TEST(DepthwiseConv2dOp, RejectsChannelMismatchAndNoChannels) {
+  NDArray x = make(DataType::kFloat32, {1, 3, 5, 5}, iota(75));
+  NDArray w = make(DataType::kFloat32, {3, 3, 2, 1}, iota(18));
+  Context ctx;
+  Status s = run_op("depthwise_conv2d", {.in = {&x, &w}, .i = {3, 3, 1, 1, 0, 0, 1, 1, 0}}, ctx);
+  EXPECT_EQ(s.code(), StatusCode::kShape);
+  EXPECT_EQ(s.message(),
+            "depthwise_conv2d: channel mismatch with x[1,3,5,5] (NCHW) and weights[3,3,2,1]: x has 3 channels, "
+            "weights [kH, kW, C, mult] expect 2");
+  NDArray empty = make(DataType::kFloat32, {1, 0, 5, 5}, {});
+  NDArray w0 = make(DataType::kFloat32, {3, 3, 0, 1}, {});
+  Context ctx2;
+  s = run_op("depthwise_conv2d", {.in = {&empty, &w0}, .i = {3, 3, 1, 1, 0, 0, 1, 1, 0}}, ctx2);
+  EXPECT_EQ(s.message(), "depthwise_conv2d: x[1,0,5,5] (NCHW) has no channels: a depthwise convolution needs at "
+                         "least one");
+}
+
+}  // namespace
