@@ -32,6 +32,8 @@ Models (float32, NCHW):
   mlp_b1, mlp_b64         784-512-512-10, ReLU, batch 1 / 64
   resnet18_b1, _b8        ResNet-18 at 224x224 (basic blocks), batch 1 / 8
   resnet50_b1             ResNet-50 (bottleneck blocks), batch 1
+  mobilenetv2_b1, _b8     MobileNetV2 1.0 at 224x224 (depthwise convolutions,
+                          ReLU6, residuals), batch 1 / 8
   encoder                 one post-LN transformer encoder block: d 512, 8
                           heads, FFN 2048 with ReLU, sequence 128, batch 1
                           (libops' layer_norm op when registered, else its
@@ -106,15 +108,18 @@ class ModelBuilder:
         return outs[0] if n_out == 1 else outs
 
     # ---- layers ----
-    def conv(self, x, cin, cout, k, stride=1, pad=0, bias=False):
-        w = self.weight((cout, cin, k, k), cin * k * k)
+    def conv(self, x, cin, cout, k, stride=1, pad=0, bias=False, groups=1):
+        w = self.weight((cout, cin // groups, k, k), cin // groups * k * k)
         ins = [x[0], w[0]]
         if bias:
             b = self.const((self.rng.standard_normal(cout) * 0.1).astype(np.float32), "b")
             ins.append(b[0])
-        y = self.g.op("conv2d", *ins, kH=k, kW=k, sH=stride, sW=stride, pH=pad, pW=pad, dH=1, dW=1, same_mode=0)
+        extra = {"groups": groups} if groups != 1 else {}
+        y = self.g.op("conv2d", *ins, kH=k, kW=k, sH=stride, sW=stride, pH=pad, pW=pad, dH=1, dW=1, same_mode=0,
+                      **extra)
         onnx_ins = [x, w] + ([b] if bias else [])
-        return y, self._onnx("Conv", onnx_ins, kernel_shape=[k, k], strides=[stride, stride], pads=[pad] * 4)
+        return y, self._onnx("Conv", onnx_ins, kernel_shape=[k, k], strides=[stride, stride], pads=[pad] * 4,
+                             group=groups)
 
     def batchnorm(self, x, c):
         gamma = self.const((1 + 0.1 * self.rng.standard_normal(c)).astype(np.float32), "gamma")
@@ -126,6 +131,11 @@ class ModelBuilder:
 
     def relu(self, x):
         return self.g.op("relu", x[0]), self._onnx("Relu", [x])
+
+    def relu6(self, x):
+        lo = self.const(np.array(0, np.float32), "lo")
+        hi = self.const(np.array(6, np.float32), "hi")
+        return self.g.op("relu6", x[0]), self._onnx("Clip", [x, lo, hi])
 
     def add(self, a, b):
         return self.g.op("add", a[0], b[0]), self._onnx("Add", [a, b])
@@ -218,6 +228,30 @@ def resnet(m, batch, blocks, bottleneck):
     m.output(m.linear(m.global_avgpool_flatten(h), cin, 1000), (batch, 1000))
 
 
+def mobilenet_v2(m, batch):
+    """MobileNetV2 1.0 at 224x224: inverted residual blocks (1x1 expand,
+    3x3 depthwise, 1x1 project), ReLU6, residual adds."""
+    def conv_bn(h, cin, cout, k, stride=1, groups=1, act=True):
+        y = m.batchnorm(m.conv(h, cin, cout, k, stride, k // 2, groups=groups), cout)
+        return m.relu6(y) if act else y
+
+    x = m.input("x", (batch, 3, 224, 224))
+    h = conv_bn(x, 3, 32, 3, 2)
+    cin = 32
+    for t, c, n, s in ((1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1), (6, 160, 3, 2),
+                       (6, 320, 1, 1)):
+        for i in range(n):
+            stride = s if i == 0 else 1
+            hidden = cin * t
+            y = conv_bn(h, cin, hidden, 1) if t != 1 else h
+            y = conv_bn(y, hidden, hidden, 3, stride, groups=hidden)
+            y = conv_bn(y, hidden, c, 1, act=False)
+            h = m.add(h, y) if stride == 1 and cin == c else y
+            cin = c
+    h = conv_bn(h, cin, 1280, 1)
+    m.output(m.linear(m.global_avgpool_flatten(h), 1280, 1000), (batch, 1000))
+
+
 def encoder(m, seq=128, d=512, heads=8, ffn=2048):
     dh = d // heads
     x = m.input("x", (1, seq, d))
@@ -240,6 +274,8 @@ MODELS = {
     "resnet18_b1": lambda m: resnet(m, 1, (2, 2, 2, 2), False),
     "resnet18_b8": lambda m: resnet(m, 8, (2, 2, 2, 2), False),
     "resnet50_b1": lambda m: resnet(m, 1, (3, 4, 6, 3), True),
+    "mobilenetv2_b1": lambda m: mobilenet_v2(m, 1),
+    "mobilenetv2_b8": lambda m: mobilenet_v2(m, 8),
     "encoder": encoder,
 }
 

@@ -2,6 +2,7 @@
 // run with a Session (graph/executor.h).
 //
 // Data path: graph file -> Verifier + reference checks (loader.cpp) ->
+// optimizer (optimizer.h: rewrites) ->
 // planner (planner.h: topological order, liveness, shape inference) ->
 // executor (executor.h) -> op registry / legacy::exec -> op.
 // graph/ depends on libops/; ops know nothing of graphs.
@@ -132,11 +133,15 @@ struct LoadOptions {
   // is copied once into a 64-byte aligned block owned by the Graph
   // (load_file always reads into such a block).
   bool borrow_buffer = false;
+  // Note [Graph rewrites] (graph/optimizer.h); false loads the graph as
+  // written (so does LIBOPS_GRAPH_REWRITES=0).
+  bool rewrites = true;
 };
 
 class Graph {
  public:
   static Status load_file(const std::string& path, std::shared_ptr<const Graph>& out);
+  static Status load_file(const std::string& path, const LoadOptions& options, std::shared_ptr<const Graph>& out);
   static Status load_buffer(const void* data, size_t size, const LoadOptions& options,
                             std::shared_ptr<const Graph>& out);
 
@@ -155,6 +160,9 @@ class Graph {
   // and diagnostics).
   int constants_in_place() const { return constants_in_place_; }
   int constants_copied() const { return constants_copied_; }
+  // The rewrites the loader applied (Note [Graph rewrites]), one line each:
+  //   "node 5 'bn1' (batchnorm) folded into node 4 'conv1' (conv2d)"
+  const std::vector<std::string>& rewrites() const { return rewrites_; }
 
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
@@ -167,6 +175,7 @@ class Graph {
   std::shared_ptr<DataBuffer> bytes_;  // the file, when owned by the graph
   int constants_in_place_ = 0;
   int constants_copied_ = 0;
+  std::vector<std::string> rewrites_;
 };
 
 }  // namespace libops::graph

@@ -26,6 +26,7 @@
 #include <unordered_set>
 
 #include "graph/graph.h"
+#include "graph/optimizer.h"
 #include "graph/planner.h"
 #include "graph/onnx/onnx_import.h"
 #include "libops/legacy/legacy.h"
@@ -135,8 +136,9 @@ struct BodyView {
 
 class GraphLoader {
  public:
-  GraphLoader(Graph& g, const uint8_t* bytes, size_t size, std::shared_ptr<DataBuffer> keep)
-      : g_(g), bytes_(bytes), size_(size), keep_(std::move(keep)) {}
+  GraphLoader(Graph& g, const uint8_t* bytes, size_t size, std::shared_ptr<DataBuffer> keep,
+              const LoadOptions& options)
+      : g_(g), bytes_(bytes), size_(size), keep_(std::move(keep)), options_(options) {}
 
   Status load();
 
@@ -154,6 +156,7 @@ class GraphLoader {
   const uint8_t* bytes_;
   size_t size_;
   std::shared_ptr<DataBuffer> keep_;  // holds the bytes when the graph owns them
+  LoadOptions options_;
   const fb::Graph* root_ = nullptr;
   int64_t total_slots_ = 0;
 
@@ -667,8 +670,16 @@ Status GraphLoader::plan_body(int index) {
   }
   if (all_known) {
     RETURN_IF_ERROR(infer_shapes(g_, index, declared, true, body.static_shapes));
+    // Every slot that holds a value: constants, inputs, node outputs (a
+    // rewrite may leave a slot that holds none, Note [Graph rewrites]).
+    std::vector<uint8_t> holds(static_cast<size_t>(body.num_slots), 0);
+    for (int32_t c : body.constant_slots) holds[static_cast<size_t>(c)] = 1;
+    for (const GraphInput& in : body.inputs) holds[static_cast<size_t>(in.slot)] = 1;
+    for (const Node& n : body.nodes)
+      for (int32_t k = 0; k < n.num_outputs; ++k) holds[static_cast<size_t>(n.first_output + k)] = 1;
     body.static_plan = true;
-    for (const ValueShape& v : body.static_shapes) body.static_plan = body.static_plan && v.fully_known();
+    for (size_t s = 0; s < body.static_shapes.size(); ++s)
+      if (holds[s]) body.static_plan = body.static_plan && body.static_shapes[s].fully_known();
   } else {
     std::vector<ValueShape> probes[2];
     std::vector<ValueShape> slots[2];
@@ -714,6 +725,9 @@ Status GraphLoader::load() {
         read_body(static_cast<int>(i) + 1, BodyView{sg->variables(), sg->nodes(), sg->inputs(), sg->outputs()}));
   }
   RETURN_IF_ERROR(check_subgraph_calls());
+  // Note [Graph rewrites].
+  if (options_.rewrites && rewrites_enabled_by_environment())
+    for (Body& body : g_.bodies_) RETURN_IF_ERROR(optimize_body(body, g_.rewrites_));
   // Subgraphs first is not needed: inference of a control-flow node infers
   // the bodies it calls itself.
   for (int b = 0; b < g_.num_bodies(); ++b) RETURN_IF_ERROR(plan_body(b));
@@ -734,11 +748,11 @@ Status GraphLoader::load() {
 
 namespace {
 
-Status load_bytes(const uint8_t* bytes, size_t size, std::shared_ptr<DataBuffer> keep,
+Status load_bytes(const uint8_t* bytes, size_t size, std::shared_ptr<DataBuffer> keep, const LoadOptions& options,
                   std::shared_ptr<const Graph>& out) {
   try {
     auto g = std::make_shared<Graph>();
-    GraphLoader loader(*g, bytes, size, std::move(keep));
+    GraphLoader loader(*g, bytes, size, std::move(keep), options);
     RETURN_IF_ERROR(loader.load());
     out = std::move(g);
     return Status::ok();
@@ -758,15 +772,19 @@ Status Graph::load_buffer(const void* data, size_t size, const LoadOptions& opti
   // to be read in place; any other is copied (its constants could not be
   // used in place anyway).
   if ((options.borrow_buffer && reinterpret_cast<uintptr_t>(data) % 8 == 0) || size == 0)
-    return load_bytes(static_cast<const uint8_t*>(data), size, nullptr, out);
+    return load_bytes(static_cast<const uint8_t*>(data), size, nullptr, options, out);
   // A 64-byte aligned copy, so that aligned constants are used in place.
   auto copy = DataBuffer::allocate(size);
   if (!copy) return Status::error(StatusCode::kOutOfMemory, "graph: cannot allocate %zu bytes for the graph", size);
   std::memcpy(copy->host(), data, size);
-  return load_bytes(static_cast<const uint8_t*>(copy->host()), size, copy, out);
+  return load_bytes(static_cast<const uint8_t*>(copy->host()), size, copy, options, out);
 }
 
 Status Graph::load_file(const std::string& path, std::shared_ptr<const Graph>& out) {
+  return load_file(path, LoadOptions{}, out);
+}
+
+Status Graph::load_file(const std::string& path, const LoadOptions& load_options, std::shared_ptr<const Graph>& out) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr)
     return Status::error(StatusCode::kIo, "graph: cannot open '%s': %s", path.c_str(), std::strerror(errno));
@@ -800,10 +818,12 @@ Status Graph::load_file(const std::string& path, std::shared_ptr<const Graph>& o
     onnx::ConvertResult converted;
     Status c = onnx::convert_buffer(buffer->host(), size, options, converted);
     if (!c.is_ok()) return c.with_prefix(path + ": ");
-    Status s = load_buffer(converted.lops.data(), converted.lops.size(), LoadOptions{}, out);
+    LoadOptions copied = load_options;
+    copied.borrow_buffer = false;
+    Status s = load_buffer(converted.lops.data(), converted.lops.size(), copied, out);
     return s.is_ok() ? s : s.with_prefix(path + " (converted from ONNX): ");
   }
-  Status s = load_bytes(static_cast<const uint8_t*>(buffer->host()), size, buffer, out);
+  Status s = load_bytes(static_cast<const uint8_t*>(buffer->host()), size, buffer, load_options, out);
   return s.is_ok() ? s : s.with_prefix(path + ": ");
 }
 

@@ -1,0 +1,201 @@
+// Graph rewrites (Note [Graph rewrites] in optimizer.h).
+#include "graph/optimizer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <unordered_map>
+
+#include "graph/planner.h"
+#include "libops/ops/declarable_op.h"
+
+namespace libops::graph {
+
+bool rewrites_enabled_by_environment() {
+  static const bool on = [] {
+    const char* v = std::getenv("LIBOPS_GRAPH_REWRITES");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  return on;
+}
+
+namespace {
+
+bool is_op(const Node& n, const char* name) {
+  return n.kind == NodeKind::kCustom && n.op != nullptr && std::strcmp(n.op->name(), name) == 0;
+}
+
+// What the rewrites need to know of a body while they change it.
+struct BodyIndex {
+  std::vector<int32_t> reads;     // slot -> reads by nodes and outputs
+  std::vector<int32_t> producer;  // slot -> node position, -1 for a variable
+  std::unordered_map<int32_t, size_t> constant_of;  // slot -> index in body.constants
+
+  explicit BodyIndex(const Body& body) {
+    reads.assign(static_cast<size_t>(body.num_slots), 0);
+    producer.assign(static_cast<size_t>(body.num_slots), -1);
+    for (size_t p = 0; p < body.nodes.size(); ++p) {
+      const Node& n = body.nodes[p];
+      for (int32_t s : n.inputs) reads[static_cast<size_t>(s)]++;
+      for (int32_t k = 0; k < n.num_outputs; ++k) producer[static_cast<size_t>(n.first_output + k)] = static_cast<int32_t>(p);
+    }
+    for (const GraphOutput& o : body.outputs) reads[static_cast<size_t>(o.slot)]++;
+    for (size_t i = 0; i < body.constant_slots.size(); ++i) constant_of[body.constant_slots[i]] = i;
+  }
+  const NDArray* constant(const Body& body, int32_t slot) const {
+    auto it = constant_of.find(slot);
+    return it == constant_of.end() ? nullptr : &body.constants[it->second];
+  }
+};
+
+// A new constant slot holding `a`.
+int32_t add_constant(Body& body, BodyIndex& index, NDArray a) {
+  const int32_t slot = body.num_slots++;
+  body.constant_slots.push_back(slot);
+  body.constants.push_back(std::move(a));
+  index.reads.push_back(0);
+  index.producer.push_back(-1);
+  index.constant_of[slot] = body.constants.size() - 1;
+  return slot;
+}
+
+// weights * s along the filter axis, and (bias - mean) * s + beta, in T.
+template <typename T>
+void fold_values(const NDArray& w, int64_t cout, bool filters_last, const double* s, const NDArray* bias,
+                 const NDArray& mean, const NDArray* beta, NDArray& new_w, NDArray& new_b) {
+  const T* src = w.data_as<T>();
+  T* dst = new_w.data_as<T>();
+  const int64_t n = w.length(), per_filter = cout == 0 ? 0 : n / cout;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t o = filters_last ? i % cout : i / per_filter;
+    dst[i] = static_cast<T>(static_cast<double>(src[i]) * s[o]);
+  }
+  T* b = new_b.data_as<T>();
+  for (int64_t o = 0; o < cout; ++o) {
+    const double b0 = bias != nullptr ? bias->get_double(o) : 0.0;
+    const double shift = beta != nullptr ? beta->get_double(o) : 0.0;
+    b[o] = static_cast<T>((b0 - mean.get_double(o)) * s[o] + shift);
+  }
+}
+
+// Folds the batchnorm at position `bn_pos` into the conv2d that feeds it,
+// when Note [Graph rewrites] allows; true when it did.
+bool fold_batchnorm(Body& body, BodyIndex& index, size_t bn_pos, std::vector<uint8_t>& dropped,
+                    std::vector<int32_t>& replaced, std::vector<std::string>& log) {
+  Node& bn = body.nodes[bn_pos];
+  if (bn.inputs.size() < 3 || bn.num_outputs != 1 || bn.args.i.size() < 3 || bn.args.t.empty()) return false;
+  const int32_t x = bn.inputs[0];
+  const int32_t conv_pos = index.producer[static_cast<size_t>(x)];
+  if (conv_pos < 0 || index.reads[static_cast<size_t>(x)] != 1) return false;
+  Node& conv = body.nodes[static_cast<size_t>(conv_pos)];
+  if (!is_op(conv, "conv2d") || conv.num_outputs != 1 || conv.args.i.size() < 11) return false;
+  if (conv.placed != bn.placed || conv.device != bn.device) return false;
+
+  // The batchnorm's channel axis must be the conv2d output's.
+  const bool nhwc = conv.args.i[9] == 1;
+  const int64_t format = conv.args.i[10];
+  int64_t axis = bn.args.i[2];
+  if (axis < 0) axis += 4;
+  if (axis != (nhwc ? 3 : 1)) return false;
+
+  const int n_in = static_cast<int>(bn.inputs.size());
+  const bool has_gamma = bn.args.i[0] == -1 ? n_in >= 4 : bn.args.i[0] == 1;
+  const bool has_beta = bn.args.i[1] == -1 ? n_in == 5 : bn.args.i[1] == 1;
+  if (n_in != 3 + int(has_gamma) + int(has_beta)) return false;
+  const NDArray* w = index.constant(body, conv.inputs[1]);
+  const NDArray* bias = conv.inputs.size() == 3 ? index.constant(body, conv.inputs[2]) : nullptr;
+  const NDArray* mean = index.constant(body, bn.inputs[1]);
+  const NDArray* var = index.constant(body, bn.inputs[2]);
+  const NDArray* gamma = has_gamma ? index.constant(body, bn.inputs[3]) : nullptr;
+  const NDArray* beta = has_beta ? index.constant(body, bn.inputs[3 + int(has_gamma)]) : nullptr;
+  if (w == nullptr || mean == nullptr || var == nullptr || (conv.inputs.size() == 3 && bias == nullptr) ||
+      (has_gamma && gamma == nullptr) || (has_beta && beta == nullptr))
+    return false;
+  const DataType dt = w->dtype();
+  if ((dt != DataType::kFloat32 && dt != DataType::kFloat64) || w->rank() != 4 || !w->is_c_contiguous()) return false;
+  const bool filters_last = format == 0;  // [kH, kW, Cin, Cout]
+  const int64_t cout = filters_last ? w->dim(3) : w->dim(0);
+  for (const NDArray* p : {bias, mean, var, gamma, beta})
+    if (p != nullptr && (p->dtype() != dt || p->rank() != 1 || p->dim(0) != cout)) return false;
+
+  const double eps = bn.args.t[0];
+  std::vector<double> s(static_cast<size_t>(cout));
+  for (int64_t o = 0; o < cout; ++o) {
+    s[static_cast<size_t>(o)] = (gamma != nullptr ? gamma->get_double(o) : 1.0) / std::sqrt(var->get_double(o) + eps);
+    if (!std::isfinite(s[static_cast<size_t>(o)])) return false;  // the run would say why, not the load
+  }
+  NDArray new_w, new_b;
+  if (!NDArray::create(dt, w->shape(), 'c', new_w).is_ok() || !NDArray::create(dt, Dims{cout}, 'c', new_b).is_ok())
+    return false;
+  if (dt == DataType::kFloat32) fold_values<float>(*w, cout, filters_last, s.data(), bias, *mean, beta, new_w, new_b);
+  else fold_values<double>(*w, cout, filters_last, s.data(), bias, *mean, beta, new_w, new_b);
+
+  log.push_back(str_format("%snode %u '%s' (batchnorm) folded into node %u '%s' (conv2d)", body.where.c_str(), bn.id,
+                           bn.name.c_str(), conv.id, conv.name.c_str()));
+  // The conv2d reads the folded constants; the old ones lose a reader.
+  for (size_t k = 1; k < conv.inputs.size(); ++k) {
+    index.reads[static_cast<size_t>(conv.inputs[k])]--;
+    replaced.push_back(conv.inputs[k]);
+  }
+  const int32_t w_slot = add_constant(body, index, std::move(new_w));
+  const int32_t b_slot = add_constant(body, index, std::move(new_b));
+  conv.inputs.resize(3);
+  conv.inputs[1] = w_slot;
+  conv.inputs[2] = b_slot;
+  index.reads[static_cast<size_t>(w_slot)] = index.reads[static_cast<size_t>(b_slot)] = 1;
+  // Whatever read the batchnorm's output reads the conv2d's.
+  for (size_t k = 1; k < bn.inputs.size(); ++k) {
+    index.reads[static_cast<size_t>(bn.inputs[k])]--;
+    replaced.push_back(bn.inputs[k]);
+  }
+  const int32_t y = bn.first_output;
+  index.reads[static_cast<size_t>(x)] = index.reads[static_cast<size_t>(y)];
+  for (Node& n : body.nodes)
+    for (int32_t& in : n.inputs)
+      if (in == y) in = x;
+  for (GraphOutput& o : body.outputs)
+    if (o.slot == y) o.slot = x;
+  bn.inputs.clear();
+  dropped[bn_pos] = 1;
+  return true;
+}
+
+}  // namespace
+
+Status optimize_body(Body& body, std::vector<std::string>& log) {
+  BodyIndex index(body);
+  std::vector<uint8_t> dropped(body.nodes.size(), 0);
+  std::vector<int32_t> replaced;  // constant slots that lost a reader
+  bool changed = false;
+  for (size_t p = 0; p < body.nodes.size(); ++p)
+    if (is_op(body.nodes[p], "batchnorm")) changed |= fold_batchnorm(body, index, p, dropped, replaced, log);
+  if (!changed) return Status::ok();
+
+  std::vector<Node> kept;
+  kept.reserve(body.nodes.size());
+  for (size_t p = 0; p < body.nodes.size(); ++p)
+    if (!dropped[p]) kept.push_back(std::move(body.nodes[p]));
+  body.nodes = std::move(kept);
+  // Constants a rewrite replaced and nothing else reads are released.
+  std::vector<int32_t> slots;
+  std::vector<NDArray> constants;
+  for (size_t i = 0; i < body.constant_slots.size(); ++i) {
+    const int32_t s = body.constant_slots[i];
+    const bool unread = index.reads[static_cast<size_t>(s)] == 0 &&
+                        std::find(replaced.begin(), replaced.end(), s) != replaced.end();
+    if (unread) continue;
+    slots.push_back(s);
+    constants.push_back(std::move(body.constants[i]));
+  }
+  body.constant_slots = std::move(slots);
+  body.constants = std::move(constants);
+
+  std::vector<int32_t> producer(static_cast<size_t>(body.num_slots), -1);
+  for (size_t p = 0; p < body.nodes.size(); ++p)
+    for (int32_t k = 0; k < body.nodes[p].num_outputs; ++k)
+      producer[static_cast<size_t>(body.nodes[p].first_output + k)] = static_cast<int32_t>(p);
+  return order_and_liveness(body, producer);
+}
+
+}  // namespace libops::graph

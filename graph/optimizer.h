@@ -1,0 +1,37 @@
+// Optimizer: rewrites of a loaded body that keep what it computes (up to
+// floating-point rounding) and make it cheaper to run. The loader runs it
+// on every body after the body's nodes are read, checked and ordered, and
+// before the planner infers shapes.
+//
+// Note [Graph rewrites]
+//  - batchnorm folded into conv2d: a batchnorm over the channel axis whose
+//    only input is the output of a conv2d read by nothing else, with the
+//    conv2d's weights and bias and all of the batchnorm's statistics
+//    constants, becomes part of the conv2d: with s = gamma / sqrt(variance
+//    + epsilon), the weights of filter o are scaled by s[o] and the bias
+//    becomes (bias - mean) * s + beta. The batchnorm node is removed (a
+//    profile shows its time in the conv2d), and the old weights are
+//    dropped when nothing else reads them. float32 and float64 only: for
+//    float16 and bfloat16 weights the folded values would round where the
+//    unfolded computation, done in float, does not.
+//  Each rewrite is listed (Graph::rewrites()), naming the nodes it touched.
+//  LoadOptions::rewrites = false, or LIBOPS_GRAPH_REWRITES=0 in the
+//  environment, loads the graph as written.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace libops::graph {
+
+// Applies Note [Graph rewrites] to `body` (nodes in topological order),
+// leaving its nodes ordered and its liveness recomputed; appends one line
+// per rewrite to `log`.
+Status optimize_body(Body& body, std::vector<std::string>& log);
+
+// Whether rewrites are on by the environment (LIBOPS_GRAPH_REWRITES).
+bool rewrites_enabled_by_environment();
+
+}  // namespace libops::graph
