@@ -9,6 +9,7 @@
 
 #include "graph/planner.h"
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/registry.h"
 
 namespace libops::graph {
 
@@ -161,16 +162,249 @@ bool fold_batchnorm(Body& body, BodyIndex& index, size_t bn_pos, std::vector<uin
   return true;
 }
 
+// ---------------------------------------------------------------- channels-last
+
+const int64_t kToNhwc[4] = {0, 2, 3, 1};
+const int64_t kToNchw[4] = {0, 3, 1, 2};
+
+bool has_perm(const Node& n, const int64_t* perm) {
+  return is_op(n, "permute") && n.inputs.size() == 1 && n.args.i.size() == 4 &&
+         std::equal(n.args.i.begin(), n.args.i.end(), perm);
+}
+
+// Ops whose output element i reads only input element i of each input (a
+// one-element input broadcasts): they commute with any permutation of the
+// dims applied to all of their inputs alike.
+bool elementwise(const Node& n) {
+  static const char* const kOps[] = {
+      "relu",    "relu6",    "leaky_relu", "elu",     "selu",    "celu",         "gelu",       "sigmoid",
+      "tanh",    "silu",     "mish",       "softplus", "softsign", "hard_sigmoid", "hard_swish", "thresholded_relu",
+      "add",     "subtract", "multiply",   "divide",  "maximum", "minimum",      "abs",        "neg",
+      "exp",     "sqrt",     "square",     "log_sigmoid"};
+  if (n.kind != NodeKind::kCustom || n.op == nullptr || n.num_outputs != 1 || n.inputs.empty()) return false;
+  for (const char* name : kOps)
+    if (std::strcmp(n.op->name(), name) == 0) return true;
+  return false;
+}
+
+// The position of a window op's data_format i arg, -1 for other nodes.
+int window_format_arg(const Node& n) {
+  if ((is_op(n, "conv2d") || is_op(n, "depthwise_conv2d")) && n.args.i.size() > 9) return 9;
+  if ((is_op(n, "maxpool2d") || is_op(n, "avgpool2d")) && n.args.i.size() > 10) return 10;
+  return -1;
+}
+
+// A reduction over exactly H and W of an NCHW value (a global pool), axes
+// given as i args.
+bool spatial_reduction(const Node& n) {
+  static const char* const kOps[] = {"reduce_mean", "reduce_max", "reduce_sum", "reduce_min"};
+  bool known = false;
+  for (const char* name : kOps) known = known || is_op(n, name);
+  if (!known || n.inputs.size() != 1 || n.args.i.size() != 2 || !n.args.t.empty()) return false;
+  const int64_t a = n.args.i[0] < 0 ? n.args.i[0] + 4 : n.args.i[0];
+  const int64_t b = n.args.i[1] < 0 ? n.args.i[1] + 4 : n.args.i[1];
+  return std::min(a, b) == 2 && std::max(a, b) == 3;
+}
+
+// The channels-last rewrite of Note [Graph rewrites] on one body. New
+// nodes are appended; the caller restores the topological order.
+class ChannelsLast {
+ public:
+  explicit ChannelsLast(Body& body) : body_(body), permute_(OpRegistry::instance().find("permute")) {
+    for (const Node& n : body.nodes) next_id_ = std::max(next_id_, n.id + 1);
+    first_new_id_ = next_id_;
+    producer_.assign(static_cast<size_t>(body.num_slots), -1);
+    for (size_t p = 0; p < body.nodes.size(); ++p) note_outputs(p);
+  }
+
+  Status run(std::vector<std::string>& log) {
+    if (permute_ == nullptr) return Status::ok();
+    const size_t n0 = body_.nodes.size();
+    // 1. Each NCHW window op goes channels-last between a permute to NHWC
+    // and one back.
+    int converted = 0;
+    for (size_t i = 0; i < n0; ++i) {
+      const int fmt = window_format_arg(body_.nodes[i]);
+      if (fmt < 0 || body_.nodes[i].inputs.empty() || body_.nodes[i].args.i[static_cast<size_t>(fmt)] != 0) continue;
+      int32_t in = -1;
+      RETURN_IF_ERROR(add_permute(body_.nodes[i].inputs[0], kToNhwc, i, "/to_nhwc", in));
+      body_.nodes[i].inputs[0] = in;
+      body_.nodes[i].args.i[static_cast<size_t>(fmt)] = 1;
+      RETURN_IF_ERROR(permute_back(i));
+      ++converted;
+    }
+    if (converted == 0) return Status::ok();
+
+    // 2. Permutes back to NCHW move down through the ops that do not care
+    // about the layout, in topological order, so that the next window op's
+    // permute to NHWC meets them.
+    for (size_t i = 0; i < n0; ++i) {
+      bool keeps_rank4 = true;
+      if (!sinks(i, keeps_rank4)) continue;
+      for (int32_t& s : body_.nodes[i].inputs)
+        if (const Node* p = to_nchw_producer(s)) s = p->inputs[0];
+      if (keeps_rank4) RETURN_IF_ERROR(permute_back(i));
+    }
+
+    // 3. A permute to NHWC of a permute to NCHW is the value itself.
+    for (size_t p = 0; p < body_.nodes.size(); ++p) {
+      if (!has_perm(body_.nodes[p], kToNhwc)) continue;
+      if (const Node* src = to_nchw_producer(body_.nodes[p].inputs[0]))
+        replace_reads(body_.nodes[p].first_output, src->inputs[0], body_.nodes.size());
+    }
+
+    // 4. Permutes nothing reads are dropped.
+    const int left = drop_unread_permutes();
+    log.push_back(str_format("%s%d convolution and pooling nodes run channels-last (NHWC), with %d layout permutes",
+                             body_.where.empty() ? "main: " : body_.where.c_str(), converted, left));
+    return Status::ok();
+  }
+
+ private:
+  void note_outputs(size_t p) {
+    const Node& n = body_.nodes[p];
+    for (int32_t k = 0; k < n.num_outputs; ++k) {
+      const size_t s = static_cast<size_t>(n.first_output + k);
+      if (s >= producer_.size()) producer_.resize(s + 1, -1);
+      producer_[s] = static_cast<int32_t>(p);
+    }
+  }
+
+  const Node* to_nchw_producer(int32_t slot) const {
+    const size_t s = static_cast<size_t>(slot);
+    if (s >= producer_.size() || producer_[s] < 0) return nullptr;
+    const Node& p = body_.nodes[static_cast<size_t>(producer_[s])];
+    return has_perm(p, kToNchw) ? &p : nullptr;
+  }
+
+  bool is_scalar_constant(int32_t slot) const {
+    for (size_t i = 0; i < body_.constant_slots.size(); ++i)
+      if (body_.constant_slots[i] == slot) return body_.constants[i].length() == 1 && body_.constants[i].rank() <= 1;
+    return false;
+  }
+
+  // Whether node i can read its inputs' NHWC sources instead of their
+  // permutes to NCHW (adjusting its args); keeps_rank4: its output is
+  // then NHWC and needs a permute back (a global pool's [N, C] does not).
+  bool sinks(size_t i, bool& keeps_rank4) {
+    Node& n = body_.nodes[i];
+    if (elementwise(n)) {
+      int permuted = 0;
+      for (int32_t s : n.inputs) {
+        if (to_nchw_producer(s) != nullptr) ++permuted;
+        else if (!is_scalar_constant(s)) return false;
+      }
+      return permuted > 0;
+    }
+    if (n.inputs.empty() || to_nchw_producer(n.inputs[0]) == nullptr) return false;
+    if (is_op(n, "batchnorm") && n.args.i.size() >= 3 && (n.args.i[2] == 1 || n.args.i[2] == -3)) {
+      for (size_t k = 1; k < n.inputs.size(); ++k)
+        if (to_nchw_producer(n.inputs[k]) != nullptr) return false;  // statistics are [C]
+      n.args.i[2] = 3;
+      return true;
+    }
+    if (is_op(n, "concat") && n.args.i.size() == 1 && (n.args.i[0] == 1 || n.args.i[0] == -3)) {
+      for (int32_t s : n.inputs)
+        if (to_nchw_producer(s) == nullptr) return false;
+      n.args.i[0] = 3;
+      return true;
+    }
+    if (spatial_reduction(n)) {
+      keeps_rank4 = !n.args.b.empty() && n.args.b[0];
+      n.args.i = {1, 2};
+      return true;
+    }
+    return false;
+  }
+
+  // Appends permute(slot, perm), placed like node `anchor`.
+  Status add_permute(int32_t slot, const int64_t* perm, size_t anchor, const char* suffix, int32_t& out) {
+    Node p;
+    const Node& a = body_.nodes[anchor];
+    p.id = next_id_++;
+    p.name = a.name + suffix;
+    p.kind = NodeKind::kCustom;
+    p.op = permute_;
+    p.op_label = permute_->name();
+    p.inputs = {slot};
+    p.first_output = body_.num_slots++;
+    p.num_outputs = 1;
+    p.args.i.assign(perm, perm + 4);
+    p.device = a.device;
+    p.placed = a.placed;
+    p.placement = a.placement;
+    RETURN_IF_ERROR(resolve_args(permute_->descriptor().signature, permute_->name(), p.args));
+    out = p.first_output;
+    body_.nodes.push_back(std::move(p));
+    note_outputs(body_.nodes.size() - 1);
+    return Status::ok();
+  }
+
+  // Node i's output is now NHWC: its readers get it permuted back.
+  Status permute_back(size_t i) {
+    const int32_t y = body_.nodes[i].first_output;
+    int32_t back = -1;
+    RETURN_IF_ERROR(add_permute(y, kToNchw, i, "/to_nchw", back));
+    replace_reads(y, back, body_.nodes.size() - 1);
+    return Status::ok();
+  }
+
+  // Every read of `from` (nodes other than position `except`, outputs)
+  // reads `to` instead.
+  void replace_reads(int32_t from, int32_t to, size_t except) {
+    for (size_t p = 0; p < body_.nodes.size(); ++p) {
+      if (p == except) continue;
+      for (int32_t& s : body_.nodes[p].inputs)
+        if (s == from) s = to;
+    }
+    for (GraphOutput& o : body_.outputs)
+      if (o.slot == from) o.slot = to;
+  }
+
+  // Removes the permutes made here that nothing reads; returns how many
+  // made here are left.
+  int drop_unread_permutes() {
+    for (bool again = true; again;) {
+      again = false;
+      std::vector<int32_t> reads(static_cast<size_t>(body_.num_slots), 0);
+      for (const Node& n : body_.nodes)
+        for (int32_t s : n.inputs) reads[static_cast<size_t>(s)]++;
+      for (const GraphOutput& o : body_.outputs) reads[static_cast<size_t>(o.slot)]++;
+      std::vector<Node> kept;
+      kept.reserve(body_.nodes.size());
+      for (Node& n : body_.nodes) {
+        if (n.id >= first_new_id_ && reads[static_cast<size_t>(n.first_output)] == 0) {
+          again = true;
+          continue;
+        }
+        kept.push_back(std::move(n));
+      }
+      body_.nodes = std::move(kept);
+    }
+    int left = 0;
+    for (const Node& n : body_.nodes) left += n.id >= first_new_id_ ? 1 : 0;
+    return left;
+  }
+
+  Body& body_;
+  DeclarableOp* permute_;
+  uint32_t next_id_ = 0, first_new_id_ = 0;
+  std::vector<int32_t> producer_;  // slot -> node position
+};
+
 }  // namespace
 
 Status optimize_body(Body& body, std::vector<std::string>& log) {
+  const size_t logged = log.size();
+  RETURN_IF_ERROR(ChannelsLast(body).run(log));
+  const bool relaid = log.size() != logged;
   BodyIndex index(body);
   std::vector<uint8_t> dropped(body.nodes.size(), 0);
   std::vector<int32_t> replaced;  // constant slots that lost a reader
   bool changed = false;
   for (size_t p = 0; p < body.nodes.size(); ++p)
     if (is_op(body.nodes[p], "batchnorm")) changed |= fold_batchnorm(body, index, p, dropped, replaced, log);
-  if (!changed) return Status::ok();
+  if (!changed && !relaid) return Status::ok();
 
   std::vector<Node> kept;
   kept.reserve(body.nodes.size());

@@ -30,7 +30,8 @@ Loaded load_and_run(const std::vector<uint8_t>& bytes, bool rewrites, const NDAr
   Loaded r;
   LoadOptions o;
   o.rewrites = rewrites;
-  EXPECT_TRUE(Graph::load_buffer(bytes.data(), bytes.size(), o, r.graph).is_ok());
+  Status ls = Graph::load_buffer(bytes.data(), bytes.size(), o, r.graph);
+  EXPECT_TRUE(ls.is_ok()) << ls.message();
   if (!r.graph) return r;
   Session s(r.graph);
   const NDArray* in[] = {&x};
@@ -79,31 +80,52 @@ struct ConvBnGraph {
   }
 };
 
-void expect_same_outputs(const ConvBnGraph& spec, size_t nodes_with_rewrites, size_t rewrites) {
-  const std::vector<uint8_t> bytes = spec.build();
-  const Dims xs = spec.nhwc ? Dims{2, 6, 7, 3} : Dims{2, 3, 6, 7};
-  NDArray x = make(spec.dtype, xs, ramp(xs.product(), 1.0, 0.0));
+int count_ops(const Graph& g, const char* label) {
+  int n = 0;
+  for (const Node& node : g.main().nodes) n += node.op_label == label ? 1 : 0;
+  return n;
+}
+
+// Loads `bytes` with and without rewrites, runs both on x; they must agree.
+// Returns the rewritten graph.
+std::shared_ptr<const Graph> expect_same_outputs(const std::vector<uint8_t>& bytes, const NDArray& x,
+                                                 double tol) {
   Loaded plain = load_and_run(bytes, false, x);
   Loaded rewritten = load_and_run(bytes, true, x);
-  ASSERT_TRUE(plain.graph && rewritten.graph);
-  EXPECT_EQ(plain.graph->main().nodes.size(), 3u);
+  if (!plain.graph || !rewritten.graph) {
+    ADD_FAILURE() << "did not load";
+    return nullptr;
+  }
   EXPECT_TRUE(plain.graph->rewrites().empty());
-  EXPECT_EQ(rewritten.graph->main().nodes.size(), nodes_with_rewrites);
-  EXPECT_EQ(rewritten.graph->rewrites().size(), rewrites);
-  const double tol = spec.dtype == DataType::kFloat64 ? 1e-12 : 1e-5;
-  ASSERT_EQ(plain.out.shape(), rewritten.out.shape());
+  EXPECT_EQ(plain.out.shape(), rewritten.out.shape());
   EXPECT_TRUE(libops::test::all_close(rewritten.out, libops::test::values(plain.out), tol, tol));
+  return rewritten.graph;
+}
+
+// The batchnorm is folded (`folded`) or left, and the outputs agree.
+void expect_fold(const ConvBnGraph& spec, bool folded) {
+  const Dims xs = spec.nhwc ? Dims{2, 6, 7, 3} : Dims{2, 3, 6, 7};
+  NDArray x = make(spec.dtype, xs, ramp(xs.product(), 1.0, 0.0));
+  auto g = expect_same_outputs(spec.build(), x, spec.dtype == DataType::kFloat64 ? 1e-12 : 1e-5);
+  if (!g) return;
+  EXPECT_EQ(count_ops(*g, "batchnorm"), folded ? 0 : 1);
+  EXPECT_EQ(count_ops(*g, "conv2d"), 1);
 }
 
 TEST(GraphRewrites, FoldsBatchnormIntoConv2d) {
   ConvBnGraph spec;
-  expect_same_outputs(spec, 2, 1);
+  expect_fold(spec, true);
   std::shared_ptr<const Graph> g;
   ASSERT_TRUE(test::load(spec.build(), g).is_ok());
-  ASSERT_EQ(g->rewrites().size(), 1u);
-  EXPECT_EQ(g->rewrites()[0], "node 8 'bn1' (batchnorm) folded into node 3 'conv1' (conv2d)");
-  EXPECT_EQ(g->main().nodes[0].op_label, "conv2d");
-  EXPECT_EQ(g->main().nodes[1].op_label, "relu");
+  ASSERT_EQ(g->rewrites().size(), 2u);
+  EXPECT_EQ(g->rewrites()[0], "main: 1 convolution and pooling nodes run channels-last (NHWC), with 2 layout permutes");
+  EXPECT_EQ(g->rewrites()[1], "node 8 'bn1' (batchnorm) folded into node 3 'conv1' (conv2d)");
+  // x -> permute to NHWC -> conv2d (with the batchnorm) -> relu -> permute back.
+  ASSERT_EQ(g->main().nodes.size(), 4u);
+  EXPECT_EQ(g->main().nodes[0].op_label, "permute");
+  EXPECT_EQ(g->main().nodes[1].op_label, "conv2d");
+  EXPECT_EQ(g->main().nodes[2].op_label, "relu");
+  EXPECT_EQ(g->main().nodes[3].op_label, "permute");
   // The old weights and bias and the statistics are released; the folded
   // weights and bias are the only constants left.
   EXPECT_EQ(g->main().constants.size(), 2u);
@@ -119,35 +141,74 @@ TEST(GraphRewrites, FoldsEveryParameterCombination) {
         spec.conv_bias = bias;
         spec.gamma = gamma;
         spec.beta = beta;
-        expect_same_outputs(spec, 2, 1);
+        expect_fold(spec, true);
       }
 }
 
 TEST(GraphRewrites, FoldsNhwcWithFiltersLastAndFloat64) {
   ConvBnGraph spec;
   spec.nhwc = true;
-  expect_same_outputs(spec, 2, 1);
+  expect_fold(spec, true);
   spec.dtype = DataType::kFloat64;
-  expect_same_outputs(spec, 2, 1);
+  expect_fold(spec, true);
 }
 
 TEST(GraphRewrites, LeavesWhatItCannotFold) {
   ConvBnGraph spec;
   spec.mean_is_input = true;  // statistics known only at run time
-  const std::vector<uint8_t> bytes = spec.build();
   std::shared_ptr<const Graph> g;
-  ASSERT_TRUE(test::load(bytes, g).is_ok());
-  EXPECT_EQ(g->main().nodes.size(), 3u);
-  EXPECT_TRUE(g->rewrites().empty());
+  ASSERT_TRUE(test::load(spec.build(), g).is_ok());
+  EXPECT_EQ(count_ops(*g, "batchnorm"), 1);
 
   ConvBnGraph shared;
   shared.conv_also_output = true;  // the conv2d's own output is needed too
-  ASSERT_TRUE(test::load(shared.build(), g).is_ok());
-  EXPECT_EQ(g->main().nodes.size(), 3u);
+  expect_fold(shared, false);
 
   ConvBnGraph half;
   half.dtype = DataType::kFloat16;  // folded weights would round differently
-  expect_same_outputs(half, 3, 0);
+  expect_fold(half, false);
+}
+
+// A residual block of an NCHW network: conv -> relu -> maxpool -> conv,
+// added to the pooled value, relu, a 1x1 conv, then a global average pool
+// and a reshape (which cares about the layout). Channels-last leaves one
+// permute at the input and none after the pool, whose [N, C] is the same
+// in both layouts.
+TEST(GraphRewrites, RunsNchwNetworksChannelsLast) {
+  GraphBuilder g;
+  auto& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3, 9, 8});
+  auto conv = [&](Ref in, int64_t cin, int64_t cout, int64_t k, int64_t pad, const char* name) {
+    NodeArgs a;
+    a.i = {k, k, 1, 1, pad, pad, 1, 1, 0};
+    Ref w = m.constant(std::string(name) + "_w", make(DataType::kFloat32, {cout, cin, k, k},
+                                                       ramp(cout * cin * k * k, 0.3, static_cast<double>(cout))));
+    return m.op("conv2d", {in, w}, a, name);
+  };
+  Ref c1 = m.op("relu", {conv(x, 3, 4, 3, 1, "conv1")}, {}, "relu1");
+  NodeArgs pool;
+  pool.i = {2, 2, 2, 2, 0, 0, 1, 1, 0};
+  Ref p = m.op("maxpool2d", {c1}, pool, "pool");
+  Ref c2 = conv(p, 4, 4, 3, 1, "conv2");
+  Ref half = m.constant("half", make(DataType::kFloat32, {}, {0.5}));
+  Ref sum = m.op("add", {m.op("multiply", {c2, half}, {}, "scale"), p}, {}, "residual");
+  Ref c3 = conv(m.op("relu", {sum}, {}, "relu2"), 4, 6, 1, 0, "conv3");
+  NodeArgs mean;
+  mean.i = {2, 3};
+  Ref pooled = m.op("reduce_mean", {c3}, mean, "gap");
+  NodeArgs flat;
+  flat.i = {2, 3, 2};
+  m.output("y", m.op("reshape", {pooled}, flat, "reshape"));
+  m.output("features", c2);  // an NCHW output in the middle still reads NCHW
+  NDArray xv = make(DataType::kFloat32, {2, 3, 9, 8}, ramp(2 * 3 * 9 * 8, 1.0, 0.0));
+  auto rewritten = expect_same_outputs(g.finish(), xv, 1e-5);
+  ASSERT_TRUE(rewritten);
+  ASSERT_EQ(rewritten->rewrites().size(), 1u);
+  // conv1, pool, conv2 and conv3; permutes: x to NHWC, conv2's output back
+  // for the "features" output.
+  EXPECT_EQ(rewritten->rewrites()[0],
+            "main: 4 convolution and pooling nodes run channels-last (NHWC), with 2 layout permutes");
+  EXPECT_EQ(count_ops(*rewritten, "permute"), 2);
 }
 
 }  // namespace
