@@ -162,6 +162,47 @@ bool fold_batchnorm(Body& body, BodyIndex& index, size_t bn_pos, std::vector<uin
   return true;
 }
 
+// The activation of conv2d's activation arg that node `n` computes: 1 relu,
+// 2 relu6 (clip to [0, inf) or [0, 6] alike), 0 none of them.
+int64_t conv_activation_of(const Node& n) {
+  if (n.inputs.size() != 1 || n.num_outputs != 1) return 0;
+  if (is_op(n, "relu")) return 1;
+  if (is_op(n, "relu6")) return 2;
+  if (is_op(n, "clip") && n.args.t.size() >= 2 && n.args.t[0] == 0.0) {
+    if (n.args.t[1] == 6.0) return 2;
+    if (std::isinf(n.args.t[1]) && n.args.t[1] > 0) return 1;
+  }
+  return 0;
+}
+
+// Folds the activation at position `pos` into the conv2d that feeds it
+// (conv2d's activation arg, computed as the op computes it).
+bool fuse_activation(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>& dropped,
+                     std::vector<std::string>& log) {
+  Node& act = body.nodes[pos];
+  const int64_t kind = conv_activation_of(act);
+  if (kind == 0) return false;
+  const int32_t x = act.inputs[0];
+  const int32_t conv_pos = index.producer[static_cast<size_t>(x)];
+  if (conv_pos < 0 || index.reads[static_cast<size_t>(x)] != 1 || dropped[static_cast<size_t>(conv_pos)]) return false;
+  Node& conv = body.nodes[static_cast<size_t>(conv_pos)];
+  if (!is_op(conv, "conv2d") || conv.args.i.size() < 13 || conv.args.i[12] != 0) return false;
+  if (conv.placed != act.placed || conv.device != act.device) return false;
+  conv.args.i[12] = kind;
+  log.push_back(str_format("%snode %u '%s' (%s) fused into node %u '%s' (conv2d)", body.where.c_str(), act.id,
+                           act.name.c_str(), act.op_label.c_str(), conv.id, conv.name.c_str()));
+  const int32_t y = act.first_output;
+  index.reads[static_cast<size_t>(x)] = index.reads[static_cast<size_t>(y)];
+  for (Node& n : body.nodes)
+    for (int32_t& in : n.inputs)
+      if (in == y) in = x;
+  for (GraphOutput& o : body.outputs)
+    if (o.slot == y) o.slot = x;
+  act.inputs.clear();
+  dropped[pos] = 1;
+  return true;
+}
+
 // ---------------------------------------------------------------- channels-last
 
 const int64_t kToNhwc[4] = {0, 2, 3, 1};
@@ -182,6 +223,7 @@ bool elementwise(const Node& n) {
       "add",     "subtract", "multiply",   "divide",  "maximum", "minimum",      "abs",        "neg",
       "exp",     "sqrt",     "square",     "log_sigmoid"};
   if (n.kind != NodeKind::kCustom || n.op == nullptr || n.num_outputs != 1 || n.inputs.empty()) return false;
+  if (is_op(n, "clip")) return n.inputs.size() == 1;  // bounds as t args, not tensors
   for (const char* name : kOps)
     if (std::strcmp(n.op->name(), name) == 0) return true;
   return false;
@@ -404,6 +446,8 @@ Status optimize_body(Body& body, std::vector<std::string>& log) {
   bool changed = false;
   for (size_t p = 0; p < body.nodes.size(); ++p)
     if (is_op(body.nodes[p], "batchnorm")) changed |= fold_batchnorm(body, index, p, dropped, replaced, log);
+  for (size_t p = 0; p < body.nodes.size(); ++p)
+    if (!dropped[p]) changed |= fuse_activation(body, index, p, dropped, log);
   if (!changed && !relaid) return Status::ok();
 
   std::vector<Node> kept;

@@ -25,6 +25,9 @@
 //    dropped when nothing else reads them. float32 and float64 only: for
 //    float16 and bfloat16 weights the folded values would round where the
 //    unfolded computation, done in float, does not.
+//  - activation fused into conv2d: a relu, relu6, or clip to [0, 6] or
+//    [0, inf) whose input is a conv2d output read by nothing else becomes
+//    that conv2d's activation arg (NaN stays NaN, as in the ops).
 //  Each rewrite is listed (Graph::rewrites()), naming the nodes it touched.
 //  LoadOptions::rewrites = false, or LIBOPS_GRAPH_REWRITES=0 in the
 //  environment, loads the graph as written.

@@ -3,6 +3,9 @@
 // rewritten one must have lost the nodes the rewrite removed.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "graph/executor.h"
 #include "graph_builder.h"
 #include "test_util.h"
@@ -117,15 +120,17 @@ TEST(GraphRewrites, FoldsBatchnormIntoConv2d) {
   expect_fold(spec, true);
   std::shared_ptr<const Graph> g;
   ASSERT_TRUE(test::load(spec.build(), g).is_ok());
-  ASSERT_EQ(g->rewrites().size(), 2u);
+  ASSERT_EQ(g->rewrites().size(), 3u);
   EXPECT_EQ(g->rewrites()[0], "main: 1 convolution and pooling nodes run channels-last (NHWC), with 2 layout permutes");
   EXPECT_EQ(g->rewrites()[1], "node 8 'bn1' (batchnorm) folded into node 3 'conv1' (conv2d)");
-  // x -> permute to NHWC -> conv2d (with the batchnorm) -> relu -> permute back.
-  ASSERT_EQ(g->main().nodes.size(), 4u);
+  EXPECT_EQ(g->rewrites()[2], "node 9 'relu1' (relu) fused into node 3 'conv1' (conv2d)");
+  // x -> permute to NHWC -> conv2d (with the batchnorm and the relu) ->
+  // permute back.
+  ASSERT_EQ(g->main().nodes.size(), 3u);
   EXPECT_EQ(g->main().nodes[0].op_label, "permute");
   EXPECT_EQ(g->main().nodes[1].op_label, "conv2d");
-  EXPECT_EQ(g->main().nodes[2].op_label, "relu");
-  EXPECT_EQ(g->main().nodes[3].op_label, "permute");
+  EXPECT_EQ(g->main().nodes[1].args.i[12], 1);  // activation: relu
+  EXPECT_EQ(g->main().nodes[2].op_label, "permute");
   // The old weights and bias and the statistics are released; the folded
   // weights and bias are the only constants left.
   EXPECT_EQ(g->main().constants.size(), 2u);
@@ -203,12 +208,35 @@ TEST(GraphRewrites, RunsNchwNetworksChannelsLast) {
   NDArray xv = make(DataType::kFloat32, {2, 3, 9, 8}, ramp(2 * 3 * 9 * 8, 1.0, 0.0));
   auto rewritten = expect_same_outputs(g.finish(), xv, 1e-5);
   ASSERT_TRUE(rewritten);
-  ASSERT_EQ(rewritten->rewrites().size(), 1u);
   // conv1, pool, conv2 and conv3; permutes: x to NHWC, conv2's output back
-  // for the "features" output.
+  // for the "features" output. relu1 joins conv1; relu2 follows an add.
+  ASSERT_EQ(rewritten->rewrites().size(), 2u);
   EXPECT_EQ(rewritten->rewrites()[0],
             "main: 4 convolution and pooling nodes run channels-last (NHWC), with 2 layout permutes");
+  EXPECT_EQ(rewritten->rewrites()[1], "node 3 'relu1' (relu) fused into node 2 'conv1' (conv2d)");
   EXPECT_EQ(count_ops(*rewritten, "permute"), 2);
+  EXPECT_EQ(count_ops(*rewritten, "relu"), 1);
+}
+
+// clip to [0, 6] is relu6 and clip to [0, inf) relu; another clip stays.
+TEST(GraphRewrites, FusesClipsThatAreReluOrRelu6) {
+  for (double hi : {6.0, std::numeric_limits<double>::infinity(), 5.0}) {
+    SCOPED_TRACE(hi);
+    GraphBuilder g;
+    auto& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, 5, 5, 2});
+    NodeArgs a;
+    a.i = {3, 3, 1, 1, 1, 1, 1, 1, 0, 1};
+    Ref w = m.constant("w", make(DataType::kFloat32, {3, 2, 3, 3}, ramp(54, 2.0, 0.4)));
+    NodeArgs clip;
+    clip.t = {0.0, hi};
+    m.output("y", m.op("clip", {m.op("conv2d", {x, w}, a, "conv")}, clip, "clip"));
+    NDArray xv = make(DataType::kFloat32, {1, 5, 5, 2}, ramp(50, 3.0, 0.0));
+    xv.set_double(7, std::nan(""));
+    auto r = expect_same_outputs(g.finish(), xv, 1e-5);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(count_ops(*r, "clip"), hi == 5.0 ? 1 : 0);
+  }
 }
 
 }  // namespace

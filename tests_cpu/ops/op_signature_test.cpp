@@ -212,7 +212,7 @@ TEST(OpSignature, EveryOpDeclaresItsSignature) {
   ops_op_info_t info;
   ASSERT_EQ(ops_op_info(conv, &info), OPS_OK);
   EXPECT_EQ(info.num_declared_inputs, 3);
-  EXPECT_EQ(info.num_args, 12);
+  EXPECT_EQ(info.num_args, 13);
   ops_arg_info_t a;
   ASSERT_EQ(ops_op_arg_info(conv, 9, &a), OPS_OK);
   EXPECT_STREQ(a.name, "data_format");
@@ -226,8 +226,8 @@ TEST(OpSignature, EveryOpDeclaresItsSignature) {
   EXPECT_STREQ(io.name, "bias");
   EXPECT_TRUE(io.optional);
   EXPECT_STREQ(io.dtypes, "float16, bfloat16, float32, float64");
-  EXPECT_EQ(ops_op_arg_info(conv, 12, &a), OPS_ERR_INVALID_ARGUMENT);
-  EXPECT_STREQ(ops_last_error(), "ops_op_arg_info: conv2d declares 12 args; index 12 is out of range");
+  EXPECT_EQ(ops_op_arg_info(conv, 13, &a), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(ops_last_error(), "ops_op_arg_info: conv2d declares 13 args; index 13 is out of range");
 }
 
 std::string read_file(const std::string& path) {

@@ -18,6 +18,9 @@
 //                 and HWIO weights must say weights_format = 0.
 //           11    groups, optional (default 1): Note [Grouped convolution]
 //                 in conv2d.h; the weights' Cin is then Cin / groups
+//           12    activation, optional: 0 none (default), 1 relu, 2 relu6,
+//                 applied after the bias (the graph optimizer fuses a
+//                 following relu or relu6 here, Note [Graph rewrites])
 //   output  [N, Cout, oH, oW] (NCHW) or [N, oH, oW, Cout] (NHWC), x's dtype
 //
 //   z[n, co, oh, ow] = bias[co] + sum over ci, kh, kw of
@@ -51,6 +54,8 @@
 #include "blas/gemm.h"
 #include "libops/core/log.h"
 #include "libops/core/parallel.h"
+#include "libops/legacy/legacy.h"
+#include "libops/legacy/ops/transform_same_ops.h"
 #include "libops/ops/nn/conv2d.h"
 #include "libops/ops/nn/nn_device.h"
 
@@ -77,8 +82,11 @@ Status conv2d_plan(Context& block, ConvPlan& plan) {
     case 2: RETURN_IF_ERROR(given.permute(Dims{0, 3, 1, 2}, w)); break;  // [Cout, kH, kW, Cin]
     default: w = given; break;
   }
-  return conv2d_check(block, *block.input(0), w, given, kWeightLayouts[format],
-                      block.num_inputs() == 3 ? block.input(2) : nullptr, INT_ARG(11), INT_ARG(9) == 1, win, plan);
+  RETURN_IF_ERROR(conv2d_check(block, *block.input(0), w, given, kWeightLayouts[format],
+                               block.num_inputs() == 3 ? block.input(2) : nullptr, INT_ARG(11), INT_ARG(9) == 1, win,
+                               plan));
+  plan.activation = static_cast<ConvActivation>(INT_ARG(12));
+  return Status::ok();
 }
 
 // im2col of images [n0, n0 + nb) of dense NCHW x into cols, one
@@ -168,6 +176,20 @@ void add_bias(const C* bias, int64_t outer, int64_t cout, int64_t inner, C* z) {
       }
     }
   });
+}
+
+// z = act(z) in place on block.device(), by the relu / relu6 ops' own
+// (vectorized) kernels: the same results as those ops, NaN kept.
+Status apply_activation(Context& block, ConvActivation act, NDArray& z) {
+  if (act == ConvActivation::kNone || z.length() == 0) return Status::ok();
+  legacy::LegacyCall call;
+  call.group = OPS_TRANSFORM_SAME;
+  call.num = static_cast<int>(act == ConvActivation::kRelu ? legacy::TransformSameOp::relu
+                                                           : legacy::TransformSameOp::relu6);
+  call.x = &z;
+  call.z = &z;
+  call.device = block.device();
+  return with_op_name(block, legacy::exec(call));
 }
 
 // The im2col + GEMM path. w is dense [Cout, Cin/G, kH, kW] (NCHW) or
@@ -281,6 +303,7 @@ Status conv2d_device(Context& block, const ConvPlan& plan, const NDArray& x, con
   RETURN_IF_ERROR(out.begin(block, z, desc.dtype));
   RETURN_IF_ERROR(with_op_name(
       block, ops->conv2d(block.device(), desc, xd, wd, plan.has_bias ? &bd : nullptr, out.target())));
+  RETURN_IF_ERROR(apply_activation(block, plan.activation, out.target()));
   return out.finish(block, z);
 }
 
@@ -344,7 +367,11 @@ Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const 
     const Status s = blas::dnnl_conv2d_f32(geo, xd.data_as<float>(), wd.data_as<float>(),
                                            plan.has_bias ? bd.data_as<float>() : nullptr,
                                            out.target().data_as<float>(), get_num_threads());
-    if (s.is_ok()) return out.finish(*z);
+    if (s.is_ok()) {
+      // Not as a oneDNN post-op: its eltwise kernels turn NaN into 0.
+      RETURN_IF_ERROR(apply_activation(block, plan.activation, out.target()));
+      return out.finish(*z);
+    }
     log_debug("%s: im2col path, oneDNN declined: %s", block.op_name(), s.message().c_str());
   }
   if (plan.g.nchw) {
@@ -361,6 +388,7 @@ Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const 
                              plan.has_bias ? bd.data_as<C>() : nullptr, out.target().data_as<C>());
   };
   RETURN_IF_ERROR(dt == DataType::kFloat64 ? run(double{}) : run(float{}));
+  RETURN_IF_ERROR(apply_activation(block, plan.activation, out.target()));
   return out.finish(*z);
 }
 
@@ -404,4 +432,5 @@ DECLARE_ARGS(conv2d) {
   args.i_arg("groups", 1, "channel groups: Cin and Cout split into this many runs, run g of the filters seeing "
                           "run g of the channels (Cin = groups: depthwise)")
       .range(1, std::numeric_limits<int32_t>::max());
+  args.i_arg("activation", 0, "applied after the bias, NaN kept").one_of({{0, "none"}, {1, "relu"}, {2, "relu6"}});
 }

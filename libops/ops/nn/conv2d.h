@@ -17,6 +17,10 @@
 
 namespace libops::ops::nn {
 
+// An activation applied to the convolution's output (after the bias), as
+// the relu and relu6 ops compute it: NaN stays NaN.
+enum class ConvActivation : int64_t { kNone = 0, kRelu = 1, kRelu6 = 2 };
+
 struct ConvPlan {
   NDArray w;  // [Cout, Cin / groups, kH, kW]; may be shape-only in a shape function
   Window2d win;
@@ -24,6 +28,7 @@ struct ConvPlan {
   int64_t cout = 0;
   int64_t groups = 1;
   bool has_bias = false;
+  ConvActivation activation = ConvActivation::kNone;
 };
 
 // Checks x (rank 4, NCHW or NHWC), the weights `w` viewed as
@@ -34,7 +39,7 @@ struct ConvPlan {
 Status conv2d_check(Context& block, const NDArray& x, const NDArray& w, const NDArray& given, const char* layout,
                     const NDArray* bias, int64_t groups, bool nhwc, Window2d win, ConvPlan& plan);
 
-// z = conv(x, plan.w) (+ bias) into block.output(0), on block.device():
+// z = act(conv(x, plan.w) (+ bias)) into block.output(0), on block.device():
 // on the CPU through oneDNN where it takes the case, else im2col + GEMM; on
 // another device through that device's backend (Note [nn ops on devices]).
 Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias);

@@ -175,6 +175,51 @@ TEST(Conv2dOp, RejectsChannelMismatch) {
   EXPECT_TRUE(has_substr(s.message(), "x[2,5,5,3] (NHWC) and weights[4,5,3,3]: x has 3 input channels"));
 }
 
+// activation (i arg 12) clamps the golden output as relu and relu6 do,
+// with oneDNN (a post-op) and with im2col; NaN stays NaN in both.
+TEST(Conv2dOp, FusedActivationClampsAndKeepsNan) {
+  for (bool dnnl : {true, false}) {
+    std::optional<Im2colOnly> im2col;
+    if (!dnnl) im2col.emplace();
+    for (const char* name : {"conv2d_pad1_stride2", "conv2d_nhwc_pad1_stride2"})
+      for (int64_t act : {1, 2}) {
+        SCOPED_TRACE(testing::Message() << name << " activation " << act << (dnnl ? " oneDNN" : " im2col"));
+        NDArray x = nn_golden(name, "x", DataType::kFloat32), w = nn_golden(name, "w", DataType::kFloat32);
+        NDArray b = nn_golden(name, "b", DataType::kFloat32);
+        // Scaled so that some outputs pass 6.
+        NDArray w4;
+        ASSERT_OK(NDArray::create(DataType::kFloat32, w.shape(), 'c', w4));
+        for (int64_t i = 0; i < w.length(); ++i) w4.set_double(i, 4.0 * w.get_double(i));
+        std::vector<double> want = values(nn_golden(name, "z"));
+        // z scales with w (the bias does not): recompute it as 4 * (z - b) + b per channel.
+        const bool nhwc = std::string(name).find("nhwc") != std::string::npos;
+        NDArray zshape = nn_golden(name, "z");
+        const int64_t cout = b.length(), inner = nhwc ? 1 : zshape.dim(2) * zshape.dim(3);
+        int above6 = 0;
+        for (size_t i = 0; i < want.size(); ++i) {
+          const int64_t c = nhwc ? static_cast<int64_t>(i) % cout : (static_cast<int64_t>(i) / inner) % cout;
+          const double bc = b.get_double(c), v = 4.0 * (want[i] - bc) + bc;
+          above6 += v > 6;
+          want[i] = v < 0 ? 0 : (act == 2 && v > 6 ? 6 : v);
+        }
+        EXPECT_GT(above6, 0);
+        std::vector<int64_t> args = nn_golden_ints(name, "iargs");
+        args.resize(10, 0);
+        args.push_back(1);    // weights_format
+        args.push_back(1);    // groups
+        args.push_back(act);  // activation
+        Context ctx;
+        ASSERT_OK(run_op("conv2d", {.in = {&x, &w4, &b}, .i = args}, ctx));
+        EXPECT_TRUE(all_close(*ctx.output(0), want, 1e-4, 1e-4));
+        // A NaN in x reaches every output whose window covers it.
+        x.set_double(0, std::nan(""));
+        Context with_nan;
+        ASSERT_OK(run_op("conv2d", {.in = {&x, &w4, &b}, .i = args}, with_nan));
+        EXPECT_TRUE(std::isnan(with_nan.output(0)->get_double(0)));
+      }
+  }
+}
+
 // Grouped weights hold Cin / groups channels; groups must divide Cin and Cout.
 TEST(Conv2dOp, RejectsGroupsThatDoNotFit) {
   std::vector<int64_t> args = window(3, 1, 1, 1, 0);
