@@ -14,6 +14,7 @@ using libops::test::make;
 using libops::test::values;
 using test::BodyBuilder;
 using test::GraphBuilder;
+using test::NodeArgs;
 using test::Ref;
 
 std::vector<double> wave(int64_t n, double scale) {
@@ -54,6 +55,54 @@ TEST(CudaGraph, DenseNetworkMatchesTheCpu) {
   NDArray again = gpu.output(0);
   ASSERT_OK(again.buffer()->sync_to_host());
   EXPECT_EQ(values(again), values(out));
+}
+
+// An NCHW conv block (conv -> batchnorm -> relu6 -> depthwise conv ->
+// relu -> maxpool -> global mean): the loader's rewrites (channels-last,
+// batchnorm folding, fused activations; Note [Graph rewrites]) give a
+// graph of permutes and NHWC convolutions, which cuda:0 runs as the CPU
+// does.
+TEST(CudaGraph, RewrittenConvBlockMatchesTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  GraphBuilder g;
+  BodyBuilder& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 4, 10, 9});
+  NodeArgs c1;
+  c1.i = {3, 3, 1, 1, 1, 1, 1, 1, 0};
+  Ref h = m.op("conv2d", {x, m.constant("w1", make(DataType::kFloat32, {8, 4, 3, 3}, wave(288, 0.3)))}, c1, "conv1");
+  NodeArgs bn;
+  bn.i = {1, 1, 1};
+  bn.t = {1e-5};
+  std::vector<double> var = wave(8, 0.2);
+  for (double& v : var) v += 1.0;
+  h = m.op("batchnorm", {h, m.constant("mean", make(DataType::kFloat32, {8}, wave(8, 0.1))),
+                         m.constant("var", make(DataType::kFloat32, {8}, var)),
+                         m.constant("gamma", make(DataType::kFloat32, {8}, wave(8, 1.5))),
+                         m.constant("beta", make(DataType::kFloat32, {8}, wave(8, 0.5)))},
+           bn, "bn1");
+  h = m.op("relu6", {h}, {}, "act1");
+  NodeArgs dw;
+  dw.i = {3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 1, 8};
+  h = m.op("relu", {m.op("conv2d", {h, m.constant("w2", make(DataType::kFloat32, {8, 1, 3, 3}, wave(72, 0.5)))}, dw,
+                         "dwconv")},
+           {}, "act2");
+  NodeArgs pool;
+  pool.i = {2, 2, 1, 1, 0, 0, 1, 1, 0};
+  NodeArgs mean;
+  mean.i = {2, 3};
+  m.output("y", m.op("reduce_mean", {m.op("maxpool2d", {h}, pool, "pool")}, mean, "gap"));
+  std::shared_ptr<const Graph> graph;
+  ASSERT_OK(test::load(g.finish(), graph));
+  EXPECT_EQ(graph->rewrites().size(), 4u);  // channels-last, the fold and two fused activations
+  NDArray xv = make(DataType::kFloat32, {2, 4, 10, 9}, wave(720, 2.0));
+  const NDArray* feeds[1] = {&xv};
+  Session cpu(graph), gpu(graph);
+  gpu.set_device(Device::cuda(0));
+  ASSERT_OK(cpu.run(feeds, 1));
+  ASSERT_OK(gpu.run(feeds, 1));
+  NDArray out = gpu.output(0);
+  ASSERT_OK(out.buffer()->sync_to_host());
+  EXPECT_TRUE(libops::test::all_close(out, values(cpu.output(0)), 1e-4, 1e-5));
 }
 
 TEST(CudaGraph, ProfiledRunsTimeEveryNodeAndStillMatch) {

@@ -48,8 +48,8 @@ struct GoldenRow {
 };
 void PrintTo(const GoldenRow& r, std::ostream* os) { *os << r.op << "_" << r.name; }
 
-// Mirrors CONV_CASES, POOL_CASES, POOL_WIDE_CASES, GROUPED_CASES and the
-// batchnorm cases of tools/gen_goldens_nn.py. SAME rows with an odd total padding (6 rows,
+// Mirrors CONV_CASES, POOL_CASES, POOL_WIDE_CASES, GROUPED_CASES,
+// DECONV_CASES and the batchnorm cases of tools/gen_goldens_nn.py. SAME rows with an odd total padding (6 rows,
 // kernel 3, stride 2: 0 on top, 1 at the bottom) and dilated pooling are
 // refused.
 const GoldenRow kGoldenRows[] = {
@@ -74,6 +74,16 @@ const GoldenRow kGoldenRows[] = {
     {"conv2d", "groups2_pointwise", nullptr},
     {"conv2d", "nhwc_groups2", nullptr},
     {"conv2d", "nhwc_groups2_pointwise", nullptr},
+    {"deconv2d", "basic", nullptr},
+    {"deconv2d", "k2_stride2", nullptr},
+    {"deconv2d", "k3_stride2_pad1_outpad1", nullptr},
+    {"deconv2d", "dilation2", nullptr},
+    {"deconv2d", "same_stride2", kOddSame},
+    {"deconv2d", "rect", nullptr},
+    {"deconv2d", "pointwise", nullptr},
+    {"deconv2d", "nhwc_k2_stride2", nullptr},
+    {"deconv2d", "nhwc_k3_stride2_pad1_outpad1", nullptr},
+    {"deconv2d", "nhwc_rect", nullptr},
     {"depthwise_conv2d", "depthwise", nullptr},
     {"depthwise_conv2d", "depthwise_dilated", nullptr},
     {"maxpool2d", "max_k2s2", nullptr},
@@ -232,6 +242,50 @@ TEST(CudaNn, Conv2dMatchesTheCpu) {
   for (DataType t : {DataType::kFloat32, DataType::kFloat16})
     for (const ConvGeometry& c : kConvGeometries)
       expect_cuda_matches_cpu("conv2d", conv_inputs(c), with_format(c.iargs, c.nhwc, c.groups), {}, t, c.name);
+}
+
+// conv2d's activation arg (i arg 12): relu and relu6 after the bias, by
+// the relu / relu6 kernels on the device.
+TEST(CudaNn, Conv2dFusedActivationMatchesTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  for (int64_t act : {1, 2})
+    for (const ConvGeometry& c : kConvGeometries) {
+      std::vector<int64_t> iargs = with_format(c.iargs, c.nhwc);
+      iargs.push_back(1);  // weights_format
+      iargs.push_back(c.groups);
+      iargs.push_back(act);
+      expect_cuda_matches_cpu("conv2d", conv_inputs(c), iargs, {}, DataType::kFloat32,
+                              std::string(c.name) + (act == 1 ? " relu" : " relu6"));
+    }
+}
+
+// deconv2d on larger shapes, float32 and float16, both layouts.
+TEST(CudaNn, Deconv2dMatchesTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  struct Case {
+    const char* name;
+    Dims x;  // NCHW
+    int64_t cout;
+    std::vector<int64_t> iargs;  // 0..8, then data_format, weights_format, opH, opW
+  };
+  const Case cases[] = {
+      {"k2_s2_unet", {2, 16, 9, 7}, 8, {2, 2, 2, 2, 0, 0, 1, 1, 0, 0, 1, 0, 0}},
+      {"k3_s2_p1_op1", {1, 8, 6, 5}, 12, {3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 1, 1, 1}},
+      {"k3_s1_p1_nhwc", {2, 6, 7, 8}, 5, {3, 3, 1, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0}},
+  };
+  for (DataType t : {DataType::kFloat32, DataType::kFloat16})
+    for (const Case& c : cases) {
+      auto inputs = [&c](DataType dt) {
+        const Dims& s = c.x;
+        const bool nhwc = c.iargs[9] == 1;
+        const Dims xs = nhwc ? Dims{s[0], s[2], s[3], s[1]} : s;
+        return std::vector<NDArray>{
+            make(dt, xs, ramp(xs.product(), 1.0)),
+            make(dt, {s[1], c.cout, c.iargs[0], c.iargs[1]}, ramp(s[1] * c.cout * c.iargs[0] * c.iargs[1], 0.2, 1.1)),
+            make(dt, {c.cout}, ramp(c.cout, 0.5, 2.3))};
+      };
+      expect_cuda_matches_cpu("deconv2d", inputs, c.iargs, {}, t, c.name);
+    }
 }
 
 struct PoolGeometry {

@@ -88,6 +88,31 @@ def grouped_conv2d_ref(x, w, b, s, p, d, same, groups):
     return z
 
 
+def deconv2d_ref(x, w, b, s, p, d, same, op):
+    """Transposed convolution, written as the scatter it is: NCHW x,
+    weights [Cin, Cout, kH, kW], output padding op (libops' deconv2d)."""
+    n, _, h, wd = x.shape
+    cout, kh, kw = w.shape[1:]
+    eff = ((kh - 1) * d[0] + 1, (kw - 1) * d[1] + 1)
+    if same:
+        out = (h * s[0] + op[0], wd * s[1] + op[1])
+        pad = (max(eff[0] - s[0], 0) // 2, max(eff[1] - s[1], 0) // 2)
+    else:
+        out = ((h - 1) * s[0] + eff[0] - 2 * p[0] + op[0], (wd - 1) * s[1] + eff[1] - 2 * p[1] + op[1])
+        pad = p
+    z = np.zeros((n, cout) + out)
+    for ih in range(h):
+        for iw in range(wd):
+            for a in range(kh):
+                for c in range(kw):
+                    oh, ow = ih * s[0] - pad[0] + a * d[0], iw * s[1] - pad[1] + c * d[1]
+                    if 0 <= oh < out[0] and 0 <= ow < out[1]:
+                        z[:, :, oh, ow] += x[:, :, ih, iw] @ w[:, :, a, c]
+    if b is not None:
+        z += b[None, :, None, None]
+    return z
+
+
 def pool2d_ref(x, k, s, p, d, same, mode, include_pad=False):
     padding, out = geometry(x, k, s, p, d, same)
     inside = np.pad(np.ones_like(x), padding)
@@ -202,6 +227,33 @@ def gen_grouped():
             save("depthwise_conv2d", name, x=x, w=w_hwcm, iargs=iargs + [0, 0], z=z, **extra)
 
 
+# Transposed convolutions: name: (x shape NCHW, Cout, kernel, bias?, stride,
+# padding, dilation, same, output padding). Generated after all the others.
+DECONV_CASES = {
+    "basic": ((2, 3, 4, 5), 4, (3, 3), True, (1, 1), (1, 1), (1, 1), False, (0, 0)),
+    "k2_stride2": ((2, 4, 3, 4), 3, (2, 2), True, (2, 2), (0, 0), (1, 1), False, (0, 0)),
+    "k3_stride2_pad1_outpad1": ((1, 3, 4, 4), 2, (3, 3), False, (2, 2), (1, 1), (1, 1), False, (1, 1)),
+    "dilation2": ((2, 2, 4, 3), 3, (3, 3), True, (1, 1), (2, 2), (2, 2), False, (0, 0)),
+    "same_stride2": ((1, 3, 3, 4), 2, (3, 3), True, (2, 2), (0, 0), (1, 1), True, (0, 0)),
+    "rect": ((2, 3, 3, 5), 4, (2, 3), True, (2, 1), (0, 1), (1, 2), False, (1, 0)),
+    "pointwise": ((2, 3, 4, 4), 5, (1, 1), True, (1, 1), (0, 0), (1, 1), False, (0, 0)),
+}
+DECONV_NHWC = ["k2_stride2", "k3_stride2_pad1_outpad1", "rect"]
+
+
+def gen_deconv():
+    for name, (xs, cout, k, has_b, s, p, d, same, op) in DECONV_CASES.items():
+        x, w = normal(*xs), normal(xs[1], cout, *k)
+        b = normal(cout) if has_b else None
+        z = deconv2d_ref(x, w, b, s, p, d, same, op)
+        iargs = window_iargs(k, s, p, d, same)
+        extra = {"b": b} if has_b else {}
+        save("deconv2d", name, x=x, w=w, iargs=iargs + [0, 1, op[0], op[1]], z=z, **extra)
+        if name in DECONV_NHWC:
+            save("deconv2d", "nhwc_" + name, x=to_nhwc(x), w=w, iargs=iargs + [1, 1, op[0], op[1]], z=to_nhwc(z),
+                 **extra)
+
+
 def gen_pool(cases, nhwc):
     for name, (mode, xs, k, s, p, d, same, incpad) in cases.items():
         x = normal(*xs)
@@ -285,6 +337,7 @@ def main():
     gen_networks()
     gen_pool(POOL_WIDE_CASES, [])
     gen_grouped()
+    gen_deconv()
 
 
 if __name__ == "__main__":

@@ -350,6 +350,7 @@ def main():
     cnn()
 
     errors()
+    conv_transpose_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -439,6 +440,26 @@ def if_cases():
          {"v": np.array([0.5, 1.0, 0.25], np.float32), "c": np.array(True)}, ["z0"],
          {"limit": np.array(50.0, np.float32)})
     case("if_cond_shape1", nodes, {"x": x, "c": np.array([False]), "c2": np.array(True)}, ["z0", "z1"], inits)
+
+
+def conv_transpose_cases():
+    """ConvTranspose (deconv2d); generated last, so earlier cases keep their data."""
+    x = f32(2, 3, 4, 5)
+    w = f32(3, 4, 3, 3)
+    b = f32(4)
+    one("ConvTranspose", "convtranspose", {"x": x}, inits={"w": w, "b": b})
+    one("ConvTranspose", "convtranspose_pad1", {"x": x}, inits={"w": w}, pads=[1, 1, 1, 1])
+    one("ConvTranspose", "convtranspose_k2_s2", {"x": x}, inits={"w": f32(3, 2, 2, 2), "b": f32(2)}, strides=[2, 2],
+        dims={"x": ["N", 3, 4, 5]})
+    one("ConvTranspose", "convtranspose_s2_pad1_outpad1", {"x": x}, inits={"w": w, "b": b}, strides=[2, 2],
+        pads=[1, 1, 1, 1], output_padding=[1, 1])
+    one("ConvTranspose", "convtranspose_dilation2", {"x": x}, inits={"w": w}, dilations=[2, 2], pads=[1, 2, 1, 2])
+    one("ConvTranspose", "convtranspose_asym_pads", {"x": x}, inits={"w": w, "b": b}, strides=[2, 2],
+        pads=[2, 0, 1, 1])
+    one("ConvTranspose", "convtranspose_same_upper", {"x": x}, inits={"w": w}, strides=[2, 2], auto_pad="SAME_UPPER")
+    one("ConvTranspose", "convtranspose_same_lower", {"x": x}, inits={"w": w}, strides=[2, 2], auto_pad="SAME_LOWER")
+    one("ConvTranspose", "convtranspose_output_shape", {"x": x}, inits={"w": w, "b": b}, strides=[2, 2],
+        output_shape=[9, 10])
 
 
 def save_only(name, nodes, inputs, outputs, inits=None, opset=13, domains=()):

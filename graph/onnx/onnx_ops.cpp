@@ -296,6 +296,87 @@ Status map_conv(C& c) {
                         .emit1());
 }
 
+// ConvTranspose: deconv2d, whose padding is symmetric; asymmetric pads
+// (explicit, from auto_pad, or from output_shape) run with the smaller pad
+// on both sides and crop the extra rows and columns with a slice.
+Status map_conv_transpose(C& c) {
+  std::vector<int64_t> k, s{1, 1}, d{1, 1}, p{0, 0, 0, 0}, op{0, 0}, out_shape;
+  const ValueType wt = c.input_type(1), xt = c.input_type(0);
+  if (!c.attr_ints("kernel_shape", k) && wt.rank_known && wt.dims.size() >= 3)
+    k.assign(wt.dims.begin() + 2, wt.dims.end());
+  if (k.size() != 2 || (xt.rank_known && xt.dims.size() != 4))
+    return c.fail(str_format("only 2-D transposed convolutions over 4-D NCHW inputs are supported; kernel_shape %s, "
+                             "input rank %d",
+                             ints_str(k).c_str(), xt.rank()));
+  auto pair_attr = [&](const char* name, std::vector<int64_t>& v, size_t n) {
+    if (c.attr_ints(name, v) && v.size() != n)
+      return c.fail_attr(name, str_format("= %s must have %zu values", ints_str(v).c_str(), n));
+    return Status::ok();
+  };
+  RETURN_IF_ERROR(pair_attr("strides", s, 2));
+  RETURN_IF_ERROR(pair_attr("dilations", d, 2));
+  RETURN_IF_ERROR(pair_attr("output_padding", op, 2));
+  const bool has_pads = c.attr_ints("pads", p);
+  if (has_pads && p.size() != 4) return c.fail_attr("pads", "= " + ints_str(p) + " must have 4 values");
+  for (int64_t v : p)
+    if (v < 0) return c.fail_attr("pads", "= " + ints_str(p) + " is not supported: negative pads");
+  const bool has_out_shape = c.attr_ints("output_shape", out_shape);
+  const int64_t group = c.attr_int("group", 1);
+  if (group != 1) return c.fail_attr("group", str_format("= %lld is not supported (only 1)", static_cast<long long>(group)));
+  const std::string pad_mode = c.attr_string("auto_pad", "NOTSET");
+  if (pad_mode != "NOTSET" && pad_mode != "VALID" && pad_mode != "SAME_UPPER" && pad_mode != "SAME_LOWER")
+    return c.fail_attr("auto_pad", "= '" + pad_mode + "' is not supported");
+  // Pads from a total: SAME_UPPER puts the larger half at the end.
+  auto split = [&](int i, int64_t total) {
+    p[static_cast<size_t>(i)] = pad_mode == "SAME_UPPER" ? total / 2 : total - total / 2;
+    p[static_cast<size_t>(i) + 2] = total - p[static_cast<size_t>(i)];
+  };
+  for (int i = 0; i < 2; ++i) {
+    const int64_t eff = (k[static_cast<size_t>(i)] - 1) * d[static_cast<size_t>(i)] + 1;
+    const int64_t si = s[static_cast<size_t>(i)], opi = op[static_cast<size_t>(i)];
+    int64_t total = -1;
+    if (has_out_shape) {
+      if (out_shape.size() != 2 && out_shape.size() != 4)
+        return c.fail_attr("output_shape", "= " + ints_str(out_shape) + " must have 2 (or 4) values");
+      const int64_t in = xt.dims_known() ? xt.dims[static_cast<size_t>(2 + i)] : -1;
+      if (in < 0) return c.fail_attr("output_shape", "needs the input's spatial dims, which are not known");
+      total = si * (in - 1) + opi + eff - out_shape[out_shape.size() - 2 + static_cast<size_t>(i)];
+    } else if (pad_mode == "SAME_UPPER" || pad_mode == "SAME_LOWER") {
+      total = opi + eff - si;  // the output is input * stride
+    } else if (pad_mode == "VALID") {
+      total = 0;
+    }
+    if (total == -1) continue;  // explicit pads
+    if (total < 0) return c.fail(str_format("the padding it implies along dim %d is negative (%lld)", 2 + i,
+                                            static_cast<long long>(total)));
+    split(i, total);
+  }
+  const int64_t ph = std::min(p[0], p[2]), pw = std::min(p[1], p[3]);
+  OpCall call = c.op("deconv2d");
+  call.in(c.input(0)).in(c.input(1));
+  if (c.has_input(2)) call.in(c.input(2));
+  Value y = call.arg("kH", k[0]).arg("kW", k[1]).arg("sH", s[0]).arg("sW", s[1]).arg("pH", ph).arg("pW", pw)
+                .arg("dH", d[0]).arg("dW", d[1]).arg("same_mode", int64_t{0}).arg("data_format", int64_t{0})
+                .arg("weights_format", int64_t{1}).arg("opH", op[0]).arg("opW", op[1]).emit1();
+  if (p[0] == p[2] && p[1] == p[3]) return done(c, 0, y);
+  // Crop: begin at the extra of the start side; the end side's extra needs
+  // the output extent.
+  std::vector<int64_t> begin_size{0, 0, p[0] - ph, p[1] - pw, -1, -1, -1, -1};
+  for (int i = 0; i < 2; ++i) {
+    const int64_t extra_end = p[static_cast<size_t>(i) + 2] - (i == 0 ? ph : pw);
+    if (extra_end == 0) continue;
+    if (!xt.dims_known())
+      return c.fail_attr("pads", "= " + ints_str(p) + ": pads larger at the end need the input's spatial dims, which "
+                                                      "are not known");
+    const int64_t in = xt.dims[static_cast<size_t>(2 + i)];
+    const int64_t eff = (k[static_cast<size_t>(i)] - 1) * d[static_cast<size_t>(i)] + 1;
+    const int64_t pm = i == 0 ? ph : pw;
+    const int64_t full = (in - 1) * s[static_cast<size_t>(i)] + eff - 2 * pm + op[static_cast<size_t>(i)];
+    begin_size[static_cast<size_t>(6 + i)] = full - begin_size[static_cast<size_t>(2 + i)] - extra_end;
+  }
+  return done(c, 0, c.op("slice").in(y).arg("begin_size", begin_size).emit1());
+}
+
 Status check_ceil_mode(C& c) {
   if (c.opset() >= 10 && c.attr_int("ceil_mode", 0) != 0)
     return c.fail_attr("ceil_mode", "= 1 is not supported: libops' pooling rounds the output size down");
@@ -1208,6 +1289,9 @@ const std::vector<OpMapping> kTable = {
     ROW("Gemm", 7, kMaxOpset, map_gemm, ""),
     ROW("Conv", 1, kMaxOpset, map_conv,
         "1-D and 3-D convolutions; auto_pad SAME_LOWER with unknown spatial dims."),
+    ROW("ConvTranspose", 1, kMaxOpset, map_conv_transpose,
+        "1-D and 3-D transposed convolutions; group > 1; asymmetric pads larger at the end, or output_shape, with "
+        "unknown spatial dims."),
     ROW("MaxPool", 1, kMaxOpset, map_max_pool, "1-D and 3-D pooling; ceil_mode = 1; the Indices output."),
     ROW("AveragePool", 1, kMaxOpset, map_average_pool,
         "1-D and 3-D pooling; ceil_mode = 1; unequal pads before and after with count_include_pad = 0."),

@@ -1,4 +1,4 @@
-// conv2d, maxpool2d, avgpool2d and batchnorm on CUDA devices through
+// conv2d, deconv2d, maxpool2d, avgpool2d and batchnorm on CUDA devices through
 // cuDNN's legacy descriptor API (compiled in CUDA builds only; registers
 // itself as the CUDA NnDeviceOps when the library loads, Note [nn ops on
 // devices] in ops/nn/nn_device.h).
@@ -410,8 +410,95 @@ Status cudnn_batchnorm(Device device, const BatchnormDesc& desc, const NDArray& 
   return Status::ok();
 }
 
-const NnDeviceOps kCudnnNnOps{cudnn_conv2d_usable, cudnn_conv2d, cudnn_pool2d_usable, cudnn_pool2d,
-                              cudnn_batchnorm_usable, cudnn_batchnorm};
+// deconv2d is the data gradient of the convolution from z-shaped to
+// x-shaped arrays: cudnnConvolutionBackwardData with x as dy and z as dx.
+Status cudnn_deconv2d_usable(Device device, const Conv2dDesc& desc) {
+  RETURN_IF_ERROR(dtype_usable(device, desc.dtype));
+  const Geometry2d& g = desc.g;
+  const std::string call = window_call_str(g, desc.win) + str_format(", %lld filters, transposed",
+                                                                     static_cast<long long>(desc.cout));
+  RETURN_IF_ERROR(extents_usable(device, "x", call, {g.n, g.c, g.h, g.w}));
+  RETURN_IF_ERROR(extents_usable(device, "the weights", call, {g.c, desc.cout, desc.win.kh, desc.win.kw}));
+  RETURN_IF_ERROR(extents_usable(device, "the output", call, {g.n, desc.cout, g.oh, g.ow}));
+  // The forward convolution over z must give exactly x's extents.
+  RETURN_IF_ERROR(padding_usable(device, call, "row", "on top", "at the bottom", g.oh, desc.win.kh, desc.win.sh,
+                                 desc.win.dh, g.pad_top, g.h));
+  return padding_usable(device, call, "column", "on the left", "on the right", g.ow, desc.win.kw, desc.win.sw,
+                        desc.win.dw, g.pad_left, g.w);
+}
+
+Status cudnn_deconv2d(Device device, const Conv2dDesc& desc, const NDArray& x, const NDArray& w, const NDArray* bias,
+                      NDArray& z) {
+  Run run;
+  RETURN_IF_ERROR(begin_run(device, desc.dtype, {&x, &w, bias}, z, run));
+  const Geometry2d& g = desc.g;
+  const cudnnTensorFormat_t format = g.nchw ? CUDNN_TENSOR_NCHW : CUDNN_TENSOR_NHWC;
+  TensorDesc zd;
+  RETURN_IF_ERROR(zd.set(format, run.type, g.n, desc.cout, g.oh, g.ow));
+  if (x.length() == 0) {
+    LIBOPS_CUDA_CHECK(
+        cudaMemsetAsync(z.device_data(), 0, static_cast<size_t>(z.length()) * z.element_size(), run.ctx->stream()));
+  } else {
+    TensorDesc xd;
+    FilterDesc wd;
+    RETURN_IF_ERROR(xd.set(format, run.type, g.n, g.c, g.h, g.w));
+    RETURN_IF_ERROR(wd.set(run.type, format, g.c, desc.cout, desc.win.kh, desc.win.kw));
+    const bool fp32 = desc.dtype == DataType::kFloat32;
+    const cudnnDataType_t compute = desc.dtype == DataType::kFloat64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+    ConvDesc cd;
+    RETURN_IF_ERROR(cd.set(g, desc.win, 1, compute));
+    RETURN_IF_ERROR(cd.set_math(fp32 ? CUDNN_FMA_MATH
+                                     : desc.dtype == DataType::kFloat64 ? CUDNN_DEFAULT_MATH : CUDNN_TENSOR_OP_MATH));
+    int max_algos = 0;
+    LIBOPS_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithmMaxCount(run.handle, &max_algos));
+    std::vector<cudnnConvolutionBwdDataAlgoPerf_t> perf(static_cast<size_t>(std::max(max_algos, 1)));
+    int returned = 0;
+    LIBOPS_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithm_v7(run.handle, wd.get(), xd.get(), cd.get(), zd.get(),
+                                                                   static_cast<int>(perf.size()), &returned,
+                                                                   perf.data()));
+    const Blend blend(desc.dtype);
+    Status last = Status::error(StatusCode::kNotImplemented, "cuDNN offers no algorithm for it");
+    bool done = false;
+    for (int i = 0; i < returned && !done; ++i) {
+      const cudnnConvolutionBwdDataAlgoPerf_t& p = perf[static_cast<size_t>(i)];
+      if (p.status != CUDNN_STATUS_SUCCESS) continue;
+      if (!fp32) RETURN_IF_ERROR(cd.set_math(p.mathType));
+      size_t bytes = 0;
+      cudnnStatus_t st = cudnnGetConvolutionBackwardDataWorkspaceSize(run.handle, wd.get(), xd.get(), cd.get(),
+                                                                      zd.get(), p.algo, &bytes);
+      if (st != CUDNN_STATUS_SUCCESS) {
+        last = cudnn_call_error(st, "cudnnGetConvolutionBackwardDataWorkspaceSize");
+        continue;
+      }
+      if (bytes > kMaxConvWorkspace) continue;
+      void* workspace = nullptr;
+      if (bytes > 0 && !(last = run.ctx->workspace(bytes, &workspace)).is_ok()) continue;
+      st = cudnnConvolutionBackwardData(run.handle, blend.one(), wd.get(), w.device_data(), xd.get(), x.device_data(),
+                                        cd.get(), p.algo, workspace, bytes, blend.zero(), zd.get(), z.device_data());
+      if (st == CUDNN_STATUS_SUCCESS) {
+        done = true;
+      } else {
+        last = cudnn_call_error(st, "cudnnConvolutionBackwardData");
+        if (last.code() != StatusCode::kNotImplemented) return last;
+      }
+    }
+    if (!done)
+      return Status(last.code(), str_format("cuDNN on %s found no way to run %s transposed: %s", device.str().c_str(),
+                                            window_call_str(g, desc.win).c_str(), last.message().c_str()));
+  }
+  if (bias != nullptr) {
+    TensorDesc bd;
+    RETURN_IF_ERROR(bd.set(CUDNN_TENSOR_NCHW, run.type, 1, desc.cout, 1, 1));
+    const Blend blend(desc.dtype);
+    LIBOPS_CUDNN_CHECK(
+        cudnnAddTensor(run.handle, blend.one(), bd.get(), bias->device_data(), blend.one(), zd.get(), z.device_data()));
+  }
+  z.buffer()->mark_device_written();
+  return Status::ok();
+}
+
+const NnDeviceOps kCudnnNnOps{cudnn_conv2d_usable,    cudnn_conv2d,    cudnn_pool2d_usable,   cudnn_pool2d,
+                              cudnn_batchnorm_usable, cudnn_batchnorm, cudnn_deconv2d_usable, cudnn_deconv2d};
 
 [[maybe_unused]] const bool kRegistered = [] {
   register_nn_device_ops(DeviceType::kCuda, &kCudnnNnOps);

@@ -1,4 +1,4 @@
-// conv2d, maxpool2d, avgpool2d and batchnorm on devices other than
+// conv2d, deconv2d, maxpool2d, avgpool2d and batchnorm on devices other than
 // the CPU: a registry of backend implementations (the op-side staging that
 // gives a backend dense arrays on its device is in ops/device_copy.h).
 //
@@ -97,6 +97,12 @@ struct NnDeviceOps {
   // and beta zeros when the call has none).
   Status (*batchnorm)(Device device, const BatchnormDesc& desc, const NDArray& x, const NDArray& mean,
                       const NDArray& variance, const NDArray& gamma, const NDArray& beta, NDArray& z);
+  // deconv2d: desc.g holds x's extents (n, c = Cin, h, w) and z's (oh, ow,
+  // pad_top, pad_left); cout is z's channels; groups 1. w is [Cin, Cout,
+  // kH, kW] for NCHW and [Cin, kH, kW, Cout] for NHWC.
+  Status (*deconv2d_usable)(Device device, const Conv2dDesc& desc) = nullptr;
+  Status (*deconv2d)(Device device, const Conv2dDesc& desc, const NDArray& x, const NDArray& w, const NDArray* bias,
+                     NDArray& z) = nullptr;
 };
 
 // Called by a backend when the library loads; `ops` must outlive the
