@@ -34,6 +34,11 @@ Models (float32, NCHW):
   resnet50_b1             ResNet-50 (bottleneck blocks), batch 1
   mobilenetv2_b1, _b8     MobileNetV2 1.0 at 224x224 (depthwise convolutions,
                           ReLU6, residuals), batch 1 / 8
+  unet_b1                 a 4-level U-Net at 128x128: conv + batchnorm + relu,
+                          max-pool, ConvTranspose, skip concats
+  bert                    2 BERT-style layers (d 256, 4 heads, FFN 1024,
+                          sequence 128) as exporters write them: decomposed
+                          LayerNorm, GELU via Erf, an additive attention mask
   encoder                 one post-LN transformer encoder block: d 512, 8
                           heads, FFN 2048 with ReLU, sequence 128, batch 1
                           (libops' layer_norm op when registered, else its
@@ -131,6 +136,36 @@ class ModelBuilder:
 
     def relu(self, x):
         return self.g.op("relu", x[0]), self._onnx("Relu", [x])
+
+    def deconv(self, x, cin, cout, k, stride):
+        """ConvTranspose k x k, stride, no padding (U-Net upsampling)."""
+        w = self.weight((cin, cout, k, k), cin * k * k)
+        y = self.g.op("deconv2d", x[0], w[0], kH=k, kW=k, sH=stride, sW=stride, pH=0, pW=0, dH=1, dW=1, same_mode=0)
+        return y, self._onnx("ConvTranspose", [x, w], kernel_shape=[k, k], strides=[stride, stride])
+
+    def concat(self, a, b, axis=1):
+        return self.g.op("concat", a[0], b[0], axis=axis), self._onnx("Concat", [a, b], axis=axis)
+
+    def gelu(self, x):
+        """The erf form as exporters write it: 0.5 * x * (1 + erf(x / sqrt(2)))."""
+        c = {v: self.const(np.array(v, np.float32), "c") for v in (np.sqrt(2.0), 1.0, 0.5)}
+        e = self._onnx("Erf", [self._onnx("Div", [x, c[np.sqrt(2.0)]])])
+        y = self._onnx("Mul", [self._onnx("Mul", [x, self._onnx("Add", [e, c[1.0]])]), c[0.5]])
+        return self.g.op("gelu", x[0]), y
+
+    def layer_norm_decomposed(self, x, d, eps=1e-12):
+        """LayerNormalization as older exporters write it (ReduceMean, Sub,
+        Pow, Sqrt, Div); libops runs its layer_norm op."""
+        gamma = self.const((1 + 0.1 * self.rng.standard_normal(d)).astype(np.float32), "gamma")
+        beta = self.const((0.1 * self.rng.standard_normal(d)).astype(np.float32), "beta")
+        two = self.const(np.array(2.0, np.float32), "two")
+        e = self.const(np.array(eps, np.float32), "eps")
+        mean = self._onnx("ReduceMean", [x], axes=[-1])
+        xc = self._onnx("Sub", [x, mean])
+        var = self._onnx("ReduceMean", [self._onnx("Pow", [xc, two])], axes=[-1])
+        y = self._onnx("Add", [self._onnx("Mul", [self._onnx("Div", [xc, self._onnx("Sqrt", [self._onnx("Add", [var, e])])]),
+                                                  gamma]), beta])
+        return self.g.op("layer_norm", x[0], gamma[0], beta[0], axis=-1, epsilon=eps), y
 
     def relu6(self, x):
         lo = self.const(np.array(0, np.float32), "lo")
@@ -252,6 +287,52 @@ def mobilenet_v2(m, batch):
     m.output(m.linear(m.global_avgpool_flatten(h), 1280, 1000), (batch, 1000))
 
 
+def unet(m, batch, size=128, widths=(16, 32, 64, 128)):
+    """A U-Net: two 3x3 conv + batchnorm + relu per level, max-pool down,
+    ConvTranspose 2x2 / 2 up, skip connections by channel concat."""
+    def double_conv(h, cin, cout):
+        h = m.relu(m.batchnorm(m.conv(h, cin, cout, 3, 1, 1), cout))
+        return m.relu(m.batchnorm(m.conv(h, cout, cout, 3, 1, 1), cout))
+
+    x = m.input("x", (batch, 3, size, size))
+    skips, h, cin = [], x, 3
+    for wd in widths[:-1]:
+        h = double_conv(h, cin, wd)
+        skips.append((h, wd))
+        h, cin = m.maxpool(h, 2, 2, 0), wd
+    h = double_conv(h, cin, widths[-1])
+    cin = widths[-1]
+    for skip, wd in reversed(skips):
+        up = m.deconv(h, cin, wd, 2, 2)
+        h = double_conv(m.concat(up, skip), 2 * wd, wd)
+        cin = wd
+    m.output(m.conv(h, cin, 2, 1, bias=True), (batch, 2, size, size))
+
+
+def bert(m, layers=2, seq=128, d=256, heads=4, ffn=1024, padded=16):
+    """A BERT-style encoder as exporters write it: decomposed LayerNorm,
+    GELU through Erf, an additive attention mask (the last `padded`
+    positions masked out)."""
+    dh = d // heads
+    x = m.input("x", (1, seq, d))
+    mask = np.zeros((1, 1, 1, seq), np.float32)
+    mask[..., seq - padded:] = -10000.0
+    mask = m.const(mask, "mask")
+
+    def split_heads(t):
+        return m.transpose(m.reshape(t, (1, seq, heads, dh)), (0, 2, 1, 3))
+
+    h = x
+    for _ in range(layers):
+        q, k, v = (split_heads(m.linear(h, d, d)) for _ in range(3))
+        scores = m.add(m.scale(m.matmul(q, m.transpose(k, (0, 1, 3, 2))), 1.0 / np.sqrt(dh)), mask)
+        ctx = m.reshape(m.transpose(m.matmul(m.softmax(scores), v), (0, 2, 1, 3)), (1, seq, d))
+        h = m.layer_norm_decomposed(m.add(h, m.linear(ctx, d, d)), d)
+        f = m.linear(m.gelu(m.linear(h, d, ffn)), ffn, d)
+        h = m.layer_norm_decomposed(m.add(h, f), d)
+    m.output(h, (1, seq, d))
+
+
 def encoder(m, seq=128, d=512, heads=8, ffn=2048):
     dh = d // heads
     x = m.input("x", (1, seq, d))
@@ -277,6 +358,8 @@ MODELS = {
     "mobilenetv2_b1": lambda m: mobilenet_v2(m, 1),
     "mobilenetv2_b8": lambda m: mobilenet_v2(m, 8),
     "encoder": encoder,
+    "unet_b1": lambda m: unet(m, 1),
+    "bert": bert,
 }
 
 

@@ -61,12 +61,35 @@ struct ConvPrimitives {
   Conv2dGeometry g;
   bool has_bias = false;
   int threads = 1;  // oneDNN shapes its work for the thread count it is made under
-  dnnl::convolution_forward conv;
+  bool transposed = false;
+  dnnl::convolution_forward conv;      // transposed: deconv instead
+  dnnl::deconvolution_forward deconv;
   memory user_x, user_w, user_b, user_z;  // over the caller's pointers, set per call
   memory conv_x, conv_w, conv_z;          // the convolution's layouts (== user_* where no reorder)
   bool reorder_x = false, reorder_w = false, reorder_z = false;
   dnnl::reorder to_conv_x, to_conv_w, from_conv_z;
 };
+
+// The memories over the caller's pointers and, where the primitive's
+// layouts differ, its own buffers and the reorders between them.
+void finish_primitives(ConvPrimitives& p, const memory::desc& src, const memory::desc& weights,
+                       const memory::desc& dst, const memory::desc& user_x_md, const memory::desc& user_w_md,
+                       const memory::desc& user_b_md, const memory::desc& user_z_md) {
+  dnnl::engine& eng = cpu_engine();
+  p.user_x = memory(user_x_md, eng, DNNL_MEMORY_NONE);
+  p.user_w = memory(user_w_md, eng, DNNL_MEMORY_NONE);
+  p.user_b = memory(user_b_md, eng, DNNL_MEMORY_NONE);
+  p.user_z = memory(user_z_md, eng, DNNL_MEMORY_NONE);
+  p.reorder_x = src != user_x_md;
+  p.reorder_w = weights != user_w_md;
+  p.reorder_z = dst != user_z_md;
+  p.conv_x = p.reorder_x ? memory(src, eng) : p.user_x;
+  p.conv_w = p.reorder_w ? memory(weights, eng) : p.user_w;
+  p.conv_z = p.reorder_z ? memory(dst, eng) : p.user_z;
+  if (p.reorder_x) p.to_conv_x = dnnl::reorder(p.user_x, p.conv_x);
+  if (p.reorder_w) p.to_conv_w = dnnl::reorder(p.user_w, p.conv_w);
+  if (p.reorder_z) p.from_conv_z = dnnl::reorder(p.conv_z, p.user_z);
+}
 
 std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool has_bias, int threads) {
   dnnl::engine& eng = cpu_engine();
@@ -75,24 +98,50 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
   p->has_bias = has_bias;
   p->threads = threads;
   // Grouped weights are [G, Cout/G, Cin/G, kH, kW] to oneDNN: the same
-  // bytes as the caller's [Cout, Cin/G, kH, kW].
+  // bytes as the caller's [Cout, Cin/G, kH, kW]. A transposed convolution's
+  // [Cin, Cout, kH, kW] is oneDNN's iohw.
   const bool grouped = g.groups > 1;
   const memory::dims x_dims = {g.n, g.c, g.h, g.w}, b_dims = {g.cout}, z_dims = {g.n, g.cout, g.oh, g.ow};
   const memory::dims w_dims = grouped ? memory::dims{g.groups, g.cout / g.groups, g.c / g.groups, g.kh, g.kw}
                                       : memory::dims{g.cout, g.c, g.kh, g.kw};
   const tag act = g.nhwc ? tag::nhwc : tag::nchw;
-  const memory::desc user_x_md(x_dims, kF32, act), user_w_md(w_dims, kF32, grouped ? tag::goihw : tag::oihw),
-      user_b_md(b_dims, kF32, tag::a), user_z_md(z_dims, kF32, act);
+  const tag w_tag = g.transposed ? tag::iohw : grouped ? tag::goihw : tag::oihw;
+  const memory::desc user_x_md(x_dims, kF32, act), user_w_md(w_dims, kF32, w_tag), user_b_md(b_dims, kF32, tag::a),
+      user_z_md(z_dims, kF32, act);
   // NHWC runs on the caller's layout; NCHW lets oneDNN pick its blocked one.
   const memory::desc x_md = g.nhwc ? user_x_md : memory::desc(x_dims, kF32, tag::any);
   const memory::desc z_md = g.nhwc ? user_z_md : memory::desc(z_dims, kF32, tag::any);
   const memory::desc w_md(w_dims, kF32, tag::any);
-  // The padding after the image: what makes oneDNN's output extent oh
-  // (never negative: a stride's leftover rows are simply not read).
-  const int64_t pad_bottom = std::max<int64_t>(0, (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1 - g.h - g.pad_top);
-  const int64_t pad_right = std::max<int64_t>(0, (g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1 - g.w - g.pad_left);
+  // The padding after the image: what makes oneDNN's output extent oh. A
+  // convolution never needs it negative (a stride's leftover rows are not
+  // read); a transposed one with output padding would, which oneDNN does
+  // not take: the caller's own path runs those.
+  int64_t pad_bottom, pad_right;
+  if (g.transposed) {
+    pad_bottom = (g.h - 1) * g.sh + (g.kh - 1) * g.dh + 1 - g.pad_top - g.oh;
+    pad_right = (g.w - 1) * g.sw + (g.kw - 1) * g.dw + 1 - g.pad_left - g.ow;
+    if (pad_bottom < 0 || pad_right < 0)
+      throw dnnl::error(dnnl_unimplemented, "output padding (negative padding after the image)");
+  } else {
+    pad_bottom = std::max<int64_t>(0, (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1 - g.h - g.pad_top);
+    pad_right = std::max<int64_t>(0, (g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1 - g.w - g.pad_left);
+  }
   const memory::dims strides = {g.sh, g.sw}, dilates = {g.dh - 1, g.dw - 1}, pad_l = {g.pad_top, g.pad_left},
                      pad_r = {pad_bottom, pad_right};
+  p->transposed = g.transposed;
+  if (g.transposed) {
+    auto desc = has_bias ? dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                             dnnl::algorithm::deconvolution_direct, x_md, w_md,
+                                                             user_b_md, z_md, strides, dilates, pad_l, pad_r)
+                         : dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                             dnnl::algorithm::deconvolution_direct, x_md, w_md, z_md,
+                                                             strides, dilates, pad_l, pad_r);
+    const dnnl::deconvolution_forward::primitive_desc pd(desc, eng);
+    p->deconv = dnnl::deconvolution_forward(pd);
+    finish_primitives(*p, pd.src_desc(), pd.weights_desc(), pd.dst_desc(), user_x_md, user_w_md, user_b_md,
+                      user_z_md);
+    return p;
+  }
   auto desc = has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
                                                          dnnl::algorithm::convolution_direct, x_md, w_md, user_b_md,
                                                          z_md, strides, dilates, pad_l, pad_r)
@@ -101,19 +150,7 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
                                                          strides, dilates, pad_l, pad_r);
   const dnnl::convolution_forward::primitive_desc pd(desc, eng);
   p->conv = dnnl::convolution_forward(pd);
-  p->user_x = memory(user_x_md, eng, DNNL_MEMORY_NONE);
-  p->user_w = memory(user_w_md, eng, DNNL_MEMORY_NONE);
-  p->user_b = memory(user_b_md, eng, DNNL_MEMORY_NONE);
-  p->user_z = memory(user_z_md, eng, DNNL_MEMORY_NONE);
-  p->reorder_x = pd.src_desc() != user_x_md;
-  p->reorder_w = pd.weights_desc() != user_w_md;
-  p->reorder_z = pd.dst_desc() != user_z_md;
-  p->conv_x = p->reorder_x ? memory(pd.src_desc(), eng) : p->user_x;
-  p->conv_w = p->reorder_w ? memory(pd.weights_desc(), eng) : p->user_w;
-  p->conv_z = p->reorder_z ? memory(pd.dst_desc(), eng) : p->user_z;
-  if (p->reorder_x) p->to_conv_x = dnnl::reorder(p->user_x, p->conv_x);
-  if (p->reorder_w) p->to_conv_w = dnnl::reorder(p->user_w, p->conv_w);
-  if (p->reorder_z) p->from_conv_z = dnnl::reorder(p->conv_z, p->user_z);
+  finish_primitives(*p, pd.src_desc(), pd.weights_desc(), pd.dst_desc(), user_x_md, user_w_md, user_b_md, user_z_md);
   return p;
 }
 
@@ -163,7 +200,8 @@ Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, 
     std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, p.conv_x}, {DNNL_ARG_WEIGHTS, p.conv_w},
                                             {DNNL_ARG_DST, p.conv_z}};
     if (bias != nullptr) args.emplace(DNNL_ARG_BIAS, p.user_b);
-    p.conv.execute(stream, args);
+    if (p.transposed) p.deconv.execute(stream, args);
+    else p.conv.execute(stream, args);
     if (p.reorder_z) p.from_conv_z.execute(stream, p.conv_z, p.user_z);
     stream.wait();
     return Status::ok();

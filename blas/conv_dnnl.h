@@ -34,6 +34,9 @@ struct Conv2dGeometry {
   int64_t oh = 0, ow = 0;  // output
   bool nhwc = false;       // layout of x and z; weights are always [Cout, Cin / groups, kH, kW]
   int64_t groups = 1;      // Note [Grouped convolution] in libops/ops/nn/conv2d.h
+  // deconv2d: the transposed convolution from x [n, c, h, w] to z [n,
+  // cout, oh, ow]; weights [c, cout, kH, kW]; groups 1.
+  bool transposed = false;
   bool operator==(const Conv2dGeometry&) const = default;
 };
 
@@ -44,7 +47,8 @@ bool dnnl_enabled();
 void set_dnnl_enabled(bool on);
 
 // z = conv(x, w) (+ bias): x and z dense in g's layout, w dense
-// [Cout, Cin / groups, kH, kW], bias [Cout] or null; `threads` OpenMP threads. An
+// [Cout, Cin / groups, kH, kW] ([Cin, Cout, kH, kW] when transposed), bias
+// [Cout] or null; `threads` OpenMP threads. An
 // error (oneDNN refused the case, or is off) leaves z unwritten, and the
 // caller runs its own path.
 Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, const float* bias, float* z,

@@ -231,7 +231,7 @@ bool elementwise(const Node& n) {
 
 // The position of a window op's data_format i arg, -1 for other nodes.
 int window_format_arg(const Node& n) {
-  if ((is_op(n, "conv2d") || is_op(n, "depthwise_conv2d")) && n.args.i.size() > 9) return 9;
+  if ((is_op(n, "conv2d") || is_op(n, "depthwise_conv2d") || is_op(n, "deconv2d")) && n.args.i.size() > 9) return 9;
   if ((is_op(n, "maxpool2d") || is_op(n, "avgpool2d")) && n.args.i.size() > 10) return 10;
   return -1;
 }

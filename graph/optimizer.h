@@ -4,8 +4,8 @@
 // before the planner infers shapes.
 //
 // Note [Graph rewrites]
-//  - channels-last: every NCHW conv2d, depthwise_conv2d, maxpool2d and
-//    avgpool2d runs NHWC between a permute to NHWC and one back. Then the
+//  - channels-last: every NCHW conv2d, depthwise_conv2d, deconv2d,
+//    maxpool2d and avgpool2d runs NHWC between a permute to NHWC and one back. Then the
 //    permutes back move down through the ops that do not care about the
 //    layout (element-wise ops whose other inputs are scalars or permuted
 //    alike, batchnorm over the channels, concat along the channels, global

@@ -27,7 +27,9 @@
 //       oh = ih*sH - pad_top + kh*dH and ow = iw*sW - pad_left + kw*dW of
 //       x[n, ci, ih, iw] * w[ci, co, kh, kw]
 //
-// On the CPU: per image, one GEMM gives cols = w^T x ([Cout*kH*kW, H*W]
+// On the CPU, float32 goes to oneDNN's deconvolution where it takes the
+// case (not with output padding). Otherwise, and as the reference: per
+// image, one GEMM gives cols = w^T x ([Cout*kH*kW, H*W]
 // for NCHW, [H*W, Cout*kH*kW] for NHWC) in the compute type (float for
 // float16/bfloat16/float32, double for float64), and each output pixel
 // then gathers the columns that land on it (no two threads write one
@@ -36,7 +38,9 @@
 // ops on devices]).
 #include <algorithm>
 
+#include "blas/conv_dnnl.h"
 #include "blas/gemm.h"
+#include "libops/core/log.h"
 #include "libops/core/parallel.h"
 #include "libops/ops/nn/conv_utils.h"
 #include "libops/ops/nn/nn_device.h"
@@ -229,6 +233,22 @@ CUSTOM_OP_IMPL(deconv2d, -1, 1, false, 0, 9) {
   if (plan.has_bias) RETURN_IF_ERROR(dense_as(*INPUT_VARIABLE(2), dt, bd));
   OutputStage out;
   RETURN_IF_ERROR(out.begin(block, *z, dt, false));
+  const Geometry2d& g = plan.g;
+  const Window2d& win = plan.win;
+  const bool padded_after = (g.h - 1) * win.sh + (win.kh - 1) * win.dh + 1 - g.pad_top < g.oh ||
+                            (g.w - 1) * win.sw + (win.kw - 1) * win.dw + 1 - g.pad_left < g.ow;
+  if (dt == DataType::kFloat32 && blas::dnnl_enabled() && !padded_after) {
+    // oneDNN's deconvolution (Note [oneDNN convolution]); output padding,
+    // which it cannot express, takes the path below.
+    blas::Conv2dGeometry geo{g.n,    g.c,    g.h,       g.w,        plan.cout, win.kh, win.kw, win.sh,
+                             win.sw, win.dh, win.dw,    g.pad_top,  g.pad_left, g.oh,  g.ow,   !g.nchw};
+    geo.transposed = true;
+    const Status s = blas::dnnl_conv2d_f32(geo, xd.data_as<float>(), wd.data_as<float>(),
+                                           plan.has_bias ? bd.data_as<float>() : nullptr,
+                                           out.target().data_as<float>(), get_num_threads());
+    if (s.is_ok()) return out.finish(*z);
+    log_debug("deconv2d: own path, oneDNN declined: %s", s.message().c_str());
+  }
   auto run = [&](auto c) {
     using C = decltype(c);
     return deconv2d_compute<C>(block, plan, xd.data_as<C>(), wd.data_as<C>(),

@@ -1,5 +1,8 @@
 // deconv2d against numpy goldens (tools/gen_goldens_nn.py, DECONV_CASES),
 // a hand-computed case, its weight formats and its errors.
+#include <optional>
+
+#include "blas/conv_dnnl.h"
 #include "nn_test_util.h"
 
 using namespace libops;
@@ -21,10 +24,18 @@ const DeconvCase kDeconvCases[] = {
     {"nhwc_rect", true},
 };
 
-class Deconv2dGolden : public ::testing::TestWithParam<std::tuple<DeconvCase, DataType>> {};
+struct OwnPathOnly {
+  OwnPathOnly() { blas::set_dnnl_enabled(false); }
+  ~OwnPathOnly() { blas::set_dnnl_enabled(true); }
+};
+
+// Each case with oneDNN (float32, where built in) and with the own path.
+class Deconv2dGolden : public ::testing::TestWithParam<std::tuple<DeconvCase, DataType, bool>> {};
 
 TEST_P(Deconv2dGolden, MatchesNumpy) {
-  const auto [c, dtype] = GetParam();
+  const auto [c, dtype, dnnl] = GetParam();
+  std::optional<OwnPathOnly> own;
+  if (!dnnl) own.emplace();
   const std::string prefix = std::string("deconv2d_") + c.name;
   NDArray x = nn_golden(prefix, "x", dtype), w = nn_golden(prefix, "w", dtype);
   NDArray b = c.bias ? nn_golden(prefix, "b", dtype) : NDArray();
@@ -42,10 +53,11 @@ TEST_P(Deconv2dGolden, MatchesNumpy) {
 INSTANTIATE_TEST_SUITE_P(Cases, Deconv2dGolden,
                          ::testing::Combine(::testing::ValuesIn(kDeconvCases),
                                             ::testing::Values(DataType::kFloat64, DataType::kFloat32,
-                                                              DataType::kFloat16)),
+                                                              DataType::kFloat16),
+                                            ::testing::Bool()),
                          [](const auto& info) {
                            return std::string(std::get<0>(info.param).name) + "_" +
-                                  dtype_name(std::get<1>(info.param));
+                                  dtype_name(std::get<1>(info.param)) + (std::get<2>(info.param) ? "_dnnl" : "_own");
                          });
 
 // One channel, a 2x2 kernel, stride 2: each input pixel stamps the kernel,
