@@ -203,6 +203,193 @@ bool fuse_activation(Body& body, BodyIndex& index, size_t pos, std::vector<uint8
   return true;
 }
 
+// ---------------------------------------------------------------- decomposed layer_norm and gelu
+
+// Looks at the nodes feeding a value, for pattern matching.
+class Matcher {
+ public:
+  Matcher(const Body& body, const BodyIndex& index, const std::vector<uint8_t>& dropped)
+      : body_(body), index_(index), dropped_(dropped) {}
+
+  // The node producing `slot` if it runs op `name` with `n_in` inputs and
+  // one output, and `slot` has `reads` readers (0: any number); else null.
+  const Node* node(int32_t slot, const char* name, size_t n_in, int reads = 1) const {
+    const size_t s = static_cast<size_t>(slot);
+    if (s >= index_.producer.size() || index_.producer[s] < 0) return nullptr;
+    if (reads > 0 && index_.reads[s] != reads) return nullptr;
+    const size_t p = static_cast<size_t>(index_.producer[s]);
+    const Node& n = body_.nodes[p];
+    if (dropped_[p] || !is_op(n, name) || n.inputs.size() != n_in || n.num_outputs != 1) return nullptr;
+    return &n;
+  }
+  // A one-element floating-point constant's value.
+  bool scalar(int32_t slot, double& v) const {
+    const NDArray* a = index_.constant(body_, slot);
+    if (a == nullptr || a->length() != 1 || !is_float(a->dtype())) return false;
+    v = a->get_double(0);
+    return true;
+  }
+  bool scalar_is(int32_t slot, double want, double rtol = 0) const {
+    double v;
+    return scalar(slot, v) && std::fabs(v - want) <= rtol * std::fabs(want);
+  }
+  // A rank-1 floating-point constant of more than one element.
+  bool vector(int32_t slot) const {
+    const NDArray* a = index_.constant(body_, slot);
+    return a != nullptr && a->rank() == 1 && a->length() > 1 && is_float(a->dtype());
+  }
+  // The input of a binary node other than the one at `k`.
+  static int32_t other(const Node& n, int k) { return n.inputs[static_cast<size_t>(1 - k)]; }
+  size_t position(const Node* n) const { return static_cast<size_t>(n - body_.nodes.data()); }
+
+ private:
+  static bool is_float(DataType t) {
+    return t == DataType::kFloat32 || t == DataType::kFloat64 || t == DataType::kFloat16 || t == DataType::kBFloat16;
+  }
+  const Body& body_;
+  const BodyIndex& index_;
+  const std::vector<uint8_t>& dropped_;
+};
+
+// A reduce_mean over the last axis keeping it, of one input.
+bool mean_over_last_axis(const Node* n) {
+  return n != nullptr && n->args.i.size() == 1 && n->args.i[0] == -1 && !n->args.b.empty() && n->args.b[0];
+}
+
+// Turns node `n` into a call of `op` with the given inputs and args, and
+// drops `matched` (the nodes the pattern replaces).
+Status replace_node(Body& body, BodyIndex& index, Node& n, const char* op, std::vector<int32_t> inputs, OpArgs args,
+                    const std::vector<const Node*>& matched, std::vector<uint8_t>& dropped) {
+  DeclarableOp* fused = OpRegistry::instance().find(op);
+  if (fused == nullptr) return Status::error(StatusCode::kInternal, "graph rewrites: op %s is not registered", op);
+  RETURN_IF_ERROR(resolve_args(fused->descriptor().signature, fused->name(), args));
+  for (int32_t s : n.inputs) index.reads[static_cast<size_t>(s)]--;
+  for (const Node* m : matched) {
+    const size_t p = static_cast<size_t>(m - body.nodes.data());
+    for (int32_t s : m->inputs) index.reads[static_cast<size_t>(s)]--;
+    dropped[p] = 1;
+  }
+  n.op = fused;
+  n.op_label = fused->name();
+  n.inputs = std::move(inputs);
+  n.args = std::move(args);
+  for (int32_t s : n.inputs) index.reads[static_cast<size_t>(s)]++;
+  return Status::ok();
+}
+
+// add(multiply(divide(x - mean(x), sqrt(mean((x - mean(x))^2) + eps)),
+// gamma), beta), the last axis, as exporters write LayerNormalization:
+// becomes layer_norm(x, gamma, beta).
+Status fuse_layer_norm(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>& dropped,
+                       std::vector<std::string>& log) {
+  Node& n = body.nodes[pos];
+  if (!is_op(n, "add") || n.inputs.size() != 2) return Status::ok();
+  Matcher m(body, index, dropped);
+  for (int kb = 0; kb < 2; ++kb) {
+    const int32_t beta = n.inputs[static_cast<size_t>(kb)];
+    const Node* mul = m.node(Matcher::other(n, kb), "multiply", 2);
+    if (!m.vector(beta) || mul == nullptr) continue;
+    for (int kg = 0; kg < 2; ++kg) {
+      const int32_t gamma = mul->inputs[static_cast<size_t>(kg)];
+      const Node* div = m.node(Matcher::other(*mul, kg), "divide", 2);
+      if (!m.vector(gamma) || div == nullptr) continue;
+      const int32_t centered = div->inputs[0];
+      const Node* sq = m.node(div->inputs[1], "sqrt", 1);
+      const Node* eps_add = sq ? m.node(sq->inputs[0], "add", 2) : nullptr;
+      if (eps_add == nullptr) continue;
+      for (int ke = 0; ke < 2; ++ke) {
+        double eps;
+        if (!m.scalar(eps_add->inputs[static_cast<size_t>(ke)], eps) || !(eps >= 0)) continue;
+        const Node* var = m.node(Matcher::other(*eps_add, ke), "reduce_mean", 1);
+        if (!mean_over_last_axis(var)) continue;
+        // (x - mean)^2 as pow(., 2), multiply(., .) or square(.).
+        const Node* sqr = m.node(var->inputs[0], "pow", 2);
+        int centered_reads = 2;
+        if (sqr != nullptr && (sqr->inputs[0] != centered || !m.scalar_is(sqr->inputs[1], 2.0))) sqr = nullptr;
+        if (sqr == nullptr) {
+          sqr = m.node(var->inputs[0], "multiply", 2);
+          if (sqr != nullptr && (sqr->inputs[0] != centered || sqr->inputs[1] != centered)) sqr = nullptr;
+          centered_reads = 3;
+        }
+        if (sqr == nullptr) {
+          sqr = m.node(var->inputs[0], "square", 1);
+          if (sqr != nullptr && sqr->inputs[0] != centered) sqr = nullptr;
+          centered_reads = 2;
+        }
+        if (sqr == nullptr) continue;
+        const Node* sub = m.node(centered, "subtract", 2, centered_reads);
+        const Node* mean = sub ? m.node(sub->inputs[1], "reduce_mean", 1) : nullptr;
+        if (!mean_over_last_axis(mean) || mean->inputs[0] != sub->inputs[0]) continue;
+        const int32_t x = sub->inputs[0];
+        OpArgs args;
+        args.i = {-1};
+        args.t = {eps};
+        log.push_back(str_format("%snode %u '%s' and 9 nodes before it (a decomposed layer norm) became layer_norm",
+                                 body.where.c_str(), n.id, n.name.c_str()));
+        return replace_node(body, index, n, "layer_norm", {x, gamma, beta}, std::move(args),
+                            {mean, sub, sqr, var, eps_add, sq, div, mul}, dropped);
+      }
+    }
+  }
+  return Status::ok();
+}
+
+// 0.5 * x * (1 + erf(x / sqrt(2))), in the orders exporters write it:
+// becomes gelu(x).
+Status fuse_gelu(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>& dropped,
+                 std::vector<std::string>& log) {
+  Node& n = body.nodes[pos];
+  if (!is_op(n, "multiply") || n.inputs.size() != 2) return Status::ok();
+  Matcher m(body, index, dropped);
+  // 1 + erf(x / sqrt(2)) at `slot`: its x, or -1.
+  auto one_plus_erf = [&](int32_t slot, const Node*& add, const Node*& erf, const Node*& scaled) -> int32_t {
+    add = m.node(slot, "add", 2);
+    if (add == nullptr) return -1;
+    for (int k = 0; k < 2; ++k) {
+      if (!m.scalar_is(add->inputs[static_cast<size_t>(k)], 1.0)) continue;
+      erf = m.node(Matcher::other(*add, k), "erf", 1);
+      if (erf == nullptr) return -1;
+      scaled = m.node(erf->inputs[0], "divide", 2);
+      if (scaled != nullptr && m.scalar_is(scaled->inputs[1], std::sqrt(2.0), 1e-4)) return scaled->inputs[0];
+      scaled = m.node(erf->inputs[0], "multiply", 2);
+      if (scaled == nullptr) return -1;
+      for (int j = 0; j < 2; ++j)
+        if (m.scalar_is(scaled->inputs[static_cast<size_t>(j)], std::sqrt(0.5), 1e-4))
+          return Matcher::other(*scaled, j);
+      return -1;
+    }
+    return -1;
+  };
+  const Node *add = nullptr, *erf = nullptr, *scaled = nullptr;
+  for (int k = 0; k < 2; ++k) {
+    const int32_t a = n.inputs[static_cast<size_t>(k)], b = Matcher::other(n, k);
+    // 0.5 * (x * (1 + erf(..)))
+    if (m.scalar_is(a, 0.5)) {
+      const Node* inner = m.node(b, "multiply", 2);
+      if (inner == nullptr) continue;
+      for (int j = 0; j < 2; ++j) {
+        const int32_t x = one_plus_erf(inner->inputs[static_cast<size_t>(j)], add, erf, scaled);
+        if (x < 0 || x != Matcher::other(*inner, j)) continue;
+        log.push_back(str_format("%snode %u '%s' and 5 nodes before it (a decomposed gelu) became gelu",
+                                 body.where.c_str(), n.id, n.name.c_str()));
+        return replace_node(body, index, n, "gelu", {x}, OpArgs{}, {inner, add, erf, scaled}, dropped);
+      }
+    }
+    // (0.5 * x) * (1 + erf(..))
+    const Node* half = m.node(a, "multiply", 2);
+    if (half == nullptr) continue;
+    for (int j = 0; j < 2; ++j) {
+      if (!m.scalar_is(half->inputs[static_cast<size_t>(j)], 0.5)) continue;
+      const int32_t x = one_plus_erf(b, add, erf, scaled);
+      if (x < 0 || x != Matcher::other(*half, j)) continue;
+      log.push_back(str_format("%snode %u '%s' and 5 nodes before it (a decomposed gelu) became gelu",
+                               body.where.c_str(), n.id, n.name.c_str()));
+      return replace_node(body, index, n, "gelu", {x}, OpArgs{}, {half, add, erf, scaled}, dropped);
+    }
+  }
+  return Status::ok();
+}
+
 // ---------------------------------------------------------------- channels-last
 
 const int64_t kToNhwc[4] = {0, 2, 3, 1};
@@ -448,6 +635,13 @@ Status optimize_body(Body& body, std::vector<std::string>& log) {
     if (is_op(body.nodes[p], "batchnorm")) changed |= fold_batchnorm(body, index, p, dropped, replaced, log);
   for (size_t p = 0; p < body.nodes.size(); ++p)
     if (!dropped[p]) changed |= fuse_activation(body, index, p, dropped, log);
+  const size_t before = log.size();
+  for (size_t p = 0; p < body.nodes.size(); ++p) {
+    if (dropped[p]) continue;
+    RETURN_IF_ERROR(fuse_layer_norm(body, index, p, dropped, log));
+    RETURN_IF_ERROR(fuse_gelu(body, index, p, dropped, log));
+  }
+  changed |= log.size() != before;
   if (!changed && !relaid) return Status::ok();
 
   std::vector<Node> kept;

@@ -28,6 +28,12 @@
 //  - activation fused into conv2d: a relu, relu6, or clip to [0, 6] or
 //    [0, inf) whose input is a conv2d output read by nothing else becomes
 //    that conv2d's activation arg (NaN stays NaN, as in the ops).
+//  - decomposed layer norm and gelu, as exporters write LayerNormalization
+//    and GELU: add(multiply(divide(x - mean(x), sqrt(mean((x - mean)^2)
+//    + eps)), gamma), beta) over the last axis becomes layer_norm(x, gamma,
+//    beta), and 0.5 * x * (1 + erf(x / sqrt(2))) (either order, or x *
+//    sqrt(0.5)) becomes gelu(x), when no value inside the pattern has
+//    another reader.
 //  Each rewrite is listed (Graph::rewrites()), naming the nodes it touched.
 //  LoadOptions::rewrites = false, or LIBOPS_GRAPH_REWRITES=0 in the
 //  environment, loads the graph as written.

@@ -239,5 +239,68 @@ TEST(GraphRewrites, FusesClipsThatAreReluOrRelu6) {
   }
 }
 
+// LayerNormalization and GELU as exporters decompose them: the loader
+// rewrites them into layer_norm and gelu, with the same outputs. `square`
+// picks how (x - mean)^2 is written; `half_first` which GELU order.
+std::vector<uint8_t> decomposed_block(int square, bool half_first) {
+  GraphBuilder g;
+  auto& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3, 8});
+  auto scalar = [&](const char* name, double v) { return m.constant(name, make(DataType::kFloat32, {}, {v})); };
+  NodeArgs last;
+  last.i = {-1};
+  last.b = {true};
+  Ref mean = m.op("reduce_mean", {x}, last, "mean");
+  Ref xc = m.op("subtract", {x, mean}, {}, "center");
+  Ref sq = square == 0   ? m.op("pow", {xc, scalar("two", 2.0)}, {}, "pow")
+           : square == 1 ? m.op("multiply", {xc, xc}, {}, "sq")
+                         : m.op("square", {xc}, {}, "sq");
+  Ref var = m.op("reduce_mean", {sq}, last, "var");
+  Ref sd = m.op("sqrt", {m.op("add", {scalar("eps", 1e-5), var}, {}, "add_eps")}, {}, "sd");
+  Ref norm = m.op("divide", {xc, sd}, {}, "norm");
+  Ref gamma = m.constant("gamma", make(DataType::kFloat32, {8}, ramp(8, 0.5, 1.0)));
+  Ref beta = m.constant("beta", make(DataType::kFloat32, {8}, ramp(8, 0.3, 2.0)));
+  Ref ln = m.op("add", {beta, m.op("multiply", {norm, gamma}, {}, "scale")}, {}, "ln");
+  // gelu(ln)
+  Ref e = m.op("erf", {m.op("divide", {ln, scalar("sqrt2", std::sqrt(2.0))}, {}, "div")}, {}, "erf");
+  Ref one_plus = m.op("add", {e, scalar("one", 1.0)}, {}, "one_plus");
+  Ref y = half_first ? m.op("multiply", {m.op("multiply", {ln, scalar("half", 0.5)}, {}, "half"), one_plus}, {}, "gelu")
+                     : m.op("multiply", {scalar("half", 0.5), m.op("multiply", {ln, one_plus}, {}, "xg")}, {}, "gelu");
+  m.output("y", y);
+  return g.finish();
+}
+
+TEST(GraphRewrites, FusesDecomposedLayerNormAndGelu) {
+  NDArray x = make(DataType::kFloat32, {2, 3, 8}, ramp(48, 2.0, 0.3));
+  for (int square : {0, 1, 2})
+    for (bool half_first : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "square " << square << " half_first " << half_first);
+      auto g = expect_same_outputs(decomposed_block(square, half_first), x, 1e-5);
+      ASSERT_TRUE(g);
+      ASSERT_EQ(g->main().nodes.size(), 2u);
+      EXPECT_EQ(g->main().nodes[0].op_label, "layer_norm");
+      EXPECT_EQ(g->main().nodes[1].op_label, "gelu");
+      ASSERT_EQ(g->rewrites().size(), 2u);
+      EXPECT_NE(g->rewrites()[0].find("(a decomposed layer norm) became layer_norm"), std::string::npos) << g->rewrites()[0];
+      EXPECT_NE(g->rewrites()[1].find("(a decomposed gelu) became gelu"), std::string::npos) << g->rewrites()[1];
+    }
+}
+
+// A value of the pattern read elsewhere too keeps the pattern as written.
+TEST(GraphRewrites, LeavesDecompositionsWhoseInsidesAreReadElsewhere) {
+  GraphBuilder g;
+  auto& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{4});
+  Ref e = m.op("erf", {m.op("divide", {x, m.constant("s", make(DataType::kFloat32, {}, {std::sqrt(2.0)}))})});
+  Ref one_plus = m.op("add", {e, m.constant("one", make(DataType::kFloat32, {}, {1.0}))});
+  Ref y = m.op("multiply", {m.constant("half", make(DataType::kFloat32, {}, {0.5})), m.op("multiply", {x, one_plus})});
+  m.output("y", y);
+  m.output("erf", e);
+  NDArray xv = make(DataType::kFloat32, {4}, {-1, 0, 0.5, 2});
+  auto r = expect_same_outputs(g.finish(), xv, 1e-6);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(count_ops(*r, "gelu"), 0);
+}
+
 }  // namespace
 }  // namespace libops::graph
