@@ -158,8 +158,15 @@ TEST(CudaGraph, NodesTheDeviceCannotRunAreNamed) {
   st = s.run(feeds, 1);
   EXPECT_EQ(st.code(), StatusCode::kNotImplemented) << st.message();
   EXPECT_NE(st.message().find("'pool'"), std::string::npos) << st.message();
-  ASSERT_EQ(s.profile().nodes.size(), 1u);
-  EXPECT_EQ(s.profile().nodes[0].calls, 1);
+  // The pool runs channels-last between permutes (Note [Graph rewrites]);
+  // the permute before it ran, the pool was called once and failed.
+  int pools = 0;
+  for (const auto& n : s.profile().nodes)
+    if (n.name == "pool") {
+      ++pools;
+      EXPECT_EQ(n.calls, 1);
+    }
+  EXPECT_EQ(pools, 1);
 }
 
 }  // namespace

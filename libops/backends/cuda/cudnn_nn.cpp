@@ -417,6 +417,13 @@ Status cudnn_deconv2d_usable(Device device, const Conv2dDesc& desc) {
   const Geometry2d& g = desc.g;
   const std::string call = window_call_str(g, desc.win) + str_format(", %lld filters, transposed",
                                                                      static_cast<long long>(desc.cout));
+  // cuDNN 9 ranks no backward-data algorithm for float64 NHWC data (found
+  // on an H200: "offers no algorithm"); say so before any data moves.
+  if (desc.dtype == DataType::kFloat64 && !g.nchw)
+    return Status::error(StatusCode::kNotImplemented,
+                         "cuDNN on %s cannot run %s: it has no float64 NHWC transposed convolution (NCHW or float32 "
+                         "runs)",
+                         device.str().c_str(), call.c_str());
   RETURN_IF_ERROR(extents_usable(device, "x", call, {g.n, g.c, g.h, g.w}));
   RETURN_IF_ERROR(extents_usable(device, "the weights", call, {g.c, desc.cout, desc.win.kh, desc.win.kw}));
   RETURN_IF_ERROR(extents_usable(device, "the output", call, {g.n, desc.cout, g.oh, g.ow}));
