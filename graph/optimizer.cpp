@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <unordered_map>
@@ -440,8 +441,9 @@ bool spatial_reduction(const Node& n) {
 class ChannelsLast {
  public:
   explicit ChannelsLast(Body& body) : body_(body), permute_(OpRegistry::instance().find("permute")) {
-    for (const Node& n : body.nodes) next_id_ = std::max(next_id_, n.id + 1);
-    first_new_id_ = next_id_;
+    for (const Node& n : body.nodes) next_id_ = std::max(next_id_, n.id);
+    next_id_ = next_id_ == UINT32_MAX ? next_id_ : next_id_ + 1;  // ids only label messages and profiles
+    first_new_slot_ = body.num_slots;
     producer_.assign(static_cast<size_t>(body.num_slots), -1);
     for (size_t p = 0; p < body.nodes.size(); ++p) note_outputs(p);
   }
@@ -590,6 +592,8 @@ class ChannelsLast {
       if (o.slot == from) o.slot = to;
   }
 
+  bool made_here(const Node& n) const { return n.first_output >= first_new_slot_; }
+
   // Removes the permutes made here that nothing reads; returns how many
   // made here are left.
   int drop_unread_permutes() {
@@ -602,7 +606,7 @@ class ChannelsLast {
       std::vector<Node> kept;
       kept.reserve(body_.nodes.size());
       for (Node& n : body_.nodes) {
-        if (n.id >= first_new_id_ && reads[static_cast<size_t>(n.first_output)] == 0) {
+        if (made_here(n) && reads[static_cast<size_t>(n.first_output)] == 0) {
           again = true;
           continue;
         }
@@ -611,13 +615,14 @@ class ChannelsLast {
       body_.nodes = std::move(kept);
     }
     int left = 0;
-    for (const Node& n : body_.nodes) left += n.id >= first_new_id_ ? 1 : 0;
+    for (const Node& n : body_.nodes) left += made_here(n) ? 1 : 0;
     return left;
   }
 
   Body& body_;
   DeclarableOp* permute_;
-  uint32_t next_id_ = 0, first_new_id_ = 0;
+  uint32_t next_id_ = 0;
+  int32_t first_new_slot_ = 0;  // the permutes made here write slots from here on
   std::vector<int32_t> producer_;  // slot -> node position
 };
 
