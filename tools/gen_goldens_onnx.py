@@ -351,6 +351,9 @@ def main():
 
     errors()
     conv_transpose_cases()
+    mobilenet_block()
+    unet_mini()
+    bert_mini()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -460,6 +463,92 @@ def conv_transpose_cases():
     one("ConvTranspose", "convtranspose_same_lower", {"x": x}, inits={"w": w}, strides=[2, 2], auto_pad="SAME_LOWER")
     one("ConvTranspose", "convtranspose_output_shape", {"x": x}, inits={"w": w, "b": b}, strides=[2, 2],
         output_shape=[9, 10])
+
+
+def mobilenet_block():
+    """An inverted residual block (MobileNetV2): 1x1 expand, BN, ReLU6 as
+    Clip, 3x3 depthwise (group = channels), BN, ReLU6, 1x1 project, BN,
+    residual add; dynamic batch."""
+    c, e = 4, 12
+    inits = {"w1": f32(e, c, 1, 1) * 0.5, "w2": f32(e, 1, 3, 3) * 0.5, "w3": f32(c, e, 1, 1) * 0.3,
+             "lo": np.array(0, np.float32), "hi": np.array(6, np.float32)}
+    for name, ch in (("b1", e), ("b2", e), ("b3", c)):
+        inits[name + "_s"], inits[name + "_o"] = pos(ch), f32(ch) * 0.1
+        inits[name + "_m"], inits[name + "_v"] = f32(ch) * 0.1, pos(ch)
+
+    def bn(name, x, y):
+        return N("BatchNormalization", [x, name + "_s", name + "_o", name + "_m", name + "_v"], [y], epsilon=1e-5)
+
+    nodes = [N("Conv", ["x", "w1"], ["a1"]), bn("b1", "a1", "n1"), N("Clip", ["n1", "lo", "hi"], ["r1"]),
+             N("Conv", ["r1", "w2"], ["a2"], group=e, pads=[1, 1, 1, 1]), bn("b2", "a2", "n2"),
+             N("Clip", ["n2", "lo", "hi"], ["r2"]), N("Conv", ["r2", "w3"], ["a3"]), bn("b3", "a3", "n3"),
+             N("Add", ["x", "n3"], ["y"])]
+    case("model_mobilenet_block", nodes, {"x": f32(2, c, 7, 6) * 3}, ["y"], inits, opset=13,
+         dims={"x": ["N", c, 7, 6]}, rtol=1e-4, atol=1e-5)
+
+
+def unet_mini():
+    """Two levels: conv-relu, maxpool, conv-relu, ConvTranspose 2x2/2 up,
+    concat with the skip, conv."""
+    inits = {"w1": f32(4, 3, 3, 3) * 0.3, "b1": f32(4), "w2": f32(8, 4, 3, 3) * 0.2, "b2": f32(8),
+             "wt": f32(8, 4, 2, 2) * 0.3, "bt": f32(4), "w3": f32(2, 8, 3, 3) * 0.2, "b3": f32(2)}
+    nodes = [N("Conv", ["x", "w1", "b1"], ["a1"], pads=[1, 1, 1, 1]), N("Relu", ["a1"], ["s1"]),
+             N("MaxPool", ["s1"], ["p1"], kernel_shape=[2, 2], strides=[2, 2]),
+             N("Conv", ["p1", "w2", "b2"], ["a2"], pads=[1, 1, 1, 1]), N("Relu", ["a2"], ["r2"]),
+             N("ConvTranspose", ["r2", "wt", "bt"], ["u"], kernel_shape=[2, 2], strides=[2, 2]),
+             N("Concat", ["u", "s1"], ["cat"], axis=1),
+             N("Conv", ["cat", "w3", "b3"], ["y"], pads=[1, 1, 1, 1])]
+    case("model_unet_mini", nodes, {"x": f32(1, 3, 8, 10)}, ["y"], inits, opset=13, rtol=1e-4, atol=1e-5)
+
+
+def bert_mini(seq=8, d=16, heads=2, ffn=32):
+    """One BERT-style layer as exporters write it: decomposed LayerNorm,
+    GELU through Erf, an additive attention mask."""
+    dh = d // heads
+    inits = {"two": np.array(2, np.float32), "eps": np.array(1e-12, np.float32),
+             "sqrt2": np.array(np.sqrt(2), np.float32), "one": np.array(1, np.float32),
+             "half": np.array(0.5, np.float32), "scale": np.array(1 / np.sqrt(dh), np.float32),
+             "mask": np.where(np.arange(seq) < seq - 2, 0, -10000).astype(np.float32).reshape(1, 1, 1, seq),
+             "heads_shape": np.array([1, seq, heads, dh], np.int64), "flat_shape": np.array([1, seq, d], np.int64)}
+    nodes = []
+
+    def linear(x, fin, fout, name):
+        inits[name + "_w"], inits[name + "_b"] = f32(fin, fout) * 0.3, f32(fout) * 0.1
+        nodes.extend([N("MatMul", [x, name + "_w"], [name + "_m"]), N("Add", [name + "_m", name + "_b"], [name])])
+        return name
+
+    def layer_norm(x, name):
+        inits[name + "_g"], inits[name + "_bt"] = pos(d), f32(d) * 0.1
+        nodes.extend([N("ReduceMean", [x], [name + "_mu"], axes=[-1]), N("Sub", [x, name + "_mu"], [name + "_c"]),
+                      N("Pow", [name + "_c", "two"], [name + "_sq"]),
+                      N("ReduceMean", [name + "_sq"], [name + "_var"], axes=[-1]),
+                      N("Add", [name + "_var", "eps"], [name + "_ve"]), N("Sqrt", [name + "_ve"], [name + "_sd"]),
+                      N("Div", [name + "_c", name + "_sd"], [name + "_n"]),
+                      N("Mul", [name + "_n", name + "_g"], [name + "_ng"]),
+                      N("Add", [name + "_ng", name + "_bt"], [name])])
+        return name
+
+    def heads_of(t):
+        nodes.extend([N("Reshape", [t, "heads_shape"], [t + "_r"]),
+                      N("Transpose", [t + "_r"], [t + "_h"], perm=[0, 2, 1, 3])])
+        return t + "_h"
+
+    q, k, v = (heads_of(linear("x", d, d, n)) for n in ("q", "k", "v"))
+    nodes.extend([N("Transpose", [k], ["kt"], perm=[0, 1, 3, 2]), N("MatMul", [q, "kt"], ["s"]),
+                  N("Mul", ["s", "scale"], ["ss"]), N("Add", ["ss", "mask"], ["sm"]),
+                  N("Softmax", ["sm"], ["p"], axis=-1), N("MatMul", ["p", v], ["ctx"]),
+                  N("Transpose", ["ctx"], ["ctx_t"], perm=[0, 2, 1, 3]),
+                  N("Reshape", ["ctx_t", "flat_shape"], ["ctx_f"])])
+    o = linear("ctx_f", d, d, "o")
+    nodes.append(N("Add", ["x", o], ["res1"]))
+    h = layer_norm("res1", "ln1")
+    f = linear(h, d, ffn, "f1")
+    nodes.extend([N("Div", [f, "sqrt2"], ["g_d"]), N("Erf", ["g_d"], ["g_e"]), N("Add", ["g_e", "one"], ["g_a"]),
+                  N("Mul", [f, "g_a"], ["g_m"]), N("Mul", ["g_m", "half"], ["gelu"])])
+    f2 = linear("gelu", ffn, d, "f2")
+    nodes.append(N("Add", [h, f2], ["res2"]))
+    layer_norm("res2", "y")
+    case("model_bert_mini", nodes, {"x": f32(1, seq, d)}, ["y"], inits, opset=13, rtol=1e-4, atol=1e-5)
 
 
 def save_only(name, nodes, inputs, outputs, inits=None, opset=13, domains=()):

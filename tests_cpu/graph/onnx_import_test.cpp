@@ -166,6 +166,28 @@ TEST(OnnxImport, FoldsConstantSubgraphs) {
   EXPECT_EQ(g->main().nodes[0].op_label, "add");
 }
 
+// Whole blocks imported from ONNX go through the loader's rewrites (Note
+// [Graph rewrites]); the goldens check their outputs against ONNX Runtime.
+TEST(OnnxImport, ModelsImportedFromOnnxAreRewritten) {
+  auto rewrites_of = [](const std::string& file) {
+    std::shared_ptr<const Graph> g;
+    EXPECT_OK(Graph::load_file(kDir + file, g));
+    std::string all;
+    if (g)
+      for (const std::string& r : g->rewrites()) all += r + "\n";
+    return all;
+  };
+  const std::string mobilenet = rewrites_of("model_mobilenet_block.onnx");
+  EXPECT_NE(mobilenet.find("3 convolution and pooling nodes run channels-last"), std::string::npos) << mobilenet;
+  EXPECT_NE(mobilenet.find("(batchnorm) folded into"), std::string::npos) << mobilenet;
+  EXPECT_NE(mobilenet.find("(clip) fused into"), std::string::npos) << mobilenet;
+  const std::string bert = rewrites_of("model_bert_mini.onnx");
+  EXPECT_NE(bert.find("(a decomposed layer norm) became layer_norm"), std::string::npos) << bert;
+  EXPECT_NE(bert.find("(a decomposed gelu) became gelu"), std::string::npos) << bert;
+  const std::string unet = rewrites_of("model_unet_mini.onnx");
+  EXPECT_NE(unet.find("5 convolution and pooling nodes run channels-last"), std::string::npos) << unet;
+}
+
 std::string convert_error(const std::string& file, std::vector<std::string>* problems = nullptr) {
   onnx::ConvertResult r;
   Status s = onnx::convert_file(kDir + file, r);
