@@ -51,6 +51,28 @@ TEST(CudaShapeOps, MatchTheCpu) {
 // gather (Note [gather on devices]): rows of 1, 2, 4, 8, 12, 32 and 64 bytes, so
 // every copy width of the kernel runs; int32 and int64 indices, negative
 // ones, strided x, axes first, middle and last.
+// shape_of writes its host copy whatever the device (the extents are
+// host metadata); a reshape on the device then reads that shape.
+TEST(CudaShapeOps, ShapeOfFeedsAReshapeOnTheDevice) {
+  REQUIRE_CUDA_DEVICE();
+  NDArray x = make(DataType::kFloat32, {2, 3, 4}, wave(24));
+  Context shape;
+  shape.set_device(Device::cuda(0));
+  ASSERT_OK(test::run_op("shape_of", {.in = {&x}, .i = {0, 1}}, shape));
+  EXPECT_TRUE(test::all_close(*shape.output(0), {2}, 0, 0));
+  NDArray minus_one = make(DataType::kInt64, {1}, {-1});
+  Context cat;
+  cat.set_device(Device::cuda(0));
+  ASSERT_OK(test::run_op("concat", {.in = {shape.output(0), &minus_one}, .i = {0}}, cat));
+  Context cpu, gpu;
+  ASSERT_OK(test::run_op("reshape", {.in = {&x, cat.output(0)}, .b = {true}}, cpu));
+  gpu.set_device(Device::cuda(0));
+  ASSERT_OK(test::run_op("reshape", {.in = {&x, cat.output(0)}, .b = {true}}, gpu));
+  ASSERT_OK(gpu.output(0)->buffer()->sync_to_host());
+  EXPECT_EQ(gpu.output(0)->shape(), (Dims{2, 12}));
+  EXPECT_EQ(values(*gpu.output(0)), values(*cpu.output(0)));
+}
+
 TEST(CudaShapeOps, GatherMatchesTheCpu) {
   REQUIRE_CUDA_DEVICE();
   NDArray x8 = make(DataType::kInt8, {5, 3, 4}, wave(60));

@@ -354,6 +354,7 @@ def main():
     mobilenet_block()
     unet_mini()
     bert_mini()
+    runtime_shape_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -551,6 +552,22 @@ def bert_mini(seq=8, d=16, heads=2, ffn=32):
     case("model_bert_mini", nodes, {"x": f32(1, seq, d)}, ["y"], inits, opset=13, rtol=1e-4, atol=1e-5)
 
 
+def runtime_shape_cases():
+    """Shapes known only at run time: a Reshape fed its shape, whose 0
+    copies a dim, and the Shape -> Gather -> Unsqueeze -> Concat -> Reshape
+    chain exporters write for a dynamic batch."""
+    case("reshape_runtime_shape", [N("Reshape", ["x", "s"], ["z0"])],
+         {"x": f32(2, 3, 4), "s": np.array([0, -1], np.int64)}, ["z0"])
+    case("shape_chain_dynamic",
+         [N("Shape", ["x"], ["s"]), N("Gather", ["s", "i0"], ["n"], axis=0), N("Unsqueeze", ["n", "ax"], ["nu"]),
+          N("Concat", ["nu", "m1"], ["shape"], axis=0), N("Reshape", ["x", "shape"], ["z0"])],
+         {"x": f32(3, 3, 4)}, ["z0"],
+         {"i0": np.array(0, np.int64), "ax": np.array([0], np.int64), "m1": np.array([-1], np.int64)},
+         dims={"x": ["N", 3, 4]})
+    case("shape_start_end_dynamic", [N("Shape", ["x"], ["z0"], start=1, end=-1)], {"x": f32(2, 3, 4, 5)}, ["z0"],
+         opset=15, dims={"x": ["N", 3, 4, "W"]})
+
+
 def save_only(name, nodes, inputs, outputs, inits=None, opset=13, domains=()):
     """A model the importer must refuse: written without reference outputs."""
     vis = [helper.make_tensor_value_info(n, TensorProto.FLOAT, shape) for n, shape in inputs.items()]
@@ -574,11 +591,6 @@ def errors():
               {"x": [1, 1, 5, 5]}, ["z"])
     save_only("err_unknown_attribute", [N("Relu", ["x"], ["z"], name="r", not_an_onnx_attribute=3)],
               {"x": [2]}, ["z"])
-    m = save_only("err_reshape_shape_input", [N("Reshape", ["x", "s"], ["z"], name="reshape_dyn")],
-                  {"x": [2, 3]}, ["z"])
-    m.graph.input.append(helper.make_tensor_value_info("s", TensorProto.INT64, [2]))
-    with open(os.path.join(OUT, "err_reshape_shape_input.onnx"), "wb") as f:
-        f.write(m.SerializeToString())
     save_only("err_many", [N("Einsum", ["x", "x"], ["a"], name="e1", equation="ij,ij->i"),
                            N("Relu", ["x"], ["b"], name="fine"),
                            N("MaxPool", ["y"], ["c"], name="p", kernel_shape=[2, 2], ceil_mode=1),
@@ -603,12 +615,6 @@ def errors():
     m.graph.input.append(helper.make_tensor_value_info("c", TensorProto.BOOL, []))
     with open(os.path.join(OUT, "err_if_branch.onnx"), "wb") as f:
         f.write(m.SerializeToString())
-    save_only("err_shape_chain_dynamic", [N("Shape", ["x"], ["s"], name="shape_of_x"),
-                                          N("Gather", ["s", "i0"], ["n"], axis=0),
-                                          N("Unsqueeze", ["n", "ax"], ["nu"]),
-                                          N("Concat", ["nu", "m1"], ["shape"], axis=0),
-                                          N("Reshape", ["x", "shape"], ["z"])], {"x": ["N", 3, 4]}, ["z"],
-              {"i0": np.array(0, np.int64), "ax": np.array([0], np.int64), "m1": np.array([-1], np.int64)})
     save_only("err_resize_linear", [N("Resize", ["x", "", "s"], ["z"], name="up", mode="linear")],
               {"x": [1, 1, 2, 2]}, ["z"], {"s": np.array([1, 1, 2, 2], np.float32)})
     save_only("err_opset_too_new", [N("Relu", ["x"], ["z"])], {"x": [2]}, ["z"], opset=30)

@@ -526,11 +526,8 @@ Status map_reshape(C& c) {
   const int64_t allowzero = c.opset() >= 14 ? c.attr_int("allowzero", 0) : 0;
   Value x = c.input(0);
   const Tensor* st = c.constant_input(1);
-  if (st == nullptr) {
-    if (allowzero) return done(c, 0, c.op("reshape").in(x).in(c.input(1)).emit1());
-    return c.fail("input 1 (shape) must be a constant (an initializer or a Constant node's output) unless "
-                  "allowzero = 1: a 0 in it copies the input's dim, which libops' reshape cannot do at run time");
-  }
+  if (st == nullptr)  // known at run time; a 0 copies x's dim unless allowzero
+    return done(c, 0, c.op("reshape").in(x).in(c.input(1)).arg("copy_zeros", allowzero == 0).emit1());
   std::vector<int64_t> shape;
   if (!st->to_int64s(shape)) return c.fail("input 1 (shape) is not an integer tensor");
   if (allowzero) return done(c, 0, c.op("reshape").in(x).arg("shape", shape).emit1());
@@ -835,11 +832,14 @@ Status map_shape(C& c) {
   const ValueType vt = c.input_type(0);
   int64_t start = c.opset() >= 15 ? c.attr_int("start", 0) : 0;
   int64_t end = c.opset() >= 15 ? c.attr_int("end", std::numeric_limits<int64_t>::max()) : std::numeric_limits<int64_t>::max();
+  if (!vt.dims_known()) {
+    // Known only at run time: shape_of (a constant when folding can).
+    OpCall call = c.op("shape_of");
+    call.in(c.input(0)).arg("start", start);
+    if (end != std::numeric_limits<int64_t>::max()) call.arg("end", end);
+    return done(c, 0, call.emit1());
+  }
   c.input(0);
-  if (!vt.dims_known())
-    return c.fail(str_format("the input's shape %s is not known when the graph is built, and libops has no op that "
-                             "gives a shape at run time",
-                             vt.rank_known ? ints_str(vt.dims).c_str() : "(rank unknown)"));
   const int64_t r = static_cast<int64_t>(vt.dims.size());
   if (start < 0) start += r;
   if (end < 0) end += r;
@@ -852,8 +852,9 @@ Status map_shape(C& c) {
 
 Status map_size(C& c) {
   const ValueType vt = c.input_type(0);
+  if (!vt.dims_known())
+    return done(c, 0, c.op("reduce_prod").in(c.op("shape_of").in(c.input(0)).emit1()).emit1());
   c.input(0);
-  if (!vt.dims_known()) return c.fail("the input's shape is not known when the graph is built");
   int64_t n = 1;
   for (int64_t d : vt.dims) n *= d;
   c.set_output_constant(0, int64_tensor({n}, false));
@@ -1314,8 +1315,7 @@ const std::vector<OpMapping> kTable = {
     ROW("Loop", 7, kMaxOpset, map_loop, "scan outputs; loop-carried or outer values whose dtype is not known."),
     // Shapes and data movement.
     ROW("Flatten", 1, kMaxOpset, map_flatten, "inputs with unknown dims on both sides of axis."),
-    ROW("Reshape", 5, kMaxOpset, map_reshape,
-        "a shape computed at run time (unless allowzero = 1); a shape that leaves two extents unknown."),
+    ROW("Reshape", 5, kMaxOpset, map_reshape, "a constant shape that leaves two extents unknown."),
     ROW("Transpose", 1, kMaxOpset, map_transpose, ""),
     ROW("Concat", 4, kMaxOpset, map_concat, ""),
     ROW("Split", 2, kMaxOpset, map_split, "split sizes computed at run time."),
@@ -1327,9 +1327,8 @@ const std::vector<OpMapping> kTable = {
     ROW("GatherND", 11, kMaxOpset, map_gather_nd, ""),
     ROW("Cast", 6, kMaxOpset, map_cast, "string, complex, float8 and 4-bit dtypes."),
     ROW("CastLike", 15, kMaxOpset, map_cast_like, "a target whose dtype is not known."),
-    ROW("Shape", 1, kMaxOpset, map_shape,
-        "an input whose shape is only known at run time (libops has no op that returns a shape)."),
-    ROW("Size", 1, kMaxOpset, map_size, "an input whose shape is only known at run time."),
+    ROW("Shape", 1, kMaxOpset, map_shape, ""),
+    ROW("Size", 1, kMaxOpset, map_size, ""),
     ROW("Constant", 1, kMaxOpset, map_constant, "sparse_value, value_string(s)."),
     ROW("ConstantOfShape", 9, kMaxOpset, map_constant_of_shape, ""),
     ROW("Expand", 8, kMaxOpset, map_expand,

@@ -4,6 +4,9 @@
 //           vector, instead of i args (ONNX's form)
 //   i args  the new shape; one extent may be -1 (inferred from the others);
 //           none gives a scalar (x must then hold one element)
+//   b arg 0 copy_zeros (default false): a 0 in the shape takes x's extent
+//           at the same index (ONNX Reshape with allowzero = 0, whose shape
+//           may only be known at run time)
 //   output  x's dtype in the new shape, a copy of x's data
 //
 // C order only: element i of x (C order) is element i of the output.
@@ -35,6 +38,13 @@ DECLARE_SHAPE_FN(reshape) {
   const int n = static_cast<int>(given.size());
   REQUIRE_TRUE(n <= kMaxRank, 0, "new shape has %d dims; at most %d allowed", n, kMaxRank);
   Dims shape(given.data(), n);
+  if (B_ARG(0))
+    for (int d = 0; d < n; ++d) {
+      if (shape[d] != 0) continue;
+      REQUIRE_TRUE(d < x->rank(), OPS_ERR_SHAPE, "cannot reshape x%s to %s: the 0 at dim %d copies a dim x lacks",
+                   x->shape().str().c_str(), shape.str().c_str(), d);
+      shape[d] = x->dim(d);
+    }
   int infer = -1;
   int64_t known = 1;
   for (int d = 0; d < n; ++d) {
@@ -73,5 +83,6 @@ DECLARE_ARGS(reshape) {
   args.input("x", "any array");
   args.optional_input("shape", "the new shape as an integer vector, instead of i args");
   args.output("z", "x's elements in C order, in the new shape");
+  args.b_arg("copy_zeros", false, "a 0 in the shape takes x's extent at that index (ONNX's allowzero = 0)");
   args.i_list("shape", "the new shape; one extent may be -1 (inferred); none = a scalar").at_least(-1).or_input(1);
 }

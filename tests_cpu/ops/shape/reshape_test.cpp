@@ -55,3 +55,41 @@ TEST(ReshapeOp, RejectsBadShapes) {
   s = run_op("reshape", {.in = {&x}, .i = {-2, -3}}, c4);
   EXPECT_EQ(s.message(), "reshape: shape value 0 (i arg 0) is -2: it must be >= -1");
 }
+
+// copy_zeros (ONNX Reshape's allowzero = 0): a 0 takes x's extent there,
+// also when the shape comes as input 1.
+TEST(ReshapeOp, CopyZerosTakesXsExtent) {
+  NDArray x = make(DataType::kFloat32, {2, 3, 4}, iota(24));
+  NDArray shape = make(DataType::kInt64, {2}, {0, -1});
+  Context ctx;
+  ASSERT_OK(run_op("reshape", {.in = {&x, &shape}, .b = {true}}, ctx));
+  EXPECT_EQ(ctx.output(0)->shape(), (Dims{2, 12}));
+  EXPECT_TRUE(all_close(*ctx.output(0), iota(24)));
+  // Without it a 0 is an extent of 0.
+  Context plain;
+  Status s = run_op("reshape", {.in = {&x, &shape}}, plain);
+  EXPECT_EQ(s.message(), "reshape: cannot reshape x[2,3,4] (24 elements) to [0,-1]: the -1 extent cannot be inferred");
+  NDArray far = make(DataType::kInt64, {4}, {2, 3, 4, 0});
+  Context ctx2;
+  s = run_op("reshape", {.in = {&x, &far}, .b = {true}}, ctx2);
+  EXPECT_EQ(s.message(), "reshape: cannot reshape x[2,3,4] to [2,3,4,0]: the 0 at dim 3 copies a dim x lacks");
+}
+
+// shape_of: the extents as int64, the whole shape or [start, end).
+TEST(ShapeOfOp, GivesTheExtents) {
+  NDArray x = make(DataType::kFloat16, {2, 3, 4, 5}, std::vector<double>(120, 0.0));
+  Context all;
+  ASSERT_OK(run_op("shape_of", {.in = {&x}}, all));
+  EXPECT_EQ(all.output(0)->dtype(), DataType::kInt64);
+  EXPECT_TRUE(all_close(*all.output(0), {2, 3, 4, 5}, 0, 0));
+  Context middle;
+  ASSERT_OK(run_op("shape_of", {.in = {&x}, .i = {1, -1}}, middle));
+  EXPECT_TRUE(all_close(*middle.output(0), {3, 4}, 0, 0));
+  Context none;
+  ASSERT_OK(run_op("shape_of", {.in = {&x}, .i = {3, 1}}, none));
+  EXPECT_EQ(none.output(0)->shape(), (Dims{0}));
+  NDArray scalar = make(DataType::kInt32, {}, {7});
+  Context s0;
+  ASSERT_OK(run_op("shape_of", {.in = {&scalar}}, s0));
+  EXPECT_EQ(s0.output(0)->shape(), (Dims{0}));
+}
