@@ -21,6 +21,7 @@ using test::values;
 constexpr const char* kOddSame = "cuDNN pads both sides of a dim equally";
 constexpr const char* kDilatedPool = "cuDNN's pooling has no dilation";
 constexpr const char* kNoF64NhwcDeconv = "it has no float64 NHWC transposed convolution";
+constexpr const char* kCeilMode = "ceil mode adds a window here";
 
 std::vector<double> ramp(int64_t n, double scale, double phase = 0.2) {
   std::vector<double> v(static_cast<size_t>(n));
@@ -51,7 +52,8 @@ struct GoldenRow {
 void PrintTo(const GoldenRow& r, std::ostream* os) { *os << r.op << "_" << r.name; }
 
 // Mirrors CONV_CASES, POOL_CASES, POOL_WIDE_CASES, GROUPED_CASES,
-// DECONV_CASES and the batchnorm cases of tools/gen_goldens_nn.py. SAME rows with an odd total padding (6 rows,
+// DECONV_CASES, POOL_CEIL_CASES and the batchnorm cases of
+// tools/gen_goldens_nn.py. SAME rows with an odd total padding (6 rows,
 // kernel 3, stride 2: 0 on top, 1 at the bottom) and dilated pooling are
 // refused.
 const GoldenRow kGoldenRows[] = {
@@ -96,6 +98,11 @@ const GoldenRow kGoldenRows[] = {
     {"maxpool2d", "nhwc_max_k3s1p1", nullptr},
     {"maxpool2d", "nhwc_max_same_k3s2", kOddSame},
     {"maxpool2d", "nhwc_max_rect", kDilatedPool},
+    {"maxpool2d", "max_ceil_k3s2", kCeilMode},
+    {"maxpool2d", "max_ceil_last_window_dropped", nullptr},  // ceil gives floor's extents here
+    {"maxpool2d", "nhwc_max_ceil_k3s2", kCeilMode},
+    {"avgpool2d", "avg_ceil_k2s2", kCeilMode},
+    {"avgpool2d", "avg_ceil_k3s2p1_incpad", kCeilMode},
     {"maxpool2d", "max_wide_k3s2p1", nullptr},
     {"maxpool2d", "max_wide_k3s3p1", nullptr},
     {"avgpool2d", "avg_k2s2", nullptr},

@@ -133,6 +133,35 @@ def pool2d_ref(x, k, s, p, d, same, mode, include_pad=False):
     return total / (k[0] * k[1] if include_pad else count)
 
 
+def pool2d_ceil_ref(x, k, s, p, mode, include_pad=False):
+    """Pooling with ceil_mode (Note [Ceil mode] in conv_utils.h): extents
+    rounded up, less a last window starting in the padding after the
+    image; taps past the padded input are not counted."""
+    n, c, h, w = x.shape
+
+    def extent(size, kk, ss, pp):
+        out = -(-(size + 2 * pp - kk) // ss) + 1
+        return out - 1 if (out - 1) * ss >= size + pp else out
+
+    oh, ow = extent(h, k[0], s[0], p[0]), extent(w, k[1], s[1], p[1])
+    extra_h = max(0, (oh - 1) * s[0] + k[0] - h - 2 * p[0])
+    extra_w = max(0, (ow - 1) * s[1] + k[1] - w - 2 * p[1])
+    pads = ((0, 0), (0, 0), (p[0], p[0] + extra_h), (p[1], p[1] + extra_w))
+    inside = np.pad(np.ones_like(x), pads)
+    padded = np.pad(np.ones((n, c, h + 2 * p[0], w + 2 * p[1])), ((0, 0), (0, 0), (0, extra_h), (0, extra_w)))
+    xp = np.pad(x, pads, constant_values=-np.inf if mode == "max" else 0)
+    z = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            win = (slice(None), slice(None), slice(i * s[0], i * s[0] + k[0]), slice(j * s[1], j * s[1] + k[1]))
+            if mode == "max":
+                z[:, :, i, j] = xp[win].max(axis=(2, 3))
+            else:
+                count = (padded if include_pad else inside)[win].sum(axis=(2, 3))
+                z[:, :, i, j] = xp[win].sum(axis=(2, 3)) / count
+    return z
+
+
 def to_nhwc(a):
     return np.transpose(a, (0, 2, 3, 1))
 
@@ -254,6 +283,29 @@ def gen_deconv():
                  **extra)
 
 
+# Ceil mode: name: (mode, x shape NCHW, kernel, stride, padding,
+# include_pad). Generated after all the others.
+POOL_CEIL_CASES = {
+    "max_ceil_k3s2": ("max", (1, 2, 6, 6), (3, 3), (2, 2), (0, 0), False),
+    "max_ceil_last_window_dropped": ("max", (1, 2, 5, 5), (2, 2), (3, 3), (1, 1), False),
+    "avg_ceil_k2s2": ("avg", (1, 2, 5, 5), (2, 2), (2, 2), (0, 0), False),
+    "avg_ceil_k3s2p1_incpad": ("avg", (1, 2, 8, 8), (3, 3), (2, 2), (1, 1), True),
+    "avg_ceil_rect_incpad": ("avg", (2, 2, 5, 8), (2, 3), (2, 2), (1, 1), True),
+}
+POOL_CEIL_NHWC = ["max_ceil_k3s2", "avg_ceil_k3s2p1_incpad"]
+
+
+def gen_pool_ceil():
+    for name, (mode, xs, k, s, p, incpad) in POOL_CEIL_CASES.items():
+        x = normal(*xs)
+        z = pool2d_ceil_ref(x, k, s, p, mode, incpad)
+        op = "maxpool2d" if mode == "max" else "avgpool2d"
+        iargs = window_iargs(k, s, p, (1, 1), False) + [int(incpad)]
+        save(op, name, x=x, iargs=iargs + [0, 1], z=z)
+        if name in POOL_CEIL_NHWC:
+            save(op, "nhwc_" + name, x=to_nhwc(x), iargs=iargs + [1, 1], z=to_nhwc(z))
+
+
 def gen_pool(cases, nhwc):
     for name, (mode, xs, k, s, p, d, same, incpad) in cases.items():
         x = normal(*xs)
@@ -338,6 +390,7 @@ def main():
     gen_pool(POOL_WIDE_CASES, [])
     gen_grouped()
     gen_deconv()
+    gen_pool_ceil()
 
 
 if __name__ == "__main__":

@@ -355,6 +355,7 @@ def main():
     unet_mini()
     bert_mini()
     runtime_shape_cases()
+    ceil_mode_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -568,6 +569,18 @@ def runtime_shape_cases():
          opset=15, dims={"x": ["N", 3, 4, "W"]})
 
 
+def ceil_mode_cases():
+    """Pooling with ceil_mode = 1 (Note [Ceil mode] in libops/ops/nn/conv_utils.h)."""
+    x = f32(2, 3, 8, 7)
+    one("MaxPool", "maxpool_ceil", {"x": x}, kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1)
+    one("MaxPool", "maxpool_ceil_pads", {"x": x}, kernel_shape=[2, 2], strides=[3, 3], pads=[1, 1, 1, 1], ceil_mode=1)
+    one("AveragePool", "averagepool_ceil", {"x": x}, kernel_shape=[2, 2], strides=[2, 2], ceil_mode=1)
+    one("AveragePool", "averagepool_ceil_incpad", {"x": x}, kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1],
+        ceil_mode=1, count_include_pad=1)
+    one("AveragePool", "averagepool_ceil_pads", {"x": x}, kernel_shape=[3, 2], strides=[2, 2], pads=[1, 1, 1, 1],
+        ceil_mode=1)
+
+
 def save_only(name, nodes, inputs, outputs, inits=None, opset=13, domains=()):
     """A model the importer must refuse: written without reference outputs."""
     vis = [helper.make_tensor_value_info(n, TensorProto.FLOAT, shape) for n, shape in inputs.items()]
@@ -587,13 +600,14 @@ def errors():
     save_only("err_unsupported_op", [N("Relu", ["x"], ["r"], name="first"),
                                      N("Einsum", ["r", "r"], ["z"], name="my_einsum", equation="ij,ij->i")],
               {"x": [2, 3]}, ["z"])
-    save_only("err_bad_attribute", [N("MaxPool", ["x"], ["z"], name="pool1", kernel_shape=[2, 2], ceil_mode=1)],
+    save_only("err_bad_attribute", [N("MaxPool", ["x"], ["z"], name="pool1", kernel_shape=[2, 2], ceil_mode=1,
+                                        pads=[0, 0, 1, 1])],
               {"x": [1, 1, 5, 5]}, ["z"])
     save_only("err_unknown_attribute", [N("Relu", ["x"], ["z"], name="r", not_an_onnx_attribute=3)],
               {"x": [2]}, ["z"])
     save_only("err_many", [N("Einsum", ["x", "x"], ["a"], name="e1", equation="ij,ij->i"),
                            N("Relu", ["x"], ["b"], name="fine"),
-                           N("MaxPool", ["y"], ["c"], name="p", kernel_shape=[2, 2], ceil_mode=1),
+                           N("MaxPool", ["y"], ["c"], name="p", kernel_shape=[2, 2], ceil_mode=1, pads=[1, 0, 0, 0]),
                            N("Unique", ["b"], ["d"], name="u"),
                            N("Custom", ["b"], ["e"], name="ms", domain="com.microsoft")],
               {"x": [2, 2], "y": [1, 1, 4, 4]}, ["a", "c", "d", "e"], domains=["com.microsoft"])

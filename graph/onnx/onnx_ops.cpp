@@ -377,28 +377,38 @@ Status map_conv_transpose(C& c) {
   return done(c, 0, c.op("slice").in(y).arg("begin_size", begin_size).emit1());
 }
 
-Status check_ceil_mode(C& c) {
-  if (c.opset() >= 10 && c.attr_int("ceil_mode", 0) != 0)
-    return c.fail_attr("ceil_mode", "= 1 is not supported: libops' pooling rounds the output size down");
+// ceil_mode (opset 10 on) as pooling's ceil_mode arg (Note [Ceil mode]):
+// with explicit pads equal before and after (SAME needs no rounding).
+Status read_ceil_mode(C& c, const Window& w, int64_t& ceil) {
+  ceil = c.opset() >= 10 ? c.attr_int("ceil_mode", 0) : 0;
+  if (ceil == 0 || w.same) {
+    ceil = 0;
+    return Status::ok();
+  }
+  if (w.pt != w.pb || w.pl != w.pr)
+    return c.fail_attr("ceil_mode", "= 1 with different pads before and after is not supported");
   return Status::ok();
 }
 
 Status map_max_pool(C& c) {
   Window w;
   RETURN_IF_ERROR(read_window(c, w, {}, c.opset() >= 10));
-  RETURN_IF_ERROR(check_ceil_mode(c));
+  int64_t ceil = 0;
+  RETURN_IF_ERROR(read_ceil_mode(c, w, ceil));
   if (c.attr_int("storage_order", 0) != 0 && c.output_used(1))
     return c.fail_attr("storage_order", "= 1 is not supported");
   Value x = pad_if_asymmetric(c, c.input(0), w, -std::numeric_limits<double>::infinity());
   return done(c, 0, c.op("maxpool2d").in(x).arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw)
                         .arg("pH", w.pt).arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw)
-                        .arg("same_mode", static_cast<int64_t>(w.same)).arg("data_format", int64_t{0}).emit1());
+                        .arg("same_mode", static_cast<int64_t>(w.same)).arg("data_format", int64_t{0})
+                        .arg("ceil_mode", ceil).emit1());
 }
 
 Status map_average_pool(C& c) {
   Window w;
   RETURN_IF_ERROR(read_window(c, w, {}, c.opset() >= 19));
-  RETURN_IF_ERROR(check_ceil_mode(c));
+  int64_t ceil = 0;
+  RETURN_IF_ERROR(read_ceil_mode(c, w, ceil));
   const int64_t include_pad = c.attr_int("count_include_pad", 0);
   if (w.same && include_pad)
     return c.fail_attr("count_include_pad", "= 1 with auto_pad SAME_UPPER is not supported");
@@ -411,7 +421,7 @@ Status map_average_pool(C& c) {
   return done(c, 0, c.op("avgpool2d").in(x).arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw)
                         .arg("pH", w.pt).arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw)
                         .arg("same_mode", static_cast<int64_t>(w.same)).arg("count_include_pad", include_pad)
-                        .arg("data_format", int64_t{0}).emit1());
+                        .arg("data_format", int64_t{0}).arg("ceil_mode", ceil).emit1());
 }
 
 Status map_global_pool(C& c, const char* reduce) {
@@ -1293,9 +1303,10 @@ const std::vector<OpMapping> kTable = {
     ROW("ConvTranspose", 1, kMaxOpset, map_conv_transpose,
         "1-D and 3-D transposed convolutions; group > 1; asymmetric pads larger at the end, or output_shape, with "
         "unknown spatial dims."),
-    ROW("MaxPool", 1, kMaxOpset, map_max_pool, "1-D and 3-D pooling; ceil_mode = 1; the Indices output."),
+    ROW("MaxPool", 1, kMaxOpset, map_max_pool,
+        "1-D and 3-D pooling; ceil_mode = 1 with unequal pads before and after; the Indices output."),
     ROW("AveragePool", 1, kMaxOpset, map_average_pool,
-        "1-D and 3-D pooling; ceil_mode = 1; unequal pads before and after with count_include_pad = 0."),
+        "1-D and 3-D pooling; unequal pads before and after with ceil_mode = 1 or count_include_pad = 0."),
     ROW("GlobalAveragePool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_mean"); }, "inputs of unknown rank."),
     ROW("GlobalMaxPool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_max"); }, "inputs of unknown rank."),
     ROW("BatchNormalization", 7, kMaxOpset, map_batch_norm,

@@ -225,6 +225,19 @@ Status cudnn_pool2d_usable(Device device, const Pool2dDesc& desc) {
                          device.str().c_str(), call.c_str());
   RETURN_IF_ERROR(extents_usable(device, "x", call, {g.n, g.c, g.h, g.w}));
   RETURN_IF_ERROR(extents_usable(device, "the output", call, {g.n, g.c, g.oh, g.ow}));
+  if (desc.win.ceil) {
+    // cuDNN rounds the output extent down; ceil mode is fine where that
+    // gives the same extents (Note [Ceil mode]).
+    auto floor_extent = [](int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {
+      return (in + 2 * p - ((k - 1) * d + 1)) / s + 1;
+    };
+    if (floor_extent(g.h, desc.win.kh, desc.win.sh, g.pad_top, desc.win.dh) != g.oh ||
+        floor_extent(g.w, desc.win.kw, desc.win.sw, g.pad_left, desc.win.dw) != g.ow)
+      return Status::error(StatusCode::kNotImplemented,
+                           "cuDNN on %s cannot run %s: cuDNN's pooling rounds the output extent down, and ceil mode "
+                           "adds a window here",
+                           device.str().c_str(), call.c_str());
+  }
   return window_padding_usable(device, g, desc.win, call);
 }
 

@@ -9,6 +9,8 @@
 //                 (TF's SAME behaviour, libnd4j's extraParam0 = 0); 1 divides
 //                 by kH * kW, so padding counts as zeros (PyTorch's default)
 //           10    data_format, optional: 0 = NCHW (default), 1 = NHWC
+//           11    ceil_mode, optional: 1 rounds the output extent up (Note
+//                 [Ceil mode] in conv_utils.h)
 //   output  [N, C, oH, oW] (NCHW) or [N, oH, oW, C] (NHWC), x's dtype
 //
 // Explicit padding must be smaller than the dilated kernel; a window that
@@ -50,4 +52,5 @@ DECLARE_ARGS(avgpool2d) {
   args.i_arg("count_include_pad", 0, "1: divide by kH * kW (padding counts as zeros); 0: by the taps inside x")
       .flag();
   data_format_arg(args);
+  args.i_arg("ceil_mode", 0, "1: round the output extent up (Note [Ceil mode] in conv_utils.h)").flag();
 }

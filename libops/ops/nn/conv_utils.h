@@ -39,6 +39,7 @@ namespace libops::ops::nn {
 struct Window2d {
   int64_t kh = 0, kw = 0, sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1;
   bool same = false;
+  bool ceil = false;  // pooling's ceil_mode (Note [Ceil mode])
 };
 
 // A window op resolved against one input.
@@ -199,22 +200,37 @@ struct MaxPoolReducer {
     if constexpr (std::is_same_v<C, float>) return detail::select_f32(take, v, acc);
     else return take ? v : acc;
   }
-  C finish(C acc, int64_t valid) const { return valid == 0 ? C(0) : acc; }
+  C finish(C acc, int64_t valid, int64_t, int64_t) const { return valid == 0 ? C(0) : acc; }
 };
 
-// Average pooling: divides by the taps inside the input, or by kH * kW when
-// padding counts.
+// Average pooling: divides by the taps inside the input, or, when padding
+// counts, by the taps inside the padded input: kH * kW except for the
+// windows ceil mode adds (row_padded[oh] * col_padded[ow]).
 template <typename C>
 struct AvgPoolReducer {
-  int64_t window = 1;
   bool include_pad = false;
+  const int64_t* row_padded = nullptr;  // per output row / column: taps inside the padded input
+  const int64_t* col_padded = nullptr;
   C init() const { return C(0); }
   static C combine(C acc, C v) { return acc + v; }
-  C finish(C acc, int64_t valid) const {
+  C finish(C acc, int64_t valid, int64_t oh, int64_t ow) const {
     if (valid == 0) return C(0);
-    return acc / static_cast<C>(include_pad ? window : valid);
+    return acc / static_cast<C>(include_pad ? row_padded[oh] * col_padded[ow] : valid);
   }
 };
+
+// Taps of each output position inside the padded input [-pad_before,
+// in + pad_after) along one dim.
+inline std::vector<int64_t> padded_taps(int64_t out, int64_t in, int64_t k, int64_t s, int64_t d, int64_t pad_before,
+                                        int64_t pad_after) {
+  std::vector<int64_t> taps(static_cast<size_t>(std::max<int64_t>(out, 0)));
+  for (int64_t o = 0; o < out; ++o) {
+    int64_t lo, hi;
+    valid_taps(o * s, d, k, in + pad_before + pad_after, lo, hi);
+    taps[static_cast<size_t>(o)] = hi - lo;
+  }
+  return taps;
+}
 
 // Pools dense C-order x (compute type C) into dense z, laid out as in g.
 // A window with no tap inside the input gives 0.
@@ -264,7 +280,7 @@ void pool2d_run(const Geometry2d& g, const Window2d& win, const Reducer& r, cons
             const int64_t iw0 = ow * win.sw - g.pad_left;
             C acc = r.init();
             for (int64_t kw = col_lo[ow]; kw < col_hi[ow]; ++kw) acc = Reducer::combine(acc, cp[iw0 + kw * win.dw]);
-            zr[ow] = r.finish(acc, rows * (col_hi[ow] - col_lo[ow]));
+            zr[ow] = r.finish(acc, rows * (col_hi[ow] - col_lo[ow]), oh, ow);
           };
           for (int64_t ow = 0; ow < inner_begin; ++ow) edge(ow);
           for (int64_t ow = inner_end; ow < g.ow; ++ow) edge(ow);
@@ -285,7 +301,7 @@ void pool2d_run(const Geometry2d& g, const Window2d& win, const Reducer& r, cons
           if (win.sw == 1) inner(std::integral_constant<int64_t, 1>{});
           else if (win.sw == 2) inner(std::integral_constant<int64_t, 2>{});
           else inner(win.sw);
-          for (int64_t o = 0; o < count; ++o) z0[o] = r.finish(z0[o], rows * win.kw);
+          for (int64_t o = 0; o < count; ++o) z0[o] = r.finish(z0[o], rows * win.kw, oh, inner_begin + o);
         }
       }
     });
@@ -310,7 +326,7 @@ void pool2d_run(const Geometry2d& g, const Window2d& win, const Reducer& r, cons
           }
         }
         const int64_t valid = (row_hi[oh] - row_lo[oh]) * (col_hi[ow] - col_lo[ow]);
-        for (int64_t c = 0; c < g.c; ++c) zr[c] = r.finish(zr[c], valid);
+        for (int64_t c = 0; c < g.c; ++c) zr[c] = r.finish(zr[c], valid, oh, ow);
       }
     }
   });
@@ -325,10 +341,20 @@ inline void pool2d_signature(OpSignature& args, const char* result) {
   window_signature(args, false);
 }
 
+// Note [Ceil mode]
+//  Pooling's ceil_mode (i arg 11; PyTorch's and ONNX's ceil_mode) rounds
+//  the output extent up: oH = ceil((H + 2 * pH - eff_kH) / sH) + 1, less one
+//  when the last window would start at or past H + pH (in the padding after
+//  the image: PyTorch's rule, which ONNX Runtime follows). The windows it
+//  adds reach past the padded input; they pool the taps inside the input,
+//  and an average counting padding divides by the taps inside the padded
+//  input. Explicit padding only (SAME already covers every input row).
+
 // Shape function of maxpool2d / avgpool2d (i args: Note [Window arguments],
-// then 9 = the op's flag, 10 = data_format).
+// then 9 = the op's flag, 10 = data_format, 11 = ceil_mode).
 inline Status pool2d_geometry(Context& block, Window2d& win, Geometry2d& g) {
   window_args(block, win);
+  win.ceil = INT_ARG(11) == 1;
   const bool nhwc = INT_ARG(10) == 1;
   const NDArray* x = block.input(0);
   RETURN_IF_ERROR(window_input(block, *x, !nhwc, g));
@@ -341,7 +367,18 @@ inline Status pool2d_geometry(Context& block, Window2d& win, Geometry2d& g) {
                  static_cast<long long>(win.dh), static_cast<long long>(win.dw), static_cast<long long>(win.ph),
                  static_cast<long long>(win.pw), static_cast<long long>(eff_h), static_cast<long long>(eff_w));
   }
-  return window_output(block, *x, win, g);
+  RETURN_IF_ERROR(window_output(block, *x, win, g));
+  if (win.ceil && !win.same) {
+    auto ceil_extent = [](int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {
+      const int64_t span = in + 2 * p - ((k - 1) * d + 1);
+      int64_t out = (span + s - 1) / s + 1;
+      if ((out - 1) * s >= in + p) --out;
+      return out;
+    };
+    g.oh = ceil_extent(g.h, win.kh, win.sh, win.ph, win.dh);
+    g.ow = ceil_extent(g.w, win.kw, win.sw, win.pw, win.dw);
+  }
+  return Status::ok();
 }
 
 // Compute step of maxpool2d / avgpool2d.
@@ -361,9 +398,20 @@ Status pool2d_exec(Context& block, bool include_pad) {
   auto run = [&](auto c) {
     using C = decltype(c);
     ReducerT<C> r;
+    std::vector<int64_t> row_padded, col_padded;
     if constexpr (std::is_same_v<ReducerT<C>, AvgPoolReducer<C>>) {
-      r.window = win.kh * win.kw;
+      // The padding after the input: explicit ph / pw, or SAME's remainder.
+      auto after = [](int64_t in, int64_t out, int64_t k, int64_t s, int64_t d, int64_t before, int64_t p,
+                      bool same) {
+        return same ? std::max<int64_t>(0, (out - 1) * s + (k - 1) * d + 1 - in - before) : p;
+      };
+      row_padded = padded_taps(g.oh, g.h, win.kh, win.sh, win.dh, g.pad_top,
+                               after(g.h, g.oh, win.kh, win.sh, win.dh, g.pad_top, win.ph, win.same));
+      col_padded = padded_taps(g.ow, g.w, win.kw, win.sw, win.dw, g.pad_left,
+                               after(g.w, g.ow, win.kw, win.sw, win.dw, g.pad_left, win.pw, win.same));
       r.include_pad = include_pad;
+      r.row_padded = row_padded.data();
+      r.col_padded = col_padded.data();
     }
     pool2d_run<C>(g, win, r, xd.data_as<C>(), out.target().data_as<C>());
   };

@@ -7,6 +7,8 @@
 //           9     unused, optional (libnd4j's extraParam0 slot; kept so the
 //                 two pooling ops share one argument order)
 //           10    data_format, optional: 0 = NCHW (default), 1 = NHWC
+//           11    ceil_mode, optional: 1 rounds the output extent up (Note
+//                 [Ceil mode] in conv_utils.h)
 //   output  [N, C, oH, oW] (NCHW) or [N, oH, oW, C] (NHWC), x's dtype
 //
 // Padding never wins: only taps inside the input are compared (as if padded
@@ -47,4 +49,5 @@ DECLARE_ARGS(maxpool2d) {
   pool2d_signature(args, "the maximum of each window, [N, C, oH, oW] or [N, oH, oW, C]; NaN wins");
   args.i_arg("unused", 0, "ignored: libnd4j's extraParam0 slot, so both pooling ops share one order");
   data_format_arg(args);
+  args.i_arg("ceil_mode", 0, "1: round the output extent up (Note [Ceil mode] in conv_utils.h)").flag();
 }

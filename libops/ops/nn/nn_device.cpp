@@ -34,7 +34,8 @@ std::string window_call_str(const Geometry2d& g, const Window2d& win) {
                              static_cast<long long>(win.sh), static_cast<long long>(win.sw),
                              static_cast<long long>(win.dh), static_cast<long long>(win.dw));
   if (win.same) return s + "SAME padding";
-  return s + str_format("padding %lldx%lld", static_cast<long long>(win.ph), static_cast<long long>(win.pw));
+  return s + str_format("padding %lldx%lld%s", static_cast<long long>(win.ph), static_cast<long long>(win.pw),
+                        win.ceil ? ", ceil mode" : "");
 }
 
 Status pool2d_device_exec(Context& block, PoolMode mode) {

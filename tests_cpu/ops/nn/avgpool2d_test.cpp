@@ -7,12 +7,14 @@ using namespace libops::test;
 
 namespace {
 
-// Mirrors POOL_CASES / POOL_NHWC / POOL_WIDE_CASES (avg rows) in
-// tools/gen_goldens_nn.py.
+// Mirrors POOL_CASES / POOL_NHWC / POOL_WIDE_CASES / POOL_CEIL_CASES (avg
+// rows) in tools/gen_goldens_nn.py.
 const char* const kAvgCases[] = {"avg_k2s2",        "avg_k3s1p1",         "avg_k3s1p1_incpad",
                                  "avg_same_k3s2",   "avg_same_k3s2_incpad", "avg_dilation2",
                                  "avg_rect",        "nhwc_avg_k3s1p1",    "nhwc_avg_same_k3s2_incpad",
-                                 "nhwc_avg_rect",   "avg_wide_k3s2p1",    "avg_wide_k3s3p1"};
+                                 "nhwc_avg_rect",   "avg_wide_k3s2p1",    "avg_wide_k3s3p1",
+                                 "avg_ceil_k2s2",   "avg_ceil_k3s2p1_incpad", "avg_ceil_rect_incpad",
+                                 "nhwc_avg_ceil_k3s2p1_incpad"};
 
 class Avgpool2dGolden : public ::testing::TestWithParam<std::tuple<const char*, DataType>> {};
 

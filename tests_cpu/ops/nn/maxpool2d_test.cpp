@@ -10,11 +10,12 @@ using namespace libops::test;
 
 namespace {
 
-// Mirrors POOL_CASES / POOL_NHWC / POOL_WIDE_CASES (max rows) in
-// tools/gen_goldens_nn.py.
+// Mirrors POOL_CASES / POOL_NHWC / POOL_WIDE_CASES / POOL_CEIL_CASES (max
+// rows) in tools/gen_goldens_nn.py.
 const char* const kMaxCases[] = {"max_k2s2",        "max_k3s1p1",      "max_same_k3s2",     "max_dilation2",
                                  "max_rect",        "nhwc_max_k3s1p1", "nhwc_max_same_k3s2", "nhwc_max_rect",
-                                 "max_wide_k3s2p1", "max_wide_k3s3p1"};
+                                 "max_wide_k3s2p1", "max_wide_k3s3p1", "max_ceil_k3s2",      "max_ceil_last_window_dropped",
+                                 "nhwc_max_ceil_k3s2"};
 
 class Maxpool2dGolden : public ::testing::TestWithParam<std::tuple<const char*, DataType>> {};
 
