@@ -62,6 +62,22 @@ int32_t add_constant(Body& body, BodyIndex& index, NDArray a) {
   return slot;
 }
 
+// Drops the node at `pos`, whose work another node took over: what read its
+// output reads `x` (the value that node now gives), which had no other
+// reader.
+void bypass(Body& body, BodyIndex& index, size_t pos, int32_t x, std::vector<uint8_t>& dropped) {
+  Node& gone = body.nodes[pos];
+  const int32_t y = gone.first_output;
+  index.reads[static_cast<size_t>(x)] = index.reads[static_cast<size_t>(y)];
+  for (Node& n : body.nodes)
+    for (int32_t& in : n.inputs)
+      if (in == y) in = x;
+  for (GraphOutput& o : body.outputs)
+    if (o.slot == y) o.slot = x;
+  gone.inputs.clear();
+  dropped[pos] = 1;
+}
+
 // weights * s along the filter axis, and (bias - mean) * s + beta, in T.
 template <typename T>
 void fold_values(const NDArray& w, int64_t cout, bool filters_last, const double* s, const NDArray* bias,
@@ -151,15 +167,7 @@ bool fold_batchnorm(Body& body, BodyIndex& index, size_t bn_pos, std::vector<uin
     index.reads[static_cast<size_t>(bn.inputs[k])]--;
     replaced.push_back(bn.inputs[k]);
   }
-  const int32_t y = bn.first_output;
-  index.reads[static_cast<size_t>(x)] = index.reads[static_cast<size_t>(y)];
-  for (Node& n : body.nodes)
-    for (int32_t& in : n.inputs)
-      if (in == y) in = x;
-  for (GraphOutput& o : body.outputs)
-    if (o.slot == y) o.slot = x;
-  bn.inputs.clear();
-  dropped[bn_pos] = 1;
+  bypass(body, index, bn_pos, x, dropped);
   return true;
 }
 
@@ -192,15 +200,7 @@ bool fuse_activation(Body& body, BodyIndex& index, size_t pos, std::vector<uint8
   conv.args.i[12] = kind;
   log.push_back(str_format("%snode %u '%s' (%s) fused into node %u '%s' (conv2d)", body.where.c_str(), act.id,
                            act.name.c_str(), act.op_label.c_str(), conv.id, conv.name.c_str()));
-  const int32_t y = act.first_output;
-  index.reads[static_cast<size_t>(x)] = index.reads[static_cast<size_t>(y)];
-  for (Node& n : body.nodes)
-    for (int32_t& in : n.inputs)
-      if (in == y) in = x;
-  for (GraphOutput& o : body.outputs)
-    if (o.slot == y) o.slot = x;
-  act.inputs.clear();
-  dropped[pos] = 1;
+  bypass(body, index, pos, x, dropped);
   return true;
 }
 

@@ -46,18 +46,7 @@ TEST_P(Conv2dGolden, MatchesNumpy) {
   const auto [c, dtype, dnnl] = GetParam();
   std::optional<Im2colOnly> im2col;
   if (!dnnl) im2col.emplace();
-  const std::string prefix = std::string("conv2d_") + c.name;
-  NDArray x = nn_golden(prefix, "x", dtype), w = nn_golden(prefix, "w", dtype);
-  NDArray b = c.bias ? nn_golden(prefix, "b", dtype) : NDArray();
-  NDArray want = nn_golden(prefix, "z");
-  std::vector<NDArray*> in = {&x, &w};
-  if (c.bias) in.push_back(&b);
-  Context ctx;
-  ASSERT_OK(run_op("conv2d", {.in = in, .i = nn_golden_ints(prefix, "iargs")}, ctx));
-  EXPECT_EQ(ctx.output(0)->dtype(), dtype);
-  EXPECT_EQ(ctx.output(0)->shape(), want.shape());
-  const double tol = golden_tolerance(dtype);
-  EXPECT_TRUE(all_close(*ctx.output(0), values(want), tol, tol));
+  expect_conv_golden("conv2d", c.name, dtype);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, Conv2dGolden,

@@ -11,39 +11,21 @@ using namespace libops::test;
 
 namespace {
 
-struct DepthwiseCase {
-  const char* name;
-  bool bias;
-};
-void PrintTo(const DepthwiseCase& c, std::ostream* os) { *os << c.name; }
-
 // The GROUPED_CASES whose groups equal the channels.
-const DepthwiseCase kDepthwiseCases[] = {
-    {"depthwise", true}, {"depthwise_mult2_same_s2", true}, {"depthwise_dilated", false}};
+const char* const kDepthwiseCases[] = {"depthwise", "depthwise_mult2_same_s2", "depthwise_dilated"};
 
 struct Im2colOnly {
   Im2colOnly() { blas::set_dnnl_enabled(false); }
   ~Im2colOnly() { blas::set_dnnl_enabled(true); }
 };
 
-class DepthwiseGolden : public ::testing::TestWithParam<std::tuple<DepthwiseCase, DataType, bool>> {};
+class DepthwiseGolden : public ::testing::TestWithParam<std::tuple<const char*, DataType, bool>> {};
 
 TEST_P(DepthwiseGolden, MatchesNumpy) {
-  const auto [c, dtype, dnnl] = GetParam();
+  const auto [name, dtype, dnnl] = GetParam();
   std::optional<Im2colOnly> im2col;
   if (!dnnl) im2col.emplace();
-  const std::string prefix = std::string("depthwise_conv2d_") + c.name;
-  NDArray x = nn_golden(prefix, "x", dtype), w = nn_golden(prefix, "w", dtype);
-  NDArray b = c.bias ? nn_golden(prefix, "b", dtype) : NDArray();
-  NDArray want = nn_golden(prefix, "z");
-  std::vector<NDArray*> in = {&x, &w};
-  if (c.bias) in.push_back(&b);
-  Context ctx;
-  ASSERT_OK(run_op("depthwise_conv2d", {.in = in, .i = nn_golden_ints(prefix, "iargs")}, ctx));
-  EXPECT_EQ(ctx.output(0)->dtype(), dtype);
-  EXPECT_EQ(ctx.output(0)->shape(), want.shape());
-  const double tol = golden_tolerance(dtype);
-  EXPECT_TRUE(all_close(*ctx.output(0), values(want), tol, tol));
+  expect_conv_golden("depthwise_conv2d", name, dtype);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, DepthwiseGolden,
@@ -51,7 +33,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, DepthwiseGolden,
                                             ::testing::Values(DataType::kFloat64, DataType::kFloat32),
                                             ::testing::Bool()),
                          [](const auto& info) {
-                           return std::string(std::get<0>(info.param).name) + "_" +
+                           return std::string(std::get<0>(info.param)) + "_" +
                                   dtype_name(std::get<1>(info.param)) +
                                   (std::get<2>(info.param) ? "_dnnl" : "_im2col");
                          });

@@ -52,6 +52,24 @@ inline double golden_tolerance(DataType dtype) {
   }
 }
 
+// Runs the convolution-family op `op` on golden case <op>_<name> (inputs
+// x, w and, where present, b; i args from the file) in `dtype` and checks
+// dtype, shape and values against the golden z.
+inline void expect_conv_golden(const char* op, const std::string& name, DataType dtype) {
+  const std::string prefix = std::string(op) + "_" + name;
+  NDArray x = nn_golden(prefix, "x", dtype), w = nn_golden(prefix, "w", dtype);
+  NDArray b = nn_golden_if_present(prefix, "b", dtype);
+  NDArray want = nn_golden(prefix, "z");
+  std::vector<NDArray*> in = {&x, &w};
+  if (!b.is_null()) in.push_back(&b);
+  Context ctx;
+  ASSERT_OK(run_op(op, {.in = in, .i = nn_golden_ints(prefix, "iargs")}, ctx));
+  EXPECT_EQ(ctx.output(0)->dtype(), dtype);
+  EXPECT_EQ(ctx.output(0)->shape(), want.shape());
+  const double tol = golden_tolerance(dtype);
+  EXPECT_TRUE(all_close(*ctx.output(0), values(want), tol, tol));
+}
+
 // Whether `text` contains `part`, printing both when not.
 inline ::testing::AssertionResult has_substr(const std::string& text, const std::string& part) {
   if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
