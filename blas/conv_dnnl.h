@@ -16,6 +16,10 @@
 //  so a repeated shape (every run of a graph) creates nothing. oneDNN uses
 //  the same OpenMP runtime as libops, told libops' thread count per call:
 //  one pool, no oversubscription.
+//  Grouped convolutions (depthwise included) pass oneDNN grouped weights;
+//  deconv2d runs oneDNN's deconvolution through the same cache
+//  (Conv2dGeometry::transposed). Fused activations are not oneDNN
+//  post-ops: those turn NaN into 0 (conv2d applies its own kernels).
 //  float32 only. LIBOPS_DNNL=0 in the environment (or set_dnnl_enabled)
 //  turns the helper off; a build without oneDNN never uses it.
 #pragma once
