@@ -109,6 +109,8 @@ bool fold_batchnorm(Body& body, BodyIndex& index, size_t bn_pos, std::vector<uin
   Node& conv = body.nodes[static_cast<size_t>(conv_pos)];
   if (!is_op(conv, "conv2d") || conv.num_outputs != 1 || conv.args.i.size() < 11) return false;
   if (conv.placed != bn.placed || conv.device != bn.device) return false;
+  // An activation the conv2d applies comes before the batchnorm: no fold.
+  if (conv.args.i.size() > 12 && conv.args.i[12] != 0) return false;
 
   // The batchnorm's channel axis must be the conv2d output's.
   const bool nhwc = conv.args.i[9] == 1;

@@ -52,6 +52,7 @@ struct ConvBnGraph {
   bool gamma = true, beta = true;
   bool mean_is_input = false;  // a placeholder: nothing to fold
   bool conv_also_output = false;
+  int64_t conv_activation = 0;  // conv2d's own activation arg
   DataType dtype = DataType::kFloat32;
 
   std::vector<uint8_t> build() const {
@@ -64,7 +65,7 @@ struct ConvBnGraph {
     std::vector<Ref> conv_in = {x, w};
     if (conv_bias) conv_in.push_back(m.constant("b", make(dtype, {5}, ramp(5, 0.5, 0.3))));
     NodeArgs ca;
-    ca.i = {3, 3, 1, 1, 1, 1, 1, 1, 0, nhwc ? 1 : 0, nhwc ? 0 : 1};
+    ca.i = {3, 3, 1, 1, 1, 1, 1, 1, 0, nhwc ? 1 : 0, nhwc ? 0 : 1, 1, conv_activation};
     Ref c = m.op("conv2d", conv_in, ca, "conv1");
     Ref mean = mean_is_input ? m.placeholder("mean", dtype, std::vector<int64_t>{5})
                              : m.constant("mean", make(dtype, {5}, ramp(5, 0.3, 1.0)));
@@ -172,6 +173,10 @@ TEST(GraphRewrites, LeavesWhatItCannotFold) {
   ConvBnGraph half;
   half.dtype = DataType::kFloat16;  // folded weights would round differently
   expect_fold(half, false);
+
+  ConvBnGraph activated;
+  activated.conv_activation = 1;  // batchnorm(relu(conv)): the relu comes first
+  expect_fold(activated, false);
 }
 
 // A residual block of an NCHW network: conv -> relu -> maxpool -> conv,
