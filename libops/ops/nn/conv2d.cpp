@@ -328,13 +328,7 @@ Status conv2d_check(Context& block, const NDArray& x, const NDArray& w, const ND
                groups == 1 ? "" : str_format(", %lld per group of %lld", static_cast<long long>(g.c / groups),
                                              static_cast<long long>(groups)).c_str(),
                layout, static_cast<long long>(w.dim(1)));
-  if (win.kh == 0) win.kh = w.dim(2);
-  if (win.kw == 0) win.kw = w.dim(3);
-  REQUIRE_TRUE(win.kh == w.dim(2) && win.kw == w.dim(3) && win.kh > 0 && win.kw > 0, OPS_ERR_SHAPE,
-               "kernel size mismatch with kH=%lld, kW=%lld and weights%s: weights %s must have a kernel of at least "
-               "1x1 that matches the i args",
-               static_cast<long long>(INT_ARG(0)), static_cast<long long>(INT_ARG(1)), given.shape().str().c_str(),
-               layout);
+  RETURN_IF_ERROR(window_kernel_from_weights(block, w, given, layout, win));
   plan.win = win;
   plan.has_bias = bias != nullptr;
   if (bias != nullptr)

@@ -124,6 +124,21 @@ inline Status window_output(Context& block, const NDArray& x, const Window2d& wi
   return window_extent(block, "width", x, g, g.w, win.kw, win.sw, win.pw, win.dw, win.same, g.ow, g.pad_left);
 }
 
+// Resolves kH / kW given as 0 from weights `w` viewed as [.., .., kH, kW]
+// and checks that given ones match them. Messages show `given` (the
+// weights as passed) and `layout` (their format's order).
+inline Status window_kernel_from_weights(Context& block, const NDArray& w, const NDArray& given, const char* layout,
+                                         Window2d& win) {
+  if (win.kh == 0) win.kh = w.dim(2);
+  if (win.kw == 0) win.kw = w.dim(3);
+  REQUIRE_TRUE(win.kh == w.dim(2) && win.kw == w.dim(3) && win.kh > 0 && win.kw > 0, OPS_ERR_SHAPE,
+               "kernel size mismatch with kH=%lld, kW=%lld and weights%s: weights %s must have a kernel of at least "
+               "1x1 that matches the i args",
+               static_cast<long long>(INT_ARG(0)), static_cast<long long>(INT_ARG(1)), given.shape().str().c_str(),
+               layout);
+  return Status::ok();
+}
+
 inline Dims window_output_dims(const Geometry2d& g, int64_t out_channels) {
   return g.nchw ? Dims{g.n, out_channels, g.oh, g.ow} : Dims{g.n, g.oh, g.ow, out_channels};
 }
