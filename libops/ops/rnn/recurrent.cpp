@@ -1,0 +1,184 @@
+// The recurrent engine (Note [Recurrent layers] in recurrent.h).
+#include "libops/ops/rnn/recurrent.h"
+
+#include <algorithm>
+
+#include "blas/gemm.h"
+#include "libops/core/parallel.h"
+#include "libops/ops/declarable_op.h"
+#include "libops/ops/device_copy.h"
+#include "libops/ops/legacy_steps.h"
+#include "libops/ops/linalg/matrix_staging.h"
+#include "libops/ops/rnn/cell_math.h"
+
+namespace libops::ops::rnn {
+
+DeviceKernel<CellDeviceFn> cell_device_kernel;
+
+const char* activation_name(Activation a) {
+  static const char* const kNames[kNumActivations] = {"tanh",         "relu",     "sigmoid",     "affine",
+                                                      "leaky_relu",   "thresholded_relu", "scaled_tanh",
+                                                      "hard_sigmoid", "elu",      "softsign",    "softplus"};
+  const int k = static_cast<int>(a);
+  return k >= 0 && k < kNumActivations ? kNames[k] : "?";
+}
+
+namespace {
+
+template <typename C>
+void cell_rows(const RnnDesc& d, const CellStep& st) {
+  const int64_t H = d.H;
+  parallel_for(d.N * H, std::max<int64_t>(1, 4096), [&](int64_t begin, int64_t end) {
+    for (int64_t k = begin; k < end; ++k) cell_unit<C>(d, st, k / H, k % H);
+  });
+}
+
+// One GEMM of the engine on block.device(): c [m, n] (ldc) = a [m, k] * op(b).
+Status gemm(const Context& block, DataType ct, bool trans_b, int64_t m, int64_t n, int64_t k, const void* a,
+            int64_t lda, const void* b, int64_t ldb, void* c, int64_t ldc) {
+  return with_op_name(block, blas::gemm_batched_on(block.device(), ct, false, trans_b, m, n, k, 1.0, a, lda, 0, b,
+                                                   ldb, 0, 0.0, c, ldc, 0, 1));
+}
+
+// The sequence lengths: checked on the host (N small integers), then an
+// int64 array the device's kernels read.
+Status stage_lengths(const Context& block, const NDArray& lengths, int64_t T, NDArray& out) {
+  RETURN_IF_ERROR(with_op_name(block, const_cast<NDArray&>(lengths).buffer()->sync_to_host()));
+  RETURN_IF_ERROR(step_array(block, DataType::kInt64, Dims{lengths.length()}, out));
+  for (int64_t b = 0; b < lengths.length(); ++b) {
+    const double v = lengths.get_double(b);
+    if (!(v >= 0 && v <= static_cast<double>(T)))
+      return block.error(StatusCode::kInvalidArgument, "seq_len[%lld] = %g is outside [0, %lld] (the time steps of x)",
+                         static_cast<long long>(b), v, static_cast<long long>(T));
+    out.set_double(b, v);
+  }
+  return Status::ok();
+}
+
+Status fill_zero(const Context& block, NDArray& a) {
+  NDArray zero;
+  RETURN_IF_ERROR(NDArray::scalar(a.dtype(), 0.0, zero));
+  return assign_on_device(block, a, zero);
+}
+
+// A [D, N, H] state in the compute dtype, from `init` (h0 or c0) or zeros:
+// the staged output `out` when the caller wants the final state, else
+// scratch.
+Status stage_state(const Context& block, DataType ct, const Dims& shape, const NDArray* init, NDArray* out,
+                   DeviceOutputStage& stage, NDArray& state) {
+  if (out != nullptr) {
+    RETURN_IF_ERROR(stage.begin(block, *out, ct));
+    RETURN_IF_ERROR(with_op_name(block, stage.target().reshape(shape, state)));  // [N, H] -> [1, N, H]
+  } else {
+    RETURN_IF_ERROR(step_array(block, ct, shape, state));
+  }
+  return init != nullptr ? assign_on_device(block, state, *init) : fill_zero(block, state);
+}
+
+}  // namespace
+
+void cell_cpu(DataType ct, const RnnDesc& desc, const CellStep& step) {
+  if (ct == DataType::kFloat64) cell_rows<double>(desc, step);
+  else cell_rows<float>(desc, step);
+}
+
+Status run_recurrent(Context& block, const RnnDesc& d, const RnnOperands& in, NDArray* y, NDArray* h_last,
+                     NDArray* c_last) {
+  const DataType ct = in.x->dtype() == DataType::kFloat64 ? DataType::kFloat64 : DataType::kFloat32;
+  const int D = d.directions;
+  const int64_t T = d.T, N = d.N, I = d.I, H = d.H, GH = d.gate_count() * H;
+  const bool lstm = d.kind == CellKind::kLstm;
+  const bool two_phase = !lstm && !d.linear_before_reset;
+  const Dims state_shape{D, N, H};
+
+  // The final states are where the recurrence keeps its state.
+  DeviceOutputStage y_out, h_out, c_out;
+  NDArray h_state, c_state;
+  RETURN_IF_ERROR(stage_state(block, ct, state_shape, in.h0, h_last, h_out, h_state));
+  if (lstm) RETURN_IF_ERROR(stage_state(block, ct, state_shape, in.c0, c_last, c_out, c_state));
+  if (y != nullptr) RETURN_IF_ERROR(y_out.begin(block, *y, ct));
+
+  NDArray x, w, r, bx, bh, peep, lengths, gx, gh, rh;
+  RETURN_IF_ERROR(dense_on_device(block, *in.x, ct, x));
+  RETURN_IF_ERROR(dense_on_device(block, *in.w, ct, w));
+  RETURN_IF_ERROR(dense_on_device(block, *in.r, ct, r));
+  if (in.bx != nullptr) RETURN_IF_ERROR(dense_on_device(block, *in.bx, ct, bx));
+  if (in.bh != nullptr) RETURN_IF_ERROR(dense_on_device(block, *in.bh, ct, bh));
+  if (in.peep != nullptr) RETURN_IF_ERROR(dense_on_device(block, *in.peep, ct, peep));
+  if (in.lengths != nullptr) RETURN_IF_ERROR(stage_lengths(block, *in.lengths, T, lengths));
+  RETURN_IF_ERROR(step_array(block, ct, Dims{T, N, GH}, gx));
+  RETURN_IF_ERROR(step_array(block, ct, Dims{N, GH}, gh));
+  if (two_phase) RETURN_IF_ERROR(step_array(block, ct, Dims{N, H}, rh));
+  NDArray& yt = y_out.target();
+  RETURN_IF_ERROR(sync_for_kernels(block, {&x, &w, &r, in.bx ? &bx : nullptr, in.bh ? &bh : nullptr,
+                                           in.peep ? &peep : nullptr, in.lengths ? &lengths : nullptr, &gx, &gh,
+                                           two_phase ? &rh : nullptr, &h_state, lstm ? &c_state : nullptr,
+                                           y != nullptr ? &yt : nullptr}));
+
+  const CellDeviceFn device_cell = block.device().is_cpu() ? nullptr : cell_device_kernel.get(block.device().type);
+  if (!block.device().is_cpu() && device_cell == nullptr) return no_device_implementation(block);
+  auto run_cell = [&](const CellStep& st) -> Status {
+    if (device_cell == nullptr) {
+      cell_cpu(ct, d, st);
+      return Status::ok();
+    }
+    return with_op_name(block, device_cell(block.device(), ct, d, st));
+  };
+
+  const size_t item = dtype_size(ct);
+  auto at = [&](const NDArray& a, int64_t elements) -> void* {
+    return static_cast<char*>(kernel_pointer(block, a)) + static_cast<size_t>(elements) * item;
+  };
+  // W and R as stored: [I, GH] / [H, GH], or transposed [GH, I] / [GH, H].
+  const bool tb = d.w_transposed;
+  const int64_t ldw = tb ? I : GH, ldr = tb ? H : GH;
+  for (int dir = 0; dir < D; ++dir) {
+    if (T * N > 0 && I > 0)
+      RETURN_IF_ERROR(gemm(block, ct, tb, T * N, GH, I, at(x, 0), I, at(w, dir * I * GH), ldw, at(gx, 0), GH));
+    else if (T * N > 0)
+      RETURN_IF_ERROR(fill_zero(block, gx));  // no inputs: x * W is 0
+    CellStep st;
+    st.direction = dir;
+    st.gx = at(gx, 0);
+    st.gh = at(gh, 0);
+    st.bx = in.bx ? at(bx, dir * GH) : nullptr;
+    st.bh = in.bh ? at(bh, dir * GH) : nullptr;
+    st.peep = in.peep ? at(peep, dir * 3 * H) : nullptr;
+    st.lengths = in.lengths ? static_cast<const int64_t*>(kernel_pointer(block, lengths)) : nullptr;
+    st.h = at(h_state, dir * N * H);
+    st.c = lstm ? at(c_state, dir * N * H) : nullptr;
+    st.rh = two_phase ? at(rh, 0) : nullptr;
+    st.y = y != nullptr ? at(yt, 0) : nullptr;
+    st.accumulate = d.sum_directions && dir == 1;
+    const void* r_dir = at(r, dir * H * GH);
+    for (int64_t s = 0; s < T; ++s) {
+      st.s = s;
+      if (!two_phase) {
+        RETURN_IF_ERROR(gemm(block, ct, tb, N, GH, H, st.h, H, r_dir, ldr, st.gh, GH));
+        st.phase = 0;
+        RETURN_IF_ERROR(run_cell(st));
+        continue;
+      }
+      // z and r (blocks 0 and 1), then the candidate's (r * h) * Rn.
+      RETURN_IF_ERROR(gemm(block, ct, tb, N, 2 * H, H, st.h, H, r_dir, ldr, st.gh, GH));
+      st.phase = 1;
+      RETURN_IF_ERROR(run_cell(st));
+      const void* rn = static_cast<const char*>(r_dir) + static_cast<size_t>(tb ? 2 * H * H : 2 * H) * item;
+      RETURN_IF_ERROR(gemm(block, ct, tb, N, H, H, st.rh, H, rn, ldr, at(gh, 2 * H), GH));
+      st.phase = 2;
+      RETURN_IF_ERROR(run_cell(st));
+    }
+  }
+  for (NDArray* a : {&gx, &gh, two_phase ? &rh : nullptr, &h_state, lstm ? &c_state : nullptr,
+                     y != nullptr ? &yt : nullptr}) {
+    if (a == nullptr) continue;
+    if (block.device().is_cpu()) a->buffer()->mark_host_written();
+    else a->buffer()->mark_device_written();
+  }
+  if (y != nullptr) RETURN_IF_ERROR(y_out.finish(block, *y));
+  if (h_last != nullptr) RETURN_IF_ERROR(h_out.finish(block, *h_last));
+  if (c_last != nullptr && lstm) RETURN_IF_ERROR(c_out.finish(block, *c_last));
+  return Status::ok();
+}
+
+}  // namespace libops::ops::rnn
