@@ -356,6 +356,8 @@ def main():
     bert_mini()
     runtime_shape_cases()
     ceil_mode_cases()
+    recurrent_cases()
+    lstm_classifier()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -579,6 +581,75 @@ def ceil_mode_cases():
         ceil_mode=1, count_include_pad=1)
     one("AveragePool", "averagepool_ceil_pads", {"x": x}, kernel_shape=[3, 2], strides=[2, 2], pads=[1, 1, 1, 1],
         ceil_mode=1)
+
+
+def recurrent_cases():
+    """LSTM and GRU (lstm_layer / gru_layer); generated after the others."""
+    T, B, I, H = 5, 3, 4, 6
+
+    def rnn(op, name, direction="forward", layout=0, inputs=("B",), outs=("Y", "Y_h", "Y_c"), opset=14,
+            **attrs):
+        G, D = (4 if op == "LSTM" else 3), (2 if direction == "bidirectional" else 1)
+        x = f32(B, T, I) if layout else f32(T, B, I)
+        inits = {"W": f32(D, G * H, I) * 0.5, "R": f32(D, G * H, H) * 0.5}
+        feeds = {"x": x}
+        names = ["x", "W", "R"]
+        opt = {"B": lambda: f32(D, 2 * G * H) * 0.5,
+               "sequence_lens": lambda: np.array([T, 2, 4][:B], np.int32),
+               "initial_h": lambda: f32(*((B, D, H) if layout else (D, B, H))),
+               "initial_c": lambda: f32(*((B, D, H) if layout else (D, B, H))),
+               "P": lambda: f32(D, 3 * H) * 0.5}
+        order = ["B", "sequence_lens", "initial_h", "initial_c", "P"][:5 if op == "LSTM" else 3]
+        for k in order:
+            if k in inputs:
+                inits[k] = opt[k]()
+                names.append(k)
+            else:
+                names.append("")
+        while names[-1] == "":
+            names.pop()
+        node_outs = [o if o in outs else "" for o in (("Y", "Y_h", "Y_c") if op == "LSTM" else ("Y", "Y_h"))]
+        while node_outs[-1] == "":
+            node_outs.pop()
+        if layout:
+            attrs["layout"] = 1
+        case(name, [N(op, names, node_outs, hidden_size=H, direction=direction, **attrs)], feeds,
+             [o for o in node_outs if o], inits, opset=opset, rtol=1e-5, atol=1e-5)
+
+    rnn("LSTM", "lstm_forward", opset=7)
+    rnn("LSTM", "lstm_reverse_y_h_only", direction="reverse", outs=("Y_h",))
+    rnn("LSTM", "lstm_bidirectional_all_inputs", direction="bidirectional",
+        inputs=("B", "sequence_lens", "initial_h", "initial_c", "P"))
+    # ONNX Runtime refuses layout 1, and onnx.reference (which then computes
+    # the goldens) ignores sequence_lens: the layout-1 cases have none.
+    rnn("LSTM", "lstm_layout1_init", layout=1, inputs=("B", "initial_h"))
+    rnn("LSTM", "lstm_layout1_bidirectional", layout=1, direction="bidirectional",
+        inputs=("B", "initial_h", "initial_c"))
+    rnn("LSTM", "lstm_no_bias", inputs=(), outs=("Y", "Y_c"))
+    rnn("LSTM", "lstm_activations", activations=["HardSigmoid", "Tanh", "Softsign"], activation_alpha=[0.3],
+        activation_beta=[0.45])
+    rnn("GRU", "gru_forward", opset=7)
+    rnn("GRU", "gru_linear_before_reset", linear_before_reset=1, inputs=("B", "initial_h"))
+    rnn("GRU", "gru_bidirectional_seq_lens", direction="bidirectional", linear_before_reset=1,
+        inputs=("B", "sequence_lens", "initial_h"))
+    rnn("GRU", "gru_reverse_layout1", direction="reverse", layout=1, inputs=("B", "initial_h"))
+    rnn("GRU", "gru_layout1_bidirectional_y_h", layout=1, direction="bidirectional", outs=("Y_h",))
+
+
+def lstm_classifier(vocab=20, emb=8, hidden=16, classes=5, seq=7):
+    """Token ids -> embedding (Gather) -> LSTM -> last h -> Gemm -> Softmax,
+    with a symbolic batch."""
+    inits = {"emb": f32(vocab, emb), "W": f32(1, 4 * hidden, emb) * 0.4, "R": f32(1, 4 * hidden, hidden) * 0.4,
+             "B": f32(1, 8 * hidden) * 0.2, "fc_w": f32(classes, hidden), "fc_b": f32(classes)}
+    nodes = [N("Gather", ["emb", "ids"], ["e"]),
+             N("Transpose", ["e"], ["et"], perm=[1, 0, 2]),
+             N("LSTM", ["et", "W", "R", "B"], ["", "h"], hidden_size=hidden),
+             N("Squeeze", ["h", "ax0"], ["hs"]),
+             N("Gemm", ["hs", "fc_w", "fc_b"], ["logits"], transB=1),
+             N("Softmax", ["logits"], ["y"], axis=-1)]
+    inits["ax0"] = np.array([0], np.int64)
+    case("model_lstm_classifier", nodes, {"ids": ints(0, vocab, 4, seq)}, ["y"], inits, opset=13,
+         dims={"ids": ["batch", seq]}, rtol=1e-4, atol=1e-5)
 
 
 def save_only(name, nodes, inputs, outputs, inits=None, opset=13, domains=()):

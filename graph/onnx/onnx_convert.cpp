@@ -376,6 +376,17 @@ bool Converter::attr_floats(const char* name, std::vector<double>& out) {
   return true;
 }
 
+bool Converter::attr_strings(const char* name, std::vector<std::string>& out) {
+  const Attribute* a = mark(*node_, attr_read_, name);
+  if (a == nullptr) return false;
+  if (a->type != Attribute::Type::kStrings) {
+    report_attr(name, "has type " + a->type_name + "; STRINGS is expected");
+    return false;
+  }
+  out = a->strings;
+  return true;
+}
+
 const Tensor* Converter::attr_tensor(const char* name) {
   const Attribute* a = mark(*node_, attr_read_, name);
   if (a == nullptr) return nullptr;

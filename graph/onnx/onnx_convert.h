@@ -102,6 +102,7 @@ class Converter {
   std::string attr_string(const char* name, const std::string& default_value);
   bool attr_ints(const char* name, std::vector<int64_t>& out);  // false when absent
   bool attr_floats(const char* name, std::vector<double>& out);
+  bool attr_strings(const char* name, std::vector<std::string>& out);
   const Tensor* attr_tensor(const char* name);
   // Marks an attribute as read without reading it (it changes nothing here).
   void ignore_attr(const char* name);

@@ -1207,6 +1207,127 @@ Status map_resize(C& c) {
   return resize_nearest(c, c.input(0), scales);
 }
 
+// ---- recurrent layers ----
+
+// LSTM and GRU onto lstm_layer / gru_layer with ONNX's weight layout
+// (weights_format 1): W, R, B and P are passed as they are. Bidirectional
+// runs use direction 4 (y [T, 2, N, H], ONNX's Y) in layout 0, and
+// direction 3 (y [N, T, 2H], reshaped to [N, T, 2, H]) in layout 1.
+Status map_recurrent(C& c, bool lstm) {
+  const int n_acts = lstm ? 3 : 2;
+  const std::string dir = c.attr_string("direction", "forward");
+  if (dir != "forward" && dir != "reverse" && dir != "bidirectional")
+    return c.fail_attr("direction", "= '" + dir + "' is not forward, reverse or bidirectional");
+  const bool both = dir == "bidirectional";
+  const int64_t layout = c.opset() >= 14 ? c.attr_int("layout", 0) : 0;
+  if (layout != 0 && layout != 1) return c.fail_attr("layout", "= " + std::to_string(layout) + " is not 0 or 1");
+  if (c.has_attr("clip")) return c.fail_attr("clip", "is not supported (lstm_layer clips the cell state, not the gates)");
+  if (lstm && c.attr_int("input_forget", 0) != 0) return c.fail_attr("input_forget", "= 1 is not supported");
+  const int64_t hidden = c.attr_int("hidden_size", -1);
+
+  // Activations: libnd4j's codes (lstm_layer's gate_act ...), each taking
+  // alpha / beta from the lists in order when it uses them.
+  static const struct { const char* onnx; int code; bool alpha, beta; } kActs[] = {
+      {"Tanh", 0, false, false},          {"Relu", 1, false, false},         {"Sigmoid", 2, false, false},
+      {"Affine", 3, true, true},          {"LeakyRelu", 4, true, false},     {"ThresholdedRelu", 5, true, false},
+      {"ScaledTanh", 6, true, true},      {"HardSigmoid", 7, true, true},    {"Elu", 8, true, false},
+      {"Softsign", 9, false, false},      {"Softplus", 10, false, false}};
+  std::vector<std::string> names = lstm ? std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}
+                                        : std::vector<std::string>{"Sigmoid", "Tanh"};
+  std::vector<std::string> given;
+  std::vector<double> alphas, betas;
+  const bool has_alphas = c.attr_floats("activation_alpha", alphas), has_betas = c.attr_floats("activation_beta", betas);
+  if (c.attr_strings("activations", given)) {
+    if (given.size() != static_cast<size_t>(n_acts * (both ? 2 : 1)))
+      return c.fail_attr("activations", str_format("has %zu names; %d expected", given.size(), n_acts * (both ? 2 : 1)));
+    if (both && !std::equal(given.begin(), given.begin() + n_acts, given.begin() + n_acts))
+      return c.fail_attr("activations", "differ between the two directions, which is not supported");
+    names.assign(given.begin(), given.begin() + n_acts);
+  }
+  int codes[3] = {0, 0, 0};
+  double act_alpha[3], act_beta[3];
+  size_t next_alpha = 0, next_beta = 0;
+  for (int k = 0; k < n_acts; ++k) {
+    act_alpha[k] = act_beta[k] = std::numeric_limits<double>::quiet_NaN();  // the op's default
+    const auto* a = std::find_if(std::begin(kActs), std::end(kActs), [&](const auto& e) { return names[k] == e.onnx; });
+    if (a == std::end(kActs)) return c.fail_attr("activations", "'" + names[k] + "' is not supported");
+    codes[k] = a->code;
+    if (a->alpha && next_alpha < alphas.size()) act_alpha[k] = alphas[next_alpha++];
+    if (a->beta && next_beta < betas.size()) act_beta[k] = betas[next_beta++];
+  }
+  // Both directions list their own values: the second half must repeat the first.
+  auto check_list = [&](const char* attr, bool has, const std::vector<double>& v, size_t used) -> Status {
+    const size_t want = used * (both ? 2 : 1);
+    const auto half = v.begin() + static_cast<std::ptrdiff_t>(used);
+    if (has && (v.size() != want || (both && !std::equal(v.begin(), half, half))))
+      return c.fail_attr(attr, str_format("has %zu values; the activations take %zu%s", v.size(), want,
+                                          both ? ", the same for both directions" : ""));
+    return Status::ok();
+  };
+  RETURN_IF_ERROR(check_list("activation_alpha", has_alphas, alphas, next_alpha));
+  RETURN_IF_ERROR(check_list("activation_beta", has_betas, betas, next_beta));
+
+  Value x = c.input(0), w = c.input(1), r = c.input(2);
+  const ValueType rt = c.input_type(2);
+  if (hidden >= 0 && rt.rank() == 3 && rt.dims[2] >= 0 && rt.dims[2] != hidden)
+    return c.fail_attr("hidden_size", str_format("= %lld differs from R's last dim %lld", static_cast<long long>(hidden),
+                                                 static_cast<long long>(rt.dims[2])));
+  const int64_t H = rt.rank() == 3 ? rt.dims[2] : hidden;
+  if (both && layout == 1 && H < 0) return c.fail("the hidden size is not known (hidden_size or R's dims)");
+  OpCall call = c.op(lstm ? "lstm_layer" : "gru_layer");
+  call.in(x).in(w).in(r);
+  const bool has_b = c.has_input(3), has_len = c.has_input(4), has_h0 = c.has_input(5);
+  const bool has_c0 = lstm && c.has_input(6), has_p = lstm && c.has_input(7);
+  // Initial states are [D, N, H] in layout 0 and [N, D, H] in layout 1.
+  auto state_in = [&](int k) {
+    Value v = c.input(k);
+    return layout == 1 ? c.op("permute").in(v).arg("perm", std::vector<int64_t>{1, 0, 2}).emit1() : v;
+  };
+  if (has_b) call.in(c.input(3));
+  if (has_len) call.in(c.input(4));
+  if (has_h0) call.in(state_in(5));
+  if (has_c0) call.in(state_in(6));
+  if (has_p) call.in(c.input(7));
+  const bool want_y = c.output_used(0), want_h = c.num_outputs() > 1 && c.output_used(1);
+  const bool want_c = lstm && c.num_outputs() > 2 && c.output_used(2);
+  const int direction = both ? (layout == 0 ? 4 : 3) : (dir == "reverse" ? 1 : 0);
+  call.arg("data_format", static_cast<int64_t>(layout == 1 ? 1 : (both ? 3 : 0)))
+      .arg("direction", static_cast<int64_t>(direction))
+      .arg("gate_act", static_cast<int64_t>(codes[0]))
+      .arg("cell_act", static_cast<int64_t>(codes[1]))
+      .arg("weights_format", static_cast<int64_t>(1))
+      .arg("gate_alpha", act_alpha[0]).arg("gate_beta", act_beta[0])
+      .arg("cell_alpha", act_alpha[1]).arg("cell_beta", act_beta[1])
+      .arg("has_biases", has_b).arg("has_seq_len", has_len).arg("has_init_h", has_h0)
+      .arg("ret_full_seq", want_y || (!want_h && !want_c)).arg("ret_last_h", want_h);
+  if (lstm) {
+    call.arg("out_act", static_cast<int64_t>(codes[2])).arg("out_alpha", act_alpha[2]).arg("out_beta", act_beta[2]);
+    call.arg("has_init_c", has_c0).arg("has_peepholes", has_p).arg("ret_last_c", want_c);
+  } else {
+    call.arg("linear_before_reset", c.attr_int("linear_before_reset", 0) != 0);
+  }
+  const int n_out = (want_y || (!want_h && !want_c)) + want_h + want_c;
+  std::vector<Value> outs = call.outputs(n_out).emit();
+  if (outs.size() != static_cast<size_t>(n_out)) return reported();
+  int k = 0;
+  if (want_y || (!want_h && !want_c)) {
+    Value y = outs[k++];
+    if (!both) y = c.op("expand_dims").in(y).arg("axis", static_cast<int64_t>(layout == 1 ? 2 : 1)).emit1();
+    else if (layout == 1)  // [N, T, 2H]: forward units, then backward ones
+      y = c.op("reshape").in(y).arg("shape", std::vector<int64_t>{0, 0, 2, H}).arg("copy_zeros", true).emit1();
+    if (want_y) RETURN_IF_ERROR(done(c, 0, y));
+  }
+  // Final states: [N, H] or [2, N, H] -> ONNX's [D, N, H] or [N, D, H].
+  auto state_out = [&](int slot, Value v) {
+    if (!both) v = c.op("expand_dims").in(v).arg("axis", static_cast<int64_t>(layout == 1 ? 1 : 0)).emit1();
+    else if (layout == 1) v = c.op("permute").in(v).arg("perm", std::vector<int64_t>{1, 0, 2}).emit1();
+    return done(c, slot, v);
+  };
+  if (want_h) RETURN_IF_ERROR(state_out(1, outs[k++]));
+  if (want_c) RETURN_IF_ERROR(state_out(2, outs[k++]));
+  return Status::ok();
+}
+
 Status map_upsample(C& c) {
   const std::string mode = c.attr_string("mode", "nearest");
   if (mode != "nearest") return c.fail_attr("mode", "= '" + mode + "' is not supported: nearest only");
@@ -1360,6 +1481,10 @@ const std::vector<OpMapping> kTable = {
     ROW("Resize", 10, kMaxOpset, map_resize,
         "modes linear and cubic; scales that are not whole numbers; nearest with coordinate modes other than "
         "half_pixel / pytorch_half_pixel (rounding) and asymmetric (floor); antialias; axes."),
+    ROW("LSTM", 7, kMaxOpset, [](C& c) { return map_recurrent(c, true); },
+        "clip; input_forget = 1; activations that differ between the two directions."),
+    ROW("GRU", 7, kMaxOpset, [](C& c) { return map_recurrent(c, false); },
+        "clip; activations that differ between the two directions."),
     ROW("Upsample", 7, 9, map_upsample, "mode linear; scales that are not whole numbers."),
     // Reductions.
     ROW("ReduceSum", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_sum", 13); },

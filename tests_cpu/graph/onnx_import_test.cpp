@@ -363,7 +363,8 @@ TEST(OnnxImport, CoverageDocMatchesTheTable) {
   ASSERT_EQ(ops_onnx_coverage(&text), OPS_OK);
   EXPECT_EQ(std::string(text), want);
   EXPECT_TRUE(has(want, "| Conv | yes |"));
-  EXPECT_TRUE(has(want, "| LSTM | no |"));
+  EXPECT_TRUE(has(want, "| LSTM | yes |"));
+  EXPECT_TRUE(has(want, "| RNN | no |"));
 }
 
 }  // namespace
