@@ -103,7 +103,7 @@ class Libops:
                                            ctypes.byref(h)), "ops_array_wrap")
         return h
 
-    def op_call(self, name, inputs, outputs, i_args=(), t_args=()):
+    def op_call(self, name, inputs, outputs, i_args=(), t_args=(), b_args=()):
         """A closure running custom op `name` on wrapped numpy arrays."""
         op = ctypes.c_void_p()
         self.check(self.lib.ops_op_find(name.encode(), ctypes.byref(op)), f"ops_op_find({name})")
@@ -111,13 +111,15 @@ class Libops:
         outs = (ctypes.c_void_p * len(outputs))(*[self.wrap(a) for a in outputs])
         ints = (ctypes.c_int64 * max(len(i_args), 1))(*i_args)
         floats = (ctypes.c_double * max(len(t_args), 1))(*t_args)
-        args = OpsArgs(i_args=ints, n_i_args=len(i_args), t_args=floats, n_t_args=len(t_args))
+        bools = (ctypes.c_bool * max(len(b_args), 1))(*b_args)
+        args = OpsArgs(i_args=ints, n_i_args=len(i_args), t_args=floats, n_t_args=len(t_args), b_args=bools,
+                       n_b_args=len(b_args))
         exec_ = self.lib.ops_op_exec
 
         def run():
             if exec_(op, ins, len(inputs), outs, len(outputs), ctypes.byref(args)) != 0:
                 self.check(1, name)
-        run.keep = (inputs, outputs, ints, floats, args)
+        run.keep = (inputs, outputs, ints, floats, bools, args)
         return run
 
     def legacy_call(self, group, name, x, z):
@@ -254,10 +256,30 @@ class Case:
     """
 
     def __init__(self, name, inputs, out_shape, want, lib, onnx_node, work, unit, rtol=1e-5, atol=1e-5,
-                 out_dtype=np.float32, t_args=()):
+                 out_dtype=np.float32, t_args=(), b_args=(), ort_out_shape=None):
         self.name, self.inputs, self.out_shape, self.want = name, inputs, out_shape, want
         self.lib, self.onnx_node, self.work, self.unit = lib, onnx_node, work, unit
         self.rtol, self.atol, self.out_dtype, self.t_args = rtol, atol, np.dtype(out_dtype), t_args
+        # ONNX Runtime's output shape where it differs from libops' (same elements).
+        self.b_args, self.ort_out_shape = b_args, ort_out_shape or out_shape
+
+
+def lstm_reference(x, w, r, b):
+    """ONNX LSTM, one direction, gates i, o, f, c; x [T, N, I], w [1, 4H, I],
+    r [1, 4H, H], b [1, 8H]; y [T, N, H], in float64."""
+    x, w, r, b = (a.astype(np.float64) for a in (x, w, r, b))
+    H = r.shape[2]
+    h = np.zeros((x.shape[1], H))
+    c = np.zeros_like(h)
+    sig = lambda v: 1 / (1 + np.exp(-v))  # noqa: E731
+    ys = []
+    for t in range(x.shape[0]):
+        g = x[t] @ w[0].T + h @ r[0].T + b[0, :4 * H] + b[0, 4 * H:]
+        i, o, f, cc = sig(g[:, :H]), sig(g[:, H:2 * H]), sig(g[:, 2 * H:3 * H]), np.tanh(g[:, 3 * H:])
+        c = f * c + i * cc
+        h = o * np.tanh(c)
+        ys.append(h)
+    return np.stack(ys)
 
 
 def case_table():
@@ -275,6 +297,10 @@ def case_table():
     stem = u(1, 64, 112, 112)
     mean, var, gamma, beta = u(64), np.abs(u(64)) + 0.5, u(64), u(64)
     table, ids = u(50000, 256), rng.integers(0, 50000, 4096)
+    dw_x, dw_w = u(1, 256, 56, 56), u(256, 1, 3, 3) / 3
+    seq, batch, hidden = 64, 16, 512
+    lx, lw, lr, lb = u(seq, batch, hidden), u(1, 4 * hidden, hidden) / 16, u(1, 4 * hidden, hidden) / 16, \
+        u(1, 8 * hidden) / 4
     f4 = 4  # bytes of a float32
     return [
         Case("add", [x, y], [N], lambda: x + y, ("op", "add", []), ("Add", {}), 3 * f4 * N, "GB/s", 0, 0),
@@ -318,6 +344,16 @@ def case_table():
              ("op", "maxpool2d", [3, 3, 2, 2, 1, 1, 1, 1, 0]),
              ("MaxPool", {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}),
              f4 * (stem.size + stem.size // 4), "GB/s", 0, 0),
+        Case("depthwise 256x56^2 3x3", [dw_x, dw_w], [1, 256, 56, 56],
+             lambda: np.concatenate([conv_reference(dw_x[:, k:k + 1], dw_w[k:k + 1], 1) for k in range(256)], axis=1),
+             ("op", "conv2d", [3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 1, 256]),
+             ("Conv", {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1], "group": 256}), 2 * 256 * 56 * 56 * 9, "GF/s",
+             1e-4, 1e-4),
+        # ONNX's weight layout (weights_format 1) with its bias: the same inputs for both.
+        Case("lstm T64 N16 H512", [lx, lw, lr, lb], [seq, batch, hidden], lambda: lstm_reference(lx, lw, lr, lb),
+             ("op", "lstm_layer", [0, 0, 2, 0, 0, 1]), ("LSTM", {"hidden_size": hidden}),
+             2 * seq * batch * 8 * hidden * hidden, "GF/s", 1e-4, 1e-4, b_args=(True,),
+             ort_out_shape=[seq, 1, batch, hidden]),
     ]
 
 
@@ -332,7 +368,7 @@ def ort_model_for(case):
         names.append("axes")
     node = helper.make_node(op_type, names, ["out"], **attrs)
     return onnx_model([node], [tensor_info(f"in{i}", a.dtype, list(a.shape)) for i, a in enumerate(case.inputs)],
-                      [tensor_info("out", case.out_dtype, case.out_shape)], inits)
+                      [tensor_info("out", case.out_dtype, case.ort_out_shape)], inits)
 
 
 def cases(lib, threads, picked):
@@ -343,10 +379,10 @@ def cases(lib, threads, picked):
             continue
         want = c.want()
         z1 = np.empty(c.out_shape, c.out_dtype)
-        z2 = np.empty(c.out_shape, c.out_dtype)
+        z2 = np.empty(c.ort_out_shape, c.out_dtype)
         kind, name, i_args = c.lib
         if kind == "op":
-            lib_run = lib.op_call(name, c.inputs, [z1], i_args, c.t_args)
+            lib_run = lib.op_call(name, c.inputs, [z1], i_args, c.t_args, c.b_args)
         else:
             lib_run = lib.legacy_call(TRANSFORM_STRICT, name, c.inputs[0], z1)
         ort_run = ort_call(ort_model_for(c), threads, {f"in{i}": a for i, a in enumerate(c.inputs)}, {"out": z2})
@@ -354,6 +390,7 @@ def cases(lib, threads, picked):
             lib.lib.ops_set_num_threads(threads)
             z[...] = 0 if z.dtype.kind in "iu" else np.nan
             run()
+            z = z.reshape(c.out_shape)
             if not np.allclose(z.astype(np.float64), want, rtol=c.rtol, atol=c.atol):
                 worst = np.nanmax(np.abs(z.astype(np.float64) - want))
                 raise RuntimeError(f"{c.name}: {engine}'s result differs from numpy's (max |diff| {worst})")

@@ -1,8 +1,6 @@
 // oneDNN convolution (Note [oneDNN convolution] in conv_dnnl.h).
 #include "blas/conv_dnnl.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -13,7 +11,7 @@
 #include <unordered_map>
 
 #ifdef LIBOPS_HAVE_DNNL
-#include <oneapi/dnnl/dnnl.hpp>
+#include "blas/dnnl_util.h"
 #endif
 
 namespace libops::blas {
@@ -50,10 +48,8 @@ using dnnl::memory;
 using tag = dnnl::memory::format_tag;
 constexpr auto kF32 = dnnl::memory::data_type::f32;
 
-dnnl::engine& cpu_engine() {
-  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  return engine;
-}
+using dnnl_util::cpu_engine;
+using dnnl_util::OmpThreads;
 
 // Everything one geometry needs, made once per thread: the convolution,
 // the reorders into and out of its layouts, and the blocked buffers.
@@ -169,17 +165,6 @@ ConvPrimitives& primitives_for(const Conv2dGeometry& g, bool has_bias, int threa
   if (cache.size() > kMaxEntries) cache.pop_back();
   return *cache.front();
 }
-
-// Runs with `threads` OpenMP threads on the calling thread, then restores
-// its setting.
-class OmpThreads {
- public:
-  explicit OmpThreads(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
-  ~OmpThreads() { omp_set_num_threads(saved_); }
-
- private:
-  int saved_;
-};
 
 }  // namespace
 

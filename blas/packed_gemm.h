@@ -1,0 +1,46 @@
+// A GEMM whose B stays the same over many calls (weights): B is reordered
+// once into the layout oneDNN's matmul kernels read best, then
+// C = A * op(B) runs as often as wanted without repacking. A leaf like
+// gemm.h: pointers and extents, no NDArray.
+//
+// Note [Packed GEMM]
+//  OpenBLAS packs both operands on every call. For small M (a recurrent
+//  layer's state, [batch, H] times [H, 4H], or a batch-1 MLP) packing the
+//  weights costs as much as the multiply itself: an LSTM step with batch 16
+//  and H = 512 spent 19% of its time in OpenBLAS' sgemm_incopy. oneDNN's
+//  matmul with weights in format `any` names a blocked layout; B is
+//  reordered into it once (pack) and each run() multiplies from it. The
+//  primitive is planned for one M and one thread count, fixed at pack().
+//  float32 only; oneDNN turned off (LIBOPS_DNNL=0) or absent from the
+//  build makes pack() fail, and callers use blas::gemm instead.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "libops/core/status.h"
+
+namespace libops::blas {
+
+class PackedGemmF32 {
+ public:
+  PackedGemmF32();
+  ~PackedGemmF32();
+  PackedGemmF32(const PackedGemmF32&) = delete;
+  PackedGemmF32& operator=(const PackedGemmF32&) = delete;
+
+  // op(B) is k x n: B stored k x n (ldb >= n), or n x k when trans_b
+  // (ldb >= k). B is read now and not kept. Later runs multiply A [m, k]
+  // (lda >= k) into C [m, n] (ldc >= n) on `threads` threads.
+  Status pack(int64_t m, int64_t n, int64_t k, const float* b, int64_t ldb, bool trans_b, int64_t lda, int64_t ldc,
+              int threads);
+  // c = a * op(B), with pack()'s extents and leading dimensions.
+  Status run(const float* a, float* c);
+  bool packed() const { return impl_ != nullptr; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace libops::blas
