@@ -43,6 +43,8 @@ Models (float32, NCHW):
                           heads, FFN 2048 with ReLU, sequence 128, batch 1
                           (libops' layer_norm op when registered, else its
                           mean / variance decomposition)
+  lstm_b16                an LSTM classifier: sequence 64, batch 16, 256
+                          features, hidden 512, last h -> linear -> softmax
 """
 import argparse
 import ctypes
@@ -222,6 +224,18 @@ class ModelBuilder:
         inv = g.op("rsqrt", g.op("add", var, e))
         return g.op("add", g.op("multiply", g.op("multiply", xc, inv), gamma[0]), beta[0]), onnx_y
 
+    def lstm_last_h(self, x, fin, hidden):
+        """An LSTM layer over x [T, N, fin] (ONNX's weight layout and gate
+        order, one bias of 8H), giving the last h [N, hidden]."""
+        w = self.const((self.rng.standard_normal((1, 4 * hidden, fin)) / np.sqrt(fin)).astype(np.float32), "w")
+        r = self.const((self.rng.standard_normal((1, 4 * hidden, hidden)) / np.sqrt(hidden)).astype(np.float32), "r")
+        b = self.const((0.1 * self.rng.standard_normal((1, 8 * hidden))).astype(np.float32), "b")
+        y = self.g.op("lstm_layer", x[0], w[0], r[0], b[0], weights_format=1, has_biases=True, ret_full_seq=False,
+                      ret_last_h=True)
+        h = self._onnx("LSTM", [x, w, r, b], n_out=2, hidden_size=hidden)[1]
+        axes = self.const(np.array([0], np.int64), "axes")
+        return y, self._onnx("Squeeze", [h, axes])
+
     def onnx_bytes(self):
         graph = helper.make_graph(self.nodes, self.name, self.inputs, self.outputs, self.inits)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -349,6 +363,13 @@ def encoder(m, seq=128, d=512, heads=8, ffn=2048):
     m.output(m.layer_norm(m.add(h, f), d), (1, seq, d))
 
 
+def lstm(m, seq=64, batch=16, features=256, hidden=512, classes=10):
+    """A sequence classifier: one LSTM layer (the issue's seq 64, batch 16,
+    hidden 512), its last h through a linear layer and softmax."""
+    x = m.input("x", (seq, batch, features))
+    m.output(m.softmax(m.linear(m.lstm_last_h(x, features, hidden), hidden, classes)), (batch, classes))
+
+
 MODELS = {
     "mlp_b1": lambda m: mlp(m, 1),
     "mlp_b64": lambda m: mlp(m, 64),
@@ -360,6 +381,7 @@ MODELS = {
     "encoder": encoder,
     "unet_b1": lambda m: unet(m, 1),
     "bert": bert,
+    "lstm_b16": lstm,
 }
 
 
