@@ -1,0 +1,255 @@
+// resize: resample the two spatial axes of images (ONNX's Resize over H and
+// W, PyTorch's interpolate, TensorFlow's resize), nearest, linear or cubic.
+//
+//   input   x: [N, C, H, W] (data_format 0) or [N, H, W, C] (1), float16,
+//           bfloat16, float32 or float64, any strides
+//   i args  height, width: the output's spatial extents (>= 0)
+//           mode 0 nearest, 1 linear, 2 cubic
+//           coordinate_mode, nearest_mode, exclude_outside (Note [Resize taps])
+//           data_format 0 NCHW, 1 NHWC
+//   t args  scale_h, scale_w: the scales of the coordinate formulas (ONNX's
+//           scales input); 0 (default) takes out / in
+//           cubic_coeff_a (default -0.75)
+//   output  x's dtype: [N, C, height, width] or [N, height, width, C]
+//
+// The engine: resize.h. On a device, the kernel its backend registered
+// (resize.cu for CUDA) gathers with the host's tap tables.
+#include "libops/ops/image/resize.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "libops/core/parallel.h"
+#include "libops/ops/declarable_op.h"
+#include "libops/ops/device_copy.h"
+#include "libops/ops/legacy_steps.h"
+
+namespace libops::ops::image {
+
+DeviceKernel<ResizeDeviceFn> resize_device_kernel;
+
+namespace {
+
+double source_coordinate(const ResizeSpec& spec, const ResizeAxis& a, int64_t o) {
+  const double s = a.scale > 0 ? a.scale : static_cast<double>(a.out) / static_cast<double>(a.in);
+  const double x = static_cast<double>(o);
+  switch (spec.coordinates) {
+    case CoordinateMode::kHalfPixel: return (x + 0.5) / s - 0.5;
+    case CoordinateMode::kAsymmetric: return x / s;
+    case CoordinateMode::kAlignCorners:
+      return a.out == 1 ? 0.0 : x * static_cast<double>(a.in - 1) / static_cast<double>(a.out - 1);
+    case CoordinateMode::kPytorchHalfPixel: return a.out > 1 ? (x + 0.5) / s - 0.5 : 0.0;
+    case CoordinateMode::kTfHalfPixelForNn: return (x + 0.5) / s;
+  }
+  return x;
+}
+
+// Keys' cubic kernel at distance d (ONNX's and PyTorch's with a = -0.75).
+double cubic_weight(double d, double a) {
+  d = std::fabs(d);
+  if (d <= 1) return ((a + 2) * d - (a + 3)) * d * d + 1;
+  if (d < 2) return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a;
+  return 0;
+}
+
+template <typename C>
+void resize_cpu(const ResizeDesc& d, const C* x, const int64_t* iy, const C* wy, const int64_t* ix, const C* wx,
+                C* z) {
+  const int K = d.taps;
+  const int64_t rows = d.outer * d.oh;
+  parallel_for(rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, d.ow * d.inner)), [&](int64_t begin,
+                                                                                             int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t o = r / d.oh, oy = r % d.oh;
+      const C* xo = x + o * d.h * d.w * d.inner;
+      C* zr = z + r * d.ow * d.inner;
+      for (int64_t ox = 0; ox < d.ow; ++ox) {
+        C* zp = zr + ox * d.inner;
+        for (int64_t c = 0; c < d.inner; ++c) zp[c] = 0;
+        for (int a = 0; a < K; ++a) {
+          const C* xrow = xo + iy[oy * K + a] * d.w * d.inner;
+          for (int b = 0; b < K; ++b) {
+            const C wgt = wy[oy * K + a] * wx[ox * K + b];
+            const C* src = xrow + ix[ox * K + b] * d.inner;
+            for (int64_t c = 0; c < d.inner; ++c) zp[c] += wgt * src[c];
+          }
+        }
+      }
+    }
+  });
+}
+
+// The tables of one axis as arrays the kernels read: indices int64,
+// weights in the compute dtype.
+Status axis_tables(const Context& block, const ResizeSpec& spec, const ResizeAxis& a, DataType ct, NDArray& index,
+                   NDArray& weight) {
+  std::vector<int64_t> idx;
+  std::vector<double> w;
+  resize_taps(spec, a, idx, w);
+  const Dims shape{static_cast<int64_t>(idx.size())};
+  RETURN_IF_ERROR(step_array(block, DataType::kInt64, shape, index));
+  RETURN_IF_ERROR(step_array(block, ct, shape, weight));
+  for (size_t k = 0; k < idx.size(); ++k) {
+    static_cast<int64_t*>(index.data())[k] = idx[k];
+    weight.set_double(static_cast<int64_t>(k), w[k]);
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+void resize_taps(const ResizeSpec& spec, const ResizeAxis& axis, std::vector<int64_t>& index,
+                 std::vector<double>& weight) {
+  const int K = spec.taps();
+  index.assign(static_cast<size_t>(axis.out * K), 0);
+  weight.assign(static_cast<size_t>(axis.out * K), 0.0);
+  if (axis.in <= 0) return;
+  const int64_t last = axis.in - 1;
+  auto clamp = [&](int64_t i) { return std::min(std::max<int64_t>(i, 0), last); };
+  for (int64_t o = 0; o < axis.out; ++o) {
+    const double c = source_coordinate(spec, axis, o);
+    int64_t* idx = index.data() + o * K;
+    double* w = weight.data() + o * K;
+    if (spec.mode == ResizeMode::kNearest) {
+      double r = c;
+      switch (spec.nearest) {
+        case NearestMode::kRoundPreferFloor: r = std::ceil(c - 0.5); break;
+        case NearestMode::kRoundPreferCeil: r = std::floor(c + 0.5); break;
+        case NearestMode::kFloor: r = std::floor(c); break;
+        case NearestMode::kCeil: r = std::ceil(c); break;
+      }
+      idx[0] = clamp(static_cast<int64_t>(r));
+      w[0] = 1.0;
+      continue;
+    }
+    const double f0 = std::floor(c);
+    const double t = c - f0;
+    const auto i0 = static_cast<int64_t>(f0);
+    if (spec.mode == ResizeMode::kLinear) {
+      idx[0] = clamp(i0), idx[1] = clamp(i0 + 1);
+      w[0] = 1 - t, w[1] = t;
+      continue;
+    }
+    double sum = 0;
+    for (int k = 0; k < 4; ++k) {
+      const int64_t i = i0 - 1 + k;
+      w[k] = cubic_weight(t - (k - 1), spec.cubic_a);
+      if (spec.exclude_outside && (i < 0 || i > last)) w[k] = 0;
+      sum += w[k];
+      idx[k] = clamp(i);
+    }
+    if (spec.exclude_outside && sum != 0)
+      for (int k = 0; k < 4; ++k) w[k] /= sum;
+  }
+}
+
+Status resize_exec(Context& block, const ResizeSpec& spec, const NDArray& x, bool nhwc, const ResizeAxis& ay,
+                   const ResizeAxis& ax, NDArray& z) {
+  if (z.length() == 0) return Status::ok();
+  const DataType ct = x.dtype() == DataType::kFloat64 ? DataType::kFloat64 : DataType::kFloat32;
+  ResizeDesc d;
+  d.outer = nhwc ? x.dim(0) : x.dim(0) * x.dim(1);
+  d.inner = nhwc ? x.dim(3) : 1;
+  d.h = ay.in, d.w = ax.in, d.oh = ay.out, d.ow = ax.out;
+  d.taps = spec.taps();
+  NDArray xd, iy, wy, ix, wx;
+  RETURN_IF_ERROR(dense_on_device(block, x, ct, xd));
+  RETURN_IF_ERROR(axis_tables(block, spec, ay, ct, iy, wy));
+  RETURN_IF_ERROR(axis_tables(block, spec, ax, ct, ix, wx));
+  DeviceOutputStage out;
+  RETURN_IF_ERROR(out.begin(block, z, ct));
+  NDArray& t = out.target();
+  if (block.device().is_cpu()) {
+    RETURN_IF_ERROR(sync_for_kernel(block.device(), {&xd}, t));
+    if (ct == DataType::kFloat64)
+      resize_cpu<double>(d, static_cast<const double*>(xd.data()), static_cast<const int64_t*>(iy.data()),
+                         static_cast<const double*>(wy.data()), static_cast<const int64_t*>(ix.data()),
+                         static_cast<const double*>(wx.data()), static_cast<double*>(t.data()));
+    else
+      resize_cpu<float>(d, static_cast<const float*>(xd.data()), static_cast<const int64_t*>(iy.data()),
+                        static_cast<const float*>(wy.data()), static_cast<const int64_t*>(ix.data()),
+                        static_cast<const float*>(wx.data()), static_cast<float*>(t.data()));
+    t.buffer()->mark_host_written();
+  } else {
+    const ResizeDeviceFn fn = resize_device_kernel.get(block.device().type);
+    if (fn == nullptr) return no_device_implementation(block);
+    RETURN_IF_ERROR(with_op_name(block, fn(block.device(), ct, d, xd, iy, wy, ix, wx, t)));
+  }
+  return out.finish(block, z);
+}
+
+}  // namespace libops::ops::image
+
+namespace {
+
+using namespace libops;
+using namespace libops::ops::image;
+
+// The call's spec and axes; errors name the op.
+Status resize_call(const Context& block, ResizeSpec& spec, ResizeAxis& ay, ResizeAxis& ax, bool& nhwc) {
+  const NDArray& x = *block.input(0);
+  nhwc = block.i_arg(5) == 1;
+  if (x.rank() != 4)
+    return block.error(StatusCode::kInvalidArgument, "x%s must be [N, C, H, W] or [N, H, W, C] (rank 4)",
+                       x.shape().str().c_str());
+  spec.mode = static_cast<ResizeMode>(block.i_arg(2));
+  spec.coordinates = static_cast<CoordinateMode>(block.i_arg(3));
+  spec.nearest = static_cast<NearestMode>(block.i_arg(4));
+  spec.exclude_outside = block.i_arg(6) != 0;
+  spec.cubic_a = block.t_arg(2);
+  ay = ResizeAxis{x.dim(nhwc ? 1 : 2), block.i_arg(0), block.t_arg(0)};
+  ax = ResizeAxis{x.dim(nhwc ? 2 : 3), block.i_arg(1), block.t_arg(1)};
+  for (const ResizeAxis* a : {&ay, &ax})
+    if (a->in == 0 && a->out > 0)
+      return block.error(StatusCode::kInvalidArgument, "x%s has an empty spatial axis: nothing to resample from",
+                         x.shape().str().c_str());
+  return Status::ok();
+}
+
+}  // namespace
+
+CUSTOM_OP_IMPL(resize, 1, 1, false, 0, 2) {
+  ResizeSpec spec;
+  ResizeAxis ay, ax;
+  bool nhwc = false;
+  RETURN_IF_ERROR(resize_call(block, spec, ay, ax, nhwc));
+  return resize_exec(block, spec, *INPUT_VARIABLE(0), nhwc, ay, ax, *OUTPUT_VARIABLE(0));
+}
+
+DECLARE_SHAPE_FN(resize) {
+  ResizeSpec spec;
+  ResizeAxis ay, ax;
+  bool nhwc = false;
+  RETURN_IF_ERROR(resize_call(block, spec, ay, ax, nhwc));
+  const NDArray& x = *INPUT_VARIABLE(0);
+  const Dims shape = nhwc ? Dims{x.dim(0), ay.out, ax.out, x.dim(3)} : Dims{x.dim(0), x.dim(1), ay.out, ax.out};
+  shapes.push_back(TensorShape{x.dtype(), shape, 'c'});
+  return Status::ok();
+}
+
+DECLARE_TYPES(resize) {
+  // On a device through resize_device_kernel (resize.cu for CUDA).
+  descriptor.allow_inputs(libops::types::kFloat).runs_on_any_device();
+  descriptor.allow_outputs(libops::types::kFloat);
+}
+
+DECLARE_ARGS(resize) {
+  args.describe("Resample the spatial axes of images: nearest, linear or cubic, with ONNX's coordinate modes.");
+  args.input("x", "images, [N, C, H, W] (NCHW) or [N, H, W, C] (NHWC)");
+  args.output("z", "x's dtype, [N, C, height, width] or [N, height, width, C]");
+  args.i_arg("height", "the output's height").at_least(0);
+  args.i_arg("width", "the output's width").at_least(0);
+  args.i_arg("mode", 0, "interpolation").one_of({{0, "nearest"}, {1, "linear"}, {2, "cubic"}});
+  args.i_arg("coordinate_mode", 0, "how an output index maps to a source coordinate (ONNX's names)")
+      .one_of({{0, "half_pixel"}, {1, "asymmetric"}, {2, "align_corners"}, {3, "pytorch_half_pixel"},
+               {4, "tf_half_pixel_for_nn"}});
+  args.i_arg("nearest_mode", 0, "rounding of the source coordinate in nearest mode")
+      .one_of({{0, "round_prefer_floor"}, {1, "round_prefer_ceil"}, {2, "floor"}, {3, "ceil"}});
+  args.i_arg("data_format", 0, "layout of x and z").one_of({{0, "NCHW"}, {1, "NHWC"}});
+  args.i_arg("exclude_outside", 0, "cubic: taps outside the image get weight 0, the rest renormalized").flag();
+  args.t_arg("scale_h", 0.0, "the height scale of the coordinate formulas; 0: height / H").at_least(0.0).finite();
+  args.t_arg("scale_w", 0.0, "the width scale of the coordinate formulas; 0: width / W").at_least(0.0).finite();
+  args.t_arg("cubic_coeff_a", -0.75, "Keys' cubic coefficient (-0.75 ONNX and PyTorch, -0.5 TensorFlow)").finite();
+}
+
+DECLARE_SYN(image_resize, resize)

@@ -1,0 +1,83 @@
+// The resampling engine of the resize op (and libnd4j's resize_bilinear,
+// resize_nearest_neighbor and resize_bicubic): every output pixel is a
+// weighted sum of source pixels, separable over height and width.
+//
+// Note [Resize taps]
+// For each output row oy (and, alike, column ox) the host computes once the
+// source coordinate and its taps: K source indices and K weights (K = 1
+// nearest, 2 linear, 4 cubic), then
+//   z[.., oy, ox, ..] = sum_a sum_b wy[oy][a] * wx[ox][b] * x[.., iy[oy][a], ix[ox][b], ..]
+// The coordinate of output index o along an axis of in -> out elements
+// (scale s: given, or out / in), ONNX Resize's coordinate modes:
+//   half_pixel            (o + 0.5) / s - 0.5
+//   asymmetric            o / s
+//   align_corners         o * (in - 1) / (out - 1)   (0 when out == 1)
+//   pytorch_half_pixel    half_pixel, or 0 when out == 1
+//   tf_half_pixel_for_nn  (o + 0.5) / s
+// nearest: the coordinate rounded by nearest_mode (round half down / up,
+//   floor, ceil), clamped into [0, in - 1];
+// linear: floor(c) and floor(c) + 1 weighted 1 - f and f (f = c - floor(c)),
+//   indices clamped into [0, in - 1];
+// cubic: floor(c) - 1 .. floor(c) + 2 with Keys' kernel of coefficient a
+//   (cubic_coeff_a, -0.75 as ONNX and PyTorch; -0.5 as TensorFlow), indices
+//   clamped; with exclude_outside, taps outside [0, in - 1] get weight 0 and
+//   the rest are renormalized to sum to 1.
+// These are the ONNX reference's and ONNX Runtime's rules. The tables are
+// computed in double on the host and handed to the device's kernel, so
+// every device resamples from the same taps.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "libops/array/ndarray.h"
+#include "libops/core/device.h"
+#include "libops/ops/context.h"
+#include "libops/ops/device_kernel.h"
+
+namespace libops::ops::image {
+
+enum class ResizeMode : int { kNearest = 0, kLinear = 1, kCubic = 2 };
+enum class CoordinateMode : int {
+  kHalfPixel = 0, kAsymmetric = 1, kAlignCorners = 2, kPytorchHalfPixel = 3, kTfHalfPixelForNn = 4,
+};
+enum class NearestMode : int { kRoundPreferFloor = 0, kRoundPreferCeil = 1, kFloor = 2, kCeil = 3 };
+
+struct ResizeAxis {
+  int64_t in = 0, out = 0;
+  double scale = 0;  // 0: out / in
+};
+
+struct ResizeSpec {
+  ResizeMode mode = ResizeMode::kNearest;
+  CoordinateMode coordinates = CoordinateMode::kHalfPixel;
+  NearestMode nearest = NearestMode::kRoundPreferFloor;
+  double cubic_a = -0.75;
+  bool exclude_outside = false;
+  int taps() const { return mode == ResizeMode::kNearest ? 1 : (mode == ResizeMode::kLinear ? 2 : 4); }
+};
+
+// One axis' taps: out * taps() indices and weights (Note [Resize taps]).
+void resize_taps(const ResizeSpec& spec, const ResizeAxis& axis, std::vector<int64_t>& index,
+                 std::vector<double>& weight);
+
+// The resampling as the kernels see it: x dense [outer, H, W, inner], z
+// dense [outer, oH, oW, inner] (NCHW: outer N*C, inner 1; NHWC: outer N,
+// inner C), the tap tables dense in the compute dtype (weights) and int64
+// (indices).
+struct ResizeDesc {
+  int64_t outer = 0, h = 0, w = 0, inner = 0, oh = 0, ow = 0;
+  int taps = 1;
+};
+
+using ResizeDeviceFn = Status (*)(Device device, DataType ct, const ResizeDesc& d, const NDArray& x,
+                                  const NDArray& iy, const NDArray& wy, const NDArray& ix, const NDArray& wx,
+                                  NDArray& z);
+extern DeviceKernel<ResizeDeviceFn> resize_device_kernel;
+
+// The op side: x [N, C, H, W] (NCHW) or [N, H, W, C] (nhwc) in any layout
+// and float dtype, into z (x's dtype, [.., oH, oW, ..]) on block.device().
+Status resize_exec(Context& block, const ResizeSpec& spec, const NDArray& x, bool nhwc, const ResizeAxis& ay,
+                   const ResizeAxis& ax, NDArray& z);
+
+}  // namespace libops::ops::image
