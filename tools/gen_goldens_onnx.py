@@ -358,6 +358,8 @@ def main():
     ceil_mode_cases()
     recurrent_cases()
     lstm_classifier()
+    resize_cases()
+    unet_resize()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -636,6 +638,53 @@ def recurrent_cases():
     rnn("GRU", "gru_layout1_bidirectional_y_h", layout=1, direction="bidirectional", outs=("Y_h",))
 
 
+def resize_cases():
+    """Resize onto the resize op: linear and cubic, every coordinate mode,
+    scales and sizes; Upsample's linear mode."""
+    x = f32(1, 2, 5, 6)
+    sc = lambda *v: {"roi": np.zeros(0, np.float32), "s": np.array([1, 1, *v], np.float32)}  # noqa: E731
+    one("Resize", "resize_linear_half_pixel", {"x": x}, inits=sc(2, 2), mode="linear")
+    one("Resize", "resize_linear_fractional", {"x": x}, inits=sc(1.5, 0.7), mode="linear")
+    one("Resize", "resize_linear_align_corners", {"x": x}, inits=sc(1.8, 2.5), mode="linear",
+        coordinate_transformation_mode="align_corners")
+    one("Resize", "resize_linear_asymmetric_down", {"x": f32(2, 3, 9, 8)}, inits=sc(0.5, 0.4), mode="linear",
+        coordinate_transformation_mode="asymmetric")
+    one("Resize", "resize_cubic_half_pixel", {"x": x}, inits=sc(2, 1.5), mode="cubic", rtol=1e-4, atol=1e-5)
+    one("Resize", "resize_cubic_pytorch_exclude", {"x": x}, inits=sc(1.6, 2), mode="cubic",
+        coordinate_transformation_mode="pytorch_half_pixel", cubic_coeff_a=-0.5, exclude_outside=1, rtol=1e-4,
+        atol=1e-5)
+    case("resize_linear_sizes", [N("Resize", ["x", "", "", "sz"], ["z0"], mode="linear")], {"x": x}, ["z0"],
+         {"sz": np.array([1, 2, 7, 4], np.int64)})
+    one("Resize", "resize_nearest_ceil_down", {"x": f32(1, 1, 7, 9)}, inits=sc(0.6, 0.5), mode="nearest",
+        nearest_mode="ceil")
+    one("Resize", "resize_nearest_round_up_fractional", {"x": x}, inits=sc(1.7, 2.3), mode="nearest",
+        nearest_mode="round_prefer_ceil", coordinate_transformation_mode="align_corners")
+    one("Upsample", "upsample_linear_opset9", {"x": f32(1, 2, 3, 4)}, inits={"s": np.array([1, 1, 2, 2], np.float32)},
+        opset=9, mode="linear")
+
+
+def unet_resize(c=4):
+    """A 2-level U-Net whose decoder upsamples with Resize (linear,
+    half_pixel, as torch's bilinear interpolate exports) instead of
+    ConvTranspose."""
+    def conv(x, cin, cout, name):
+        inits[name + "_w"], inits[name + "_b"] = f32(cout, cin, 3, 3) * 0.3, f32(cout) * 0.1
+        nodes.append(N("Conv", [x, name + "_w", name + "_b"], [name + "_c"], pads=[1, 1, 1, 1]))
+        nodes.append(N("Relu", [name + "_c"], [name]))
+        return name
+    nodes, inits = [], {}
+    e1 = conv("x", 3, c, "e1")
+    nodes.append(N("MaxPool", [e1], ["p1"], kernel_shape=[2, 2], strides=[2, 2]))
+    e2 = conv("p1", c, 2 * c, "e2")
+    inits["roi"], inits["up_s"] = np.zeros(0, np.float32), np.array([1, 1, 2, 2], np.float32)
+    nodes.append(N("Resize", [e2, "roi", "up_s"], ["up"], mode="linear"))
+    nodes.append(N("Concat", ["up", e1], ["cat"], axis=1))
+    d1 = conv("cat", 3 * c, c, "d1")
+    inits["head_w"] = f32(1, c, 1, 1)
+    nodes.append(N("Conv", [d1, "head_w"], ["y"]))
+    case("model_unet_resize", nodes, {"x": f32(1, 3, 8, 10)}, ["y"], inits, opset=13, rtol=1e-4, atol=1e-5)
+
+
 def lstm_classifier(vocab=20, emb=8, hidden=16, classes=5, seq=7):
     """Token ids -> embedding (Gather) -> LSTM -> last h -> Gemm -> Softmax,
     with a symbolic batch."""
@@ -700,8 +749,10 @@ def errors():
     m.graph.input.append(helper.make_tensor_value_info("c", TensorProto.BOOL, []))
     with open(os.path.join(OUT, "err_if_branch.onnx"), "wb") as f:
         f.write(m.SerializeToString())
-    save_only("err_resize_linear", [N("Resize", ["x", "", "s"], ["z"], name="up", mode="linear")],
-              {"x": [1, 1, 2, 2]}, ["z"], {"s": np.array([1, 1, 2, 2], np.float32)})
+    save_only("err_resize_crop", [N("Resize", ["x", "roi", "s"], ["z"], name="up", mode="linear",
+                                    coordinate_transformation_mode="tf_crop_and_resize")],
+              {"x": [1, 1, 2, 2]}, ["z"], {"roi": np.array([0, 0, 0, 0, 1, 1, 1, 1], np.float32),
+                                           "s": np.array([1, 1, 2, 2], np.float32)})
     save_only("err_opset_too_new", [N("Relu", ["x"], ["z"])], {"x": [2]}, ["z"], opset=30)
     m = save_only("err_external_escape", [N("Add", ["x", "w"], ["z"])], {"x": [3]}, ["z"], inits={"w": f32(3)})
     t = m.graph.initializer[0]

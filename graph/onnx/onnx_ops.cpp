@@ -1160,16 +1160,21 @@ Status resize_nearest(C& c, Value x, const std::vector<double>& scales) {
   return done(c, 0, x);
 }
 
+// Resize over H and W of a 4-D input goes to the resize op (Note [Resize
+// taps] in libops/ops/image/resize.h): every mode, coordinate mode and
+// nearest mode but tf_crop_and_resize and half_pixel_symmetric. Other
+// ranks take whole nearest factors only (repeat along each axis).
 Status map_resize(C& c) {
   const std::string mode = c.attr_string("mode", "nearest");
-  if (mode != "nearest") return c.fail_attr("mode", "= '" + mode + "' is not supported: nearest only");
   std::string coord = "asymmetric", nearest = "round_prefer_floor";
+  double cubic_a = -0.75;
+  int64_t exclude = 0;
   if (c.opset() >= 11) {
     coord = c.attr_string("coordinate_transformation_mode", "half_pixel");
     nearest = c.attr_string("nearest_mode", "round_prefer_floor");
-    c.ignore_attr("cubic_coeff_a");        // cubic mode only
+    cubic_a = c.attr_float("cubic_coeff_a", -0.75);
     c.ignore_attr("extrapolation_value");  // tf_crop_and_resize only, refused below
-    if (c.attr_int("exclude_outside", 0) != 0) return c.fail_attr("exclude_outside", "= 1 is not supported");
+    exclude = c.attr_int("exclude_outside", 0);
   } else {
     nearest = "floor";
   }
@@ -1177,34 +1182,73 @@ Status map_resize(C& c) {
     if (c.attr_int("antialias", 0) != 0) return c.fail_attr("antialias", "= 1 is not supported");
     std::vector<int64_t> axes;
     if (c.attr_ints("axes", axes)) return c.fail_attr("axes", "is not supported");
-    c.ignore_attr("keep_aspect_ratio_policy");  // only with sizes, which must then give whole factors
+    c.ignore_attr("keep_aspect_ratio_policy");  // applies to sizes; the sizes given are what is resized to
   }
-  const bool round = nearest == "round_prefer_floor" || nearest == "round_prefer_ceil";
-  const bool ok = ((coord == "half_pixel" || coord == "pytorch_half_pixel") && round) ||
-                  (coord == "asymmetric" && nearest == "floor");
-  if (!ok)
-    return c.fail_attr("coordinate_transformation_mode", "= '" + coord + "' with nearest_mode '" + nearest +
-                                                             "' is not supported");
+  static const char* const kModes[] = {"nearest", "linear", "cubic"};
+  static const char* const kCoords[] = {"half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel",
+                                        "tf_half_pixel_for_nn"};
+  static const char* const kNearest[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
+  auto code = [](const auto& names, const std::string& v) -> int64_t {
+    for (size_t k = 0; k < std::size(names); ++k)
+      if (v == names[k]) return static_cast<int64_t>(k);
+    return -1;
+  };
+  const int64_t mode_code = code(kModes, mode), coord_code = code(kCoords, coord), nearest_code = code(kNearest, nearest);
+  if (mode_code < 0) return c.fail_attr("mode", "= '" + mode + "' is not nearest, linear or cubic");
+  if (coord_code < 0)
+    return c.fail_attr("coordinate_transformation_mode", "= '" + coord + "' is not supported");
+  if (nearest_code < 0) return c.fail_attr("nearest_mode", "= '" + nearest + "' is not supported");
+
   const int scales_at = c.opset() >= 11 ? 2 : 1;
   if (c.opset() >= 11 && c.has_input(1)) c.constant_input(1);  // roi: tf_crop_and_resize only
+  const ValueType t = c.input_type(0);
   std::vector<double> scales;
+  std::vector<int64_t> sizes;
   const Tensor* st = c.has_input(scales_at) ? c.constant_input(scales_at) : nullptr;
   if (st != nullptr && st->numel() > 0) {
     if (!st->to_doubles(scales)) return c.fail("the scales are not numbers");
   } else if (c.opset() >= 11 && c.has_input(3)) {
-    std::vector<int64_t> sizes;
     if (!c.constant_ints(3, "sizes", sizes)) return reported();
-    const ValueType t = c.input_type(0);
-    if (!t.dims_known() || t.dims.size() != sizes.size())
-      return c.fail("sizes needs the input's dims to be known");
-    for (size_t d = 0; d < sizes.size(); ++d) {
-      if (t.dims[d] == 0 || sizes[d] % t.dims[d] != 0) return c.fail("sizes must be whole multiples of the input's dims");
-      scales.push_back(static_cast<double>(sizes[d] / t.dims[d]));
-    }
   } else {
     return c.fail("the scales (or sizes) must be constants");
   }
-  return resize_nearest(c, c.input(0), scales);
+  const size_t rank = scales.empty() ? sizes.size() : scales.size();
+  if (t.rank() >= 0 && static_cast<size_t>(t.rank()) != rank)
+    return c.fail(str_format("%zu scales or sizes for a rank-%d input", rank, t.rank()));
+  if (rank != 4) {  // any rank: whole nearest factors, by repeat
+    if (mode != "nearest") return c.fail_attr("mode", "= '" + mode + "' is supported over the H and W of 4-D inputs only");
+    if (!sizes.empty()) {
+      if (!t.dims_known()) return c.fail("sizes needs the input's dims to be known");
+      for (size_t d = 0; d < sizes.size(); ++d) {
+        if (t.dims[d] == 0 || sizes[d] % t.dims[d] != 0) return c.fail("sizes must be whole multiples of the input's dims");
+        scales.push_back(static_cast<double>(sizes[d] / t.dims[d]));
+      }
+    }
+    return resize_nearest(c, c.input(0), scales);
+  }
+  // 4-D: N and C stay, H and W resize. The output extents: sizes, or
+  // floor(in * scale), which needs the input's H and W.
+  int64_t out_hw[2];
+  double scale_hw[2] = {0, 0};
+  for (int d = 0; d < 2; ++d) {
+    if (!sizes.empty()) {
+      if (t.rank() == 4 && t.dims[d] >= 0 && sizes[d] != t.dims[d])
+        return c.fail(str_format("sizes %s change dim %d (N or C): only H and W resize", ints_str(sizes).c_str(), d));
+      out_hw[d] = sizes[2 + d];
+      continue;
+    }
+    if (scales[d] != 1.0) return c.fail(str_format("scale %g along dim %d (N or C): only H and W resize", scales[d], d));
+    const int64_t in = t.rank() == 4 ? t.dims[2 + d] : -1;
+    if (in < 0) return c.fail("scales need the input's H and W to be known (or give sizes)");
+    scale_hw[d] = scales[2 + d];
+    // floor(in * scale) in float, as ONNX Runtime computes it: 5 * 1.8f is
+    // 9 there, 8.99999976 (so 8) in double.
+    out_hw[d] = static_cast<int64_t>(std::floor(static_cast<float>(in) * static_cast<float>(scale_hw[d])));
+  }
+  return done(c, 0, c.op("resize").in(c.input(0)).arg("height", out_hw[0]).arg("width", out_hw[1])
+                        .arg("mode", mode_code).arg("coordinate_mode", coord_code).arg("nearest_mode", nearest_code)
+                        .arg("exclude_outside", exclude).arg("scale_h", scale_hw[0]).arg("scale_w", scale_hw[1])
+                        .arg("cubic_coeff_a", cubic_a).emit1());
 }
 
 // ---- recurrent layers ----
@@ -1328,9 +1372,11 @@ Status map_recurrent(C& c, bool lstm) {
   return Status::ok();
 }
 
+// Upsample (opsets 7-9): nearest by whole factors, or linear over H and W
+// of a 4-D input (Resize's asymmetric coordinates).
 Status map_upsample(C& c) {
   const std::string mode = c.attr_string("mode", "nearest");
-  if (mode != "nearest") return c.fail_attr("mode", "= '" + mode + "' is not supported: nearest only");
+  if (mode != "nearest" && mode != "linear") return c.fail_attr("mode", "= '" + mode + "' is not nearest or linear");
   std::vector<double> scales;
   if (c.opset() < 9) {
     if (!c.attr_floats("scales", scales)) return c.fail_attr("scales", "is required");
@@ -1338,7 +1384,17 @@ Status map_upsample(C& c) {
     const Tensor* st = c.constant_input(1);
     if (st == nullptr || !st->to_doubles(scales)) return c.fail("input 1 (scales) must be a constant");
   }
-  return resize_nearest(c, c.input(0), scales);
+  if (mode == "nearest") return resize_nearest(c, c.input(0), scales);
+  const ValueType t = c.input_type(0);
+  if (scales.size() != 4 || scales[0] != 1.0 || scales[1] != 1.0 || t.rank() != 4 || t.dims[2] < 0 || t.dims[3] < 0)
+    return c.fail_attr("mode", "= 'linear' is supported over the known H and W of 4-D inputs only");
+  return done(c, 0, c.op("resize").in(c.input(0))
+                        .arg("height", static_cast<int64_t>(std::floor(static_cast<float>(t.dims[2]) *
+                                                                       static_cast<float>(scales[2]))))
+                        .arg("width", static_cast<int64_t>(std::floor(static_cast<float>(t.dims[3]) *
+                                                                      static_cast<float>(scales[3]))))
+                        .arg("mode", static_cast<int64_t>(1)).arg("coordinate_mode", static_cast<int64_t>(1))
+                        .arg("scale_h", scales[2]).arg("scale_w", scales[3]).emit1());
 }
 
 #define ROW(op, first, last, fn, notes) {op, first, last, fn, notes}
@@ -1479,13 +1535,14 @@ const std::vector<OpMapping> kTable = {
     ROW("SpaceToDepth", 1, kMaxOpset, [](C& c) { return map_depth_space(c, false); },
         "inputs whose channel, height or width is not known."),
     ROW("Resize", 10, kMaxOpset, map_resize,
-        "modes linear and cubic; scales that are not whole numbers; nearest with coordinate modes other than "
-        "half_pixel / pytorch_half_pixel (rounding) and asymmetric (floor); antialias; axes."),
+        "coordinate modes tf_crop_and_resize and half_pixel_symmetric; antialias; axes; linear and cubic (and "
+        "scales that are not whole numbers) over other than the H and W of 4-D inputs; scales with unknown H and W."),
     ROW("LSTM", 7, kMaxOpset, [](C& c) { return map_recurrent(c, true); },
         "clip; input_forget = 1; activations that differ between the two directions."),
     ROW("GRU", 7, kMaxOpset, [](C& c) { return map_recurrent(c, false); },
         "clip; activations that differ between the two directions."),
-    ROW("Upsample", 7, 9, map_upsample, "mode linear; scales that are not whole numbers."),
+    ROW("Upsample", 7, 9, map_upsample,
+        "linear over other than the known H and W of 4-D inputs; nearest scales that are not whole numbers."),
     // Reductions.
     ROW("ReduceSum", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_sum", 13); },
         "axes computed at run time with noop_with_empty_axes = 1."),

@@ -217,9 +217,10 @@ TEST(OnnxImportErrors, UnsupportedAttributeValue) {
       << m;
 }
 
-TEST(OnnxImportErrors, ResizeOtherThanWholeFactorNearest) {
-  const std::string m = convert_error("err_resize_linear.onnx");
-  EXPECT_TRUE(has(m, "node 0 'up' (Resize, opset 13): attribute 'mode' = 'linear' is not supported")) << m;
+TEST(OnnxImportErrors, ResizeCropIsRefused) {
+  const std::string m = convert_error("err_resize_crop.onnx");
+  EXPECT_TRUE(has(m, "node 0 'up' (Resize, opset 13): attribute 'coordinate_transformation_mode' = "
+                     "'tf_crop_and_resize' is not supported")) << m;
 }
 
 TEST(OnnxImportErrors, AttributeTheMappingDoesNotReadIsRefused) {
