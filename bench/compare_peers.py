@@ -256,12 +256,31 @@ class Case:
     """
 
     def __init__(self, name, inputs, out_shape, want, lib, onnx_node, work, unit, rtol=1e-5, atol=1e-5,
-                 out_dtype=np.float32, t_args=(), b_args=(), ort_out_shape=None):
+                 out_dtype=np.float32, t_args=(), b_args=(), ort_out_shape=None, onnx_extra=None):
         self.name, self.inputs, self.out_shape, self.want = name, inputs, out_shape, want
         self.lib, self.onnx_node, self.work, self.unit = lib, onnx_node, work, unit
         self.rtol, self.atol, self.out_dtype, self.t_args = rtol, atol, np.dtype(out_dtype), t_args
         # ONNX Runtime's output shape where it differs from libops' (same elements).
         self.b_args, self.ort_out_shape = b_args, ort_out_shape or out_shape
+        # Extra node inputs after libops' ones: names ("" = omitted) and the
+        # initializers behind them, e.g. Resize's roi, scales and sizes.
+        self.onnx_extra = onnx_extra or ([], {})
+
+
+def bilinear_2x_reference(x):
+    """Linear 2x upsampling of H and W, half_pixel: output o reads source
+    (o + 0.5) / 2 - 0.5, the taps clamped at the edges."""
+    def axis(a, n):
+        c = (np.arange(2 * n) + 0.5) / 2 - 0.5
+        f = np.floor(c)
+        t = c - f
+        lo, hi = np.clip(f, 0, n - 1).astype(int), np.clip(f + 1, 0, n - 1).astype(int)
+        shape = [1] * a.ndim
+        shape[-1] = 2 * n
+        return np.take(a, lo, axis=-1) * (1 - t).reshape(shape) + np.take(a, hi, axis=-1) * t.reshape(shape)
+    x = x.astype(np.float64)
+    y = axis(x, x.shape[-1])
+    return np.swapaxes(axis(np.swapaxes(y, -1, -2), x.shape[-2]), -1, -2)
 
 
 def lstm_reference(x, w, r, b):
@@ -298,6 +317,7 @@ def case_table():
     mean, var, gamma, beta = u(64), np.abs(u(64)) + 0.5, u(64), u(64)
     table, ids = u(50000, 256), rng.integers(0, 50000, 4096)
     dw_x, dw_w = u(1, 256, 56, 56), u(256, 1, 3, 3) / 3
+    feat = u(1, 64, 112, 112)
     seq, batch, hidden = 64, 16, 512
     lx, lw, lr, lb = u(seq, batch, hidden), u(1, 4 * hidden, hidden) / 16, u(1, 4 * hidden, hidden) / 16, \
         u(1, 8 * hidden) / 4
@@ -349,6 +369,12 @@ def case_table():
              ("op", "conv2d", [3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 1, 256]),
              ("Conv", {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1], "group": 256}), 2 * 256 * 56 * 56 * 9, "GF/s",
              1e-4, 1e-4),
+        Case("resize linear 2x 64x112^2", [feat], [1, 64, 224, 224], lambda: bilinear_2x_reference(feat),
+             ("op", "resize", [224, 224, 1]), ("Resize", {"mode": "linear"}), f4 * 5 * feat.size, "GB/s", 1e-5, 1e-6,
+             onnx_extra=(["", "", "sizes"], {"sizes": np.array([1, 64, 224, 224], np.int64)})),
+        Case("resize nearest 2x 64x112^2", [feat], [1, 64, 224, 224], lambda: feat.repeat(2, 2).repeat(2, 3),
+             ("op", "resize", [224, 224, 0]), ("Resize", {"mode": "nearest"}), f4 * 5 * feat.size, "GB/s", 0, 0,
+             onnx_extra=(["", "", "sizes"], {"sizes": np.array([1, 64, 224, 224], np.int64)})),
         # ONNX's weight layout (weights_format 1) with its bias: the same inputs for both.
         Case("lstm T64 N16 H512", [lx, lw, lr, lb], [seq, batch, hidden], lambda: lstm_reference(lx, lw, lr, lb),
              ("op", "lstm_layer", [0, 0, 2, 0, 0, 1]), ("LSTM", {"hidden_size": hidden}),
@@ -366,6 +392,11 @@ def ort_model_for(case):
     if axes is not None:  # an axes input (ReduceSum since opset 13)
         inits.append(helper.make_tensor("axes", TensorProto.INT64, [len(axes)], axes))
         names.append("axes")
+    extra_names, extra_inits = case.onnx_extra
+    names += extra_names
+    for n, a in extra_inits.items():
+        inits.append(helper.make_tensor(n, TensorProto.INT64 if a.dtype == np.int64 else TensorProto.FLOAT,
+                                        list(a.shape), a.ravel().tolist()))
     node = helper.make_node(op_type, names, ["out"], **attrs)
     return onnx_model([node], [tensor_info(f"in{i}", a.dtype, list(a.shape)) for i, a in enumerate(case.inputs)],
                       [tensor_info("out", case.out_dtype, case.ort_out_shape)], inits)

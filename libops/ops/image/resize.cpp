@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "libops/core/parallel.h"
 #include "libops/ops/declarable_op.h"
@@ -52,31 +53,79 @@ double cubic_weight(double d, double a) {
   return 0;
 }
 
-template <typename C>
-void resize_cpu(const ResizeDesc& d, const C* x, const int64_t* iy, const C* wy, const int64_t* ix, const C* wx,
-                C* z) {
-  const int K = d.taps;
-  const int64_t rows = d.outer * d.oh;
+// Two passes per output row (the kernel of resize.cu computes the same
+// sums in the same order): the K source rows blended into one row,
+//   t[x, c] = sum_a wy[a] * x[iy[a], x, c]        (contiguous: vectorizes)
+// then each output pixel from K pixels of that row,
+//   z[ox, c] = sum_b wx[b] * t[ix[b], c]
+// Nearest (K = 1) copies the source pixel.
+template <typename C, int K>
+void resize_rows(const ResizeDesc& d, const C* x, const int64_t* iy, const C* wy, const int64_t* ix, const C* wx,
+                 C* z) {
+  const int64_t rows = d.outer * d.oh, row_len = d.w * d.inner;
   parallel_for(rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, d.ow * d.inner)), [&](int64_t begin,
                                                                                              int64_t end) {
+    std::vector<C> blended(K == 1 ? 0 : static_cast<size_t>(row_len));
+    C* t = blended.data();
     for (int64_t r = begin; r < end; ++r) {
       const int64_t o = r / d.oh, oy = r % d.oh;
-      const C* xo = x + o * d.h * d.w * d.inner;
+      const C* xo = x + o * d.h * row_len;
       C* zr = z + r * d.ow * d.inner;
+      if (K == 1) {
+        const C* src_row = xo + iy[oy] * row_len;
+        if (d.inner == 1) {
+          for (int64_t ox = 0; ox < d.ow; ++ox) zr[ox] = src_row[ix[ox]];
+          continue;
+        }
+        for (int64_t ox = 0; ox < d.ow; ++ox) {
+          const C* src = src_row + ix[ox] * d.inner;
+          C* zp = zr + ox * d.inner;
+          for (int64_t c = 0; c < d.inner; ++c) zp[c] = src[c];
+        }
+        continue;
+      }
+      {
+        const C w0 = wy[oy * K];
+        const C* s0 = xo + iy[oy * K] * row_len;
+        for (int64_t i = 0; i < row_len; ++i) t[i] = w0 * s0[i];
+        for (int a = 1; a < K; ++a) {
+          const C wa = wy[oy * K + a];
+          const C* sa = xo + iy[oy * K + a] * row_len;
+          for (int64_t i = 0; i < row_len; ++i) t[i] += wa * sa[i];
+        }
+      }
+      if (d.inner == 1) {
+        for (int64_t ox = 0; ox < d.ow; ++ox) {
+          const int64_t* ixo = ix + ox * K;
+          const C* wxo = wx + ox * K;
+          C acc = wxo[0] * t[ixo[0]];
+          for (int b = 1; b < K; ++b) acc += wxo[b] * t[ixo[b]];
+          zr[ox] = acc;
+        }
+        continue;
+      }
       for (int64_t ox = 0; ox < d.ow; ++ox) {
         C* zp = zr + ox * d.inner;
-        for (int64_t c = 0; c < d.inner; ++c) zp[c] = 0;
-        for (int a = 0; a < K; ++a) {
-          const C* xrow = xo + iy[oy * K + a] * d.w * d.inner;
-          for (int b = 0; b < K; ++b) {
-            const C wgt = wy[oy * K + a] * wx[ox * K + b];
-            const C* src = xrow + ix[ox * K + b] * d.inner;
-            for (int64_t c = 0; c < d.inner; ++c) zp[c] += wgt * src[c];
-          }
+        const C* t0 = t + ix[ox * K] * d.inner;
+        const C w0 = wx[ox * K];
+        for (int64_t c = 0; c < d.inner; ++c) zp[c] = w0 * t0[c];
+        for (int b = 1; b < K; ++b) {
+          const C wb = wx[ox * K + b];
+          const C* tb = t + ix[ox * K + b] * d.inner;
+          for (int64_t c = 0; c < d.inner; ++c) zp[c] += wb * tb[c];
         }
       }
     }
   });
+}
+
+// K as a constant, so the tap loops unroll.
+template <typename C>
+void resize_cpu(const ResizeDesc& d, const C* x, const int64_t* iy, const C* wy, const int64_t* ix, const C* wx,
+                C* z) {
+  if (d.taps == 1) resize_rows<C, 1>(d, x, iy, wy, ix, wx, z);
+  else if (d.taps == 2) resize_rows<C, 2>(d, x, iy, wy, ix, wx, z);
+  else resize_rows<C, 4>(d, x, iy, wy, ix, wx, z);
 }
 
 // The tables of one axis as arrays the kernels read: indices int64,

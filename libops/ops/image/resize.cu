@@ -20,10 +20,18 @@ __global__ void resize_kernel(ResizeDesc d, const C* x, const int64_t* iy, const
     const int64_t c = e % d.inner, ox = (e / d.inner) % d.ow, oy = (e / (d.inner * d.ow)) % d.oh;
     const int64_t o = e / (d.inner * d.ow * d.oh);
     const C* xo = x + o * d.h * d.w * d.inner + c;
+    if (K == 1) {  // nearest: a copy, as on the CPU
+      z[e] = xo[(iy[oy] * d.w + ix[ox]) * d.inner];
+      continue;
+    }
+    // The CPU's sums in its order (resize.cpp): the K rows blended at each
+    // source column, then the K columns.
     C acc = 0;
-    for (int a = 0; a < K; ++a) {  // the CPU's order (resize.cpp)
-      const C* xrow = xo + iy[oy * K + a] * d.w * d.inner;
-      for (int b = 0; b < K; ++b) acc += (wy[oy * K + a] * wx[ox * K + b]) * xrow[ix[ox * K + b] * d.inner];
+    for (int b = 0; b < K; ++b) {
+      const C* col = xo + ix[ox * K + b] * d.inner;
+      C t = wy[oy * K] * col[iy[oy * K] * d.w * d.inner];
+      for (int a = 1; a < K; ++a) t += wy[oy * K + a] * col[iy[oy * K + a] * d.w * d.inner];
+      acc = b == 0 ? wx[ox * K] * t : acc + wx[ox * K + b] * t;
     }
     z[e] = acc;
   }
