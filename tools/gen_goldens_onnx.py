@@ -360,6 +360,7 @@ def main():
     lstm_classifier()
     resize_cases()
     unet_resize()
+    einsum_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -663,6 +664,32 @@ def resize_cases():
         opset=9, mode="linear")
 
 
+def einsum_cases():
+    """Einsum lowered onto permute, reduce_sum and matmul (Note [Einsum])."""
+    for name, eq, shapes in [
+        ("einsum_batched_matmul", "bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+        ("einsum_attention_scores", "bhqd,bhkd->bhqk", [(1, 2, 5, 4), (1, 2, 6, 4)]),
+        ("einsum_attention_context", "bhqk,bhkd->bqhd", [(1, 2, 5, 6), (1, 2, 6, 4)]),
+        ("einsum_transpose", "ij->ji", [(3, 4)]),
+        ("einsum_sum_axis", "ijk->ki", [(2, 3, 4)]),
+        ("einsum_dot", "i,i->", [(5,), (5,)]),
+        ("einsum_matvec", "ij,j->i", [(3, 4), (4,)]),
+        ("einsum_rowwise_dot", "bi,bi->b", [(3, 4), (3, 4)]),
+        ("einsum_outer", "i,j->ij", [(3,), (4,)]),
+        ("einsum_implicit", "ij,kj", [(3, 4), (2, 4)]),
+        ("einsum_three_operands", "ij,jk,kl->il", [(2, 3), (3, 4), (4, 5)]),
+        ("einsum_grouped_free", "abc,cd->abd", [(2, 3, 4), (4, 5)]),
+        ("einsum_grouped_contraction", "abcd,cde->abe", [(2, 3, 4, 5), (4, 5, 6)]),
+        ("einsum_summed_before", "ij,jk->i", [(2, 3), (3, 4)]),
+        ("einsum_broadcast_batch", "bij,bjk->bik", [(1, 3, 4), (2, 4, 5)]),
+    ]:
+        names = [f"x{k}" for k in range(len(shapes))]
+        case(name, [N("Einsum", names, ["z0"], equation=eq)], {n: f32(*s) for n, s in zip(names, shapes)}, ["z0"],
+             opset=12, rtol=1e-5, atol=1e-5)
+    case("einsum_dynamic_batch", [N("Einsum", ["q", "k"], ["z0"], equation="bqd,bkd->bqk")],
+         {"q": f32(3, 5, 4), "k": f32(3, 6, 4)}, ["z0"], opset=12, dims={"q": ["B", 5, 4], "k": ["B", 6, 4]})
+
+
 def unet_resize(c=4):
     """A 2-level U-Net whose decoder upsamples with Resize (linear,
     half_pixel, as torch's bilinear interpolate exports) instead of
@@ -718,14 +745,14 @@ def save_only(name, nodes, inputs, outputs, inits=None, opset=13, domains=()):
 def errors():
     """Models the importer refuses, for the error tests (err_*.onnx)."""
     save_only("err_unsupported_op", [N("Relu", ["x"], ["r"], name="first"),
-                                     N("Einsum", ["r", "r"], ["z"], name="my_einsum", equation="ij,ij->i")],
+                                     N("Hardmax", ["r"], ["z"], name="my_hardmax")],
               {"x": [2, 3]}, ["z"])
     save_only("err_bad_attribute", [N("MaxPool", ["x"], ["z"], name="pool1", kernel_shape=[2, 2], ceil_mode=1,
                                         pads=[0, 0, 1, 1])],
               {"x": [1, 1, 5, 5]}, ["z"])
     save_only("err_unknown_attribute", [N("Relu", ["x"], ["z"], name="r", not_an_onnx_attribute=3)],
               {"x": [2]}, ["z"])
-    save_only("err_many", [N("Einsum", ["x", "x"], ["a"], name="e1", equation="ij,ij->i"),
+    save_only("err_many", [N("Einsum", ["x"], ["a"], name="e1", equation="ii->i"),
                            N("Relu", ["x"], ["b"], name="fine"),
                            N("MaxPool", ["y"], ["c"], name="p", kernel_shape=[2, 2], ceil_mode=1, pads=[1, 0, 0, 0]),
                            N("Unique", ["b"], ["d"], name="u"),
@@ -742,7 +769,7 @@ def errors():
     save_only("err_loop_scan", [N("Loop", ["n", "", "x"], ["z", "zs"], name="repeat", body=body)], {"x": [2]},
               ["z", "zs"], {"n": np.array(3, np.int64)})
     then_g = helper.make_graph([N("Identity", ["x"], ["t"])], "then", [], [helper.make_empty_tensor_value_info("t")])
-    else_g = helper.make_graph([N("Einsum", ["x", "x"], ["e"], name="inner", equation="i,i->i")], "else", [],
+    else_g = helper.make_graph([N("Einsum", ["x"], ["e"], name="inner", equation="ii->i")], "else", [],
                                [helper.make_empty_tensor_value_info("e")])
     m = save_only("err_if_branch", [N("If", ["c"], ["z"], name="branch", then_branch=then_g, else_branch=else_g)],
                   {"x": [2]}, ["z"])

@@ -10,6 +10,7 @@
 // that it does not read are refused for it (Note [Nothing ignored] in
 // onnx_convert.h), so a row is only as permissive as its function.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -1057,6 +1058,183 @@ Status map_top_k(C& c) {
   return Status::ok();
 }
 
+// ---- Einsum ----
+
+// Einsum lowered onto permute, reduce_sum and matmul (Note [Einsum]).
+//
+// Note [Einsum]
+//  Operands are folded left to right. Contracting A with B (subscripts as
+//  letters), with `needed` the letters of the output and of later operands:
+//    letters of one operand only and not needed   summed out of it first
+//    batch   in both, needed        matmul's leading (broadcast) dims
+//    contr   in both, not needed    summed by the matmul
+//    left    in A only / right  in B only
+//  A goes to [batch.., L, K] and B to [batch.., K, R] by a permute (and a
+//  reshape where a group has other than one letter: the group's extents
+//  must then be known, but for one -1), the product is [batch.., L, R],
+//  split back into letters. The last operand sums out what the output does
+//  not name and is permuted into the output's order. Refused: ellipses,
+//  and a letter twice in one operand (a diagonal).
+namespace einsum {
+
+struct Term {
+  std::string letters;
+  Value v;
+  std::vector<int64_t> dims;  // per letter, -1 unknown
+};
+
+bool has(const std::string& s, char ch) { return s.find(ch) != std::string::npos; }
+
+std::vector<int64_t> positions(const std::string& from, const std::string& letters) {
+  std::vector<int64_t> p;
+  for (char ch : letters) p.push_back(static_cast<int64_t>(from.find(ch)));
+  return p;
+}
+
+int64_t extent(const Term& t, char ch) { return t.dims[t.letters.find(ch)]; }
+
+// Keeps only the letters of `keep` (in t's order), summing out the others.
+Term sum_out(C& c, const Term& t, const std::string& keep) {
+  std::vector<int64_t> axes;
+  Term r;
+  for (size_t k = 0; k < t.letters.size(); ++k) {
+    if (has(keep, t.letters[k])) {
+      r.letters += t.letters[k];
+      r.dims.push_back(t.dims[k]);
+    } else {
+      axes.push_back(static_cast<int64_t>(k));
+    }
+  }
+  r.v = axes.empty() ? t.v : c.op("reduce_sum").in(t.v).arg("axes", axes).arg("keep_dims", false).emit1();
+  return r;
+}
+
+Value permuted(C& c, const Term& t, const std::string& order) {
+  if (order == t.letters) return t.v;
+  return c.op("permute").in(t.v).arg("perm", positions(t.letters, order)).emit1();
+}
+
+// The product of a group's extents: 1 when empty, -1 when one is unknown.
+int64_t group_extent(const Term& t, const std::string& group) {
+  int64_t n = 1;
+  for (char ch : group) {
+    const int64_t e = extent(t, ch);
+    if (e < 0) return -1;
+    n *= e;
+  }
+  return n;
+}
+
+// v reshaped to [batch (kept).., a, b]; false when both a and b are unknown.
+bool to_matrix(C& c, Value& v, size_t batch, const std::string& g1, const std::string& g2, const Term& t) {
+  if (g1.size() == 1 && g2.size() == 1) return true;
+  const int64_t a = group_extent(t, g1), b = group_extent(t, g2);
+  if (a < 0 && b < 0) return false;
+  std::vector<int64_t> shape(batch, 0);
+  shape.push_back(a);
+  shape.push_back(b);
+  v = c.op("reshape").in(v).arg("shape", shape).arg("copy_zeros", true).emit1();
+  return true;
+}
+
+Status contract(C& c, const Term& a_in, const Term& b_in, const std::string& needed, Term& out) {
+  std::string keep_a, keep_b;
+  for (char ch : a_in.letters)
+    if (has(b_in.letters, ch) || has(needed, ch)) keep_a += ch;
+  for (char ch : b_in.letters)
+    if (has(a_in.letters, ch) || has(needed, ch)) keep_b += ch;
+  const Term a = sum_out(c, a_in, keep_a), b = sum_out(c, b_in, keep_b);
+  std::string batch, contr, left, right;
+  for (char ch : a.letters) {
+    if (has(b.letters, ch)) (has(needed, ch) ? batch : contr) += ch;
+    else left += ch;
+  }
+  for (char ch : b.letters)
+    if (!has(a.letters, ch)) right += ch;
+  Value va = permuted(c, a, batch + left + contr), vb = permuted(c, b, batch + contr + right);
+  if (!to_matrix(c, va, batch.size(), left, contr, a) || !to_matrix(c, vb, batch.size(), contr, right, b))
+    return c.fail("an Einsum contraction needs its grouped extents known (more than one unknown in a group pair)");
+  Value prod = c.op("matmul").in(va).in(vb).emit1();
+  out.letters = batch + left + right;
+  out.dims.clear();
+  for (char ch : batch) out.dims.push_back(std::max(extent(a, ch), extent(b, ch)));
+  for (char ch : left) out.dims.push_back(extent(a, ch));
+  for (char ch : right) out.dims.push_back(extent(b, ch));
+  if (left.size() == 1 && right.size() == 1) {
+    out.v = prod;
+    return Status::ok();
+  }
+  // [batch.., L, R] back to one axis per letter.
+  std::vector<int64_t> shape(batch.size(), 0);
+  int unknown = 0;
+  for (size_t k = batch.size(); k < out.dims.size(); ++k) {
+    shape.push_back(out.dims[k] < 0 ? -1 : out.dims[k]);
+    unknown += out.dims[k] < 0;
+  }
+  if (unknown > 1) return c.fail("an Einsum result needs the extents of its free indices known (more than one unknown)");
+  out.v = c.op("reshape").in(prod).arg("shape", shape).arg("copy_zeros", true).emit1();
+  return Status::ok();
+}
+
+}  // namespace einsum
+
+Status map_einsum(C& c) {
+  using einsum::Term;
+  std::string eq;
+  for (char ch : c.attr_string("equation", "")) if (ch != ' ') eq += ch;
+  if (eq.find("...") != std::string::npos) return c.fail_attr("equation", "'" + eq + "' has an ellipsis, which is not supported");
+  const size_t arrow = eq.find("->");
+  const std::string lhs = eq.substr(0, arrow);
+  std::vector<std::string> subs;
+  for (size_t start = 0;;) {
+    const size_t comma = lhs.find(',', start);
+    subs.push_back(lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (static_cast<int>(subs.size()) != c.num_inputs())
+    return c.fail_attr("equation", str_format("'%s' names %zu operands; the node has %d inputs", eq.c_str(), subs.size(),
+                                              c.num_inputs()));
+  std::string out;
+  if (arrow != std::string::npos) {
+    out = eq.substr(arrow + 2);
+  } else {  // implicit: the letters seen once, in alphabetical order
+    std::string all = lhs;
+    std::sort(all.begin(), all.end());
+    for (char ch : all)
+      if (std::isalpha(static_cast<unsigned char>(ch)) && std::count(lhs.begin(), lhs.end(), ch) == 1) out += ch;
+  }
+  std::vector<Term> terms;
+  for (int k = 0; k < c.num_inputs(); ++k) {
+    const std::string& sub = subs[static_cast<size_t>(k)];
+    for (size_t i = 0; i < sub.size(); ++i) {
+      if (!std::isalpha(static_cast<unsigned char>(sub[i])))
+        return c.fail_attr("equation", "'" + eq + "' has a character that is not a letter");
+      if (sub.find(sub[i], i + 1) != std::string::npos)
+        return c.fail_attr("equation", "'" + eq + "' repeats an index within an operand (a diagonal), which is not "
+                                       "supported");
+    }
+    const ValueType t = c.input_type(k);
+    if (t.rank() != static_cast<int>(sub.size()))
+      return c.fail(str_format("operand %d's subscripts '%s' do not match its rank %d", k, sub.c_str(), t.rank()));
+    terms.push_back(Term{sub, c.input(k), t.dims});
+  }
+  for (char ch : out)
+    if (lhs.find(ch) == std::string::npos || std::count(out.begin(), out.end(), ch) > 1)
+      return c.fail_attr("equation", "'" + eq + "': output index '" + std::string(1, ch) + "' is not an input index "
+                                     "or repeats");
+  Term cur = terms[0];
+  for (size_t k = 1; k < terms.size(); ++k) {
+    std::string needed = out;
+    for (size_t j = k + 1; j < terms.size(); ++j) needed += terms[j].letters;
+    Term next;
+    RETURN_IF_ERROR(einsum::contract(c, cur, terms[k], needed, next));
+    cur = next;
+  }
+  cur = einsum::sum_out(c, cur, out);
+  return done(c, 0, einsum::permuted(c, cur, out));
+}
+
 Status map_where(C& c) {
   return done(c, 0, c.op("where").in(c.input(0)).in(c.input(1)).in(c.input(2)).emit1());
 }
@@ -1537,6 +1715,7 @@ const std::vector<OpMapping> kTable = {
     ROW("Resize", 10, kMaxOpset, map_resize,
         "coordinate modes tf_crop_and_resize and half_pixel_symmetric; antialias; axes; linear and cubic (and "
         "scales that are not whole numbers) over other than the H and W of 4-D inputs; scales with unknown H and W."),
+    ROW("Einsum", 12, kMaxOpset, map_einsum, "ellipses; an index repeated within one operand (diagonals)."),
     ROW("LSTM", 7, kMaxOpset, [](C& c) { return map_recurrent(c, true); },
         "clip; input_forget = 1; activations that differ between the two directions."),
     ROW("GRU", 7, kMaxOpset, [](C& c) { return map_recurrent(c, false); },
