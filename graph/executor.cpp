@@ -176,9 +176,14 @@ struct Frame {
       if (node.kind != NodeKind::kCustom) continue;
       Context& ctx = calls[p];
       ctx.set_op_name(node.op->name());
-      for (int32_t in : node.inputs) ctx.add_input(&arrays[static_cast<size_t>(in)]);
+      std::vector<bool> constant_inputs;
+      for (int32_t in : node.inputs) {
+        ctx.add_input(&arrays[static_cast<size_t>(in)]);
+        constant_inputs.push_back(constant[static_cast<size_t>(in)] != 0);
+      }
       for (int32_t k = 0; k < node.num_outputs; ++k) ctx.add_output(&arrays[static_cast<size_t>(node.first_output + k)]);
       ctx.args() = node.args;
+      ctx.set_constant_inputs(std::move(constant_inputs));  // Note [Op state]
     }
   }
 

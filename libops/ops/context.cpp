@@ -32,6 +32,8 @@ void Context::clear() {
   inplace_ = false;
   device_ = Device::cpu();
   workspace_.release_all();
+  constant_inputs_.clear();
+  op_state_.reset();
 }
 
 Status Context::store_result(int i, const NDArray& a) {

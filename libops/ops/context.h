@@ -46,6 +46,19 @@ class Workspace {
   std::vector<void*> blocks_;
 };
 
+// Note [Op state]
+// An op may keep work it derived from inputs that never change (weights
+// repacked for a faster GEMM) in its Context, for as long as the Context
+// lives. The graph executor keeps one Context per node for the life of a
+// Session and marks the inputs that are graph constants
+// (input_is_constant), so such work is done once per session; a direct
+// call through the C API gets a fresh Context and no constant inputs, so
+// nothing is kept. The state must check that it still fits the call
+// (shapes, data pointer, thread count) and is rebuilt when it does not.
+struct OpState {
+  virtual ~OpState() = default;
+};
+
 class Context {
  public:
   Context() = default;
@@ -107,6 +120,14 @@ class Context {
   bool inplace() const { return inplace_; }
   Device device() const { return device_; }
   Workspace& workspace() { return workspace_; }
+  // Note [Op state]: whether input i's contents stay the same for as long
+  // as this Context is reused, and the state an op keeps here.
+  bool input_is_constant(int i) const {
+    return i >= 0 && static_cast<size_t>(i) < constant_inputs_.size() && constant_inputs_[static_cast<size_t>(i)];
+  }
+  void set_constant_inputs(std::vector<bool> flags) { constant_inputs_ = std::move(flags); }
+  OpState* op_state() const { return op_state_.get(); }
+  void set_op_state(std::unique_ptr<OpState> state) { op_state_ = std::move(state); }
 
   // Replaces output i's content with `a`: copied into a supplied output of
   // the same shape, otherwise the slot takes the array itself.
@@ -132,6 +153,8 @@ class Context {
   bool inplace_ = false;
   Device device_;
   Workspace workspace_;
+  std::vector<bool> constant_inputs_;
+  std::unique_ptr<OpState> op_state_;
 };
 
 }  // namespace libops

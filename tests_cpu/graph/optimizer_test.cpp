@@ -40,7 +40,9 @@ Loaded load_and_run(const std::vector<uint8_t>& bytes, bool rewrites, const NDAr
   const NDArray* in[] = {&x};
   Status st = s.run(in, 1);
   EXPECT_TRUE(st.is_ok()) << st.message();
-  if (st.is_ok()) EXPECT_TRUE(s.output(0).dup('c', r.out).is_ok());
+  if (st.is_ok()) {
+    EXPECT_TRUE(s.output(0).dup('c', r.out).is_ok());
+  }
   return r;
 }
 

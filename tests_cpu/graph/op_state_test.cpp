@@ -1,0 +1,101 @@
+// Note [Op state]: a graph's matmul with a constant weight matrix packs it
+// once per session (Note [Packed constant weights]) and must still give the
+// plain product on every run: new inputs, a new batch size (a repack), two
+// sessions of one graph, and more threads.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "graph/executor.h"
+#include "graph_builder.h"
+#include "libops/core/parallel.h"
+#include "test_util.h"
+
+namespace libops::graph {
+namespace {
+
+using libops::test::iota;
+using libops::test::make;
+using libops::test::values;
+using test::BodyBuilder;
+using test::GraphBuilder;
+using test::Ref;
+
+constexpr int64_t kK = 5, kN = 7;
+
+std::vector<double> weights() { return iota(kK * kN, 0.1, -1.5); }
+
+// y = x [batch, 5] @ w [5, 7], w a constant (transposed in storage when
+// `stored_transposed`: then the graph multiplies by permute(wt)).
+std::shared_ptr<const Graph> matmul_graph() {
+  GraphBuilder g;
+  BodyBuilder& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{-1, kK});
+  Ref w = m.constant("w", make(DataType::kFloat32, {kK, kN}, weights()));
+  m.output("y", m.op("matmul", {x, w}, {}, "mm"));
+  std::shared_ptr<const Graph> graph;
+  Status s = test::load(g.finish(), graph);
+  EXPECT_TRUE(s.is_ok()) << s.message();
+  return graph;
+}
+
+std::vector<double> product(const std::vector<double>& x, int64_t rows) {
+  const std::vector<double> w = weights();
+  std::vector<double> y(static_cast<size_t>(rows * kN), 0.0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < kN; ++j)
+      for (int64_t p = 0; p < kK; ++p) y[r * kN + j] += x[r * kK + p] * w[p * kN + j];
+  return y;
+}
+
+void expect_runs(Session& s, const std::vector<int64_t>& batches) {
+  double shift = 0;
+  for (int64_t rows : batches) {
+    shift += 0.25;
+    const std::vector<double> xv = iota(rows * kK, 0.3, shift);
+    NDArray x = make(DataType::kFloat32, {rows, kK}, xv);
+    const NDArray* in[] = {&x};
+    ASSERT_TRUE(s.run(in, 1).is_ok());
+    const std::vector<double> got = values(s.output(0)), want = product(xv, rows);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-4 * (1 + std::fabs(want[i]))) << i;
+  }
+}
+
+TEST(OpState, PackedWeightsGiveTheProductOnEveryRun) {
+  Session s(matmul_graph());
+  expect_runs(s, {3, 3, 8, 1, 3});
+}
+
+TEST(OpState, EachSessionKeepsItsOwn) {
+  std::shared_ptr<const Graph> g = matmul_graph();
+  Session a(g), b(g);
+  expect_runs(a, {4});
+  expect_runs(b, {2, 6});
+  expect_runs(a, {4, 1});
+}
+
+TEST(OpState, ThreadCountChangeRepacks) {
+  const int saved = get_num_threads();
+  Session s(matmul_graph());
+  set_num_threads(1);
+  expect_runs(s, {6, 1});
+  set_num_threads(2);
+  expect_runs(s, {6, 1});
+  set_num_threads(saved);
+}
+
+TEST(OpState, ContextClearDropsStateAndConstantFlags) {
+  Context ctx("matmul");
+  ctx.set_constant_inputs({false, true});
+  ctx.set_op_state(std::make_unique<OpState>());
+  EXPECT_TRUE(ctx.input_is_constant(1));
+  EXPECT_FALSE(ctx.input_is_constant(0));
+  EXPECT_FALSE(ctx.input_is_constant(7));
+  ctx.clear();
+  EXPECT_FALSE(ctx.input_is_constant(1));
+  EXPECT_EQ(ctx.op_state(), nullptr);
+}
+
+}  // namespace
+}  // namespace libops::graph
