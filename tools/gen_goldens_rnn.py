@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Generate the numpy goldens of lstm_layer and gru_layer under
+"""Generate the numpy goldens of lstm_layer, gru_layer and rnn_layer under
 tests_cpu/golden/rnn/ (tools/golden_manifest.py).
 
 Run from anywhere:  python3 tools/gen_goldens_rnn.py
 
-The references are written in ONNX's terms (its LSTM and GRU operator
+The references are written in ONNX's terms (its LSTM, GRU and RNN operator
 definitions), one batch row and one time step at a time in float64, with
 the gates picked out of the weights by name; the libnd4j layouts are built
 from the same weights by reordering and transposing the gate blocks. So the
@@ -59,7 +59,7 @@ def run_reference(kind, x, W, R, Wb, Rb, P, lengths, h0, c0, acts, clip, lbr, re
     h_last [D, N, H], c_last [D, N, H]."""
     T, N, _ = x.shape
     D, GH, _ = W.shape
-    G = 4 if kind == "lstm" else 3
+    G = {"lstm": 4, "gru": 3, "rnn": 1}[kind]
     H = GH // G
     y = np.zeros((T, D, N, H))
     hl = np.zeros((D, N, H))
@@ -86,6 +86,8 @@ def run_reference(kind, x, W, R, Wb, Rb, P, lengths, h0, c0, acts, clip, lbr, re
                         c = np.clip(c, -clip, clip)
                     o = f(gate(1) + p[H:2 * H] * c)
                     h = o * hact(c)
+                elif kind == "rnn":
+                    h = g(blk(W, 0) @ xt + blk(R, 0) @ h + blk(Wb, 0) + blk(Rb, 0))
                 else:
                     z = f(blk(W, 0) @ xt + blk(R, 0) @ h + blk(Wb, 0) + blk(Rb, 0))
                     r = f(blk(W, 1) @ xt + blk(R, 1) @ h + blk(Wb, 1) + blk(Rb, 1))
@@ -103,9 +105,9 @@ def run_reference(kind, x, W, R, Wb, Rb, P, lengths, h0, c0, acts, clip, lbr, re
 def to_libnd4j(kind, W, R, Wb):
     """ONNX [D, G*H, I] weights -> libnd4j [D, I, G*H] in its gate order
     (LSTM i, f, g, o from ONNX i, o, f, c; GRU r, u, c from z, r, h)."""
-    G = 4 if kind == "lstm" else 3
+    G = {"lstm": 4, "gru": 3, "rnn": 1}[kind]
     H = W.shape[1] // G
-    perm = [0, 2, 3, 1] if kind == "lstm" else [1, 0, 2]
+    perm = {"lstm": [0, 2, 3, 1], "gru": [1, 0, 2], "rnn": [0]}[kind]
     reorder = lambda a: np.concatenate([a[..., k * H:(k + 1) * H, :] for k in perm], axis=-2)
     reorder_b = lambda a: np.concatenate([a[..., k * H:(k + 1) * H] for k in perm], axis=-1)
     return (np.swapaxes(reorder(W), -1, -2), np.swapaxes(reorder(R), -1, -2), reorder_b(Wb))
@@ -132,7 +134,7 @@ def case(kind, name, tag, T=4, N=3, I=5, H=4, data_format=0, direction=0, wf=1, 
          init=False, peep=False, outs=(True, False, False), acts=("sigmoid", "tanh", "tanh"), alphas=None,
          clip=0.0, lbr=False):
     dt, rtol, atol = TOL[tag]
-    G = 4 if kind == "lstm" else 3
+    G = {"lstm": 4, "gru": 3, "rnn": 1}[kind]
     D = 2 if direction >= 2 else 1
     cast = lambda a: np.asarray(a, np.float64).astype(dt).astype(np.float64)
     x = cast(normal(T, N, I, scale=1.0))
@@ -189,11 +191,16 @@ def case(kind, name, tag, T=4, N=3, I=5, H=4, data_format=0, direction=0, wf=1, 
         t = [clip] + ts
         b = [bias, seq is not None, init, init, peep] + list(outs)
         M.case("lstm_layer", f"{name}_{tag}", ins, outputs, i=i, t=t, b=b, rtol=rtol, atol=atol)
-    else:
+    elif kind == "gru":
         i = [data_format, direction] + codes[:2] + [wf]
         t = ts[:4]
         b = [bias, seq is not None, init, lbr] + list(outs[:2])
         M.case("gru_layer", f"{name}_{tag}", ins, outputs, i=i, t=t, b=b, rtol=rtol, atol=atol)
+    else:  # rnn: its one activation is acts[1] (the cell's)
+        i = [data_format, direction, codes[1], wf]
+        t = ts[2:4]
+        b = [bias, seq is not None, init] + list(outs[:2])
+        M.case("rnn_layer", f"{name}_{tag}", ins, outputs, i=i, t=t, b=b, rtol=rtol, atol=atol)
 
 
 def main():
@@ -223,6 +230,15 @@ def main():
         case("gru", "bidirectional_concat_libnd4j", tag, data_format=2, direction=3, wf=0, outs=(True, True, False))
         case("gru", "activations", tag, acts=("hard_sigmoid", "elu", "tanh"), alphas=[(0.25, 0.5), (0.8, None),
                                                                                        (None, None)])
+    for tag in ("f64", "f32"):  # after the others, so their inputs stay as they were
+        case("rnn", "forward_onnx", tag)
+        case("rnn", "forward_libnd4j_init", tag, wf=0, init=True, outs=(True, True, False))
+        case("rnn", "bidirectional_onnx_axis_seq_len", tag, data_format=3, direction=4, seq=[4, 2, 3], init=True,
+             outs=(True, True, False))
+        case("rnn", "backward_batch_major_relu", tag, data_format=1, direction=1, acts=("sigmoid", "relu", "tanh"),
+             outs=(True, True, False))
+        case("rnn", "bidirectional_sum_leaky_relu", tag, direction=2, wf=0, acts=("sigmoid", "leaky_relu", "tanh"),
+             alphas=[(None, None), (0.2, None), (None, None)])
     M.write("tools/gen_goldens_rnn.py")
 
 

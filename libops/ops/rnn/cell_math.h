@@ -124,6 +124,15 @@ LIBOPS_HOST_DEVICE inline void cell_unit(const RnnDesc& d, const CellStep& st, i
     }
     return;
   }
+  if (d.kind == CellKind::kRnn) {
+    const C h_new = activate<C>(d.cell_act, pre(0));
+    h[j] = h_new;
+    if (y != nullptr) {
+      if (st.accumulate) y[t * d.y_t] += h_new;
+      else y[t * d.y_t] = h_new;
+    }
+    return;
+  }
   // GRU: z block 0 or 1, r the other, n block 2 (GateLayout).
   const int64_t zcol = d.gates.block[0] * H + j, ncol = 2 * H + j;
   if (st.phase == 1) {

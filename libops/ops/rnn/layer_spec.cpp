@@ -180,6 +180,7 @@ GateLayout gate_layout(CellKind kind, int weights_format) {
     }
     return g;
   }
+  if (kind == CellKind::kRnn) return g;  // one block
   // GRU: block[0] is z, block[1] r; n is block 2 in both orders.
   if (weights_format == 1) g.block[0] = 0, g.block[1] = 1;  // ONNX z, r, h
   else g.block[0] = 1, g.block[1] = 0;                      // libnd4j r, u, c

@@ -1,4 +1,4 @@
-// What lstm_layer and gru_layer share: libnd4j lstmLayer's layouts and
+// What lstm_layer, gru_layer and rnn_layer share: libnd4j lstmLayer's layouts and
 // direction modes, read from a call into an RnnDesc (recurrent.h), the
 // shapes of their outputs, and the checks of their inputs.
 //

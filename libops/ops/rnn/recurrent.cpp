@@ -175,7 +175,7 @@ Status run_recurrent(Context& block, const RnnDesc& d, const RnnOperands& in, ND
   const int D = d.directions;
   const int64_t T = d.T, N = d.N, I = d.I, H = d.H, GH = d.gate_count() * H;
   const bool lstm = d.kind == CellKind::kLstm;
-  const bool two_phase = !lstm && !d.linear_before_reset;
+  const bool two_phase = d.kind == CellKind::kGru && !d.linear_before_reset;
   const Dims state_shape{D, N, H};
 
   // The final states are where the recurrence keeps its state.

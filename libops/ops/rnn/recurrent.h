@@ -6,7 +6,7 @@
 // Every sequence is staged as x [T, N, I] (time-major) in the compute dtype
 // (float32, or float64 for float64 inputs). For each direction d:
 //   1. gx [T*N, G*H] = x [T*N, I] * W_d        one GEMM (G = 4 gates for
-//                                              LSTM, 3 for GRU)
+//                                              LSTM, 3 for GRU, 1 for RNN)
 //   2. for s = 0 .. T-1:
 //        gh [N, G*H] = h [N, H] * R_d          one GEMM (GRU without
 //                                              linear_before_reset: two)
@@ -27,6 +27,7 @@
 //         n = g(xn + bxn + (r * h) * Rn + bhn)     (linear_before_reset 0)
 //         n = g(xn + bxn + r * (h * Rn + bhn))     (linear_before_reset 1)
 //         h' = z * h + (1 - z) * n
+//   RNN   h' = act(g)   (the cell activation)
 // The output y is written straight into the op's output layout through
 // four strides (time, batch, direction, unit), so the time-major, batch-
 // major, feature-major and ONNX layouts need no transpose afterwards; a
@@ -44,7 +45,7 @@
 
 namespace libops::ops::rnn {
 
-enum class CellKind : int { kLstm, kGru };
+enum class CellKind : int { kLstm, kGru, kRnn };
 
 // libnd4j's activation codes (lstmLayer's gateAct, cellAct, outAct).
 enum class Activation : int {
@@ -79,7 +80,9 @@ struct RnnDesc {
   GateLayout gates;
   // y's strides (elements) over time, batch, direction and unit.
   int64_t y_t = 0, y_n = 0, y_d = 0, y_h = 1;
-  LIBOPS_HOST_DEVICE int gate_count() const { return kind == CellKind::kLstm ? 4 : 3; }
+  LIBOPS_HOST_DEVICE int gate_count() const {
+    return kind == CellKind::kLstm ? 4 : (kind == CellKind::kGru ? 3 : 1);
+  }
 };
 
 // What one cell kernel call sees: direction d, step s. Pointers are into
