@@ -361,6 +361,7 @@ def main():
     resize_cases()
     unet_resize()
     einsum_cases()
+    rnn_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -586,39 +587,42 @@ def ceil_mode_cases():
         ceil_mode=1)
 
 
+def rnn(op, name, direction="forward", layout=0, inputs=("B",), outs=("Y", "Y_h", "Y_c"), opset=14,
+        **attrs):
+    """One LSTM / GRU / RNN node: sequence 5, batch 3, input 4, hidden 6."""
+    T, B, I, H = 5, 3, 4, 6
+    G, D = {"LSTM": 4, "GRU": 3, "RNN": 1}[op], (2 if direction == "bidirectional" else 1)
+    x = f32(B, T, I) if layout else f32(T, B, I)
+    inits = {"W": f32(D, G * H, I) * 0.5, "R": f32(D, G * H, H) * 0.5}
+    feeds = {"x": x}
+    names = ["x", "W", "R"]
+    opt = {"B": lambda: f32(D, 2 * G * H) * 0.5,
+           "sequence_lens": lambda: np.array([T, 2, 4][:B], np.int32),
+           "initial_h": lambda: f32(*((B, D, H) if layout else (D, B, H))),
+           "initial_c": lambda: f32(*((B, D, H) if layout else (D, B, H))),
+           "P": lambda: f32(D, 3 * H) * 0.5}
+    order = ["B", "sequence_lens", "initial_h", "initial_c", "P"][:5 if op == "LSTM" else 3]
+    for k in order:
+        if k in inputs:
+            inits[k] = opt[k]()
+            names.append(k)
+        else:
+            names.append("")
+    while names[-1] == "":
+        names.pop()
+    node_outs = [o if o in outs else "" for o in (("Y", "Y_h", "Y_c") if op == "LSTM" else ("Y", "Y_h"))]
+    if not any(node_outs):
+        node_outs = ["Y"]
+    while node_outs[-1] == "":
+        node_outs.pop()
+    if layout:
+        attrs["layout"] = 1
+    case(name, [N(op, names, node_outs, hidden_size=H, direction=direction, **attrs)], feeds,
+         [o for o in node_outs if o], inits, opset=opset, rtol=1e-5, atol=1e-5)
+
+
 def recurrent_cases():
     """LSTM and GRU (lstm_layer / gru_layer); generated after the others."""
-    T, B, I, H = 5, 3, 4, 6
-
-    def rnn(op, name, direction="forward", layout=0, inputs=("B",), outs=("Y", "Y_h", "Y_c"), opset=14,
-            **attrs):
-        G, D = (4 if op == "LSTM" else 3), (2 if direction == "bidirectional" else 1)
-        x = f32(B, T, I) if layout else f32(T, B, I)
-        inits = {"W": f32(D, G * H, I) * 0.5, "R": f32(D, G * H, H) * 0.5}
-        feeds = {"x": x}
-        names = ["x", "W", "R"]
-        opt = {"B": lambda: f32(D, 2 * G * H) * 0.5,
-               "sequence_lens": lambda: np.array([T, 2, 4][:B], np.int32),
-               "initial_h": lambda: f32(*((B, D, H) if layout else (D, B, H))),
-               "initial_c": lambda: f32(*((B, D, H) if layout else (D, B, H))),
-               "P": lambda: f32(D, 3 * H) * 0.5}
-        order = ["B", "sequence_lens", "initial_h", "initial_c", "P"][:5 if op == "LSTM" else 3]
-        for k in order:
-            if k in inputs:
-                inits[k] = opt[k]()
-                names.append(k)
-            else:
-                names.append("")
-        while names[-1] == "":
-            names.pop()
-        node_outs = [o if o in outs else "" for o in (("Y", "Y_h", "Y_c") if op == "LSTM" else ("Y", "Y_h"))]
-        while node_outs[-1] == "":
-            node_outs.pop()
-        if layout:
-            attrs["layout"] = 1
-        case(name, [N(op, names, node_outs, hidden_size=H, direction=direction, **attrs)], feeds,
-             [o for o in node_outs if o], inits, opset=opset, rtol=1e-5, atol=1e-5)
-
     rnn("LSTM", "lstm_forward", opset=7)
     rnn("LSTM", "lstm_reverse_y_h_only", direction="reverse", outs=("Y_h",))
     rnn("LSTM", "lstm_bidirectional_all_inputs", direction="bidirectional",
@@ -710,6 +714,17 @@ def unet_resize(c=4):
     inits["head_w"] = f32(1, c, 1, 1)
     nodes.append(N("Conv", [d1, "head_w"], ["y"]))
     case("model_unet_resize", nodes, {"x": f32(1, 3, 8, 10)}, ["y"], inits, opset=13, rtol=1e-4, atol=1e-5)
+
+
+def rnn_cases():
+    """ONNX's RNN (rnn_layer); generated after the others."""
+    rnn("RNN", "rnn_forward", opset=7, outs=("Y", "Y_h"))
+    rnn("RNN", "rnn_bidirectional_seq_lens", direction="bidirectional", inputs=("B", "sequence_lens", "initial_h"),
+        outs=("Y", "Y_h"))
+    rnn("RNN", "rnn_reverse_relu_y_h", direction="reverse", activations=["Relu"], outs=("Y_h",))
+    # layout 1 goes to onnx.reference (ORT refuses it), which knows Tanh alone.
+    rnn("RNN", "rnn_layout1", layout=1, inputs=("B", "initial_h"), outs=("Y", "Y_h"))
+    rnn("RNN", "rnn_leaky_relu", activations=["LeakyRelu"], activation_alpha=[0.2], outs=("Y", "Y_h"))
 
 
 def lstm_classifier(vocab=20, emb=8, hidden=16, classes=5, seq=7):

@@ -1431,12 +1431,15 @@ Status map_resize(C& c) {
 
 // ---- recurrent layers ----
 
-// LSTM and GRU onto lstm_layer / gru_layer with ONNX's weight layout
-// (weights_format 1): W, R, B and P are passed as they are. Bidirectional
-// runs use direction 4 (y [T, 2, N, H], ONNX's Y) in layout 0, and
-// direction 3 (y [N, T, 2H], reshaped to [N, T, 2, H]) in layout 1.
-Status map_recurrent(C& c, bool lstm) {
-  const int n_acts = lstm ? 3 : 2;
+// LSTM, GRU and RNN onto lstm_layer / gru_layer / rnn_layer with ONNX's
+// weight layout (weights_format 1): W, R, B and P are passed as they are.
+// Bidirectional runs use direction 4 (y [T, 2, N, H], ONNX's Y) in layout
+// 0, and direction 3 (y [N, T, 2H], reshaped to [N, T, 2, H]) in layout 1.
+enum class Recurrent { kLstm, kGru, kRnn };
+
+Status map_recurrent(C& c, Recurrent kind) {
+  const bool lstm = kind == Recurrent::kLstm, rnn = kind == Recurrent::kRnn;
+  const int n_acts = lstm ? 3 : (rnn ? 1 : 2);
   const std::string dir = c.attr_string("direction", "forward");
   if (dir != "forward" && dir != "reverse" && dir != "bidirectional")
     return c.fail_attr("direction", "= '" + dir + "' is not forward, reverse or bidirectional");
@@ -1455,7 +1458,8 @@ Status map_recurrent(C& c, bool lstm) {
       {"ScaledTanh", 6, true, true},      {"HardSigmoid", 7, true, true},    {"Elu", 8, true, false},
       {"Softsign", 9, false, false},      {"Softplus", 10, false, false}};
   std::vector<std::string> names = lstm ? std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}
-                                        : std::vector<std::string>{"Sigmoid", "Tanh"};
+                                   : rnn  ? std::vector<std::string>{"Tanh"}
+                                          : std::vector<std::string>{"Sigmoid", "Tanh"};
   std::vector<std::string> given;
   std::vector<double> alphas, betas;
   const bool has_alphas = c.attr_floats("activation_alpha", alphas), has_betas = c.attr_floats("activation_beta", betas);
@@ -1496,7 +1500,7 @@ Status map_recurrent(C& c, bool lstm) {
                                                  static_cast<long long>(rt.dims[2])));
   const int64_t H = rt.rank() == 3 ? rt.dims[2] : hidden;
   if (both && layout == 1 && H < 0) return c.fail("the hidden size is not known (hidden_size or R's dims)");
-  OpCall call = c.op(lstm ? "lstm_layer" : "gru_layer");
+  OpCall call = c.op(lstm ? "lstm_layer" : (rnn ? "rnn_layer" : "gru_layer"));
   call.in(x).in(w).in(r);
   const bool has_b = c.has_input(3), has_len = c.has_input(4), has_h0 = c.has_input(5);
   const bool has_c0 = lstm && c.has_input(6), has_p = lstm && c.has_input(7);
@@ -1515,17 +1519,20 @@ Status map_recurrent(C& c, bool lstm) {
   const int direction = both ? (layout == 0 ? 4 : 3) : (dir == "reverse" ? 1 : 0);
   call.arg("data_format", static_cast<int64_t>(layout == 1 ? 1 : (both ? 3 : 0)))
       .arg("direction", static_cast<int64_t>(direction))
-      .arg("gate_act", static_cast<int64_t>(codes[0]))
-      .arg("cell_act", static_cast<int64_t>(codes[1]))
       .arg("weights_format", static_cast<int64_t>(1))
-      .arg("gate_alpha", act_alpha[0]).arg("gate_beta", act_beta[0])
-      .arg("cell_alpha", act_alpha[1]).arg("cell_beta", act_beta[1])
       .arg("has_biases", has_b).arg("has_seq_len", has_len).arg("has_init_h", has_h0)
       .arg("ret_full_seq", want_y || (!want_h && !want_c)).arg("ret_last_h", want_h);
+  if (rnn) {
+    call.arg("activation", static_cast<int64_t>(codes[0])).arg("alpha", act_alpha[0]).arg("beta", act_beta[0]);
+  } else {
+    call.arg("gate_act", static_cast<int64_t>(codes[0])).arg("cell_act", static_cast<int64_t>(codes[1]))
+        .arg("gate_alpha", act_alpha[0]).arg("gate_beta", act_beta[0])
+        .arg("cell_alpha", act_alpha[1]).arg("cell_beta", act_beta[1]);
+  }
   if (lstm) {
     call.arg("out_act", static_cast<int64_t>(codes[2])).arg("out_alpha", act_alpha[2]).arg("out_beta", act_beta[2]);
     call.arg("has_init_c", has_c0).arg("has_peepholes", has_p).arg("ret_last_c", want_c);
-  } else {
+  } else if (!rnn) {
     call.arg("linear_before_reset", c.attr_int("linear_before_reset", 0) != 0);
   }
   const int n_out = (want_y || (!want_h && !want_c)) + want_h + want_c;
@@ -1716,9 +1723,11 @@ const std::vector<OpMapping> kTable = {
         "coordinate modes tf_crop_and_resize and half_pixel_symmetric; antialias; axes; linear and cubic (and "
         "scales that are not whole numbers) over other than the H and W of 4-D inputs; scales with unknown H and W."),
     ROW("Einsum", 12, kMaxOpset, map_einsum, "ellipses; an index repeated within one operand (diagonals)."),
-    ROW("LSTM", 7, kMaxOpset, [](C& c) { return map_recurrent(c, true); },
+    ROW("LSTM", 7, kMaxOpset, [](C& c) { return map_recurrent(c, Recurrent::kLstm); },
         "clip; input_forget = 1; activations that differ between the two directions."),
-    ROW("GRU", 7, kMaxOpset, [](C& c) { return map_recurrent(c, false); },
+    ROW("GRU", 7, kMaxOpset, [](C& c) { return map_recurrent(c, Recurrent::kGru); },
+        "clip; activations that differ between the two directions."),
+    ROW("RNN", 7, kMaxOpset, [](C& c) { return map_recurrent(c, Recurrent::kRnn); },
         "clip; activations that differ between the two directions."),
     ROW("Upsample", 7, 9, map_upsample,
         "linear over other than the known H and W of 4-D inputs; nearest scales that are not whole numbers."),

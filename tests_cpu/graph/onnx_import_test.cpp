@@ -366,7 +366,7 @@ TEST(OnnxImport, CoverageDocMatchesTheTable) {
   EXPECT_EQ(std::string(text), want);
   EXPECT_TRUE(has(want, "| Conv | yes |"));
   EXPECT_TRUE(has(want, "| LSTM | yes |"));
-  EXPECT_TRUE(has(want, "| RNN | no |"));
+  EXPECT_TRUE(has(want, "| Scan | no |"));
 }
 
 }  // namespace
