@@ -362,6 +362,7 @@ def main():
     unet_resize()
     einsum_cases()
     rnn_cases()
+    one_d_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -725,6 +726,29 @@ def rnn_cases():
     # layout 1 goes to onnx.reference (ORT refuses it), which knows Tanh alone.
     rnn("RNN", "rnn_layout1", layout=1, inputs=("B", "initial_h"), outs=("Y", "Y_h"))
     rnn("RNN", "rnn_leaky_relu", activations=["LeakyRelu"], activation_alpha=[0.2], outs=("Y", "Y_h"))
+
+
+def one_d_cases():
+    """1-D Conv and pooling over [N, C, W], run as 2-D over a unit height."""
+    x = f32(2, 3, 11)
+    one("Conv", "conv1d", {"x": x}, inits={"w": f32(4, 3, 3), "b": f32(4)})
+    one("Conv", "conv1d_stride_pad_dilation", {"x": x}, inits={"w": f32(5, 3, 3)}, strides=[2], pads=[2, 2],
+        dilations=[2])
+    one("Conv", "conv1d_asymmetric_pads", {"x": x}, inits={"w": f32(2, 3, 4)}, pads=[1, 2])
+    one("Conv", "conv1d_same_lower", {"x": x}, inits={"w": f32(2, 3, 4)}, auto_pad="SAME_LOWER", strides=[2])
+    one("Conv", "conv1d_same_upper", {"x": x}, inits={"w": f32(2, 3, 4)}, auto_pad="SAME_UPPER")
+    one("Conv", "conv1d_depthwise", {"x": x}, inits={"w": f32(6, 1, 3), "b": f32(6)}, group=3, pads=[1, 1])
+    one("MaxPool", "maxpool1d", {"x": x}, kernel_shape=[3], strides=[2], pads=[1, 1])
+    one("MaxPool", "maxpool1d_ceil", {"x": x}, kernel_shape=[2], strides=[2], ceil_mode=1)
+    one("AveragePool", "avgpool1d", {"x": x}, kernel_shape=[3], strides=[1], pads=[1, 1])
+    one("AveragePool", "avgpool1d_include_pad", {"x": x}, kernel_shape=[4], strides=[3], pads=[1, 2],
+        count_include_pad=1)
+    inits = {"w1": f32(8, 3, 5) * 0.3, "b1": f32(8) * 0.1, "w2": f32(8, 8, 3) * 0.3, "fc": f32(8, 4), "fb": f32(4)}
+    nodes = [N("Conv", ["x", "w1", "b1"], ["c1"], pads=[2, 2]), N("Relu", ["c1"], ["r1"]),
+             N("MaxPool", ["r1"], ["p1"], kernel_shape=[2], strides=[2]),
+             N("Conv", ["p1", "w2"], ["c2"], pads=[2, 2], dilations=[2]), N("Relu", ["c2"], ["r2"]),
+             N("GlobalAveragePool", ["r2"], ["g"]), N("Flatten", ["g"], ["f"]), N("Gemm", ["f", "fc", "fb"], ["y"])]
+    case("model_conv1d_classifier", nodes, {"x": f32(2, 3, 32)}, ["y"], inits, opset=13, rtol=1e-4, atol=1e-5)
 
 
 def lstm_classifier(vocab=20, emb=8, hidden=16, classes=5, seq=7):

@@ -209,7 +209,18 @@ struct Window {
   int64_t kh = 0, kw = 0, sh = 1, sw = 1, dh = 1, dw = 1;
   int64_t pt = 0, pl = 0, pb = 0, pr = 0;  // explicit pads
   int same = 0;                            // libops SAME mode (= ONNX SAME_UPPER)
+  // A 1-D window over [N, C, W]: run as 2-D over [N, C, 1, W] (kh = 1),
+  // the input lifted by expand_dims and the result squeezed back.
+  bool one_d = false;
 };
+
+Value lift(C& c, Value v, const Window& w) {
+  return w.one_d ? c.op("expand_dims").in(v).arg("axis", int64_t{2}).emit1() : v;
+}
+
+Value unlift(C& c, Value v, const Window& w) {
+  return w.one_d ? c.op("squeeze").in(v).arg("axes", std::vector<int64_t>{2}).emit1() : v;
+}
 
 // Reads kernel_shape, strides, dilations, pads and auto_pad for a 2-D
 // window. `kernel` gives the kernel dims when the attribute is absent.
@@ -217,18 +228,27 @@ Status read_window(C& c, Window& w, const std::vector<int64_t>& kernel_from_weig
   std::vector<int64_t> k, s, d, p;
   if (!c.attr_ints("kernel_shape", k)) k = kernel_from_weights;
   const int rank_x = c.input_rank(0);
-  if (k.size() != 2 || (rank_x >= 0 && rank_x != 4))
-    return c.fail(str_format("only 2-D windows over 4-D NCHW inputs are supported; kernel_shape %s, input rank %d",
-                             ints_str(k).c_str(), rank_x));
+  w.one_d = k.size() == 1 && (rank_x < 0 || rank_x == 3);
+  const size_t n = w.one_d ? 1 : 2;
+  // A 1-D attribute as the 2-D one of a unit height: `unit` for the height.
+  auto as_2d = [&](std::vector<int64_t>& v, int64_t unit) {
+    if (w.one_d) v.insert(v.begin(), unit);
+  };
+  if (k.size() != n || (rank_x >= 0 && rank_x != (w.one_d ? 3 : 4)))
+    return c.fail(str_format("only 1-D and 2-D windows over 3-D NCW and 4-D NCHW inputs are supported; kernel_shape "
+                             "%s, input rank %d", ints_str(k).c_str(), rank_x));
+  as_2d(k, 1);
   w.kh = k[0];
   w.kw = k[1];
   if (c.attr_ints("strides", s)) {
-    if (s.size() != 2) return c.fail_attr("strides", "= " + ints_str(s) + " must have 2 values");
+    if (s.size() != n) return c.fail_attr("strides", "= " + ints_str(s) + str_format(" must have %zu values", n));
+    as_2d(s, 1);
     w.sh = s[0];
     w.sw = s[1];
   }
   if (dilations && c.attr_ints("dilations", d)) {
-    if (d.size() != 2) return c.fail_attr("dilations", "= " + ints_str(d) + " must have 2 values");
+    if (d.size() != n) return c.fail_attr("dilations", "= " + ints_str(d) + str_format(" must have %zu values", n));
+    as_2d(d, 1);
     w.dh = d[0];
     w.dw = d[1];
   }
@@ -236,7 +256,8 @@ Status read_window(C& c, Window& w, const std::vector<int64_t>& kernel_from_weig
   const bool has_pads = c.attr_ints("pads", p);
   if (pad_mode == "NOTSET") {
     if (has_pads) {
-      if (p.size() != 4) return c.fail_attr("pads", "= " + ints_str(p) + " must have 4 values");
+      if (p.size() != 2 * n) return c.fail_attr("pads", "= " + ints_str(p) + str_format(" must have %zu values", 2 * n));
+      if (w.one_d) p = {0, p[0], 0, p[1]};
       for (int64_t v : p)
         if (v < 0) return c.fail_attr("pads", "= " + ints_str(p) + " is not supported: negative pads");
       w.pt = p[0];
@@ -250,6 +271,7 @@ Status read_window(C& c, Window& w, const std::vector<int64_t>& kernel_from_weig
   } else if (pad_mode == "SAME_LOWER") {
     // Explicit pads when the spatial dims are known: the extra pad goes first.
     ValueType t = c.input_type(0);
+    if (w.one_d && t.rank_known && t.dims.size() == 3) t.dims.insert(t.dims.begin() + 2, 1);
     if (!t.rank_known || t.dims.size() != 4 || t.dims[2] < 0 || t.dims[3] < 0)
       return c.fail_attr("auto_pad", "= SAME_LOWER needs known spatial dims (libops' SAME pads the end)");
     auto lower = [](int64_t in, int64_t k, int64_t s, int64_t d, int64_t& before, int64_t& after) {
@@ -284,17 +306,17 @@ Status map_conv(C& c) {
   RETURN_IF_ERROR(read_window(c, w, kernel, true));
   const int64_t group = c.attr_int("group", 1);
   if (group < 1) return c.fail_attr("group", str_format("= %lld must be >= 1", static_cast<long long>(group)));
-  Value x = c.input(0);
+  Value x = lift(c, c.input(0), w);
   x = pad_if_asymmetric(c, x, w, 0.0);
   OpCall call = c.op("conv2d");
-  call.in(x).in(c.input(1));
+  call.in(x).in(lift(c, c.input(1), w));
   if (c.has_input(2)) call.in(c.input(2));
   // ONNX's grouped weights [M, C/group, kH, kW] are conv2d's (Note
   // [Grouped convolution]).
-  return done(c, 0, call.arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw).arg("pH", w.pt)
+  return done(c, 0, unlift(c, call.arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw).arg("pH", w.pt)
                         .arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw).arg("same_mode", static_cast<int64_t>(w.same))
                         .arg("data_format", int64_t{0}).arg("weights_format", int64_t{1}).arg("groups", group)
-                        .emit1());
+                        .emit1(), w));
 }
 
 // ConvTranspose: deconv2d, whose padding is symmetric; asymmetric pads
@@ -398,11 +420,11 @@ Status map_max_pool(C& c) {
   RETURN_IF_ERROR(read_ceil_mode(c, w, ceil));
   if (c.attr_int("storage_order", 0) != 0 && c.output_used(1))
     return c.fail_attr("storage_order", "= 1 is not supported");
-  Value x = pad_if_asymmetric(c, c.input(0), w, -std::numeric_limits<double>::infinity());
-  return done(c, 0, c.op("maxpool2d").in(x).arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw)
-                        .arg("pH", w.pt).arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw)
-                        .arg("same_mode", static_cast<int64_t>(w.same)).arg("data_format", int64_t{0})
-                        .arg("ceil_mode", ceil).emit1());
+  Value x = pad_if_asymmetric(c, lift(c, c.input(0), w), w, -std::numeric_limits<double>::infinity());
+  return done(c, 0, unlift(c, c.op("maxpool2d").in(x).arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw)
+                                  .arg("pH", w.pt).arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw)
+                                  .arg("same_mode", static_cast<int64_t>(w.same)).arg("data_format", int64_t{0})
+                                  .arg("ceil_mode", ceil).emit1(), w));
 }
 
 Status map_average_pool(C& c) {
@@ -413,16 +435,16 @@ Status map_average_pool(C& c) {
   const int64_t include_pad = c.attr_int("count_include_pad", 0);
   if (w.same && include_pad)
     return c.fail_attr("count_include_pad", "= 1 with auto_pad SAME_UPPER is not supported");
-  Value x = c.input(0);
+  Value x = lift(c, c.input(0), w);
   if (w.pt != w.pb || w.pl != w.pr) {
     if (!include_pad)
       return c.fail_attr("pads", "with different pads before and after are not supported unless count_include_pad = 1");
     x = pad_if_asymmetric(c, x, w, 0.0);
   }
-  return done(c, 0, c.op("avgpool2d").in(x).arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw)
-                        .arg("pH", w.pt).arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw)
-                        .arg("same_mode", static_cast<int64_t>(w.same)).arg("count_include_pad", include_pad)
-                        .arg("data_format", int64_t{0}).arg("ceil_mode", ceil).emit1());
+  return done(c, 0, unlift(c, c.op("avgpool2d").in(x).arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw)
+                                  .arg("pH", w.pt).arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw)
+                                  .arg("same_mode", static_cast<int64_t>(w.same)).arg("count_include_pad", include_pad)
+                                  .arg("data_format", int64_t{0}).arg("ceil_mode", ceil).emit1(), w));
 }
 
 Status map_global_pool(C& c, const char* reduce) {
@@ -1661,14 +1683,14 @@ const std::vector<OpMapping> kTable = {
     // Linear algebra and neural-network layers.
     ROW("Gemm", 7, kMaxOpset, map_gemm, ""),
     ROW("Conv", 1, kMaxOpset, map_conv,
-        "1-D and 3-D convolutions; auto_pad SAME_LOWER with unknown spatial dims."),
+        "3-D convolutions; auto_pad SAME_LOWER with unknown spatial dims."),
     ROW("ConvTranspose", 1, kMaxOpset, map_conv_transpose,
         "1-D and 3-D transposed convolutions; group > 1; asymmetric pads larger at the end, or output_shape, with "
         "unknown spatial dims."),
     ROW("MaxPool", 1, kMaxOpset, map_max_pool,
-        "1-D and 3-D pooling; ceil_mode = 1 with unequal pads before and after; the Indices output."),
+        "3-D pooling; ceil_mode = 1 with unequal pads before and after; the Indices output."),
     ROW("AveragePool", 1, kMaxOpset, map_average_pool,
-        "1-D and 3-D pooling; unequal pads before and after with ceil_mode = 1 or count_include_pad = 0."),
+        "3-D pooling; unequal pads before and after with ceil_mode = 1 or count_include_pad = 0."),
     ROW("GlobalAveragePool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_mean"); }, "inputs of unknown rank."),
     ROW("GlobalMaxPool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_max"); }, "inputs of unknown rank."),
     ROW("BatchNormalization", 7, kMaxOpset, map_batch_norm,
