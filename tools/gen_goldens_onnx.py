@@ -363,6 +363,7 @@ def main():
     einsum_cases()
     rnn_cases()
     one_d_cases()
+    lowering_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -751,6 +752,30 @@ def one_d_cases():
     case("model_conv1d_classifier", nodes, {"x": f32(2, 3, 32)}, ["y"], inits, opset=13, rtol=1e-4, atol=1e-5)
 
 
+def lowering_cases():
+    """Ops lowered onto existing ones: Celu, ThresholdedRelu, Shrink, EyeLike,
+    Hardmax, LpNormalization, MeanVarianceNormalization, GlobalLpPool, LpPool."""
+    x = f32(2, 3, 4, 5) * 2
+    one("Celu", "celu", {"x": x}, opset=12, alpha=0.7)
+    one("ThresholdedRelu", "thresholdedrelu", {"x": x}, opset=10, alpha=0.4)
+    one("Shrink", "shrink", {"x": x}, opset=9, lambd=0.8, bias=0.3)
+    one("Shrink", "shrink_int", {"x": ints(-5, 6, 3, 4)}, opset=9, lambd=1.5, bias=1.0)
+    one("EyeLike", "eyelike", {"x": f32(3, 5)}, opset=9)
+    one("EyeLike", "eyelike_dtype", {"x": f32(4, 2)}, opset=9, dtype=TensorProto.INT64)
+    h = f32(3, 4, 5)
+    h[0, 1, :] = 1.0  # ties: the first index wins
+    one("Hardmax", "hardmax", {"x": h}, opset=13)
+    one("Hardmax", "hardmax_axis1", {"x": h}, opset=13, axis=1)
+    one("LpNormalization", "lpnormalization", {"x": x}, opset=13, axis=1, p=2)
+    one("LpNormalization", "lpnormalization_p1", {"x": x}, opset=13, p=1)
+    one("MeanVarianceNormalization", "meanvariancenormalization", {"x": x}, opset=13)
+    one("MeanVarianceNormalization", "meanvariancenormalization_axes", {"x": x}, opset=13, axes=[1, 3])
+    one("GlobalLpPool", "globallppool", {"x": x}, opset=13)
+    one("GlobalLpPool", "globallppool_p3", {"x": x}, opset=13, p=3, rtol=1e-5, atol=1e-5)
+    one("LpPool", "lppool", {"x": x}, opset=11, kernel_shape=[2, 3], strides=[1, 2], pads=[1, 1, 1, 1])
+    one("LpPool", "lppool_p1_1d", {"x": f32(2, 3, 9)}, opset=11, kernel_shape=[3], strides=[2], p=1)
+
+
 def lstm_classifier(vocab=20, emb=8, hidden=16, classes=5, seq=7):
     """Token ids -> embedding (Gather) -> LSTM -> last h -> Gemm -> Softmax,
     with a symbolic batch."""
@@ -784,7 +809,7 @@ def save_only(name, nodes, inputs, outputs, inits=None, opset=13, domains=()):
 def errors():
     """Models the importer refuses, for the error tests (err_*.onnx)."""
     save_only("err_unsupported_op", [N("Relu", ["x"], ["r"], name="first"),
-                                     N("Hardmax", ["r"], ["z"], name="my_hardmax")],
+                                     N("Unique", ["r"], ["z"], name="my_unique")],
               {"x": [2, 3]}, ["z"])
     save_only("err_bad_attribute", [N("MaxPool", ["x"], ["z"], name="pool1", kernel_shape=[2, 2], ceil_mode=1,
                                         pads=[0, 0, 1, 1])],

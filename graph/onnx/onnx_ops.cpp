@@ -13,6 +13,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <numeric>
 
@@ -1257,6 +1258,127 @@ Status map_einsum(C& c) {
   return done(c, 0, einsum::permuted(c, cur, out));
 }
 
+// ---- small lowerings onto existing ops ----
+
+Status map_celu(C& c) {
+  return done(c, 0, c.op("celu").in(c.input(0)).arg("alpha", c.attr_float("alpha", 1.0)).emit1());
+}
+
+Status map_thresholded_relu(C& c) {
+  return done(c, 0, c.op("thresholded_relu").in(c.input(0)).arg("alpha", c.attr_float("alpha", 1.0)).emit1());
+}
+
+// Shrink: x + bias below -lambd, x - bias above lambd, 0 between.
+Status map_shrink(C& c) {
+  const double lambd = c.attr_float("lambd", 0.5), bias = c.attr_float("bias", 0.0);
+  const DataType t = c.input_dtype(0);
+  if (t == DataType::kInvalid) return c.fail("the input's dtype is not known");
+  Value x = c.input(0);
+  Value lo = c.op("less").in(x).in(c.constant_scalar(t, -lambd)).emit1();
+  Value hi = c.op("greater").in(x).in(c.constant_scalar(t, lambd)).emit1();
+  Value up = c.op("add").in(x).in(c.constant_scalar(t, bias)).emit1();
+  Value down = c.op("subtract").in(x).in(c.constant_scalar(t, bias)).emit1();
+  Value mid = c.op("where").in(hi).in(down).in(c.constant_scalar(t, 0.0)).emit1();
+  return done(c, 0, c.op("where").in(lo).in(up).in(mid).emit1());
+}
+
+// EyeLike: ones on the main diagonal of a known 2-D shape.
+Status map_eye_like(C& c) {
+  const ValueType t = c.input_type(0);
+  if (!t.dims_known() || t.dims.size() != 2) return c.fail("the input must be 2-D with known dims");
+  if (c.attr_int("k", 0) != 0) return c.fail_attr("k", "!= 0 is not supported: the main diagonal only");
+  DataType dt = t.dtype;
+  if (c.has_attr("dtype")) {
+    const int64_t code = c.attr_int("dtype", 0);
+    dt = dtype_from_onnx(static_cast<int>(code));
+    if (dt == DataType::kInvalid) return c.fail_attr("dtype", str_format("= %lld is not supported", static_cast<long long>(code)));
+  }
+  c.input(0);  // only its shape is read
+  return done(c, 0, c.op("eye").arg("rows", t.dims[0]).arg("cols", t.dims[1]).arg("dtype", dt).emit1());
+}
+
+// Hardmax (opset 13): 1 at the first maximum along the axis, 0 elsewhere.
+Status map_hardmax(C& c) {
+  const ValueType t = c.input_type(0);
+  int64_t axis = 0;
+  if (!norm_axis(c.attr_int("axis", -1), t.rank(), axis)) return c.fail_attr("axis", "is out of range for the input");
+  if (!t.rank_known || t.dims[static_cast<size_t>(axis)] < 0) return c.fail("the extent along axis must be known");
+  Value idx = c.op("argmax").in(c.input(0)).arg("axes", std::vector<int64_t>{axis}).arg("keep_dims", false).emit1();
+  return done(c, 0, c.op("one_hot").in(idx).arg("axis", axis).arg("depth", t.dims[static_cast<size_t>(axis)])
+                        .arg("dtype", t.dtype).emit1());
+}
+
+// LpNormalization: x / ||x||_p along axis (p 1 or 2).
+Status map_lp_normalization(C& c) {
+  const int64_t p = c.attr_int("p", 2), axis = c.attr_int("axis", -1);
+  if (p != 1 && p != 2) return c.fail_attr("p", str_format("= %lld is not 1 or 2", static_cast<long long>(p)));
+  Value x = c.input(0);
+  Value norm = c.op(p == 1 ? "reduce_norm1" : "reduce_norm2").in(x).arg("axes", std::vector<int64_t>{axis})
+                   .arg("keep_dims", true).emit1();
+  return done(c, 0, c.op("divide").in(x).in(norm).emit1());
+}
+
+// MeanVarianceNormalization, as ONNX's function body defines it:
+// (x - mean) / (sqrt(mean((x - mean)^2)) + 1e-9) over axes.
+Status map_mean_variance_normalization(C& c) {
+  std::vector<int64_t> axes{0, 2, 3};
+  c.attr_ints("axes", axes);
+  const DataType t = c.input_dtype(0);
+  if (t == DataType::kInvalid) return c.fail("the input's dtype is not known");
+  Value x = c.input(0);
+  Value mean = c.op("reduce_mean").in(x).arg("axes", axes).arg("keep_dims", true).emit1();
+  Value xc = c.op("subtract").in(x).in(mean).emit1();
+  Value var = c.op("reduce_mean").in(c.op("multiply").in(xc).in(xc).emit1()).arg("axes", axes).arg("keep_dims", true)
+                  .emit1();
+  Value sd = c.op("add").in(c.op("sqrt").in(var).emit1()).in(c.constant_scalar(t, 1e-9)).emit1();
+  return done(c, 0, c.op("divide").in(xc).in(sd).emit1());
+}
+
+// |x|^p summed by `sum`, then the p-th root: sum(|x|^p)^(1/p).
+Value p_norm(C& c, Value x, DataType t, int64_t p, const std::function<Value(Value)>& sum) {
+  if (p == 1) return sum(c.op("abs").in(x).emit1());
+  Value powered = p == 2 ? c.op("multiply").in(x).in(x).emit1()
+                         : c.op("pow").in(c.op("abs").in(x).emit1()).in(c.constant_scalar(t, static_cast<double>(p))).emit1();
+  Value s = sum(powered);
+  return p == 2 ? c.op("sqrt").in(s).emit1()
+                : c.op("pow").in(s).in(c.constant_scalar(t, 1.0 / static_cast<double>(p))).emit1();
+}
+
+Status map_global_lp_pool(C& c) {
+  const int64_t p = c.attr_int("p", 2);
+  const int r = c.input_rank(0);
+  const DataType t = c.input_dtype(0);
+  if (r < 3 || t == DataType::kInvalid) return c.fail("the input's rank (>= 3) and dtype must be known");
+  if (p < 1) return c.fail_attr("p", "must be >= 1");
+  std::vector<int64_t> axes;
+  for (int k = 2; k < r; ++k) axes.push_back(k);
+  return done(c, 0, p_norm(c, c.input(0), t, p, [&](Value v) {
+                return c.op("reduce_sum").in(v).arg("axes", axes).arg("keep_dims", true).emit1();
+              }));
+}
+
+// LpPool: a window's p-norm, as the padded average of |x|^p (padding
+// counted, so it adds zeros) times the window size, then the p-th root.
+Status map_lp_pool(C& c) {
+  Window w;
+  RETURN_IF_ERROR(read_window(c, w, {}, c.opset() >= 18));
+  int64_t ceil = 0;
+  if (c.opset() >= 18) ceil = c.attr_int("ceil_mode", 0);
+  if (ceil != 0) return c.fail_attr("ceil_mode", "= 1 is not supported");
+  const int64_t p = c.attr_int("p", 2);
+  const DataType t = c.input_dtype(0);
+  if (p < 1 || t == DataType::kInvalid) return c.fail("p must be >= 1 and the input's dtype known");
+  if (w.same) return c.fail_attr("auto_pad", "SAME_UPPER is not supported");
+  Value x = pad_if_asymmetric(c, lift(c, c.input(0), w), w, 0.0);
+  const double taps = static_cast<double>(w.kh * w.kw);
+  return done(c, 0, unlift(c, p_norm(c, x, t, p, [&](Value v) {
+    Value avg = c.op("avgpool2d").in(v).arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw)
+                    .arg("pH", w.pt).arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw).arg("same_mode", int64_t{0})
+                    .arg("count_include_pad", int64_t{1}).arg("data_format", int64_t{0}).emit1();
+    return c.op("multiply").in(avg).in(c.constant_scalar(t, taps)).emit1();
+  }), w));
+}
+
 Status map_where(C& c) {
   return done(c, 0, c.op("where").in(c.input(0)).in(c.input(1)).in(c.input(2)).emit1());
 }
@@ -1772,6 +1894,15 @@ const std::vector<OpMapping> kTable = {
         "axes computed at run time with noop_with_empty_axes = 1."),
     ROW("ReduceSumSquare", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_sqnorm", 18); },
         "axes computed at run time with noop_with_empty_axes = 1."),
+    ROW("Celu", 12, kMaxOpset, map_celu, ""),
+    ROW("ThresholdedRelu", 10, kMaxOpset, map_thresholded_relu, ""),
+    ROW("Shrink", 9, kMaxOpset, map_shrink, ""),
+    ROW("EyeLike", 9, kMaxOpset, map_eye_like, "k != 0; inputs whose dims are not known."),
+    ROW("Hardmax", 13, kMaxOpset, map_hardmax, "an axis whose extent is not known."),
+    ROW("LpNormalization", 1, kMaxOpset, map_lp_normalization, "p other than 1 and 2."),
+    ROW("MeanVarianceNormalization", 9, kMaxOpset, map_mean_variance_normalization, ""),
+    ROW("GlobalLpPool", 2, kMaxOpset, map_global_lp_pool, "inputs of unknown rank."),
+    ROW("LpPool", 2, kMaxOpset, map_lp_pool, "3-D pooling; auto_pad SAME_UPPER; ceil_mode = 1."),
     ROW("ArgMax", 1, kMaxOpset, [](C& c) { return arg_reduce(c, "argmax"); }, "select_last_index = 1."),
     ROW("ArgMin", 1, kMaxOpset, [](C& c) { return arg_reduce(c, "argmin"); }, "select_last_index = 1."),
 };
