@@ -168,21 +168,52 @@ ConvPrimitives& primitives_for(const Conv2dGeometry& g, bool has_bias, int threa
 
 }  // namespace
 
+struct ConvWeightsCache::Impl {
+  const void* source = nullptr;
+  Conv2dGeometry g;
+  int threads = 0;
+  memory weights;  // in the primitive's layout
+};
+
+ConvWeightsCache::ConvWeightsCache() = default;
+ConvWeightsCache::~ConvWeightsCache() = default;
+
+bool ConvWeightsCache::holds(const void* source, const Conv2dGeometry& g, int threads) const {
+  return impl_ != nullptr && dnnl_enabled() && source != nullptr && impl_->source == source && impl_->g == g &&
+         impl_->threads == std::max(threads, 1);
+}
+
 Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, const float* bias, float* z,
-                       int threads) {
+                       int threads, ConvWeightsCache* cache, const void* source) {
   if (!dnnl_enabled()) return Status::error(StatusCode::kNotImplemented, "oneDNN is turned off");
   try {
     if (threads < 1) threads = 1;
+    const bool cached = cache != nullptr && cache->holds(source, g, threads);
+    if (!cached && w == nullptr) return Status::error(StatusCode::kInvalidArgument, "no weights and no cached ones");
     OmpThreads scope(threads);  // before the primitives are made, which plan for it
     ConvPrimitives& p = primitives_for(g, bias != nullptr, threads);
     p.user_x.set_data_handle(const_cast<float*>(x));
-    p.user_w.set_data_handle(const_cast<float*>(w));
     p.user_z.set_data_handle(z);
     if (bias != nullptr) p.user_b.set_data_handle(const_cast<float*>(bias));
     thread_local dnnl::stream stream(cpu_engine());
     if (p.reorder_x) p.to_conv_x.execute(stream, p.user_x, p.conv_x);
-    if (p.reorder_w) p.to_conv_w.execute(stream, p.user_w, p.conv_w);
-    std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, p.conv_x}, {DNNL_ARG_WEIGHTS, p.conv_w},
+    memory weights = p.conv_w;
+    if (cached) {
+      weights = cache->impl_->weights;
+    } else {
+      p.user_w.set_data_handle(const_cast<float*>(w));
+      if (cache != nullptr && source != nullptr && p.reorder_w) {  // Note [Cached convolution weights]
+        auto impl = std::make_unique<ConvWeightsCache::Impl>();
+        impl->source = source, impl->g = g, impl->threads = threads;
+        impl->weights = memory(p.conv_w.get_desc(), cpu_engine());
+        dnnl::reorder(p.user_w, impl->weights).execute(stream, p.user_w, impl->weights);
+        weights = impl->weights;
+        cache->impl_ = std::move(impl);
+      } else if (p.reorder_w) {
+        p.to_conv_w.execute(stream, p.user_w, p.conv_w);
+      }
+    }
+    std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, p.conv_x}, {DNNL_ARG_WEIGHTS, weights},
                                             {DNNL_ARG_DST, p.conv_z}};
     if (bias != nullptr) args.emplace(DNNL_ARG_BIAS, p.user_b);
     if (p.transposed) p.deconv.execute(stream, args);
@@ -200,7 +231,13 @@ Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, 
 
 #else  // built without oneDNN
 
-Status dnnl_conv2d_f32(const Conv2dGeometry&, const float*, const float*, const float*, float*, int) {
+struct ConvWeightsCache::Impl {};
+ConvWeightsCache::ConvWeightsCache() = default;
+ConvWeightsCache::~ConvWeightsCache() = default;
+bool ConvWeightsCache::holds(const void*, const Conv2dGeometry&, int) const { return false; }
+
+Status dnnl_conv2d_f32(const Conv2dGeometry&, const float*, const float*, const float*, float*, int,
+                       ConvWeightsCache*, const void*) {
   return Status::error(StatusCode::kNotImplemented, "libops was built without oneDNN");
 }
 

@@ -1,7 +1,9 @@
 // Note [Op state]: a graph's matmul with a constant weight matrix packs it
 // once per session (Note [Packed constant weights]) and must still give the
 // plain product on every run: new inputs, a new batch size (a repack), two
-// sessions of one graph, and more threads.
+// sessions of one graph, and more threads. A conv2d with constant weights
+// reorders them once (Note [Cached convolution weights]) and must give what
+// a direct call (no cache) gives.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +11,7 @@
 #include "graph/executor.h"
 #include "graph_builder.h"
 #include "libops/core/parallel.h"
+#include "op_test_util.h"
 #include "test_util.h"
 
 namespace libops::graph {
@@ -82,6 +85,42 @@ TEST(OpState, ThreadCountChangeRepacks) {
   expect_runs(s, {6, 1});
   set_num_threads(2);
   expect_runs(s, {6, 1});
+  set_num_threads(saved);
+}
+
+std::vector<double> conv_weights() { return iota(4 * 3 * 3 * 3, 0.05, -1.0); }
+
+// y = conv2d(x [N, 3, 8, 8], w [4, 3, 3, 3] constant), pad 1, NCHW.
+std::shared_ptr<const Graph> conv_graph() {
+  GraphBuilder g;
+  BodyBuilder& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{-1, 3, 8, 8});
+  Ref w = m.constant("w", make(DataType::kFloat32, {4, 3, 3, 3}, conv_weights()));
+  test::NodeArgs args;
+  args.i = {3, 3, 1, 1, 1, 1, 1, 1, 0};
+  m.output("y", m.op("conv2d", {x, w}, args, "conv"));
+  std::shared_ptr<const Graph> graph;
+  Status s = test::load(g.finish(), graph);
+  EXPECT_TRUE(s.is_ok()) << s.message();
+  return graph;
+}
+
+TEST(OpState, CachedConvolutionWeightsGiveTheDirectCallsResult) {
+  const int saved = get_num_threads();
+  Session s(conv_graph());
+  NDArray w = make(DataType::kFloat32, {4, 3, 3, 3}, conv_weights());
+  int run = 0;
+  for (int threads : {1, 1, 2, 2, 1}) {
+    set_num_threads(threads);
+    const int64_t n = run % 2 == 0 ? 1 : 2;  // a new batch size changes the geometry
+    NDArray x = make(DataType::kFloat32, {n, 3, 8, 8}, iota(n * 3 * 64, 0.01 * (run + 1), -0.5));
+    ++run;
+    const NDArray* in[] = {&x};
+    ASSERT_TRUE(s.run(in, 1).is_ok());
+    Context direct;
+    ASSERT_TRUE(libops::test::run_op("conv2d", {.in = {&x, &w}, .i = {3, 3, 1, 1, 1, 1, 1, 1, 0}}, direct).is_ok());
+    EXPECT_EQ(values(s.output(0)), values(*direct.output(0))) << "run " << run << ", " << threads << " threads";
+  }
   set_num_threads(saved);
 }
 

@@ -338,6 +338,11 @@ Status conv2d_check(Context& block, const NDArray& x, const NDArray& w, const ND
   return window_output(block, x, plan.win, g);
 }
 
+// What a conv2d node keeps across the runs of a session (Note [Op state]).
+struct ConvWeightsState : OpState {
+  blas::ConvWeightsCache cache;
+};
+
 Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias) {
   if (!block.device().is_cpu()) return conv2d_device(block, plan, x, bias);
   NDArray* z = block.output(0);
@@ -351,16 +356,32 @@ Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const 
   RETURN_IF_ERROR(out.begin(block, *z, dt, false));
   if (dt == DataType::kFloat32 && blas::dnnl_enabled()) {
     // oneDNN's direct convolution (Note [oneDNN convolution]); where it
-    // refuses the case, the im2col path below runs instead.
-    RETURN_IF_ERROR(dense_as(plan.w, dt, wd));  // [Cout, Cin/G, kH, kW]
+    // refuses the case, the im2col path below runs instead. Constant
+    // weights are reordered once per session (Note [Cached convolution
+    // weights], Note [Op state]): keyed by the weights input's buffer.
     const Geometry2d& g = plan.g;
     const Window2d& win = plan.win;
     blas::Conv2dGeometry geo{g.n,    g.c,    g.h,       g.w,        plan.cout, win.kh, win.kw, win.sh,
                              win.sw, win.dh, win.dw,    g.pad_top,  g.pad_left, g.oh,  g.ow,   !g.nchw};
     geo.groups = plan.groups;
-    const Status s = blas::dnnl_conv2d_f32(geo, xd.data_as<float>(), wd.data_as<float>(),
+    blas::ConvWeightsCache* cache = nullptr;
+    const void* source = nullptr;
+    if (block.input_is_constant(1)) {
+      auto* st = dynamic_cast<ConvWeightsState*>(block.op_state());
+      if (st == nullptr) {
+        auto fresh = std::make_unique<ConvWeightsState>();
+        st = fresh.get();
+        block.set_op_state(std::move(fresh));
+      }
+      cache = &st->cache;
+      source = block.input(1)->data();
+    }
+    const int threads = get_num_threads();
+    const bool cached = cache != nullptr && cache->holds(source, geo, threads);
+    if (!cached) RETURN_IF_ERROR(dense_as(plan.w, dt, wd));  // [Cout, Cin/G, kH, kW]
+    const Status s = blas::dnnl_conv2d_f32(geo, xd.data_as<float>(), cached ? nullptr : wd.data_as<float>(),
                                            plan.has_bias ? bd.data_as<float>() : nullptr,
-                                           out.target().data_as<float>(), get_num_threads());
+                                           out.target().data_as<float>(), threads, cache, source);
     if (s.is_ok()) {
       // Not as a oneDNN post-op: its eltwise kernels turn NaN into 0.
       RETURN_IF_ERROR(apply_activation(block, plan.activation, out.target()));
