@@ -338,10 +338,24 @@ Status conv2d_check(Context& block, const NDArray& x, const NDArray& w, const ND
   return window_output(block, x, plan.win, g);
 }
 
-// What a conv2d node keeps across the runs of a session (Note [Op state]).
+// What a convolution node keeps across the runs of a session (Note [Op
+// state]).
 struct ConvWeightsState : OpState {
   blas::ConvWeightsCache cache;
 };
+
+blas::ConvWeightsCache* constant_weights_cache(Context& block, const void*& source) {
+  source = nullptr;
+  if (!block.input_is_constant(1)) return nullptr;
+  auto* st = dynamic_cast<ConvWeightsState*>(block.op_state());
+  if (st == nullptr) {
+    auto fresh = std::make_unique<ConvWeightsState>();
+    st = fresh.get();
+    block.set_op_state(std::move(fresh));
+  }
+  source = block.input(1)->data();
+  return &st->cache;
+}
 
 Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias) {
   if (!block.device().is_cpu()) return conv2d_device(block, plan, x, bias);
@@ -364,18 +378,8 @@ Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const 
     blas::Conv2dGeometry geo{g.n,    g.c,    g.h,       g.w,        plan.cout, win.kh, win.kw, win.sh,
                              win.sw, win.dh, win.dw,    g.pad_top,  g.pad_left, g.oh,  g.ow,   !g.nchw};
     geo.groups = plan.groups;
-    blas::ConvWeightsCache* cache = nullptr;
     const void* source = nullptr;
-    if (block.input_is_constant(1)) {
-      auto* st = dynamic_cast<ConvWeightsState*>(block.op_state());
-      if (st == nullptr) {
-        auto fresh = std::make_unique<ConvWeightsState>();
-        st = fresh.get();
-        block.set_op_state(std::move(fresh));
-      }
-      cache = &st->cache;
-      source = block.input(1)->data();
-    }
+    blas::ConvWeightsCache* cache = constant_weights_cache(block, source);
     const int threads = get_num_threads();
     const bool cached = cache != nullptr && cache->holds(source, geo, threads);
     if (!cached) RETURN_IF_ERROR(dense_as(plan.w, dt, wd));  // [Cout, Cin/G, kH, kW]

@@ -13,6 +13,7 @@
 //  o % multiplier, the order of TF's and libnd4j's depthwise_conv2d.
 #pragma once
 
+#include "blas/conv_dnnl.h"
 #include "libops/ops/nn/conv_utils.h"
 
 namespace libops::ops::nn {
@@ -43,5 +44,10 @@ Status conv2d_check(Context& block, const NDArray& x, const NDArray& w, const ND
 // on the CPU through oneDNN where it takes the case, else im2col + GEMM; on
 // another device through that device's backend (Note [nn ops on devices]).
 Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias);
+
+// The oneDNN weights cache of a node whose weights (input 1) are a graph
+// constant, with `source` set to their buffer (Note [Cached convolution
+// weights] in blas/conv_dnnl.h); nullptr (and no source) otherwise.
+blas::ConvWeightsCache* constant_weights_cache(Context& block, const void*& source);
 
 }  // namespace libops::ops::nn

@@ -42,6 +42,7 @@
 #include "blas/gemm.h"
 #include "libops/core/log.h"
 #include "libops/core/parallel.h"
+#include "libops/ops/nn/conv2d.h"
 #include "libops/ops/nn/conv_utils.h"
 #include "libops/ops/nn/nn_device.h"
 
@@ -223,7 +224,6 @@ CUSTOM_OP_IMPL(deconv2d, -1, 1, false, 0, 9) {
   const DataType dt = float_compute_dtype(INPUT_VARIABLE(0)->dtype());
   NDArray xd, wd, bd;
   RETURN_IF_ERROR(dense_as(*INPUT_VARIABLE(0), dt, xd));
-  RETURN_IF_ERROR(dense_as(plan.w, dt, wd));  // [Cin, Cout, kH, kW] = [Cin, Cout*kH*kW]
   if (plan.has_bias) RETURN_IF_ERROR(dense_as(*INPUT_VARIABLE(2), dt, bd));
   OutputStage out;
   RETURN_IF_ERROR(out.begin(block, *z, dt, false));
@@ -237,12 +237,18 @@ CUSTOM_OP_IMPL(deconv2d, -1, 1, false, 0, 9) {
     blas::Conv2dGeometry geo{g.n,    g.c,    g.h,       g.w,        plan.cout, win.kh, win.kw, win.sh,
                              win.sw, win.dh, win.dw,    g.pad_top,  g.pad_left, g.oh,  g.ow,   !g.nchw};
     geo.transposed = true;
-    const Status s = blas::dnnl_conv2d_f32(geo, xd.data_as<float>(), wd.data_as<float>(),
+    const void* source = nullptr;
+    blas::ConvWeightsCache* cache = constant_weights_cache(block, source);
+    const int threads = get_num_threads();
+    const bool cached = cache != nullptr && cache->holds(source, geo, threads);
+    if (!cached) RETURN_IF_ERROR(dense_as(plan.w, dt, wd));
+    const Status s = blas::dnnl_conv2d_f32(geo, xd.data_as<float>(), cached ? nullptr : wd.data_as<float>(),
                                            plan.has_bias ? bd.data_as<float>() : nullptr,
-                                           out.target().data_as<float>(), get_num_threads());
+                                           out.target().data_as<float>(), threads, cache, source);
     if (s.is_ok()) return out.finish(*z);
     log_debug("deconv2d: own path, oneDNN declined: %s", s.message().c_str());
   }
+  if (wd.is_null()) RETURN_IF_ERROR(dense_as(plan.w, dt, wd));  // [Cin, Cout, kH, kW] = [Cin, Cout*kH*kW]
   auto run = [&](auto c) {
     using C = decltype(c);
     return deconv2d_compute<C>(block, plan, xd.data_as<C>(), wd.data_as<C>(),
