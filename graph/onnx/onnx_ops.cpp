@@ -310,7 +310,15 @@ Status map_conv(C& c) {
   Value x = lift(c, c.input(0), w);
   x = pad_if_asymmetric(c, x, w, 0.0);
   OpCall call = c.op("conv2d");
-  call.in(x).in(lift(c, c.input(1), w));
+  call.in(x);
+  const Tensor* weights = w.one_d ? c.constant_input(1) : nullptr;
+  if (weights != nullptr) {  // constant 1-D weights lifted here: they stay a graph constant (Note [Op state])
+    Tensor lifted = *weights;
+    lifted.dims.insert(lifted.dims.begin() + 2, 1);
+    call.in(c.constant(std::move(lifted)));
+  } else {
+    call.in(lift(c, c.input(1), w));
+  }
   if (c.has_input(2)) call.in(c.input(2));
   // ONNX's grouped weights [M, C/group, kH, kW] are conv2d's (Note
   // [Grouped convolution]).
