@@ -85,9 +85,15 @@ void fold_values(const NDArray& w, int64_t cout, bool filters_last, const double
   const T* src = w.data_as<T>();
   T* dst = new_w.data_as<T>();
   const int64_t n = w.length(), per_filter = cout == 0 ? 0 : n / cout;
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t o = filters_last ? i % cout : i / per_filter;
-    dst[i] = static_cast<T>(static_cast<double>(src[i]) * s[o]);
+  // Two plain loops (no division per weight: ResNet-50's 25M weights took
+  // 0.3 s to load with one).
+  if (filters_last) {
+    for (int64_t i = 0; i < n; i += cout)
+      for (int64_t o = 0; o < cout; ++o) dst[i + o] = static_cast<T>(static_cast<double>(src[i + o]) * s[o]);
+  } else {
+    for (int64_t o = 0; o < cout; ++o)
+      for (int64_t j = o * per_filter; j < (o + 1) * per_filter; ++j)
+        dst[j] = static_cast<T>(static_cast<double>(src[j]) * s[o]);
   }
   T* b = new_b.data_as<T>();
   for (int64_t o = 0; o < cout; ++o) {
