@@ -1,0 +1,26 @@
+#include "libops/ops/nested_call.h"
+
+#include <string>
+
+#include "libops/ops/declarable_op.h"
+#include "libops/ops/registry.h"
+
+namespace libops::ops {
+
+Status run_nested(const Context& block, const char* op, std::initializer_list<const NDArray*> inputs,
+                  const NestedArgs& args, NDArray& out) {
+  DeclarableOp* callee = OpRegistry::instance().find(op);
+  if (callee == nullptr) return block.error(StatusCode::kInternal, "needs op '%s', which is not registered", op);
+  Context sub;
+  for (const NDArray* a : inputs) sub.add_input(const_cast<NDArray*>(a));
+  sub.t_args() = args.t;
+  sub.i_args() = args.i;
+  sub.b_args() = args.b;
+  sub.set_device(block.device());
+  const Status s = callee->execute(sub);
+  if (!s.is_ok()) return Status::error(s.code(), "%s: %s", block.op_name(), s.message().c_str());
+  out = *sub.output(0);
+  return Status::ok();
+}
+
+}  // namespace libops::ops

@@ -1,0 +1,25 @@
+// Ops built from other ops: one registered op called from inside another's
+// compute, on the caller's device, with args by position as that op's
+// signature orders them. Errors come back under the caller's name.
+#pragma once
+
+#include <initializer_list>
+#include <vector>
+
+#include "libops/array/ndarray.h"
+#include "libops/ops/context.h"
+
+namespace libops::ops {
+
+struct NestedArgs {
+  std::vector<double> t = {};
+  std::vector<int64_t> i = {};
+  std::vector<bool> b = {};
+};
+
+// out = op(inputs...) on block.device(); `out` receives the op's output 0
+// (allocated by it).
+Status run_nested(const Context& block, const char* op, std::initializer_list<const NDArray*> inputs,
+                  const NestedArgs& args, NDArray& out);
+
+}  // namespace libops::ops

@@ -1,0 +1,128 @@
+// dot_product_attention: softmax(scale * q k^T + mask) v over the last two
+// axes (scaled dot-product attention; libnd4j's dot_product_attention_v2,
+// PyTorch's scaled_dot_product_attention in inference).
+//
+//   inputs  q [..., Tq, d], k [..., Tk, d], v [..., Tk, dv] (one float
+//           dtype; the leading dims broadcast, as matmul's); mask, optional:
+//           bool (true = attend) or float (added to the scores),
+//           broadcastable to [..., Tq, Tk]
+//   t arg   scale (default 0: 1 / sqrt(d))
+//   b args  causal: query i sees keys j <= i + Tk - Tq (the last query sees
+//           every key); return_weights: output the attention weights too
+//   outputs z [..., Tq, dv]; with return_weights, the weights [..., Tq, Tk]
+//
+// Built from matmul, multiply, where / add and softmax, called on the
+// call's device (nested_call.h), so it runs wherever they do. A query row
+// that may attend to nothing (all masked) gets NaN weights, as in PyTorch.
+// Dropout is an inference identity and is not an argument.
+#include <cmath>
+#include <limits>
+
+#include "libops/ops/declarable_op.h"
+#include "libops/ops/device_copy.h"
+#include "libops/ops/nested_call.h"
+
+namespace libops::ops {
+namespace {
+
+Status attention_shapes(const Context& block, Dims& z_dims, Dims& w_dims) {
+  const NDArray& q = *block.input(0);
+  const NDArray& k = *block.input(1);
+  const NDArray& v = *block.input(2);
+  if (q.rank() < 2 || k.rank() < 2 || v.rank() < 2)
+    return block.error(StatusCode::kInvalidArgument, "q%s, k%s and v%s need rank >= 2", q.shape().str().c_str(),
+                       k.shape().str().c_str(), v.shape().str().c_str());
+  const int64_t d = q.dim(q.rank() - 1), tq = q.dim(q.rank() - 2), tk = k.dim(k.rank() - 2);
+  if (k.dim(k.rank() - 1) != d || v.dim(v.rank() - 2) != tk)
+    return block.error(StatusCode::kInvalidArgument,
+                       "q%s, k%s and v%s do not fit [..., Tq, d], [..., Tk, d], [..., Tk, dv]",
+                       q.shape().str().c_str(), k.shape().str().c_str(), v.shape().str().c_str());
+  Dims qb, kb, vb, b1, batch;
+  for (int i = 0; i + 2 < q.rank(); ++i) qb.push_back(q.dim(i));
+  for (int i = 0; i + 2 < k.rank(); ++i) kb.push_back(k.dim(i));
+  for (int i = 0; i + 2 < v.rank(); ++i) vb.push_back(v.dim(i));
+  RETURN_IF_ERROR(broadcast_shapes(block.op_name(), qb, kb, b1));
+  RETURN_IF_ERROR(broadcast_shapes(block.op_name(), b1, vb, batch));
+  z_dims = w_dims = batch;
+  z_dims.push_back(tq);
+  z_dims.push_back(v.dim(v.rank() - 1));
+  w_dims.push_back(tq);
+  w_dims.push_back(tk);
+  return Status::ok();
+}
+
+}  // namespace
+}  // namespace libops::ops
+
+CUSTOM_OP_IMPL(dot_product_attention, -1, -1, false, 0, 0) {
+  using namespace libops;
+  using namespace libops::ops;
+  const NDArray& q = *INPUT_VARIABLE(0);
+  const NDArray& k = *INPUT_VARIABLE(1);
+  const NDArray& v = *INPUT_VARIABLE(2);
+  const int64_t d = q.dim(q.rank() - 1), tq = q.dim(q.rank() - 2), tk = k.dim(k.rank() - 2);
+  const double scale = block.t_arg(0) > 0 ? block.t_arg(0) : 1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(d, 1)));
+  NDArray s, qs, scores, weights, z;
+  RETURN_IF_ERROR(with_op_name(block, NDArray::scalar(q.dtype(), scale, s)));
+  RETURN_IF_ERROR(run_nested(block, "multiply", {&q, &s}, {}, qs));  // scaling q: Tq*d values, not Tq*Tk
+  RETURN_IF_ERROR(run_nested(block, "matmul", {&qs, &k}, {.i = {0, 1}}, scores));
+  NDArray neg_inf;
+  RETURN_IF_ERROR(with_op_name(block, NDArray::scalar(q.dtype(), -std::numeric_limits<double>::infinity(), neg_inf)));
+  if (block.num_inputs() > 3) {
+    const NDArray& mask = *INPUT_VARIABLE(3);
+    if (mask.dtype() == DataType::kBool) RETURN_IF_ERROR(run_nested(block, "where", {&mask, &scores, &neg_inf}, {}, scores));
+    else RETURN_IF_ERROR(run_nested(block, "add", {&scores, &mask}, {}, scores));
+  }
+  if (block.b_arg(0)) {  // causal: keys after i + Tk - Tq are hidden from query i
+    NDArray keep;
+    RETURN_IF_ERROR(with_op_name(block, NDArray::create(DataType::kBool, Dims{tq, tk}, 'c', keep)));
+    bool* p = static_cast<bool*>(keep.data());
+    for (int64_t i = 0; i < tq; ++i)
+      for (int64_t j = 0; j < tk; ++j) p[i * tk + j] = j <= i + tk - tq;
+    RETURN_IF_ERROR(run_nested(block, "where", {&keep, &scores, &neg_inf}, {}, scores));
+  }
+  RETURN_IF_ERROR(run_nested(block, "softmax", {&scores}, {.i = {-1}}, weights));
+  RETURN_IF_ERROR(run_nested(block, "matmul", {&weights, &v}, {}, z));
+  RETURN_IF_ERROR(block.store_result(0, z));
+  if (block.b_arg(1)) RETURN_IF_ERROR(block.store_result(1, weights));
+  return Status::ok();
+}
+
+DECLARE_SHAPE_FN(dot_product_attention) {
+  using namespace libops;
+  Dims z_dims, w_dims;
+  RETURN_IF_ERROR(ops::attention_shapes(block, z_dims, w_dims));
+  const DataType t = INPUT_VARIABLE(0)->dtype();
+  REQUIRE_TRUE(INPUT_VARIABLE(1)->dtype() == t && INPUT_VARIABLE(2)->dtype() == t, 0,
+               "q (%s), k (%s) and v (%s) must share one dtype", dtype_name(t), dtype_name(INPUT_VARIABLE(1)->dtype()),
+               dtype_name(INPUT_VARIABLE(2)->dtype()));
+  if (block.num_inputs() > 3) {
+    const DataType m = INPUT_VARIABLE(3)->dtype();
+    REQUIRE_TRUE(m == DataType::kBool || m == t, 0, "the mask must be bool or q's dtype %s, not %s", dtype_name(t),
+                 dtype_name(m));
+  }
+  shapes.push_back(TensorShape{t, z_dims, 'c'});
+  if (block.b_arg(1)) shapes.push_back(TensorShape{t, w_dims, 'c'});
+  return Status::ok();
+}
+
+DECLARE_TYPES(dot_product_attention) {
+  // Runs the ops it is built from on the call's device.
+  descriptor.allow_inputs(libops::types::kFloat).allow_input(3, libops::types::kFloat | libops::types::kBool)
+      .runs_on_any_device();
+  descriptor.allow_outputs(libops::types::kFloat);
+}
+
+DECLARE_ARGS(dot_product_attention) {
+  args.describe("Scaled dot-product attention: softmax(scale * q k^T + mask) v over the last two axes.");
+  args.input("q", "queries [..., Tq, d]");
+  args.input("k", "keys [..., Tk, d]");
+  args.input("v", "values [..., Tk, dv]");
+  args.optional_input("mask", "bool (true = attend) or float (added to the scores), broadcastable to [..., Tq, Tk]");
+  args.outputs_variadic("z, weights", "[..., Tq, dv]; with return_weights also the weights [..., Tq, Tk]");
+  args.t_arg("scale", 0.0, "multiplies q k^T; 0 = 1 / sqrt(d)").at_least(0.0).finite();
+  args.b_arg("causal", false, "query i attends to keys j <= i + Tk - Tq only");
+  args.b_arg("return_weights", false, "output the attention weights too");
+}
+
+DECLARE_SYN(scaled_dot_product_attention, dot_product_attention)
