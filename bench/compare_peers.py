@@ -283,6 +283,24 @@ def bilinear_2x_reference(x):
     return np.swapaxes(axis(np.swapaxes(y, -1, -2), x.shape[-2]), -1, -2)
 
 
+def attention_reference(q, k, v):
+    s = (q.astype(np.float64) @ np.swapaxes(k.astype(np.float64), -1, -2)) / np.sqrt(q.shape[-1])
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    return (w / w.sum(axis=-1, keepdims=True)) @ v.astype(np.float64)
+
+
+def attention_subgraph(case):
+    """ONNX Runtime's attention as exporters write it: MatMul(q, k^T), Mul by
+    the scale, Softmax, MatMul(v)."""
+    q = case.inputs[0]
+    scale = helper.make_tensor("scale", TensorProto.FLOAT, [], [1 / np.sqrt(q.shape[-1])])
+    nodes = [helper.make_node("Transpose", ["in1"], ["kt"], perm=[0, 1, 3, 2]),
+             helper.make_node("MatMul", ["in0", "kt"], ["s"]), helper.make_node("Mul", ["s", "scale"], ["ss"]),
+             helper.make_node("Softmax", ["ss"], ["w"], axis=-1), helper.make_node("MatMul", ["w", "in2"], ["out"])]
+    return onnx_model(nodes, [tensor_info(f"in{i}", a.dtype, list(a.shape)) for i, a in enumerate(case.inputs)],
+                      [tensor_info("out", np.float32, case.out_shape)], [scale])
+
+
 def lstm_reference(x, w, r, b):
     """ONNX LSTM, one direction, gates i, o, f, c; x [T, N, I], w [1, 4H, I],
     r [1, 4H, H], b [1, 8H]; y [T, N, H], in float64."""
@@ -318,6 +336,7 @@ def case_table():
     table, ids = u(50000, 256), rng.integers(0, 50000, 4096)
     dw_x, dw_w = u(1, 256, 56, 56), u(256, 1, 3, 3) / 3
     feat = u(1, 64, 112, 112)
+    aq, ak, av = u(1, 8, 512, 64), u(1, 8, 512, 64), u(1, 8, 512, 64)
     seq, batch, hidden = 64, 16, 512
     lx, lw, lr, lb = u(seq, batch, hidden), u(1, 4 * hidden, hidden) / 16, u(1, 4 * hidden, hidden) / 16, \
         u(1, 8 * hidden) / 4
@@ -375,6 +394,9 @@ def case_table():
         Case("resize nearest 2x 64x112^2", [feat], [1, 64, 224, 224], lambda: feat.repeat(2, 2).repeat(2, 3),
              ("op", "resize", [224, 224, 0]), ("Resize", {"mode": "nearest"}), f4 * 5 * feat.size, "GB/s", 0, 0,
              onnx_extra=(["", "", "sizes"], {"sizes": np.array([1, 64, 224, 224], np.int64)})),
+        Case("attention 8x512x64", [aq, ak, av], [1, 8, 512, 64], lambda: attention_reference(aq, ak, av),
+             ("op", "dot_product_attention", []), attention_subgraph, 2 * 2 * 8 * 512 * 512 * 64, "GF/s", 1e-4,
+             1e-5),
         # ONNX's weight layout (weights_format 1) with its bias: the same inputs for both.
         Case("lstm T64 N16 H512", [lx, lw, lr, lb], [seq, batch, hidden], lambda: lstm_reference(lx, lw, lr, lb),
              ("op", "lstm_layer", [0, 0, 2, 0, 0, 1]), ("LSTM", {"hidden_size": hidden}),
@@ -384,6 +406,8 @@ def case_table():
 
 
 def ort_model_for(case):
+    if callable(case.onnx_node):  # a subgraph: the case builds its own model
+        return case.onnx_node(case)
     op_type, attrs = case.onnx_node[0], case.onnx_node[1]
     axes = case.onnx_node[2] if len(case.onnx_node) > 2 else None
     order = case.onnx_node[3] if len(case.onnx_node) > 3 else range(len(case.inputs))

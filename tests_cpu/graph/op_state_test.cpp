@@ -3,7 +3,7 @@
 // plain product on every run: new inputs, a new batch size (a repack), two
 // sessions of one graph, and more threads. A conv2d with constant weights
 // reorders them once (Note [Cached convolution weights]) and must give what
-// a direct call (no cache) gives.
+// a direct call (no cache) gives, up to rounding.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -119,7 +119,12 @@ TEST(OpState, CachedConvolutionWeightsGiveTheDirectCallsResult) {
     ASSERT_TRUE(s.run(in, 1).is_ok());
     Context direct;
     ASSERT_TRUE(libops::test::run_op("conv2d", {.in = {&x, &w}, .i = {3, 3, 1, 1, 1, 1, 1, 1, 0}}, direct).is_ok());
-    EXPECT_EQ(values(s.output(0)), values(*direct.output(0))) << "run " << run << ", " << threads << " threads";
+    // The session's graph runs channels-last (Note [Graph rewrites]), which
+    // may sum the taps in another order than the direct NCHW call.
+    const std::vector<double> got = values(s.output(0)), want = values(*direct.output(0));
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      EXPECT_NEAR(got[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << "run " << run << ", " << threads << " threads";
   }
   set_num_threads(saved);
 }
