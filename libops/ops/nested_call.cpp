@@ -16,6 +16,7 @@ Status run_nested(const Context& block, const char* op, std::initializer_list<co
   sub.t_args() = args.t;
   sub.i_args() = args.i;
   sub.b_args() = args.b;
+  sub.set_inplace(args.inplace);
   sub.set_device(block.device());
   const Status s = callee->execute(sub);
   if (!s.is_ok()) return Status::error(s.code(), "%s: %s", block.op_name(), s.message().c_str());

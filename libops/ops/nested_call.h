@@ -15,10 +15,11 @@ struct NestedArgs {
   std::vector<double> t = {};
   std::vector<int64_t> i = {};
   std::vector<bool> b = {};
+  bool inplace = false;  // write into input 0 (for ops that can)
 };
 
 // out = op(inputs...) on block.device(); `out` receives the op's output 0
-// (allocated by it).
+// (allocated by it, or input 0 itself with args.inplace).
 Status run_nested(const Context& block, const char* op, std::initializer_list<const NDArray*> inputs,
                   const NestedArgs& args, NDArray& out);
 

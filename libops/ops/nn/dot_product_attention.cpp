@@ -81,7 +81,8 @@ CUSTOM_OP_IMPL(dot_product_attention, -1, -1, false, 0, 0) {
       for (int64_t j = 0; j < tk; ++j) p[i * tk + j] = j <= i + tk - tq;
     RETURN_IF_ERROR(run_nested(block, "where", {&keep, &scores, &neg_inf}, {}, scores));
   }
-  RETURN_IF_ERROR(run_nested(block, "softmax", {&scores}, {.i = {-1}}, weights));
+  // In place: the scores are this call's own array (no second [.., Tq, Tk]).
+  RETURN_IF_ERROR(run_nested(block, "softmax", {&scores}, {.i = {-1}, .inplace = true}, weights));
   RETURN_IF_ERROR(run_nested(block, "matmul", {&weights, &v}, {}, z));
   RETURN_IF_ERROR(block.store_result(0, z));
   if (block.b_arg(1)) RETURN_IF_ERROR(block.store_result(1, weights));
