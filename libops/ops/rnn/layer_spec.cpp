@@ -171,6 +171,32 @@ Status read_operands(const Context& block, const LayerSpec& spec, const RnnDesc&
   return Status::ok();
 }
 
+Status run_layer(Context& block, LayerReader read, int ret_full_seq, bool has_c) {
+  LayerSpec spec;
+  RnnDesc d;
+  RnnOperands in;
+  NDArray views[6];
+  RETURN_IF_ERROR(read(block, spec, d, in, views));
+  int k = 0;
+  NDArray* y = block.b_arg(ret_full_seq) ? block.output(k++) : nullptr;
+  NDArray* h = block.b_arg(ret_full_seq + 1) ? block.output(k++) : nullptr;
+  NDArray* c = has_c && block.b_arg(ret_full_seq + 2) ? block.output(k++) : nullptr;
+  return run_recurrent(block, d, in, y, h, c);
+}
+
+Status layer_output_shapes(Context& block, LayerReader read, int ret_full_seq, bool has_c, ShapeList& shapes) {
+  LayerSpec spec;
+  RnnDesc d;
+  RnnOperands in;
+  NDArray views[6];
+  RETURN_IF_ERROR(read(block, spec, d, in, views));
+  const DataType t = block.input(0)->dtype();
+  if (block.b_arg(ret_full_seq)) shapes.push_back(TensorShape{t, y_shape(spec, d), 'c'});
+  if (block.b_arg(ret_full_seq + 1)) shapes.push_back(TensorShape{t, state_shape(d), 'c'});
+  if (has_c && block.b_arg(ret_full_seq + 2)) shapes.push_back(TensorShape{t, state_shape(d), 'c'});
+  return Status::ok();
+}
+
 GateLayout gate_layout(CellKind kind, int weights_format) {
   GateLayout g;
   if (kind == CellKind::kLstm) {

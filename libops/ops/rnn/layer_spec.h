@@ -20,6 +20,7 @@
 
 #include "libops/array/ndarray.h"
 #include "libops/ops/context.h"
+#include "libops/ops/declarable_op.h"
 #include "libops/ops/rnn/recurrent.h"
 
 namespace libops::ops::rnn {
@@ -63,6 +64,16 @@ struct LayerInputs {
 // the input and recurrent halves.
 Status read_operands(const Context& block, const LayerSpec& spec, const RnnDesc& d, const LayerInputs& has,
                      RnnOperands& in, NDArray views[6]);
+
+// Reads one call of a layer op into a desc and the engine's operands
+// (views[6] as read_operands).
+using LayerReader = Status (*)(const Context& block, LayerSpec& spec, RnnDesc& d, RnnOperands& in, NDArray views[6]);
+
+// The two bodies every layer op shares. Its outputs are chosen by the b
+// args ret_full_seq (at position `ret_full_seq`), then ret_last_h and, with
+// `has_c`, ret_last_c right after it.
+Status run_layer(Context& block, LayerReader read, int ret_full_seq, bool has_c);
+Status layer_output_shapes(Context& block, LayerReader read, int ret_full_seq, bool has_c, ShapeList& shapes);
 
 // The ONNX gate blocks and peephole order (weights_format 1) for `kind`:
 // LSTM i, o, f, c and peepholes i, o, f; GRU z, r, h. libnd4j's order

@@ -40,28 +40,12 @@ Status rnn_call(const Context& block, LayerSpec& spec, RnnDesc& d, RnnOperands& 
 
 CUSTOM_OP_IMPL(rnn_layer, -1, -1, false, 0, 0) {
   using namespace libops::ops::rnn;
-  LayerSpec spec;
-  RnnDesc d;
-  RnnOperands in;
-  libops::NDArray views[6];
-  RETURN_IF_ERROR(rnn_call(block, spec, d, in, views));
-  int k = 0;
-  libops::NDArray* y = block.b_arg(kRetFullSeq) ? OUTPUT_VARIABLE(k++) : nullptr;
-  libops::NDArray* h = block.b_arg(kRetLastH) ? OUTPUT_VARIABLE(k++) : nullptr;
-  return run_recurrent(block, d, in, y, h, nullptr);
+  return run_layer(block, rnn_call, kRetFullSeq, false);
 }
 
 DECLARE_SHAPE_FN(rnn_layer) {
   using namespace libops::ops::rnn;
-  LayerSpec spec;
-  RnnDesc d;
-  RnnOperands in;
-  libops::NDArray views[6];
-  RETURN_IF_ERROR(rnn_call(block, spec, d, in, views));
-  const libops::DataType t = INPUT_VARIABLE(0)->dtype();
-  if (block.b_arg(kRetFullSeq)) shapes.push_back(libops::TensorShape{t, y_shape(spec, d), 'c'});
-  if (block.b_arg(kRetLastH)) shapes.push_back(libops::TensorShape{t, state_shape(d), 'c'});
-  return libops::Status::ok();
+  return layer_output_shapes(block, rnn_call, kRetFullSeq, false, shapes);
 }
 
 DECLARE_TYPES(rnn_layer) {
