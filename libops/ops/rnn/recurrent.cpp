@@ -219,7 +219,8 @@ Status run_recurrent(Context& block, const RnnDesc& d, const RnnOperands& in, ND
   // W and R as stored: [I, GH] / [H, GH], or transposed [GH, I] / [GH, H].
   const bool tb = d.w_transposed;
   const int64_t ldw = tb ? I : GH, ldr = tb ? H : GH;
-  for (int dir = 0; dir < D; ++dir) {
+  const int directions_to_run = N * H > 0 ? D : 0;  // an empty batch or layer: nothing to compute
+  for (int dir = 0; dir < directions_to_run; ++dir) {
     if (T * N > 0 && I > 0)
       RETURN_IF_ERROR(gemm(block, ct, tb, T * N, GH, I, at(x, 0), I, at(w, dir * I * GH), ldw, at(gx, 0), GH));
     else if (T * N > 0)
