@@ -4,13 +4,32 @@
 #include <gtest/gtest.h>
 
 #include "libops/core/device.h"
-#include "test_util.h"  // tests_cpu/test_util.h: make(), values(), all_close()
+#include "op_test_util.h"  // tests_cpu/: run_op()
+#include "test_util.h"     // tests_cpu/test_util.h: make(), values(), all_close()
 
 namespace libops::test {
 
 inline bool cuda_device_present() {
   const DeviceRuntime* rt = device_runtime(DeviceType::kCuda);
   return rt != nullptr && rt->device_count() > 0;
+}
+
+// Runs op `name` on the host inputs in `cpu` and on copies of them on cuda:0
+// in `gpu` (both fresh), so the two results can be compared.
+inline Status run_on_cpu_and_gpu(const char* name, std::vector<NDArray>& host, const OpCall& args, Context& cpu,
+                                 Context& gpu) {
+  std::vector<NDArray> dev(host.size());
+  OpCall on_cpu = args, on_gpu = args;
+  on_cpu.in.clear();
+  on_gpu.in.clear();
+  for (size_t k = 0; k < host.size(); ++k) {
+    RETURN_IF_ERROR(host[k].dup('c', dev[k]));
+    on_cpu.in.push_back(&host[k]);
+    on_gpu.in.push_back(&dev[k]);
+  }
+  RETURN_IF_ERROR(run_op(name, on_cpu, cpu));
+  gpu.set_device(Device::cuda(0));
+  return run_op(name, on_gpu, gpu);
 }
 
 }  // namespace libops::test

@@ -54,22 +54,12 @@ TEST(CudaNnAct, EveryOpMatchesTheCpu) {
   for (const DeviceCase& c : kCases) {
     for (DataType dt : {DataType::kFloat32, DataType::kFloat16, DataType::kBFloat16, DataType::kFloat64}) {
       SCOPED_TRACE(std::string(c.op) + " " + c.x.str() + " " + dtype_name(dt));
-      std::vector<NDArray> host, dev;
+      std::vector<NDArray> host;
       host.push_back(test::make(dt, c.x, wave(c.x.product(), 3.0, 0.2)));
       for (size_t k = 0; k < c.params.size(); ++k)
         host.push_back(test::make(dt, c.params[k], wave(c.params[k].product(), 1.0, 1.0 + static_cast<double>(k))));
-      std::vector<NDArray*> hp, dp;
-      for (NDArray& a : host) hp.push_back(&a);
-      for (NDArray& a : host) {
-        NDArray copy;
-        ASSERT_OK(a.dup('c', copy));
-        dev.push_back(copy);
-      }
-      for (NDArray& a : dev) dp.push_back(&a);
       Context cpu, gpu;
-      ASSERT_OK(test::run_op(c.op, {.in = hp, .t = c.t, .i = c.i}, cpu));
-      gpu.set_device(Device::cuda(0));
-      ASSERT_OK(test::run_op(c.op, {.in = dp, .t = c.t, .i = c.i}, gpu));
+      ASSERT_OK(test::run_on_cpu_and_gpu(c.op, host, {.t = c.t, .i = c.i}, cpu, gpu));
       NDArray& z = *gpu.output(0);
       EXPECT_EQ(z.buffer()->sync(), DataBuffer::Sync::kDeviceNewer);
       ASSERT_OK(z.buffer()->sync_to_host());

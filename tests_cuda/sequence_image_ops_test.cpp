@@ -52,7 +52,7 @@ TEST(CudaSequenceImageOps, EveryCaseMatchesTheCpu) {
   for (const DeviceCase& c : kCases) {
     for (DataType dt : {DataType::kFloat32, DataType::kFloat64}) {
       SCOPED_TRACE(std::string(c.op) + " " + c.in[0].str() + " " + dtype_name(dt));
-      std::vector<NDArray> host, dev;
+      std::vector<NDArray> host;
       for (size_t k = 0; k < c.in.size(); ++k)
         host.push_back(test::make(dt, c.in[k], wave(c.in[k].product(), k == 0 ? 1.5 : 0.3, static_cast<double>(k))));
       if (c.lengths) {  // after x, W, R and the bias (has_biases is set in these cases): N lengths in [0, T]
@@ -61,18 +61,8 @@ TEST(CudaSequenceImageOps, EveryCaseMatchesTheCpu) {
         for (int64_t k = 0; k < N; ++k) len.push_back(static_cast<double>((k * 7) % (T + 1)));
         host.insert(host.begin() + 4, test::make(DataType::kInt32, {N}, len));
       }
-      std::vector<NDArray*> hp, dp;
-      for (NDArray& a : host) hp.push_back(&a);
-      for (NDArray& a : host) {
-        NDArray copy;
-        ASSERT_OK(a.dup('c', copy));
-        dev.push_back(copy);
-      }
-      for (NDArray& a : dev) dp.push_back(&a);
       Context cpu, gpu;
-      ASSERT_OK(test::run_op(c.op, {.in = hp, .t = c.t, .i = c.i, .b = c.b}, cpu));
-      gpu.set_device(Device::cuda(0));
-      ASSERT_OK(test::run_op(c.op, {.in = dp, .t = c.t, .i = c.i, .b = c.b}, gpu));
+      ASSERT_OK(test::run_on_cpu_and_gpu(c.op, host, {.t = c.t, .i = c.i, .b = c.b}, cpu, gpu));
       ASSERT_EQ(gpu.num_outputs(), cpu.num_outputs());
       for (int k = 0; k < cpu.num_outputs(); ++k) {
         NDArray& z = *gpu.output(k);
