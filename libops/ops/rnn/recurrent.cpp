@@ -197,10 +197,14 @@ Status run_recurrent(Context& block, const RnnDesc& d, const RnnOperands& in, ND
   RETURN_IF_ERROR(step_array(block, ct, Dims{N, GH}, gh));
   if (two_phase) RETURN_IF_ERROR(step_array(block, ct, Dims{N, H}, rh));
   NDArray& yt = y_out.target();
-  RETURN_IF_ERROR(sync_for_kernels(block, {&x, &w, &r, in.bx ? &bx : nullptr, in.bh ? &bh : nullptr,
-                                           in.peep ? &peep : nullptr, in.lengths ? &lengths : nullptr, &gx, &gh,
-                                           two_phase ? &rh : nullptr, &h_state, lstm ? &c_state : nullptr,
-                                           y != nullptr ? &yt : nullptr}));
+  // What the kernels read is synced as inputs (uploaded where the device
+  // copy is stale); the scratch and y only get their device copies.
+  RETURN_IF_ERROR(with_op_name(
+      block, sync_for_kernel(block.device(),
+                             {&x, &w, &r, in.bx ? &bx : nullptr, in.bh ? &bh : nullptr, in.peep ? &peep : nullptr,
+                              in.lengths ? &lengths : nullptr, &h_state, lstm ? &c_state : nullptr},
+                             gx)));
+  RETURN_IF_ERROR(sync_for_kernels(block, {&gh, two_phase ? &rh : nullptr, y != nullptr ? &yt : nullptr}));
 
   const CellDeviceFn device_cell = block.device().is_cpu() ? nullptr : cell_device_kernel.get(block.device().type);
   if (!block.device().is_cpu() && device_cell == nullptr) return no_device_implementation(block);
