@@ -50,6 +50,8 @@
 // in x's own dtype, with the weights in the filter layout that matches the
 // data format (Note [nn ops on devices] in nn_device.h); a call the backend
 // cannot express is an error there, never a silent trip through the host.
+#include <algorithm>
+
 #include "blas/conv_dnnl.h"
 #include "blas/gemm.h"
 #include "libops/core/log.h"
@@ -57,6 +59,7 @@
 #include "libops/legacy/legacy.h"
 #include "libops/legacy/ops/transform_same_ops.h"
 #include "libops/ops/nn/conv2d.h"
+#include "libops/ops/legacy_steps.h"
 #include "libops/ops/nn/nn_device.h"
 
 namespace libops::ops::nn {
@@ -273,8 +276,47 @@ Status conv2d_compute(Context& block, const ConvPlan& plan, const C* x, const C*
   return Status::ok();
 }
 
+// Note [Asymmetric padding on devices]
+// cuDNN pads both sides of a dim by the same amount, but SAME padding with
+// an odd total (an even kernel, or a stride that leaves a remainder) pads
+// one more row or column after than before. On a device such an input is
+// first copied (on the device) into an array with that row or column of
+// zeros added at the end; the backend then gets explicit, symmetric
+// padding of pad_top x pad_left and yields the same windows. Zeros are
+// exact for a convolution; pooling, whose padding is not zeros, keeps its
+// error.
+Status pad_for_symmetric_backend(Context& block, Geometry2d& g, Window2d& win, const NDArray& x, NDArray& padded,
+                                 bool& changed) {
+  // The extent for which padding p on both sides gives exactly `out` windows.
+  auto symmetric_extent = [](int64_t out, int64_t k, int64_t s, int64_t d, int64_t p) {
+    return (out - 1) * s + (k - 1) * d + 1 - 2 * p;
+  };
+  const int64_t h2 = std::max(g.h, symmetric_extent(g.oh, win.kh, win.sh, win.dh, g.pad_top));
+  const int64_t w2 = std::max(g.w, symmetric_extent(g.ow, win.kw, win.sw, win.dw, g.pad_left));
+  changed = false;
+  if (h2 == g.h && w2 == g.w) return Status::ok();
+  const int ah = g.nchw ? 2 : 1, aw = g.nchw ? 3 : 2;
+  Dims shape = x.shape();
+  shape[ah] = h2;
+  shape[aw] = w2;
+  NDArray zero, dst, rows;
+  RETURN_IF_ERROR(step_array(block, x.dtype(), shape, padded));
+  RETURN_IF_ERROR(NDArray::scalar(x.dtype(), 0.0, zero));
+  RETURN_IF_ERROR(assign_on_device(block, padded, zero));
+  RETURN_IF_ERROR(with_op_name(block, padded.slice(ah, 0, g.h, 1, rows)));
+  RETURN_IF_ERROR(with_op_name(block, rows.slice(aw, 0, g.w, 1, dst)));
+  RETURN_IF_ERROR(assign_on_device(block, dst, x));
+  g.h = h2;
+  g.w = w2;
+  win.same = false;
+  win.ph = g.pad_top;
+  win.pw = g.pad_left;
+  changed = true;
+  return Status::ok();
+}
+
 // conv2d on block.device(), not the CPU (Note [nn ops on devices]).
-Status conv2d_device(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias) {
+Status conv2d_device(Context& block, const ConvPlan& plan, const NDArray& x_in, const NDArray* bias) {
   const NnDeviceOps* ops = nn_device_ops(block.device().type);
   if (ops == nullptr || ops->conv2d_usable == nullptr || ops->conv2d == nullptr)
     return no_device_implementation(block);
@@ -286,7 +328,11 @@ Status conv2d_device(Context& block, const ConvPlan& plan, const NDArray& x, con
   desc.cout = plan.cout;
   desc.groups = plan.groups;
   desc.has_bias = plan.has_bias;
-  desc.dtype = x.dtype();
+  desc.dtype = x_in.dtype();
+  NDArray padded;
+  bool repadded = false;
+  RETURN_IF_ERROR(pad_for_symmetric_backend(block, desc.g, desc.win, x_in, padded, repadded));
+  const NDArray& x = repadded ? padded : x_in;
   RETURN_IF_ERROR(with_op_name(block, ops->conv2d_usable(block.device(), desc)));
 
   NDArray xd, wd, bd;

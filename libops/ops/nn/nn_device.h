@@ -9,9 +9,10 @@
 // core code has no #ifdef. A call runs in three steps:
 //   1. *_usable(desc): can the backend run this call at all? The op asks
 //      before any data moves. A refusal is an error that names the op, the
-//      device, the shapes and the reason (for example SAME padding that is
-//      one row larger at the bottom, which cuDNN's symmetric padding cannot
-//      express). Nothing falls back to the CPU behind the caller's back: the
+//      device, the shapes and the reason (for example a pooling window with
+//      dilation, which cuDNN's pooling lacks; conv2d first evens out SAME
+//      padding, Note [Asymmetric padding on devices] in conv2d.cpp).
+//      Nothing falls back to the CPU behind the caller's back: the
 //      caller chose the device, and only the caller may move the data.
 //   2. The op stages the arrays on the device: an input that is a strided
 //      view, or of another dtype than the backend takes, is copied into a

@@ -260,6 +260,40 @@ TEST_F(NnOnDevice, Conv2dNhwcGetsFiltersInItsLayoutAndDenseStridedInputs) {
   EXPECT_EQ(g_seen.copies, 2);
 }
 
+TEST_F(NnOnDevice, Conv2dSamePaddingWithAnOddTotalReachesTheBackendSymmetric) {
+  // SAME with a 2x2 kernel pads 0 before and 1 after (stride 1 over 4 rows,
+  // stride 2 over 5 columns). The backend pads both sides equally, so the
+  // op adds the zero row and column on the device and asks for explicit
+  // padding 0 (Note [Asymmetric padding on devices]).
+  struct Case {
+    bool nhwc;
+    Dims x;
+    std::vector<int64_t> iargs;
+    Dims seen_hw_out;  // h, w, oh, ow the backend got
+  };
+  const Case cases[] = {
+      {false, {1, 2, 4, 5}, {2, 2, 1, 1, 0, 0, 1, 1, 1, 0}, {5, 6, 4, 5}},
+      {true, {2, 4, 5, 3}, {2, 2, 1, 2, 0, 0, 1, 1, 1, 1}, {5, 6, 4, 3}},
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.nhwc ? "NHWC" : "NCHW");
+    g_seen = Seen{};
+    const int64_t cin = k.nhwc ? k.x[3] : k.x[1];
+    auto arrays = [&] {
+      return std::vector<NDArray>{make(DataType::kFloat32, k.x, ramp(k.x.product(), 1.0)),
+                                  make(DataType::kFloat32, {3, cin, 2, 2}, ramp(12 * cin, 0.5))};
+    };
+    std::vector<NDArray> c = arrays(), d = arrays();
+    Context ctx;
+    expect_device_matches_cpu("conv2d", {.in = {&c[0], &c[1]}, .i = k.iargs}, {.in = {&d[0], &d[1]}, .i = k.iargs},
+                              ctx);
+    const Conv2dDesc& cd = g_seen.conv;
+    EXPECT_EQ((Dims{cd.g.h, cd.g.w, cd.g.oh, cd.g.ow}), k.seen_hw_out);
+    EXPECT_EQ((Dims{cd.g.pad_top, cd.g.pad_left, cd.win.ph, cd.win.pw}), (Dims{0, 0, 0, 0}));
+    EXPECT_FALSE(cd.win.same);
+  }
+}
+
 TEST_F(NnOnDevice, PoolingModesAndGeometry) {
   struct Case {
     const char* op;
