@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "libops/loops/convert.h"
+#include "libops/ops/device_copy.h"
 
 namespace libops {
 
@@ -41,7 +42,10 @@ Status Context::store_result(int i, const NDArray& a) {
     return error(StatusCode::kInternal, "store_result: output %d does not exist (%d outputs)", i, num_outputs());
   NDArray* out = outputs_[static_cast<size_t>(i)];
   if (out->same_view(a)) return Status::ok();
-  if (out->has_data() && out->shape() == a.shape()) return out->assign(a);
+  if (out->has_data() && out->shape() == a.shape()) {
+    // A result computed on a device is copied there (Note [Copies on a device]).
+    return device().is_cpu() ? out->assign(a) : ops::assign_on_device(*this, *out, a);
+  }
   *out = a;
   return Status::ok();
 }

@@ -129,8 +129,9 @@ class Context {
   OpState* op_state() const { return op_state_.get(); }
   void set_op_state(std::unique_ptr<OpState> state) { op_state_ = std::move(state); }
 
-  // Replaces output i's content with `a`: copied into a supplied output of
-  // the same shape, otherwise the slot takes the array itself.
+  // Replaces output i's content with `a`: copied (on the call's device)
+  // into a supplied output of the same shape, otherwise the slot takes the
+  // array itself.
   Status store_result(int i, const NDArray& a);
   // Boolean ops: writes `value` into the bool scalar output 0.
   Status set_boolean_result(bool value);
