@@ -54,41 +54,28 @@ NdLoop<N> make_elementwise_loop(NDArray& z, const NDArray* const* inputs) {
   return loop;
 }
 
-// The common case as one flat run, without an NdLoop: z dense (C or F
-// order) and every input laid out exactly like z or a single element
-// (stride 0). Setting up an NdLoop costs more than a whole add on a few
-// elements, which is what graph nodes on small arrays pay per call.
-// Fills p and s (bytes) for z and the inputs; false when it does not apply.
+// A kernel's inner loop, type-erased: fn(ctx, ptrs, byte strides, n).
+using InnerFn = void (*)(const void* ctx, char* const* p, const int64_t* s, int64_t n);
+
+// Runs fn over every element of z (operand 0) with the inputs broadcast to
+// z's shape, in parallel: one flat run where z is dense and every input is
+// laid out like z or is a single element, else an NdLoop with dims sorted
+// by z's strides and coalesced. Compiled once per operand count
+// (elementwise.cpp), not per functor and type: the legacy tables
+// instantiate their kernels hundreds of times, and only the inner loop
+// needs to differ.
 template <int N>
-bool flat_operands(NDArray& z, const NDArray* const* inputs, char** p, int64_t* s) {
-  if (!z.is_contiguous()) return false;
-  p[0] = static_cast<char*>(z.data());
-  s[0] = static_cast<int64_t>(z.element_size());
-  for (int k = 1; k < N; ++k) {
-    const NDArray& a = *inputs[k - 1];
-    p[k] = static_cast<char*>(a.data());
-    if (a.length() == 1) s[k] = 0;
-    else if (a.shape() == z.shape() && a.strides() == z.strides()) s[k] = static_cast<int64_t>(a.element_size());
-    else return false;
-  }
-  return true;
-}
+void run_elementwise_erased(NDArray& z, const NDArray* const* inputs, InnerFn fn, const void* ctx);
+extern template void run_elementwise_erased<2>(NDArray&, const NDArray* const*, InnerFn, const void*);
+extern template void run_elementwise_erased<3>(NDArray&, const NDArray* const*, InnerFn, const void*);
 
 // Runs inner(ptrs, strides, n) over every element of z, in parallel.
 template <int N, typename Inner>
 void run_elementwise(NDArray& z, const NDArray* const* inputs, const Inner& inner) {
-  char* p[N];
-  int64_t s[N];
-  if (flat_operands<N>(z, inputs, p, s)) {
-    parallel_for(z.length(), kElementwiseGrain, [&](int64_t b, int64_t end) {
-      char* q[N];
-      for (int k = 0; k < N; ++k) q[k] = p[k] + b * s[k];
-      inner(q, s, end - b);
-    });
-    return;
-  }
-  NdLoop<N> loop = make_elementwise_loop<N>(z, inputs);
-  parallel_for(loop.count(), kElementwiseGrain, [&](int64_t b, int64_t end) { loop.run(b, end, inner); });
+  run_elementwise_erased<N>(
+      z, inputs,
+      [](const void* ctx, char* const* p, const int64_t* s, int64_t n) { (*static_cast<const Inner*>(ctx))(p, s, n); },
+      &inner);
 }
 
 // True when z is big enough for streaming stores (Note [Streaming stores]).
@@ -101,8 +88,7 @@ inline bool stream_output(const NDArray& z) {
 // it to vectorize, and GCC's size heuristics alone can stop one level short.
 template <typename R, typename F>
 [[gnu::flatten]] void write_dense(R* z, int64_t n, bool stream, const F& f) {
-  if (stream) stream_out(z, n, f);
-  else for (int64_t i = 0; i < n; ++i) z[i] = f(i);
+  stream_out(z, n, stream, f);
 }
 
 }  // namespace detail

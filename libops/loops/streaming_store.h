@@ -12,7 +12,7 @@
 // about 1.4x faster on a 2-core EPYC. Results are computed into a
 // 128-byte tile in L1, whole tiles are streamed to 64-byte aligned
 // addresses, and the ends are stored normally. Non-temporal stores are
-// weakly ordered: stream_out ends with a store fence, before the thread
+// weakly ordered: the streaming loops end with a store fence, before the thread
 // reports its part done.
 #pragma once
 
@@ -83,11 +83,34 @@ template <typename R, typename Fill>
 }
 
 // z[i] = f(i) for i in [0, n), streamed as stream_out_tiles.
+// z[i] = f(i) for i < n; with `stream`, whole tiles at 64-byte aligned
+// addresses go out as non-temporal stores. The unstreamed output and a
+// streamed one's unaligned ends share one loop, so each functor's loop is
+// compiled once (plus the fixed-size tile body): the legacy tables
+// instantiate this for every op and type, and their compile time follows
+// the number of loop bodies.
 template <typename R, typename F>
-[[gnu::flatten]] void stream_out(R* z, int64_t n, F&& f) {
-  stream_out_tiles(z, n, [&](int64_t i, int64_t m, R* dst) {
-    for (int64_t j = 0; j < m; ++j) dst[j] = f(i + j);
-  });
+[[gnu::flatten]] void stream_out(R* z, int64_t n, bool stream, F&& f) {
+  int64_t lo = n, hi = n;  // [lo, hi) streamed; [0, lo) and [hi, n) stored normally
+#if LIBOPS_HAVE_STREAMING_STORES
+  static_assert(detail::kStreamTileBytes % sizeof(R) == 0, "stream_out: an element must divide the 128-byte tile");
+  constexpr int64_t kTile = detail::kStreamTileBytes / int64_t(sizeof(R));
+  const auto address = reinterpret_cast<uintptr_t>(z);
+  if (stream && address % sizeof(R) == 0) {
+    lo = std::min<int64_t>(n, int64_t((64 - address % 64) % 64) / int64_t(sizeof(R)));
+    hi = lo + (n - lo) / kTile * kTile;
+    for (int64_t i = lo; i < hi; i += kTile) {
+      alignas(64) R tile[kTile];
+      for (int64_t j = 0; j < kTile; ++j) tile[j] = f(i + j);
+      detail::stream_tile(z + i, tile);
+    }
+    _mm_sfence();
+  }
+#endif
+  int64_t b = 0, e = lo;
+#pragma GCC unroll 1
+  for (int part = 0; part < 2; ++part, b = hi, e = n)
+    for (int64_t i = b; i < e; ++i) z[i] = f(i);
 }
 
 }  // namespace libops

@@ -29,7 +29,7 @@ void check_stream_out() {
       if (offset + n + 1 > cap) continue;
       for (int64_t i = 0; i < cap; ++i) storage[i] = T(7);
       T* z = storage + offset;
-      stream_out(z, n, [](int64_t i) { return T(i * 3 + 1); });
+      stream_out(z, n, true, [](int64_t i) { return T(i * 3 + 1); });
       for (int64_t i = 0; i < n; ++i) ASSERT_EQ(z[i], T(i * 3 + 1)) << "offset " << offset << " n " << n << " i " << i;
       for (int64_t i = 0; i < offset; ++i) ASSERT_EQ(storage[i], T(7)) << "before the run, offset " << offset;
       for (int64_t i = offset + n; i < cap; ++i) ASSERT_EQ(storage[i], T(7)) << "after the run, n " << n;
