@@ -21,7 +21,9 @@ namespace libops::test {
 inline NDArray load_golden(const std::string& relative_path) {
   npy::NpyArray raw;
   std::string error;
-  std::string path = std::string(LIBOPS_GOLDEN_DIR) + "/" + relative_path;
+  std::string path = LIBOPS_GOLDEN_DIR;  // appended in place: GCC -O1 warns (falsely) on a temporary's operator+
+  path += "/";
+  path += relative_path;
   NDArray a;
   if (!npy::npy_read_file(path, raw, error)) {
     ADD_FAILURE() << "cannot read golden " << path << ": " << error;
