@@ -103,7 +103,9 @@ TEST(CudaLinalg, CholeskyIgnoresAndClearsTheOtherTriangle) {
         for (int64_t i = 0; i < n; ++i)
           for (int64_t j = 0; j < n; ++j)
             if (upper ? j < i : j > i) v[static_cast<size_t>((b * n + i) * n + j)] = junk[next++ % 4];
-      const std::string what = std::string("cholesky, junk in the ") + (upper ? "lower" : "upper") + " triangle";
+      std::string what = "cholesky, junk in the ";  // appended in place: GCC -O1 warns (falsely) on operator+
+      what += upper ? "lower" : "upper";
+      what += " triangle";
       expect_cuda_matches_cpu("cholesky", {make(t, {batch, n, n}, v)}, {upper}, what);
     }
 }
