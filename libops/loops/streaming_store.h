@@ -82,7 +82,6 @@ template <typename R, typename Fill>
   fill(int64_t{0}, n, z);
 }
 
-// z[i] = f(i) for i in [0, n), streamed as stream_out_tiles.
 // z[i] = f(i) for i < n; with `stream`, whole tiles at 64-byte aligned
 // addresses go out as non-temporal stores. The unstreamed output and a
 // streamed one's unaligned ends share one loop, so each functor's loop is

@@ -285,34 +285,39 @@ Status conv2d_compute(Context& block, const ConvPlan& plan, const C* x, const C*
 // padding of pad_top x pad_left and yields the same windows. Zeros are
 // exact for a convolution; pooling, whose padding is not zeros, keeps its
 // error.
-Status pad_for_symmetric_backend(Context& block, Geometry2d& g, Window2d& win, const NDArray& x, NDArray& padded,
-                                 bool& changed) {
+
+// Rewrites g and win for the zero-extended input; false when the padding is
+// already symmetric (nothing to do).
+bool even_out_padding(Geometry2d& g, Window2d& win) {
   // The extent for which padding p on both sides gives exactly `out` windows.
   auto symmetric_extent = [](int64_t out, int64_t k, int64_t s, int64_t d, int64_t p) {
     return (out - 1) * s + (k - 1) * d + 1 - 2 * p;
   };
   const int64_t h2 = std::max(g.h, symmetric_extent(g.oh, win.kh, win.sh, win.dh, g.pad_top));
   const int64_t w2 = std::max(g.w, symmetric_extent(g.ow, win.kw, win.sw, win.dw, g.pad_left));
-  changed = false;
-  if (h2 == g.h && w2 == g.w) return Status::ok();
-  const int ah = g.nchw ? 2 : 1, aw = g.nchw ? 3 : 2;
-  Dims shape = x.shape();
-  shape[ah] = h2;
-  shape[aw] = w2;
-  NDArray zero, dst, rows;
-  RETURN_IF_ERROR(step_array(block, x.dtype(), shape, padded));
-  RETURN_IF_ERROR(NDArray::scalar(x.dtype(), 0.0, zero));
-  RETURN_IF_ERROR(assign_on_device(block, padded, zero));
-  RETURN_IF_ERROR(with_op_name(block, padded.slice(ah, 0, g.h, 1, rows)));
-  RETURN_IF_ERROR(with_op_name(block, rows.slice(aw, 0, g.w, 1, dst)));
-  RETURN_IF_ERROR(assign_on_device(block, dst, x));
+  if (h2 == g.h && w2 == g.w) return false;
   g.h = h2;
   g.w = w2;
   win.same = false;
   win.ph = g.pad_top;
   win.pw = g.pad_left;
-  changed = true;
-  return Status::ok();
+  return true;
+}
+
+// x with zero rows and columns added at the end up to g's extents, on
+// block.device().
+Status zero_extended(Context& block, const NDArray& x, const Geometry2d& g, NDArray& out) {
+  const int ah = g.nchw ? 2 : 1, aw = g.nchw ? 3 : 2;
+  Dims shape = x.shape();
+  shape[ah] = g.h;
+  shape[aw] = g.w;
+  NDArray zero, rows, dst;
+  RETURN_IF_ERROR(step_array(block, x.dtype(), shape, out));
+  RETURN_IF_ERROR(with_op_name(block, NDArray::scalar(x.dtype(), 0.0, zero)));
+  RETURN_IF_ERROR(assign_on_device(block, out, zero));
+  RETURN_IF_ERROR(with_op_name(block, out.slice(ah, 0, x.dim(ah), 1, rows)));
+  RETURN_IF_ERROR(with_op_name(block, rows.slice(aw, 0, x.dim(aw), 1, dst)));
+  return assign_on_device(block, dst, x);
 }
 
 // conv2d on block.device(), not the CPU (Note [nn ops on devices]).
@@ -329,11 +334,11 @@ Status conv2d_device(Context& block, const ConvPlan& plan, const NDArray& x_in, 
   desc.groups = plan.groups;
   desc.has_bias = plan.has_bias;
   desc.dtype = x_in.dtype();
+  const bool extend = even_out_padding(desc.g, desc.win);
+  RETURN_IF_ERROR(with_op_name(block, ops->conv2d_usable(block.device(), desc)));  // before any data moves
   NDArray padded;
-  bool repadded = false;
-  RETURN_IF_ERROR(pad_for_symmetric_backend(block, desc.g, desc.win, x_in, padded, repadded));
-  const NDArray& x = repadded ? padded : x_in;
-  RETURN_IF_ERROR(with_op_name(block, ops->conv2d_usable(block.device(), desc)));
+  if (extend) RETURN_IF_ERROR(zero_extended(block, x_in, desc.g, padded));
+  const NDArray& x = extend ? padded : x_in;
 
   NDArray xd, wd, bd;
   RETURN_IF_ERROR(dense_on_device(block, x, desc.dtype, xd));
