@@ -72,7 +72,7 @@ fi
 
 # ---- dependencies ----
 # Debian packages the build needs, and the file that proves each is there.
-DEB_PACKAGES=(cmake g++ make flatbuffers-compiler libflatbuffers-dev libspdlog-dev libopenblas-dev
+DEB_PACKAGES=(cmake g++ make ninja-build flatbuffers-compiler libflatbuffers-dev libspdlog-dev libopenblas-dev
               libgtest-dev libbenchmark-dev libdnnl-dev python3 python3-pip ccache libonnx-dev libprotobuf-dev)
 missing_packages() {
   local missing=()
@@ -137,6 +137,13 @@ BUILD_DIR="$ROOT/build/$CHIP-$BUILD_TYPE"
 
 CMAKE_ARGS=(-S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$CMAKE_BUILD_TYPE" -DLIBOPS_BUILD_TESTS=ON
             -DLIBOPS_BUILD_BENCH=$([ "$DO_BENCH" = 1 ] && echo ON || echo OFF))
+# Ninja for a new build folder (a folder keeps the generator it was made
+# with): under Makefiles, configuring again rewrites flags.make, which
+# rebuilds the precompiled headers and so every object, whenever a source
+# file is added; Ninja rebuilds only what changed.
+if [ ! -f "$BUILD_DIR/CMakeCache.txt" ] && command -v ninja >/dev/null; then
+  CMAKE_ARGS+=(-G Ninja)
+fi
 if [ -n "$SANITIZE" ]; then
   CMAKE_ARGS+=(-DLIBOPS_SANITIZE="$SANITIZE" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
   # Address builds also carry the fuzz targets: --fuzz and --sanitize
