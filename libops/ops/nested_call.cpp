@@ -1,14 +1,16 @@
 #include "libops/ops/nested_call.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/registry.h"
 
 namespace libops::ops {
 
-Status run_nested(const Context& block, const char* op, std::initializer_list<const NDArray*> inputs,
-                  const NestedArgs& args, NDArray& out) {
+Status run_nested_all(const Context& block, const char* op, std::initializer_list<const NDArray*> inputs,
+                      const NestedArgs& args, std::vector<NDArray>& outs) {
   DeclarableOp* callee = OpRegistry::instance().find(op);
   if (callee == nullptr) return block.error(StatusCode::kInternal, "needs op '%s', which is not registered", op);
   Context sub;
@@ -20,7 +22,16 @@ Status run_nested(const Context& block, const char* op, std::initializer_list<co
   sub.set_device(block.device());
   const Status s = callee->execute(sub);
   if (!s.is_ok()) return Status::error(s.code(), "%s: %s", block.op_name(), s.message().c_str());
-  out = *sub.output(0);
+  outs.clear();
+  for (int k = 0; k < sub.num_outputs(); ++k) outs.push_back(*sub.output(k));
+  return Status::ok();
+}
+
+Status run_nested(const Context& block, const char* op, std::initializer_list<const NDArray*> inputs,
+                  const NestedArgs& args, NDArray& out) {
+  std::vector<NDArray> outs;
+  RETURN_IF_ERROR(run_nested_all(block, op, inputs, args, outs));
+  out = std::move(outs[0]);
   return Status::ok();
 }
 

@@ -23,4 +23,8 @@ struct NestedArgs {
 Status run_nested(const Context& block, const char* op, std::initializer_list<const NDArray*> inputs,
                   const NestedArgs& args, NDArray& out);
 
+// The same call, keeping every output of the op (outs[k] = output k).
+Status run_nested_all(const Context& block, const char* op, std::initializer_list<const NDArray*> inputs,
+                      const NestedArgs& args, std::vector<NDArray>& outs);
+
 }  // namespace libops::ops
