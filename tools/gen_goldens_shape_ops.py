@@ -206,6 +206,34 @@ def complex_parts():
     case("angle", "f64", [z], [np.angle(c)], rtol=1e-15)
 
 
+def reverse_sequence(x, lengths, seq_axis, batch_axis):
+    """The reference: each batch row's first lengths[b] steps flipped."""
+    z = x.copy()
+    for b, n in enumerate(lengths):
+        src = [slice(None)] * x.ndim
+        src[batch_axis] = b
+        src[seq_axis] = slice(0, n)
+        z[tuple(src)] = np.flip(x[tuple(src)], axis=seq_axis - (1 if batch_axis < seq_axis else 0))
+    return z
+
+
+def sequences():
+    x = arange((4, 3, 2))  # [time, batch, feature], ONNX's default axes
+    n = np.array([4, 0, 2], np.int64)
+    case("reverse_sequence", "time_major", [x, n], [reverse_sequence(x, n, 0, 1)], i=[0, 1])
+    xb = rng.standard_normal((3, 5, 2)).astype(np.float64)  # [batch, time, feature], TF's default
+    nb = np.array([5, 1, 3], np.int32)
+    case("reverse_sequence", "batch_major_i32_lengths", [xb, nb], [reverse_sequence(xb, nb, 1, 0)], i=[1])
+    x4 = rng.integers(-50, 50, (2, 3, 4, 5)).astype(np.int16)  # batch 2 and time 3 apart, elements after
+    n4 = np.array([3, 2, 1, 0, 3], np.int64)
+    case("reverse_sequence", "axes_apart_i16", [x4, n4], [reverse_sequence(x4, n4, 1, 3)], i=[-3, -1])
+    xl = rng.random((2, 6)) > 0.5
+    nl = np.array([6, 4], np.int64)
+    case("reverse_sequence", "bool_last_axis", [xl, nl], [reverse_sequence(xl, nl, 1, 0)], i=[1, 0])
+    xe = np.zeros((0, 3), np.float32)
+    case("reverse_sequence", "empty_time", [xe, np.zeros(3, np.int64)], [xe], i=[0, 1])
+
+
 def main():
     complex_parts()
     views()
@@ -215,6 +243,7 @@ def main():
     joins()
     creation()
     bands_and_selects()
+    sequences()
     M.write("tools/gen_goldens_shape_ops.py")
 
 
