@@ -154,6 +154,67 @@ def case(name, shape, kernel, stride, dilation, padding, dtype=np.float32, fold_
                i=spatial + window_args(kernel, stride, dilation, padding))
 
 
+def same_or_explicit(n, k, s, p, d, same):
+    """(pad before, pad after, output extent) of one dim: explicit, or TF's SAME."""
+    eff = d * (k - 1) + 1
+    if same:
+        out = -(-n // s)
+        total = max((out - 1) * s + eff - n, 0)
+        return total // 2, total - total // 2, out
+    return p, p, (n + 2 * p - eff) // s + 1
+
+
+def im2col_ref(x, kh, kw, sh, sw, ph, pw, dh, dw, same, pad_value=0.0):
+    """libnd4j's im2col written out: z[n, c, i, j, y, x] in [N, C, kH, kW, oH, oW]."""
+    N, C, H, W = x.shape
+    t, b, oh = same_or_explicit(H, kh, sh, ph, dh, same)
+    l, r, ow = same_or_explicit(W, kw, sw, pw, dw, same)
+    z = np.zeros((N, C, kh, kw, oh, ow), x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            for y in range(oh):
+                for xx in range(ow):
+                    py, px = y * sh + i * dh - t, xx * sw + j * dw - l
+                    inside = 0 <= py < H and 0 <= px < W
+                    z[:, :, i, j, y, xx] = x[:, :, py, px] if inside else pad_value
+    return z
+
+
+def col2im_ref(cols, H, W, sh, sw, ph, pw, dh, dw, same):
+    """The adjoint: every patch entry added back where im2col read it."""
+    N, C, kh, kw, oh, ow = cols.shape
+    t, _, _ = same_or_explicit(H, kh, sh, ph, dh, same)
+    l, _, _ = same_or_explicit(W, kw, sw, pw, dw, same)
+    z = np.zeros((N, C, H, W), cols.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            for y in range(oh):
+                for xx in range(ow):
+                    py, px = y * sh + i * dh - t, xx * sw + j * dw - l
+                    if 0 <= py < H and 0 <= px < W:
+                        z[:, :, py, px] += cols[:, :, i, j, y, xx]
+    return z
+
+
+def patches():
+    """im2col / col2im (libnd4j's layouts), i args as libnd4j orders them."""
+    for name, shape, (kh, kw, sh, sw, ph, pw, dh, dw, same), pad_value, dt in (
+            ("basic", (2, 3, 5, 6), (3, 3, 1, 1, 1, 1, 1, 1, 0), 0.0, np.float32),
+            ("stride_dilation", (1, 2, 7, 8), (2, 3, 2, 2, 0, 1, 2, 1, 0), 0.0, np.float64),
+            ("same_even_kernel", (1, 1, 5, 4), (2, 2, 2, 2, 0, 0, 1, 1, 1), 0.0, np.float32),
+            ("pad_value", (1, 2, 4, 4), (3, 2, 1, 2, 1, 1, 1, 1, 0), -2.5, np.float32),
+            ("int32", (2, 1, 4, 5), (2, 2, 1, 2, 0, 0, 1, 1, 0), 0.0, np.int32)):
+        x = values(shape, dt)
+        M.case("im2col", name, [x], [im2col_ref(x, kh, kw, sh, sw, ph, pw, dh, dw, same, pad_value)],
+               i=[kh, kw, sh, sw, ph, pw, dh, dw, same], t=[pad_value] if pad_value else None)
+        H, W = shape[2:]
+        oh = same_or_explicit(H, kh, sh, ph, dh, same)[2]
+        ow = same_or_explicit(W, kw, sw, pw, dw, same)[2]
+        cols = values(shape[:2] + (kh, kw, oh, ow), dt)
+        M.case("col2im", name, [cols], [col2im_ref(cols, H, W, sh, sw, ph, pw, dh, dw, same)],
+               i=[sh, sw, ph, pw, H, W, dh, dw, same])
+
+
 def main():
     global M
     M = Manifest("windows")
@@ -194,6 +255,7 @@ def main():
     assert np.array_equal(roundtrip, x * cover)
     M.case("fold", "of_unfold", [unfold(x, kernel, stride, dilation, padding)], [x * cover],
            i=[5, 6] + window_args(kernel, stride, dilation, padding))
+    patches()
     M.write("tools/gen_goldens_windows.py")
 
 

@@ -217,5 +217,24 @@ TEST(WindowOps, FoldErrorsWordForWord) {
             "fold: x[1,1,1,1,1,1,1,1,1,1] with kernel_size [1,1,1]: the result would have 11 dims: at most 10");
 }
 
+TEST(Im2colOp, RejectsAKernelLargerThanThePaddedImageAndMismatchedPatches) {
+  NDArray x = make(DataType::kFloat32, {1, 1, 2, 2}, {1, 2, 3, 4});
+  Context c1;
+  EXPECT_EQ(test::run_op("im2col", {.in = {&x}, .i = {3, 2}}, c1).message(),
+            "im2col: the dilated kernel (3 along H) is larger than the padded input (2 + 2 * 0)");
+  Context c2;
+  EXPECT_EQ(test::run_op("im2col", {.in = {&x}, .i = {2}}, c2).message().find("im2col: "), 0u);  // kW is required
+  NDArray cols;
+  ASSERT_OK(NDArray::create(DataType::kFloat32, Dims{1, 1, 2, 2, 1, 2}, 'c', cols));
+  Context c3;  // a 2x2 image has 1x1 patches of 2x2 at stride 1
+  EXPECT_EQ(test::run_op("col2im", {.in = {&cols}, .i = {1, 1, 0, 0, 2, 2}}, c3).message(),
+            "col2im: x[1,1,2,2,1,2] holds 1x2 patches, but an image of 2x2 with these args has 1x1");
+  Context c4;  // im2col then col2im: each pixel times the patches that hold it (here 1 each)
+  ASSERT_OK(test::run_op("im2col", {.in = {&x}, .i = {1, 1}}, c4));
+  Context c5;
+  ASSERT_OK(test::run_op("col2im", {.in = {c4.output(0)}, .i = {1, 1, 0, 0, 2, 2}}, c5));
+  EXPECT_EQ(values(*c5.output(0)), (std::vector<double>{1, 2, 3, 4}));
+}
+
 }  // namespace
 }  // namespace libops
