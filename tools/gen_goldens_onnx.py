@@ -364,6 +364,7 @@ def main():
     rnn_cases()
     one_d_cases()
     lowering_cases()
+    sequence_reversal_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -912,6 +913,18 @@ def cnn():
     ]
     case("model_cnn", nodes, {"x": f32(2, 3, 12, 12)}, ["y"], inits, opset=13, dims={"x": ["N", 3, 12, 12]},
          rtol=1e-4, atol=1e-5)
+
+
+def sequence_reversal_cases():
+    """ReverseSequence with ONNX's default axes (time 0, batch 1) and TF's (batch 0, time 1)."""
+    one("ReverseSequence", "reverse_sequence_time_major", {"x": f32(4, 3, 2)},
+        inits={"n": np.array([4, 1, 3], np.int64)})
+    one("ReverseSequence", "reverse_sequence_batch_major", {"x": f32(2, 5, 3)},
+        inits={"n": np.array([2, 5], np.int64)}, time_axis=1, batch_axis=0)
+    # MaxPool's Indices output: offsets into (N, C, spatial...), 1-D and 2-D.
+    one("MaxPool", "maxpool_indices", {"x": f32(2, 3, 6, 5)}, n_out=2, kernel_shape=[3, 2], strides=[2, 1],
+        pads=[1, 0, 1, 0], opset=12)
+    one("MaxPool", "maxpool_indices_1d", {"x": f32(2, 2, 7)}, n_out=2, kernel_shape=[3], strides=[2], opset=12)
 
 
 if __name__ == "__main__":

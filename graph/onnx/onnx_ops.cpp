@@ -427,13 +427,22 @@ Status map_max_pool(C& c) {
   RETURN_IF_ERROR(read_window(c, w, {}, c.opset() >= 10));
   int64_t ceil = 0;
   RETURN_IF_ERROR(read_ceil_mode(c, w, ceil));
-  if (c.attr_int("storage_order", 0) != 0 && c.output_used(1))
-    return c.fail_attr("storage_order", "= 1 is not supported");
+  const bool indices = c.output_used(1);
+  if (c.attr_int("storage_order", 0) != 0 && indices) return c.fail_attr("storage_order", "= 1 is not supported");
+  if (indices && (w.pt != w.pb || w.pl != w.pr))
+    return c.fail_attr("pads", "with different pads before and after are not supported with the Indices output");
   Value x = pad_if_asymmetric(c, lift(c, c.input(0), w), w, -std::numeric_limits<double>::infinity());
-  return done(c, 0, unlift(c, c.op("maxpool2d").in(x).arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw)
-                                  .arg("pH", w.pt).arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw)
-                                  .arg("same_mode", static_cast<int64_t>(w.same)).arg("data_format", int64_t{0})
-                                  .arg("ceil_mode", ceil).emit1(), w));
+  auto pool = c.op(indices ? "max_pool_with_argmax" : "maxpool2d").in(x).arg("kH", w.kh).arg("kW", w.kw)
+                  .arg("sH", w.sh).arg("sW", w.sw).arg("pH", w.pt).arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw)
+                  .arg("same_mode", static_cast<int64_t>(w.same)).arg("data_format", int64_t{0})
+                  .arg("ceil_mode", ceil);
+  if (!indices) return done(c, 0, unlift(c, pool.emit1(), w));
+  // Indices: offsets into the (N, C, spatial...) input, as ONNX counts them;
+  // a 1-D pool's unit height leaves them unchanged.
+  const std::vector<Value> outs = pool.outputs(2).emit();
+  if (outs.size() != 2 || !outs[0].valid() || !outs[1].valid()) return reported();
+  c.set_output(1, unlift(c, outs[1], w));
+  return done(c, 0, unlift(c, outs[0], w));
 }
 
 Status map_average_pool(C& c) {
@@ -785,6 +794,13 @@ Status map_unsqueeze(C& c) {
 
 Status map_gather(C& c) {
   return done(c, 0, c.op("gather").in(c.input(0)).in(c.input(1)).arg("axis", c.attr_int("axis", 0)).emit1());
+}
+
+// ReverseSequence: time_axis and batch_axis are 0 and 1 in either order.
+Status map_reverse_sequence(C& c) {
+  return done(c, 0, c.op("reverse_sequence").in(c.input(0)).in(c.input(1))
+                        .arg("seq_axis", c.attr_int("time_axis", 0)).arg("batch_axis", c.attr_int("batch_axis", 1))
+                        .emit1());
 }
 
 Status map_gather_elements(C& c) {
@@ -1365,8 +1381,7 @@ Status map_global_lp_pool(C& c) {
               }));
 }
 
-// LpPool: a window's p-norm, as the padded average of |x|^p (padding
-// counted, so it adds zeros) times the window size, then the p-th root.
+// LpPool: the lp_pool2d op (a window's p-norm, padding counted as zeros).
 Status map_lp_pool(C& c) {
   Window w;
   RETURN_IF_ERROR(read_window(c, w, {}, c.opset() >= 18));
@@ -1374,17 +1389,13 @@ Status map_lp_pool(C& c) {
   if (c.opset() >= 18) ceil = c.attr_int("ceil_mode", 0);
   if (ceil != 0) return c.fail_attr("ceil_mode", "= 1 is not supported");
   const int64_t p = c.attr_int("p", 2);
-  const DataType t = c.input_dtype(0);
-  if (p < 1 || t == DataType::kInvalid) return c.fail("p must be >= 1 and the input's dtype known");
+  if (p < 1) return c.fail_attr("p", "must be >= 1");
   if (w.same) return c.fail_attr("auto_pad", "SAME_UPPER is not supported");
   Value x = pad_if_asymmetric(c, lift(c, c.input(0), w), w, 0.0);
-  const double taps = static_cast<double>(w.kh * w.kw);
-  return done(c, 0, unlift(c, p_norm(c, x, t, p, [&](Value v) {
-    Value avg = c.op("avgpool2d").in(v).arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw)
-                    .arg("pH", w.pt).arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw).arg("same_mode", int64_t{0})
-                    .arg("count_include_pad", int64_t{1}).arg("data_format", int64_t{0}).emit1();
-    return c.op("multiply").in(avg).in(c.constant_scalar(t, taps)).emit1();
-  }), w));
+  return done(c, 0, unlift(c, c.op("lp_pool2d").in(x).arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw)
+                                  .arg("pH", w.pt).arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw)
+                                  .arg("same_mode", int64_t{0}).arg("p", p).arg("data_format", int64_t{0})
+                                  .arg("ceil_mode", int64_t{0}).emit1(), w));
 }
 
 Status map_where(C& c) {
@@ -1818,7 +1829,8 @@ const std::vector<OpMapping> kTable = {
         "1-D and 3-D transposed convolutions; group > 1; asymmetric pads larger at the end, or output_shape, with "
         "unknown spatial dims."),
     ROW("MaxPool", 1, kMaxOpset, map_max_pool,
-        "3-D pooling; ceil_mode = 1 with unequal pads before and after; the Indices output."),
+        "3-D pooling; ceil_mode = 1 with unequal pads before and after; the Indices output with unequal pads or "
+        "storage_order = 1."),
     ROW("AveragePool", 1, kMaxOpset, map_average_pool,
         "3-D pooling; unequal pads before and after with ceil_mode = 1 or count_include_pad = 0."),
     ROW("GlobalAveragePool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_mean"); }, "inputs of unknown rank."),
@@ -1849,6 +1861,7 @@ const std::vector<OpMapping> kTable = {
     ROW("Unsqueeze", 1, kMaxOpset, map_unsqueeze, "axes computed at run time."),
     ROW("Gather", 1, kMaxOpset, map_gather, ""),
     ROW("GatherElements", 11, kMaxOpset, map_gather_elements, ""),
+    ROW("ReverseSequence", 10, kMaxOpset, map_reverse_sequence, ""),
     ROW("GatherND", 11, kMaxOpset, map_gather_nd, ""),
     ROW("Cast", 6, kMaxOpset, map_cast, "string, complex, float8 and 4-bit dtypes."),
     ROW("CastLike", 15, kMaxOpset, map_cast_like, "a target whose dtype is not known."),
