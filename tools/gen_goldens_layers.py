@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generate the numpy goldens of the layer ops built on other kernels
 (xw_plus_b, embedding_lookup, lstm_cell, gru_cell,
-multi_head_dot_product_attention, lp_pool2d, max_pool_with_argmax) under tests_cpu/golden/layers/.
+multi_head_dot_product_attention, lp_pool2d, max_pool_with_argmax,
+adaptive_avg_pool2d, adaptive_max_pool2d) under tests_cpu/golden/layers/.
 
 Run from anywhere:  python3 tools/gen_goldens_layers.py
 
@@ -224,6 +225,37 @@ def argmax_pool_cases():
     case("ceil_f16", rng.standard_normal((1, 2, 5, 5)).astype(np.float16), (2, 2), (2, 2), (0, 0), (1, 1), ceil=True)
 
 
+def adaptive_pool(x, oh, ow, reduce, nhwc=False):
+    """Window i of o over n: [floor(i n / o), ceil((i + 1) n / o)) (PyTorch's adaptive pooling)."""
+    xs = x.transpose(0, 3, 1, 2) if nhwc else x
+    N, C, H, W = xs.shape
+    z = np.zeros((N, C, oh, ow), np.float64)
+    for i in range(oh):
+        y0, y1 = i * H // oh, -(-(i + 1) * H // oh)
+        for j in range(ow):
+            x0, x1 = j * W // ow, -(-(j + 1) * W // ow)
+            z[:, :, i, j] = reduce(xs[:, :, y0:y1, x0:x1].astype(np.float64), axis=(2, 3))
+    z = z.astype(x.dtype)
+    return z.transpose(0, 2, 3, 1) if nhwc else z
+
+
+def adaptive_pool_cases():
+    def case(op, name, x, oh, ow, nhwc=False, rtol=0, atol=0):
+        reduce = np.mean if op == "adaptive_avg_pool2d" else np.max  # np.max: NaN wins
+        M.case(op, name, [x], [adaptive_pool(x, oh, ow, reduce, nhwc)], i=[oh, ow, int(nhwc)], rtol=rtol, atol=atol)
+    x = rng.standard_normal((2, 3, 7, 5)).astype(np.float32)
+    case("adaptive_avg_pool2d", "shrink_uneven", x, 3, 2, rtol=2e-6, atol=1e-7)
+    case("adaptive_max_pool2d", "shrink_uneven", x, 3, 2)
+    xs = rng.standard_normal((1, 2, 3, 2))  # NHWC [1, 2, 3, 2]: H 2, W 3
+    case("adaptive_avg_pool2d", "grow_nhwc_f64", xs, 4, 5, nhwc=True, rtol=1e-12)
+    case("adaptive_max_pool2d", "grow_nhwc_f64", xs, 4, 5, nhwc=True)
+    xn = rng.standard_normal((1, 1, 4, 4)).astype(np.float32)
+    xn[0, 0, 1, 2] = np.nan
+    case("adaptive_max_pool2d", "nan_wins", xn, 2, 2)
+    case("adaptive_avg_pool2d", "global_f16", rng.standard_normal((2, 3, 4, 6)).astype(np.float16), 1, 1, rtol=1e-3,
+         atol=1e-3)
+
+
 def main():
     global M
     M = Manifest("layers")
@@ -234,6 +266,7 @@ def main():
     mha_cases()
     lp_pool_cases()
     argmax_pool_cases()
+    adaptive_pool_cases()
     M.write("tools/gen_goldens_layers.py")
 
 

@@ -72,3 +72,16 @@ TEST(LpPool2dOp, RejectsAnOrderBelowOneAndAWindowLargerThanTheInput) {
   ASSERT_OK(run_op("lp_pool2d", {.in = {&x}, .i = {2, 2, 1, 1, 0, 0, 1, 1, 0, 2}}, c3));
   EXPECT_TRUE(all_close(*c3.output(0), {std::sqrt(30.0)}, 1e-6, 0));
 }
+
+TEST(AdaptivePoolOp, RejectsAnImageWithoutRowsAndAZeroOutputSize) {
+  NDArray x;
+  ASSERT_OK(NDArray::create(DataType::kFloat32, Dims{1, 2, 0, 3}, 'c', x));
+  Context c1;
+  EXPECT_EQ(run_op("adaptive_avg_pool2d", {.in = {&x}, .i = {1, 1}}, c1).message(),
+            "adaptive_avg_pool2d: x[1,2,0,3] (NCHW) has no rows or columns to pool");
+  NDArray y = make(DataType::kFloat32, {1, 1, 2, 2}, {1, 2, 3, 4});
+  Context c2;
+  EXPECT_FALSE(run_op("adaptive_max_pool2d", {.in = {&y}, .i = {0, 1}}, c2).is_ok());
+  Context c3;
+  EXPECT_FALSE(run_op("adaptive_max_pool2d", {.in = {&y}, .i = {1, 1, 2}}, c3).is_ok());  // data_format 0 or 1
+}
