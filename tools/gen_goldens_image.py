@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Generate the goldens of the resize op under tests_cpu/golden/image/
-(tools/golden_manifest.py).
+"""Generate the goldens of the resize and crop_and_resize ops under
+tests_cpu/golden/image/ (tools/golden_manifest.py).
 
 Run from anywhere:  python3 tools/gen_goldens_image.py
 Needs `pip install onnx numpy`. The expected values come from onnx's own
 reference evaluator (onnx.reference) running a one-node Resize model, an
 implementation independent of libops' tap tables; NHWC cases are the NCHW
-ones transposed.
+ones transposed. crop_and_resize's reference is TF's sampling written out in
+float64 numpy (crop_resize below).
 """
 import numpy as np
 from onnx import TensorProto, helper
@@ -66,6 +67,58 @@ def case(name, shape, out_hw, mode="nearest", coord="half_pixel", nearest="round
     M.case("resize", f"{name}_{tag}", [x], [z], i=i, t=t, rtol=rtol, atol=atol)
 
 
+def crop_resize(image, boxes, box_index, crop_h, crop_w, nearest=False, extrapolation=0.0):
+    """TF's crop_and_resize: crop_h rows spread from y1 (H - 1) to y2 (H - 1), one row at their middle.
+    Sample positions are computed in the op's compute type (float32, or float64 for a float64 image), as TF
+    computes them in float32: a position like 0.9f * 5 rounds to 4.5 there, and nearest then picks row 5."""
+    ct = np.float64 if image.dtype == np.float64 else np.float32
+    _, H, W, C = image.shape
+    img = image.astype(np.float64)
+    hm, wm, half = ct(H - 1), ct(W - 1), ct(0.5)
+    z = np.full((len(boxes), crop_h, crop_w, C), extrapolation, np.float64)
+    for b, (y1, x1, y2, x2) in enumerate(boxes.astype(ct)):
+        for y in range(crop_h):
+            in_y = y1 * hm + ct(y) * ((y2 - y1) * hm / ct(crop_h - 1)) if crop_h > 1 else half * (y1 + y2) * hm
+            if not 0 <= in_y <= hm:
+                continue
+            for x in range(crop_w):
+                in_x = x1 * wm + ct(x) * ((x2 - x1) * wm / ct(crop_w - 1)) if crop_w > 1 else half * (x1 + x2) * wm
+                if not 0 <= in_x <= wm:
+                    continue
+                im = img[box_index[b]]
+                if nearest:  # round half away from zero
+                    z[b, y, x] = im[int(np.floor(float(in_y) + 0.5)), int(np.floor(float(in_x) + 0.5))]
+                    continue
+                t, bo, l, r = int(np.floor(in_y)), int(np.ceil(in_y)), int(np.floor(in_x)), int(np.ceil(in_x))
+                yl, xl = float(in_y) - t, float(in_x) - l
+                top = im[t, l] + (im[t, r] - im[t, l]) * xl
+                bottom = im[bo, l] + (im[bo, r] - im[bo, l]) * xl
+                z[b, y, x] = top + (bottom - top) * yl
+    return z
+
+
+def crop_resize_cases():
+    image = rng.standard_normal((2, 6, 7, 3)).astype(np.float32)
+    # Inside, flipped (y1 > y2), partly outside the image (extrapolated), one row/column.
+    boxes = np.array([[0.1, 0.2, 0.8, 0.9], [0.9, 0.7, 0.15, 0.05], [-0.31, 0.4, 0.6, 1.3], [0.33, 0.0, 0.61, 1.0]],
+                     np.float32)
+    index = np.array([0, 1, 1, 0], np.int32)
+    size = np.array([4, 5], np.int32)
+    for name, nearest, extra in (("bilinear", False, 0.0), ("nearest", True, 0.0), ("extrapolate", False, -1.5)):
+        z = crop_resize(image, boxes, index, 4, 5, nearest, extra).astype(np.float32)
+        M.case("crop_and_resize", name, [image, boxes, index, size], [z], i=[int(nearest)],
+               t=[extra] if extra else None, rtol=1e-5, atol=1e-5)
+    one = np.array([1, 1], np.int64)
+    z = crop_resize(image.astype(np.float64), boxes.astype(np.float64), index.astype(np.int64), 1, 1)
+    M.case("crop_and_resize", "one_pixel_f64", [image.astype(np.float64), boxes.astype(np.float64),
+                                                index.astype(np.int64), one], [z], rtol=1e-12, atol=1e-12)
+    u8 = rng.integers(0, 255, (1, 4, 4, 2)).astype(np.uint8)
+    b1 = np.array([[0.0, 0.0, 1.0, 1.0]], np.float32)
+    z = crop_resize(u8, b1, np.array([0]), 7, 3).astype(np.float32)
+    M.case("crop_and_resize", "uint8_image", [u8, b1, np.array([0], np.int64), np.array([7, 3], np.int32)], [z],
+           rtol=1e-5, atol=1e-4)
+
+
 def main():
     global M
     M = Manifest("image")
@@ -89,6 +142,7 @@ def main():
         case("cubic_exclude_outside", (1, 2, 5, 5), (9, 7), "cubic", "half_pixel", exclude_outside=1, dtype=dtype)
         case("cubic_exclude_outside_down", (1, 1, 8, 9), (3, 4), "cubic", "asymmetric", exclude_outside=1,
              dtype=dtype)
+    crop_resize_cases()
     M.write("tools/gen_goldens_image.py")
 
 
