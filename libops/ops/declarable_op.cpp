@@ -258,9 +258,19 @@ Status DeclarableOp::prepare_outputs(Context& block, const ShapeList& shapes) {
 }
 
 Status DeclarableOp::execute(Context& block) {
-  thread_local ShapeList shapes;  // reused: no allocation per call after the first
-  RETURN_IF_ERROR(infer_shapes(block, shapes));
-  RETURN_IF_ERROR(prepare_outputs(block, shapes));
+  // The thread's list is reused (no allocation per call after the first),
+  // except by a call made while it is in use: a shape function may run ops
+  // itself (non_max_suppression's counts the boxes it keeps).
+  thread_local ShapeList reused;
+  thread_local bool reused_busy = false;
+  ShapeList local;
+  const bool mine = !reused_busy;
+  ShapeList& shapes = mine ? reused : local;
+  reused_busy = true;
+  Status s = infer_shapes(block, shapes);
+  if (s.is_ok()) s = prepare_outputs(block, shapes);
+  if (mine) reused_busy = false;  // the body's own nested calls may take it
+  RETURN_IF_ERROR(s);
   for (int i = 0; i < block.num_inputs(); ++i)
     if (!block.input(i)->has_data())
       return block.error(StatusCode::kInvalidArgument, "input %d has no data", i);
