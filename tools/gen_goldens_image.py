@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""Generate the goldens of the resize and crop_and_resize ops under
-tests_cpu/golden/image/ (tools/golden_manifest.py).
+"""Generate the goldens of the resize, crop_and_resize and
+non_max_suppression ops under tests_cpu/golden/image/ (tools/golden_manifest.py).
 
 Run from anywhere:  python3 tools/gen_goldens_image.py
 Needs `pip install onnx numpy`. The expected values come from onnx's own
 reference evaluator (onnx.reference) running a one-node Resize model, an
 implementation independent of libops' tap tables; NHWC cases are the NCHW
 ones transposed. crop_and_resize's reference is TF's sampling written out in
-float64 numpy (crop_resize below).
+float64 numpy (crop_resize below); non_max_suppression's is the greedy walk of
+TF's and ONNX's specifications (nms below), its ONNX form also checked
+against ONNX Runtime in tools/gen_goldens_onnx.py.
 """
 import numpy as np
 from onnx import TensorProto, helper
@@ -119,6 +121,64 @@ def crop_resize_cases():
            rtol=1e-5, atol=1e-4)
 
 
+def iou(a, b, center):
+    def corners(v):
+        if center:  # x, y, w, h
+            return v[1] - v[3] / 2, v[0] - v[2] / 2, v[1] + v[3] / 2, v[0] + v[2] / 2
+        return min(v[0], v[2]), min(v[1], v[3]), max(v[0], v[2]), max(v[1], v[3])
+    ay1, ax1, ay2, ax2 = corners(a)
+    by1, bx1, by2, bx2 = corners(b)
+    area_a, area_b = (ay2 - ay1) * (ax2 - ax1), (by2 - by1) * (bx2 - bx1)
+    if area_a <= 0 or area_b <= 0:
+        return 0.0
+    inter = max(min(ay2, by2) - max(ay1, by1), 0) * max(min(ax2, bx2) - max(ax1, bx1), 0)
+    return inter / (area_a + area_b - inter)
+
+
+def nms(boxes, scores, max_out, iou_threshold, score_threshold=None, center=False):
+    """Greedy suppression: by falling score (stable), keep a box overlapping no kept one by more than the threshold."""
+    order = sorted(range(len(scores)), key=lambda i: -scores[i])
+    kept = []
+    for i in order:
+        if max_out >= 0 and len(kept) >= max_out:
+            break
+        if score_threshold is not None and not scores[i] > score_threshold:
+            break
+        if all(iou(boxes[i], boxes[k], center) <= iou_threshold for k in kept):
+            kept.append(i)
+    return kept
+
+
+def nms_cases():
+    # Clusters of overlapping boxes, a tie in score (the lower index first), a zero-area box, flipped corners.
+    base = rng.uniform(0, 10, (4, 2))
+    boxes = []
+    for c in base:
+        for _ in range(4):
+            y, x = c + rng.uniform(-1, 1, 2)
+            h, w = rng.uniform(1, 3, 2)
+            boxes.append([y, x, y + h, x + w])
+    boxes[3] = [boxes[3][2], boxes[3][3], boxes[3][0], boxes[3][1]]  # corners given the other way round
+    boxes.append([5.0, 5.0, 5.0, 8.0])  # zero area: overlaps nothing
+    boxes = np.array(boxes, np.float32)
+    scores = rng.uniform(0, 1, len(boxes)).astype(np.float32)
+    scores[7] = scores[2]  # a tie
+    for name, max_out, thr, score_thr in (("default", -1, 0.5, None), ("max3", 3, 0.5, None),
+                                          ("tight_iou", -1, 0.1, None), ("score_threshold", -1, 0.7, 0.4)):
+        kept = np.array(nms(boxes.astype(np.float64), scores.astype(np.float64), max_out, thr, score_thr), np.int32)
+        M.case("non_max_suppression", name, [boxes, scores], [kept], i=[max_out],
+               t=[thr] + ([score_thr] if score_thr is not None else []))
+    # The ONNX form: [batch, n, 4] centre boxes, [batch, classes, n] scores; thresholds as inputs.
+    cb = rng.uniform(1, 6, (2, 6, 4))
+    cs = rng.uniform(0, 1, (2, 3, 6))
+    rows = [[b, c, i] for b in range(2) for c in range(3) for i in nms(cb[b], cs[b, c], 2, 0.3, 0.2, center=True)]
+    M.case("non_max_suppression", "batched_centres_f64",
+           [cb, cs, np.array(2, np.int64), np.array(0.3), np.array(0.2)], [np.array(rows, np.int64).reshape(-1, 3)],
+           i=[-1, 1])
+    M.case("non_max_suppression", "no_boxes", [np.zeros((0, 4), np.float32), np.zeros(0, np.float32)],
+           [np.zeros(0, np.int32)])
+
+
 def main():
     global M
     M = Manifest("image")
@@ -143,6 +203,7 @@ def main():
         case("cubic_exclude_outside_down", (1, 1, 8, 9), (3, 4), "cubic", "asymmetric", exclude_outside=1,
              dtype=dtype)
     crop_resize_cases()
+    nms_cases()
     M.write("tools/gen_goldens_image.py")
 
 

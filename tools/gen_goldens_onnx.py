@@ -925,6 +925,17 @@ def sequence_reversal_cases():
     one("MaxPool", "maxpool_indices", {"x": f32(2, 3, 6, 5)}, n_out=2, kernel_shape=[3, 2], strides=[2, 1],
         pads=[1, 0, 1, 0], opset=12)
     one("MaxPool", "maxpool_indices_1d", {"x": f32(2, 2, 7)}, n_out=2, kernel_shape=[3], strides=[2], opset=12)
+    # NonMaxSuppression: corners and centres, thresholds as inputs, every optional input omitted.
+    boxes = rng.uniform(0, 8, (2, 7, 4)).astype(np.float32)
+    boxes[..., 2:] = boxes[..., :2] + rng.uniform(1, 4, (2, 7, 2)).astype(np.float32)
+    one("NonMaxSuppression", "nms_corners", {"b": boxes, "s": rng.uniform(0, 1, (2, 3, 7)).astype(np.float32)},
+        inits={"m": np.array([3], np.int64), "t": np.array([0.25], np.float32), "st": np.array([0.3], np.float32)},
+        opset=11)
+    one("NonMaxSuppression", "nms_centres", {"b": rng.uniform(1, 6, (1, 8, 4)).astype(np.float32),
+                                             "s": rng.uniform(0, 1, (1, 2, 8)).astype(np.float32)},
+        inits={"m": np.array([4], np.int64), "t": np.array([0.2], np.float32)}, opset=11, center_point_box=1)
+    one("NonMaxSuppression", "nms_defaults", {"b": boxes, "s": rng.uniform(0, 1, (2, 1, 7)).astype(np.float32)},
+        opset=10)
 
 
 if __name__ == "__main__":

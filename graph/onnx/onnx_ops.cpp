@@ -1398,6 +1398,21 @@ Status map_lp_pool(C& c) {
                                   .arg("ceil_mode", int64_t{0}).emit1(), w));
 }
 
+// NonMaxSuppression: the op's ONNX form (rank-3 boxes); absent optional
+// inputs keep ONNX's defaults (no box kept without max_output_boxes_per_class,
+// IoU threshold 0, no score threshold), given ones pass as the op's inputs.
+Status map_non_max_suppression(C& c) {
+  OpCall call = c.op("non_max_suppression").in(c.input(0)).in(c.input(1))
+                    .arg("max_output_size", int64_t{0}).arg("iou_threshold", 0.0)
+                    .arg("center_point_box", c.attr_int("center_point_box", 0));
+  const bool has[3] = {c.has_input(2), c.has_input(3), c.has_input(4)};
+  const int given = has[2] ? 3 : has[1] ? 2 : has[0] ? 1 : 0;  // inputs are positional: fill the gaps
+  if (given >= 1) call.in(has[0] ? c.input(2) : c.constant_scalar(DataType::kInt64, 0.0));
+  if (given >= 2) call.in(has[1] ? c.input(3) : c.constant_scalar(DataType::kFloat32, 0.0));
+  if (given >= 3) call.in(c.input(4));
+  return done(c, 0, call.emit1());
+}
+
 Status map_where(C& c) {
   return done(c, 0, c.op("where").in(c.input(0)).in(c.input(1)).in(c.input(2)).emit1());
 }
@@ -1862,6 +1877,7 @@ const std::vector<OpMapping> kTable = {
     ROW("Gather", 1, kMaxOpset, map_gather, ""),
     ROW("GatherElements", 11, kMaxOpset, map_gather_elements, ""),
     ROW("ReverseSequence", 10, kMaxOpset, map_reverse_sequence, ""),
+    ROW("NonMaxSuppression", 10, kMaxOpset, map_non_max_suppression, ""),
     ROW("GatherND", 11, kMaxOpset, map_gather_nd, ""),
     ROW("Cast", 6, kMaxOpset, map_cast, "string, complex, float8 and 4-bit dtypes."),
     ROW("CastLike", 15, kMaxOpset, map_cast_like, "a target whose dtype is not known."),

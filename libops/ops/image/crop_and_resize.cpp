@@ -43,6 +43,8 @@ Status read_geometry(const Context& block, CropResizeDesc& d) {
   if (size.shape() != Dims{2})
     return block.error(StatusCode::kInvalidArgument, "crop_size%s must be [2]: crop_h, crop_w",
                        size.shape().str().c_str());
+  if (!size.has_data())
+    return block.error(StatusCode::kInvalidArgument, "crop_size: its values are not known yet (they are the output's size)");
   RETURN_IF_ERROR(with_op_name(block, const_cast<NDArray&>(size).buffer()->sync_to_host()));
   d.batch = image.dim(0), d.h = image.dim(1), d.w = image.dim(2), d.c = image.dim(3);
   d.boxes = boxes.dim(0);

@@ -50,6 +50,14 @@ Status count_classes(const Context& block, int64_t& classes) {
     return block.error(StatusCode::kInvalidArgument, "weights%s must have labels%s's shape",
                        block.input(2)->shape().str().c_str(), labels.shape().str().c_str());
   const int64_t given = block.i_arg(0);
+  if (!labels.has_data() || !preds.has_data()) {  // a shape-only call: the count must be given
+    if (given < 0)
+      return block.error(StatusCode::kInvalidArgument,
+                         "labels and predictions: their values are not known yet (without num_classes they give the "
+                         "output's size)");
+    classes = given;
+    return Status::ok();
+  }
   int64_t top = -1;
   const std::pair<const char*, const NDArray*> vectors[] = {{"labels", &labels}, {"predictions", &preds}};
   for (const auto& [name, v] : vectors) {
