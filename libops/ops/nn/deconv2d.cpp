@@ -15,8 +15,9 @@
 //           9     data_format: 0 = NCHW (default), 1 = NHWC
 //           10    weights_format (above)
 //           11, 12  output padding along H and W (ONNX output_padding):
-//                 rows and columns added at the bottom and right, which
-//                 only the bias reaches; each below its stride or dilation
+//                 rows and columns added at the bottom and right (the
+//                 padding cropped there shrinks by as much; rows past it
+//                 get only the bias); each below its stride or dilation
 //   output  [N, Cout, oH, oW] (NCHW) or [N, oH, oW, Cout] (NHWC), x's dtype
 //           explicit: oH = (H - 1) * sH + (kH - 1) * dH + 1 - 2 * pH + opH
 //           SAME:     oH = H * sH + opH; the padding that makes it,
