@@ -936,6 +936,21 @@ def sequence_reversal_cases():
         inits={"m": np.array([4], np.int64), "t": np.array([0.2], np.float32)}, opset=11, center_point_box=1)
     one("NonMaxSuppression", "nms_defaults", {"b": boxes, "s": rng.uniform(0, 1, (2, 1, 7)).astype(np.float32)},
         opset=10)
+    # 3-D windows over NCDHW: conv (grouped, uneven pads), transposed conv, pools.
+    v = f32(2, 4, 5, 6, 4)
+    one("Conv", "conv3d_grouped_uneven_pads", {"x": v}, inits={"w": f32(6, 2, 3, 2, 3), "b": f32(6)}, group=2,
+        strides=[2, 1, 2], pads=[1, 0, 1, 1, 1, 0], dilations=[1, 2, 1], rtol=1e-4, atol=1e-5)
+    one("Conv", "conv3d_same_upper", {"x": f32(1, 2, 5, 4, 3)}, inits={"w": f32(3, 2, 2, 3, 2)},
+        strides=[2, 2, 1], auto_pad="SAME_UPPER", rtol=1e-4, atol=1e-5)
+    one("ConvTranspose", "convtranspose3d", {"x": f32(1, 4, 3, 2, 3)}, inits={"w": f32(4, 3, 2, 3, 2), "b": f32(6)},
+        group=2, strides=[2, 1, 2], pads=[1, 1, 0, 1, 1, 0], output_padding=[1, 0, 1], rtol=1e-4, atol=1e-5)
+    one("MaxPool", "maxpool3d", {"x": v}, kernel_shape=[3, 2, 2], strides=[2, 2, 1], pads=[1, 0, 1, 1, 1, 0])
+    one("MaxPool", "maxpool3d_ceil_dilated", {"x": v}, kernel_shape=[2, 2, 2], strides=[2, 2, 2], dilations=[1, 2, 1],
+        ceil_mode=1, opset=12)
+    one("AveragePool", "avgpool3d_exclude_pad", {"x": v}, kernel_shape=[3, 3, 2], strides=[1, 2, 2],
+        pads=[1, 1, 0, 1, 1, 0])
+    one("AveragePool", "avgpool3d_include_pad_uneven", {"x": v}, kernel_shape=[2, 3, 3], pads=[0, 1, 1, 1, 2, 0],
+        count_include_pad=1)
 
 
 if __name__ == "__main__":

@@ -299,10 +299,132 @@ Value pad_if_asymmetric(C& c, Value x, Window& w, double fill) {
   return y;
 }
 
+// ---- 3-D windows (rank-5 NCDHW inputs): conv3d, deconv3d, the 3-D pools.
+struct Window3 {
+  int64_t k[3] = {0, 0, 0}, s[3] = {1, 1, 1}, d[3] = {1, 1, 1}, pb[3] = {0, 0, 0}, pe[3] = {0, 0, 0};
+  bool same = false;
+};
+
+// Whether a node's window is 3-D: a 3-value kernel or a rank-5 input.
+bool is_3d(C& c, const std::vector<int64_t>& kernel_from_weights) {
+  std::vector<int64_t> k;
+  if (!c.attr_ints("kernel_shape", k)) k = kernel_from_weights;
+  return k.size() == 3 || c.input_rank(0) == 5;
+}
+
+Status read_window3(C& c, Window3& w, const std::vector<int64_t>& kernel_from_weights, bool dilations) {
+  std::vector<int64_t> k, v, p;
+  if (!c.attr_ints("kernel_shape", k)) k = kernel_from_weights;
+  const int r = c.input_rank(0);
+  if (k.size() != 3 || (r >= 0 && r != 5))
+    return c.fail(str_format("a 3-D window needs a 5-D NCDHW input and 3 kernel dims; kernel_shape %s, input rank %d",
+                             ints_str(k).c_str(), r));
+  for (int a = 0; a < 3; ++a) w.k[a] = k[static_cast<size_t>(a)];
+  auto three = [&](const char* name, int64_t* out) {
+    if (!c.attr_ints(name, v)) return Status::ok();
+    if (v.size() != 3) return c.fail_attr(name, "= " + ints_str(v) + " must have 3 values");
+    for (int a = 0; a < 3; ++a) out[a] = v[static_cast<size_t>(a)];
+    return Status::ok();
+  };
+  RETURN_IF_ERROR(three("strides", w.s));
+  if (dilations) RETURN_IF_ERROR(three("dilations", w.d));
+  const std::string pad_mode = c.attr_string("auto_pad", "NOTSET");
+  if (pad_mode == "NOTSET") {
+    if (c.attr_ints("pads", p)) {
+      if (p.size() != 6) return c.fail_attr("pads", "= " + ints_str(p) + " must have 6 values");
+      for (int64_t x : p)
+        if (x < 0) return c.fail_attr("pads", "= " + ints_str(p) + " is not supported: negative pads");
+      for (int a = 0; a < 3; ++a) w.pb[a] = p[static_cast<size_t>(a)], w.pe[a] = p[static_cast<size_t>(a) + 3];
+    }
+  } else if (pad_mode == "SAME_UPPER") {
+    w.same = true;
+  } else if (pad_mode != "VALID") {
+    return c.fail_attr("auto_pad", "= '" + pad_mode + "' is not supported for 3-D windows");
+  }
+  return Status::ok();
+}
+
+bool symmetric3(const Window3& w) { return w.pb[0] == w.pe[0] && w.pb[1] == w.pe[1] && w.pb[2] == w.pe[2]; }
+
+// Uneven pads as an explicit pad of x; the window then pads nothing.
+Value pad3_if_asymmetric(C& c, Value x, Window3& w, double fill) {
+  if (symmetric3(w)) return x;
+  Value y = c.op("pad").in(x).arg("mode", int64_t{0}).arg("value", fill)
+                .arg("paddings", std::vector<int64_t>{0, 0, 0, 0, w.pb[0], w.pe[0], w.pb[1], w.pe[1], w.pb[2], w.pe[2]})
+                .emit1();
+  for (int a = 0; a < 3; ++a) w.pb[a] = w.pe[a] = 0;
+  return y;
+}
+
+// i args 0..12 of the 3-D ops (Note [3-D windows] in libops/ops/nn/window3d.h).
+OpCall& window3_args(OpCall& call, const Window3& w) {
+  static const char* const names[4][3] = {{"kD", "kH", "kW"}, {"sD", "sH", "sW"}, {"pD", "pH", "pW"}, {"dD", "dH", "dW"}};
+  for (int a = 0; a < 3; ++a) call.arg(names[0][a], w.k[a]);
+  for (int a = 0; a < 3; ++a) call.arg(names[1][a], w.s[a]);
+  for (int a = 0; a < 3; ++a) call.arg(names[2][a], w.pb[a]);
+  for (int a = 0; a < 3; ++a) call.arg(names[3][a], w.d[a]);
+  return call.arg("same_mode", static_cast<int64_t>(w.same));
+}
+
+Status map_conv3d(C& c, const std::vector<int64_t>& kernel) {
+  Window3 w;
+  RETURN_IF_ERROR(read_window3(c, w, kernel, true));
+  const int64_t group = c.attr_int("group", 1);
+  if (group < 1) return c.fail_attr("group", str_format("= %lld must be >= 1", static_cast<long long>(group)));
+  OpCall call = c.op("conv3d");
+  call.in(pad3_if_asymmetric(c, c.input(0), w, 0.0)).in(c.input(1));
+  if (c.has_input(2)) call.in(c.input(2));
+  window3_args(call, w);
+  // ONNX's weights [M, C/group, kD, kH, kW] are conv3d's weights_format 1.
+  return done(c, 0, call.arg("data_format", int64_t{0}).arg("weights_format", int64_t{1}).arg("groups", group).emit1());
+}
+
+Status map_pool3d(C& c, bool max) {
+  Window3 w;
+  RETURN_IF_ERROR(read_window3(c, w, {}, max ? c.opset() >= 10 : c.opset() >= 19));
+  if (max && c.output_used(1)) return c.fail("the Indices output of a 3-D MaxPool is not supported");
+  int64_t ceil = c.opset() >= 10 ? c.attr_int("ceil_mode", 0) : 0;
+  if (w.same) ceil = 0;
+  if (ceil && !symmetric3(w)) return c.fail_attr("ceil_mode", "= 1 with different pads before and after is not supported");
+  const int64_t include_pad = max ? 0 : c.attr_int("count_include_pad", 0);
+  if (!max && !include_pad && !symmetric3(w))
+    return c.fail_attr("pads", "with different pads before and after are not supported unless count_include_pad = 1");
+  if (!max && include_pad && w.same) return c.fail_attr("count_include_pad", "= 1 with auto_pad SAME_UPPER is not supported");
+  Value x = pad3_if_asymmetric(c, c.input(0), w, max ? -std::numeric_limits<double>::infinity() : 0.0);
+  OpCall call = c.op(max ? "maxpool3d" : "avgpool3d");
+  call.in(x);
+  window3_args(call, w);
+  if (max) call.arg("unused", int64_t{0});
+  else call.arg("count_include_pad", include_pad);
+  return done(c, 0, call.arg("data_format", int64_t{0}).arg("ceil_mode", ceil).emit1());
+}
+
+// ConvTranspose over 5-D input: deconv3d with even pads, output_padding and
+// groups; no output_shape or SAME (they need uneven crops).
+Status map_conv_transpose3d(C& c, const std::vector<int64_t>& kernel) {
+  Window3 w;
+  RETURN_IF_ERROR(read_window3(c, w, kernel, true));
+  if (w.same) return c.fail_attr("auto_pad", "= SAME_UPPER is not supported for 3-D transposed convolutions");
+  if (!symmetric3(w)) return c.fail_attr("pads", "with different pads before and after are not supported in 3-D");
+  std::vector<int64_t> op{0, 0, 0}, shape;
+  if (c.attr_ints("output_padding", op) && op.size() != 3)
+    return c.fail_attr("output_padding", "= " + ints_str(op) + " must have 3 values");
+  if (c.attr_ints("output_shape", shape)) return c.fail_attr("output_shape", "is not supported for 3-D");
+  const int64_t group = c.attr_int("group", 1);
+  if (group < 1) return c.fail_attr("group", str_format("= %lld must be >= 1", static_cast<long long>(group)));
+  OpCall call = c.op("deconv3d");
+  call.in(c.input(0)).in(c.input(1));
+  if (c.has_input(2)) call.in(c.input(2));
+  window3_args(call, w);
+  return done(c, 0, call.arg("data_format", int64_t{0}).arg("weights_format", int64_t{1}).arg("opD", op[0])
+                        .arg("opH", op[1]).arg("opW", op[2]).arg("groups", group).emit1());
+}
+
 Status map_conv(C& c) {
   std::vector<int64_t> kernel;
   const ValueType wt = c.input_type(1);
   if (wt.rank_known && wt.dims.size() >= 3) kernel.assign(wt.dims.begin() + 2, wt.dims.end());
+  if (is_3d(c, kernel)) return map_conv3d(c, kernel);
   Window w;
   RETURN_IF_ERROR(read_window(c, w, kernel, true));
   const int64_t group = c.attr_int("group", 1);
@@ -336,6 +458,7 @@ Status map_conv_transpose(C& c) {
   const ValueType wt = c.input_type(1), xt = c.input_type(0);
   if (!c.attr_ints("kernel_shape", k) && wt.rank_known && wt.dims.size() >= 3)
     k.assign(wt.dims.begin() + 2, wt.dims.end());
+  if (is_3d(c, k)) return map_conv_transpose3d(c, k);
   if (k.size() != 2 || (xt.rank_known && xt.dims.size() != 4))
     return c.fail(str_format("only 2-D transposed convolutions over 4-D NCHW inputs are supported; kernel_shape %s, "
                              "input rank %d",
@@ -423,6 +546,7 @@ Status read_ceil_mode(C& c, const Window& w, int64_t& ceil) {
 }
 
 Status map_max_pool(C& c) {
+  if (is_3d(c, {})) return map_pool3d(c, true);
   Window w;
   RETURN_IF_ERROR(read_window(c, w, {}, c.opset() >= 10));
   int64_t ceil = 0;
@@ -446,6 +570,7 @@ Status map_max_pool(C& c) {
 }
 
 Status map_average_pool(C& c) {
+  if (is_3d(c, {})) return map_pool3d(c, false);
   Window w;
   RETURN_IF_ERROR(read_window(c, w, {}, c.opset() >= 19));
   int64_t ceil = 0;
@@ -1839,15 +1964,15 @@ const std::vector<OpMapping> kTable = {
     // Linear algebra and neural-network layers.
     ROW("Gemm", 7, kMaxOpset, map_gemm, ""),
     ROW("Conv", 1, kMaxOpset, map_conv,
-        "3-D convolutions; auto_pad SAME_LOWER with unknown spatial dims."),
+        "auto_pad SAME_LOWER with unknown spatial dims, or on 3-D windows."),
     ROW("ConvTranspose", 1, kMaxOpset, map_conv_transpose,
-        "1-D and 3-D transposed convolutions; group > 1; asymmetric pads larger at the end, or output_shape, with "
-        "unknown spatial dims."),
+        "1-D transposed convolutions; 2-D: group > 1, asymmetric pads larger at the end, or output_shape, with "
+        "unknown spatial dims; 3-D: uneven pads, auto_pad SAME, output_shape."),
     ROW("MaxPool", 1, kMaxOpset, map_max_pool,
-        "3-D pooling; ceil_mode = 1 with unequal pads before and after; the Indices output with unequal pads or "
-        "storage_order = 1."),
+        "ceil_mode = 1 with unequal pads before and after; the Indices output with unequal pads, storage_order = 1 "
+        "or a 3-D window."),
     ROW("AveragePool", 1, kMaxOpset, map_average_pool,
-        "3-D pooling; unequal pads before and after with ceil_mode = 1 or count_include_pad = 0."),
+        "unequal pads before and after with ceil_mode = 1 or count_include_pad = 0."),
     ROW("GlobalAveragePool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_mean"); }, "inputs of unknown rank."),
     ROW("GlobalMaxPool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_max"); }, "inputs of unknown rank."),
     ROW("BatchNormalization", 7, kMaxOpset, map_batch_norm,
