@@ -29,15 +29,7 @@ CUSTOM_OP_IMPL(avgpool2d, 1, 1, false, 0, 9) {
   return pool2d_exec<AvgPoolReducer>(block, include_pad);
 }
 
-DECLARE_SHAPE_FN(avgpool2d) {
-  using namespace libops;
-  using namespace libops::ops::nn;
-  Window2d win;
-  Geometry2d g;
-  RETURN_IF_ERROR(pool2d_geometry(block, win, g));
-  shapes.push_back(TensorShape{INPUT_VARIABLE(0)->dtype(), window_output_dims(g, g.c), 'c'});
-  return Status::ok();
-}
+DECLARE_SHAPE_FN(avgpool2d) { return libops::ops::nn::pool2d_output_shape(block, shapes); }
 
 DECLARE_TYPES(avgpool2d) {
   // On a device: through the backend's pooling (Note [nn ops on devices]).

@@ -396,6 +396,15 @@ inline Status pool2d_geometry(Context& block, Window2d& win, Geometry2d& g) {
   return Status::ok();
 }
 
+// The output shape of a 2-D pooling op (pool2d_geometry's), x's dtype.
+inline Status pool2d_output_shape(Context& block, ShapeList& shapes) {
+  Window2d win;
+  Geometry2d g;
+  RETURN_IF_ERROR(pool2d_geometry(block, win, g));
+  shapes.push_back(TensorShape{block.input(0)->dtype(), window_output_dims(g, g.c), 'c'});
+  return Status::ok();
+}
+
 // Compute step of maxpool2d / avgpool2d.
 template <template <typename> class ReducerT>
 Status pool2d_exec(Context& block, bool include_pad) {

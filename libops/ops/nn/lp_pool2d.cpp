@@ -68,15 +68,7 @@ CUSTOM_OP_IMPL(lp_pool2d, 1, 1, false, 0, 9) {
   return block.store_result(0, pooled);
 }
 
-DECLARE_SHAPE_FN(lp_pool2d) {
-  using namespace libops;
-  using namespace libops::ops::nn;
-  Window2d win;
-  Geometry2d g;
-  RETURN_IF_ERROR(pool2d_geometry(block, win, g));
-  shapes.push_back(TensorShape{INPUT_VARIABLE(0)->dtype(), window_output_dims(g, g.c), 'c'});
-  return Status::ok();
-}
+DECLARE_SHAPE_FN(lp_pool2d) { return libops::ops::nn::pool2d_output_shape(block, shapes); }
 
 DECLARE_TYPES(lp_pool2d) {
   // Runs abs, pow, avgpool2d and multiply on the call's device.

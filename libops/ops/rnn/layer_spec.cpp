@@ -214,4 +214,22 @@ GateLayout gate_layout(CellKind kind, int weights_format) {
   return g;
 }
 
+void lstm_activation_i_args(OpSignature& args) {
+  args.i_arg("gate_act", 2, "the gates' activation: 0 tanh, 1 relu, 2 sigmoid, 3 affine, 4 leaky_relu, "
+                            "5 thresholded_relu, 6 scaled_tanh, 7 hard_sigmoid, 8 elu, 9 softsign, 10 softplus")
+      .range(0, 10);
+  args.i_arg("cell_act", 0, "the cell input's activation (codes as gate_act)").range(0, 10);
+  args.i_arg("out_act", 0, "the activation of c' in h' = o * out(c') (codes as gate_act)").range(0, 10);
+}
+
+void lstm_t_args(OpSignature& args) {
+  args.t_arg("cell_clip", 0.0, "> 0: c' is clipped to [-cell_clip, cell_clip]").at_least(0.0);
+  args.t_arg("gate_alpha", NAN, "the gate activation's alpha (NaN: its ONNX default)").nan_allowed();
+  args.t_arg("gate_beta", NAN, "the gate activation's beta (NaN: its ONNX default)").nan_allowed();
+  args.t_arg("cell_alpha", NAN, "the cell activation's alpha").nan_allowed();
+  args.t_arg("cell_beta", NAN, "the cell activation's beta").nan_allowed();
+  args.t_arg("out_alpha", NAN, "the output activation's alpha").nan_allowed();
+  args.t_arg("out_beta", NAN, "the output activation's beta").nan_allowed();
+}
+
 }  // namespace libops::ops::rnn

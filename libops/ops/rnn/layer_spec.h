@@ -75,6 +75,12 @@ using LayerReader = Status (*)(const Context& block, LayerSpec& spec, RnnDesc& d
 Status run_layer(Context& block, LayerReader read, int ret_full_seq, bool has_c);
 Status layer_output_shapes(Context& block, LayerReader read, int ret_full_seq, bool has_c, ShapeList& shapes);
 
+// LSTM's activation args, shared by lstm_layer and lstm_cell: the i args
+// gate_act, cell_act and out_act (declared where the caller is), and the t
+// args cell_clip and each activation's alpha and beta.
+void lstm_activation_i_args(OpSignature& args);
+void lstm_t_args(OpSignature& args);
+
 // The ONNX gate blocks and peephole order (weights_format 1) for `kind`:
 // LSTM i, o, f, c and peepholes i, o, f; GRU z, r, h. libnd4j's order
 // (weights_format 0) is GateLayout's default for LSTM (i, f, g, o /

@@ -85,20 +85,10 @@ DECLARE_ARGS(lstm_layer) {
       .range(0, 3);
   args.i_arg("direction", 0, "0 forward, 1 backward, 2 both summed, 3 both concatenated, 4 both on their own axis")
       .range(0, 4);
-  args.i_arg("gate_act", 2, "the gates' activation: 0 tanh, 1 relu, 2 sigmoid, 3 affine, 4 leaky_relu, "
-                            "5 thresholded_relu, 6 scaled_tanh, 7 hard_sigmoid, 8 elu, 9 softsign, 10 softplus")
-      .range(0, 10);
-  args.i_arg("cell_act", 0, "the cell input's activation (codes as gate_act)").range(0, 10);
-  args.i_arg("out_act", 0, "the activation of c' in h' = o * out(c') (codes as gate_act)").range(0, 10);
+  libops::ops::rnn::lstm_activation_i_args(args);
   args.i_arg("weights_format", 0, "0 libnd4j's layouts and gate order i, f, g, o; 1 ONNX's, gates i, o, f, c")
       .range(0, 1);
-  args.t_arg("cell_clip", 0.0, "> 0: c' is clipped to [-cell_clip, cell_clip]").at_least(0.0);
-  args.t_arg("gate_alpha", NAN, "the gate activation's alpha (NaN: its ONNX default)").nan_allowed();
-  args.t_arg("gate_beta", NAN, "the gate activation's beta (NaN: its ONNX default)").nan_allowed();
-  args.t_arg("cell_alpha", NAN, "the cell activation's alpha").nan_allowed();
-  args.t_arg("cell_beta", NAN, "the cell activation's beta").nan_allowed();
-  args.t_arg("out_alpha", NAN, "the output activation's alpha").nan_allowed();
-  args.t_arg("out_beta", NAN, "the output activation's beta").nan_allowed();
+  libops::ops::rnn::lstm_t_args(args);
   args.b_arg("has_biases", false, "b is given");
   args.b_arg("has_seq_len", false, "seq_len is given");
   args.b_arg("has_init_h", false, "h0 is given (else zeros)");

@@ -81,18 +81,8 @@ Status checked_lengths(const Context& block, const NDArray& given, int64_t steps
 void reverse_sequence_cpu(const ReverseSequenceDesc& d, const char* x, const int64_t* len, char* z) {
   const int64_t row = d.post * d.elem_size, units = d.pre * d.a * d.mid * d.b;
   parallel_for(units, std::max<int64_t>(1, 16384 / std::max<int64_t>(row, 1)), [&](int64_t begin, int64_t end) {
-    for (int64_t u = begin; u < end; ++u) {
-      int64_t r = u;
-      const int64_t j = r % d.b;
-      r /= d.b;
-      const int64_t m = r % d.mid;
-      r /= d.mid;
-      const int64_t i = r % d.a, p = r / d.a;
-      const int64_t si = d.time_first ? reversed_time(i, len[j]) : i;
-      const int64_t sj = d.time_first ? j : reversed_time(j, len[i]);
-      const int64_t src = ((p * d.a + si) * d.mid + m) * d.b + sj;
-      std::memcpy(z + u * row, x + src * row, static_cast<size_t>(row));
-    }
+    for (int64_t u = begin; u < end; ++u)
+      std::memcpy(z + u * row, x + reverse_sequence_source(d, len, u) * row, static_cast<size_t>(row));
   });
 }
 

@@ -14,19 +14,8 @@ template <typename T>
 __global__ void reverse_sequence_kernel(ReverseSequenceDesc d, const T* __restrict__ x,
                                         const int64_t* __restrict__ len, T* __restrict__ z, int64_t n) {
   const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < n; e += step) {
-    int64_t r = e;
-    const int64_t q = r % d.post;
-    r /= d.post;
-    const int64_t j = r % d.b;
-    r /= d.b;
-    const int64_t m = r % d.mid;
-    r /= d.mid;
-    const int64_t i = r % d.a, p = r / d.a;
-    const int64_t si = d.time_first ? reversed_time(i, len[j]) : i;
-    const int64_t sj = d.time_first ? j : reversed_time(j, len[i]);
-    z[e] = x[(((p * d.a + si) * d.mid + m) * d.b + sj) * d.post + q];
-  }
+  for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < n; e += step)
+    z[e] = x[reverse_sequence_source(d, len, e / d.post) * d.post + e % d.post];
 }
 
 Status reverse_sequence_cuda(Device device, const ReverseSequenceDesc& d, const NDArray& x, const NDArray& lengths,

@@ -24,6 +24,19 @@ struct ReverseSequenceDesc {
 // The source time index of output time t in a row of length len.
 LIBOPS_HOST_DEVICE inline constexpr int64_t reversed_time(int64_t t, int64_t len) { return t < len ? len - 1 - t : t; }
 
+// Row u of z (C order over [pre, A, mid, B], each row `post` elements) comes
+// from this row of x.
+LIBOPS_HOST_DEVICE inline int64_t reverse_sequence_source(const ReverseSequenceDesc& d, const int64_t* len, int64_t u) {
+  const int64_t j = u % d.b;
+  u /= d.b;
+  const int64_t m = u % d.mid;
+  u /= d.mid;
+  const int64_t i = u % d.a, p = u / d.a;
+  const int64_t si = d.time_first ? reversed_time(i, len[j]) : i;
+  const int64_t sj = d.time_first ? j : reversed_time(j, len[i]);
+  return ((p * d.a + si) * d.mid + m) * d.b + sj;
+}
+
 // x and z dense in one dtype, sharing no memory; lengths dense int64 [batch],
 // each in [0, time] (the op checks them first).
 using ReverseSequenceDeviceFn = Status (*)(Device device, const ReverseSequenceDesc& desc, const NDArray& x,
