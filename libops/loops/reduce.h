@@ -340,7 +340,14 @@ class Reducer {
   Acc fold_pick(const C* x, int64_t n, int64_t index0) const
     requires(kPicksIndex) {
     Acc total = Op::identity(e_);
+    // The key picked so far: a later block is located (read a second time)
+    // only when its best key beats it, since on a tie the earlier position
+    // wins; after a NaN nothing can. On data in no order that is a handful
+    // of blocks, so the pick runs at the speed of one read.
+    C run_key{};
+    bool have = false, run_nan = false;
     for (int64_t b = 0; b < n; b += kBlock) {
+      if (run_nan) break;
       const int64_t m = std::min(kBlock, n - b);
       const C* xb = x + b;
       const int64_t whole = m / (2 * kPickLanes) * (2 * kPickLanes);
@@ -363,6 +370,10 @@ class Reducer {
           any_nan |= v != v;
           best = better_scalar(v, best) ? v : best;
         }
+        if (have && !any_nan && !better_scalar(best, run_key)) continue;  // nothing here beats the pick
+        have = true;
+        run_key = best;
+        run_nan = any_nan;
         // The first position holding the target (the first NaN, or the best
         // key): a vector of lanes tested at a time, then the one that hit.
         const PickVec target = PickVec{} + best;

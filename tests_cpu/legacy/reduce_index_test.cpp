@@ -92,3 +92,27 @@ TEST(ReduceIndex, LargeReductionTiesAcrossChunksWithOneAndTwoThreads) {
   }
   set_num_threads(0);
 }
+
+// Over many 4096-element blocks the dense pick skips every block whose best
+// cannot beat the pick so far: a tie in a later block must keep the earlier
+// position, a larger value later must win, and a NaN anywhere wins for good.
+TEST(ReduceIndex, LaterBlocksTieBeatOrHoldNaN) {
+  const int64_t n = 3 * 4096 + 37;
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = static_cast<double>((i * 37) % 101) / 100.0;  // <= 1
+  v[5000] = 7;   // block 1
+  v[9000] = 7;   // block 2: a tie, later
+  v[12300] = -9; // the minimum, in the short last block's neighbour
+  NDArray x = make(DataType::kFloat32, {n}, v);
+  EXPECT_EQ(index_of("index_max", x, {0}), (std::vector<double>{5000}));
+  EXPECT_EQ(index_of("index_min", x, {0}), (std::vector<double>{12300}));
+  EXPECT_EQ(index_of("index_absolute_max", x, {0}), (std::vector<double>{12300}));
+  v[9000] = 8;  // now larger, later
+  NDArray y = make(DataType::kFloat32, {n}, v);
+  EXPECT_EQ(index_of("index_max", y, {0}), (std::vector<double>{9000}));
+  v[200] = kNan;  // a NaN in block 0 wins over everything after it
+  v[8000] = kNan;
+  NDArray z = make(DataType::kFloat32, {n}, v);
+  EXPECT_EQ(index_of("index_max", z, {0}), (std::vector<double>{200}));
+  EXPECT_EQ(index_of("index_min", z, {0}), (std::vector<double>{200}));
+}
