@@ -263,6 +263,8 @@ void softmax_run(const NDArray& x, NDArray& z, int axis) {
 
 }  // namespace
 
+void softmax_row_f32(const float* x, float* z, int64_t n) { softmax_row<float, false>(x, z, n); }
+
 Status softmax_exec(Context& block, bool log) {
   const NDArray* x = block.input(0);
   NDArray* z = block.output(0);

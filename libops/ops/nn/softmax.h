@@ -17,6 +17,10 @@ Status softmax_exec(Context& block, bool log);
 // Output 0: x's dtype and shape.
 Status softmax_shape(Context& block, ShapeList& shapes);
 
+// The CPU's softmax of one contiguous float32 row of n >= 1 elements, z = x
+// allowed (blocked attention runs it on rows of scores it holds in cache).
+void softmax_row_f32(const float* x, float* z, int64_t n);
+
 // x viewed as [outer, n, inner]: the axis in the middle; `log`: log_softmax.
 struct SoftmaxDesc {
   int64_t outer = 1, n = 0, inner = 1;

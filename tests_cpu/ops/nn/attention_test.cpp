@@ -1,5 +1,7 @@
 // dot_product_attention beyond its goldens (tests_cpu/golden/attention,
 // tools/gen_goldens_attention.py): one key by hand, and the errors.
+#include <cmath>
+
 #include "op_test_util.h"
 
 using namespace libops;
@@ -31,3 +33,34 @@ TEST(DotProductAttention, BadShapesAndMaskDtype) {
 }
 
 }  // namespace
+
+// Float32 on the CPU without a mask or the weights output takes the blocked
+// path (Note [Blocked attention]); asking for the weights takes the composed
+// one. Both must give the same z, here over several query blocks, causal
+// with fewer keys than queries (the first rows see nothing: NaN in both).
+TEST(DotProductAttention, BlockedPathMatchesTheComposition) {
+  const int64_t tq = 600, tk = 520, d = 24;
+  std::vector<double> qv(2 * tq * d), kv(2 * tk * d), vv(2 * tk * d);
+  for (size_t i = 0; i < qv.size(); ++i) qv[i] = std::sin(0.37 * static_cast<double>(i));
+  for (size_t i = 0; i < kv.size(); ++i) kv[i] = std::cos(0.11 * static_cast<double>(i));
+  for (size_t i = 0; i < vv.size(); ++i) vv[i] = std::sin(0.05 * static_cast<double>(i) + 1);
+  NDArray q = make(DataType::kFloat32, {2, tq, d}, qv), k = make(DataType::kFloat32, {2, tk, d}, kv),
+          v = make(DataType::kFloat32, {2, tk, d}, vv);
+  for (bool causal : {false, true}) {
+    Context blocked, composed;
+    ASSERT_OK(run_op("dot_product_attention", {.in = {&q, &k, &v}, .b = {causal, false}}, blocked));
+    ASSERT_OK(run_op("dot_product_attention", {.in = {&q, &k, &v}, .b = {causal, true}}, composed));
+    const std::vector<double> a = values(*blocked.output(0)), b = values(*composed.output(0));
+    ASSERT_EQ(a.size(), b.size());
+    int64_t nan_rows = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (std::isnan(b[i])) {
+        EXPECT_TRUE(std::isnan(a[i])) << i;
+        nan_rows += i % d == 0;
+        continue;
+      }
+      EXPECT_NEAR(a[i], b[i], 2e-5) << "causal " << causal << " at " << i;
+    }
+    EXPECT_EQ(nan_rows, causal ? 2 * (tq - tk) : 0);  // query i sees keys j <= i + tk - tq
+  }
+}
