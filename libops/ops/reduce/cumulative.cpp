@@ -157,28 +157,40 @@ void scan_cpu_typed(const ScanDesc& d, const C* x, C* z) {
   if (d.inner == 1) {
     const int64_t threads = std::max(1, get_num_threads());
     if (d.outer < threads && d.n >= 65536 * threads) {
-      // A long row: totals of chunks, then each chunk from the total before it.
+      // A long row, in spans small enough to stay in cache: per span, the
+      // totals of its chunks (one read from memory), then each chunk
+      // scanned from the total before it (the second read hits the cache).
+      // Two whole-row passes would read the row from memory twice.
+      constexpr int64_t kSpan = int64_t{1} << 18;
+      std::vector<C> total(static_cast<size_t>(threads), id);
       for (int64_t o = 0; o < d.outer; ++o) {
         const C* xr = x + o * d.n;
         C* zr = z + o * d.n;
-        const int64_t chunk = (d.n + threads - 1) / threads;
-        std::vector<C> total(static_cast<size_t>(threads), id);
-        parallel_for(threads, 1, [&](int64_t b, int64_t e) {
-          for (int64_t t = b; t < e; ++t) {
-            const int64_t lo = std::min(d.n, t * chunk), hi = std::min(d.n, (t + 1) * chunk);
-            total[static_cast<size_t>(t)] = row_total<kOp>(xr + lo, hi - lo, id);
+        C carry_in = id;
+        for (int64_t s0 = 0; s0 < d.n; s0 += kSpan) {
+          const int64_t len = std::min(kSpan, d.n - s0), chunk = (len + threads - 1) / threads;
+          parallel_for(threads, 1, [&](int64_t b, int64_t e) {
+            for (int64_t t = b; t < e; ++t) {
+              const int64_t lo = std::min(len, t * chunk), hi = std::min(len, (t + 1) * chunk);
+              total[static_cast<size_t>(t)] = row_total<kOp>(xr + s0 + lo, hi - lo, id);
+            }
+          });
+          C before = carry_in;
+          for (int64_t t = 0; t < threads; ++t) {
+            const C own = total[static_cast<size_t>(t)];
+            total[static_cast<size_t>(t)] = before;  // now: the carry into chunk t
+            before = scan::combine<kOp>(before, own);
           }
-        });
-        for (int64_t t = 1; t < threads; ++t)
-          total[static_cast<size_t>(t)] = scan::combine<kOp>(total[static_cast<size_t>(t - 1)], total[static_cast<size_t>(t)]);
-        parallel_for(threads, 1, [&](int64_t b, int64_t e) {
-          for (int64_t t = b; t < e; ++t) {
-            const int64_t lo = t * chunk, hi = std::min(d.n, (t + 1) * chunk);
-            if (lo >= hi) continue;
-            C carry = t == 0 ? id : total[static_cast<size_t>(t - 1)];
-            scan_row<kOp>(xr + lo, zr + lo, hi - lo, carry, id);
-          }
-        });
+          parallel_for(threads, 1, [&](int64_t b, int64_t e) {
+            for (int64_t t = b; t < e; ++t) {
+              const int64_t lo = t * chunk, hi = std::min(len, (t + 1) * chunk);
+              if (lo >= hi) continue;
+              C carry = total[static_cast<size_t>(t)];
+              scan_row<kOp>(xr + s0 + lo, zr + s0 + lo, hi - lo, carry, id);
+            }
+          });
+          carry_in = before;
+        }
       }
       return;
     }

@@ -85,6 +85,10 @@ TEST(CumulativeLanes, LongRowsSplitBetweenThreads) {
       check_float_scan(dtype, "cumsum", 65536 * 3 + 37, true, true, threads);
     }
   check_float_scan(DataType::kFloat64, "cumprod", 65536 * 3 + 5, false, true, 2);
+  // Past 2^18 elements the row is scanned span by span, each span's carry
+  // the total of all before it.
+  check_float_scan(DataType::kFloat64, "cumsum", (1 << 18) * 2 + 12345, false, false, 3);
+  check_float_scan(DataType::kFloat32, "cumsum", (1 << 18) * 2 + 12345, true, true, 2);
 }
 
 TEST(CumulativeLanes, IntegersWrapAsTheScalarLoop) {
