@@ -93,13 +93,29 @@ void combine_row(C* z, const C* u, int64_t n) {
   }
 }
 
+// Whether no row of [0, rows) appears twice in dest (negative entries, the
+// dropped updates, aside): one bit per row.
+bool distinct_rows(const std::vector<int64_t>& dest, int64_t rows) {
+  std::vector<uint64_t> seen(static_cast<size_t>((rows + 63) / 64), 0);
+  for (int64_t r : dest) {
+    if (r < 0) continue;
+    uint64_t& w = seen[static_cast<size_t>(r / 64)];
+    const uint64_t bit = uint64_t{1} << (r % 64);
+    if (w & bit) return false;
+    w |= bit;
+  }
+  return true;
+}
+
 // Note [Parallel scatter]: updates may land on one row more than once, and
 // then their order matters (set keeps the last; float sums round in
 // order). Threads therefore own disjoint ranges of z's rows, and each
 // applies, in (b, i) order, the updates that land in its range: every row
 // sees its updates in the serial order, so the result does not depend on
 // the thread count. The destination of each update is resolved once, in
-// parallel, before.
+// parallel, before. When no row is hit twice (a bitmap over the rows
+// says so), order cannot matter and threads take runs of updates instead,
+// reading them in order.
 template <ScatterMode M, typename I, typename C>
 void scatter_mode(const IndexedRows& d, const I* idx, const C* upd, C* z) {
   const int64_t updates = d.batches * d.count, z_rows = d.batches * d.rows_per_batch();
@@ -115,10 +131,36 @@ void scatter_mode(const IndexedRows& d, const I* idx, const C* upd, C* z) {
     }
   });
   const int64_t parts = updates * d.row >= (int64_t{1} << 15) ? std::min<int64_t>(get_num_threads(), z_rows) : 1;
+  constexpr int64_t kAhead = 8, prefetch_bytes = 256;
+  const int64_t row_bytes = d.row * int64_t{sizeof(C)};
+  // Destination rows come in index order, which the hardware cannot
+  // predict: the row kAhead updates on is fetched for writing now (its
+  // first 4 lines), so several misses are in flight at once.
+  auto prefetch_row = [&](int64_t row) {
+    for (int64_t b = 0; b < std::min(prefetch_bytes, row_bytes); b += 64)
+      __builtin_prefetch(reinterpret_cast<const char*>(z + row * d.row) + b, 1);
+  };
+  if (parts > 1 && distinct_rows(dest, z_rows)) {
+    // No row is written twice, so the order between updates is free: each
+    // thread takes a run of updates (reading them in order) rather than a
+    // range of rows (which reads the updates of every other row).
+    parallel_for(updates, std::max<int64_t>(1, 65536 / std::max<int64_t>(row_bytes, 1)), [&](int64_t b, int64_t e) {
+      for (int64_t t = b; t < e; ++t) {
+        if (t + kAhead < e && dest[static_cast<size_t>(t + kAhead)] >= 0) prefetch_row(dest[static_cast<size_t>(t + kAhead)]);
+        const int64_t row = dest[static_cast<size_t>(t)];
+        if (row >= 0) combine_row<M>(z + row * d.row, upd + t * d.row, d.row);
+      }
+    });
+    return;
+  }
   parallel_for(parts, 1, [&](int64_t part_begin, int64_t part_end) {
     for (int64_t part = part_begin; part < part_end; ++part) {
       const int64_t lo = z_rows * part / parts, hi = z_rows * (part + 1) / parts;
       for (int64_t t = 0; t < updates; ++t) {
+        if (t + kAhead < updates) {
+          const int64_t next = dest[static_cast<size_t>(t + kAhead)];
+          if (next >= lo && next < hi) prefetch_row(next);
+        }
         const int64_t row = dest[static_cast<size_t>(t)];
         if (row < lo || row >= hi) continue;  // another part's, or dropped (< 0)
         combine_row<M>(z + row * d.row, upd + t * d.row, d.row);
