@@ -62,4 +62,21 @@ Status DeviceOutputStage::finish(const Context& block, NDArray& z) {
   return direct_ ? Status::ok() : assign_on_device(block, z, target_);
 }
 
+Status checked_int64_on_host(const Context& block, const NDArray& given, const char* name, const char* what,
+                             int64_t lo, int64_t hi, NDArray& out) {
+  RETURN_IF_ERROR(with_op_name(block, const_cast<NDArray&>(given).buffer()->sync_to_host()));
+  RETURN_IF_ERROR(with_op_name(block, NDArray::create(DataType::kInt64, Dims{given.length()}, 'c', out)));
+  int64_t* p = out.data_as<int64_t>();
+  for (int64_t i = 0; i < given.length(); ++i) {
+    const int64_t v = given.get_int64(i);
+    if (v < lo || v >= hi)
+      return block.error(StatusCode::kInvalidArgument, "%s[%lld] = %lld is not %s in [%lld, %lld)", name,
+                         static_cast<long long>(i), static_cast<long long>(v), what, static_cast<long long>(lo),
+                         static_cast<long long>(hi));
+    p[i] = v;
+  }
+  out.buffer()->mark_host_written();
+  return Status::ok();
+}
+
 }  // namespace libops::ops

@@ -33,6 +33,14 @@ Status with_op_name(const Context& block, const Status& s);
 // when it is one, else a copy made on the device.
 Status dense_on_device(const Context& block, const NDArray& a, DataType dt, NDArray& out);
 
+// A small integer array a kernel indexes with (sequence lengths, class ids,
+// image indices), read on the host and checked before the kernel runs, so
+// a bad value is an error naming its position on every device:
+// "<op>: <name>[i] = v is not <what> in [lo, hi)". out: the values as a
+// dense int64 host array (a device kernel's sync_for_kernel uploads it).
+Status checked_int64_on_host(const Context& block, const NDArray& given, const char* name, const char* what,
+                             int64_t lo, int64_t hi, NDArray& out);
+
 // Where a device computation writes: z itself when z is dense C-order in
 // `dt` and shares no memory with any input (and `may_use_z`), else a dense
 // scratch array that finish() copies into z on the device.

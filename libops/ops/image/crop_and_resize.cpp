@@ -60,22 +60,6 @@ Status read_geometry(const Context& block, CropResizeDesc& d) {
   return Status::ok();
 }
 
-// box_index as int64 on the host, each checked against the batch.
-Status checked_index(const Context& block, const NDArray& given, int64_t batch, NDArray& out) {
-  RETURN_IF_ERROR(with_op_name(block, const_cast<NDArray&>(given).buffer()->sync_to_host()));
-  RETURN_IF_ERROR(with_op_name(block, NDArray::create(DataType::kInt64, Dims{given.length()}, 'c', out)));
-  int64_t* p = out.data_as<int64_t>();
-  for (int64_t b = 0; b < given.length(); ++b) {
-    const int64_t v = given.get_int64(b);
-    if (v < 0 || v >= batch)
-      return block.error(StatusCode::kInvalidArgument, "box_index[%lld] = %lld is not an image in [0, %lld)",
-                         static_cast<long long>(b), static_cast<long long>(v), static_cast<long long>(batch));
-    p[b] = v;
-  }
-  out.buffer()->mark_host_written();
-  return Status::ok();
-}
-
 template <typename C>
 void crop_resize_cpu(const CropResizeDesc& d, const C* image, const C* boxes, const int64_t* index, C* z, int64_t n) {
   parallel_for(n, 16384, [&](int64_t b, int64_t e) {
@@ -92,7 +76,7 @@ CUSTOM_OP_IMPL(crop_and_resize, 4, 1, false, 0, 0) {
   CropResizeDesc d;
   RETURN_IF_ERROR(read_geometry(block, d));
   NDArray index, image, boxes;
-  RETURN_IF_ERROR(checked_index(block, *INPUT_VARIABLE(2), d.batch, index));
+  RETURN_IF_ERROR(checked_int64_on_host(block, *INPUT_VARIABLE(2), "box_index", "an image", 0, d.batch, index));
   NDArray* z = OUTPUT_VARIABLE(0);
   if (z->length() == 0) return Status::ok();
   const DataType ct = compute_dtype(*INPUT_VARIABLE(0));

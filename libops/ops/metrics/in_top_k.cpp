@@ -40,22 +40,6 @@ Status read_shapes(const Context& block, InTopKDesc& d) {
   return Status::ok();
 }
 
-// The targets as int64 on the host, each checked against the classes.
-Status checked_targets(const Context& block, const NDArray& given, int64_t classes, NDArray& out) {
-  RETURN_IF_ERROR(with_op_name(block, const_cast<NDArray&>(given).buffer()->sync_to_host()));
-  RETURN_IF_ERROR(with_op_name(block, NDArray::create(DataType::kInt64, Dims{given.length()}, 'c', out)));
-  int64_t* p = out.data_as<int64_t>();
-  for (int64_t r = 0; r < given.length(); ++r) {
-    const int64_t v = given.get_int64(r);
-    if (v < 0 || v >= classes)
-      return block.error(StatusCode::kInvalidArgument, "targets[%lld] = %lld is not a class in [0, %lld)",
-                         static_cast<long long>(r), static_cast<long long>(v), static_cast<long long>(classes));
-    p[r] = v;
-  }
-  out.buffer()->mark_host_written();
-  return Status::ok();
-}
-
 template <typename T>
 void in_top_k_cpu(const InTopKDesc& d, const T* p, const int64_t* targets, bool* z) {
   parallel_for(d.rows, std::max<int64_t>(1, 65536 / std::max<int64_t>(d.classes, 1)), [&](int64_t b, int64_t e) {
@@ -78,7 +62,7 @@ CUSTOM_OP_IMPL(in_top_k, 2, 1, false, 0, 1) {
   InTopKDesc d;
   RETURN_IF_ERROR(read_shapes(block, d));
   NDArray targets, p;
-  RETURN_IF_ERROR(checked_targets(block, *INPUT_VARIABLE(1), d.classes, targets));
+  RETURN_IF_ERROR(checked_int64_on_host(block, *INPUT_VARIABLE(1), "targets", "a class", 0, d.classes, targets));
   NDArray* z = OUTPUT_VARIABLE(0);
   if (d.rows == 0) return Status::ok();
   const DataType ct = INPUT_VARIABLE(0)->dtype() == DataType::kFloat64 ? DataType::kFloat64 : DataType::kFloat32;

@@ -59,23 +59,6 @@ ReverseSequenceDesc describe(const NDArray& x, const Axes& ax) {
   return d;
 }
 
-// The lengths as int64 on the host, each checked against the time steps.
-Status checked_lengths(const Context& block, const NDArray& given, int64_t steps, NDArray& out) {
-  RETURN_IF_ERROR(with_op_name(block, const_cast<NDArray&>(given).buffer()->sync_to_host()));
-  RETURN_IF_ERROR(with_op_name(block, NDArray::create(DataType::kInt64, Dims{given.length()}, 'c', out)));
-  int64_t* p = out.data_as<int64_t>();
-  for (int64_t b = 0; b < given.length(); ++b) {
-    const int64_t v = given.get_int64(b);
-    if (v < 0 || v > steps)
-      return block.error(StatusCode::kInvalidArgument,
-                         "seq_lengths[%lld] = %lld is outside [0, %lld] (the steps along seq_axis)",
-                         static_cast<long long>(b), static_cast<long long>(v), static_cast<long long>(steps));
-    p[b] = v;
-  }
-  out.buffer()->mark_host_written();
-  return Status::ok();
-}
-
 // Rows of `post` elements move as one memcpy; the unit (p, i, m, j) names
 // one such row of z.
 void reverse_sequence_cpu(const ReverseSequenceDesc& d, const char* x, const int64_t* len, char* z) {
@@ -98,7 +81,8 @@ CUSTOM_OP_IMPL(reverse_sequence, 2, 1, true, 0, 1) {
   NDArray* z = OUTPUT_VARIABLE(0);
   NDArray lengths, x;
   // Checked even for an empty x: a bad length is an error whatever the data.
-  RETURN_IF_ERROR(checked_lengths(block, *INPUT_VARIABLE(1), x_in.dim(ax.time), lengths));
+  RETURN_IF_ERROR(checked_int64_on_host(block, *INPUT_VARIABLE(1), "seq_lengths", "a length", 0, x_in.dim(ax.time) + 1,
+                                        lengths));
   if (z->length() == 0) return Status::ok();
   RETURN_IF_ERROR(dense_on_device(block, x_in, x_in.dtype(), x));
   const ReverseSequenceDesc d = describe(x, ax);

@@ -16,11 +16,11 @@ TEST(ReverseSequenceOp, RejectsBadAxesAndLengths) {
   NDArray n = make(DataType::kInt64, {2}, {3, 4});
   Context c1;
   EXPECT_EQ(run_op("reverse_sequence", {.in = {&x, &n}, .i = {0, 1}}, c1).message(),
-            "reverse_sequence: seq_lengths[1] = 4 is outside [0, 3] (the steps along seq_axis)");
+            "reverse_sequence: seq_lengths[1] = 4 is not a length in [0, 4)");
   NDArray neg = make(DataType::kInt32, {2}, {-1, 0});
   Context c2;
   EXPECT_EQ(run_op("reverse_sequence", {.in = {&x, &neg}, .i = {0, 1}}, c2).message(),
-            "reverse_sequence: seq_lengths[0] = -1 is outside [0, 3] (the steps along seq_axis)");
+            "reverse_sequence: seq_lengths[0] = -1 is not a length in [0, 4)");
   Context c3;
   EXPECT_EQ(run_op("reverse_sequence", {.in = {&x, &n}, .i = {1, -1}}, c3).message(),
             "reverse_sequence: seq_axis 1 and batch_axis -1 name one axis of x[3,2]");
