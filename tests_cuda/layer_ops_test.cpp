@@ -1,6 +1,6 @@
 // The ops of the last op batch (3-D windows, the pooling variants, cells,
 // multi-head attention, im2col / col2im, the metric and image ops,
-// reverse_sequence) on cuda:0 against the CPU, on larger shapes than their
+// reverse_sequence, depth/space blocks, upsampling, pointwise conv, dropout) on cuda:0 against the CPU, on larger shapes than their
 // numpy goldens (which golden_ops_test.cpp runs on the GPU from
 // tests_cpu/golden/conv3d, layers, metrics, image, windows and shape_ops).
 // Integer inputs (indices, lengths, labels, box indices, crop sizes) are in
@@ -114,6 +114,13 @@ std::vector<DeviceCase> cases() {
       {"non_max_suppression",
        [] { return std::vector<NDArray>{floats({2, 50, 4}, 5.0, 0), floats({2, 3, 50}, 1.0, 1)}; },
        {.t = {0.3, 0.1}, .i = {10, 1}}},
+      {"depth_to_space", [] { return std::vector<NDArray>{floats({2, 36, 7, 5}, 1.5, 0)}; }, {.i = {3, 0, 1}}},
+      {"space_to_depth", [] { return std::vector<NDArray>{floats({2, 14, 10, 3}, 1.5, 0)}; }, {.i = {2, 1}}},
+      {"upsampling2d", [] { return std::vector<NDArray>{floats({2, 9, 7, 5}, 1.5, 0)}; }, {.i = {3, 2}}},
+      {"pointwise_conv2d", [] { return std::vector<NDArray>{floats({2, 16, 9, 7}, 1.5, 0), floats({1, 1, 16, 24}, 0.3, 1),
+                                                            floats({24}, 0.3, 2)}; },
+       {}},
+      {"dropout", [] { return std::vector<NDArray>{floats({33, 17}, 1.5, 0)}; }, {.t = {0.3}}},
   };
 }
 

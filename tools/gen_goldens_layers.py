@@ -2,7 +2,8 @@
 """Generate the numpy goldens of the layer ops built on other kernels
 (xw_plus_b, embedding_lookup, lstm_cell, gru_cell,
 multi_head_dot_product_attention, lp_pool2d, max_pool_with_argmax,
-adaptive_avg_pool2d, adaptive_max_pool2d) under tests_cpu/golden/layers/.
+adaptive_avg_pool2d, adaptive_max_pool2d, upsampling2d, pointwise_conv2d,
+dropout) under tests_cpu/golden/layers/.
 
 Run from anywhere:  python3 tools/gen_goldens_layers.py
 
@@ -256,6 +257,27 @@ def adaptive_pool_cases():
          atol=1e-3)
 
 
+def misc_layer_cases():
+    x = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)  # NHWC [N, H, W, C]
+    up = np.repeat(np.repeat(x, 2, axis=1), 3, axis=2)
+    M.case("upsampling2d", "nhwc", [x], [up], i=[2, 3])
+    xn = rng.integers(-5, 5, (1, 2, 3, 2)).astype(np.int64)  # NCHW
+    M.case("upsampling2d", "nchw_i64", [xn], [np.repeat(np.repeat(xn, 3, axis=2), 1, axis=3)], i=[3, 1, 1])
+    for tag in ("f64", "f32"):
+        dt, rtol, atol = TOL[tag]
+        xc = rng.standard_normal((2, 4, 3, 5))  # NCHW, Cin 4
+        w = rng.standard_normal((1, 1, 4, 6))   # libnd4j's [1, 1, Cin, Cout]
+        b = rng.standard_normal(6)
+        z = np.einsum("nchw,co->nohw", xc, w[0, 0]) + b.reshape(1, -1, 1, 1)
+        M.case("pointwise_conv2d", f"nchw_{tag}", [a.astype(dt) for a in (xc, w, b)], [z.astype(dt)], rtol=rtol, atol=atol)
+        xt = xc.transpose(0, 2, 3, 1)
+        wt = w[0, 0].T.reshape(6, 4, 1, 1)      # [Cout, Cin, 1, 1]
+        M.case("pointwise_conv2d", f"nhwc_no_bias_{tag}", [a.astype(dt) for a in (xt, wt)],
+               [(z - b.reshape(1, -1, 1, 1)).transpose(0, 2, 3, 1).astype(dt)], i=[1, 1], rtol=rtol, atol=atol)
+    d = rng.standard_normal((3, 7)).astype(np.float32)
+    M.case("dropout", "identity", [d], [d], t=[0.5])
+
+
 def main():
     global M
     M = Manifest("layers")
@@ -267,6 +289,7 @@ def main():
     lp_pool_cases()
     argmax_pool_cases()
     adaptive_pool_cases()
+    misc_layer_cases()
     M.write("tools/gen_goldens_layers.py")
 
 

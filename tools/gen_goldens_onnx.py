@@ -951,6 +951,11 @@ def sequence_reversal_cases():
         pads=[1, 1, 0, 1, 1, 0])
     one("AveragePool", "avgpool3d_include_pad_uneven", {"x": v}, kernel_shape=[2, 3, 3], pads=[0, 1, 1, 1, 2, 0],
         count_include_pad=1)
+    # DepthToSpace / SpaceToDepth with symbolic spatial dims (their own ops now: no known extents needed).
+    one("DepthToSpace", "depth_to_space_dynamic_crd", {"x": f32(2, 8, 3, 5)}, blocksize=2, mode="CRD", opset=13,
+        dims={"x": ["N", 8, "H", "W"]})
+    one("SpaceToDepth", "space_to_depth_dynamic", {"x": f32(1, 3, 6, 4)}, blocksize=2, opset=13,
+        dims={"x": ["N", "C", "H", "W"]})
 
 
 if __name__ == "__main__":

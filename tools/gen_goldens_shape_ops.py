@@ -234,6 +234,43 @@ def sequences():
     case("reverse_sequence", "empty_time", [xe, np.zeros(3, np.int64)], [xe], i=[0, 1])
 
 
+def depth_to_space(x, b, nchw, crd):
+    """ONNX's DepthToSpace (DCR, CRD) on NCHW; NHWC through the same transposes."""
+    if not nchw:
+        x = x.transpose(0, 3, 1, 2)
+    n, c, h, w = x.shape
+    if crd:
+        z = x.reshape(n, c // (b * b), b, b, h, w).transpose(0, 1, 4, 2, 5, 3)
+    else:
+        z = x.reshape(n, b, b, c // (b * b), h, w).transpose(0, 3, 4, 1, 5, 2)
+    z = z.reshape(n, c // (b * b), h * b, w * b)
+    return z if nchw else z.transpose(0, 2, 3, 1)
+
+
+def space_to_depth(x, b, nchw):
+    """ONNX's SpaceToDepth on NCHW; TF's on NHWC (depth index (i b + j) C + c)."""
+    if nchw:
+        n, c, h, w = x.shape
+        return x.reshape(n, c, h // b, b, w // b, b).transpose(0, 3, 5, 1, 2, 4).reshape(n, c * b * b, h // b, w // b)
+    n, h, w, c = x.shape
+    return x.reshape(n, h // b, b, w // b, b, c).transpose(0, 1, 3, 2, 4, 5).reshape(n, h // b, w // b, b * b * c)
+
+
+def blocks():
+    x = arange((2, 8, 3, 2))
+    case("depth_to_space", "dcr_nchw", [x], [depth_to_space(x, 2, True, False)], i=[2, 0, 0])
+    case("depth_to_space", "crd_nchw", [x], [depth_to_space(x, 2, True, True)], i=[2, 0, 1])
+    xh = rng.integers(-9, 9, (1, 2, 3, 18)).astype(np.int32)
+    case("depth_to_space", "dcr_nhwc_i32", [xh], [depth_to_space(xh, 3, False, False)], i=[3, 1, 0])
+    case("depth_to_space", "crd_nhwc_i32", [xh], [depth_to_space(xh, 3, False, True)], i=[3, 1, 1])
+    s = arange((2, 3, 4, 6))
+    case("space_to_depth", "nchw", [s], [space_to_depth(s, 2, True)], i=[2])
+    sh = rng.standard_normal((1, 6, 9, 2))
+    case("space_to_depth", "nhwc_f64", [sh], [space_to_depth(sh, 3, False)], i=[3, 1])
+    # The two are inverses (DCR).
+    assert np.array_equal(depth_to_space(space_to_depth(s, 2, True), 2, True, False), s)
+
+
 def main():
     complex_parts()
     views()
@@ -244,6 +281,7 @@ def main():
     creation()
     bands_and_selects()
     sequences()
+    blocks()
     M.write("tools/gen_goldens_shape_ops.py")
 
 

@@ -1591,38 +1591,17 @@ Status map_one_hot(C& c) {
                         .arg("on", v[1]).arg("off", v[0]).arg("dtype", values->dtype).emit1());
 }
 
-// DepthToSpace and SpaceToDepth as reshape, permute, reshape; the channel
-// and spatial dims must be known (the batch may be dynamic).
+// DepthToSpace and SpaceToDepth: the depth_to_space / space_to_depth ops
+// (NCHW), which take any extents the block size divides.
 Status map_depth_space(C& c, bool to_space) {
   const int64_t b = c.attr_int("blocksize", 0);
   const std::string mode = to_space && c.opset() >= 11 ? c.attr_string("mode", "DCR") : "DCR";
   if (b < 1) return c.fail_attr("blocksize", "must be >= 1");
   if (mode != "DCR" && mode != "CRD") return c.fail_attr("mode", "= '" + mode + "' is not supported: DCR or CRD");
-  const ValueType t = c.input_type(0);
-  if (!t.rank_known || t.dims.size() != 4 || t.dims[1] < 0 || t.dims[2] < 0 || t.dims[3] < 0)
-    return c.fail("the input must be 4-D with known channel, height and width");
-  const int64_t n = t.dims[0] < 0 ? -1 : t.dims[0], ch = t.dims[1], h = t.dims[2], w = t.dims[3];
-  std::vector<int64_t> s1, perm, s2;
-  if (to_space) {
-    if (ch % (b * b) != 0) return c.fail(str_format("channels %lld are not a multiple of blocksize^2", static_cast<long long>(ch)));
-    const int64_t co = ch / (b * b);
-    if (mode == "DCR") {
-      s1 = {n, b, b, co, h, w};
-      perm = {0, 3, 4, 1, 5, 2};
-    } else {
-      s1 = {n, co, b, b, h, w};
-      perm = {0, 1, 4, 2, 5, 3};
-    }
-    s2 = {n, co, h * b, w * b};
-  } else {
-    if (h % b != 0 || w % b != 0) return c.fail("height and width must be multiples of blocksize");
-    s1 = {n, ch, h / b, b, w / b, b};
-    perm = {0, 3, 5, 1, 2, 4};
-    s2 = {n, ch * b * b, h / b, w / b};
-  }
-  Value v = c.op("reshape").in(c.input(0)).arg("shape", s1).emit1();
-  v = c.op("permute").in(v).arg("perm", perm).emit1();
-  return done(c, 0, c.op("reshape").in(v).arg("shape", s2).emit1());
+  OpCall call = c.op(to_space ? "depth_to_space" : "space_to_depth");
+  call.in(c.input(0)).arg("block_size", b).arg("data_format", int64_t{0});
+  if (to_space) call.arg("mode", static_cast<int64_t>(mode == "CRD"));
+  return done(c, 0, call.emit1());
 }
 
 // Nearest-neighbour resizing by whole factors is element repetition: with
@@ -2021,10 +2000,8 @@ const std::vector<OpMapping> kTable = {
     ROW("ScatterElements", 11, kMaxOpset, map_scatter_elements, ""),
     ROW("ScatterND", 11, kMaxOpset, map_scatter_nd, ""),
     ROW("OneHot", 9, kMaxOpset, map_one_hot, "depth or values computed at run time."),
-    ROW("DepthToSpace", 1, kMaxOpset, [](C& c) { return map_depth_space(c, true); },
-        "inputs whose channel, height or width is not known."),
-    ROW("SpaceToDepth", 1, kMaxOpset, [](C& c) { return map_depth_space(c, false); },
-        "inputs whose channel, height or width is not known."),
+    ROW("DepthToSpace", 1, kMaxOpset, [](C& c) { return map_depth_space(c, true); }, ""),
+    ROW("SpaceToDepth", 1, kMaxOpset, [](C& c) { return map_depth_space(c, false); }, ""),
     ROW("Resize", 10, kMaxOpset, map_resize,
         "coordinate modes tf_crop_and_resize and half_pixel_symmetric; antialias; axes; linear and cubic (and "
         "scales that are not whole numbers) over other than the H and W of 4-D inputs; scales with unknown H and W."),

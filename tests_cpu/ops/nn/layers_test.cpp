@@ -85,3 +85,30 @@ TEST(AdaptivePoolOp, RejectsAnImageWithoutRowsAndAZeroOutputSize) {
   Context c3;
   EXPECT_FALSE(run_op("adaptive_max_pool2d", {.in = {&y}, .i = {1, 1, 2}}, c3).is_ok());  // data_format 0 or 1
 }
+
+TEST(DepthSpaceOps, RejectBlocksThatDoNotDivide) {
+  NDArray x;
+  ASSERT_OK(NDArray::create(DataType::kFloat32, Dims{1, 6, 4, 4}, 'c', x));
+  Context c1;
+  EXPECT_EQ(run_op("depth_to_space", {.in = {&x}, .i = {2}}, c1).message(),
+            "depth_to_space: the 6 channels of x[1,6,4,4] are not a multiple of block_size^2 = 4");
+  Context c2;
+  EXPECT_EQ(run_op("space_to_depth", {.in = {&x}, .i = {3}}, c2).message(),
+            "space_to_depth: the height and width of x[1,6,4,4] are not multiples of block_size 3");
+  Context c3;
+  EXPECT_FALSE(run_op("space_to_depth", {.in = {&x}, .i = {0}}, c3).is_ok());  // block_size >= 1
+}
+
+TEST(PointwiseConv2dOp, RejectsAKernelThatIsNotOneByOne) {
+  NDArray x, w;
+  ASSERT_OK(NDArray::create(DataType::kFloat32, Dims{1, 3, 4, 4}, 'c', x));
+  ASSERT_OK(NDArray::create(DataType::kFloat32, Dims{2, 2, 3, 5}, 'c', w));
+  Context c1;
+  EXPECT_EQ(run_op("pointwise_conv2d", {.in = {&x, &w}}, c1).message(),
+            "pointwise_conv2d: weights[2,2,3,5] (weights_format 0) are not a 1x1 kernel");
+  NDArray w1;
+  ASSERT_OK(NDArray::create(DataType::kFloat32, Dims{1, 1, 4, 5}, 'c', w1));
+  Context c2;
+  EXPECT_EQ(run_op("pointwise_conv2d", {.in = {&x, &w1}}, c2).message(),
+            "pointwise_conv2d: weights[1,1,4,5] (weights_format 0) have 4 input channels, x[1,3,4,4] has 3");
+}
