@@ -28,7 +28,8 @@ lines = []
 
 ONNX_TYPE = {np.dtype(np.float16): TensorProto.FLOAT16, np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float64): TensorProto.DOUBLE,
              np.dtype(np.int64): TensorProto.INT64, np.dtype(np.int32): TensorProto.INT32,
-             np.dtype(np.bool_): TensorProto.BOOL, np.dtype(np.uint8): TensorProto.UINT8}
+             np.dtype(np.bool_): TensorProto.BOOL, np.dtype(np.uint8): TensorProto.UINT8,
+             np.dtype(np.uint32): TensorProto.UINT32}
 
 
 def f32(*shape):
@@ -956,6 +957,22 @@ def sequence_reversal_cases():
         dims={"x": ["N", 8, "H", "W"]})
     one("SpaceToDepth", "space_to_depth_dynamic", {"x": f32(1, 3, 6, 4)}, blocksize=2, opset=13,
         dims={"x": ["N", "C", "H", "W"]})
+    # LRN, ReduceLogSum, BitShift, Compress and the old Scatter.
+    # (ONNX Runtime takes odd sizes only, and onnx.reference loops over the batch for its channels.)
+    one("LRN", "lrn_size5", {"x": f32(2, 6, 3, 4)}, size=5, alpha=2e-4, beta=0.6, bias=1.5, opset=13)
+    one("ReduceLogSum", "reduce_log_sum_axes", {"x": pos(2, 3, 4)}, axes=[1], keepdims=0, opset=13)
+    one("ReduceLogSum", "reduce_log_sum_input_axes", {"x": pos(3, 5)}, inits={"a": np.array([-1], np.int64)},
+        opset=18)
+    one("BitShift", "bitshift_left_u32", {"x": np.array([1, 2, 3, 255], np.uint32), "y": np.array([1, 2, 3, 4], np.uint32)},
+        direction="LEFT", opset=11)
+    one("BitShift", "bitshift_right_u8", {"x": np.array([16, 4, 255, 1], np.uint8), "y": np.array([1, 2, 3, 0], np.uint8)},
+        direction="RIGHT", opset=11)
+    one("Compress", "compress_axis1", {"x": f32(3, 5, 2)}, inits={"c": np.array([True, False, True, True], bool)},
+        axis=1, opset=11)
+    one("Compress", "compress_flat", {"x": f32(2, 3)}, inits={"c": np.array([False, True, True, False, True], bool)},
+        opset=11)
+    one("Scatter", "scatter_opset10", {"x": f32(3, 4)},
+        inits={"i": np.array([[2, 0], [1, 3]], np.int64), "u": f32(2, 2)}, axis=1, opset=10)
 
 
 if __name__ == "__main__":

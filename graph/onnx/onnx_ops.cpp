@@ -970,7 +970,10 @@ Status map_dropout(C& c) {
 
 // Reductions: axes as an attribute before opset `axes_input_from`, as an
 // optional input from then on.
-Status reduce(C& c, const char* op, int axes_input_from) {
+// `then`, when given, is a unary op applied to the reduction (ReduceLogSum:
+// log of reduce_sum); a no-op reduction (noop_with_empty_axes) skips it, as
+// ONNX's reference does.
+Status reduce(C& c, const char* op, int axes_input_from, const char* then = nullptr) {
   const int64_t keep = c.attr_int("keepdims", 1);
   const int64_t noop = c.opset() >= axes_input_from ? c.attr_int("noop_with_empty_axes", 0) : 0;
   std::vector<int64_t> axes;
@@ -991,7 +994,9 @@ Status reduce(C& c, const char* op, int axes_input_from) {
   call.in(c.input(0));
   if (axes_value.valid()) call.in(axes_value);
   else if (!axes.empty()) call.arg("axes", axes);
-  return done(c, 0, call.arg("keep_dims", keep != 0).emit1());
+  Value v = call.arg("keep_dims", keep != 0).emit1();
+  if (then != nullptr && v.valid()) v = c.op(then).in(v).emit1();
+  return done(c, 0, v);
 }
 
 Status arg_reduce(C& c, const char* op) {
@@ -1538,6 +1543,35 @@ Status map_non_max_suppression(C& c) {
   return done(c, 0, call.emit1());
 }
 
+Status map_lrn(C& c) {
+  const int64_t size = c.attr_int("size", 0);
+  if (size < 1) return c.fail_attr("size", "must be given and >= 1");
+  return done(c, 0, c.op("lrn").in(c.input(0)).arg("size", size).arg("alpha", c.attr_float("alpha", 1e-4))
+                        .arg("beta", c.attr_float("beta", 0.75)).arg("bias", c.attr_float("bias", 1.0)).emit1());
+}
+
+Status map_bit_shift(C& c) {
+  const std::string direction = c.attr_string("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT")
+    return c.fail_attr("direction", "= '" + direction + "' must be LEFT or RIGHT");
+  return binary(c, direction == "LEFT" ? "shift_left" : "shift_right");
+}
+
+// Compress: the slices along axis (or the elements of the flattened input)
+// whose condition is true: gather at nonzero(condition).
+Status map_compress(C& c) {
+  Value x = c.input(0);
+  int64_t axis = 0;
+  if (c.has_attr("axis")) {
+    axis = c.attr_int("axis", 0);
+  } else {
+    x = c.op("reshape").in(x).arg("shape", std::vector<int64_t>{-1}).emit1();
+  }
+  Value where = c.op("nonzero").in(c.input(1)).emit1();  // [1, count] for a 1-D condition
+  Value idx = c.op("reshape").in(where).arg("shape", std::vector<int64_t>{-1}).emit1();
+  return done(c, 0, c.op("gather").in(x).in(idx).arg("axis", axis).emit1());
+}
+
 Status map_where(C& c) {
   return done(c, 0, c.op("where").in(c.input(0)).in(c.input(1)).in(c.input(2)).emit1());
 }
@@ -2033,6 +2067,12 @@ const std::vector<OpMapping> kTable = {
         "axes computed at run time with noop_with_empty_axes = 1."),
     ROW("ReduceSumSquare", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_sqnorm", 18); },
         "axes computed at run time with noop_with_empty_axes = 1."),
+    ROW("ReduceLogSum", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_sum", 18, "log"); },
+        "axes computed at run time with noop_with_empty_axes = 1."),
+    ROW("LRN", 1, kMaxOpset, map_lrn, ""),
+    ROW("BitShift", 11, kMaxOpset, map_bit_shift, ""),
+    ROW("Compress", 9, kMaxOpset, map_compress, ""),
+    ROW("Scatter", 9, 10, map_scatter_elements, ""),
     ROW("Celu", 12, kMaxOpset, map_celu, ""),
     ROW("ThresholdedRelu", 10, kMaxOpset, map_thresholded_relu, ""),
     ROW("Shrink", 9, kMaxOpset, map_shrink, ""),
