@@ -276,50 +276,6 @@ Status conv2d_compute(Context& block, const ConvPlan& plan, const C* x, const C*
   return Status::ok();
 }
 
-// Note [Asymmetric padding on devices]
-// cuDNN pads both sides of a dim by the same amount, but SAME padding with
-// an odd total (an even kernel, or a stride that leaves a remainder) pads
-// one more row or column after than before. On a device such an input is
-// first copied (on the device) into an array with that row or column of
-// zeros added at the end; the backend then gets explicit, symmetric
-// padding of pad_top x pad_left and yields the same windows. Zeros are
-// exact for a convolution; pooling, whose padding is not zeros, keeps its
-// error.
-
-// Rewrites g and win for the zero-extended input; false when the padding is
-// already symmetric (nothing to do).
-bool even_out_padding(Geometry2d& g, Window2d& win) {
-  // The extent for which padding p on both sides gives exactly `out` windows.
-  auto symmetric_extent = [](int64_t out, int64_t k, int64_t s, int64_t d, int64_t p) {
-    return (out - 1) * s + (k - 1) * d + 1 - 2 * p;
-  };
-  const int64_t h2 = std::max(g.h, symmetric_extent(g.oh, win.kh, win.sh, win.dh, g.pad_top));
-  const int64_t w2 = std::max(g.w, symmetric_extent(g.ow, win.kw, win.sw, win.dw, g.pad_left));
-  if (h2 == g.h && w2 == g.w) return false;
-  g.h = h2;
-  g.w = w2;
-  win.same = false;
-  win.ph = g.pad_top;
-  win.pw = g.pad_left;
-  return true;
-}
-
-// x with zero rows and columns added at the end up to g's extents, on
-// block.device().
-Status zero_extended(Context& block, const NDArray& x, const Geometry2d& g, NDArray& out) {
-  const int ah = g.nchw ? 2 : 1, aw = g.nchw ? 3 : 2;
-  Dims shape = x.shape();
-  shape[ah] = g.h;
-  shape[aw] = g.w;
-  NDArray zero, rows, dst;
-  RETURN_IF_ERROR(step_array(block, x.dtype(), shape, out));
-  RETURN_IF_ERROR(with_op_name(block, NDArray::scalar(x.dtype(), 0.0, zero)));
-  RETURN_IF_ERROR(assign_on_device(block, out, zero));
-  RETURN_IF_ERROR(with_op_name(block, out.slice(ah, 0, x.dim(ah), 1, rows)));
-  RETURN_IF_ERROR(with_op_name(block, rows.slice(aw, 0, x.dim(aw), 1, dst)));
-  return assign_on_device(block, dst, x);
-}
-
 // conv2d on block.device(), not the CPU (Note [nn ops on devices]).
 Status conv2d_device(Context& block, const ConvPlan& plan, const NDArray& x_in, const NDArray* bias) {
   const NnDeviceOps* ops = nn_device_ops(block.device().type);
@@ -337,7 +293,7 @@ Status conv2d_device(Context& block, const ConvPlan& plan, const NDArray& x_in, 
   const bool extend = even_out_padding(desc.g, desc.win);
   RETURN_IF_ERROR(with_op_name(block, ops->conv2d_usable(block.device(), desc)));  // before any data moves
   NDArray padded;
-  if (extend) RETURN_IF_ERROR(zero_extended(block, x_in, desc.g, padded));
+  if (extend) RETURN_IF_ERROR(extended_input(block, x_in, desc.g, 0.0, padded));
   const NDArray& x = extend ? padded : x_in;
 
   NDArray xd, wd, bd;

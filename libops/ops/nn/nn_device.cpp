@@ -1,7 +1,12 @@
 // The nn device registry and the op-side staging of Note [nn ops on devices].
 #include "libops/ops/nn/nn_device.h"
 
+#include <algorithm>
 #include <atomic>
+#include <limits>
+
+#include "libops/ops/device_copy.h"
+#include "libops/ops/legacy_steps.h"
 
 
 namespace libops::ops::nn {
@@ -44,18 +49,64 @@ Status pool2d_device_exec(Context& block, PoolMode mode) {
     return no_device_implementation(block);
   Pool2dDesc desc;
   RETURN_IF_ERROR(pool2d_geometry(block, desc.win, desc.g));
-  const NDArray& x = *block.input(0);
+  const NDArray& x_in = *block.input(0);
   NDArray& z = *block.output(0);
   if (z.length() == 0) return Status::ok();
   desc.mode = mode;
-  desc.dtype = x.dtype();
-  RETURN_IF_ERROR(with_op_name(block, ops->pool2d_usable(block.device(), desc)));
+  desc.dtype = x_in.dtype();
+  // Max pooling evens out SAME padding with -inf (Note [Asymmetric padding on devices]).
+  const bool extend = mode == PoolMode::kMax && desc.win.same && even_out_padding(desc.g, desc.win);
+  RETURN_IF_ERROR(with_op_name(block, ops->pool2d_usable(block.device(), desc)));  // before any data moves
+  NDArray padded;
+  if (extend) RETURN_IF_ERROR(extended_input(block, x_in, desc.g, -std::numeric_limits<double>::infinity(), padded));
+  const NDArray& x = extend ? padded : x_in;
   NDArray xd;
   RETURN_IF_ERROR(dense_on_device(block, x, desc.dtype, xd));
   DeviceOutputStage out;
   RETURN_IF_ERROR(out.begin(block, z, desc.dtype));
   RETURN_IF_ERROR(with_op_name(block, ops->pool2d(block.device(), desc, xd, out.target())));
   return out.finish(block, z);
+}
+
+// Note [Asymmetric padding on devices]
+// cuDNN pads both sides of a dim by the same amount, but SAME padding with
+// an odd total (an even kernel, or a stride that leaves a remainder) pads
+// one more row or column after than before. On a device such an input is
+// first copied (on the device) into an array with that row or column added
+// at the end; the backend then gets explicit, symmetric padding of
+// pad_top x pad_left and yields the same windows. conv2d adds zeros, which
+// are exact for a convolution; max pooling adds -inf, which no window
+// picks (every SAME window holds an input element). Average pooling, whose
+// divisor counts only the input's taps, keeps its error.
+
+bool even_out_padding(Geometry2d& g, Window2d& win) {
+  // The extent for which padding p on both sides gives exactly `out` windows.
+  auto symmetric_extent = [](int64_t out, int64_t k, int64_t s, int64_t d, int64_t p) {
+    return (out - 1) * s + (k - 1) * d + 1 - 2 * p;
+  };
+  const int64_t h2 = std::max(g.h, symmetric_extent(g.oh, win.kh, win.sh, win.dh, g.pad_top));
+  const int64_t w2 = std::max(g.w, symmetric_extent(g.ow, win.kw, win.sw, win.dw, g.pad_left));
+  if (h2 == g.h && w2 == g.w) return false;
+  g.h = h2;
+  g.w = w2;
+  win.same = false;
+  win.ph = g.pad_top;
+  win.pw = g.pad_left;
+  return true;
+}
+
+Status extended_input(Context& block, const NDArray& x, const Geometry2d& g, double fill, NDArray& out) {
+  const int ah = g.nchw ? 2 : 1, aw = g.nchw ? 3 : 2;
+  Dims shape = x.shape();
+  shape[ah] = g.h;
+  shape[aw] = g.w;
+  NDArray value, rows, dst;
+  RETURN_IF_ERROR(step_array(block, x.dtype(), shape, out));
+  RETURN_IF_ERROR(with_op_name(block, NDArray::scalar(x.dtype(), fill, value)));
+  RETURN_IF_ERROR(assign_on_device(block, out, value));
+  RETURN_IF_ERROR(with_op_name(block, out.slice(ah, 0, x.dim(ah), 1, rows)));
+  RETURN_IF_ERROR(with_op_name(block, rows.slice(aw, 0, x.dim(aw), 1, dst)));
+  return assign_on_device(block, dst, x);
 }
 
 }  // namespace libops::ops::nn

@@ -10,8 +10,9 @@
 //   1. *_usable(desc): can the backend run this call at all? The op asks
 //      before any data moves. A refusal is an error that names the op, the
 //      device, the shapes and the reason (for example a pooling window with
-//      dilation, which cuDNN's pooling lacks; conv2d first evens out SAME
-//      padding, Note [Asymmetric padding on devices] in conv2d.cpp).
+//      dilation, which cuDNN's pooling lacks; conv2d and max pooling first
+//      even out SAME padding, Note [Asymmetric padding on devices] in
+//      nn_device.cpp).
 //      Nothing falls back to the CPU behind the caller's back: the
 //      caller chose the device, and only the caller may move the data.
 //   2. The op stages the arrays on the device: an input that is a strided
@@ -121,5 +122,12 @@ std::string window_call_str(const Geometry2d& g, const Window2d& win);
 
 // maxpool2d / avgpool2d on block.device() (not the CPU).
 Status pool2d_device_exec(Context& block, PoolMode mode);
+
+// Note [Asymmetric padding on devices]: rewrites g and win for an input
+// extended at the end so that symmetric explicit padding gives the same
+// windows; false when the padding is symmetric already (nothing to do).
+bool even_out_padding(Geometry2d& g, Window2d& win);
+// x extended at the end up to g's extents with `fill`, on block.device().
+Status extended_input(Context& block, const NDArray& x, const Geometry2d& g, double fill, NDArray& out);
 
 }  // namespace libops::ops::nn
