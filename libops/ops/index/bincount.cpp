@@ -20,9 +20,7 @@ Status bincount_length(Context& block, int64_t& length) {
   int64_t top = -1;
   if (x.length() > 0) {
     NDArray m;
-    RETURN_IF_ERROR(NDArray::create(x.dtype(), Dims{}, 'c', m));
-    RETURN_IF_ERROR(reduce_into(block, OPS_REDUCE_SAME, static_cast<int>(legacy::ReduceSameOp::max), x, Dims{}, m));
-    if (m.buffer()->host_stale()) RETURN_IF_ERROR(m.buffer()->sync_to_host());
+    RETURN_IF_ERROR(reduced_to_host(block, static_cast<int>(legacy::ReduceSameOp::max), x, m));
     // Ids are int64 inside; a uint64 id past that range is refused here
     // rather than wrapped into a negative one.
     const bool past_int64 = m.get_double(0) >= 0x1p63;

@@ -28,12 +28,9 @@ constexpr int64_t kMaxClasses = int64_t{1} << 18;
 
 // One reduction (min or max) of an integer vector, read back to the host.
 Status reduced_value(const Context& block, legacy::ReduceSameOp op, const NDArray& v, int64_t& out) {
-  NDArray m;
-  RETURN_IF_ERROR(with_op_name(block, NDArray::create(DataType::kInt64, Dims{}, 'c', m)));
-  NDArray v64;
+  NDArray v64, m;
   RETURN_IF_ERROR(dense_on_device(block, v, DataType::kInt64, v64));
-  RETURN_IF_ERROR(reduce_into(block, OPS_REDUCE_SAME, static_cast<int>(op), v64, Dims{}, m));
-  if (m.buffer()->host_stale()) RETURN_IF_ERROR(with_op_name(block, m.buffer()->sync_to_host()));
+  RETURN_IF_ERROR(reduced_to_host(block, static_cast<int>(op), v64, m));
   out = m.get_int64(0);
   return Status::ok();
 }

@@ -16,10 +16,7 @@ namespace {
 Status check_no_negative_id(const Context& block, const NDArray& ids) {
   if (ids.length() == 0 || !dtype_is_signed_int(ids.dtype())) return Status::ok();
   NDArray lo;
-  RETURN_IF_ERROR(with_op_name(block, NDArray::create(ids.dtype(), Dims{}, 'c', lo)));
-  RETURN_IF_ERROR(
-      reduce_into(block, OPS_REDUCE_SAME, static_cast<int>(legacy::ReduceSameOp::min), ids, Dims{}, lo));
-  if (lo.buffer()->host_stale()) RETURN_IF_ERROR(with_op_name(block, lo.buffer()->sync_to_host()));
+  RETURN_IF_ERROR(reduced_to_host(block, static_cast<int>(legacy::ReduceSameOp::min), ids, lo));
   if (lo.get_int64(0) < 0)
     return block.error(StatusCode::kInvalidArgument, "ids%s hold %lld: ids are rows of params, in [0, %lld)",
                        ids.shape().str().c_str(), static_cast<long long>(lo.get_int64(0)),

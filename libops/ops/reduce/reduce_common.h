@@ -52,6 +52,18 @@ inline Status reduce_into(const Context& block, ops_legacy_group_t group, int nu
   return s.is_ok() ? s : s.with_prefix(std::string(block.op_name()) + ": ");
 }
 
+// x's minimum or maximum (a legacy reduce_same op over every axis) on the
+// call's device, read back as a host scalar of x's dtype: the one value
+// some ops need to check their data or size their output (bincount,
+// confusion_matrix, embedding_lookup).
+inline Status reduced_to_host(const Context& block, int reduce_same_op, const NDArray& x, NDArray& scalar) {
+  Status s = NDArray::create(x.dtype(), Dims{}, 'c', scalar);
+  if (!s.is_ok()) return s.with_prefix(std::string(block.op_name()) + ": ");
+  RETURN_IF_ERROR(reduce_into(block, OPS_REDUCE_SAME, reduce_same_op, x, Dims{}, scalar));
+  if (scalar.buffer()->host_stale()) s = scalar.buffer()->sync_to_host();
+  return s.is_ok() ? s : s.with_prefix(std::string(block.op_name()) + ": ");
+}
+
 // The names of reductions.cpp's table, for tests and tools.
 std::vector<std::string> reduction_op_names();
 
