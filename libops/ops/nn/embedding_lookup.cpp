@@ -6,7 +6,6 @@
 // reduction read back as a scalar. An id >= V is gather's error, naming it.
 #include "libops/legacy/ops/reduce_ops.h"
 #include "libops/ops/declarable_op.h"
-#include "libops/ops/device_copy.h"
 #include "libops/ops/nested_call.h"
 #include "libops/ops/reduce/reduce_common.h"
 
