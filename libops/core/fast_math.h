@@ -38,11 +38,15 @@
 #include <cmath>
 #include <cstdint>
 
-#if defined(__AVX2__) && defined(__FMA__) && !defined(__CUDACC__)
+#include "libops/core/cpu_isa.h"
+
+// exp_f32_x8 exists where the AVX2 copies of Note [Runtime ISA dispatch]
+// do (core/cpu_isa.h); it may run only where cpu_isa() is avx2 or above.
+#if LIBOPS_ISA_DISPATCH
 #include <immintrin.h>
-#define LIBOPS_HAVE_EXP_F32_DENSE 1
+#define LIBOPS_HAVE_EXP_F32_X8 1
 #else
-#define LIBOPS_HAVE_EXP_F32_DENSE 0
+#define LIBOPS_HAVE_EXP_F32_X8 0
 #endif
 
 namespace libops {
@@ -104,16 +108,17 @@ LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float exp_f32(float x) {
   return mul_add_f32(q, s1, s1) * s2;
 }
 
-#if LIBOPS_HAVE_EXP_F32_DENSE
-// exp_f32 on 8 lanes with AVX2 + FMA, bit for bit (Note [Dense kernels] in
-// loops/dense_kernel.h). The clamps become one instruction each:
+#if LIBOPS_HAVE_EXP_F32_X8
+// exp_f32 on 8 lanes with AVX2 + FMA, bit for bit exp_f32 as the AVX2 and
+// AVX-512 copies compile it, with fused multiply-adds (Note [Dense kernels]
+// in loops/dense_kernel.h). The clamps become one instruction each:
 //  * max(-110, x) with the constant first returns x when x is NaN;
 //  * the upper clamp moves from x to t: min(t, shifter + 145) caps n at 145
 //    for x > 100.5, +inf, and x so large that x log2e overflows; NaN x
 //    gives n = 145 there, but r (from x) is NaN, so the result is NaN.
 // For x <= 100.5 both forms give the same n, r and result; above it both
 // overflow to +inf.
-inline __m256 exp_f32_x8(__m256 x) {
+LIBOPS_TARGET_AVX2 inline __m256 exp_f32_x8(__m256 x) {
   constexpr float kShifter = 0x1.8p23f;
   const __m256 shifter = _mm256_set1_ps(kShifter);
   x = _mm256_max_ps(_mm256_set1_ps(-110.0f), x);
@@ -135,12 +140,20 @@ inline __m256 exp_f32_x8(__m256 x) {
   return _mm256_mul_ps(_mm256_fmadd_ps(q, s1, s1), s2);
 }
 
-// z[i] = exp_f32(x[i]) for i in [0, n); z may be x.
-inline void exp_f32_dense(const float* x, float* z, int64_t n) {
+LIBOPS_TARGET_AVX2 inline void exp_f32_dense_avx2(const float* x, float* z, int64_t n) {
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) _mm256_storeu_ps(z + i, exp_f32_x8(_mm256_loadu_ps(x + i)));
   for (; i < n; ++i) z[i] = exp_f32(x[i]);
 }
 #endif
+
+// z[i] = exp_f32(x[i]) for i in [0, n); z may be x. The same bits as
+// exp_f32 at the current cpu_isa() (Note [Runtime ISA dispatch]).
+inline void exp_f32_dense(const float* x, float* z, int64_t n) {
+#if LIBOPS_HAVE_EXP_F32_X8
+  if (cpu_isa() != CpuIsa::kBaseline) return exp_f32_dense_avx2(x, z, n);
+#endif
+  for (int64_t i = 0; i < n; ++i) z[i] = exp_f32(x[i]);
+}
 
 }  // namespace libops

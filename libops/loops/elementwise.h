@@ -5,7 +5,8 @@
 // or `R op(C x, C y, const ExtraParams&)`. R is C, or bool for predicates.
 // Dense operands (z dense, each input laid out like z or a single element)
 // run as one flat range; anything else goes through an NdLoop. Three paths,
-// picked per run of the innermost dim:
+// picked per run of the innermost dim, each compiled per instruction set
+// (Note [Runtime ISA dispatch] in core/cpu_isa.h):
 //   1. every operand already in its compute type and dense (or y/x a scalar):
 //      the functor's dense kernel where it has one (Note [Dense kernels]), else
 //      a plain loop the compiler vectorizes, with streaming stores when z
@@ -18,6 +19,7 @@
 #include <type_traits>
 
 #include "libops/array/ndarray.h"
+#include "libops/core/cpu_isa.h"
 #include "libops/core/parallel.h"
 #include "libops/loops/convert.h"
 #include "libops/loops/dense_kernel.h"
@@ -103,7 +105,7 @@ void elementwise_unary(const NDArray& x, NDArray& z, const ExtraParams& e) {
   const LoadFn<C> load_x = direct ? nullptr : load_fn<C>(x.dtype());
   const StoreFn<R> store_z = direct ? nullptr : store_fn<R>(z.dtype());
 
-  auto inner = [&](char* const* p, const int64_t* s, int64_t n) {
+  auto body = [&](char* const* p, const int64_t* s, int64_t n) {
     if (direct) {
       R* zp = reinterpret_cast<R*>(p[0]);
       const C* xp = reinterpret_cast<const C*>(p[1]);
@@ -132,6 +134,9 @@ void elementwise_unary(const NDArray& x, NDArray& z, const ExtraParams& e) {
       store_z(zb, p[0] + i * s[0], s[0], m);
     }
   };
+  // Every path compiled per instruction set (Note [Runtime ISA dispatch]),
+  // so a dense run and a strided one give the same bits.
+  auto inner = [&](char* const* p, const int64_t* s, int64_t n) { isa_dispatch([&] { body(p, s, n); }); };
   detail::run_elementwise<2>(z, in, inner);
 }
 
@@ -147,7 +152,7 @@ void elementwise_binary(const NDArray& x, const NDArray& y, NDArray& z, const Ex
   const LoadFn<C> load_y = direct ? nullptr : load_fn<C>(y.dtype());
   const StoreFn<R> store_z = direct ? nullptr : store_fn<R>(z.dtype());
 
-  auto inner = [&](char* const* p, const int64_t* s, int64_t n) {
+  auto body = [&](char* const* p, const int64_t* s, int64_t n) {
     if (direct) {
       R* zp = reinterpret_cast<R*>(p[0]);
       const C* xp = reinterpret_cast<const C*>(p[1]);
@@ -177,6 +182,7 @@ void elementwise_binary(const NDArray& x, const NDArray& y, NDArray& z, const Ex
       store_z(zb, p[0] + i * s[0], s[0], m);
     }
   };
+  auto inner = [&](char* const* p, const int64_t* s, int64_t n) { isa_dispatch([&] { body(p, s, n); }); };
   detail::run_elementwise<3>(z, in, inner);
 }
 

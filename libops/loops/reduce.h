@@ -57,6 +57,7 @@
 #include <utility>
 
 #include "libops/array/ndarray.h"
+#include "libops/core/cpu_isa.h"
 #include "libops/core/parallel.h"
 #include "libops/core/status.h"
 #include "libops/loops/convert.h"
@@ -407,8 +408,12 @@ class Reducer {
     else return a < b;
   }
 
-  // A dense compute-type run: lanes over blocks (Note [Reduction order]).
+  // A dense compute-type run: lanes over blocks (Note [Reduction order]),
+  // compiled per instruction set (Note [Runtime ISA dispatch]).
   [[gnu::noinline]] Acc fold_dense(const C* x, const C* y, int64_t n, int64_t index0) const {
+    return isa_dispatch([&] { return fold_dense_body(x, y, n, index0); });
+  }
+  Acc fold_dense_body(const C* x, const C* y, int64_t n, int64_t index0) const {
 #if !defined(__CUDACC__)
     if constexpr (kPicksIndex) return fold_pick(x, n, index0);
 #endif
@@ -633,6 +638,12 @@ class Reducer {
         }
       }
     }
+    // The merges, compiled per instruction set (Note [Runtime ISA dispatch]).
+    isa_dispatch([&] { merge_rows(acc, xp, yp, nr, w, index); });
+  }
+
+  void merge_rows(Acc* __restrict acc, const C* const* xp, const C* const* yp, int nr, int64_t w,
+                  int64_t index) const {
     if (nr == kRowBatch) {
       for (int64_t k = 0; k < w; ++k) {
         Acc a = acc[k];

@@ -22,6 +22,13 @@ namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
+// exp_f32 as the kernels compile it at the current cpu_isa() (with fused
+// multiply-adds from AVX2 up: Note [Runtime ISA dispatch]). The suite runs
+// at every level the machine has, so each form is checked.
+float exp_at_isa(float x) {
+  return isa_dispatch([x] { return exp_f32(x); });
+}
+
 // |got - exact| in units of the float spacing at `exact` (2^-149 in the
 // subnormal range), so a correctly rounded result is within 0.5.
 double ulp_error(float got, double exact) {
@@ -44,7 +51,7 @@ struct SweepResult {
 void sweep(uint32_t first, uint32_t last, uint32_t step, SweepResult& r) {
   for (uint64_t b = first; b <= last; b += step) {
     const float x = std::bit_cast<float>(static_cast<uint32_t>(b));
-    const float got = exp_f32(x);
+    const float got = exp_at_isa(x);
     ++r.checked;
     if (std::isnan(x)) {
       r.bad_special += !std::isnan(got);
@@ -91,23 +98,23 @@ TEST(FastMathTest, ExpWholeRangeCoarse) {
 }
 
 TEST(FastMathTest, ExpSpecialValues) {
-  EXPECT_TRUE(std::isnan(exp_f32(std::numeric_limits<float>::quiet_NaN())));
-  EXPECT_TRUE(std::isnan(exp_f32(-std::numeric_limits<float>::quiet_NaN())));
-  EXPECT_EQ(exp_f32(kInf), kInf);
-  EXPECT_EQ(exp_f32(-kInf), 0.0f);
-  EXPECT_EQ(exp_f32(0.0f), 1.0f);
-  EXPECT_EQ(exp_f32(-0.0f), 1.0f);
-  EXPECT_EQ(exp_f32(1.0f), static_cast<float>(std::exp(1.0)));
+  EXPECT_TRUE(std::isnan(exp_at_isa(std::numeric_limits<float>::quiet_NaN())));
+  EXPECT_TRUE(std::isnan(exp_at_isa(-std::numeric_limits<float>::quiet_NaN())));
+  EXPECT_EQ(exp_at_isa(kInf), kInf);
+  EXPECT_EQ(exp_at_isa(-kInf), 0.0f);
+  EXPECT_EQ(exp_at_isa(0.0f), 1.0f);
+  EXPECT_EQ(exp_at_isa(-0.0f), 1.0f);
+  EXPECT_EQ(exp_at_isa(1.0f), static_cast<float>(std::exp(1.0)));
   // The largest x with a finite result, and the next float up.
   const float x_max = 0x1.62e42ep6f;  // 88.7228317
-  EXPECT_EQ(exp_f32(x_max), static_cast<float>(std::exp(double(x_max))));
-  EXPECT_LT(exp_f32(x_max), kInf);
-  EXPECT_EQ(exp_f32(std::nextafter(x_max, kInf)), kInf);
-  EXPECT_EQ(exp_f32(89.0f), kInf);
-  EXPECT_EQ(exp_f32(1e30f), kInf);
-  EXPECT_EQ(exp_f32(FLT_MAX), kInf);
-  EXPECT_EQ(exp_f32(-1e30f), 0.0f);
-  EXPECT_EQ(exp_f32(-FLT_MAX), 0.0f);
+  EXPECT_EQ(exp_at_isa(x_max), static_cast<float>(std::exp(double(x_max))));
+  EXPECT_LT(exp_at_isa(x_max), kInf);
+  EXPECT_EQ(exp_at_isa(std::nextafter(x_max, kInf)), kInf);
+  EXPECT_EQ(exp_at_isa(89.0f), kInf);
+  EXPECT_EQ(exp_at_isa(1e30f), kInf);
+  EXPECT_EQ(exp_at_isa(FLT_MAX), kInf);
+  EXPECT_EQ(exp_at_isa(-1e30f), 0.0f);
+  EXPECT_EQ(exp_at_isa(-FLT_MAX), 0.0f);
 }
 
 // Results below FLT_MIN (x < -87.34) underflow gradually down to 2^-149
@@ -117,13 +124,13 @@ TEST(FastMathTest, ExpSubnormalResults) {
                       -102.3f, -103.0f, -103.9f, -103.96f, -103.97f, -103.972f, -103.98f, -104.0f, -110.0f};
   for (float x : xs) {
     const double exact = std::exp(double(x));
-    const float got = exp_f32(x);
+    const float got = exp_at_isa(x);
     EXPECT_LE(ulp_error(got, exact), 1.0) << "x = " << x << " got " << got << " want " << exact;
     if (static_cast<float>(exact) > 0.0f) EXPECT_GT(got, 0.0f) << "x = " << x << " was flushed to 0";
     else EXPECT_EQ(got, 0.0f) << "x = " << x;
   }
-  EXPECT_EQ(exp_f32(-87.5f), static_cast<float>(std::exp(-87.5)));
-  EXPECT_EQ(exp_f32(-103.97f), std::bit_cast<float>(uint32_t{1}));  // 2^-149, the smallest subnormal
+  EXPECT_EQ(exp_at_isa(-87.5f), static_cast<float>(std::exp(-87.5)));
+  EXPECT_EQ(exp_at_isa(-103.97f), std::bit_cast<float>(uint32_t{1}));  // 2^-149, the smallest subnormal
 }
 
 // The legacy exp op on float32 (the vectorized contiguous loop, and a
@@ -150,19 +157,19 @@ TEST(FastMathTest, LegacyExpFloat32IsExpF32) {
   ASSERT_OK(run_exp(x, z));
   const float* zp = z.data_as<float>();
   EXPECT_TRUE(std::isnan(zp[0]));
-  for (int64_t i = 1; i < n; ++i) ASSERT_EQ(zp[i], exp_f32(xp[i])) << "i = " << i << " x = " << xp[i];
+  for (int64_t i = 1; i < n; ++i) ASSERT_EQ(zp[i], exp_at_isa(xp[i])) << "i = " << i << " x = " << xp[i];
 
   // Every other element, through a strided view.
   NDArray xs;
   ASSERT_OK(x.slice(0, 0, n, 2, xs));
   NDArray zs = test::zeros(DataType::kFloat32, {xs.dim(0)});
   ASSERT_OK(run_exp(xs, zs));
-  for (int64_t i = 1; i < xs.dim(0); ++i) ASSERT_EQ(zs.data_as<float>()[i], exp_f32(xp[2 * i])) << "i = " << i;
+  for (int64_t i = 1; i < xs.dim(0); ++i) ASSERT_EQ(zs.data_as<float>()[i], exp_at_isa(xp[2 * i])) << "i = " << i;
 }
 
-#if LIBOPS_HAVE_EXP_F32_DENSE
-// The AVX2 dense kernel (Note [Dense kernels]) gives exp_f32's results bit
-// for bit: a sweep of float bit patterns (every 4099th, both signs, NaNs and
+// The dense kernel (Note [Dense kernels]; AVX2 intrinsics from the avx2
+// level up) gives exp_f32's results at the same level bit for bit: a sweep
+// of float bit patterns (every 4099th, both signs, NaNs and
 // infinities included), every length 0..19 at every start offset (the
 // 8-lane body and the scalar tail), and in place.
 TEST(FastMathTest, DenseKernelIsExpF32BitForBit) {
@@ -174,20 +181,19 @@ TEST(FastMathTest, DenseKernelIsExpF32BitForBit) {
   std::vector<float> z(x.size());
   exp_f32_dense(x.data(), z.data(), static_cast<int64_t>(x.size()));
   auto same = [](float a, float b) { return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b) || (a != a && b != b); };
-  for (size_t i = 0; i < x.size(); ++i) ASSERT_TRUE(same(z[i], exp_f32(x[i]))) << "x = " << x[i] << ": " << z[i];
+  for (size_t i = 0; i < x.size(); ++i) ASSERT_TRUE(same(z[i], exp_at_isa(x[i]))) << "x = " << x[i] << ": " << z[i];
   for (int64_t start = 0; start < 8; ++start) {
     for (int64_t n = 0; n < 20; ++n) {
       std::vector<float> out(static_cast<size_t>(n + 1), -7.0f);
       exp_f32_dense(x.data() + 1000 + start, out.data(), n);
-      for (int64_t i = 0; i < n; ++i) ASSERT_TRUE(same(out[i], exp_f32(x[1000 + start + i]))) << start << " " << n;
+      for (int64_t i = 0; i < n; ++i) ASSERT_TRUE(same(out[i], exp_at_isa(x[1000 + start + i]))) << start << " " << n;
       EXPECT_EQ(out[static_cast<size_t>(n)], -7.0f) << "wrote past the end, n = " << n;
     }
   }
   std::vector<float> in_place(x.begin(), x.begin() + 1001);
   exp_f32_dense(in_place.data(), in_place.data(), 1001);
-  for (size_t i = 0; i < in_place.size(); ++i) ASSERT_TRUE(same(in_place[i], exp_f32(x[i]))) << i;
+  for (size_t i = 0; i < in_place.size(); ++i) ASSERT_TRUE(same(in_place[i], exp_at_isa(x[i]))) << i;
 }
-#endif
 
 // The float32 sigmoid (1 / (1 + t) or t / (1 + t), t = exp_f32(-|x|)) on a
 // sweep against double: 2.3 ulp at most, as with the C library's expf (the

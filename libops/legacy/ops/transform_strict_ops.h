@@ -361,9 +361,10 @@ template <typename C> struct RectifiedTanhDerivative {
 
 }  // namespace libops::legacy::fn::transform_strict
 
-#if LIBOPS_HAVE_EXP_F32_DENSE
+#if !defined(__CUDACC__)
 namespace libops {
-// float32 exp over whole dense runs with AVX2 (Note [Dense kernels]).
+// float32 exp over whole dense runs, with AVX2 intrinsics where cpu_isa()
+// allows (Note [Dense kernels]).
 template <>
 struct DenseKernel<legacy::fn::transform_strict::Exp<float>> {
   static constexpr bool kHas = true;

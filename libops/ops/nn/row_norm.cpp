@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "libops/core/cpu_isa.h"
 #include "libops/core/parallel.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/nn/conv_utils.h"
@@ -50,39 +51,46 @@ double row_sum_squares(const C* x, int64_t n, double shift) {
   return s;
 }
 
+// Rows [begin, end).
 template <typename C>
-void row_norm_rows(const RowNormDesc& d, const C* x, const C* scale, const C* bias, C* z) {
+void norm_rows(const RowNormDesc& d, const C* x, const C* scale, const C* bias, C* z, int64_t begin, int64_t end) {
   const int64_t n = d.n, per_param = d.spatial, params_per_row = n / d.spatial;
-  parallel_for(d.rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, n)), [&](int64_t begin, int64_t end) {
-    for (int64_t r = begin; r < end; ++r) {
-      const C* xr = x + r * n;
-      C* zr = z + r * n;
-      double mean = 0;
-      if (d.kind == RowNormKind::kStandardize) mean = row_sum(xr, n) / static_cast<double>(n);
-      const double var = row_sum_squares(xr, n, mean) / static_cast<double>(n);
-      const C m = static_cast<C>(mean), inv = static_cast<C>(1.0 / std::sqrt(var + d.epsilon));
-      const int64_t p0 = (r % d.groups) * params_per_row;  // this row's first parameter
-      if (!d.has_scale && !d.has_bias) {
-        for (int64_t i = 0; i < n; ++i) zr[i] = (xr[i] - m) * inv;
-      } else if (per_param == 1) {  // a parameter per position (layer_norm, rms_norm)
-        const C* s = d.has_scale ? scale + p0 : nullptr;
-        const C* b = d.has_bias ? bias + p0 : nullptr;
-        if (s != nullptr && b != nullptr)
-          for (int64_t i = 0; i < n; ++i) zr[i] = (xr[i] - m) * inv * s[i] + b[i];
-        else if (s != nullptr)
-          for (int64_t i = 0; i < n; ++i) zr[i] = (xr[i] - m) * inv * s[i];
-        else
-          for (int64_t i = 0; i < n; ++i) zr[i] = (xr[i] - m) * inv + b[i];
-      } else {  // a parameter per channel of `spatial` positions (group_norm)
-        for (int64_t c = 0; c < params_per_row; ++c) {
-          const C a = inv * (d.has_scale ? scale[p0 + c] : C(1));
-          const C b = (d.has_bias ? bias[p0 + c] : C(0)) - m * a;
-          const C* xc = xr + c * per_param;
-          C* zc = zr + c * per_param;
-          for (int64_t i = 0; i < per_param; ++i) zc[i] = xc[i] * a + b;
-        }
+  for (int64_t r = begin; r < end; ++r) {
+    const C* xr = x + r * n;
+    C* zr = z + r * n;
+    double mean = 0;
+    if (d.kind == RowNormKind::kStandardize) mean = row_sum(xr, n) / static_cast<double>(n);
+    const double var = row_sum_squares(xr, n, mean) / static_cast<double>(n);
+    const C m = static_cast<C>(mean), inv = static_cast<C>(1.0 / std::sqrt(var + d.epsilon));
+    const int64_t p0 = (r % d.groups) * params_per_row;  // this row's first parameter
+    if (!d.has_scale && !d.has_bias) {
+      for (int64_t i = 0; i < n; ++i) zr[i] = (xr[i] - m) * inv;
+    } else if (per_param == 1) {  // a parameter per position (layer_norm, rms_norm)
+      const C* s = d.has_scale ? scale + p0 : nullptr;
+      const C* b = d.has_bias ? bias + p0 : nullptr;
+      if (s != nullptr && b != nullptr)
+        for (int64_t i = 0; i < n; ++i) zr[i] = (xr[i] - m) * inv * s[i] + b[i];
+      else if (s != nullptr)
+        for (int64_t i = 0; i < n; ++i) zr[i] = (xr[i] - m) * inv * s[i];
+      else
+        for (int64_t i = 0; i < n; ++i) zr[i] = (xr[i] - m) * inv + b[i];
+    } else {  // a parameter per channel of `spatial` positions (group_norm)
+      for (int64_t c = 0; c < params_per_row; ++c) {
+        const C a = inv * (d.has_scale ? scale[p0 + c] : C(1));
+        const C b = (d.has_bias ? bias[p0 + c] : C(0)) - m * a;
+        const C* xc = xr + c * per_param;
+        C* zc = zr + c * per_param;
+        for (int64_t i = 0; i < per_param; ++i) zc[i] = xc[i] * a + b;
       }
     }
+  }
+}
+
+template <typename C>
+void row_norm_rows(const RowNormDesc& d, const C* x, const C* scale, const C* bias, C* z) {
+  // The rows run compiled for cpu_isa() (Note [Runtime ISA dispatch]).
+  parallel_for(d.rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, d.n)), [&](int64_t begin, int64_t end) {
+    isa_dispatch([&] { norm_rows(d, x, scale, bias, z, begin, end); });
   });
 }
 

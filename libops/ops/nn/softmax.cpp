@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "libops/core/cpu_isa.h"
 #include "libops/core/fast_math.h"
 #include "libops/core/parallel.h"
 #include "libops/legacy/legacy.h"
@@ -54,6 +55,32 @@ Status softmax_axis(Context& block, const NDArray& x, int& axis) {
 using legacy::fn::transform_strict::exp_c;
 using legacy::fn::max_nan;
 
+#if LIBOPS_HAVE_EXP_F32_X8
+// The exponentials of a float row and their sums in 16 lanes, with the
+// hand-vectorized exp of core/fast_math.h (bit for bit exp_c at this
+// level): the lanes of softmax_row's generic loop, in registers. Stores
+// them to z unless kLog; returns the elements done (whole groups of 16).
+template <bool kLog>
+LIBOPS_TARGET_AVX2 int64_t exp_sum_f32_avx2(const float* x, float* z, int64_t n, float mx, float* lane) {
+  __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
+  const __m256 m = _mm256_set1_ps(mx);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m256 e0 = exp_f32_x8(_mm256_sub_ps(_mm256_loadu_ps(x + i), m));
+    const __m256 e1 = exp_f32_x8(_mm256_sub_ps(_mm256_loadu_ps(x + i + 8), m));
+    if constexpr (!kLog) {
+      _mm256_storeu_ps(z + i, e0);
+      _mm256_storeu_ps(z + i + 8, e1);
+    }
+    s0 = _mm256_add_ps(s0, e0);
+    s1 = _mm256_add_ps(s1, e1);
+  }
+  _mm256_storeu_ps(lane, s0);
+  _mm256_storeu_ps(lane + 8, s1);
+  return i;
+}
+#endif
+
 // Softmax of one row of n values, x into z (which may be x). The max and
 // the sum run in kLanes independent lanes, which the compiler keeps in
 // vector registers (a single running max or float sum would be a scalar
@@ -75,25 +102,9 @@ void softmax_row(const C* x, C* z, int64_t n) {
 
   for (int64_t k = 0; k < kLanes; ++k) lane[k] = 0;
   i = 0;
-#if LIBOPS_HAVE_EXP_F32_DENSE
-  if constexpr (std::is_same_v<C, float>) {
-    // The hand-vectorized exp of core/fast_math.h (bit for bit exp_c),
-    // two 8-lane sums: the lanes of the generic loop below, in registers.
-    __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
-    const __m256 m = _mm256_set1_ps(mx);
-    for (; i + kLanes <= n; i += kLanes) {
-      const __m256 e0 = exp_f32_x8(_mm256_sub_ps(_mm256_loadu_ps(x + i), m));
-      const __m256 e1 = exp_f32_x8(_mm256_sub_ps(_mm256_loadu_ps(x + i + 8), m));
-      if constexpr (!kLog) {
-        _mm256_storeu_ps(z + i, e0);
-        _mm256_storeu_ps(z + i + 8, e1);
-      }
-      s0 = _mm256_add_ps(s0, e0);
-      s1 = _mm256_add_ps(s1, e1);
-    }
-    _mm256_storeu_ps(lane, s0);
-    _mm256_storeu_ps(lane + 8, s1);
-  }
+#if LIBOPS_HAVE_EXP_F32_X8
+  if constexpr (std::is_same_v<C, float>)
+    if (cpu_isa() != CpuIsa::kBaseline) i = exp_sum_f32_avx2<kLog>(x, z, n, mx, lane);
 #endif
   for (; i + kLanes <= n; i += kLanes)
     for (int64_t k = 0; k < kLanes; ++k) {
@@ -238,23 +249,26 @@ void softmax_run(const NDArray& x, NDArray& z, int axis) {
         for (int64_t r0 = 0; r0 < count; r0 += kRowGroup) {
           const int64_t g = std::min(kRowGroup, count - r0);
           for (int64_t i = 0; i < len; ++i) load(p[1] + r0 * s[1] + i * xs, s[1], g, buf.data() + i * g);
-          softmax_rows_interleaved<C, kLog>(buf.data(), len, g, mx, sum);
+          isa_dispatch([&] { softmax_rows_interleaved<C, kLog>(buf.data(), len, g, mx, sum); });
           for (int64_t i = 0; i < len; ++i) store(buf.data() + i * g, p[0] + r0 * s[0] + i * zs, s[0], g);
         }
         return;
       }
       // Rows that are dense in the compute type on both sides need no
-      // staging buffer.
+      // staging buffer. The row loops run compiled for cpu_isa() (Note
+      // [Runtime ISA dispatch]).
       if (direct) {
-        for (int64_t r = 0; r < count; ++r)
-          softmax_row<C, kLog>(reinterpret_cast<const C*>(p[1] + r * s[1]), reinterpret_cast<C*>(p[0] + r * s[0]),
-                               len);
+        isa_dispatch([&] {
+          for (int64_t r = 0; r < count; ++r)
+            softmax_row<C, kLog>(reinterpret_cast<const C*>(p[1] + r * s[1]), reinterpret_cast<C*>(p[0] + r * s[0]),
+                                 len);
+        });
         return;
       }
       buf.resize(static_cast<size_t>(len));
       for (int64_t r = 0; r < count; ++r) {
         load(p[1] + r * s[1], xs, len, buf.data());
-        softmax_row<C, kLog>(buf.data(), buf.data(), len);
+        isa_dispatch([&] { softmax_row<C, kLog>(buf.data(), buf.data(), len); });
         store(buf.data(), p[0] + r * s[0], zs, len);
       }
     });
@@ -263,7 +277,9 @@ void softmax_run(const NDArray& x, NDArray& z, int axis) {
 
 }  // namespace
 
-void softmax_row_f32(const float* x, float* z, int64_t n) { softmax_row<float, false>(x, z, n); }
+void softmax_row_f32(const float* x, float* z, int64_t n) {
+  isa_dispatch([&] { softmax_row<float, false>(x, z, n); });
+}
 
 Status softmax_exec(Context& block, bool log) {
   const NDArray* x = block.input(0);

@@ -7,6 +7,7 @@
 
 #include "blas/gemm.h"
 #include "blas/packed_gemm.h"
+#include "libops/core/cpu_isa.h"
 #include "libops/core/fast_math.h"
 #include "libops/core/parallel.h"
 #include "libops/ops/declarable_op.h"
@@ -162,7 +163,11 @@ void cell_cpu(DataType ct, const RnnDesc& desc, const CellStep& step) {
   } else if (fast_lstm_rows(desc, step)) {
     parallel_for(desc.N, std::max<int64_t>(1, 8192 / std::max<int64_t>(1, desc.H)), [&](int64_t begin, int64_t end) {
       std::vector<float> buf(static_cast<size_t>(4 * desc.H));
-      for (int64_t b = begin; b < end; ++b) lstm_row_f32(desc, step, b, buf.data());
+      float* row_buf = buf.data();
+      // Bound by the gates' arithmetic: Note [Runtime ISA dispatch].
+      isa_dispatch([&] {
+        for (int64_t b = begin; b < end; ++b) lstm_row_f32(desc, step, b, row_buf);
+      });
     });
   } else {
     cell_rows<float>(desc, step);
