@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <climits>
+#include <strings.h>
 #include <cmath>
 #include <memory>
 #include <type_traits>
 
 #include "blas/blas_threads.h"
+#include "blas/sgemm_dnnl.h"
+#include "libops/core/cpu_isa.h"
 #include "libops/core/half.h"
 #include "libops/core/parallel.h"
 
@@ -208,7 +211,8 @@ void gemm_blocked(const GenericKernels<Acc>& kern, bool trans_a, bool trans_b, i
         const int64_t kc = std::min(kKC, k - p0);
         kern.pack(a, i0 * a_rs + p0 * a_cs, a_rs, a_cs, mc, kc, ap.get());
         kern.pack(b, p0 * b_rs + j0 * b_cs, b_rs, b_cs, kc, nc, bp.get());
-        multiply_panel(ap.get(), bp.get(), acc.get(), mc, nc, kc);
+        // Compiled per instruction set (Note [Runtime ISA dispatch]).
+        isa_dispatch([&] { multiply_panel(ap.get(), bp.get(), acc.get(), mc, nc, kc); });
       }
       kern.store(acc.get(), mc, nc, c, i0 * ldc + j0, ldc, alpha, beta, beta_zero);
     }
@@ -265,6 +269,31 @@ void zero_matrix(void* c, int64_t rows, int64_t cols, int64_t ld) {
   for (int64_t i = 0; i < rows; ++i) std::fill(p + i * ld, p + i * ld + cols, T(0));
 }
 
+// Note [OpenBLAS core type]
+// OpenBLAS picks its kernels once, when it loads: for the CPU it finds, or
+// for OPENBLAS_CORETYPE where the environment names one (some container
+// images set Haswell). An AVX2 core on an AVX-512 machine runs float32
+// GEMMs at about half the machine's peak. So when the core OpenBLAS runs
+// is below the machine's level (cpu_isa_supported(), Note [Runtime ISA
+// dispatch]), float32 GEMMs go to oneDNN's sgemm instead, which generates
+// its kernels for the machine at run time whatever that variable says.
+// float64 and the matrix-vector products (bound by memory) stay on
+// OpenBLAS.
+CpuIsa openblas_core_level(const char* core) {
+  if (core == nullptr) return CpuIsa::kBaseline;
+  for (const char* name : {"SkylakeX", "Cooperlake", "SapphireRapids"})
+    if (strcasecmp(core, name) == 0) return CpuIsa::kAvx512;
+  for (const char* name : {"Haswell", "Zen"})
+    if (strcasecmp(core, name) == 0) return CpuIsa::kAvx2;
+  return CpuIsa::kBaseline;
+}
+
+bool sgemm_on_dnnl() {
+  static const bool below = static_cast<int>(openblas_core_level(openblas_get_corename())) <
+                            static_cast<int>(cpu_isa_supported());
+  return below;
+}
+
 // One cblas call (float32 / float64); arguments checked, m, n, k > 0,
 // alpha != 0.
 void blas_call(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
@@ -309,6 +338,10 @@ void blas_call(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n,
                   static_cast<const double*>(vec), incx, beta, static_cast<double*>(c), incy);
     return;
   }
+  if (f32 && sgemm_on_dnnl() &&
+      sgemm_dnnl(trans_a, trans_b, m, n, k, static_cast<float>(alpha), static_cast<const float*>(a), lda,
+                 static_cast<const float*>(b), ldb, static_cast<float>(beta), static_cast<float*>(c), ldc))
+    return;
   const CBLAS_TRANSPOSE ta = trans_a ? CblasTrans : CblasNoTrans, tb = trans_b ? CblasTrans : CblasNoTrans;
   if (f32)
     cblas_sgemm(CblasRowMajor, ta, tb, im, in, ik, static_cast<float>(alpha), static_cast<const float*>(a),

@@ -1,0 +1,17 @@
+// float32 GEMM through oneDNN's sgemm, whose kernels are generated at run
+// time for the machine it runs on. A leaf like gemm.h: pointers and dims.
+// blas/gemm_cpu.cpp sends GEMMs here when OpenBLAS runs kernels below the
+// machine's (Note [OpenBLAS core type] there).
+#pragma once
+
+#include <cstdint>
+
+namespace libops::blas {
+
+// c = alpha * op(a) * op(b) + beta * c, row-major with gemm.h's
+// conventions, on the calling thread. False, with c untouched, where
+// oneDNN is absent from the build, turned off (LIBOPS_DNNL=0) or failed.
+bool sgemm_dnnl(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+                const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
+
+}  // namespace libops::blas

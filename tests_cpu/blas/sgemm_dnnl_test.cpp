@@ -1,0 +1,65 @@
+// sgemm_dnnl (the float32 GEMM gemm_cpu.cpp uses when OpenBLAS runs
+// kernels below the machine's: Note [OpenBLAS core type]) against the naive
+// sum over k: every transpose pair, leading dimensions wider than the
+// matrices, alpha and beta. Without oneDNN (the sanitizer builds) or with it
+// turned off it must decline and leave C alone.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "blas/conv_dnnl.h"
+#include "blas/sgemm_dnnl.h"
+
+using namespace libops;
+
+namespace {
+
+std::vector<float> wave(size_t n, float scale, float shift) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = std::sin(static_cast<float>(i) * scale + shift);
+  return v;
+}
+
+TEST(SgemmDnnl, MatchesTheSumOverK) {
+  const int64_t m = 7, n = 33, k = 21;
+  const float alpha = 1.5f, beta = -0.5f;
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "trans_a " << ta << ", trans_b " << tb);
+      const int64_t lda = (ta ? m : k) + 2, ldb = (tb ? k : n) + 3, ldc = n + 4;
+      const std::vector<float> a = wave(static_cast<size_t>((ta ? k : m) * lda), 0.29f, 0.3f);
+      const std::vector<float> b = wave(static_cast<size_t>((tb ? n : k) * ldb), 0.41f, 1.1f);
+      std::vector<float> c = wave(static_cast<size_t>(m * ldc), 0.17f, 2.0f);
+      const std::vector<float> c0 = c;
+      const bool ran = blas::sgemm_dnnl(ta, tb, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta, c.data(), ldc);
+      if (!blas::dnnl_enabled()) {
+        EXPECT_FALSE(ran);
+        EXPECT_EQ(c, c0) << "declined, yet C was written";
+        GTEST_SKIP() << "oneDNN is not in this build";
+      }
+      ASSERT_TRUE(ran);
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+          double dot = 0;
+          for (int64_t p = 0; p < k; ++p)
+            dot += static_cast<double>(ta ? a[p * lda + i] : a[i * lda + p]) * (tb ? b[j * ldb + p] : b[p * ldb + j]);
+          const double want = alpha * dot + beta * c0[i * ldc + j];
+          EXPECT_NEAR(c[i * ldc + j], want, 1e-4) << i << "," << j;
+        }
+        for (int64_t j = n; j < ldc; ++j) EXPECT_EQ(c[i * ldc + j], c0[i * ldc + j]) << "row padding written";
+      }
+    }
+  }
+}
+
+TEST(SgemmDnnl, TurnedOffDeclines) {
+  blas::set_dnnl_enabled(false);
+  const float a = 2, b = 3;
+  float c = 5;
+  EXPECT_FALSE(blas::sgemm_dnnl(false, false, 1, 1, 1, 1.0f, &a, 1, &b, 1, 0.0f, &c, 1));
+  EXPECT_EQ(c, 5.0f);
+  blas::set_dnnl_enabled(true);
+}
+
+}  // namespace
