@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <new>
 
 #include "graph/planner.h"
@@ -319,6 +320,8 @@ struct Session::Impl {
   Status run_legacy(Frame& f, const Node& node, const Plan* plan, bool planned);
   Status run_if(Frame& f, const Node& node);
   Status run_while(Frame& f, const Node& node);
+  Status stack_scan(Frame& f, const Node& node, size_t k, int64_t iterations, const std::vector<Carried>& vars,
+                    const std::vector<Carried>& kept, int32_t slot);
   Status run_main(const NDArray* const* inputs, int n);
 };
 
@@ -561,12 +564,17 @@ Status Session::Impl::run_while(Frame& f, const Node& node) {
   std::vector<Carried> vars, next, cond;
   vars.reserve(node.inputs.size());
   for (int32_t in : node.inputs) vars.push_back(Carried{f.arrays[static_cast<size_t>(in)], 0});
-  std::vector<const NDArray*> args(vars.size());
+  const size_t n_vars = vars.size();
+  const size_t n_scan = static_cast<size_t>(node.scan_outputs);
+  // Per scan output, the value each iteration gave (Note [Control flow]).
+  std::vector<std::vector<Carried>> scans(n_scan);
+  std::vector<const NDArray*> args(n_vars);
   Status s;
+  int64_t iterations = 0;
   for (int64_t iteration = 0;; ++iteration) {
     s = take_cancel();
     if (!s.is_ok()) break;
-    for (size_t i = 0; i < vars.size(); ++i) args[i] = &vars[i].array;
+    for (size_t i = 0; i < n_vars; ++i) args[i] = &vars[i].array;
     s = run_body(node.branch_a, args.data(), static_cast<int>(args.size()), cond);
     if (!s.is_ok()) {
       s = s.with_prefix(str_format("condition, iteration %lld: ", static_cast<long long>(iteration)));
@@ -594,6 +602,23 @@ Status Session::Impl::run_while(Frame& f, const Node& node) {
       s = s.with_prefix(str_format("body, iteration %lld: ", static_cast<long long>(iteration)));
       break;
     }
+    iterations = iteration + 1;
+    // The scan values leave `next` first: what remains are the loop values.
+    for (size_t k = 0; k < n_scan; ++k) {
+      Carried& v = next[n_vars + k];
+      std::vector<Carried>& kept = scans[k];
+      if (!kept.empty() &&
+          (v.array.dtype() != kept[0].array.dtype() || v.array.shape() != kept[0].array.shape()) && s.is_ok())
+        s = Status::error(StatusCode::kShape,
+                          "body, iteration %lld: scan output %zu is %s%s, but iteration 0 gave %s%s; every iteration "
+                          "must give the same dtype and shape to be stacked",
+                          static_cast<long long>(iteration), k, dtype_name(v.array.dtype()),
+                          v.array.shape().str().c_str(), dtype_name(kept[0].array.dtype()),
+                          kept[0].array.shape().str().c_str());
+      kept.push_back(std::move(v));
+    }
+    next.resize(n_vars);
+    if (!s.is_ok()) break;
     // A value the body passed through unchanged keeps its owner's count.
     for (Carried& n : next)
       if (n.owned == 0)
@@ -607,15 +632,77 @@ Status Session::Impl::run_while(Frame& f, const Node& node) {
   }
   release_all(cond);
   release_all(next);
+  for (size_t k = 0; s.is_ok() && k < n_scan; ++k) {
+    const int32_t slot = node.first_output + static_cast<int32_t>(n_vars + k);
+    s = stack_scan(f, node, k, iterations, vars, scans[k], slot);
+  }
+  for (std::vector<Carried>& kept : scans) release_all(kept);
   if (!s.is_ok()) {
+    for (size_t k = 0; k < n_scan; ++k) release(f, node.first_output + static_cast<int32_t>(n_vars + k));
     release_all(vars);
     return s;
   }
-  for (int32_t k = 0; k < node.num_outputs; ++k) {
-    const size_t slot = static_cast<size_t>(node.first_output + k);
-    f.arrays[slot] = std::move(vars[static_cast<size_t>(k)].array);
-    f.owned[slot] = vars[static_cast<size_t>(k)].owned;
+  for (size_t k = 0; k < n_vars; ++k) {
+    const size_t slot = static_cast<size_t>(node.first_output) + k;
+    f.arrays[slot] = std::move(vars[k].array);
+    f.owned[slot] = vars[k].owned;
   }
+  return Status::ok();
+}
+
+// Stacks the values scan output k took over `iterations` iterations into
+// `slot`, along a new axis 0. With none, the shape inferred for the body on
+// the final loop values (the initial ones, as the body never ran) gives the
+// empty result's shape.
+Status Session::Impl::stack_scan(Frame& f, const Node& node, size_t k, int64_t iterations,
+                                 const std::vector<Carried>& vars, const std::vector<Carried>& kept, int32_t slot) {
+  const Body& body = graph->body(node.branch_b);
+  TensorShape piece;
+  if (!kept.empty()) {
+    piece = TensorShape{kept[0].array.dtype(), kept[0].array.shape(), 'c'};
+  } else {
+    std::vector<ValueShape> shapes, slots;
+    for (const Carried& v : vars) shapes.push_back(ValueShape::of(TensorShape{v.array.dtype(), v.array.shape(), 'c'}));
+    const size_t out = vars.size() + k;
+    const GraphOutput& o = body.outputs[out];
+    Status inferred = infer_shapes(*graph, node.branch_b, shapes, false, slots);
+    const ValueShape* v = inferred.is_ok() ? &slots[static_cast<size_t>(o.slot)] : nullptr;
+    if (v == nullptr || !v->fully_known())
+      return Status::error(StatusCode::kShape,
+                           "the loop ran 0 iterations, and the shape of scan output %zu (body output '%s', %s) cannot "
+                           "be inferred without running the body, so its empty result has no shape",
+                           k, o.name.c_str(), v != nullptr ? v->str().c_str() : "not inferred");
+    piece = TensorShape{v->dtype, v->dims, 'c'};
+  }
+  if (piece.dims.size() >= kMaxRank)
+    return Status::error(StatusCode::kShape, "scan output %zu: stacking values of rank %d goes past the maximum rank %d",
+                         k, piece.dims.size(), kMaxRank);
+  TensorShape stacked{piece.dtype, Dims{}, 'c'};
+  stacked.dims.push_back(iterations);
+  for (int d = 0; d < piece.dims.size(); ++d) stacked.dims.push_back(piece.dims[d]);
+  if (!strides_fit(stacked.dims))
+    return Status::error(StatusCode::kShape, "scan output %zu: %lld iterations of %s are too many elements", k,
+                         static_cast<long long>(iterations), piece.str().c_str());
+  RETURN_IF_ERROR(allocate(f, slot, stacked));
+  NDArray& out = f.arrays[static_cast<size_t>(slot)];
+  // Every row is written here, on the host: a pooled buffer's device copy
+  // must not be synced back over the rows already copied.
+  out.buffer()->mark_host_written();
+  const size_t row_bytes = static_cast<size_t>(piece.dims.product()) * dtype_size(piece.dtype);
+  char* rows = static_cast<char*>(out.data());
+  for (int64_t i = 0; i < iterations; ++i) {
+    const NDArray& v = kept[static_cast<size_t>(i)].array;
+    if (row_bytes == 0) break;
+    if (v.is_c_contiguous() && !v.buffer()->host_stale()) {
+      std::memcpy(rows + static_cast<size_t>(i) * row_bytes, v.data(), row_bytes);
+      continue;
+    }
+    NDArray row;  // strided, or computed on a device: assign syncs and walks the strides
+    RETURN_IF_ERROR(out.slice(0, i, i + 1, 1, row));
+    Status s = row.assign(v);
+    if (!s.is_ok()) return s.with_prefix(str_format("scan output %zu, iteration %lld: ", k, static_cast<long long>(i)));
+  }
+  out.buffer()->mark_host_written();
   return Status::ok();
 }
 

@@ -43,6 +43,13 @@
 //  condition is any one-element array; non-zero is true. Subgraphs see only
 //  their inputs, bound by position and checked against their placeholders;
 //  loop values may change shape between iterations.
+//  A While's scan outputs (WhileOp.scan_outputs) are kept per iteration and
+//  stacked once, after the loop: O(total size), where growing the stack
+//  inside the graph would copy it every iteration. Every iteration must give
+//  the same dtype and shape. After zero iterations the body never ran, so
+//  the empty result's shape comes from inferring the body's shapes on the
+//  initial loop values; when that cannot tell it, the run fails naming the
+//  output.
 #pragma once
 
 #include <memory>

@@ -66,6 +66,10 @@ struct Node {
   int num = 0;
   int branch_a = -1;  // kIf: then body; kWhile: cond body (indexes into Graph bodies)
   int branch_b = -1;  // kIf: else body; kWhile: loop body
+  // kWhile: the body's outputs after the loop values, stacked over the
+  // iterations into the node's last scan_outputs outputs (WhileOp in
+  // schemas/graph.fbs).
+  int32_t scan_outputs = 0;
 
   std::vector<int32_t> inputs;  // slots
   int32_t first_output = 0;     // outputs are slots first_output .. first_output + num_outputs - 1

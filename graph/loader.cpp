@@ -371,6 +371,11 @@ Status GraphLoader::read_node(Body& body, const fb::Node* n, Node& node) {
                                op->body(), n_subgraphs));
       node.branch_a = static_cast<int>(op->cond()) + 1;
       node.branch_b = static_cast<int>(op->body()) + 1;
+      // Bounded here so that the arity sums below cannot wrap.
+      if (op->scan_outputs() > kMaxNodeOutputs)
+        return fail(StatusCode::kInvalidGraph, str_format("%u scan outputs; a node has at most %u outputs",
+                                                          op->scan_outputs(), kMaxNodeOutputs));
+      node.scan_outputs = static_cast<int32_t>(op->scan_outputs());
       break;
     }
     default:
@@ -475,12 +480,22 @@ Status GraphLoader::read_node(Body& body, const fb::Node* n, Node& node) {
                                "values and expects 1 (the condition)",
                                node.branch_a - 1, fb_string(c->name()).c_str(), declared_inputs(c), declared_outputs(c),
                                n_inputs));
-      if (declared_inputs(b) != n_inputs || declared_outputs(b) != n_inputs || n->num_outputs() != n_inputs)
+      const uint32_t n_scan = static_cast<uint32_t>(node.scan_outputs);
+      if (n_scan == 0 &&
+          (declared_inputs(b) != n_inputs || declared_outputs(b) != n_inputs || n->num_outputs() != n_inputs))
         return fail(StatusCode::kInvalidGraph,
                     str_format("body subgraph %d '%s' takes %u inputs and gives %u outputs; the node has %u loop "
                                "values and declares %u outputs (all four must agree)",
                                node.branch_b - 1, fb_string(b->name()).c_str(), declared_inputs(b), declared_outputs(b),
                                n_inputs, n->num_outputs()));
+      if (n_scan > 0 && (declared_inputs(b) != n_inputs || declared_outputs(b) != n_inputs + n_scan ||
+                         n->num_outputs() != n_inputs + n_scan))
+        return fail(StatusCode::kInvalidGraph,
+                    str_format("body subgraph %d '%s' takes %u inputs and gives %u outputs; the node has %u loop "
+                               "values and %u scan outputs, so the body must take %u and give %u, and the node "
+                               "must declare %u outputs (it declares %u)",
+                               node.branch_b - 1, fb_string(b->name()).c_str(), declared_inputs(b), declared_outputs(b),
+                               n_inputs, n_scan, n_inputs, n_inputs + n_scan, n_inputs + n_scan, n->num_outputs()));
       break;
     }
   }

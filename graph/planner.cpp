@@ -271,9 +271,26 @@ Status infer_control_flow(const Graph& graph, const Body& body, const Node& node
   } else {
     // The loop's values keep their shapes when the body gives back what it
     // was given (a fixed point); otherwise they are only known at run time.
-    bool fixed = out_b.size() == args.size();
+    const size_t n_scan = static_cast<size_t>(node.scan_outputs);
+    bool fixed = out_b.size() == args.size() + n_scan;
     for (size_t i = 0; fixed && i < args.size(); ++i) fixed = same_shape(out_b[i], args[i]) && args[i].fully_known();
-    if (fixed) result = args;
+    if (fixed) {
+      result = args;
+      // A scan output stacks one value per iteration; the count is only
+      // known at run time.
+      for (size_t k = 0; k < n_scan; ++k) {
+        const ValueShape& piece = out_b[args.size() + k];
+        ValueShape stacked;
+        if (piece.fully_known() && piece.dims.size() < kMaxRank) {
+          stacked = piece;
+          stacked.dims.clear();
+          stacked.dims.push_back(-1);
+          for (int d = 0; d < piece.dims.size(); ++d) stacked.dims.push_back(piece.dims[d]);
+          stacked.order = 'c';
+        }
+        result.push_back(stacked);
+      }
+    }
   }
   for (int32_t k = 0; k < node.num_outputs && static_cast<size_t>(k) < result.size(); ++k)
     slots[static_cast<size_t>(node.first_output + k)] = result[static_cast<size_t>(k)];

@@ -55,10 +55,13 @@ def run_reference(m, feeds):
         return ReferenceEvaluator(m).run(None, feeds)
 
 
-def case(name, nodes, inputs, outputs, inits=None, opset=13, dims=None, rtol=1e-5, atol=1e-6, external=False):
+def case(name, nodes, inputs, outputs, inits=None, opset=13, dims=None, rtol=1e-5, atol=1e-6, external=False,
+         expected=None):
     """inputs: {name: array}; outputs: names; inits: {name: array} initializers;
     dims: {input name: declared shape} (dim_param strings allowed); external:
-    the initializers go to the data file <name>.weights beside the model."""
+    the initializers go to the data file <name>.weights beside the model;
+    expected: the outputs computed here from the op's definition, for a case
+    that neither ONNX Runtime nor onnx.reference runs."""
     inits = inits or {}
     dims = dims or {}
     vis = [helper.make_tensor_value_info(n, ONNX_TYPE[a.dtype], dims.get(n, list(a.shape)))
@@ -68,7 +71,7 @@ def case(name, nodes, inputs, outputs, inits=None, opset=13, dims=None, rtol=1e-
                           initializer=[numpy_helper.from_array(np.asarray(a), n) for n, a in inits.items()])
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], producer_name="gen_goldens_onnx")
     m.ir_version = 8 if opset <= 17 else 10
-    results = run_reference(m, inputs)
+    results = expected if expected is not None else run_reference(m, inputs)
     if external:
         onnx.save_model(m, os.path.join(OUT, f"{name}.onnx"), save_as_external_data=True,
                         all_tensors_to_one_file=True, location=f"{name}.weights", size_threshold=0)
@@ -366,6 +369,7 @@ def main():
     one_d_cases()
     lowering_cases()
     sequence_reversal_cases()
+    scan_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -973,6 +977,112 @@ def sequence_reversal_cases():
         opset=11)
     one("Scatter", "scatter_opset10", {"x": f32(3, 4)},
         inits={"i": np.array([[2, 0], [1, 3]], np.int64), "u": f32(2, 2)}, axis=1, opset=10)
+
+
+
+def scan_cases():
+    """Loop with scan outputs and Scan (opsets 8 and 9+): per-iteration values
+    stacked along a new axis, with and without loop-carried values, zero
+    iterations, early exit, reverse directions and other axes."""
+    r = np.random.default_rng(20260301)
+
+    def g32(*shape):
+        return r.standard_normal(shape).astype(np.float32)
+
+    vi = helper.make_tensor_value_info
+    F, I64, B = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+    # Loop: a loop-carried value, two scan outputs (a tensor and a scalar) and an outer value in the body.
+    body = helper.make_graph([N("Identity", ["cond_in"], ["cond_out"]), N("Cast", ["i"], ["fi"], to=F),
+                              N("Mul", ["w", "fi"], ["s"]), N("Add", ["v_in", "s"], ["v_out"]),
+                              N("Mul", ["v_in", "v_in"], ["sq"]), N("Mul", ["fi", "fi"], ["fi2"])], "body",
+                             [vi("i", I64, []), vi("cond_in", B, []), vi("v_in", F, [2, 3])],
+                             [vi("cond_out", B, []), vi("v_out", F, [2, 3]), vi("sq", F, [2, 3]), vi("fi2", F, [])])
+    loop = [N("Loop", ["n", "", "v"], ["z0", "z1", "z2"], body=body)]
+    case("loop_scan_carried", loop, {"v": g32(2, 3), "w": g32(2, 3)}, ["z0", "z1", "z2"],
+         {"n": np.array(4, np.int64)})
+    # Zero trips: the final value is the initial one, the scan outputs are empty.
+    case("loop_scan_zero_trips", loop, {"v": g32(2, 3), "w": g32(2, 3)}, ["z0", "z1", "z2"],
+         {"n": np.array(0, np.int64)})
+    # No loop-carried value: only scan outputs.
+    body = helper.make_graph([N("Identity", ["cond_in"], ["cond_out"]), N("Cast", ["i"], ["fi"], to=F),
+                              N("Mul", ["x", "fi"], ["row"])], "body",
+                             [vi("i", I64, []), vi("cond_in", B, [])],
+                             [vi("cond_out", B, []), vi("row", F, [4])])
+    case("loop_scan_only", [N("Loop", ["n", ""], ["z0"], body=body)], {"x": g32(4)}, ["z0"],
+         {"n": np.array(3, np.int64)})
+    # Early exit: no trip count; the body's condition ends the loop, its last iteration's values included.
+    body = helper.make_graph([N("Mul", ["v_in", "two"], ["v_out"]), N("ReduceSum", ["v_out"], ["tot"], keepdims=0),
+                              N("Less", ["tot", "limit"], ["cond_out"]), N("Identity", ["tot"], ["seen"])], "body",
+                             [vi("i", I64, []), vi("cond_in", B, []), vi("v_in", F, [3])],
+                             [vi("cond_out", B, []), vi("v_out", F, [3]), vi("seen", F, [])],
+                             initializer=[numpy_helper.from_array(np.array(2.0, np.float32), "two")])
+    case("loop_scan_early_exit", [N("Loop", ["m", "c", "v"], ["z0", "z1"], body=body)],
+         {"v": np.array([0.5, 1.0, 0.25], np.float32), "c": np.array(True)}, ["z0", "z1"],
+         {"limit": np.array(50.0, np.float32), "m": np.array(100, np.int64)})
+    # Scan 9+: a state, two scan inputs, an outer value.
+    body = helper.make_graph([N("Mul", ["a", "b"], ["ab"]), N("Add", ["s_in", "ab"], ["s_out"]),
+                              N("Sub", ["a", "w"], ["d"])], "body",
+                             [vi("s_in", F, [3]), vi("a", F, [3]), vi("b", F, [3])],
+                             [vi("s_out", F, [3]), vi("s_scan", F, [3]), vi("d", F, [3])])
+    body.node.append(N("Identity", ["s_out"], ["s_scan"]))
+    case("scan_two_inputs_state", [N("Scan", ["s", "x", "y"], ["z0", "z1", "z2"], body=body, num_scan_inputs=2)],
+         {"s": g32(3), "x": g32(5, 3), "y": g32(5, 3), "w": g32(3)}, ["z0", "z1", "z2"], opset=11)
+    # Scan 9+: reverse directions, scan axes other than 0 (one negative), outputs prepended and on other axes.
+    body = helper.make_graph([N("ReduceSum", ["a"], ["ra"], axes=[0], keepdims=0), N("Add", ["s_in", "ra"], ["s_out"]),
+                              N("Mul", ["a", "b"], ["o1"]), N("Identity", ["s_out"], ["o2"])], "body",
+                             [vi("s_in", F, [4]), vi("a", F, [2, 4]), vi("b", F, [4])],
+                             [vi("s_out", F, [4]), vi("o1", F, [2, 4]), vi("o2", F, [4])])
+    case("scan_reverse_axes", [N("Scan", ["s", "x", "y"], ["z0", "z1", "z2"], body=body, num_scan_inputs=2,
+                                 scan_input_axes=[1, -1], scan_input_directions=[1, 0],
+                                 scan_output_axes=[2, -1], scan_output_directions=[0, 1])],
+         {"s": g32(4), "x": g32(2, 5, 4), "y": g32(4, 5)}, ["z0", "z1", "z2"], opset=11)
+    # Scan 9 (opset 9: no negative axes yet) with scan_output_axes 1 and an empty sequence.
+    body = helper.make_graph([N("Add", ["s_in", "a"], ["s_out"]), N("Neg", ["a"], ["o"])], "body",
+                             [vi("s_in", F, [2]), vi("a", F, [2])], [vi("s_out", F, [2]), vi("o", F, [2])])
+    scan9 = [N("Scan", ["s", "x"], ["z0", "z1"], body=body, num_scan_inputs=1, scan_output_axes=[1])]
+    case("scan_opset9_axes", scan9, {"s": g32(2), "x": g32(3, 2)}, ["z0", "z1"], opset=9)
+    # An empty sequence, which neither ONNX Runtime nor onnx.reference runs: by Scan's definition the
+    # state is the initial one and the scan output holds zero entries of the body's output shape.
+    s0 = g32(2)
+    case("scan_empty_sequence", [N("Scan", ["s", "x"], ["z0", "z1"], body=body, num_scan_inputs=1)],
+         {"s": s0, "x": g32(0, 2)}, ["z0", "z1"], opset=9, expected=[s0, np.zeros((0, 2), np.float32)])
+    # Scan 8: batch axis 0, sequence axis 1, a reverse scan input, sequence_lens omitted and given in full.
+    body = helper.make_graph([N("Add", ["s_in", "a"], ["s_out"]), N("Mul", ["a", "b"], ["o"])], "body",
+                             [vi("s_in", F, [3]), vi("a", F, [3]), vi("b", F, [3])],
+                             [vi("s_out", F, [3]), vi("o", F, [3])])
+    feeds = {"s": g32(2, 3), "x": g32(2, 4, 3), "y": g32(2, 4, 3)}
+    case("scan_opset8", [N("Scan", ["", "s", "x", "y"], ["z0", "z1"], body=body, num_scan_inputs=2,
+                           directions=[0, 1])], feeds, ["z0", "z1"], opset=8)
+    case("scan_opset8_full_lens", [N("Scan", ["lens", "s", "x", "y"], ["z0", "z1"], body=body, num_scan_inputs=2)],
+         feeds, ["z0", "z1"], {"lens": np.array([4, 4], np.int64)}, opset=8)
+    # What stays refused: shorter sequences in opset 8, an output axis for an output of unknown rank.
+    save_only("err_scan_sequence_lens", [N("Scan", ["lens", "s", "x", "y"], ["z0", "z1"], name="seq", body=body,
+                                           num_scan_inputs=2)],
+              {"s": [2, 3], "x": [2, 4, 3], "y": [2, 4, 3]}, ["z0", "z1"], {"lens": np.array([4, 2], np.int64)}, opset=8)
+    body = helper.make_graph([N("Identity", ["a"], ["o"])], "body", [vi("a", F, None)], [vi("o", F, None)])
+    save_only("err_scan_output_axis", [N("Scan", ["x"], ["z"], name="unranked", body=body, num_scan_inputs=1,
+                                         scan_output_axes=[1])],
+              {"x": None}, ["z"], opset=11)
+    # Symbolic dims: the stacked output's rank is known at import, so a Transpose after it maps.
+    body = helper.make_graph([N("Add", ["s_in", "a"], ["s_out"]), N("Mul", ["a", "a"], ["o"])], "body",
+                             [vi("s_in", F, ["C"]), vi("a", F, ["C"])], [vi("s_out", F, ["C"]), vi("o", F, ["C"])])
+    case("scan_dynamic_dims", [N("Scan", ["s", "x"], ["z0", "ys"], body=body, num_scan_inputs=1, scan_input_axes=[1],
+                                 scan_output_axes=[1], scan_output_directions=[1]),
+                               N("Transpose", ["ys"], ["z1"], perm=[1, 0])],
+         {"s": g32(3), "x": g32(3, 5)}, ["z0", "z1"], opset=11, dims={"s": ["C"], "x": ["C", "T"]})
+    # A Loop with scan outputs inside a Loop body, reading an outer value; a Squeeze after the outer stack.
+    inner = helper.make_graph([N("Identity", ["c2_in"], ["c2_out"]), N("Add", ["w_in", "x"], ["w_out"]),
+                               N("Mul", ["w_in", "x"], ["p"])], "inner",
+                              [vi("j", I64, []), vi("c2_in", B, []), vi("w_in", F, ["D"])],
+                              [vi("c2_out", B, []), vi("w_out", F, ["D"]), vi("p", F, ["D"])])
+    outer = helper.make_graph([N("Identity", ["c_in"], ["c_out"]), N("Loop", ["m", "", "v_in"], ["v_out", "ps"], body=inner),
+                               N("ReduceSum", ["ps"], ["red"], axes=[0], keepdims=1)], "outer",
+                              [vi("i", I64, []), vi("c_in", B, []), vi("v_in", F, ["D"])],
+                              [vi("c_out", B, []), vi("v_out", F, ["D"]), vi("red", F, [1, "D"])])
+    case("loop_scan_nested", [N("Loop", ["n", "", "x"], ["z0", "reds"], body=outer),
+                              N("Squeeze", ["reds"], ["z1"], axes=[1])],
+         {"x": g32(4)}, ["z0", "z1"], {"n": np.array(3, np.int64), "m": np.array(2, np.int64)}, opset=11,
+         dims={"x": ["D"]})
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
@@ -47,6 +48,7 @@ struct LNode {
   bool is_if = false;     // an IfOp: branch_a / branch_b index Graph.subgraphs
   bool is_while = false;  // a WhileOp: branch_a is the condition, branch_b the body
   int branch_a = 0, branch_b = 0;
+  uint32_t scan_outputs = 0;  // a WhileOp's stacked outputs, after its loop values
   std::string op;  // custom op name
   int group = 0, num = 0;
   std::vector<Value> inputs;
@@ -686,7 +688,8 @@ BodyTables write_body(flatbuffers::FlatBufferBuilder& fbb, const std::vector<LVa
       op = fb::CreateIfOp(fbb, static_cast<uint32_t>(n.branch_a), static_cast<uint32_t>(n.branch_b)).Union();
       type = fb::Op::IfOp;
     } else if (n.is_while) {
-      op = fb::CreateWhileOp(fbb, static_cast<uint32_t>(n.branch_a), static_cast<uint32_t>(n.branch_b)).Union();
+      op = fb::CreateWhileOp(fbb, static_cast<uint32_t>(n.branch_a), static_cast<uint32_t>(n.branch_b), n.scan_outputs)
+               .Union();
       type = fb::Op::WhileOp;
     } else if (n.legacy) {
       op = fb::CreateLegacyOp(fbb, static_cast<fb::LegacyGroup>(n.group), n.num).Union();
@@ -816,9 +819,7 @@ void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_
     bool elsewhere = false;
     const OpMapping* mapping = find_mapping(n.op_type, opset, elsewhere);
     if (mapping == nullptr) {
-      if (n.op_type == "Scan")
-        problem(impl.label + ": Scan is not imported yet; its body would become a libops While subgraph");
-      else if (elsewhere)
+      if (elsewhere)
         problem(impl.label + ": op " + n.op_type + " is supported for opsets " + opset_ranges(n.op_type) + " only");
       else
         problem(impl.label + ": op type '" + n.op_type + "' is not supported by the importer (docs/onnx.md lists "
@@ -831,7 +832,8 @@ void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_
       continue;
     }
     const size_t before = impl.problems.size(), first_node = impl.nodes.size();
-    bool all_constant = !n.inputs.empty() && n.op_type != "If" && n.op_type != "Loop";
+    bool all_constant = !n.inputs.empty() && n.op_type != "If" && n.op_type != "Loop" &&
+                        n.op_type != "Scan";
     for (const std::string& i : n.inputs)
       if (!i.empty() && !impl.constants.count(i)) all_constant = false;
     ConverterAccess::begin(c, n, opset);
@@ -1064,13 +1066,50 @@ ValueInfo scalar_type(DataType t) {
   return v;
 }
 
+// Note [Import-time shapes] for a While's scan outputs: a body value's
+// probed type with the iteration axis in front, probed as 2 and as 3 like
+// any extent only known at run time. Unknown (kInvalid) where the body's
+// value is.
+std::vector<Probed> stacked_types(const Converter::Impl& body, const std::vector<Value>& values) {
+  std::vector<Probed> out(values.size());
+  for (size_t k = 0; k < values.size(); ++k) {
+    auto it = body.probed.find(values[k].id);
+    if (it == body.probed.end() || values[k].output >= it->second.size()) continue;
+    const Probed& piece = it->second[values[k].output];
+    if (piece.dtype == DataType::kInvalid || piece.dims[0].size() >= kMaxRank) continue;
+    Probed p;
+    p.dtype = piece.dtype;
+    for (int probe = 0; probe < 2; ++probe) {
+      p.dims[probe].push_back(2 + probe);
+      for (int d = 0; d < piece.dims[probe].size(); ++d) p.dims[probe].push_back(piece.dims[probe][d]);
+      if (!strides_fit(p.dims[probe])) p.dtype = DataType::kInvalid;
+    }
+    out[k] = p;
+  }
+  return out;
+}
+
+// Records `types` as the probed types of While node `id`'s outputs from
+// `first` on (its scan outputs); its other outputs stay unknown.
+void set_stacked_types(Converter::Impl& host, int64_t id, size_t first, const std::vector<Probed>& types) {
+  std::vector<Probed> all(first + types.size());
+  bool any = false;
+  for (size_t k = 0; k < types.size(); ++k) {
+    all[first + k] = types[k];
+    any = any || types[k].dtype != DataType::kInvalid;
+  }
+  if (any) host.probed[id] = std::move(all);
+}
+
 }  // namespace
 
-// Loop without scan outputs: a libops While node over the loop-carried
-// values [iteration, trip limit, condition, v..., outer values read...].
-// The condition subgraph is iteration < limit && condition; the body
-// subgraph is the ONNX body, plus iteration + 1 and the limit and the outer
-// values passed through unchanged.
+// Loop: a libops While node over the loop-carried values [iteration, trip
+// limit, condition, v..., outer values read...]. The condition subgraph is
+// iteration < limit && condition; the body subgraph is the ONNX body, plus
+// iteration + 1 and the limit and the outer values passed through
+// unchanged. The body's scan outputs become the While's scan outputs
+// (WhileOp.scan_outputs), which the executor stacks along a new axis 0 as
+// ONNX does.
 Status map_loop(Converter& c) {
   Converter::Impl& outer = ConverterAccess::impl(c);
   const Node& node = c.node();
@@ -1082,9 +1121,7 @@ Status map_loop(Converter& c) {
       static_cast<int>(g.outputs.size()) < n_carried + 1)
     return c.fail(str_format("the body takes %zu inputs and gives %zu outputs for %d loop-carried values",
                              g.inputs.size(), g.outputs.size(), n_carried));
-  if (static_cast<int>(g.outputs.size()) > n_carried + 1)
-    return c.fail(str_format("the body has %zu scan outputs, which are not imported yet (a While node has none)",
-                             g.outputs.size() - static_cast<size_t>(n_carried) - 1));
+  const int n_scan = static_cast<int>(g.outputs.size()) - n_carried - 1;
   std::vector<std::string> captured, args;
   std::unordered_set<std::string> seen;
   free_names(g, captured, seen);
@@ -1192,8 +1229,20 @@ Status map_loop(Converter& c) {
     outs.push_back(v);
   }
   for (size_t k = 0; k < args.size(); ++k) outs.push_back(bvars[static_cast<size_t>(3 + n_carried) + k]);
+  std::vector<Value> scan_values;
+  for (int k = 0; k < n_scan; ++k) {
+    const std::string& name = g.outputs[static_cast<size_t>(1 + n_carried + k)].name;
+    Value v = body_sub->failed.count(name) ? Value{} : body_sub->lookup(name);
+    if (!v.valid()) return c.fail("body scan output '" + name + "' is not computed by any node");
+    scan_values.push_back(v);
+  }
   for (size_t k = 0; k < outs.size(); ++k)
     body_sub->body_outputs.emplace_back(k < bvars.size() ? body_sub->vars[k].name + "_next" : "out", outs[k]);
+  for (int k = 0; k < n_scan; ++k)
+    body_sub->body_outputs.emplace_back(
+        str_format("%s (scan %d)", g.outputs[static_cast<size_t>(1 + n_carried + k)].name.c_str(), k),
+        scan_values[static_cast<size_t>(k)]);
+  const std::vector<Probed> scan_types = stacked_types(*body_sub, scan_values);
   outer.root->subgraphs.push_back(std::move(cond_sub));
   const int cond_index = static_cast<int>(outer.root->subgraphs.size()) - 1;
   outer.root->subgraphs.push_back(std::move(body_sub));
@@ -1205,10 +1254,481 @@ Status map_loop(Converter& c) {
   n.branch_a = cond_index;
   n.branch_b = body_index;
   n.inputs = init;
-  n.num_outputs = static_cast<uint32_t>(init.size());
+  n.scan_outputs = static_cast<uint32_t>(n_scan);
+  n.num_outputs = static_cast<uint32_t>(init.size()) + n.scan_outputs;
   const int64_t id = n.id;
   outer.nodes.push_back(std::move(n));
+  set_stacked_types(outer, id, init.size(), scan_types);
   for (int k = 0; k < n_carried; ++k) c.set_output(k, Value{id, static_cast<uint32_t>(3 + k)});
+  for (int k = 0; k < n_scan; ++k)
+    c.set_output(n_carried + k, Value{id, static_cast<uint32_t>(init.size()) + static_cast<uint32_t>(k)});
+  return Status::ok();
+}
+
+// Note [Scan]
+//  ONNX Scan becomes a While over [iteration, length, states..., scan
+//  inputs..., outer values read...]: the condition is iteration < length;
+//  the body takes iteration i of each scan input (gather at i, or at
+//  length - 1 - i for a reverse one, along the input's axis), runs the ONNX
+//  body and gives the new states, passing the rest through; the ONNX
+//  body's scan outputs are the While's scan outputs, stacked by the
+//  executor along axis 0, then reversed and moved to their axis as
+//  scan_output_directions and scan_output_axes say. length is the scan
+//  axis extent of scan input 0; every other scan input is checked against
+//  it (at import when both are known, else when the graph runs).
+//  Opset 8's Scan has a batch axis 0 ahead of the scan axis and runs the
+//  body per batch entry: it becomes a scan over the batch (no states; the
+//  batch entries of its states and scan inputs are its scan inputs) whose
+//  body is the scan over the sequence, stacking the final states and scan
+//  outputs of each batch entry.
+namespace {
+
+struct ScanLoop {
+  std::string base;  // names the subgraphs: <base>/cond, <base>/body
+  std::vector<Value> states;
+  std::vector<ValueInfo> state_types;
+  std::vector<Value> inputs;  // whole scan inputs
+  std::vector<ValueInfo> input_types;
+  std::vector<int64_t> axes;  // normalized, >= 0
+  std::vector<bool> reverse;
+  std::vector<std::string> captured;  // outer names the body reads
+  int n_scan_outputs = 0;
+  // Fills the body (bc converts into it), given the states and this
+  // iteration's slices; gives the new states, the scan outputs' values and
+  // their ranks (-1: not known).
+  std::function<Status(Converter& bc, const std::vector<Value>& states, const std::vector<Value>& slices,
+                       std::vector<Value>& next_states, std::vector<Value>& scan_values, std::vector<int>& ranks)>
+      fill_body;
+};
+
+// The type of one entry of `t` along `axis` (its rank one less).
+ValueInfo drop_axis(const ValueInfo& t, int64_t axis) {
+  ValueInfo v = t;
+  if (v.rank_known && axis >= 0 && axis < static_cast<int64_t>(v.dims.size()))
+    v.dims.erase(v.dims.begin() + axis);
+  else
+    v.rank_known = false, v.dims.clear();
+  return v;
+}
+
+// The iteration count of a scan, an int64 scalar: the extent of scan
+// input 0 along its axis, which every other scan input must share (Note
+// [Scan]).
+Value scan_length(Converter& c, const ScanLoop& L, const std::vector<int64_t>& known_extents) {
+  Converter::Impl& host = ConverterAccess::impl(c);
+  Value len = c.op("shape_of").in(L.inputs[0]).arg("start", L.axes[0]).arg("end", L.axes[0] + 1).emit1();
+  for (size_t j = 1; j < L.inputs.size(); ++j) {
+    if (known_extents[0] >= 0 && known_extents[j] == known_extents[0]) continue;
+    // Not known to agree: reshaping j's extent of elements to input 0's
+    // fails at run time unless they do; the length is then read from the
+    // result, so the check cannot be left out.
+    Value lj = c.op("shape_of").in(L.inputs[j]).arg("start", L.axes[j]).arg("end", L.axes[j] + 1).emit1();
+    Value ones = c.op("fill").in(lj).arg("dtype", DataType::kBool).emit1();
+    Value checked = c.op("reshape").in(ones).in(len).emit1();
+    if (!checked.valid()) return Value{};
+    host.nodes.back().name = str_format("%s/scan input %zu must be as long as scan input 0", L.base.c_str(), j);
+    len = c.op("shape_of").in(checked).emit1();
+  }
+  return c.op("reshape").in(len).arg("shape", std::vector<int64_t>{}).emit1();
+}
+
+// Emits the While of a scan into c's body (Note [Scan]); `stacked` gets
+// the scan outputs as stacked along axis 0, `ranks` their per-iteration
+// ranks.
+Status build_scan_loop(Converter& c, const ScanLoop& L, Value length, std::vector<Value>& final_states,
+                       std::vector<Value>& stacked, std::vector<int>& ranks) {
+  Converter::Impl& host = ConverterAccess::impl(c);
+  const Node& node = c.node();
+  const size_t n_states = L.states.size(), n_in = L.inputs.size();
+  std::vector<Value> init;
+  init.push_back(c.constant_ints({0}, false));
+  init.push_back(length);
+  init.insert(init.end(), L.states.begin(), L.states.end());
+  init.insert(init.end(), L.inputs.begin(), L.inputs.end());
+  std::vector<std::string> passed;
+  std::vector<ValueInfo> passed_types;
+  for (const std::string& name : L.captured) {
+    if (host.values.count(name)) {
+      ValueInfo t = host.info_of(name);
+      if (t.dtype == DataType::kInvalid) return c.fail("the dtype of '" + name + "', which the body reads, is not known");
+      passed.push_back(name);
+      passed_types.push_back(t);
+      init.push_back(host.values.at(name));
+    } else if (!host.constants.count(name)) {
+      return c.fail("the body reads '" + name + "', which " +
+                    (host.failed.count(name) ? "could not be imported" : "nothing before it defines"));
+    }
+  }
+  for (const Value& v : init)
+    if (!v.valid()) return c.fail("the scan's initial values could not be made");
+  auto make_sub = [&](const char* which) {
+    auto sub = std::make_unique<Converter::Impl>(host.model, &host, nullptr);
+    sub->own_info = *host.info;
+    sub->info = &sub->own_info;
+    sub->where = str_format(" in the body of node %d '%s'%s", node.index, node.name.c_str(), host.where.c_str());
+    sub->body_name = L.base + "/" + which;
+    sub->label = host.label;
+    return sub;
+  };
+  auto add_vars = [&](Converter::Impl& sub, std::vector<Value>& vars) {
+    vars.push_back(add_placeholder(sub, "iteration", scalar_type(DataType::kInt64)));
+    vars.push_back(add_placeholder(sub, "length", scalar_type(DataType::kInt64)));
+    for (size_t k = 0; k < n_states; ++k)
+      vars.push_back(add_placeholder(sub, "state" + std::to_string(k), L.state_types[k]));
+    for (size_t j = 0; j < n_in; ++j)
+      vars.push_back(add_placeholder(sub, "scan_input" + std::to_string(j), L.input_types[j]));
+    for (size_t k = 0; k < passed.size(); ++k) vars.push_back(add_placeholder(sub, passed[k], passed_types[k]));
+  };
+  auto cond_sub = make_sub("cond");
+  std::vector<Value> cvars;
+  add_vars(*cond_sub, cvars);
+  {
+    Converter cc(*cond_sub);
+    ConverterAccess::begin(cc, node, c.opset());
+    Value go = cc.op("less").in(cvars[0]).in(cvars[1]).emit1();
+    if (!go.valid()) return c.fail("the scan's condition could not be built");
+    cond_sub->body_outputs.emplace_back("go", go);
+  }
+  auto body_sub = make_sub("body");
+  std::vector<Value> bvars;
+  add_vars(*body_sub, bvars);
+  for (const std::string& name : L.captured)
+    if (!host.values.count(name)) body_sub->constants[name] = host.constants.at(name);
+  for (size_t k = 0; k < passed.size(); ++k) body_sub->values[passed[k]] = bvars[2 + n_states + n_in + k];
+  Converter bc(*body_sub);
+  ConverterAccess::begin(bc, node, c.opset());
+  std::vector<Value> states(bvars.begin() + 2, bvars.begin() + 2 + static_cast<std::ptrdiff_t>(n_states));
+  std::vector<Value> slices;
+  Value last;  // length - 1, for the reverse scan inputs
+  for (size_t j = 0; j < n_in; ++j) {
+    Value at = bvars[0];
+    if (L.reverse[j]) {
+      if (!last.valid()) last = bc.op("subtract").in(bvars[1]).in(bc.constant_ints({1}, false)).emit1();
+      at = bc.op("subtract").in(last).in(bvars[0]).emit1();
+    }
+    slices.push_back(bc.op("gather").in(bvars[2 + n_states + j]).in(at).arg("axis", L.axes[j]).emit1());
+    if (!slices.back().valid()) return c.fail(str_format("iteration slices of scan input %zu could not be made", j));
+  }
+  std::vector<Value> next_states, scan_values;
+  RETURN_IF_ERROR(L.fill_body(bc, states, slices, next_states, scan_values, ranks));
+  if (next_states.size() != n_states || scan_values.size() != static_cast<size_t>(L.n_scan_outputs))
+    return c.fail("the scan body gives the wrong number of values");  // a bug of the caller
+  for (const Value& v : next_states)
+    if (!v.valid()) return Status::error(StatusCode::kNotImplemented, "the body could not be imported");
+  for (const Value& v : scan_values)
+    if (!v.valid()) return Status::error(StatusCode::kNotImplemented, "the body could not be imported");
+  std::vector<Value> outs;
+  {
+    Converter ic(*body_sub);  // `bc` may have been begun again by fill_body
+    ConverterAccess::begin(ic, node, c.opset());
+    outs.push_back(ic.op("add").in(bvars[0]).in(ic.constant_ints({1}, false)).emit1());
+  }
+  if (!outs[0].valid()) return c.fail("the scan's iteration count could not be built");
+  outs.push_back(bvars[1]);
+  outs.insert(outs.end(), next_states.begin(), next_states.end());
+  for (size_t j = 0; j < n_in; ++j) outs.push_back(bvars[2 + n_states + j]);
+  for (size_t k = 0; k < passed.size(); ++k) outs.push_back(bvars[2 + n_states + n_in + k]);
+  for (size_t k = 0; k < outs.size(); ++k)
+    body_sub->body_outputs.emplace_back(body_sub->vars[k].name + "_next", outs[k]);
+  for (size_t k = 0; k < scan_values.size(); ++k)
+    body_sub->body_outputs.emplace_back(str_format("scan output %zu", k), scan_values[k]);
+  const std::vector<Probed> scan_types = stacked_types(*body_sub, scan_values);
+  host.root->subgraphs.push_back(std::move(cond_sub));
+  const int cond_index = static_cast<int>(host.root->subgraphs.size()) - 1;
+  host.root->subgraphs.push_back(std::move(body_sub));
+  const int body_index = static_cast<int>(host.root->subgraphs.size()) - 1;
+  LNode n;
+  n.id = host.next_id++;
+  n.name = L.base;
+  n.is_while = true;
+  n.branch_a = cond_index;
+  n.branch_b = body_index;
+  n.inputs = init;
+  n.scan_outputs = static_cast<uint32_t>(L.n_scan_outputs);
+  n.num_outputs = static_cast<uint32_t>(init.size()) + n.scan_outputs;
+  const int64_t id = n.id;
+  host.nodes.push_back(std::move(n));
+  set_stacked_types(host, id, init.size(), scan_types);
+  final_states.clear();
+  stacked.clear();
+  for (size_t k = 0; k < n_states; ++k) final_states.push_back(Value{id, static_cast<uint32_t>(2 + k)});
+  for (int k = 0; k < L.n_scan_outputs; ++k)
+    stacked.push_back(Value{id, static_cast<uint32_t>(init.size()) + static_cast<uint32_t>(k)});
+  return Status::ok();
+}
+
+// Reads a per-input (or per-output) INTS attribute of Scan: `n` values,
+// default all 0; false (and a problem recorded) when it has another count.
+bool scan_attr_ints(Converter& c, const char* name, size_t n, std::vector<int64_t>& out) {
+  out.assign(n, 0);
+  std::vector<int64_t> v;
+  if (!c.attr_ints(name, v)) return true;
+  if (v.size() != n) {
+    c.report_attr(name, str_format("has %zu entries; the node has %zu %s", v.size(), n,
+                                   std::strstr(name, "output") ? "scan outputs" : "scan inputs"));
+    return false;
+  }
+  out = v;
+  return true;
+}
+
+}  // namespace
+
+// Scan, opsets 8 and 9+ (Note [Scan]).
+Status map_scan(Converter& c) {
+  Converter::Impl& outer = ConverterAccess::impl(c);
+  const Node& node = c.node();
+  const Attribute* body_a = ConverterAccess::read_attr(c, "body");
+  if (body_a == nullptr || !body_a->g) return c.fail("attribute 'body' must be a graph");
+  const SubGraph& g = *body_a->g;
+  const int64_t opset = c.opset();
+  const bool batched = opset < 9;  // opset 8: [sequence_lens, states..., scan inputs...], batch axis 0
+  const int first = batched ? 1 : 0;
+  const int64_t m = c.attr_int("num_scan_inputs", 0);
+  const int n_total = c.num_inputs() - first;
+  if (m < 1 || m > n_total)
+    return c.fail_attr("num_scan_inputs", str_format("is %lld; it must be 1 to %d, the number of inputs%s",
+                                                     static_cast<long long>(m), n_total,
+                                                     batched ? " after sequence_lens" : ""));
+  const int n_in = static_cast<int>(m), n_states = n_total - n_in;
+  if (static_cast<int>(g.inputs.size()) != n_total || static_cast<int>(g.outputs.size()) < n_states)
+    return c.fail(str_format("the body takes %zu inputs and gives %zu outputs for %d states and %d scan inputs",
+                             g.inputs.size(), g.outputs.size(), n_states, n_in));
+  const int n_out = static_cast<int>(g.outputs.size()) - n_states;
+  if (c.num_outputs() > n_states + n_out)
+    return c.fail(str_format("the node has %d outputs; its body gives %d", c.num_outputs(), n_states + n_out));
+  const std::string base = node.name.empty() ? "scan_" + std::to_string(node.index) : node.name;
+
+  std::vector<int64_t> in_dirs, in_axes, out_dirs, out_axes;
+  if (batched) {
+    if (!scan_attr_ints(c, "directions", static_cast<size_t>(n_in), in_dirs))
+      return Status::error(StatusCode::kNotImplemented, "bad attribute");
+    in_axes.assign(static_cast<size_t>(n_in), 0);
+    out_dirs.assign(static_cast<size_t>(n_out), 0);
+    out_axes.assign(static_cast<size_t>(n_out), 0);
+  } else if (!scan_attr_ints(c, "scan_input_directions", static_cast<size_t>(n_in), in_dirs) ||
+             !scan_attr_ints(c, "scan_input_axes", static_cast<size_t>(n_in), in_axes) ||
+             !scan_attr_ints(c, "scan_output_directions", static_cast<size_t>(n_out), out_dirs) ||
+             !scan_attr_ints(c, "scan_output_axes", static_cast<size_t>(n_out), out_axes)) {
+    return Status::error(StatusCode::kNotImplemented, "bad attribute");
+  }
+  for (size_t k = 0; k < in_dirs.size(); ++k)
+    if (in_dirs[k] != 0 && in_dirs[k] != 1)
+      return c.fail_attr(batched ? "directions" : "scan_input_directions",
+                         str_format("entry %zu is %lld; 0 (forward) or 1 (reverse) is expected", k,
+                                    static_cast<long long>(in_dirs[k])));
+  for (size_t k = 0; k < out_dirs.size(); ++k)
+    if (out_dirs[k] != 0 && out_dirs[k] != 1)
+      return c.fail_attr("scan_output_directions", str_format("entry %zu is %lld; 0 (append) or 1 (prepend) is "
+                                                              "expected", k, static_cast<long long>(out_dirs[k])));
+
+  if (batched && c.has_input(0)) {
+    // Lengths shorter than the sequence would leave the rest of each
+    // output to padding; only the full length is the same computation.
+    std::vector<int64_t> lens;
+    if (!c.constant_ints(0, "sequence_lens", lens)) return Status::error(StatusCode::kNotImplemented, "sequence_lens");
+    const ValueType x = c.input_type(first + n_states);
+    const int64_t full = x.rank_known && x.dims.size() >= 2 ? x.dims[1] : -1;
+    for (int64_t len : lens)
+      if (full < 0 || len != full)
+        return c.fail(str_format("input 0 (sequence_lens) holds length %lld, but %s; only full-length sequences are "
+                                 "supported (or omit sequence_lens)",
+                                 static_cast<long long>(len),
+                                 full < 0 ? "the sequence length of the scan inputs is not known at import"
+                                          : str_format("the scan inputs' sequence length is %lld",
+                                                       static_cast<long long>(full)).c_str()));
+  }
+
+  // Outer values the body reads.
+  std::vector<std::string> captured;
+  {
+    std::unordered_set<std::string> seen;
+    free_names(g, captured, seen);
+    for (const std::string& name : captured)
+      if (!outer.values.count(name) && !outer.constants.count(name))
+        return c.fail("the body reads '" + name + "', which " +
+                      (outer.failed.count(name) ? "could not be imported" : "nothing before it defines"));
+  }
+
+  // States and scan inputs, with their types.
+  std::vector<Value> states, inputs;
+  std::vector<ValueInfo> state_types, input_types;
+  std::vector<int64_t> extents;  // of each scan input along its scan axis; -1 unknown
+  for (int k = 0; k < n_states; ++k) {
+    states.push_back(c.input(first + k));
+    ValueInfo t = outer.info_of(node.inputs[static_cast<size_t>(first + k)]);
+    if (t.dtype == DataType::kInvalid) {
+      // The body's declaration; opset 8's lacks the batch axis, so only its dtype holds.
+      t = batched ? ValueInfo{} : g.inputs[static_cast<size_t>(k)];
+      if (batched) t.dtype = g.inputs[static_cast<size_t>(k)].dtype;
+    }
+    if (t.dtype == DataType::kInvalid) return c.fail(str_format("the dtype of state %d is not known", k));
+    state_types.push_back(t);
+  }
+  for (int j = 0; j < n_in; ++j) {
+    const int input = first + n_states + j;
+    inputs.push_back(c.input(input));
+    ValueInfo t = outer.info_of(node.inputs[static_cast<size_t>(input)]);
+    if (t.dtype == DataType::kInvalid) {
+      t = ValueInfo{};
+      t.dtype = g.inputs[static_cast<size_t>(n_states + j)].dtype;  // an entry's dtype is the input's
+    }
+    if (t.dtype == DataType::kInvalid) return c.fail(str_format("the dtype of scan input %d is not known", j));
+    int64_t& axis = in_axes[static_cast<size_t>(j)];
+    const int rank = t.rank_known ? static_cast<int>(t.dims.size()) : -1;
+    if (axis < 0 && rank < 0)
+      return c.fail_attr("scan_input_axes", str_format("entry %d is %lld, but the rank of scan input %d is not known",
+                                                       j, static_cast<long long>(axis), j));
+    if (axis < 0) axis += rank;
+    if (axis < 0 || (rank >= 0 && (batched ? 2 : axis + 1) > rank))
+      return batched ? c.fail(str_format("scan input %d has rank %d; a batch and a sequence axis are needed", j, rank))
+                     : c.fail_attr("scan_input_axes", str_format("entry %d is out of range for scan input %d of rank %d",
+                                                                 j, j, rank));
+    extents.push_back(rank >= 0 && t.dims[static_cast<size_t>(batched ? 1 : axis)] >= 0
+                          ? t.dims[static_cast<size_t>(batched ? 1 : axis)]
+                          : -1);
+    if (extents[0] >= 0 && extents.back() >= 0 && extents.back() != extents[0])
+      return c.fail(str_format("scan input %d has %lld entries along its scan axis, scan input 0 has %lld", j,
+                               static_cast<long long>(extents.back()), static_cast<long long>(extents[0])));
+    input_types.push_back(t);
+  }
+  for (const Value& v : states)
+    if (!v.valid()) return Status::error(StatusCode::kNotImplemented, "an input could not be made");
+  for (const Value& v : inputs)
+    if (!v.valid()) return Status::error(StatusCode::kNotImplemented, "an input could not be made");
+
+  // The ONNX body, converted into the innermost loop's body.
+  auto onnx_body = [&](Converter& bc, const std::vector<Value>& st, const std::vector<Value>& slices,
+                       std::vector<Value>& next, std::vector<Value>& scans, std::vector<int>& ranks) -> Status {
+    Converter::Impl& body = ConverterAccess::impl(bc);
+    for (const auto& kv : g.value_info) body.own_info[kv.first] = kv.second;
+    for (const ValueInfo& o : g.outputs)
+      if (o.dtype != DataType::kInvalid && !body.own_info.count(o.name)) body.own_info[o.name] = o;
+    for (int k = 0; k < n_states; ++k) body.values[g.inputs[static_cast<size_t>(k)].name] = st[static_cast<size_t>(k)];
+    for (int j = 0; j < n_in; ++j)
+      body.values[g.inputs[static_cast<size_t>(n_states + j)].name] = slices[static_cast<size_t>(j)];
+    for (const Tensor& t : g.initializers) body.constants[t.name] = &t;
+    count_uses(g.nodes, body.uses);
+    for (const ValueInfo& o : g.outputs) body.uses[o.name]++;
+    const size_t before = outer.problems.size();
+    convert_nodes(body, g.nodes, opset);
+    if (outer.problems.size() != before)
+      return Status::error(StatusCode::kNotImplemented, "the body could not be imported");
+    for (size_t k = 0; k < g.outputs.size(); ++k) {
+      const std::string& name = g.outputs[k].name;
+      Value v = body.failed.count(name) ? Value{} : body.lookup(name);
+      if (!v.valid()) return c.fail("body output '" + name + "' is not computed by any node");
+      (static_cast<int>(k) < n_states ? next : scans).push_back(v);
+      if (static_cast<int>(k) >= n_states) ranks.push_back(body.type_of(name).rank());
+    }
+    return Status::ok();
+  };
+
+  std::vector<Value> final_states, scan_outs;
+  std::vector<int> ranks;
+  if (!batched) {
+    ScanLoop L;
+    L.base = base;
+    L.states = states;
+    L.state_types = state_types;
+    L.inputs = inputs;
+    L.input_types = input_types;
+    L.axes = in_axes;
+    for (int64_t d : in_dirs) L.reverse.push_back(d != 0);
+    L.captured = captured;
+    L.n_scan_outputs = n_out;
+    L.fill_body = onnx_body;
+    Value length = scan_length(c, L, extents);
+    if (!length.valid()) return c.fail("the scan's length could not be computed");
+    RETURN_IF_ERROR(build_scan_loop(c, L, length, final_states, scan_outs, ranks));
+  } else {
+    // A scan over the batch whose body is the scan over the sequence.
+    ScanLoop B;
+    B.base = base + "/batch";
+    B.inputs = states;
+    B.inputs.insert(B.inputs.end(), inputs.begin(), inputs.end());
+    B.input_types = state_types;
+    B.input_types.insert(B.input_types.end(), input_types.begin(), input_types.end());
+    B.axes.assign(B.inputs.size(), 0);
+    B.reverse.assign(B.inputs.size(), false);
+    B.captured = captured;
+    B.n_scan_outputs = n_states + n_out;
+    B.fill_body = [&](Converter& bc, const std::vector<Value>&, const std::vector<Value>& slices,
+                      std::vector<Value>& next, std::vector<Value>& scans, std::vector<int>& out_ranks) -> Status {
+      (void)next;
+      ScanLoop S;
+      S.base = base;
+      S.states.assign(slices.begin(), slices.begin() + n_states);
+      S.inputs.assign(slices.begin() + n_states, slices.end());
+      for (int k = 0; k < n_states; ++k) {
+        ValueInfo t = g.inputs[static_cast<size_t>(k)];
+        if (t.dtype == DataType::kInvalid) t = drop_axis(state_types[static_cast<size_t>(k)], 0);
+        S.state_types.push_back(t);
+      }
+      for (int j = 0; j < n_in; ++j) S.input_types.push_back(drop_axis(input_types[static_cast<size_t>(j)], 0));
+      S.axes.assign(static_cast<size_t>(n_in), 0);
+      for (int64_t d : in_dirs) S.reverse.push_back(d != 0);
+      S.captured = captured;
+      S.n_scan_outputs = n_out;
+      S.fill_body = onnx_body;
+      std::vector<int64_t> inner_extents;
+      for (int64_t e : extents) inner_extents.push_back(e);
+      Value length = scan_length(bc, S, inner_extents);
+      if (!length.valid()) return c.fail("the scan's length could not be computed");
+      std::vector<Value> inner_states, inner_scans;
+      std::vector<int> inner_ranks;
+      RETURN_IF_ERROR(build_scan_loop(bc, S, length, inner_states, inner_scans, inner_ranks));
+      scans = inner_states;
+      scans.insert(scans.end(), inner_scans.begin(), inner_scans.end());
+      for (int k = 0; k < n_states; ++k) {
+        const ValueInfo& t = S.state_types[static_cast<size_t>(k)];
+        out_ranks.push_back(t.rank_known ? static_cast<int>(t.dims.size()) : -1);
+      }
+      for (int r : inner_ranks) out_ranks.push_back(r < 0 ? -1 : r + 1);
+      return Status::ok();
+    };
+    std::vector<int64_t> batch_extents;
+    for (const ValueInfo& t : B.input_types)
+      batch_extents.push_back(t.rank_known && !t.dims.empty() ? t.dims[0] : -1);
+    for (size_t j = 1; j < batch_extents.size(); ++j)
+      if (batch_extents[0] >= 0 && batch_extents[j] >= 0 && batch_extents[j] != batch_extents[0])
+        return c.fail(str_format("the inputs' batch sizes differ: %lld and %lld",
+                                 static_cast<long long>(batch_extents[0]), static_cast<long long>(batch_extents[j])));
+    Value batch = scan_length(c, B, batch_extents);
+    if (!batch.valid()) return c.fail("the scan's batch size could not be computed");
+    std::vector<Value> none, stacked;
+    RETURN_IF_ERROR(build_scan_loop(c, B, batch, none, stacked, ranks));
+    final_states.assign(stacked.begin(), stacked.begin() + n_states);
+    scan_outs.assign(stacked.begin() + n_states, stacked.end());
+    ranks.erase(ranks.begin(), ranks.begin() + n_states);
+  }
+
+  for (int k = 0; k < n_states; ++k) c.set_output(k, final_states[static_cast<size_t>(k)]);
+  for (int k = 0; k < n_out; ++k) {
+    Value v = scan_outs[static_cast<size_t>(k)];
+    if (out_dirs[static_cast<size_t>(k)] != 0) v = c.op("reverse").in(v).arg("axes", std::vector<int64_t>{0}).emit1();
+    int64_t axis = out_axes[static_cast<size_t>(k)];
+    const int piece_rank = ranks[static_cast<size_t>(k)];
+    if (axis != 0) {
+      if (piece_rank < 0)
+        return c.fail_attr("scan_output_axes", str_format("entry %d is %lld, but the rank of scan output %d is not "
+                                                          "known at import", k, static_cast<long long>(axis), k));
+      const int rank = piece_rank + 1;
+      if (axis < -rank || axis >= rank)
+        return c.fail_attr("scan_output_axes", str_format("entry %d is %lld, out of range for scan output %d of rank "
+                                                          "%d", k, static_cast<long long>(axis), k, rank));
+      if (axis < 0) axis += rank;
+    }
+    if (axis != 0) {
+      // The iteration axis moves from 0 to `axis`.
+      std::vector<int64_t> perm;
+      for (int64_t d = 1; d <= axis; ++d) perm.push_back(d);
+      perm.push_back(0);
+      for (int64_t d = axis + 1; d < piece_rank + 1; ++d) perm.push_back(d);
+      v = c.op("permute").in(v).arg("perm", perm).emit1();
+    }
+    c.set_output(n_states + k, v);
+  }
   return Status::ok();
 }
 

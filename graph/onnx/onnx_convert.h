@@ -158,6 +158,7 @@ const std::vector<OpMapping>& mapping_table();
 // branches and bodies as subgraphs.
 Status map_if(Converter& c);
 Status map_loop(Converter& c);
+Status map_scan(Converter& c);
 
 // The opsets of the default domain the importer reads.
 constexpr int kMinOpset = 7;

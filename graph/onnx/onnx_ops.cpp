@@ -2002,7 +2002,16 @@ const std::vector<OpMapping> kTable = {
     ROW("Dropout", 7, kMaxOpset, map_dropout, "training_mode true; the mask output."),
     // Control flow: branches become libops subgraphs.
     ROW("If", 7, kMaxOpset, map_if, "a branch that reads an outer value whose dtype is not known."),
-    ROW("Loop", 7, kMaxOpset, map_loop, "scan outputs; loop-carried or outer values whose dtype is not known."),
+    ROW("Loop", 7, kMaxOpset, map_loop,
+        "loop-carried or outer values whose dtype is not known; after zero iterations, a scan output whose shape "
+        "the body's shape inference cannot tell (a run-time error)."),
+    ROW("Scan", 8, 8, map_scan,
+        "opset 8: sequence_lens shorter than the sequence; an empty batch when the body has scan outputs (a run-time "
+        "error)."),
+    ROW("Scan", 9, kMaxOpset, map_scan,
+        "Every opset: states or scan inputs whose dtype is not known; a negative scan_input_axes entry for an input of unknown "
+        "rank; a scan_output_axes entry other than 0 for an output of unknown rank; after zero iterations, a scan "
+        "output whose shape the body's shape inference cannot tell (a run-time error)."),
     // Shapes and data movement.
     ROW("Flatten", 1, kMaxOpset, map_flatten, "inputs with unknown dims on both sides of axis."),
     ROW("Reshape", 5, kMaxOpset, map_reshape, "a constant shape that leaves two extents unknown."),

@@ -360,6 +360,113 @@ TEST(GraphExecutor, ErrorsInsideLoopsNameTheWholePath) {
       << st.message();
 }
 
+// ---- scan outputs (WhileOp.scan_outputs) ----
+
+// cond: i < n; body: (i + 1, x * 2) and, stacked per iteration, x as it was
+// (a loop value passed out unchanged) and i * i. Outputs i, x, xs, squares.
+std::shared_ptr<const Graph> scan_loop(int64_t n) {
+  GraphBuilder g;
+  BodyBuilder& cond = g.subgraph("cond");
+  Ref ci = cond.placeholder("i", DataType::kInt64, std::vector<int64_t>{});
+  cond.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2});
+  cond.output("go", cond.op("less", {ci, scalar_const(cond, "n", DataType::kInt64, static_cast<double>(n))}));
+  BodyBuilder& body = g.subgraph("body");
+  Ref bi = body.placeholder("i", DataType::kInt64, std::vector<int64_t>{});
+  Ref bx = body.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2});
+  body.output("i", body.op("add", {bi, scalar_const(body, "one", DataType::kInt64, 1)}));
+  body.output("x", body.op("multiply", {bx, scalar_const(body, "two", DataType::kFloat32, 2)}));
+  body.output("x_seen", bx);
+  body.output("square", body.op("multiply", {bi, bi}));
+  BodyBuilder& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2});
+  std::vector<Ref> out = m.while_scan(0, 1, {scalar_const(m, "zero", DataType::kInt64, 0), x}, 2, "loop");
+  m.output("i", out[0]);
+  m.output("x", out[1]);
+  m.output("xs", out[2]);
+  m.output("squares", out[3]);
+  return must_load(g);
+}
+
+TEST(GraphExecutor, WhileStacksScanOutputsPerIteration) {
+  std::shared_ptr<const Graph> graph = scan_loop(3);
+  // Load-time shapes: the iteration count is only known at run time.
+  EXPECT_EQ(graph->main().outputs[2].shape.str(), "float32[?,2]");
+  EXPECT_EQ(graph->main().outputs[3].shape.str(), "int64[?]");
+  Session s(graph);
+  NDArray x = make(DataType::kFloat32, {2}, {1, -3});
+  const NDArray* in[] = {&x};
+  for (int run = 0; run < 2; ++run) {  // the second run reuses the frames and pooled buffers
+    ASSERT_OK(s.run(in, 1));
+    EXPECT_EQ(s.output("i")->get_int64(0), 3);
+    EXPECT_TRUE(all_close(*s.output("x"), {8, -24}));
+    const NDArray& xs = *s.output("xs");
+    EXPECT_EQ(xs.dtype(), DataType::kFloat32);
+    EXPECT_EQ(xs.shape().str(), "[3,2]");
+    EXPECT_TRUE(all_close(xs, {1, -3, 2, -6, 4, -12}));
+    const NDArray& sq = *s.output("squares");
+    EXPECT_EQ(sq.dtype(), DataType::kInt64);
+    EXPECT_EQ(sq.shape().str(), "[3]");
+    EXPECT_TRUE(all_close(sq, {0, 1, 4}));
+  }
+}
+
+TEST(GraphExecutor, WhileWithZeroIterationsGivesEmptyScanOutputsOfTheInferredShape) {
+  Session s(scan_loop(0));
+  NDArray x = make(DataType::kFloat32, {2}, {1, -3});
+  const NDArray* in[] = {&x};
+  ASSERT_OK(s.run(in, 1));
+  EXPECT_EQ(s.output("i")->get_int64(0), 0);
+  EXPECT_TRUE(all_close(*s.output("x"), {1, -3}));
+  EXPECT_EQ(s.output("xs")->dtype(), DataType::kFloat32);
+  EXPECT_EQ(s.output("xs")->shape().str(), "[0,2]");
+  EXPECT_EQ(s.output("squares")->dtype(), DataType::kInt64);
+  EXPECT_EQ(s.output("squares")->shape().str(), "[0]");
+}
+
+// cond: i < n; body: (i + 1) and, stacked, range(0, i): a value whose shape
+// changes every iteration and depends on i's value.
+std::shared_ptr<const Graph> growing_scan_loop(int64_t n) {
+  GraphBuilder g;
+  BodyBuilder& cond = g.subgraph("cond");
+  Ref ci = cond.placeholder("i", DataType::kInt64, std::vector<int64_t>{});
+  cond.output("go", cond.op("less", {ci, scalar_const(cond, "n", DataType::kInt64, static_cast<double>(n))}));
+  BodyBuilder& body = g.subgraph("body");
+  Ref bi = body.placeholder("i", DataType::kInt64, std::vector<int64_t>{});
+  body.output("i", body.op("add", {bi, scalar_const(body, "one", DataType::kInt64, 1)}));
+  body.output("upto", body.op("range", {scalar_const(body, "start", DataType::kInt64, 0), bi,
+                                        scalar_const(body, "delta", DataType::kInt64, 1)}, {}, "upto"));
+  BodyBuilder& m = g.main();
+  std::vector<Ref> out = m.while_scan(0, 1, {scalar_const(m, "zero", DataType::kInt64, 0)}, 1, "loop");
+  m.output("stacked", out[1]);
+  return must_load(g);
+}
+
+TEST(GraphExecutor, WhileScanOutputsMustKeepTheirShape) {
+  Session s(growing_scan_loop(3));
+  const Status st = s.run(nullptr, 0);
+  EXPECT_EQ(st.code(), StatusCode::kShape);
+  EXPECT_EQ(st.message(),
+            "node 1 'loop' (op while): body, iteration 1: scan output 0 is int64[1], but iteration 0 gave int64[0]; "
+            "every iteration must give the same dtype and shape to be stacked");
+  EXPECT_EQ(s.num_outputs(), 0);
+  // One iteration stacks the one value.
+  Session one(growing_scan_loop(1));
+  ASSERT_OK(one.run(nullptr, 0));
+  EXPECT_EQ(one.output(0).shape().str(), "[1,0]");
+}
+
+TEST(GraphExecutor, WhileWithZeroIterationsRefusesAScanOutputOfUnknownShape) {
+  Session s(growing_scan_loop(0));
+  const Status st = s.run(nullptr, 0);
+  EXPECT_EQ(st.code(), StatusCode::kShape);
+  EXPECT_EQ(st.message().rfind("node 1 'loop' (op while): the loop ran 0 iterations, and the shape of scan output 0 "
+                               "(body output 'upto', ",
+                               0),
+            0u)
+      << st.message();
+  EXPECT_NE(st.message().find("cannot be inferred without running the body"), std::string::npos) << st.message();
+}
+
 // ---- concurrency ----
 
 TEST(GraphExecutor, EightThreadsRunOneGraphWithIdenticalResults) {

@@ -116,6 +116,17 @@ class BodyBuilder {
     Ref r = raw_node(next_id_++, name, fb::Op::WhileOp, o.Union(), vars, na);
     return outputs_of(r, na.num_outputs);
   }
+  // A While whose body gives `scan_outputs` stacked values after the loop
+  // values; returns the final loop values, then the stacked values.
+  // num_outputs: as written (default: vars + scan_outputs).
+  std::vector<Ref> while_scan(int cond_sub, int body_sub, const std::vector<Ref>& vars, uint32_t scan_outputs,
+                              const std::string& name = "while", std::optional<uint32_t> num_outputs = std::nullopt) {
+    auto o = fb::CreateWhileOp(fbb_, static_cast<uint32_t>(cond_sub), static_cast<uint32_t>(body_sub), scan_outputs);
+    NodeArgs na;
+    na.num_outputs = num_outputs ? *num_outputs : static_cast<uint32_t>(vars.size()) + scan_outputs;
+    Ref r = raw_node(next_id_++, name, fb::Op::WhileOp, o.Union(), vars, na);
+    return outputs_of(r, na.num_outputs);
+  }
 
   Ref raw_node(uint32_t id, const std::string& name, fb::Op type, flatbuffers::Offset<void> op,
                const std::vector<Ref>& inputs, const NodeArgs& args) {

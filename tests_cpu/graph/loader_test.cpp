@@ -538,6 +538,40 @@ TEST(GraphLoader, ChecksSubgraphReferences) {
   }
 }
 
+// WhileOp.scan_outputs is checked against the body's and the node's
+// output counts before any use.
+TEST(GraphLoader, RefusesScanOutputCountsThatDoNotAgree) {
+  // cond(i) and body(i) -> (i + 1, i * i): one loop value, one scan output.
+  auto build = [](uint32_t scan_outputs, std::optional<uint32_t> num_outputs, bool body_scans) {
+    GraphBuilder g;
+    BodyBuilder& cond = g.subgraph("cond");
+    Ref ci = cond.placeholder("i", DataType::kInt32, std::vector<int64_t>{});
+    cond.output("go", cond.legacy(OPS_SCALAR_BOOL, 1, {ci, cond.constant("n", make(DataType::kInt32, {}, {3}))}));
+    BodyBuilder& body = g.subgraph("body");
+    Ref bi = body.placeholder("i", DataType::kInt32, std::vector<int64_t>{});
+    body.output("i", body.op("add", {bi, body.constant("one", make(DataType::kInt32, {}, {1}))}));
+    if (body_scans) body.output("sq", body.op("multiply", {bi, bi}));
+    Ref i0 = g.main().constant("zero", make(DataType::kInt32, {}, {0}));
+    std::vector<Ref> out = g.main().while_scan(0, 1, {i0}, scan_outputs, "loop", num_outputs);
+    g.main().output("i", out[0]);
+    return g.finish();
+  };
+  std::shared_ptr<const Graph> graph;
+  ASSERT_OK(test::load(build(1, std::nullopt, true), graph));  // the well-formed one
+  EXPECT_TRUE(fails_with(build(1, std::nullopt, false), StatusCode::kInvalidGraph,
+                         "node 1 'loop' (op while): body subgraph 1 'body' takes 1 inputs and gives 1 outputs; the "
+                         "node has 1 loop values and 1 scan outputs, so the body must take 1 and give 2"));
+  EXPECT_TRUE(fails_with(build(0, 2u, true), StatusCode::kInvalidGraph,
+                         "body subgraph 1 'body' takes 1 inputs and gives 2 outputs; the node has 1 loop values and "
+                         "declares 2 outputs"));
+  EXPECT_TRUE(fails_with(build(1, 1u, true), StatusCode::kInvalidGraph,
+                         "the node must declare 2 outputs (it declares 1)"));
+  EXPECT_TRUE(fails_with(build(2, std::nullopt, true), StatusCode::kInvalidGraph,
+                         "1 loop values and 2 scan outputs, so the body must take 1 and give 3"));
+  EXPECT_TRUE(fails_with(build(0xffffffffu, 2u, true), StatusCode::kInvalidGraph,
+                         "node 1 'loop' (op while): 4294967295 scan outputs; a node has at most 4096 outputs"));
+}
+
 TEST(GraphLoader, ReportsShapeErrorsAtLoadWhenShapesAreKnown) {
   GraphBuilder g;
   BodyBuilder& m = g.main();

@@ -148,15 +148,23 @@ class _Scope:
                        (cond, *inputs), name, None, num_outputs=n_out)
         return v.outputs(n_out)
 
-    def while_loop(self, cond_graph, body_graph, loop_vars, name=None):
+    def while_loop(self, cond_graph, body_graph, loop_vars, name=None,
+                   scan_outputs=0):
         """vars = loop_vars; while cond_graph(*vars): vars = body_graph(*vars).
-        cond_graph gives one bool scalar; returns the final vars."""
+        cond_graph gives one bool scalar; returns the final vars.
+
+        With scan_outputs=k, body_graph gives k more outputs after the new
+        vars; each one's values over the iterations are stacked along a new
+        axis 0 and returned after the final vars (WhileOp in the schema)."""
         n = len(loop_vars)
+        if not 0 <= int(scan_outputs) < (1 << 32):
+            raise ValueError(f"scan_outputs={scan_outputs} is out of range")
+        k = int(scan_outputs)
         self._check_call(cond_graph, n, 1)
-        self._check_call(body_graph, n, n)
-        v = self._node(("while", cond_graph.index, body_graph.index),
-                       tuple(loop_vars), name, None, num_outputs=n)
-        return v.outputs(n)
+        self._check_call(body_graph, n, n + k)
+        v = self._node(("while", cond_graph.index, body_graph.index, k),
+                       tuple(loop_vars), name, None, num_outputs=n + k)
+        return v.outputs(n + k)
 
     def output(self, name, value):
         """Mark `value` as a named output of this graph."""
@@ -290,16 +298,20 @@ class Graph(_Scope):
             for r in scope.records.values():
                 if r.kind != "node" or r.op[0] not in ("if", "while"):
                     continue
-                first, second = (self.subgraphs[i] for i in r.op[1:])
+                first, second = (self.subgraphs[i] for i in r.op[1:3])
                 n = len(r.inputs)
                 if r.op[0] == "if":  # inputs: cond, args...
                     scope._check_call(first, n - 1, r.num_outputs)
                     scope._check_call(second, n - 1, r.num_outputs)
-                else:
+                else:  # the body gives the vars, then the scan outputs
                     scope._check_call(first, n, 1)
-                    scope._check_call(second, n, r.num_outputs)
+                    scope._check_call(second, n, n + r.op[3])
+                    if r.num_outputs != n + r.op[3]:
+                        raise ValueError(f"{scope.name}: while node '{r.name}' "
+                                         f"has {r.num_outputs} outputs, "
+                                         f"needs {n + r.op[3]}")
                 if scope is not self:
-                    calls.setdefault(scope.index, set()).update(r.op[1:])
+                    calls.setdefault(scope.index, set()).update(r.op[1:3])
         for start, callees in calls.items():
             stack, seen = list(callees), set()
             while stack:
@@ -380,7 +392,7 @@ def _build_op(b, fb, kind, args):
                 fb.Op.Op.CustomOp)
     table, fields = {"legacy": ("LegacyOp", ("Group", "Num")),
                      "if": ("IfOp", ("ThenBranch", "ElseBranch")),
-                     "while": ("WhileOp", ("Cond", "Body"))}[kind]
+                     "while": ("WhileOp", ("Cond", "Body", "ScanOutputs"))}[kind]
     return (_table(b, fb, table, **dict(zip(fields, args))),
             getattr(fb.Op.Op, table))
 

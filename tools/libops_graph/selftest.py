@@ -90,6 +90,44 @@ def check_builder_errors():
     refuses(g.to_bytes, "a branch given an output after its use")
 
 
+def check_scan_outputs():
+    """A while loop with scan outputs: the body gives the new vars, then the
+    values to stack; the node has both as outputs."""
+    g = Graph()
+    cond = g.subgraph("cond")
+    i = cond.placeholder("i", "int64", [])
+    cond.output("go", cond.op("less", i, cond.constant("n", np.int64(3))))
+    body = g.subgraph("body")
+    i = body.placeholder("i", "int64", [])
+    body.output("i", body.op("add", i, body.constant("one", np.int64(1))))
+    body.output("seen", body.op("multiply", i, i))
+    i_end, squares = g.while_loop(cond, body, [g.constant("zero", np.int64(0))],
+                                  scan_outputs=1)
+    g.output("squares", squares)
+    fb = g.fb
+    root = fb.Graph.Graph.GetRootAs(g.to_bytes(), 0)
+    node = root.Nodes(0)
+    check(node.NumOutputs() == 2, "while: 1 loop value + 1 scan output")
+    wop = fb.WhileOp.WhileOp()
+    wop.Init(node.Op().Bytes, node.Op().Pos)
+    check(wop.ScanOutputs() == 1, "while scan_outputs")
+    check((root.Outputs(0).Value().Id(), root.Outputs(0).Value().Output()) ==
+          (squares.id, 1), "the scan output is node output 1")
+
+    def refuses(fn, what):
+        try:
+            fn()
+        except ValueError:
+            return
+        raise AssertionError(f"builder accepted {what}")
+    refuses(lambda: g.while_loop(cond, body, [g.constant("z", np.int64(0))]),
+            "a body with a scan output but scan_outputs=0")
+    refuses(lambda: g.while_loop(cond, body, [i_end], scan_outputs=2),
+            "scan_outputs=2 for a body that gives 1")
+    refuses(lambda: g.while_loop(cond, body, [i_end], scan_outputs=-1),
+            "a negative scan_outputs")
+
+
 def check_keyword_args():
     """Keyword args land at the positions op_signatures.json gives them."""
     g = Graph()
@@ -272,6 +310,7 @@ def main():
     check(fnv1a64("foobar") == 0x85944171f73967e8, "fnv1a64('foobar')")
     check_builder_errors()
     check_keyword_args()
+    check_scan_outputs()
     empty = Graph().fb.Graph.Graph.GetRootAs(Graph().to_bytes(), 0)
     check(empty.Version() == 1 and empty.VariablesLength() == 0 and
           empty.Configuration().Threads() == 0, "an empty graph")
