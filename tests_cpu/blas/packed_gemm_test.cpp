@@ -7,8 +7,8 @@
 #include <cmath>
 #include <vector>
 
-#include "blas/conv_dnnl.h"
-#include "blas/packed_gemm.h"
+#include "libops/blas/conv_dnnl.h"
+#include "libops/blas/packed_gemm.h"
 
 using namespace libops;
 

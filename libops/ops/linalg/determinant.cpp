@@ -13,7 +13,7 @@
 // n == 0 gives det 1, sign 1, log|det| 0, as numpy. The product of U's
 // diagonal runs in double (Note [Factoring the transpose] in lu_factors.h:
 // the C-order copy of a is factored as it is, det(A^T) = det(A)).
-#include "blas/decompositions.h"
+#include "libops/blas/decompositions.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/linalg/lu_factors.h"

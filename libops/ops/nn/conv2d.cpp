@@ -52,8 +52,8 @@
 // cannot express is an error there, never a silent trip through the host.
 #include <algorithm>
 
-#include "blas/conv_dnnl.h"
-#include "blas/gemm.h"
+#include "libops/blas/conv_dnnl.h"
+#include "libops/blas/gemm.h"
 #include "libops/core/log.h"
 #include "libops/core/parallel.h"
 #include "libops/legacy/legacy.h"

@@ -23,7 +23,7 @@
 
 #include <vector>
 
-#include "blas/gemm.h"
+#include "libops/blas/gemm.h"
 #include "libops/core/fast_math.h"
 #include "libops/core/parallel.h"
 #include "libops/ops/declarable_op.h"

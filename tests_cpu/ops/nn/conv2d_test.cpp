@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <optional>
 
-#include "blas/conv_dnnl.h"
+#include "libops/blas/conv_dnnl.h"
 #include "nn_test_util.h"
 
 using namespace libops;

@@ -3,7 +3,7 @@
 // hand-computed case and its errors.
 #include <optional>
 
-#include "blas/conv_dnnl.h"
+#include "libops/blas/conv_dnnl.h"
 #include "nn_test_util.h"
 
 using namespace libops;

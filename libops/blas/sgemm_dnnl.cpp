@@ -1,12 +1,12 @@
 // float32 GEMM through oneDNN's sgemm (sgemm_dnnl.h).
-#include "blas/sgemm_dnnl.h"
+#include "libops/blas/sgemm_dnnl.h"
 
-#include "blas/conv_dnnl.h"
+#include "libops/blas/conv_dnnl.h"
 
 #ifdef LIBOPS_HAVE_DNNL
 #include <oneapi/dnnl/dnnl.h>
 
-#include "blas/dnnl_util.h"
+#include "libops/blas/dnnl_util.h"
 #endif
 
 namespace libops::blas {

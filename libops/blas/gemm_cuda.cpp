@@ -14,7 +14,7 @@
 // CPU's float accumulation does not make.
 #include <climits>
 
-#include "blas/gemm.h"
+#include "libops/blas/gemm.h"
 #include "libops/backends/cuda/cuda_check.h"
 #include "libops/backends/cuda/launch_context.h"
 

@@ -1,5 +1,5 @@
 // oneDNN convolution (Note [oneDNN convolution] in conv_dnnl.h).
-#include "blas/conv_dnnl.h"
+#include "libops/blas/conv_dnnl.h"
 
 #include <algorithm>
 #include <atomic>
@@ -11,7 +11,7 @@
 #include <unordered_map>
 
 #ifdef LIBOPS_HAVE_DNNL
-#include "blas/dnnl_util.h"
+#include "libops/blas/dnnl_util.h"
 #endif
 
 namespace libops::blas {

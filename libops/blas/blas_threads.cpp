@@ -1,4 +1,4 @@
-#include "blas/blas_threads.h"
+#include "libops/blas/blas_threads.h"
 
 #include <cblas.h>
 

@@ -1,12 +1,12 @@
 // Packed-weights GEMM through oneDNN's matmul (Note [Packed GEMM]).
-#include "blas/packed_gemm.h"
+#include "libops/blas/packed_gemm.h"
 
 #include <new>
 
-#include "blas/conv_dnnl.h"
+#include "libops/blas/conv_dnnl.h"
 
 #ifdef LIBOPS_HAVE_DNNL
-#include "blas/dnnl_util.h"
+#include "libops/blas/dnnl_util.h"
 #endif
 
 namespace libops::blas {
