@@ -9,8 +9,10 @@ measured in the same run:
   gelu / layer_norm                   GB/s as a fraction of the add op's
                                       (the STREAM triad's pattern) and of
                                       StreamCopy's
-  sort / qr / svd                     time against numpy.sort and
-                                      numpy.linalg.qr / svd on the same data
+  sort / argsort / qr / svd           time against numpy.sort / argsort
+                                      (16M float32; sort also as float64
+                                      and int32) and numpy.linalg.qr / svd
+                                      on the same data
 
   bench/compare_ops.py build/cpu-release/ops_bench [--repetitions N]
 
@@ -69,17 +71,23 @@ def main():
     x = np.sin(0.001 * (np.arange(N) % 100003)).astype(np.float32)
     rng.shuffle(x)
     a = rng.uniform(-1, 1, (MATRIX, MATRIX))
+    x64 = x.astype(np.float64)
+    i32 = rng.integers(-2**31, 2**31, N, dtype=np.int64).astype(np.int32)  # as BM_SortI32: the whole range
     reference = {
         "Sort": numpy_ms(lambda: np.sort(x), reps),
         "SortStable": numpy_ms(lambda: np.sort(x, kind="stable"), reps),
+        "Argsort": numpy_ms(lambda: np.argsort(x), reps),
+        "SortF64": numpy_ms(lambda: np.sort(x64), reps),
+        "SortI32": numpy_ms(lambda: np.sort(i32), reps),
         "Qr512": numpy_ms(lambda: np.linalg.qr(a), reps),
         "Svd512": numpy_ms(lambda: np.linalg.svd(a), reps),
     }
-    names = {"Sort": "numpy.sort", "SortStable": "numpy.sort stable", "Qr512": "numpy.linalg.qr",
+    names = {"Sort": "numpy.sort", "SortStable": "numpy.sort stable", "Argsort": "numpy.argsort",
+             "SortF64": "numpy.sort float64", "SortI32": "numpy.sort int32", "Qr512": "numpy.linalg.qr",
              "Svd512": "numpy.linalg.svd"}
     print()
     print(f"{'op':14} {'threads':>7} {'libops ms':>10} {'reference':>20} {'ref ms':>8} {'ratio':>6}")
-    for op in ("Sort", "SortStable", "Qr512", "Svd512"):
+    for op in ("Sort", "SortStable", "Argsort", "SortF64", "SortI32", "Qr512", "Svd512"):
         for threads in (1, 2):
             mine = ms(f"BM_{op.replace('Stable', '')}/{threads}")
             print(f"{op:14} {threads:7d} {mine:10.1f} {names[op]:>20} {reference[op]:8.1f} "

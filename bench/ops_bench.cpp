@@ -8,8 +8,9 @@
 //     (two reads, one write), all as bytes per second;
 //   * gelu over 16M float32 and layer_norm of [8192, 1024] float32 (one
 //     read, one write each) vs the add op and StreamCopy;
-//   * sort of 16M float32, and qr and svd of a 512 x 512 float64 matrix,
-//     timed for numpy.sort and numpy.linalg.qr / svd beside them.
+//   * sort of 16M float32 (and argsort, float64, int32, shorter rows), and
+//     qr and svd of a 512 x 512 float64 matrix, timed for numpy.sort /
+//     argsort and numpy.linalg.qr / svd beside them.
 // Every op is called by name through the registry with preallocated
 // outputs, as a graph node would be.
 #include <benchmark/benchmark.h>
@@ -186,6 +187,42 @@ void BM_Sort(benchmark::State& state) {
   run(state, {"sort", {&x}, {&z}}, 0);
 }
 
+// argsort of the same data: 32-bit keys with their positions.
+void BM_Argsort(benchmark::State& state) {
+  NDArray x = wave({kN}), z = array(DataType::kInt64, {kN});
+  std::shuffle(x.data_as<float>(), x.data_as<float>() + kN, std::mt19937(7));
+  run(state, {"argsort", {&x}, {&z}}, 0);
+}
+
+// The same values as float64: 64-bit keys.
+void BM_SortF64(benchmark::State& state) {
+  NDArray w = wave({kN}), x = array(DataType::kFloat64, {kN}), z = array(DataType::kFloat64, {kN});
+  std::shuffle(w.data_as<float>(), w.data_as<float>() + kN, std::mt19937(7));
+  for (int64_t i = 0; i < kN; ++i) x.data_as<double>()[i] = w.data_as<float>()[i];
+  run(state, {"sort", {&x}, {&z}}, 0);
+}
+
+// int32 spread over the whole range.
+void BM_SortI32(benchmark::State& state) {
+  NDArray x = array(DataType::kInt32, {kN}), z = array(DataType::kInt32, {kN});
+  std::mt19937 rng(7);
+  for (int64_t i = 0; i < kN; ++i) x.data_as<int32_t>()[i] = static_cast<int32_t>(rng());
+  run(state, {"sort", {&x}, {&z}}, 0);
+}
+
+// Shorter rows: one of 1M, and 16K rows of 1024 (rows in parallel).
+void BM_Sort1M(benchmark::State& state) {
+  NDArray x = wave({1 << 20}), z = array(DataType::kFloat32, {1 << 20});
+  std::shuffle(x.data_as<float>(), x.data_as<float>() + (1 << 20), std::mt19937(7));
+  run(state, {"sort", {&x}, {&z}}, 0);
+}
+
+void BM_SortRows(benchmark::State& state) {
+  NDArray x = wave({kN / 1024, 1024}), z = array(DataType::kFloat32, {kN / 1024, 1024});
+  std::shuffle(x.data_as<float>(), x.data_as<float>() + kN, std::mt19937(7));
+  run(state, {"sort", {&x}, {&z}, {-1}}, 0);
+}
+
 NDArray random_matrix(int64_t n) {
   NDArray a = array(DataType::kFloat64, {n, n});
   std::mt19937_64 rng(11);
@@ -223,6 +260,11 @@ LIBOPS_THREADS(BENCHMARK(BM_Pad));
 LIBOPS_THREADS(BENCHMARK(BM_Gelu));
 LIBOPS_THREADS(BENCHMARK(BM_LayerNorm));
 LIBOPS_THREADS(BENCHMARK(BM_Sort));
+LIBOPS_THREADS(BENCHMARK(BM_Argsort));
+LIBOPS_THREADS(BENCHMARK(BM_SortF64));
+LIBOPS_THREADS(BENCHMARK(BM_SortI32));
+LIBOPS_THREADS(BENCHMARK(BM_Sort1M));
+LIBOPS_THREADS(BENCHMARK(BM_SortRows));
 LIBOPS_THREADS(BENCHMARK(BM_Qr512));
 LIBOPS_THREADS(BENCHMARK(BM_Svd512));
 

@@ -2,6 +2,8 @@
 // writing the kernel's results back into the outputs' own layout.
 #pragma once
 
+#include <tuple>
+
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/sort/sort.h"
@@ -29,9 +31,20 @@ inline Status sort_along(const Context& block, const NDArray& x, int axis, const
   d.rows = d.n == 0 ? 0 : x.length() / d.n;
   Dims staged_shape = xp.shape();
   if (r > 0) staged_shape[r - 1] = d.k;
+  // On the CPU with the axis already last, an output that is dense in the
+  // staged dtype and shares no memory with x is written by the kernel
+  // itself: no staging array, no copy back.
+  const bool last_axis = r == 0 || axis == r - 1;
+  auto direct = [&](const NDArray* out, DataType dt) {
+    return out != nullptr && block.device().is_cpu() && last_axis && out->dtype() == dt && out->is_c_contiguous() &&
+           !out->may_overlap(x);
+  };
+  const bool values_direct = direct(values, kt), indices_direct = direct(indices, DataType::kInt64);
   NDArray vs, is;
-  if (values) RETURN_IF_ERROR(NDArray::create(kt, staged_shape, 'c', vs));
-  if (indices) RETURN_IF_ERROR(NDArray::create(DataType::kInt64, staged_shape, 'c', is));
+  if (values_direct) vs = *values;
+  else if (values) RETURN_IF_ERROR(NDArray::create(kt, staged_shape, 'c', vs));
+  if (indices_direct) is = *indices;
+  else if (indices) RETURN_IF_ERROR(NDArray::create(DataType::kInt64, staged_shape, 'c', is));
   if (d.rows > 0 && d.k > 0) {
     if (block.device().is_cpu()) {
       RETURN_IF_ERROR(with_op_name(block, sort_rows_cpu(d, xd, values ? &vs : nullptr, indices ? &is : nullptr)));
@@ -43,8 +56,8 @@ inline Status sort_along(const Context& block, const NDArray& x, int axis, const
       RETURN_IF_ERROR(with_op_name(block, fn(block.device(), d, xd, values ? &vs : nullptr, indices ? &is : nullptr)));
     }
   }
-  for (auto [staged, out] : {std::pair{&vs, values}, std::pair{&is, indices}}) {
-    if (out == nullptr || out->length() == 0) continue;
+  for (auto [staged, out, written] : {std::tuple{&vs, values, values_direct}, std::tuple{&is, indices, indices_direct}}) {
+    if (out == nullptr || written || out->length() == 0) continue;
     NDArray view;
     RETURN_IF_ERROR(staged->permute(back, view));
     RETURN_IF_ERROR(assign_on_device(block, *out, view));
