@@ -7,7 +7,9 @@
 // parallel:
 //   LIBOPS_TABLE_HALF(BINARY, binary, LIBOPS_BINARY_OPS, LIBOPS_BINARY_COUNT, 0)  // table_binary_0.cpp
 //   LIBOPS_TABLE_HALF(BINARY, binary, LIBOPS_BINARY_OPS, LIBOPS_BINARY_COUNT, 1)  // table_binary_1.cpp
-// KIND is UNARY (transforms), BINARY (scalar/pairwise/broadcast) or REDUCE.
+// KIND is UNARY (transforms), UNARY_WIDE (transforms bound by arithmetic:
+// Note [Vector width] in core/cpu_isa.h), BINARY (scalar/pairwise/broadcast)
+// or REDUCE.
 #pragma once
 
 #include "libops/legacy/dispatch.h"
@@ -23,11 +25,13 @@ constexpr bool numbers_ascending(const LegacyOpInfo (&ops)[N]) {
   return true;
 }
 
-template <template <typename> class F, unsigned kSet>
+// kWide: the table's functors are bound by arithmetic (Note [Vector width]
+// in core/cpu_isa.h): the UNARY_WIDE kind.
+template <template <typename> class F, unsigned kSet, bool kWide = false>
 Status dispatch_unary(const char* name, ComputeType ct, const NDArray& x, NDArray& z, const ExtraParams& e) {
   return with_compute_type<kSet>(name, ct, x.dtype(), [&](auto tag) {
     using C = decltype(tag);
-    elementwise_unary<F<C>, C>(x, z, e);
+    elementwise_unary<F<C>, C, kWide>(x, z, e);
   });
 }
 
@@ -67,14 +71,18 @@ Status dispatch_reduce(const char* name, ComputeType ct, const NDArray& x, const
 
 // The kernel call of one row, per table kind (parameters of the run functions below).
 #define LIBOPS_CALL_UNARY(NAME, F, SET) dispatch_unary<F, SET>(#NAME, ct, x, z, e)
+#define LIBOPS_CALL_UNARY_WIDE(NAME, F, SET) dispatch_unary<F, SET, true>(#NAME, ct, x, z, e)
 #define LIBOPS_CALL_BINARY(NAME, F, SET) dispatch_binary<F, SET>(#NAME, ct, x, *y, z, e)
 #define LIBOPS_CALL_REDUCE(NAME, F, SET) dispatch_reduce<F, SET>(#NAME, ct, x, y, z, axes, e)
 #define LIBOPS_CASE_UNARY(NUM, NAME, F, SET) case NUM: return LIBOPS_CALL_UNARY(NAME, F, SET);
+#define LIBOPS_CASE_UNARY_WIDE(NUM, NAME, F, SET) case NUM: return LIBOPS_CALL_UNARY_WIDE(NAME, F, SET);
 #define LIBOPS_CASE_BINARY(NUM, NAME, F, SET) case NUM: return LIBOPS_CALL_BINARY(NAME, F, SET);
 #define LIBOPS_CASE_REDUCE(NUM, NAME, F, SET) case NUM: return LIBOPS_CALL_REDUCE(NAME, F, SET);
 // In a half, rows of the other parity are not instantiated (if constexpr).
 #define LIBOPS_HALF_CASE_UNARY(NUM, NAME, F, SET) \
   case NUM: if constexpr ((NUM) % 2 == kHalf) return LIBOPS_CALL_UNARY(NAME, F, SET); else break;
+#define LIBOPS_HALF_CASE_UNARY_WIDE(NUM, NAME, F, SET) \
+  case NUM: if constexpr ((NUM) % 2 == kHalf) return LIBOPS_CALL_UNARY_WIDE(NAME, F, SET); else break;
 #define LIBOPS_HALF_CASE_BINARY(NUM, NAME, F, SET) \
   case NUM: if constexpr ((NUM) % 2 == kHalf) return LIBOPS_CALL_BINARY(NAME, F, SET); else break;
 #define LIBOPS_HALF_CASE_REDUCE(NUM, NAME, F, SET) \

@@ -2,4 +2,4 @@
 #include "libops/legacy/ops/transform_strict_ops.h"
 #include "libops/legacy/table_impl.h"
 
-LIBOPS_TABLE_HALF(UNARY, transform_strict, LIBOPS_TRANSFORM_STRICT_OPS, LIBOPS_TRANSFORM_STRICT_COUNT, 0)
+LIBOPS_TABLE_HALF(UNARY_WIDE, transform_strict, LIBOPS_TRANSFORM_STRICT_OPS, LIBOPS_TRANSFORM_STRICT_COUNT, 0)

@@ -95,8 +95,10 @@ template <typename R, typename F>
 
 }  // namespace detail
 
-// z = op(x); x broadcasts to z's shape (checked by the caller).
-template <typename Op, typename C>
+// z = op(x); x broadcasts to z's shape (checked by the caller). kWide: the
+// functor is bound by arithmetic, and its AVX-512 copy gets 512-bit
+// vectors (Note [Vector width] in core/cpu_isa.h).
+template <typename Op, typename C, bool kWide = false>
 void elementwise_unary(const NDArray& x, NDArray& z, const ExtraParams& e) {
   using R = unary_result_t<Op, C>;
   const NDArray* in[1] = {&x};
@@ -136,7 +138,7 @@ void elementwise_unary(const NDArray& x, NDArray& z, const ExtraParams& e) {
   };
   // Every path compiled per instruction set (Note [Runtime ISA dispatch]),
   // so a dense run and a strided one give the same bits.
-  auto inner = [&](char* const* p, const int64_t* s, int64_t n) { isa_dispatch([&] { body(p, s, n); }); };
+  auto inner = [&](char* const* p, const int64_t* s, int64_t n) { isa_dispatch<kWide>([&] { body(p, s, n); }); };
   detail::run_elementwise<2>(z, in, inner);
 }
 

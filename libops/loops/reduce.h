@@ -315,23 +315,25 @@ class Reducer {
   typedef C PickVec __attribute__((vector_size(kPickBytes)));
   static constexpr int kPickLanes = kPickBytes / int(sizeof(C));
 
-  static PickVec load_vec(const C* p) {
+  // Always inlined: each ISA copy of the pick keeps its vectors in its
+  // own registers (Note [Runtime ISA dispatch]); no call passes them.
+  [[gnu::always_inline]] static PickVec load_vec(const C* p) {
     PickVec v;
     std::memcpy(&v, p, sizeof(v));
     return v;
   }
   // x, or |x| for the absolute picks (float keys only on this path).
-  static PickVec key_vec(PickVec v) {
+  [[gnu::always_inline]] static PickVec key_vec(PickVec v) {
     if constexpr (Op::kAbsolute) return v < C(0) ? -v : v;
     else return v;
   }
-  static auto better_vec(PickVec a, PickVec b) {
+  [[gnu::always_inline]] static auto better_vec(PickVec a, PickVec b) {
     if constexpr (Op::kLargest) return a > b;
     else return a < b;
   }
   // Whether any lane of a comparison's mask is set: the mask's bytes ORed
   // as four 64-bit words (a lane-by-lane loop cost more than the compares).
-  static bool any_lane(decltype(PickVec{} != PickVec{}) m) {
+  [[gnu::always_inline]] static bool any_lane(decltype(PickVec{} != PickVec{}) m) {
     static_assert(sizeof(m) == 4 * sizeof(uint64_t));
     uint64_t w[4];
     std::memcpy(w, &m, sizeof w);
@@ -451,11 +453,12 @@ class Reducer {
     }
     Acc a = Op::identity(e_);
     C xb[kLoadBlock], yb[kArity == 2 ? kLoadBlock : 1];
+    const C* y = kArity == 2 ? yb : nullptr;
     for (int64_t i = 0; i < n; i += kLoadBlock) {
       const int64_t m = std::min(kLoadBlock, n - i);
       load(0, p[0] + i * s[0], s[0], m, xb);
       if constexpr (kArity == 2) load(1, p[1] + i * s[1], s[1], m, yb);
-      a = Op::merge(a, fold_dense(xb, yb, m, index0 + i));
+      a = Op::merge(a, fold_dense(xb, y, m, index0 + i));
     }
     return a;
   }

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "libops/core/fast_math.h"
+#include "libops/core/cpu_isa.h"
 #include "libops/core/parallel.h"
 #include "libops/loops/copy.h"
 #include "libops/ops/declarable_op.h"
@@ -273,52 +274,55 @@ void pool2d_run(const Geometry2d& g, const Window2d& win, const Reducer& r, cons
     parallel_for(g.n * g.c, grain, [&](int64_t begin, int64_t end) {
       std::vector<C> cols(static_cast<size_t>(g.w));
       C* cp = cols.data();
-      for (int64_t p = begin; p < end; ++p) {
-        const C* xp = x + p * plane;
-        C* zp = z + p * out_plane;
-        for (int64_t oh = 0; oh < g.oh; ++oh) {
-          const int64_t ih0 = oh * win.sh - g.pad_top;
-          if (row_lo[oh] == row_hi[oh]) {
-            std::fill(cols.begin(), cols.end(), r.init());
-          } else {
-            const C* first = xp + (ih0 + row_lo[oh] * win.dh) * g.w;
-            std::copy(first, first + g.w, cp);  // combine(init, v) == v
-            for (int64_t kh = row_lo[oh] + 1; kh < row_hi[oh]; ++kh) {
-              const C* xr = xp + (ih0 + kh * win.dh) * g.w;
-              for (int64_t iw = 0; iw < g.w; ++iw) cp[iw] = Reducer::combine(cp[iw], xr[iw]);
+      // The planes, compiled per instruction set (Note [Runtime ISA dispatch]).
+      isa_dispatch([&] {
+        for (int64_t p = begin; p < end; ++p) {
+          const C* xp = x + p * plane;
+          C* zp = z + p * out_plane;
+          for (int64_t oh = 0; oh < g.oh; ++oh) {
+            const int64_t ih0 = oh * win.sh - g.pad_top;
+            if (row_lo[oh] == row_hi[oh]) {
+              std::fill(cols.begin(), cols.end(), r.init());
+            } else {
+              const C* first = xp + (ih0 + row_lo[oh] * win.dh) * g.w;
+              std::copy(first, first + g.w, cp);  // combine(init, v) == v
+              for (int64_t kh = row_lo[oh] + 1; kh < row_hi[oh]; ++kh) {
+                const C* xr = xp + (ih0 + kh * win.dh) * g.w;
+                for (int64_t iw = 0; iw < g.w; ++iw) cp[iw] = Reducer::combine(cp[iw], xr[iw]);
+              }
             }
+            C* zr = zp + oh * g.ow;
+            const int64_t rows = row_hi[oh] - row_lo[oh];
+            // Edge outputs, whose windows stick out of the row: tap by tap.
+            auto edge = [&](int64_t ow) {
+              const int64_t iw0 = ow * win.sw - g.pad_left;
+              C acc = r.init();
+              for (int64_t kw = col_lo[ow]; kw < col_hi[ow]; ++kw) acc = Reducer::combine(acc, cp[iw0 + kw * win.dw]);
+              zr[ow] = r.finish(acc, rows * (col_hi[ow] - col_lo[ow]), oh, ow);
+            };
+            for (int64_t ow = 0; ow < inner_begin; ++ow) edge(ow);
+            for (int64_t ow = inner_end; ow < g.ow; ++ow) edge(ow);
+            // Inner outputs: every tap valid, so one tap of every output at
+            // a time, independent lanes that vectorize (with strides 1 and 2
+            // known to the compiler, which then loads with shuffles).
+            const int64_t count = inner_end - inner_begin;
+            if (count == 0) continue;
+            const C* c0 = cp + inner_begin * win.sw - g.pad_left;  // >= cp: these windows lie inside
+            C* z0 = zr + inner_begin;
+            auto inner = [&](auto sw) {
+              for (int64_t o = 0; o < count; ++o) z0[o] = c0[o * sw];
+              for (int64_t kw = 1; kw < win.kw; ++kw) {
+                const C* ck = c0 + kw * win.dw;
+                for (int64_t o = 0; o < count; ++o) z0[o] = Reducer::combine(z0[o], ck[o * sw]);
+              }
+            };
+            if (win.sw == 1) inner(std::integral_constant<int64_t, 1>{});
+            else if (win.sw == 2) inner(std::integral_constant<int64_t, 2>{});
+            else inner(win.sw);
+            for (int64_t o = 0; o < count; ++o) z0[o] = r.finish(z0[o], rows * win.kw, oh, inner_begin + o);
           }
-          C* zr = zp + oh * g.ow;
-          const int64_t rows = row_hi[oh] - row_lo[oh];
-          // Edge outputs, whose windows stick out of the row: tap by tap.
-          auto edge = [&](int64_t ow) {
-            const int64_t iw0 = ow * win.sw - g.pad_left;
-            C acc = r.init();
-            for (int64_t kw = col_lo[ow]; kw < col_hi[ow]; ++kw) acc = Reducer::combine(acc, cp[iw0 + kw * win.dw]);
-            zr[ow] = r.finish(acc, rows * (col_hi[ow] - col_lo[ow]), oh, ow);
-          };
-          for (int64_t ow = 0; ow < inner_begin; ++ow) edge(ow);
-          for (int64_t ow = inner_end; ow < g.ow; ++ow) edge(ow);
-          // Inner outputs: every tap valid, so one tap of every output at
-          // a time, independent lanes that vectorize (with strides 1 and 2
-          // known to the compiler, which then loads with shuffles).
-          const int64_t count = inner_end - inner_begin;
-          if (count == 0) continue;
-          const C* c0 = cp + inner_begin * win.sw - g.pad_left;  // >= cp: these windows lie inside
-          C* z0 = zr + inner_begin;
-          auto inner = [&](auto sw) {
-            for (int64_t o = 0; o < count; ++o) z0[o] = c0[o * sw];
-            for (int64_t kw = 1; kw < win.kw; ++kw) {
-              const C* ck = c0 + kw * win.dw;
-              for (int64_t o = 0; o < count; ++o) z0[o] = Reducer::combine(z0[o], ck[o * sw]);
-            }
-          };
-          if (win.sw == 1) inner(std::integral_constant<int64_t, 1>{});
-          else if (win.sw == 2) inner(std::integral_constant<int64_t, 2>{});
-          else inner(win.sw);
-          for (int64_t o = 0; o < count; ++o) z0[o] = r.finish(z0[o], rows * win.kw, oh, inner_begin + o);
         }
-      }
+      });
     });
     return;
   }
@@ -326,24 +330,26 @@ void pool2d_run(const Geometry2d& g, const Window2d& win, const Reducer& r, cons
   // and contiguous.
   const int64_t row_work = std::max<int64_t>(1, g.ow * g.c * window_work);
   parallel_for(g.n * g.oh, std::max<int64_t>(1, 32768 / row_work), [&](int64_t begin, int64_t end) {
-    for (int64_t t = begin; t < end; ++t) {
-      const int64_t n = t / g.oh, oh = t % g.oh;
-      const int64_t ih0 = oh * win.sh - g.pad_top;
-      for (int64_t ow = 0; ow < g.ow; ++ow) {
-        const int64_t iw0 = ow * win.sw - g.pad_left;
-        C* zr = z + (t * g.ow + ow) * g.c;
-        for (int64_t c = 0; c < g.c; ++c) zr[c] = r.init();
-        for (int64_t kh = row_lo[oh]; kh < row_hi[oh]; ++kh) {
-          const int64_t ih = ih0 + kh * win.dh;
-          for (int64_t kw = col_lo[ow]; kw < col_hi[ow]; ++kw) {
-            const C* xr = x + ((n * g.h + ih) * g.w + iw0 + kw * win.dw) * g.c;
-            for (int64_t c = 0; c < g.c; ++c) zr[c] = Reducer::combine(zr[c], xr[c]);
+    isa_dispatch([&] {
+      for (int64_t t = begin; t < end; ++t) {
+        const int64_t n = t / g.oh, oh = t % g.oh;
+        const int64_t ih0 = oh * win.sh - g.pad_top;
+        for (int64_t ow = 0; ow < g.ow; ++ow) {
+          const int64_t iw0 = ow * win.sw - g.pad_left;
+          C* zr = z + (t * g.ow + ow) * g.c;
+          for (int64_t c = 0; c < g.c; ++c) zr[c] = r.init();
+          for (int64_t kh = row_lo[oh]; kh < row_hi[oh]; ++kh) {
+            const int64_t ih = ih0 + kh * win.dh;
+            for (int64_t kw = col_lo[ow]; kw < col_hi[ow]; ++kw) {
+              const C* xr = x + ((n * g.h + ih) * g.w + iw0 + kw * win.dw) * g.c;
+              for (int64_t c = 0; c < g.c; ++c) zr[c] = Reducer::combine(zr[c], xr[c]);
+            }
           }
+          const int64_t valid = (row_hi[oh] - row_lo[oh]) * (col_hi[ow] - col_lo[ow]);
+          for (int64_t c = 0; c < g.c; ++c) zr[c] = r.finish(zr[c], valid, oh, ow);
         }
-        const int64_t valid = (row_hi[oh] - row_lo[oh]) * (col_hi[ow] - col_lo[ow]);
-        for (int64_t c = 0; c < g.c; ++c) zr[c] = r.finish(zr[c], valid, oh, ow);
       }
-    }
+    });
   });
 }
 

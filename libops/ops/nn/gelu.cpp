@@ -91,9 +91,9 @@ LIBOPS_FORCE_INLINE float gelu_tanh_f32(float x) {
 template <bool kTanh>
 void gelu_dense_f32(const float* x, float* z, int64_t n) {
   parallel_for(n, 1 << 15, [&](int64_t begin, int64_t end) {
-    // Bound by arithmetic: the AVX-512 copy's 512-bit vectors are 1.5x the
-    // 256-bit ones (Note [Runtime ISA dispatch]).
-    isa_dispatch([&] {
+    // Bound by arithmetic: 512-bit vectors are 1.5x the 256-bit ones (Note
+    // [Vector width] in core/cpu_isa.h).
+    isa_dispatch<true>([&] {
       for (int64_t i = begin; i < end; ++i) z[i] = kTanh ? gelu_tanh_f32(x[i]) : gelu_erf_f32(x[i]);
     });
   });

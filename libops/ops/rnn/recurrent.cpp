@@ -164,8 +164,9 @@ void cell_cpu(DataType ct, const RnnDesc& desc, const CellStep& step) {
     parallel_for(desc.N, std::max<int64_t>(1, 8192 / std::max<int64_t>(1, desc.H)), [&](int64_t begin, int64_t end) {
       std::vector<float> buf(static_cast<size_t>(4 * desc.H));
       float* row_buf = buf.data();
-      // Bound by the gates' arithmetic: Note [Runtime ISA dispatch].
-      isa_dispatch([&] {
+      // Bound by the gates' arithmetic: 512-bit vectors (Note [Vector width]
+      // in core/cpu_isa.h).
+      isa_dispatch<true>([&] {
         for (int64_t b = begin; b < end; ++b) lstm_row_f32(desc, step, b, row_buf);
       });
     });
