@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "libops/core/cpu_isa.h"
 #include "libops/core/parallel.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
@@ -151,6 +152,9 @@ C row_total(const C* x, int64_t n, C id) {
   return acc;
 }
 
+// The row loops run compiled per instruction set (Note [Runtime ISA
+// dispatch]): LanePrefix's 32-byte lanes are two SSE registers at the
+// baseline, and cumsum ran at half speed there.
 template <ScanOp kOp, typename C>
 void scan_cpu_typed(const ScanDesc& d, const C* x, C* z) {
   const C id = scan::identity<C>(d);
@@ -172,7 +176,7 @@ void scan_cpu_typed(const ScanDesc& d, const C* x, C* z) {
           parallel_for(threads, 1, [&](int64_t b, int64_t e) {
             for (int64_t t = b; t < e; ++t) {
               const int64_t lo = std::min(len, t * chunk), hi = std::min(len, (t + 1) * chunk);
-              total[static_cast<size_t>(t)] = row_total<kOp>(xr + s0 + lo, hi - lo, id);
+              total[static_cast<size_t>(t)] = isa_dispatch([&] { return row_total<kOp>(xr + s0 + lo, hi - lo, id); });
             }
           });
           C before = carry_in;
@@ -186,7 +190,7 @@ void scan_cpu_typed(const ScanDesc& d, const C* x, C* z) {
               const int64_t lo = t * chunk, hi = std::min(len, (t + 1) * chunk);
               if (lo >= hi) continue;
               C carry = total[static_cast<size_t>(t)];
-              scan_row<kOp>(xr + s0 + lo, zr + s0 + lo, hi - lo, carry, id);
+              isa_dispatch([&] { scan_row<kOp>(xr + s0 + lo, zr + s0 + lo, hi - lo, carry, id); });
             }
           });
           carry_in = before;
@@ -195,26 +199,30 @@ void scan_cpu_typed(const ScanDesc& d, const C* x, C* z) {
       return;
     }
     parallel_for(d.outer, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, d.n)), [&](int64_t b, int64_t e) {
-      for (int64_t o = b; o < e; ++o) {
-        C carry = id;
-        scan_row<kOp>(x + o * d.n, z + o * d.n, d.n, carry, id);
-      }
+      isa_dispatch([&] {
+        for (int64_t o = b; o < e; ++o) {
+          C carry = id;
+          scan_row<kOp>(x + o * d.n, z + o * d.n, d.n, carry, id);
+        }
+      });
     });
     return;
   }
   // inner > 1: rows of inner elements advance together.
   parallel_for(d.outer, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, d.n * d.inner)), [&](int64_t b, int64_t e) {
-    for (int64_t o = b; o < e; ++o) {
-      const C* xo = x + o * d.n * d.inner;
-      C* zo = z + o * d.n * d.inner;
-      for (int64_t i = 0; i < d.inner; ++i) zo[i] = scan::combine<kOp>(id, xo[i]);
-      for (int64_t j = 1; j < d.n; ++j) {
-        const C* prev = zo + (j - 1) * d.inner;
-        const C* xj = xo + j * d.inner;
-        C* zj = zo + j * d.inner;
-        for (int64_t i = 0; i < d.inner; ++i) zj[i] = scan::combine<kOp>(prev[i], xj[i]);
+    isa_dispatch([&] {
+      for (int64_t o = b; o < e; ++o) {
+        const C* xo = x + o * d.n * d.inner;
+        C* zo = z + o * d.n * d.inner;
+        for (int64_t i = 0; i < d.inner; ++i) zo[i] = scan::combine<kOp>(id, xo[i]);
+        for (int64_t j = 1; j < d.n; ++j) {
+          const C* prev = zo + (j - 1) * d.inner;
+          const C* xj = xo + j * d.inner;
+          C* zj = zo + j * d.inner;
+          for (int64_t i = 0; i < d.inner; ++i) zj[i] = scan::combine<kOp>(prev[i], xj[i]);
+        }
       }
-    }
+    });
   });
 }
 
