@@ -53,13 +53,29 @@ LIBOPS_TARGET_AVX2 inline void stream_tile_avx(void* dst, const void* src) {
   for (int k = 0; k < 4; ++k) _mm256_stream_si256(d + k, _mm256_loadu_si256(s + k));
 }
 #endif
-// Streams 128 bytes from `src` to the 64-byte aligned `dst`.
-inline void stream_tile(void* dst, const void* src) {
+// Whether stream_tile may move 32 bytes at a time: asked once per output
+// run, not per tile.
+inline bool stream_wide_tiles() {
 #if defined(__AVX__)
+  return true;
+#elif LIBOPS_ISA_DISPATCH
+  return cpu_isa() != CpuIsa::kBaseline;
+#else
+  return false;
+#endif
+}
+
+// Streams 128 bytes from `src` to the 64-byte aligned `dst`; `wide` is
+// stream_wide_tiles().
+inline void stream_tile(void* dst, const void* src, bool wide) {
+#if defined(__AVX__)
+  (void)wide;
   stream_tile_avx(dst, src);
 #else
 #if LIBOPS_ISA_DISPATCH
-  if (cpu_isa() != CpuIsa::kBaseline) return stream_tile_avx(dst, src);
+  if (wide) return stream_tile_avx(dst, src);
+#else
+  (void)wide;
 #endif
   auto* d = static_cast<__m128i*>(dst);
   const auto* s = static_cast<const __m128i*>(src);
@@ -83,10 +99,11 @@ template <typename R, typename Fill>
     const int64_t head = std::min<int64_t>(n, int64_t((64 - address % 64) % 64) / int64_t(sizeof(R)));
     if (head > 0) fill(int64_t{0}, head, z);
     int64_t i = head;
+    const bool wide = detail::stream_wide_tiles();
     for (; i + kTile <= n; i += kTile) {
       alignas(64) R tile[kTile];
       fill(i, kTile, tile);
-      detail::stream_tile(z + i, tile);
+      detail::stream_tile(z + i, tile, wide);
     }
     if (i < n) fill(i, n - i, z + i);
     _mm_sfence();
@@ -112,10 +129,11 @@ template <typename R, typename F>
   if (stream && address % sizeof(R) == 0) {
     lo = std::min<int64_t>(n, int64_t((64 - address % 64) % 64) / int64_t(sizeof(R)));
     hi = lo + (n - lo) / kTile * kTile;
+    const bool wide = detail::stream_wide_tiles();
     for (int64_t i = lo; i < hi; i += kTile) {
       alignas(64) R tile[kTile];
       for (int64_t j = 0; j < kTile; ++j) tile[j] = f(i + j);
-      detail::stream_tile(z + i, tile);
+      detail::stream_tile(z + i, tile, wide);
     }
     _mm_sfence();
   }
