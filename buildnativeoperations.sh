@@ -185,7 +185,15 @@ if [ "$DO_TEST" = 1 ]; then
       export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1}
       echo "== ThreadSanitizer: the threaded tests ($THREADED_TESTS)"
       "$BUILD_DIR/tests_cpu" --gtest_filter="$THREADED_TESTS" ;;
-    *) (cd "$BUILD_DIR" && ctest --output-on-failure) ;;
+    *)
+      # On a failure, the failed cases and the sanitizer's first lines again
+      # at the end, where a log's tail shows them (the full output is above).
+      if ! (cd "$BUILD_DIR" && ctest --output-on-failure); then
+        echo "== failed, on$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2):"
+        grep -h -E '^\[  FAILED  \]|ERROR: (Address|Leak|Thread)Sanitizer|runtime error:|^[^ ]+:[0-9]+: Failure' \
+          "$BUILD_DIR/Testing/Temporary/LastTest.log" 2>/dev/null | sort -u | head -40
+        exit 1
+      fi ;;
   esac
   if [ "$CHIP" = cuda ]; then
     if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
