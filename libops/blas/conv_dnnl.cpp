@@ -20,6 +20,7 @@ namespace {
 
 std::atomic<bool> g_forced_off{false};
 
+#ifdef LIBOPS_HAVE_DNNL
 bool environment_allows() {
   static const bool on = [] {
     const char* v = std::getenv("LIBOPS_DNNL");
@@ -27,6 +28,7 @@ bool environment_allows() {
   }();
   return on;
 }
+#endif
 
 }  // namespace
 

@@ -324,7 +324,9 @@ TEST_F(NnOnDevice, PoolingModesAndGeometry) {
     EXPECT_EQ(p.mode, k.mode) << k.op;
     EXPECT_EQ(p.g.nchw, k.nchw) << k.op;
     EXPECT_EQ((Dims{p.g.n, p.g.c, p.g.h, p.g.w}), (Dims{2, 3, k.seen_h, 6})) << k.op;
-    if (k.seen_h != 5) EXPECT_FALSE(p.win.same) << "explicit padding after evening out";
+    if (k.seen_h != 5) {
+      EXPECT_FALSE(p.win.same) << "explicit padding after evening out";
+    }
     EXPECT_EQ((Dims{p.g.oh, p.g.ow, p.g.pad_top, p.g.pad_left}), k.out) << k.op;
     EXPECT_EQ((Dims{p.win.kh, p.win.kw, p.win.sh, p.win.sw}), (Dims{k.iargs[0], k.iargs[1], k.iargs[2], k.iargs[3]}))
         << k.op;
