@@ -29,7 +29,8 @@ lines = []
 ONNX_TYPE = {np.dtype(np.float16): TensorProto.FLOAT16, np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float64): TensorProto.DOUBLE,
              np.dtype(np.int64): TensorProto.INT64, np.dtype(np.int32): TensorProto.INT32,
              np.dtype(np.bool_): TensorProto.BOOL, np.dtype(np.uint8): TensorProto.UINT8,
-             np.dtype(np.uint32): TensorProto.UINT32}
+             np.dtype(np.uint32): TensorProto.UINT32, np.dtype(np.int8): TensorProto.INT8,
+             np.dtype(np.int16): TensorProto.INT16, np.dtype(np.uint16): TensorProto.UINT16}
 
 
 def f32(*shape):
@@ -370,6 +371,11 @@ def main():
     lowering_cases()
     sequence_reversal_cases()
     scan_cases()
+    random_cases()
+    quantize_cases()
+    window_cases()
+    integer_cases()
+    dft_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -798,9 +804,12 @@ def lstm_classifier(vocab=20, emb=8, hidden=16, classes=5, seq=7):
          dims={"ids": ["batch", seq]}, rtol=1e-4, atol=1e-5)
 
 
-def save_only(name, nodes, inputs, outputs, inits=None, opset=13, domains=()):
-    """A model the importer must refuse: written without reference outputs."""
-    vis = [helper.make_tensor_value_info(n, TensorProto.FLOAT, shape) for n, shape in inputs.items()]
+def save_only(name, nodes, inputs, outputs, inits=None, opset=13, domains=(), types=None):
+    """A model without reference outputs: one the importer must refuse, or one
+    whose outputs the tests check by their properties (random draws).
+    inputs: {name: shape}, float unless types {name: TensorProto type} says."""
+    types = types or {}
+    vis = [helper.make_tensor_value_info(n, types.get(n, TensorProto.FLOAT), shape) for n, shape in inputs.items()]
     outs = [helper.make_empty_tensor_value_info(o) for o in outputs]
     g = helper.make_graph(nodes, name, vis, outs,
                           initializer=[numpy_helper.from_array(np.asarray(a), n) for n, a in (inits or {}).items()])
@@ -815,7 +824,7 @@ def save_only(name, nodes, inputs, outputs, inits=None, opset=13, domains=()):
 def errors():
     """Models the importer refuses, for the error tests (err_*.onnx)."""
     save_only("err_unsupported_op", [N("Relu", ["x"], ["r"], name="first"),
-                                     N("Unique", ["r"], ["z"], name="my_unique")],
+                                     N("TfIdfVectorizer", ["r"], ["z"], name="my_tfidf")],
               {"x": [2, 3]}, ["z"])
     save_only("err_bad_attribute", [N("MaxPool", ["x"], ["z"], name="pool1", kernel_shape=[2, 2], ceil_mode=1,
                                         pads=[0, 0, 1, 1])],
@@ -825,7 +834,7 @@ def errors():
     save_only("err_many", [N("Einsum", ["x"], ["a"], name="e1", equation="ii->i"),
                            N("Relu", ["x"], ["b"], name="fine"),
                            N("MaxPool", ["y"], ["c"], name="p", kernel_shape=[2, 2], ceil_mode=1, pads=[1, 0, 0, 0]),
-                           N("Unique", ["b"], ["d"], name="u"),
+                           N("TfIdfVectorizer", ["b"], ["d"], name="u"),
                            N("Custom", ["b"], ["e"], name="ms", domain="com.microsoft")],
               {"x": [2, 2], "y": [1, 1, 4, 4]}, ["a", "c", "d", "e"], domains=["com.microsoft"])
     body = helper.make_graph([N("Identity", ["cond_in"], ["cond_out"]), N("Add", ["v_in", "v_in"], ["v_out"]),
@@ -1083,6 +1092,135 @@ def scan_cases():
                               N("Squeeze", ["reds"], ["z1"], axes=[1])],
          {"x": g32(4)}, ["z0", "z1"], {"n": np.array(3, np.int64), "m": np.array(2, np.int64)}, opset=11,
          dims={"x": ["D"]})
+
+
+
+def random_cases():
+    """Random ops: no reference values (ONNX Runtime's generator is not
+    libops' threefry); the tests check ranges, moments and determinism."""
+    save_only("random_uniform", [N("RandomUniform", [], ["z"], shape=[4000], low=2.0, high=5.0, seed=3.0)],
+              {}, ["z"], opset=13)
+    save_only("random_uniform_two", [N("RandomUniform", [], ["a"], shape=[64], seed=3.0),
+                                     N("RandomUniform", [], ["b"], shape=[64], seed=4.0),
+                                     N("RandomUniform", [], ["c"], shape=[64]),
+                                     N("RandomUniform", [], ["d"], shape=[64])], {}, ["a", "b", "c", "d"], opset=13)
+    save_only("random_normal", [N("RandomNormal", [], ["z"], shape=[50, 80], mean=1.0, scale=2.0, seed=7.0,
+                                  dtype=TensorProto.DOUBLE)], {}, ["z"], opset=13)
+    save_only("random_uniform_like", [N("RandomUniformLike", ["x"], ["z"], low=-1.0, high=1.0,
+                                        dtype=TensorProto.DOUBLE)], {"x": ["n", 3]}, ["z"], opset=13)
+    save_only("random_normal_like", [N("RandomNormalLike", ["x"], ["z"], seed=1.0)], {"x": [2, 3]}, ["z"], opset=13)
+    save_only("bernoulli", [N("Bernoulli", ["p"], ["z"], seed=5.0)], {"p": ["n"]}, ["z"], opset=15)
+    save_only("bernoulli_int32", [N("Bernoulli", ["p"], ["z"], dtype=TensorProto.INT32)], {"p": [3, 4]}, ["z"],
+              opset=15)
+    save_only("multinomial", [N("Multinomial", ["logits"], ["z"], sample_size=4000, seed=2.0)], {"logits": [2, 3]},
+              ["z"], opset=13)
+    save_only("err_random_int_dtype", [N("RandomUniform", [], ["z"], name="ru", shape=[3], dtype=TensorProto.INT32)],
+              {}, ["z"], opset=13)
+
+
+def quantize_cases():
+    """QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear: per tensor and
+    per axis, saturation, ties to even, the default uint8 zero point."""
+    r = np.random.default_rng(20261128)
+
+    def g32(*shape):
+        return (r.standard_normal(shape) * 4).astype(np.float32)
+
+    x = g32(2, 3, 4)
+    # Ties (x / scale = k + 0.5) round to even; values far outside saturate.
+    ties = np.array([-3.5, -2.5, -0.5, 0.5, 1.5, 2.5, 1000.0, -1000.0], np.float32)
+    s, zu, zi = np.array(0.5, np.float32), np.array(128, np.uint8), np.array(-3, np.int8)
+    one("QuantizeLinear", "quantize_u8", {"x": x}, inits={"s": s, "zp": zu})
+    one("QuantizeLinear", "quantize_i8", {"x": x}, inits={"s": s, "zp": zi})
+    one("QuantizeLinear", "quantize_ties", {"x": ties}, inits={"s": np.array(1.0, np.float32),
+                                                               "zp": np.array(0, np.int8)})
+    one("QuantizeLinear", "quantize_no_zp_opset10", {"x": np.abs(x)}, opset=10, inits={"s": s})
+    one("QuantizeLinear", "quantize_axis1", {"x": x}, inits={"s": np.array([0.1, 0.2, 0.4], np.float32),
+                                                             "zp": np.array([1, -2, 3], np.int8)})
+    one("QuantizeLinear", "quantize_axis_last", {"x": x}, axis=-1,
+        inits={"s": np.array([0.1, 0.2, 0.4, 0.8], np.float32), "zp": np.array([0, 10, 20, 255], np.uint8)})
+    one("QuantizeLinear", "quantize_int16", {"x": x * 1000}, opset=21,
+        inits={"s": np.array(0.25, np.float32), "zp": np.array(-7, np.int16)})
+    q = r.integers(0, 256, (2, 3, 4)).astype(np.uint8)
+    one("DequantizeLinear", "dequantize_u8", {"x": q}, inits={"s": s, "zp": zu})
+    one("DequantizeLinear", "dequantize_no_zp_opset10", {"x": q}, opset=10, inits={"s": s})
+    one("DequantizeLinear", "dequantize_axis1", {"x": q.astype(np.int8)},
+        inits={"s": np.array([0.1, 0.2, 0.4], np.float32), "zp": np.array([1, -2, 3], np.int8)})
+    one("DequantizeLinear", "dequantize_int32", {"x": r.integers(-1000, 1000, (5,)).astype(np.int32)},
+        inits={"s": np.array(0.01, np.float32)})
+    case("quantize_roundtrip", [N("QuantizeLinear", ["x", "s", "zp"], ["q"]),
+                                N("DequantizeLinear", ["q", "s", "zp"], ["z"])],
+         {"x": x}, ["z"], {"s": np.array(0.05, np.float32), "zp": np.array(0, np.int8)})
+    dq = [N("DynamicQuantizeLinear", ["x"], ["y", "scale", "zp"])]
+    case("dynamic_quantize", dq, {"x": x}, ["y", "scale", "zp"], opset=11)
+    case("dynamic_quantize_positive", dq, {"x": np.abs(x) + 1}, ["y", "scale", "zp"], opset=11)
+    case("dynamic_quantize_negative", dq, {"x": -np.abs(x) - 1}, ["y", "scale", "zp"], opset=11)
+    case("dynamic_quantize_zeros", dq, {"x": np.zeros((2, 3), np.float32)}, ["y", "scale", "zp"], opset=11)
+    save_only("err_quantize_blocked", [N("QuantizeLinear", ["x", "s"], ["z"], name="qb", axis=1, block_size=2)],
+              {"x": [2, 4]}, ["z"], {"s": np.ones((2, 2), np.float32)}, opset=21)
+
+
+def window_cases():
+    """Hann, Hamming and Blackman windows, periodic and symmetric, with the
+    size a constant (folded) and a graph input."""
+    size = np.array(10, np.int64)
+    for op in ["HannWindow", "HammingWindow", "BlackmanWindow"]:
+        for periodic in [1, 0]:
+            name = f"{op[:-6].lower()}_window_{'periodic' if periodic else 'symmetric'}"
+            case(name, [N(op, ["n"], ["z"], periodic=periodic)], {"n": size}, ["z"], opset=17, atol=1e-6)
+    case("hann_window_double_const", [N("HannWindow", ["n"], ["z"], output_datatype=TensorProto.DOUBLE)], {}, ["z"],
+         {"n": np.array(7, np.int32)}, opset=17, rtol=1e-12, atol=1e-12)
+    case("blackman_window_one", [N("BlackmanWindow", ["n"], ["z"], periodic=1)], {"n": np.array(1, np.int64)},
+         ["z"], opset=17)
+
+
+
+def integer_cases():
+    """Unique (flattened, sorted and in order of first occurrence, all four
+    outputs), MatMulInteger and QLinearMatMul with scalar and per-row or
+    per-column zero points and scales."""
+    r = np.random.default_rng(20261129)
+    x = r.integers(-3, 4, (3, 5)).astype(np.float32)
+    outs = ["y", "idx", "inv", "cnt"]
+    case("unique_sorted", [N("Unique", ["x"], outs)], {"x": x}, outs, opset=11)
+    case("unique_unsorted", [N("Unique", ["x"], outs, sorted=0)], {"x": x}, outs, opset=11)
+    case("unique_int64_values_only", [N("Unique", ["x"], ["y"])], {"x": r.integers(0, 4, (7,))}, ["y"], opset=11)
+    a8 = r.integers(-128, 128, (4, 6)).astype(np.int8)
+    b8 = r.integers(-128, 128, (6, 5)).astype(np.int8)
+    au = r.integers(0, 256, (2, 4, 6)).astype(np.uint8)
+    bu = r.integers(0, 256, (6, 5)).astype(np.uint8)
+    one("MatMulInteger", "matmul_integer_i8", {"a": a8, "b": b8}, opset=10)
+    one("MatMulInteger", "matmul_integer_u8_zp", {"a": au, "b": bu}, opset=10,
+        inits={"azp": np.array(3, np.uint8), "bzp": np.array(200, np.uint8)})
+    # Per-row and per-column zero points, which neither ONNX Runtime nor onnx.reference broadcasts: from the definition.
+    azp, bzp = np.array([1, -2, 3, 0], np.int8), np.array([0, 5, -5, 7, 1], np.int8)
+    want = (a8.astype(np.int32) - azp.astype(np.int32)[:, None]) @ (b8.astype(np.int32) - bzp.astype(np.int32))
+    case("matmul_integer_per_row_col", [N("MatMulInteger", ["a", "b", "azp", "bzp"], ["z0"])], {"a": a8, "b": b8},
+         ["z0"], {"azp": azp, "bzp": bzp}, opset=10, expected=[want.astype(np.int32)])
+    qm = ["a", "as", "az", "b", "bs", "bz", "ys", "yz"]
+    case("qlinear_matmul_u8", [N("QLinearMatMul", qm, ["y"])], {"a": au[0], "b": bu}, ["y"],
+         {"as": np.array(0.02, np.float32), "az": np.array(120, np.uint8), "bs": np.array(0.03, np.float32),
+          "bz": np.array(130, np.uint8), "ys": np.array(0.5, np.float32), "yz": np.array(100, np.uint8)}, opset=10)
+    case("qlinear_matmul_i8_per_col", [N("QLinearMatMul", qm, ["y"])], {"a": a8, "b": b8}, ["y"],
+         {"as": np.array(0.01, np.float32), "az": np.array(2, np.int8),
+          "bs": np.array([0.01, 0.02, 0.03, 0.04, 0.05], np.float32), "bz": np.array([0, 0, 0, 0, 0], np.int8),
+          "ys": np.array(0.2, np.float32), "yz": np.array(-10, np.int8)}, opset=10)
+
+
+
+def dft_cases():
+    """DFT of real and complex signals, forward and inverse, onesided, cropped
+    and zero-padded by dft_length, along the default and another axis."""
+    r = np.random.default_rng(20261130)
+    real = r.standard_normal((2, 8, 1)).astype(np.float32)
+    cplx = r.standard_normal((2, 6, 2)).astype(np.float32)
+    one("DFT", "dft_real", {"x": real}, opset=17, rtol=1e-4, atol=1e-5)
+    one("DFT", "dft_complex_inverse", {"x": cplx}, opset=17, inverse=1, rtol=1e-4, atol=1e-5)
+    one("DFT", "dft_real_onesided", {"x": real}, opset=17, onesided=1, rtol=1e-4, atol=1e-5)
+    one("DFT", "dft_length_crop", {"x": real}, opset=17, inits={"n": np.array(5, np.int64)}, rtol=1e-4, atol=1e-5)
+    one("DFT", "dft_length_pad", {"x": cplx}, opset=17, inits={"n": np.array(9, np.int64)}, rtol=1e-4, atol=1e-5)
+    one("DFT", "dft_opset20_axis", {"x": r.standard_normal((3, 4, 5, 2))}, opset=20,
+        inits={"n": np.array(4, np.int64), "axis": np.array(1, np.int64)}, rtol=1e-10, atol=1e-12)
 
 
 if __name__ == "__main__":

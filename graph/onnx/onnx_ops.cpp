@@ -1898,6 +1898,399 @@ Status map_upsample(C& c) {
                         .arg("scale_h", scales[2]).arg("scale_w", scales[3]).emit1());
 }
 
+// ---- Random numbers
+//
+// Note [ONNX random ops]
+//  libops' random ops are functions of an explicit seed (threefry, as JAX;
+//  docs/ops.md random_uniform): an imported random node draws the same
+//  numbers on every run, where ONNX Runtime's seeded generator moves on from
+//  run to run. The seed attribute (a float) gives the seed by its bit
+//  pattern. A node without one gets a seed hashed from its first output's
+//  name: the random nodes of one model draw different numbers, and every
+//  load of the model draws the same ones (ONNX leaves an unseeded
+//  generator's numbers unspecified).
+int64_t random_seed(C& c) {
+  if (c.has_attr("seed")) {
+    const float f = static_cast<float>(c.attr_float("seed", 0.0));
+    uint32_t bits = 0;
+    std::memcpy(&bits, &f, sizeof bits);
+    return bits;
+  }
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (const unsigned char ch : c.node().outputs[0]) {
+    h ^= ch;
+    h *= 1099511628211ull;
+  }
+  return static_cast<int64_t>(h);
+}
+
+// The dtype attribute (`fallback` where it is absent), one of `allowed`.
+Status dtype_attr(C& c, DataType fallback, const std::vector<DataType>& allowed, DataType& out) {
+  if (c.has_attr("dtype")) {
+    const int code = static_cast<int>(c.attr_int("dtype", 0));
+    out = dtype_from_onnx(code);
+    if (std::find(allowed.begin(), allowed.end(), out) == allowed.end())
+      return c.fail_attr("dtype", str_format("= %s is not supported here", onnx_type_name(code)));
+    return Status::ok();
+  }
+  if (fallback == DataType::kInvalid) return c.fail("the dtype of input 0 is not known and no dtype attribute is given");
+  if (std::find(allowed.begin(), allowed.end(), fallback) == allowed.end())
+    return c.fail(str_format("input 0 has dtype %s, which is not a dtype of this op's output; give the dtype attribute",
+                             dtype_name(fallback)));
+  out = fallback;
+  return Status::ok();
+}
+
+const std::vector<DataType> kRandomFloats = {DataType::kFloat16, DataType::kBFloat16, DataType::kFloat32,
+                                             DataType::kFloat64};
+
+// A draw of input 0's shape: as args where import knows its dims, else
+// from shape_of at run time.
+OpCall& shape_of_input0(C& c, OpCall& call) {
+  const ValueType vt = c.input_type(0);
+  Value x = c.input(0);
+  if (vt.dims_known()) return call.arg("shape", vt.dims);
+  return call.in(c.op("shape_of").in(x).emit1());
+}
+
+// RandomUniform(Like) and RandomNormal(Like): low/high and mean/scale.
+Status map_random(C& c, bool normal, bool like) {
+  DataType t;
+  RETURN_IF_ERROR(dtype_attr(c, like ? c.input_dtype(0) : DataType::kFloat32, kRandomFloats, t));
+  OpCall call = c.op(normal ? "random_normal" : "random_uniform");
+  if (like) {
+    shape_of_input0(c, call);
+  } else {
+    std::vector<int64_t> shape;
+    if (!c.attr_ints("shape", shape)) return c.fail_attr("shape", "is required");
+    call.arg("shape", shape);
+  }
+  call.arg("seed", random_seed(c)).arg("dtype", t);
+  if (normal) call.arg("mean", c.attr_float("mean", 0.0)).arg("stddev", c.attr_float("scale", 1.0));
+  else call.arg("min", c.attr_float("low", 0.0)).arg("max", c.attr_float("high", 1.0));
+  return done(c, 0, call.emit1());
+}
+
+// Bernoulli: 1 where a uniform draw in [0, 1) is below the probability.
+Status map_bernoulli(C& c) {
+  const DataType pt = c.input_dtype(0);
+  if (!dtype_is_float(pt)) return c.fail("input 0 (the probabilities) must have a known float dtype");
+  DataType t;
+  RETURN_IF_ERROR(dtype_attr(c, pt,
+                             {DataType::kBool, DataType::kInt8, DataType::kInt16, DataType::kInt32, DataType::kInt64,
+                              DataType::kUInt8, DataType::kUInt16, DataType::kUInt32, DataType::kUInt64,
+                              DataType::kFloat16, DataType::kBFloat16, DataType::kFloat32, DataType::kFloat64},
+                             t));
+  OpCall draw = c.op("random_uniform");
+  shape_of_input0(c, draw);
+  Value u = draw.arg("seed", random_seed(c)).arg("dtype", pt).emit1();
+  Value one = c.op("less").in(u).in(c.input(0)).emit1();
+  if (t == DataType::kBool) return done(c, 0, one);
+  return done(c, 0, c.op("cast").in(one).arg("dtype", t).emit1());
+}
+
+Status map_multinomial(C& c) {
+  DataType t;  // ONNX's default is int32
+  RETURN_IF_ERROR(dtype_attr(c, DataType::kInt32, {DataType::kInt32, DataType::kInt64}, t));
+  const int64_t samples = c.attr_int("sample_size", 1);
+  return done(c, 0, c.op("random_multinomial").in(c.input(0)).arg("seed", random_seed(c))
+                        .arg("num_samples", std::vector<int64_t>{samples}).arg("dtype", t).emit1());
+}
+
+// ---- Quantization (per tensor and per axis; int8, uint8, int16, uint16)
+//
+// Composed of element-wise ops: x / scale, rounded half to even, plus the
+// zero point, saturated to the integer dtype. Block quantization, 4-bit
+// and float8 dtypes are refused.
+
+bool integer_range(DataType t, double& lo, double& hi) {
+  switch (t) {
+    case DataType::kUInt8: lo = 0; hi = 255; return true;
+    case DataType::kInt8: lo = -128; hi = 127; return true;
+    case DataType::kUInt16: lo = 0; hi = 65535; return true;
+    case DataType::kInt16: lo = -32768; hi = 32767; return true;
+    default: return false;
+  }
+}
+
+// The float dtype the arithmetic runs in: float64 stays, others go to float32.
+DataType compute_dtype(DataType t) { return t == DataType::kFloat64 ? DataType::kFloat64 : DataType::kFloat32; }
+
+Value cast_to(C& c, Value v, DataType from, DataType to) {
+  return from == to ? v : c.op("cast").in(v).arg("dtype", to).emit1();
+}
+
+// Input k (a scale or a zero point) shaped to broadcast against x: as it is
+// when a scalar, else a 1-D tensor laid along `axis` of x.
+Status along_axis(C& c, int k, Value& v) {
+  const ValueType vt = c.input_type(k);
+  v = c.input(k);
+  if (vt.rank() == 0) return Status::ok();
+  if (vt.rank() == 1 && vt.dims[0] == 1) return Status::ok();  // a one-element 1-D: broadcasts as a scalar
+  const int rank = c.input_rank(0);
+  int64_t axis = 0;
+  if (vt.rank() != 1 || !norm_axis(c.opset() >= 13 ? c.attr_int("axis", 1) : 1, rank, axis))
+    return c.fail(str_format("input %d must be a scalar, or 1-D along axis of an input of known rank", k));
+  std::vector<int64_t> shape(static_cast<size_t>(rank), 1);
+  shape[static_cast<size_t>(axis)] = -1;
+  v = c.op("reshape").in(v).arg("shape", shape).emit1();
+  return Status::ok();
+}
+
+// QuantizeLinear's result dtype: the zero point's, else output_dtype, else uint8.
+Status quantized_dtype(C& c, DataType& t) {
+  t = c.has_input(2) ? c.input_dtype(2) : DataType::kUInt8;
+  if (c.opset() >= 21) {
+    const int64_t code = c.attr_int("output_dtype", 0);
+    if (code != 0) {
+      const DataType want = dtype_from_onnx(static_cast<int>(code));
+      if (c.has_input(2) && want != t) return c.fail_attr("output_dtype", "differs from the zero point's dtype");
+      t = want;
+    }
+  }
+  double lo, hi;
+  if (!integer_range(t, lo, hi))
+    return c.fail(str_format("the quantized dtype %s is not supported: int8, uint8, int16 or uint16",
+                             t == DataType::kInvalid ? "(not known)" : dtype_name(t)));
+  return Status::ok();
+}
+
+Value quantize(C& c, Value x, Value scale, Value zero_point, DataType ct, DataType qt) {
+  double lo = 0, hi = 0;
+  integer_range(qt, lo, hi);
+  Value y = c.op("rint").in(c.op("divide").in(x).in(scale).emit1()).emit1();
+  if (zero_point.valid()) y = c.op("add").in(y).in(cast_to(c, zero_point, qt, ct)).emit1();
+  y = c.op("clip").in(y).arg("lo", lo).arg("hi", hi).emit1();
+  return c.op("cast").in(y).arg("dtype", qt).emit1();
+}
+
+Status refuse_blocks(C& c) {
+  if (c.opset() >= 21 && c.attr_int("block_size", 0) != 0)
+    return c.fail_attr("block_size", "!= 0 is not supported: blocked quantization");
+  return Status::ok();
+}
+
+Status map_quantize_linear(C& c) {
+  if (c.opset() >= 19 && c.attr_int("saturate", 1) != 1)
+    return c.fail_attr("saturate", "= 0 applies to float8 only, which is not supported");
+  RETURN_IF_ERROR(refuse_blocks(c));
+  DataType qt;
+  RETURN_IF_ERROR(quantized_dtype(c, qt));
+  const DataType xt = c.input_dtype(0), st = c.input_dtype(1);
+  if (xt == DataType::kInvalid || st == DataType::kInvalid) return c.fail("the dtypes of x and y_scale must be known");
+  const DataType ct = compute_dtype(st);
+  Value scale, zp;
+  RETURN_IF_ERROR(along_axis(c, 1, scale));
+  if (c.has_input(2)) RETURN_IF_ERROR(along_axis(c, 2, zp));
+  Value x = cast_to(c, c.input(0), xt, ct);
+  return done(c, 0, quantize(c, x, cast_to(c, scale, st, ct), zp, ct, qt));
+}
+
+Status map_dequantize_linear(C& c) {
+  const DataType xt = c.input_dtype(0), st = c.input_dtype(1);
+  RETURN_IF_ERROR(refuse_blocks(c));
+  double lo, hi;
+  if (!integer_range(xt, lo, hi) && xt != DataType::kInt32)
+    return c.fail(str_format("x's dtype %s is not supported: int8, uint8, int16, uint16 or int32",
+                             xt == DataType::kInvalid ? "(not known)" : dtype_name(xt)));
+  if (!dtype_is_float(st)) return c.fail("y_scale must have a known float dtype");
+  const DataType ct = compute_dtype(st);
+  Value scale, zp;
+  RETURN_IF_ERROR(along_axis(c, 1, scale));
+  if (c.has_input(2)) RETURN_IF_ERROR(along_axis(c, 2, zp));
+  Value y = cast_to(c, c.input(0), xt, ct);
+  if (zp.valid()) y = c.op("subtract").in(y).in(cast_to(c, zp, xt, ct)).emit1();
+  y = c.op("multiply").in(y).in(cast_to(c, scale, st, ct)).emit1();
+  return done(c, 0, cast_to(c, y, ct, st));
+}
+
+// DynamicQuantizeLinear: uint8 with the scale and zero point that map
+// [min(x, 0), max(x, 0)] onto [0, 255]. NaNs in x are not skipped by the
+// min and max as ONNX Runtime skips them.
+Status map_dynamic_quantize_linear(C& c) {
+  if (c.input_dtype(0) != DataType::kFloat32) return c.fail("x must be float32");
+  const DataType f = DataType::kFloat32;
+  Value x = c.input(0);
+  Value zero = c.constant_scalar(f, 0.0);
+  Value lo = c.op("minimum").in(c.op("reduce_min").in(x).emit1()).in(zero).emit1();
+  Value hi = c.op("maximum").in(c.op("reduce_max").in(x).emit1()).in(zero).emit1();
+  Value scale = c.op("divide").in(c.op("subtract").in(hi).in(lo).emit1()).in(c.constant_scalar(f, 255.0)).emit1();
+  // All zeros: scale 1, as ONNX Runtime, rather than 0 and NaNs after it.
+  scale = c.op("where").in(c.op("equal").in(scale).in(zero).emit1()).in(c.constant_scalar(f, 1.0)).in(scale).emit1();
+  Value zp = c.op("rint").in(c.op("neg").in(c.op("divide").in(lo).in(scale).emit1()).emit1()).emit1();
+  zp = c.op("cast").in(c.op("clip").in(zp).arg("lo", 0.0).arg("hi", 255.0).emit1()).arg("dtype", DataType::kUInt8).emit1();
+  c.set_output(1, scale);
+  c.set_output(2, zp);
+  return done(c, 0, quantize(c, x, scale, zp, f, DataType::kUInt8));
+}
+
+// Unique without axis: the distinct values of x flattened; the first index
+// of each (the least position in its segment), the inverse and the counts
+// (bincount of the inverse).
+Status map_unique(C& c) {
+  if (c.has_attr("axis")) return c.fail_attr("axis", "is not supported: libops' unique works on the flattened input");
+  const int64_t sorted = c.attr_int("sorted", 1);
+  const ValueType vt = c.input_type(0);
+  Value x = c.op("reshape").in(c.input(0)).arg("shape", std::vector<int64_t>{-1}).emit1();
+  const std::vector<Value> vi = c.op("unique").in(x).arg("sorted", sorted != 0).outputs(2).emit();
+  if (vi.size() != 2) return reported();
+  c.set_output(0, vi[0]);
+  if (c.num_outputs() > 1 && c.output_used(1)) {
+    Value n;
+    if (vt.dims_known()) {
+      int64_t numel = 1;
+      for (int64_t d : vt.dims) numel *= d;
+      n = c.constant_scalar(DataType::kInt64, static_cast<double>(numel));
+    } else {
+      n = c.op("reduce_prod").in(c.op("shape_of").in(x).emit1()).emit1();
+    }
+    Value positions = c.op("range").in(c.constant_scalar(DataType::kInt64, 0)).in(n)
+                          .in(c.constant_scalar(DataType::kInt64, 1)).emit1();
+    Value count = c.op("shape_of").in(vi[0]).emit1();
+    c.set_output(1, c.op("unsorted_segment_min").in(positions).in(vi[1]).in(count).emit1());
+  }
+  if (c.num_outputs() > 2 && c.output_used(2)) c.set_output(2, vi[1]);
+  if (c.num_outputs() > 3 && c.output_used(3)) c.set_output(3, c.op("bincount").in(vi[1]).emit1());
+  return Status::ok();
+}
+
+// ---- Integer matrix products
+//
+// MatMulInteger: (a - a_zero_point) @ (b - b_zero_point) in int32, exact.
+// a's zero point is a scalar or one per row of a, b's a scalar or one per
+// column of b.
+Status int32_operand(C& c, int k, int zp_k, bool rows, Value& out) {
+  const DataType t = c.input_dtype(k);
+  if (t != DataType::kInt8 && t != DataType::kUInt8)
+    return c.fail(str_format("input %d must be int8 or uint8", k));
+  out = c.op("cast").in(c.input(k)).arg("dtype", DataType::kInt32).emit1();
+  if (!c.has_input(zp_k)) return Status::ok();
+  const ValueType zt = c.input_type(zp_k);
+  if (zt.dtype != t) return c.fail(str_format("input %d (a zero point) must have input %d's dtype", zp_k, k));
+  Value zp = c.op("cast").in(c.input(zp_k)).arg("dtype", DataType::kInt32).emit1();
+  if (rows && zt.rank() == 1) zp = c.op("reshape").in(zp).arg("shape", std::vector<int64_t>{-1, 1}).emit1();
+  else if (zt.rank() > 1) return c.fail(str_format("input %d (a zero point) must be a scalar or 1-D", zp_k));
+  out = c.op("subtract").in(out).in(zp).emit1();
+  return Status::ok();
+}
+
+Status map_matmul_integer(C& c) {
+  Value a, b;
+  RETURN_IF_ERROR(int32_operand(c, 0, 2, true, a));
+  RETURN_IF_ERROR(int32_operand(c, 1, 3, false, b));
+  return done(c, 0, c.op("matmul").in(a).in(b).emit1());
+}
+
+// QLinearMatMul: the int32 product of the zero-point-free operands, scaled
+// by a_scale * b_scale / y_scale in float32, then quantized with y's zero
+// point, as ONNX Runtime requantizes.
+Status map_qlinear_matmul(C& c) {
+  Value a, b;
+  RETURN_IF_ERROR(int32_operand(c, 0, 2, true, a));
+  RETURN_IF_ERROR(int32_operand(c, 3, 5, false, b));
+  const DataType f = DataType::kFloat32;
+  for (int k : {1, 4, 6})
+    if (c.input_dtype(k) != f) return c.fail(str_format("input %d (a scale) must be float32", k));
+  const DataType qt = c.input_dtype(7);
+  if (qt != DataType::kInt8 && qt != DataType::kUInt8) return c.fail("input 7 (y_zero_point) must be int8 or uint8");
+  Value a_scale = c.input(1);
+  if (c.input_rank(1) == 1) a_scale = c.op("reshape").in(a_scale).arg("shape", std::vector<int64_t>{-1, 1}).emit1();
+  Value multiplier = c.op("divide").in(c.op("multiply").in(a_scale).in(c.input(4)).emit1()).in(c.input(6)).emit1();
+  Value acc = c.op("cast").in(c.op("matmul").in(a).in(b).emit1()).arg("dtype", f).emit1();
+  double lo = 0, hi = 0;
+  integer_range(qt, lo, hi);
+  Value y = c.op("rint").in(c.op("multiply").in(acc).in(multiplier).emit1()).emit1();
+  y = c.op("add").in(y).in(c.op("cast").in(c.input(7)).arg("dtype", f).emit1()).emit1();
+  y = c.op("clip").in(y).arg("lo", lo).arg("hi", hi).emit1();
+  return done(c, 0, c.op("cast").in(y).arg("dtype", qt).emit1());
+}
+
+// DFT (opsets 17 and 20): fft or ifft along one signal axis of a complex
+// [..., 2] array (a real [..., 1] input gets a zero imaginary part). A
+// constant dft_length crops or zero-pads the signal first; onesided keeps
+// the bins 0 .. n/2.
+Status map_dft(C& c) {
+  const ValueType vt = c.input_type(0);
+  const int rank = vt.rank();
+  if (rank < 2 || (vt.dims.back() != 1 && vt.dims.back() != 2))
+    return c.fail("input 0 must have a known rank >= 2 and a last dim of 1 (real) or 2 (complex)");
+  if (vt.dtype != DataType::kFloat32 && vt.dtype != DataType::kFloat64)
+    return c.fail("input 0 must be float32 or float64");
+  int64_t axis = 1;
+  if (c.opset() >= 20) {
+    axis = -2;
+    if (c.has_input(2)) {
+      const Tensor* at = c.constant_input(2);
+      std::vector<int64_t> v;
+      if (at == nullptr || !at->to_int64s(v) || v.size() != 1) return c.fail("input 2 (axis) must be a constant");
+      axis = v[0];
+    }
+  } else {
+    axis = c.attr_int("axis", 1);
+  }
+  int64_t a = 0;
+  if (!norm_axis(axis, rank, a) || a == rank - 1)
+    return c.fail(str_format("axis %lld is not a signal axis of a rank-%d input", static_cast<long long>(axis), rank));
+  const int64_t inverse = c.attr_int("inverse", 0), onesided = c.attr_int("onesided", 0);
+  if (inverse != 0 && onesided != 0) return c.fail_attr("onesided", "= 1 with inverse = 1 is not supported");
+  Value x = c.input(0);
+  if (vt.dims.back() == 1) x = c.op("concat").in(x).in(c.op("zeros_like").in(x).emit1()).arg("axis", rank - 1).emit1();
+  const size_t ua = static_cast<size_t>(a), ur = static_cast<size_t>(rank);
+  int64_t n = vt.dims[ua];
+  if (c.has_input(1)) {
+    const Tensor* lt = c.constant_input(1);
+    std::vector<int64_t> v;
+    if (lt == nullptr || !lt->to_int64s(v) || v.size() != 1 || v[0] < 1)
+      return c.fail("input 1 (dft_length) must be a constant >= 1");
+    if (n < 0) return c.fail("dft_length is given and the signal's length is not known at import");
+    if (v[0] < n) {
+      std::vector<int64_t> begin_size(2 * ur, 0);
+      for (size_t d = 0; d < ur; ++d) begin_size[ur + d] = d == ua ? v[0] : -1;
+      x = c.op("slice").in(x).arg("begin_size", begin_size).emit1();
+    } else if (v[0] > n) {
+      std::vector<int64_t> paddings(2 * ur, 0);
+      paddings[2 * ua + 1] = v[0] - n;
+      x = c.op("pad").in(x).arg("mode", int64_t{0}).arg("paddings", paddings).arg("value", 0.0).emit1();
+    }
+    n = v[0];
+  }
+  Value y = c.op(inverse != 0 ? "ifft" : "fft").in(x).arg("axes", std::vector<int64_t>{a}).emit1();
+  if (onesided != 0) {
+    if (n < 0) return c.fail_attr("onesided", "= 1 with the signal's length not known at import is not supported");
+    std::vector<int64_t> begin_size(2 * ur, 0);
+    for (size_t d = 0; d < ur; ++d) begin_size[ur + d] = d == ua ? n / 2 + 1 : -1;
+    y = c.op("slice").in(y).arg("begin_size", begin_size).emit1();
+  }
+  return done(c, 0, y);
+}
+
+// ---- Windows: a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n / N) for n in
+// [0, size), N = size (periodic) or size - 1 (symmetric); computed in
+// float64, then cast to output_datatype.
+Status map_window(C& c, double a0, double a1, double a2) {
+  const int64_t periodic = c.attr_int("periodic", 1);
+  const int code = static_cast<int>(c.attr_int("output_datatype", 1));
+  const DataType t = dtype_from_onnx(code);
+  if (t == DataType::kInvalid || t == DataType::kBool)
+    return c.fail_attr("output_datatype", str_format("= %s is not supported", onnx_type_name(code)));
+  const DataType it = c.input_dtype(0);
+  if (it != DataType::kInt32 && it != DataType::kInt64) return c.fail("input 0 (size) must be int32 or int64");
+  const DataType f = DataType::kFloat64;
+  Value size = c.input(0);
+  Value n = c.op("range").in(c.constant_scalar(it, 0)).in(size).in(c.constant_scalar(it, 1)).emit1();
+  Value den = c.op("cast").in(size).arg("dtype", f).emit1();
+  if (!periodic) den = c.op("subtract").in(den).in(c.constant_scalar(f, 1.0)).emit1();
+  Value angle = c.op("multiply").in(c.op("cast").in(n).arg("dtype", f).emit1()).in(c.constant_scalar(f, 2 * M_PI)).emit1();
+  angle = c.op("divide").in(angle).in(den).emit1();
+  Value w = c.op("multiply").in(c.op("cos").in(angle).emit1()).in(c.constant_scalar(f, -a1)).emit1();
+  w = c.op("add").in(w).in(c.constant_scalar(f, a0)).emit1();
+  if (a2 != 0.0) {
+    Value twice = c.op("multiply").in(angle).in(c.constant_scalar(f, 2.0)).emit1();
+    w = c.op("add").in(w).in(c.op("multiply").in(c.op("cos").in(twice).emit1()).in(c.constant_scalar(f, a2)).emit1()).emit1();
+  }
+  return done(c, 0, cast_to(c, w, f, t));
+}
+
 #define ROW(op, first, last, fn, notes) {op, first, last, fn, notes}
 #define UNARY(op, first, lib) {op, first, kMaxOpset, [](C& c) { return unary(c, lib); }, ""}
 #define BINARY(op, first, lib) {op, first, kMaxOpset, [](C& c) { return binary(c, lib); }, ""}
@@ -2093,6 +2486,31 @@ const std::vector<OpMapping> kTable = {
     ROW("LpPool", 2, kMaxOpset, map_lp_pool, "3-D pooling; auto_pad SAME_UPPER; ceil_mode = 1."),
     ROW("ArgMax", 1, kMaxOpset, [](C& c) { return arg_reduce(c, "argmax"); }, "select_last_index = 1."),
     ROW("ArgMin", 1, kMaxOpset, [](C& c) { return arg_reduce(c, "argmin"); }, "select_last_index = 1."),
+    ROW("Unique", 11, kMaxOpset, map_unique, "axis."),
+    // Random numbers (Note [ONNX random ops]: a node draws the same numbers on every run).
+    ROW("RandomUniform", 1, kMaxOpset, [](C& c) { return map_random(c, false, false); },
+        "a node draws the same numbers on every run (Note [ONNX random ops])."),
+    ROW("RandomNormal", 1, kMaxOpset, [](C& c) { return map_random(c, true, false); },
+        "a node draws the same numbers on every run."),
+    ROW("RandomUniformLike", 1, kMaxOpset, [](C& c) { return map_random(c, false, true); },
+        "a node draws the same numbers on every run."),
+    ROW("RandomNormalLike", 1, kMaxOpset, [](C& c) { return map_random(c, true, true); },
+        "a node draws the same numbers on every run."),
+    ROW("Bernoulli", 15, kMaxOpset, map_bernoulli, "a node draws the same numbers on every run."),
+    ROW("Multinomial", 7, kMaxOpset, map_multinomial, "a node draws the same numbers on every run."),
+    // Quantization, composed of element-wise ops.
+    ROW("QuantizeLinear", 10, kMaxOpset, map_quantize_linear, "block_size; 4-bit and float8 dtypes."),
+    ROW("DequantizeLinear", 10, kMaxOpset, map_dequantize_linear, "block_size; 4-bit and float8 dtypes."),
+    ROW("DynamicQuantizeLinear", 11, kMaxOpset, map_dynamic_quantize_linear, ""),
+    ROW("MatMulInteger", 10, kMaxOpset, map_matmul_integer, ""),
+    ROW("QLinearMatMul", 10, kMaxOpset, map_qlinear_matmul, "scales other than float32."),
+    // Signals.
+    ROW("DFT", 17, kMaxOpset, map_dft,
+        "onesided = 1 with inverse = 1; dft_length or axis computed at run time; dft_length or onesided with the "
+        "signal's length not known at import."),
+    ROW("HannWindow", 17, kMaxOpset, [](C& c) { return map_window(c, 0.5, 0.5, 0.0); }, ""),
+    ROW("HammingWindow", 17, kMaxOpset, [](C& c) { return map_window(c, 25.0 / 46.0, 21.0 / 46.0, 0.0); }, ""),
+    ROW("BlackmanWindow", 17, kMaxOpset, [](C& c) { return map_window(c, 0.42, 0.5, 0.08); }, ""),
 };
 
 #undef ROW

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -203,11 +204,12 @@ std::string convert_error(const std::string& file, std::vector<std::string>* pro
 
 TEST(OnnxImportErrors, UnsupportedOpNamesNodeOpTypeAndOpset) {
   const std::string m = convert_error("err_unsupported_op.onnx");
-  EXPECT_TRUE(has(m, "node 1 'my_unique' (Unique, opset 13): op type 'Unique' is not supported")) << m;
+  EXPECT_TRUE(has(m, "node 1 'my_tfidf' (TfIdfVectorizer, opset 13): op type 'TfIdfVectorizer' is not supported"))
+      << m;
   std::shared_ptr<const Graph> g;
   Status s = Graph::load_file(kDir + "err_unsupported_op.onnx", g);
   EXPECT_EQ(s.code(), StatusCode::kNotImplemented);
-  EXPECT_TRUE(has(s.message(), "my_unique"));
+  EXPECT_TRUE(has(s.message(), "my_tfidf"));
 }
 
 TEST(OnnxImportErrors, UnsupportedAttributeValue) {
@@ -304,7 +306,7 @@ TEST(OnnxImportErrors, ListModeCollectsEveryProblem) {
   ASSERT_EQ(problems.size(), 4u) << m;
   EXPECT_TRUE(has(problems[0], "'e1' (Einsum"));
   EXPECT_TRUE(has(problems[1], "'p' (MaxPool, opset 13): attribute 'ceil_mode'"));
-  EXPECT_TRUE(has(problems[2], "'u' (Unique"));
+  EXPECT_TRUE(has(problems[2], "'u' (TfIdfVectorizer"));
   EXPECT_TRUE(has(problems[3], "domain 'com.microsoft'"));
   EXPECT_TRUE(has(m, "and 3 more problems"));
 
@@ -382,6 +384,141 @@ TEST(OnnxImport, CApiConvertsFilesAndBuffers) {
 
 // docs/onnx.md is generated from the mapping table; a change to the table
 // must regenerate it.
+// ---- Random ops (Note [ONNX random ops] in onnx_ops.cpp): libops' draws
+// are not ONNX Runtime's, so the models carry no reference outputs; the
+// tests check ranges, moments and that the same model draws the same numbers.
+
+// Runs `file` once on `inputs`; output k's values as doubles.
+std::vector<double> run_values(const std::string& file, const std::vector<const NDArray*>& inputs, int k,
+                               NDArray* out = nullptr) {
+  std::shared_ptr<const Graph> g;
+  Status st = Graph::load_file(kDir + file, g);
+  EXPECT_TRUE(st.is_ok()) << st.message();
+  if (!st.is_ok()) return {};
+  Session s(g);
+  st = s.run(inputs.data(), static_cast<int>(inputs.size()));
+  EXPECT_TRUE(st.is_ok()) << st.message();
+  if (!st.is_ok()) return {};
+  const NDArray& z = s.output(k);
+  if (out != nullptr) *out = z;  // shares the buffer, which outlives the session
+  std::vector<double> v(static_cast<size_t>(z.length()));
+  for (int64_t i = 0; i < z.length(); ++i) v[static_cast<size_t>(i)] = z.get_double(i);
+  return v;
+}
+
+double mean_of(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / v.size(); }
+double variance_of(const std::vector<double>& v) {
+  const double m = mean_of(v);
+  double s = 0;
+  for (double x : v) s += (x - m) * (x - m);
+  return s / v.size();
+}
+
+// U(2, 5) over 4000 draws: mean 3.5 and variance 0.75, within about four
+// standard errors (0.014 and 0.013).
+TEST(OnnxImport, RandomUniformDrawsInRangeWithTheMoments) {
+  NDArray z;
+  const std::vector<double> v = run_values("random_uniform.onnx", {}, 0, &z);
+  ASSERT_EQ(v.size(), 4000u);
+  EXPECT_EQ(z.dtype(), DataType::kFloat32);
+  for (double x : v) ASSERT_TRUE(x >= 2.0 && x < 5.0) << x;
+  EXPECT_NEAR(mean_of(v), 3.5, 0.06);
+  EXPECT_NEAR(variance_of(v), 0.75, 0.06);
+  EXPECT_EQ(run_values("random_uniform.onnx", {}, 0), v) << "a node draws the same numbers on every run";
+}
+
+// Different seeds draw different numbers; so do unseeded nodes (their seeds
+// come from their output names), the same on every load.
+TEST(OnnxImport, RandomNodesDrawApartAndRepeat) {
+  std::vector<std::vector<double>> outs;
+  for (int k = 0; k < 4; ++k) outs.push_back(run_values("random_uniform_two.onnx", {}, k));
+  for (const auto& v : outs) {
+    ASSERT_EQ(v.size(), 64u);
+    for (double x : v) ASSERT_TRUE(x >= 0.0 && x < 1.0) << x;
+  }
+  EXPECT_NE(outs[0], outs[1]);
+  EXPECT_NE(outs[2], outs[3]);
+  EXPECT_NE(outs[0], outs[2]);
+  EXPECT_EQ(run_values("random_uniform_two.onnx", {}, 2), outs[2]);
+}
+
+// N(1, 2^2) in float64 over 4000 draws: mean within 4 standard errors (0.032).
+TEST(OnnxImport, RandomNormalHasTheMeanAndScale) {
+  NDArray z;
+  const std::vector<double> v = run_values("random_normal.onnx", {}, 0, &z);
+  EXPECT_EQ(z.dtype(), DataType::kFloat64);
+  EXPECT_EQ(z.shape().str(), "[50,80]");
+  EXPECT_NEAR(mean_of(v), 1.0, 0.13);
+  EXPECT_NEAR(std::sqrt(variance_of(v)), 2.0, 0.1);
+}
+
+// The Like ops take the input's shape at run time where it has a
+// symbolic dim, and its dtype unless the dtype attribute says otherwise.
+TEST(OnnxImport, RandomLikeTakesTheShapeAtRunTime) {
+  for (int64_t n : {5, 2}) {
+    NDArray x = test::make(DataType::kFloat32, {n, 3}, std::vector<double>(static_cast<size_t>(n) * 3, 9.0));
+    NDArray z;
+    const std::vector<double> v = run_values("random_uniform_like.onnx", {&x}, 0, &z);
+    EXPECT_EQ(z.dtype(), DataType::kFloat64);
+    EXPECT_EQ(z.shape(), x.shape());
+    for (double e : v) EXPECT_TRUE(e >= -1.0 && e < 1.0) << e;
+  }
+  NDArray x = test::make(DataType::kFloat32, {2, 3}, std::vector<double>(6, 0.0));
+  NDArray z;
+  run_values("random_normal_like.onnx", {&x}, 0, &z);
+  EXPECT_EQ(z.dtype(), DataType::kFloat32);
+  EXPECT_EQ(z.shape().str(), "[2,3]");
+}
+
+// p = 0 never gives a 1, p = 1 always; p = 0.3 over 3000 draws within four
+// standard errors (0.0084).
+TEST(OnnxImport, BernoulliFollowsTheProbabilities) {
+  std::vector<double> p(100, 0.0);
+  p.resize(200, 1.0);
+  p.resize(3200, 0.3);
+  NDArray pa = test::make(DataType::kFloat32, {3200}, p);
+  NDArray z;
+  const std::vector<double> v = run_values("bernoulli.onnx", {&pa}, 0, &z);
+  ASSERT_EQ(v.size(), 3200u);
+  EXPECT_EQ(z.dtype(), DataType::kFloat32);
+  for (size_t i = 0; i < 200; ++i) ASSERT_EQ(v[i], i < 100 ? 0.0 : 1.0) << i;
+  const std::vector<double> rest(v.begin() + 200, v.end());
+  for (double e : rest) ASSERT_TRUE(e == 0.0 || e == 1.0) << e;
+  EXPECT_NEAR(mean_of(rest), 0.3, 0.034);
+
+  NDArray ones = test::make(DataType::kFloat32, {3, 4}, std::vector<double>(12, 1.0));
+  const std::vector<double> w = run_values("bernoulli_int32.onnx", {&ones}, 0, &z);
+  EXPECT_EQ(z.dtype(), DataType::kInt32);
+  EXPECT_EQ(w, std::vector<double>(12, 1.0));
+}
+
+// Row 0: class frequencies 0.2, 0.3, 0.5 over 4000 draws, each within four
+// standard errors (at most 0.032); row 1 puts all its weight on class 0.
+TEST(OnnxImport, MultinomialFollowsTheLogits) {
+  NDArray logits = test::make(DataType::kFloat32, {2, 3},
+                              {std::log(0.2), std::log(0.3), std::log(0.5), 0.0, -100.0, -100.0});
+  NDArray z;
+  const std::vector<double> v = run_values("multinomial.onnx", {&logits}, 0, &z);
+  EXPECT_EQ(z.dtype(), DataType::kInt32);  // ONNX's default
+  ASSERT_EQ(z.shape().str(), "[2,4000]");
+  double count[3] = {0, 0, 0};
+  for (size_t i = 0; i < 4000; ++i) count[static_cast<int>(v[i])] += 1;
+  EXPECT_NEAR(count[0] / 4000, 0.2, 0.026);
+  EXPECT_NEAR(count[1] / 4000, 0.3, 0.03);
+  EXPECT_NEAR(count[2] / 4000, 0.5, 0.032);
+  for (size_t i = 4000; i < 8000; ++i) ASSERT_EQ(v[i], 0.0) << i;
+}
+
+TEST(OnnxImportErrors, RandomOpWithAnIntegerDtypeIsRefused) {
+  const std::string m = convert_error("err_random_int_dtype.onnx");
+  EXPECT_TRUE(has(m, "node 0 'ru' (RandomUniform, opset 13): attribute 'dtype' = INT32 is not supported")) << m;
+}
+
+TEST(OnnxImportErrors, BlockedQuantizationIsRefused) {
+  const std::string m = convert_error("err_quantize_blocked.onnx");
+  EXPECT_TRUE(has(m, "node 0 'qb' (QuantizeLinear, opset 21): attribute 'block_size' != 0 is not supported")) << m;
+}
+
 TEST(OnnxImport, CoverageDocMatchesTheTable) {
   const std::vector<uint8_t> doc = read_bytes(std::string(LIBOPS_SOURCE_DIR) + "/docs/onnx.md");
   const std::string want = onnx::coverage_markdown();
