@@ -376,6 +376,7 @@ def main():
     window_cases()
     integer_cases()
     dft_cases()
+    quantized_conv_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -1221,6 +1222,34 @@ def dft_cases():
     one("DFT", "dft_length_pad", {"x": cplx}, opset=17, inits={"n": np.array(9, np.int64)}, rtol=1e-4, atol=1e-5)
     one("DFT", "dft_opset20_axis", {"x": r.standard_normal((3, 4, 5, 2))}, opset=20,
         inits={"n": np.array(4, np.int64), "axis": np.array(1, np.int64)}, rtol=1e-10, atol=1e-12)
+
+
+
+def quantized_conv_cases():
+    """ConvInteger and QLinearConv: zero points, padding (which pads with the
+    zero point), strides, groups, per-channel weight scales, a bias, 1-D."""
+    r = np.random.default_rng(20261201)
+    xu = r.integers(0, 256, (1, 4, 6, 5)).astype(np.uint8)
+    wu = r.integers(0, 256, (6, 2, 3, 3)).astype(np.uint8)
+    one("ConvInteger", "conv_integer_zp_pads", {"x": xu}, opset=10, pads=[1, 1, 1, 1], group=2,
+        inits={"w": wu, "xzp": np.array(100, np.uint8), "wzp": np.array(120, np.uint8)})
+    one("ConvInteger", "conv_integer_stride", {"x": xu}, opset=10, strides=[2, 2],
+        inits={"w": r.integers(0, 256, (3, 4, 2, 2)).astype(np.uint8)})
+    xi = r.integers(-128, 128, (2, 3, 7, 7)).astype(np.int8)
+    qc = ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz"]
+    base = {"xs": np.array(0.05, np.float32), "xz": np.array(3, np.int8),
+            "w": r.integers(-128, 128, (4, 3, 3, 3)).astype(np.int8),
+            "ws": np.array([0.01, 0.02, 0.015, 0.03], np.float32), "wz": np.array(0, np.int8),
+            "ys": np.array(0.4, np.float32), "yz": np.array(-5, np.int8)}
+    case("qlinear_conv_per_channel", [N("QLinearConv", qc, ["y"], pads=[1, 1, 1, 1])], {"x": xi}, ["y"], base,
+         opset=10)
+    case("qlinear_conv_bias_stride", [N("QLinearConv", qc + ["b"], ["y"], strides=[2, 2], pads=[0, 1, 0, 1])],
+         {"x": xi}, ["y"], dict(base, b=r.integers(-500, 500, (4,)).astype(np.int32)), opset=10)
+    xu1 = r.integers(0, 256, (2, 3, 9)).astype(np.uint8)
+    case("qlinear_conv_1d_u8", [N("QLinearConv", qc, ["y"], pads=[2, 2], dilations=[2])], {"x": xu1}, ["y"],
+         {"xs": np.array(0.02, np.float32), "xz": np.array(128, np.uint8),
+          "w": r.integers(0, 256, (2, 3, 3)).astype(np.uint8), "ws": np.array(0.03, np.float32),
+          "wz": np.array(128, np.uint8), "ys": np.array(0.1, np.float32), "yz": np.array(128, np.uint8)}, opset=10)
 
 
 if __name__ == "__main__":

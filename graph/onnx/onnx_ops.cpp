@@ -420,6 +420,14 @@ Status map_conv_transpose3d(C& c, const std::vector<int64_t>& kernel) {
                         .arg("opH", op[1]).arg("opW", op[2]).arg("groups", group).emit1());
 }
 
+// conv2d's window args; ONNX's grouped weights [M, C/group, kH, kW] are
+// conv2d's (Note [Grouped convolution]).
+OpCall& conv2d_args(OpCall& call, const Window& w, int64_t group) {
+  return call.arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw).arg("pH", w.pt).arg("pW", w.pl)
+      .arg("dH", w.dh).arg("dW", w.dw).arg("same_mode", static_cast<int64_t>(w.same)).arg("data_format", int64_t{0})
+      .arg("weights_format", int64_t{1}).arg("groups", group);
+}
+
 Status map_conv(C& c) {
   std::vector<int64_t> kernel;
   const ValueType wt = c.input_type(1);
@@ -442,12 +450,79 @@ Status map_conv(C& c) {
     call.in(lift(c, c.input(1), w));
   }
   if (c.has_input(2)) call.in(c.input(2));
-  // ONNX's grouped weights [M, C/group, kH, kW] are conv2d's (Note
-  // [Grouped convolution]).
-  return done(c, 0, unlift(c, call.arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw).arg("pH", w.pt)
-                        .arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw).arg("same_mode", static_cast<int64_t>(w.same))
-                        .arg("data_format", int64_t{0}).arg("weights_format", int64_t{1}).arg("groups", group)
-                        .emit1(), w));
+  return done(c, 0, unlift(c, conv2d_args(call, w, group).emit1(), w));
+}
+
+bool integer_range(DataType t, double& lo, double& hi);
+
+// ConvInteger and QLinearConv: the convolution of the zero-point-free
+// operands, exact in float64 (products of 8-bit values summed over fewer
+// than 2^37 terms); padding after the zero points are subtracted pads with
+// them, as ONNX Runtime does. ConvInteger casts the sums to int32;
+// QLinearConv adds the int32 bias, scales by x_scale * w_scale / y_scale in
+// float32 (w_scale per output channel or one) and quantizes with y's zero
+// point, as ONNX Runtime requantizes. 2-D and 1-D windows.
+Status map_conv_quantized(C& c, bool qlinear) {
+  const int kx = 0, kxzp = 2, kw = qlinear ? 3 : 1, kwzp = qlinear ? 5 : 3;
+  std::vector<int64_t> kernel;
+  const ValueType wt = c.input_type(kw);
+  if (wt.rank_known && wt.dims.size() >= 3) kernel.assign(wt.dims.begin() + 2, wt.dims.end());
+  Window w;
+  RETURN_IF_ERROR(read_window(c, w, kernel, true));
+  const int64_t group = c.attr_int("group", 1);
+  if (group < 1) return c.fail_attr("group", str_format("= %lld must be >= 1", static_cast<long long>(group)));
+  const DataType f = DataType::kFloat64;
+  auto operand = [&](int k, int zp_k, bool per_channel, Value& out) -> Status {
+    const DataType t = c.input_dtype(k);
+    if (t != DataType::kInt8 && t != DataType::kUInt8) return c.fail(str_format("input %d must be int8 or uint8", k));
+    out = c.op("cast").in(c.input(k)).arg("dtype", f).emit1();
+    if (!c.has_input(zp_k)) return Status::ok();
+    const ValueType zt = c.input_type(zp_k);
+    if (zt.dtype != t) return c.fail(str_format("input %d (a zero point) must have input %d's dtype", zp_k, k));
+    Value zp = c.op("cast").in(c.input(zp_k)).arg("dtype", f).emit1();
+    if (zt.rank() == 1 && per_channel) {
+      zp = c.op("reshape").in(zp).arg("shape", std::vector<int64_t>{-1, 1, 1, 1}).emit1();
+    } else if (zt.rank() != 0 && !(zt.rank() == 1 && zt.dims[0] == 1)) {
+      return c.fail(str_format("input %d (a zero point) must be a scalar%s", zp_k, per_channel ? " or 1-D" : ""));
+    }
+    out = c.op("subtract").in(out).in(zp).emit1();
+    return Status::ok();
+  };
+  Value x, wv;
+  RETURN_IF_ERROR(operand(kx, kxzp, false, x));
+  RETURN_IF_ERROR(operand(kw, kwzp, true, wv));
+  x = pad_if_asymmetric(c, lift(c, x, w), w, 0.0);
+  OpCall call = c.op("conv2d");
+  call.in(x).in(lift(c, wv, w));
+  Value acc = unlift(c, conv2d_args(call, w, group).emit1(), w);
+  if (!qlinear) return done(c, 0, c.op("cast").in(acc).arg("dtype", DataType::kInt32).emit1());
+
+  const size_t rank = w.one_d ? 3 : 4;
+  if (c.has_input(8)) {
+    if (c.input_dtype(8) != DataType::kInt32) return c.fail("input 8 (B) must be int32");
+    std::vector<int64_t> shape(rank, 1);
+    shape[1] = -1;
+    acc = c.op("add").in(acc).in(c.op("reshape").in(c.op("cast").in(c.input(8)).arg("dtype", f).emit1())
+                                    .arg("shape", shape).emit1()).emit1();
+  }
+  const DataType f32 = DataType::kFloat32;
+  for (int k : {1, 4, 6})
+    if (c.input_dtype(k) != f32) return c.fail(str_format("input %d (a scale) must be float32", k));
+  const DataType qt = c.input_dtype(7);
+  if (qt != DataType::kInt8 && qt != DataType::kUInt8) return c.fail("input 7 (y_zero_point) must be int8 or uint8");
+  Value w_scale = c.input(4);
+  if (c.input_rank(4) == 1) {
+    std::vector<int64_t> shape(rank, 1);
+    shape[1] = -1;
+    w_scale = c.op("reshape").in(w_scale).arg("shape", shape).emit1();
+  }
+  Value multiplier = c.op("divide").in(c.op("multiply").in(c.input(1)).in(w_scale).emit1()).in(c.input(6)).emit1();
+  double lo = 0, hi = 0;
+  integer_range(qt, lo, hi);
+  Value y = c.op("multiply").in(c.op("cast").in(acc).arg("dtype", f32).emit1()).in(multiplier).emit1();
+  y = c.op("add").in(c.op("rint").in(y).emit1()).in(c.op("cast").in(c.input(7)).arg("dtype", f32).emit1()).emit1();
+  y = c.op("clip").in(y).arg("lo", lo).arg("hi", hi).emit1();
+  return done(c, 0, c.op("cast").in(y).arg("dtype", qt).emit1());
 }
 
 // ConvTranspose: deconv2d, whose padding is symmetric; asymmetric pads
@@ -2503,6 +2578,10 @@ const std::vector<OpMapping> kTable = {
     ROW("DequantizeLinear", 10, kMaxOpset, map_dequantize_linear, "block_size; 4-bit and float8 dtypes."),
     ROW("DynamicQuantizeLinear", 11, kMaxOpset, map_dynamic_quantize_linear, ""),
     ROW("MatMulInteger", 10, kMaxOpset, map_matmul_integer, ""),
+    ROW("ConvInteger", 10, kMaxOpset, [](C& c) { return map_conv_quantized(c, false); },
+        "3-D windows; auto_pad SAME_LOWER with unknown spatial dims."),
+    ROW("QLinearConv", 10, kMaxOpset, [](C& c) { return map_conv_quantized(c, true); },
+        "3-D windows; auto_pad SAME_LOWER with unknown spatial dims; scales other than float32."),
     ROW("QLinearMatMul", 10, kMaxOpset, map_qlinear_matmul, "scales other than float32."),
     // Signals.
     ROW("DFT", 17, kMaxOpset, map_dft,
