@@ -377,6 +377,7 @@ def main():
     integer_cases()
     dft_cases()
     quantized_conv_cases()
+    loss_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -1250,6 +1251,27 @@ def quantized_conv_cases():
          {"xs": np.array(0.02, np.float32), "xz": np.array(128, np.uint8),
           "w": r.integers(0, 256, (2, 3, 3)).astype(np.uint8), "ws": np.array(0.03, np.float32),
           "wz": np.array(128, np.uint8), "ys": np.array(0.1, np.float32), "yz": np.array(128, np.uint8)}, opset=10)
+
+
+
+def loss_cases():
+    """NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss: each reduction,
+    class weights, ignore_index, extra dims, the log_prob output."""
+    r = np.random.default_rng(20261202)
+    x = r.standard_normal((4, 5)).astype(np.float32)
+    t = np.array([0, 4, 2, 2], np.int64)
+    w = (r.random(5) + 0.5).astype(np.float32)
+    for red in ["mean", "sum", "none"]:
+        one("NegativeLogLikelihoodLoss", f"nll_loss_{red}", {"x": x, "t": t}, reduction=red)
+    one("NegativeLogLikelihoodLoss", "nll_loss_weight_ignore", {"x": x, "t": t}, inits={"w": w}, ignore_index=2)
+    x3 = r.standard_normal((2, 3, 4, 2)).astype(np.float32)
+    t3 = r.integers(0, 3, (2, 4, 2)).astype(np.int64)
+    one("NegativeLogLikelihoodLoss", "nll_loss_dims_int32", {"x": x3, "t": t3.astype(np.int32)}, inits={"w": w[:3]})
+    case("softmax_cross_entropy", [N("SoftmaxCrossEntropyLoss", ["x", "t"], ["z0", "z1"])], {"x": x, "t": t},
+         ["z0", "z1"], rtol=1e-5, atol=1e-6)
+    case("softmax_cross_entropy_dims", [N("SoftmaxCrossEntropyLoss", ["x", "t", "w"], ["z0"], reduction="none",
+                                          ignore_index=1)],
+         {"x": x3, "t": t3}, ["z0"], {"w": w[:3]})
 
 
 if __name__ == "__main__":

@@ -2339,6 +2339,60 @@ Status map_dft(C& c) {
   return done(c, 0, y);
 }
 
+// ---- Losses (inference)
+//
+// NegativeLogLikelihoodLoss over x [N, C, d...] and targets [N, d...]:
+// loss = -x[n, t, d...] * weight[t], 0 where t is ignore_index; "mean"
+// divides the sum by the summed weights of the targets that count (their
+// number, without weights). SoftmaxCrossEntropyLoss is log_softmax along
+// axis 1 followed by it.
+Status nll_loss(C& c, Value x, DataType xt, int k_target, int k_weight, Value& out) {
+  const bool has_ignore = c.has_attr("ignore_index");
+  const int64_t ignore = c.attr_int("ignore_index", 0);
+  const std::string reduction = c.attr_string("reduction", "mean");
+  if (reduction != "none" && reduction != "sum" && reduction != "mean")
+    return c.fail_attr("reduction", "= '" + reduction + "' is not none, sum or mean");
+  if (!dtype_is_float(xt)) return c.fail("input 0 must have a known float dtype");
+  const DataType tt = c.input_dtype(k_target);
+  if (tt != DataType::kInt32 && tt != DataType::kInt64)
+    return c.fail(str_format("input %d (the targets) must be int32 or int64", k_target));
+  Value t = c.input(k_target);
+  Value counts;  // the targets that count, as xt
+  if (has_ignore) {
+    Value keep = c.op("not_equal").in(t).in(c.constant_scalar(tt, static_cast<double>(ignore))).emit1();
+    t = c.op("where").in(keep).in(t).in(c.constant_scalar(tt, 0.0)).emit1();
+    counts = c.op("cast").in(keep).arg("dtype", xt).emit1();
+  }
+  Value picked = c.op("gather_elements").in(x).in(c.op("expand_dims").in(t).arg("axis", int64_t{1}).emit1())
+                     .arg("axis", int64_t{1}).emit1();
+  Value loss = c.op("neg").in(c.op("squeeze").in(picked).arg("axes", std::vector<int64_t>{1}).emit1()).emit1();
+  Value w = counts;
+  if (c.has_input(k_weight)) {
+    Value wt = c.op("gather").in(c.input(k_weight)).in(t).emit1();
+    w = w.valid() ? c.op("multiply").in(wt).in(w).emit1() : wt;
+  }
+  if (w.valid()) loss = c.op("multiply").in(loss).in(w).emit1();
+  if (reduction == "none") out = loss;
+  else if (reduction == "sum") out = c.op("reduce_sum").in(loss).emit1();
+  else if (!w.valid()) out = c.op("reduce_mean").in(loss).emit1();
+  else out = c.op("divide").in(c.op("reduce_sum").in(loss).emit1()).in(c.op("reduce_sum").in(w).emit1()).emit1();
+  return out.valid() ? Status::ok() : reported();
+}
+
+Status map_nll_loss(C& c) {
+  Value out;
+  RETURN_IF_ERROR(nll_loss(c, c.input(0), c.input_dtype(0), 1, 2, out));
+  return done(c, 0, out);
+}
+
+Status map_softmax_cross_entropy(C& c) {
+  Value log_prob = c.op("log_softmax").in(c.input(0)).arg("axis", int64_t{1}).emit1();
+  Value out;
+  RETURN_IF_ERROR(nll_loss(c, log_prob, c.input_dtype(0), 1, 2, out));
+  if (c.num_outputs() > 1 && c.output_used(1)) c.set_output(1, log_prob);
+  return done(c, 0, out);
+}
+
 // ---- Windows: a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n / N) for n in
 // [0, size), N = size (periodic) or size - 1 (symmetric); computed in
 // float64, then cast to output_datatype.
@@ -2583,6 +2637,9 @@ const std::vector<OpMapping> kTable = {
     ROW("QLinearConv", 10, kMaxOpset, [](C& c) { return map_conv_quantized(c, true); },
         "3-D windows; auto_pad SAME_LOWER with unknown spatial dims; scales other than float32."),
     ROW("QLinearMatMul", 10, kMaxOpset, map_qlinear_matmul, "scales other than float32."),
+    // Losses.
+    ROW("NegativeLogLikelihoodLoss", 12, kMaxOpset, map_nll_loss, ""),
+    ROW("SoftmaxCrossEntropyLoss", 12, kMaxOpset, map_softmax_cross_entropy, ""),
     // Signals.
     ROW("DFT", 17, kMaxOpset, map_dft,
         "onesided = 1 with inverse = 1; dft_length or axis computed at run time; dft_length or onesided with the "
