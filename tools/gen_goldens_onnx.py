@@ -378,6 +378,7 @@ def main():
     dft_cases()
     quantized_conv_cases()
     loss_cases()
+    max_unpool_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -1272,6 +1273,24 @@ def loss_cases():
     case("softmax_cross_entropy_dims", [N("SoftmaxCrossEntropyLoss", ["x", "t", "w"], ["z0"], reduction="none",
                                           ignore_index=1)],
          {"x": x3, "t": t3}, ["z0"], {"w": w[:3]})
+
+
+
+def max_unpool_cases():
+    """MaxUnpool after MaxPool's Indices: 2-D with strides equal to the kernel
+    and overlapping, 1-D, and an output_shape larger than the default."""
+    r = np.random.default_rng(20261203)
+    for name, k, st, hw in [("max_unpool_2x2", [2, 2], [2, 2], 6), ("max_unpool_overlap", [3, 3], [2, 2], 7)]:
+        x = r.standard_normal((2, 3, hw, hw)).astype(np.float32)
+        case(name, [N("MaxPool", ["x"], ["p", "i"], kernel_shape=k, strides=st),
+                    N("MaxUnpool", ["p", "i"], ["z"], kernel_shape=k, strides=st)], {"x": x}, ["z"], opset=11)
+    case("max_unpool_1d", [N("MaxPool", ["x"], ["p", "i"], kernel_shape=[2], strides=[2]),
+                           N("MaxUnpool", ["p", "i"], ["z"], kernel_shape=[2], strides=[2])],
+         {"x": r.standard_normal((1, 2, 8)).astype(np.float32)}, ["z"], opset=11)
+    case("max_unpool_output_shape", [N("MaxPool", ["x"], ["p", "i"], kernel_shape=[2, 2], strides=[2, 2]),
+                                     N("MaxUnpool", ["p", "i", "shape"], ["z"], kernel_shape=[2, 2], strides=[2, 2])],
+         {"x": r.standard_normal((1, 2, 5, 5)).astype(np.float32)}, ["z"],
+         {"shape": np.array([1, 2, 5, 5], np.int64)}, opset=11)
 
 
 if __name__ == "__main__":

@@ -453,6 +453,42 @@ Status map_conv(C& c) {
   return done(c, 0, unlift(c, conv2d_args(call, w, group).emit1(), w));
 }
 
+// MaxUnpool: zeros of the output shape with x's values set at the flat
+// indices MaxPool gave (over the whole N x C x spatial tensor), as a
+// scatter into a flat buffer. The output shape is output_shape (a
+// constant) or (in - 1) * stride + kernel - pads per spatial dim.
+Status map_max_unpool(C& c) {
+  const ValueType xt = c.input_type(0);
+  std::vector<int64_t> k, s, p;
+  if (!c.attr_ints("kernel_shape", k)) return c.fail_attr("kernel_shape", "is required");
+  const size_t n = k.size();
+  if (!c.attr_ints("strides", s)) s.assign(n, 1);
+  if (!c.attr_ints("pads", p)) p.assign(2 * n, 0);
+  if (s.size() != n || p.size() != 2 * n)
+    return c.fail(str_format("kernel_shape has %zu values; strides must have as many and pads twice as many", n));
+  std::vector<int64_t> out;
+  if (c.has_input(2)) {
+    if (!c.constant_ints(2, "output_shape", out)) return reported();
+  } else {
+    if (!xt.dims_known() || xt.dims.size() != n + 2)
+      return c.fail(str_format("input 0 needs known dims of rank %zu (or give output_shape)", n + 2));
+    out = {xt.dims[0], xt.dims[1]};
+    for (size_t d = 0; d < n; ++d) out.push_back((xt.dims[d + 2] - 1) * s[d] + k[d] - p[d] - p[d + n]);
+  }
+  int64_t total = 1;
+  for (int64_t d : out) {
+    if (d < 0) return c.fail("the output shape " + ints_str(out) + " has a negative extent");
+    total *= d;
+  }
+  const DataType t = c.input_dtype(0);
+  if (t == DataType::kInvalid) return c.fail("the dtype of input 0 is not known");
+  Value zeros = c.op("fill").arg("shape", std::vector<int64_t>{total}).arg("value", 0.0).arg("dtype", t).emit1();
+  Value idx = c.op("reshape").in(c.input(1)).arg("shape", std::vector<int64_t>{-1, 1}).emit1();
+  Value upd = c.op("reshape").in(c.input(0)).arg("shape", std::vector<int64_t>{-1}).emit1();
+  Value y = c.op("scatter_nd_update").in(zeros).in(idx).in(upd).arg("mode", int64_t{0}).emit1();
+  return done(c, 0, c.op("reshape").in(y).arg("shape", out).emit1());
+}
+
 bool integer_range(DataType t, double& lo, double& hi);
 
 // ConvInteger and QLinearConv: the convolution of the zero-point-free
@@ -2508,6 +2544,7 @@ const std::vector<OpMapping> kTable = {
         "or a 3-D window."),
     ROW("AveragePool", 1, kMaxOpset, map_average_pool,
         "unequal pads before and after with ceil_mode = 1 or count_include_pad = 0."),
+    ROW("MaxUnpool", 9, kMaxOpset, map_max_unpool, "inputs of unknown dims without output_shape."),
     ROW("GlobalAveragePool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_mean"); }, "inputs of unknown rank."),
     ROW("GlobalMaxPool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_max"); }, "inputs of unknown rank."),
     ROW("BatchNormalization", 7, kMaxOpset, map_batch_norm,
