@@ -11,6 +11,7 @@
 
 #include "cuda_test_util.h"
 #include "libops/ops/image/crop_and_resize.h"
+#include "libops/ops/image/grid_sample.h"
 #include "libops/ops/image/non_max_suppression.h"
 #include "libops/ops/metrics/in_top_k.h"
 #include "libops/ops/nn/adaptive_pool.h"
@@ -101,6 +102,13 @@ std::vector<DeviceCase> cases() {
                                      int32s({10}, 2, 3), test::make(DataType::kInt32, {2}, {7, 9})};
        },
        {.t = {-1.0}, .i = {0}}},
+      // Grid points from -1.8 to 1.8: inside, on and outside the image.
+      {"grid_sample", [] { return std::vector<NDArray>{floats({2, 3, 17, 19}, 1.5, 0), floats({2, 11, 13, 2}, 1.8, 1)}; },
+       {.i = {0, 0}, .b = {false}}},
+      {"grid_sample", [] { return std::vector<NDArray>{floats({2, 3, 17, 19}, 1.5, 0), floats({2, 11, 13, 2}, 1.8, 1)}; },
+       {.i = {1, 2}, .b = {true}}},
+      {"grid_sample", [] { return std::vector<NDArray>{floats({1, 4, 9, 8}, 1.5, 0), floats({1, 12, 10, 2}, 1.8, 1)}; },
+       {.i = {2, 1}, .b = {false}}},
       {"non_max_suppression",
        [] {
          std::vector<double> boxes;
@@ -151,6 +159,7 @@ TEST(CudaLayerOps, DeviceKernelsAreRegistered) {
   EXPECT_NE(ops::argmax_pool_device_kernel.get(DeviceType::kCuda), nullptr) << "max_pool_with_argmax";
   EXPECT_NE(ops::adaptive_pool_device_kernel.get(DeviceType::kCuda), nullptr) << "adaptive pooling";
   EXPECT_NE(ops::crop_resize_device_kernel.get(DeviceType::kCuda), nullptr) << "crop_and_resize";
+  EXPECT_NE(ops::grid_sample_device_kernel.get(DeviceType::kCuda), nullptr) << "grid_sample";
   EXPECT_NE(ops::nms_device_kernel.get(DeviceType::kCuda), nullptr) << "non_max_suppression";
   for (const DeviceCase& c : cases()) EXPECT_TRUE(OpRegistry::instance().find(c.op)->descriptor().any_device) << c.op;
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Generate the goldens of the resize, crop_and_resize and
+"""Generate the goldens of the resize, crop_and_resize, grid_sample and
 non_max_suppression ops under tests_cpu/golden/image/ (tools/golden_manifest.py).
 
 Run from anywhere:  python3 tools/gen_goldens_image.py
-Needs `pip install onnx numpy`. The expected values come from onnx's own
+Needs `pip install onnx numpy` (and onnxruntime for grid_sample's bicubic
+padding cases). The expected values come from onnx's own
 reference evaluator (onnx.reference) running a one-node Resize model, an
 implementation independent of libops' tap tables; NHWC cases are the NCHW
 ones transposed. crop_and_resize's reference is TF's sampling written out in
@@ -179,6 +180,64 @@ def nms_cases():
            [np.zeros(0, np.int32)])
 
 
+GS_MODES = {"linear": 0, "nearest": 1, "cubic": 2}
+GS_PADDING = {"zeros": 0, "border": 1, "reflection": 2}
+
+
+def onnx_grid_sample(x, grid, mode, padding, align):
+    node = helper.make_node("GridSample", ["x", "g"], ["z"], mode=mode, padding_mode=padding, align_corners=align)
+    t = TensorProto.DOUBLE if x.dtype == np.float64 else TensorProto.FLOAT
+    g = helper.make_graph([node], "gs", [helper.make_tensor_value_info("x", t, list(x.shape)),
+                                         helper.make_tensor_value_info("g", t, list(grid.shape))],
+                          [helper.make_tensor_value_info("z", t, None)])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 20)])
+    if mode == "cubic" and padding != "zeros":
+        # onnx.reference clamps or reflects the point before taking its 16
+        # taps; ONNX Runtime (and PyTorch, which exports these models) pads
+        # each tap instead, as libops does.
+        import onnxruntime as ort
+        m.ir_version = 10
+        sess = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+        return sess.run(None, {"x": x, "g": grid})[0]
+    return ReferenceEvaluator(m).run(None, {"x": x, "g": grid})[0]
+
+
+def grid_sample_cases():
+    """grid_sample against onnx.reference's GridSample (ONNX Runtime's for
+    bicubic with border or reflection padding): every mode, padding
+    mode and align_corners, with grid points inside, on and well outside the
+    image (reflection folds them back more than once), halves for nearest."""
+    r = np.random.default_rng(20261204)
+    x = r.standard_normal((2, 3, 5, 6)).astype(np.float32)
+    grid = (r.random((2, 4, 7, 2)) * 3.2 - 1.6).astype(np.float32)
+    grid[0, 0, :4] = [[-1, -1], [1, 1], [-1, 1], [3.9, -4.7]]  # corners, and far outside
+    for mode in GS_MODES:
+        for padding in GS_PADDING:
+            for align in (0, 1):
+                z = onnx_grid_sample(x, grid, mode, padding, align).astype(np.float32)
+                M.case("grid_sample", f"{mode}_{padding}_align{align}", [x, grid], [z],
+                       i=[GS_MODES[mode], GS_PADDING[padding]], b=[align], rtol=1e-5, atol=1e-5)
+    # Nearest ties: a 4-pixel row, points at pixel positions 0.5 and 1.5 (align_corners: -1 + k / 3).
+    x1 = np.arange(4, dtype=np.float32).reshape(1, 1, 1, 4)
+    g1 = np.array([[[[-2 / 3, 0], [0, 0], [2 / 3, 0]]]], np.float32)
+    M.case("grid_sample", "nearest_halves_to_even", [x1, g1], [onnx_grid_sample(x1, g1, "nearest", "zeros", 1)],
+           i=[1, 0], b=[1], rtol=1e-6, atol=1e-6)
+    # float64, and a one-pixel image.
+    x64 = r.standard_normal((1, 2, 4, 3))
+    g64 = r.random((1, 3, 3, 2)) * 2.4 - 1.2
+    M.case("grid_sample", "linear_border_f64", [x64, g64], [onnx_grid_sample(x64, g64, "linear", "border", 0)],
+           i=[0, 1], b=[0], rtol=1e-6, atol=1e-6)
+    xp = r.standard_normal((1, 1, 1, 1)).astype(np.float32)
+    gp = (r.random((1, 2, 2, 2)) * 4 - 2).astype(np.float32)
+    for padding in GS_PADDING:
+        for align in (0, 1):
+            if padding == "reflection" and align:
+                continue  # an empty range to reflect in: onnx.reference divides by zero
+            M.case("grid_sample", f"one_pixel_{padding}_align{align}", [xp, gp],
+                   [onnx_grid_sample(xp, gp, "linear", padding, align).astype(np.float32)],
+                   i=[0, GS_PADDING[padding]], b=[align], rtol=1e-5, atol=1e-6)
+
+
 def main():
     global M
     M = Manifest("image")
@@ -204,6 +263,7 @@ def main():
              dtype=dtype)
     crop_resize_cases()
     nms_cases()
+    grid_sample_cases()
     M.write("tools/gen_goldens_image.py")
 
 
