@@ -379,6 +379,7 @@ def main():
     quantized_conv_cases()
     loss_cases()
     max_unpool_cases()
+    grid_sample_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -1291,6 +1292,21 @@ def max_unpool_cases():
                                      N("MaxUnpool", ["p", "i", "shape"], ["z"], kernel_shape=[2, 2], strides=[2, 2])],
          {"x": r.standard_normal((1, 2, 5, 5)).astype(np.float32)}, ["z"],
          {"shape": np.array([1, 2, 5, 5], np.int64)}, opset=11)
+
+
+
+def grid_sample_cases():
+    """GridSample in opset 16's and opset 20's names, against ONNX Runtime."""
+    r = np.random.default_rng(20261205)
+    x = r.standard_normal((1, 2, 6, 5)).astype(np.float32)
+    g = (r.random((1, 4, 3, 2)) * 2.6 - 1.3).astype(np.float32)
+    one("GridSample", "grid_sample_bilinear_zeros", {"x": x, "g": g}, opset=16)
+    one("GridSample", "grid_sample_bicubic_border_align", {"x": x, "g": g}, opset=16, mode="bicubic",
+        padding_mode="border", align_corners=1, rtol=1e-4, atol=1e-5)
+    one("GridSample", "grid_sample_nearest_reflection", {"x": x, "g": g}, opset=20, mode="nearest",
+        padding_mode="reflection")
+    one("GridSample", "grid_sample_linear_reflection_align", {"x": x, "g": g}, opset=20, mode="linear",
+        padding_mode="reflection", align_corners=1)
 
 
 if __name__ == "__main__":

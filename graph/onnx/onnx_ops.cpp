@@ -453,6 +453,27 @@ Status map_conv(C& c) {
   return done(c, 0, unlift(c, conv2d_args(call, w, group).emit1(), w));
 }
 
+// GridSample (2-D): grid_sample. Opset 20 renames bilinear and bicubic to
+// linear and cubic, and allows N-D inputs (4-D only here).
+Status map_grid_sample(C& c) {
+  const bool v20 = c.opset() >= 20;
+  const std::string mode = c.attr_string("mode", v20 ? "linear" : "bilinear");
+  const std::string padding = c.attr_string("padding_mode", "zeros");
+  const int64_t align = c.attr_int("align_corners", 0);
+  int64_t m = -1, p = -1;
+  if (mode == (v20 ? "linear" : "bilinear")) m = 0;
+  else if (mode == "nearest") m = 1;
+  else if (mode == (v20 ? "cubic" : "bicubic")) m = 2;
+  if (m < 0) return c.fail_attr("mode", "= '" + mode + "' is not supported");
+  if (padding == "zeros") p = 0;
+  else if (padding == "border") p = 1;
+  else if (padding == "reflection") p = 2;
+  if (p < 0) return c.fail_attr("padding_mode", "= '" + padding + "' is not supported");
+  if (c.input_rank(0) != 4) return c.fail("only 4-D inputs [N, C, H, W] are supported");
+  return done(c, 0, c.op("grid_sample").in(c.input(0)).in(c.input(1)).arg("mode", m).arg("padding_mode", p)
+                        .arg("align_corners", align != 0).emit1());
+}
+
 // MaxUnpool: zeros of the output shape with x's values set at the flat
 // indices MaxPool gave (over the whole N x C x spatial tensor), as a
 // scatter into a flat buffer. The output shape is output_shape (a
@@ -2545,6 +2566,7 @@ const std::vector<OpMapping> kTable = {
     ROW("AveragePool", 1, kMaxOpset, map_average_pool,
         "unequal pads before and after with ceil_mode = 1 or count_include_pad = 0."),
     ROW("MaxUnpool", 9, kMaxOpset, map_max_unpool, "inputs of unknown dims without output_shape."),
+    ROW("GridSample", 16, kMaxOpset, map_grid_sample, "inputs of other than 4 dims (opset 20's N-D)."),
     ROW("GlobalAveragePool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_mean"); }, "inputs of unknown rank."),
     ROW("GlobalMaxPool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_max"); }, "inputs of unknown rank."),
     ROW("BatchNormalization", 7, kMaxOpset, map_batch_norm,
