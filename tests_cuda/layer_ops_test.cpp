@@ -12,6 +12,7 @@
 #include "cuda_test_util.h"
 #include "libops/ops/image/crop_and_resize.h"
 #include "libops/ops/image/grid_sample.h"
+#include "libops/ops/image/roi_align.h"
 #include "libops/ops/image/non_max_suppression.h"
 #include "libops/ops/metrics/in_top_k.h"
 #include "libops/ops/nn/adaptive_pool.h"
@@ -109,6 +110,24 @@ std::vector<DeviceCase> cases() {
        {.i = {1, 2}, .b = {true}}},
       {"grid_sample", [] { return std::vector<NDArray>{floats({1, 4, 9, 8}, 1.5, 0), floats({1, 12, 10, 2}, 1.8, 1)}; },
        {.i = {2, 1}, .b = {false}}},
+      {"roi_align",
+       [] {
+         std::vector<double> rois;
+         for (int k = 0; k < 12; ++k)  // some reach past the image
+           for (double v : {1.3 * k - 3, 0.9 * k - 1, 1.3 * k + 6, 0.7 * k + 8}) rois.push_back(v);
+         return std::vector<NDArray>{floats({2, 5, 16, 18}, 1.5, 0), test::make(DataType::kFloat32, {12, 4}, rois),
+                                     int32s({12}, 1, 2)};
+       },
+       {.t = {1.0}, .i = {4, 5, 0, 0, 0}}},
+      {"roi_align",
+       [] {
+         std::vector<double> rois;
+         for (int k = 0; k < 7; ++k)
+           for (double v : {2.0 * k, 1.5 * k, 2.0 * k + 20, 1.5 * k + 25}) rois.push_back(v);
+         return std::vector<NDArray>{floats({2, 3, 16, 18}, 1.5, 0), test::make(DataType::kFloat32, {7, 4}, rois),
+                                     int32s({7}, 1, 2)};
+       },
+       {.t = {0.5}, .i = {3, 3, 2, 1, 1}}},
       {"non_max_suppression",
        [] {
          std::vector<double> boxes;
@@ -160,6 +179,7 @@ TEST(CudaLayerOps, DeviceKernelsAreRegistered) {
   EXPECT_NE(ops::adaptive_pool_device_kernel.get(DeviceType::kCuda), nullptr) << "adaptive pooling";
   EXPECT_NE(ops::crop_resize_device_kernel.get(DeviceType::kCuda), nullptr) << "crop_and_resize";
   EXPECT_NE(ops::grid_sample_device_kernel.get(DeviceType::kCuda), nullptr) << "grid_sample";
+  EXPECT_NE(ops::roi_align_device_kernel.get(DeviceType::kCuda), nullptr) << "roi_align";
   EXPECT_NE(ops::nms_device_kernel.get(DeviceType::kCuda), nullptr) << "non_max_suppression";
   for (const DeviceCase& c : cases()) EXPECT_TRUE(OpRegistry::instance().find(c.op)->descriptor().any_device) << c.op;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Generate the goldens of the resize, crop_and_resize, grid_sample and
-non_max_suppression ops under tests_cpu/golden/image/ (tools/golden_manifest.py).
+"""Generate the goldens of the resize, crop_and_resize, grid_sample, roi_align
+and non_max_suppression ops under tests_cpu/golden/image/ (tools/golden_manifest.py).
 
 Run from anywhere:  python3 tools/gen_goldens_image.py
 Needs `pip install onnx numpy` (and onnxruntime for grid_sample's bicubic
@@ -238,6 +238,48 @@ def grid_sample_cases():
                    i=[0, GS_PADDING[padding]], b=[align], rtol=1e-5, atol=1e-6)
 
 
+def onnx_roi_align(x, rois, index, **attrs):
+    node = helper.make_node("RoiAlign", ["x", "r", "i"], ["z"], **attrs)
+    t = TensorProto.DOUBLE if x.dtype == np.float64 else TensorProto.FLOAT
+    g = helper.make_graph([node], "ra", [helper.make_tensor_value_info("x", t, list(x.shape)),
+                                         helper.make_tensor_value_info("r", t, list(rois.shape)),
+                                         helper.make_tensor_value_info("i", TensorProto.INT64, list(index.shape))],
+                          [helper.make_tensor_value_info("z", t, None)])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 16)])
+    return ReferenceEvaluator(m).run(None, {"x": x, "r": rois, "i": index})[0]
+
+
+def roi_align_cases():
+    """roi_align against onnx.reference's RoiAlign: avg and max, both
+    coordinate modes, adaptive and fixed sampling, a spatial scale, rois
+    reaching past the image, a degenerate roi, a one-pixel image."""
+    r = np.random.default_rng(20261206)
+    x = r.standard_normal((2, 3, 10, 12)).astype(np.float32)
+    rois = np.array([[0, 0, 11, 9], [2.5, 1.2, 7.7, 8.1], [-3, -2, 4, 3], [6, 5, 15, 14], [4, 4, 4, 4]], np.float32)
+    index = np.array([0, 1, 1, 0, 1], np.int64)
+    for mode, m in (("avg", 0), ("max", 1)):
+        for coord, c in (("half_pixel", 0), ("output_half_pixel", 1)):
+            for ratio in (0, 2):
+                z = onnx_roi_align(x, rois, index, mode=mode, coordinate_transformation_mode=coord, output_height=3,
+                                   output_width=4, sampling_ratio=ratio)
+                M.case("roi_align", f"{mode}_{coord}_ratio{ratio}", [x, rois, index], [z.astype(np.float32)],
+                       i=[3, 4, ratio, m, c], t=[1.0], rtol=1e-5, atol=1e-5)
+    scaled = rois * 4
+    z = onnx_roi_align(x, scaled, index, spatial_scale=0.25, output_height=2, output_width=2)
+    M.case("roi_align", "spatial_scale", [x, scaled, index], [z.astype(np.float32)], i=[2, 2, 0, 0, 0], t=[0.25],
+           rtol=1e-5, atol=1e-5)
+    x64 = r.standard_normal((1, 2, 6, 5))
+    r64 = np.array([[0.3, 0.7, 4.2, 5.1]])
+    z = onnx_roi_align(x64, r64, np.array([0], np.int64), output_height=2, output_width=3)
+    M.case("roi_align", "f64", [x64, r64, np.array([0], np.int64)], [z], i=[2, 3, 0, 0, 0], t=[1.0], rtol=1e-10,
+           atol=1e-10)
+    x1 = r.standard_normal((1, 1, 1, 1)).astype(np.float32)
+    r1 = np.array([[-0.5, -0.5, 0.5, 0.5], [0, 0, 3, 3]], np.float32)
+    z = onnx_roi_align(x1, r1, np.array([0, 0], np.int64), output_height=2, output_width=2, sampling_ratio=2)
+    M.case("roi_align", "one_pixel", [x1, r1, np.array([0, 0], np.int64)], [z.astype(np.float32)],
+           i=[2, 2, 2, 0, 0], t=[1.0], rtol=1e-5, atol=1e-6)
+
+
 def main():
     global M
     M = Manifest("image")
@@ -264,6 +306,7 @@ def main():
     crop_resize_cases()
     nms_cases()
     grid_sample_cases()
+    roi_align_cases()
     M.write("tools/gen_goldens_image.py")
 
 
