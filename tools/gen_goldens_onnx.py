@@ -380,6 +380,7 @@ def main():
     loss_cases()
     max_unpool_cases()
     grid_sample_cases()
+    roi_align_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -1307,6 +1308,20 @@ def grid_sample_cases():
         padding_mode="reflection")
     one("GridSample", "grid_sample_linear_reflection_align", {"x": x, "g": g}, opset=20, mode="linear",
         padding_mode="reflection", align_corners=1)
+
+
+
+def roi_align_cases():
+    """RoiAlign in opset 10 (output_half_pixel) and 16, avg and max, against ONNX Runtime."""
+    r = np.random.default_rng(20261207)
+    x = r.standard_normal((2, 3, 8, 9)).astype(np.float32)
+    rois = np.array([[0, 0, 8, 7], [1.5, 2.2, 6.7, 7.1], [-2, -1, 3, 4]], np.float32)
+    idx = {"i": np.array([0, 1, 1], np.int64)}
+    one("RoiAlign", "roi_align_opset10", {"x": x, "r": rois}, opset=10, inits=idx, output_height=2, output_width=3)
+    one("RoiAlign", "roi_align_half_pixel_max", {"x": x, "r": rois}, opset=16, inits=idx, mode="max",
+        output_height=3, output_width=2, sampling_ratio=2)
+    one("RoiAlign", "roi_align_scale", {"x": x, "r": rois * 2}, opset=16, inits=idx, spatial_scale=0.5,
+        output_height=2, output_width=2)
 
 
 if __name__ == "__main__":

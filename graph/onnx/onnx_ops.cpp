@@ -474,6 +474,26 @@ Status map_grid_sample(C& c) {
                         .arg("align_corners", align != 0).emit1());
 }
 
+// RoiAlign: roi_align. Opset 10 has no coordinate_transformation_mode and
+// behaves as output_half_pixel; opset 16 defaults to half_pixel.
+Status map_roi_align(C& c) {
+  const std::string mode = c.attr_string("mode", "avg");
+  if (mode != "avg" && mode != "max") return c.fail_attr("mode", "= '" + mode + "' is not avg or max");
+  int64_t coord = 1;
+  if (c.opset() >= 16) {
+    const std::string ct = c.attr_string("coordinate_transformation_mode", "half_pixel");
+    if (ct != "half_pixel" && ct != "output_half_pixel")
+      return c.fail_attr("coordinate_transformation_mode", "= '" + ct + "' is not half_pixel or output_half_pixel");
+    coord = ct == "half_pixel" ? 0 : 1;
+  }
+  return done(c, 0, c.op("roi_align").in(c.input(0)).in(c.input(1)).in(c.input(2))
+                        .arg("output_height", c.attr_int("output_height", 1))
+                        .arg("output_width", c.attr_int("output_width", 1))
+                        .arg("sampling_ratio", c.attr_int("sampling_ratio", 0))
+                        .arg("mode", int64_t{mode == "max" ? 1 : 0}).arg("coordinate_mode", coord)
+                        .arg("spatial_scale", c.attr_float("spatial_scale", 1.0)).emit1());
+}
+
 // MaxUnpool: zeros of the output shape with x's values set at the flat
 // indices MaxPool gave (over the whole N x C x spatial tensor), as a
 // scatter into a flat buffer. The output shape is output_shape (a
@@ -2567,6 +2587,7 @@ const std::vector<OpMapping> kTable = {
         "unequal pads before and after with ceil_mode = 1 or count_include_pad = 0."),
     ROW("MaxUnpool", 9, kMaxOpset, map_max_unpool, "inputs of unknown dims without output_shape."),
     ROW("GridSample", 16, kMaxOpset, map_grid_sample, "inputs of other than 4 dims (opset 20's N-D)."),
+    ROW("RoiAlign", 10, kMaxOpset, map_roi_align, ""),
     ROW("GlobalAveragePool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_mean"); }, "inputs of unknown rank."),
     ROW("GlobalMaxPool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_max"); }, "inputs of unknown rank."),
     ROW("BatchNormalization", 7, kMaxOpset, map_batch_norm,
