@@ -381,6 +381,7 @@ def main():
     max_unpool_cases()
     grid_sample_cases()
     roi_align_cases()
+    sequence_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -1322,6 +1323,46 @@ def roi_align_cases():
         output_height=3, output_width=2, sampling_ratio=2)
     one("RoiAlign", "roi_align_scale", {"x": x, "r": rois * 2}, opset=16, inits=idx, spatial_scale=0.5,
         output_height=2, output_width=2)
+
+
+
+def sequence_cases():
+    """Sequences and optionals built and read inside one graph (the importer
+    keeps them as lists of values), against ONNX Runtime."""
+    r = np.random.default_rng(20261208)
+    a, b, c = (r.standard_normal((2, k, 3)).astype(np.float32) for k in (1, 2, 3))
+    i64 = {"last": np.array(-1, np.int64), "zero": np.array(0, np.int64), "one": np.array(1, np.int64)}
+    case("sequence_construct_concat", [N("SequenceConstruct", ["a", "b", "c"], ["s"]),
+                                       N("ConcatFromSequence", ["s"], ["z0"], axis=1),
+                                       N("SequenceLength", ["s"], ["z1"]),
+                                       N("SequenceAt", ["s", "last"], ["z2"])],
+         {"a": a, "b": b, "c": c}, ["z0", "z1", "z2"], i64, opset=13)
+    case("sequence_stack_new_axis", [N("SequenceConstruct", ["a", "a2"], ["s"]),
+                                     N("ConcatFromSequence", ["s"], ["z"], axis=-1, new_axis=1)],
+         {"a": a, "a2": a * 2}, ["z"], opset=13)
+    case("sequence_insert_erase", [N("SequenceEmpty", [], ["e"], dtype=TensorProto.FLOAT),
+                                   N("SequenceInsert", ["e", "a"], ["s1"]),
+                                   N("SequenceInsert", ["s1", "b", "zero"], ["s2"]),
+                                   N("SequenceInsert", ["s2", "c"], ["s3"]),
+                                   N("SequenceErase", ["s3", "one"], ["s4"]),
+                                   N("ConcatFromSequence", ["s4"], ["z"], axis=1)],
+         {"a": a, "b": b, "c": c}, ["z"], i64, opset=13)
+    x = r.standard_normal((2, 5, 3)).astype(np.float32)
+    case("split_to_sequence", [N("SplitToSequence", ["x"], ["s"], axis=1, keepdims=0),
+                               N("ConcatFromSequence", ["s"], ["z0"], axis=2, new_axis=1),
+                               N("SplitToSequence", ["x", "two"], ["t"], axis=1),
+                               N("SequenceAt", ["t", "last"], ["z1"]),
+                               N("SplitToSequence", ["x", "sizes"], ["u"], axis=-2),
+                               N("SequenceAt", ["u", "one"], ["z2"])],
+         {"x": x}, ["z0", "z1", "z2"], dict(i64, two=np.array(2, np.int64), sizes=np.array([1, 4], np.int64)),
+         opset=13)
+    case("optional_present", [N("Optional", ["x"], ["o"]), N("OptionalHasElement", ["o"], ["z0"]),
+                              N("OptionalGetElement", ["o"], ["z1"])], {"x": x}, ["z0", "z1"], opset=18)
+    save_only("err_sequence_output", [N("SequenceConstruct", ["x", "x"], ["s"], name="make")], {"x": [2]}, ["s"],
+              opset=13)
+    save_only("err_sequence_at_runtime_position", [N("SequenceConstruct", ["x", "x"], ["s"]),
+                                                   N("SequenceAt", ["s", "p"], ["z"], name="at")],
+              {"x": [2], "p": []}, ["z"], opset=13, types={"p": TensorProto.INT64})
 
 
 if __name__ == "__main__":

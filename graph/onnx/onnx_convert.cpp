@@ -104,6 +104,10 @@ struct Converter::Impl {
   std::unordered_map<std::string, Value> values;            // ONNX value name -> libops value
   std::unordered_map<std::string, const Tensor*> constants;  // ONNX value name -> its data
   std::unordered_set<std::string> failed;                   // outputs of nodes that could not be mapped
+  // Note [Import-time sequences] in onnx_convert.h: ONNX sequence and
+  // optional values, as the libops values of their elements.
+  std::unordered_map<std::string, std::vector<Value>> sequences;
+  std::unordered_map<std::string, std::vector<Value>> optionals;  // none or one element
   std::deque<Tensor> owned;                                 // constants made here
   std::unordered_map<std::string, int> uses;                // ONNX value name -> readers
   std::unordered_set<std::string> names;                    // variable names in use
@@ -411,6 +415,67 @@ void Converter::set_output(int k, Value v) {
   if (k < 0 || k >= num_outputs() || node_->outputs[static_cast<size_t>(k)].empty()) return;
   output_set_[static_cast<size_t>(k)] = true;
   if (v.valid()) impl_.values[node_->outputs[static_cast<size_t>(k)]] = v;
+}
+
+bool Converter::input_sequence(int k, std::vector<Value>& elements) {
+  if (!has_input(k)) {
+    report(str_format("input %d (a sequence) is missing", k));
+    return false;
+  }
+  input_taken_[static_cast<size_t>(k)] = true;
+  const std::string& name = node_->inputs[static_cast<size_t>(k)];
+  auto it = impl_.sequences.find(name);
+  if (it == impl_.sequences.end()) {
+    if (!impl_.failed.count(name))
+      report(str_format("input %d ('%s') is not a sequence whose elements are known at import (one grown in a "
+                        "loop, passed into a subgraph or given as a graph input is not supported: docs/onnx.md)",
+                        k, name.c_str()));
+    return false;
+  }
+  elements = it->second;
+  return true;
+}
+
+bool Converter::input_is_sequence(int k) const {
+  return has_input(k) && impl_.sequences.count(node_->inputs[static_cast<size_t>(k)]) > 0;
+}
+
+bool Converter::input_is_optional(int k) const {
+  return has_input(k) && impl_.optionals.count(node_->inputs[static_cast<size_t>(k)]) > 0;
+}
+
+void Converter::set_output_sequence(int k, std::vector<Value> elements) {
+  if (k < 0 || k >= num_outputs() || node_->outputs[static_cast<size_t>(k)].empty()) return;
+  output_set_[static_cast<size_t>(k)] = true;
+  impl_.sequences[node_->outputs[static_cast<size_t>(k)]] = std::move(elements);
+}
+
+bool Converter::input_optional(int k, bool& present, Value& v) {
+  present = false;
+  v = Value{};
+  if (!has_input(k)) return true;
+  const std::string& name = node_->inputs[static_cast<size_t>(k)];
+  auto it = impl_.optionals.find(name);
+  if (it != impl_.optionals.end()) {
+    input_taken_[static_cast<size_t>(k)] = true;
+    present = !it->second.empty();
+    if (present) v = it->second[0];
+    return true;
+  }
+  if (impl_.sequences.count(name)) {
+    input_taken_[static_cast<size_t>(k)] = true;
+    report(str_format("input %d ('%s') is a sequence: optional sequences are not supported", k, name.c_str()));
+    return false;
+  }
+  v = input(k);
+  present = true;
+  return true;
+}
+
+void Converter::set_output_optional(int k, bool present, Value v) {
+  if (k < 0 || k >= num_outputs() || node_->outputs[static_cast<size_t>(k)].empty()) return;
+  output_set_[static_cast<size_t>(k)] = true;
+  impl_.optionals[node_->outputs[static_cast<size_t>(k)]] = present ? std::vector<Value>{v} : std::vector<Value>{};
 }
 
 void Converter::set_output_constant(int k, Tensor t) {
@@ -797,13 +862,17 @@ void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_
                             static_cast<long long>(opset), impl.where.c_str());
     auto mark_failed = [&] {
       for (const std::string& o : n.outputs)
-        if (!o.empty() && !impl.values.count(o) && !impl.constants.count(o)) impl.failed.insert(o);
+        if (!o.empty() && !impl.values.count(o) && !impl.constants.count(o) && !impl.sequences.count(o) &&
+            !impl.optionals.count(o))
+          impl.failed.insert(o);
     };
     // An input from a node that failed is not a new problem; one that
     // nothing produces is (the model is malformed or not in order).
     bool upstream_failed = false, missing = false;
     for (const std::string& i : n.inputs) {
-      if (i.empty() || impl.values.count(i) || impl.constants.count(i)) continue;
+      if (i.empty() || impl.values.count(i) || impl.constants.count(i) || impl.sequences.count(i) ||
+          impl.optionals.count(i))
+        continue;
       if (impl.failed.count(i)) {
         upstream_failed = true;
       } else {
@@ -901,7 +970,11 @@ Status convert_model(const Model& m, ConvertResult& result) {
     convert_nodes(impl, m.nodes, m.opset);
     for (const ValueInfo& o : m.outputs)
       if (!impl.values.count(o.name) && !impl.failed.count(o.name)) {
-        if (impl.constants.count(o.name)) {
+        if (impl.sequences.count(o.name) || impl.optionals.count(o.name)) {
+          problem(str_format("graph output '%s' is a sequence or an optional: libops graphs output tensors "
+                             "(docs/onnx.md)",
+                             o.name.c_str()));
+        } else if (impl.constants.count(o.name)) {
           impl.values[o.name] = impl.lookup(o.name);
         } else {
           problem(str_format("graph output '%s' is not computed by any node", o.name.c_str()));
@@ -1808,6 +1881,10 @@ std::string coverage_markdown() {
   s += "attribute (`ops-run --list-unsupported model.onnx` lists every such node at once); it is never imported as a\n";
   s += "different computation. Any attribute, input or used output that a mapping does not read is refused the same\n";
   s += "way.\n\n";
+  s += "Sequences and optionals exist only while a model is imported: each is the list of the tensors it holds, so\n";
+  s += "the sequence ops work where that list is known at import (built and read in one graph, positions and\n";
+  s += "splits constant). A sequence grown in a Loop, passed into a subgraph, or given as a graph input or output\n";
+  s += "is refused.\n\n";
   s += str_format("%d of %zu operators are supported.\n\n", supported, known.size());
   s += "| ONNX operator | supported | opsets | not supported |\n|---|---|---|---|\n";
   s += rows;

@@ -107,6 +107,24 @@ class Converter {
   // Marks an attribute as read without reading it (it changes nothing here).
   void ignore_attr(const char* name);
 
+  // Note [Import-time sequences]
+  //  An ONNX sequence (or optional) value lives only in the importer: the
+  //  list of libops values of its elements, known when the node that makes
+  //  it is converted. Sequence ops rearrange the list, and the ops that read
+  //  elements (SequenceAt, ConcatFromSequence) emit libops nodes on them. So
+  //  a sequence whose length is known only at run time (grown in a Loop,
+  //  passed into a subgraph, or a graph input or output) is refused.
+  // input_sequence: false (and a problem recorded) when input k is not
+  // such a sequence; marks it taken.
+  bool input_sequence(int k, std::vector<Value>& elements);
+  bool input_is_sequence(int k) const;
+  bool input_is_optional(int k) const;
+  void set_output_sequence(int k, std::vector<Value> elements);
+  // An optional input: a known Optional value (present or empty), else a
+  // plain tensor (present). False when input k is a sequence.
+  bool input_optional(int k, bool& present, Value& v);
+  void set_output_optional(int k, bool present, Value v);
+
   // Outputs.
   int num_outputs() const { return static_cast<int>(node_->outputs.size()); }
   bool output_used(int k) const;  // present, and read by a node or a graph output

@@ -75,7 +75,18 @@ Status variadic(C& c, const char* op) {
 }
 
 Status map_identity(C& c) {
-  c.set_output(0, c.input(0));
+  std::vector<Value> elements;
+  if (c.input_is_sequence(0)) {  // Note [Import-time sequences]
+    c.input_sequence(0, elements);
+    c.set_output_sequence(0, std::move(elements));
+  } else if (c.input_is_optional(0)) {
+    bool present = false;
+    Value v;
+    c.input_optional(0, present, v);
+    c.set_output_optional(0, present, v);
+  } else {
+    c.set_output(0, c.input(0));
+  }
   return Status::ok();
 }
 
@@ -2470,6 +2481,194 @@ Status map_softmax_cross_entropy(C& c) {
   return done(c, 0, out);
 }
 
+// ---- Sequences and optionals (Note [Import-time sequences] in
+// onnx_convert.h): lists of values known at import.
+
+// A constant integer scalar input k (a sequence position), or `fallback`
+// when the input is omitted; false (a problem recorded) otherwise.
+bool position_input(C& c, int k, int64_t fallback, int64_t& out) {
+  if (!c.has_input(k)) {
+    out = fallback;
+    return true;
+  }
+  const Tensor* t = c.constant_input(k);
+  std::vector<int64_t> v;
+  if (t == nullptr || !t->to_int64s(v) || v.size() != 1) {
+    c.report(str_format("input %d (position) must be a constant integer scalar", k));
+    return false;
+  }
+  out = v[0];
+  return true;
+}
+
+// A position in [-n, n) (or [-n, n] where `end_ok`), counted from the end when negative.
+bool sequence_index(C& c, int64_t pos, size_t n, bool end_ok, size_t& out) {
+  const int64_t len = static_cast<int64_t>(n);
+  const int64_t p = pos < 0 ? pos + len : pos;
+  if (p < 0 || p > len || (p == len && !end_ok)) {
+    c.report(str_format("position %lld is outside the sequence of %zu elements", static_cast<long long>(pos), n));
+    return false;
+  }
+  out = static_cast<size_t>(p);
+  return true;
+}
+
+Status map_sequence_empty(C& c) {
+  if (c.has_attr("dtype")) {
+    const int code = static_cast<int>(c.attr_int("dtype", 1));
+    if (dtype_from_onnx(code) == DataType::kInvalid)
+      return c.fail_attr("dtype", str_format("= %s is not a dtype libops supports", onnx_type_name(code)));
+  }
+  c.set_output_sequence(0, {});
+  return Status::ok();
+}
+
+Status map_sequence_construct(C& c) {
+  std::vector<Value> elements;
+  for (int k = 0; k < c.num_inputs(); ++k) {
+    Value v = c.input(k);
+    if (!v.valid()) return reported();
+    elements.push_back(v);
+  }
+  c.set_output_sequence(0, std::move(elements));
+  return Status::ok();
+}
+
+Status map_sequence_at(C& c) {
+  std::vector<Value> seq;
+  int64_t pos = 0;
+  size_t at = 0;
+  if (!c.input_sequence(0, seq) || !position_input(c, 1, 0, pos) || !sequence_index(c, pos, seq.size(), false, at))
+    return reported();
+  return done(c, 0, seq[at]);
+}
+
+Status map_sequence_length(C& c) {
+  std::vector<Value> seq;
+  if (!c.input_sequence(0, seq)) return reported();
+  c.set_output_constant(0, int64_tensor({static_cast<int64_t>(seq.size())}, false));
+  return Status::ok();
+}
+
+Status map_sequence_insert(C& c) {
+  std::vector<Value> seq;
+  if (!c.input_sequence(0, seq)) return reported();
+  Value v = c.input(1);
+  int64_t pos = 0;
+  size_t at = 0;
+  if (!v.valid() || !position_input(c, 2, static_cast<int64_t>(seq.size()), pos) ||
+      !sequence_index(c, pos, seq.size(), true, at))
+    return reported();
+  seq.insert(seq.begin() + static_cast<std::ptrdiff_t>(at), v);
+  c.set_output_sequence(0, std::move(seq));
+  return Status::ok();
+}
+
+Status map_sequence_erase(C& c) {
+  std::vector<Value> seq;
+  int64_t pos = 0;
+  size_t at = 0;
+  if (!c.input_sequence(0, seq) || !position_input(c, 1, -1, pos) || !sequence_index(c, pos, seq.size(), false, at))
+    return reported();
+  seq.erase(seq.begin() + static_cast<std::ptrdiff_t>(at));
+  c.set_output_sequence(0, std::move(seq));
+  return Status::ok();
+}
+
+// ConcatFromSequence: concat along axis, or stack along a new one.
+Status map_concat_from_sequence(C& c) {
+  std::vector<Value> seq;
+  if (!c.input_sequence(0, seq)) return reported();
+  if (!c.has_attr("axis")) return c.fail_attr("axis", "is required");
+  const int64_t axis = c.attr_int("axis", 0), new_axis = c.attr_int("new_axis", 0);
+  if (seq.empty()) return c.fail("the sequence is empty: there is nothing to concatenate");
+  OpCall call = c.op(new_axis != 0 ? "stack" : "concat");
+  for (Value v : seq) call.in(v);
+  return done(c, 0, call.arg("axis", axis).emit1());
+}
+
+// SplitToSequence: pieces of x along axis, of the sizes split gives (a
+// scalar: equal pieces, the last shorter; a vector: those sizes), or of
+// size 1 without split (the axis then dropped where keepdims = 0).
+Status map_split_to_sequence(C& c) {
+  const ValueType vt = c.input_type(0);
+  const int rank = vt.rank();
+  int64_t axis = 0;
+  if (!norm_axis(c.attr_int("axis", 0), rank, axis))
+    return c.fail(str_format("axis is outside the input's rank %d (or the rank is not known)", rank));
+  const int64_t n = vt.dims[static_cast<size_t>(axis)];
+  if (n < 0) return c.fail("the extent of the split axis is not known at import");
+  std::vector<int64_t> sizes;
+  bool squeeze = false;
+  if (c.has_input(1)) {
+    const Tensor* t = c.constant_input(1);
+    std::vector<int64_t> v;
+    if (t == nullptr || !t->to_int64s(v)) return c.fail("input 1 (split) must be a constant");
+    if (t->dims.empty()) {  // a scalar: pieces of that size
+      if (v.size() != 1 || v[0] < 1) return c.fail("split must be >= 1");
+      for (int64_t at = 0; at < n; at += v[0]) sizes.push_back(std::min(v[0], n - at));
+    } else {
+      int64_t sum = 0;
+      for (int64_t s : v) {
+        if (s < 0) return c.fail("split " + ints_str(v) + " has a negative size");
+        sum += s;
+      }
+      if (sum != n) return c.fail(str_format("split %s does not add up to the axis extent %lld", ints_str(v).c_str(),
+                                             static_cast<long long>(n)));
+      sizes = v;
+    }
+    c.ignore_attr("keepdims");  // applies without split only
+  } else {
+    sizes.assign(static_cast<size_t>(n), 1);
+    squeeze = c.attr_int("keepdims", 1) == 0;
+  }
+  Value x = c.input(0);
+  std::vector<Value> pieces;
+  const size_t ur = static_cast<size_t>(rank), ua = static_cast<size_t>(axis);
+  int64_t begin = 0;
+  for (int64_t s : sizes) {
+    std::vector<int64_t> begin_size(2 * ur, 0);
+    for (size_t d = 0; d < ur; ++d) begin_size[ur + d] = d == ua ? s : -1;
+    begin_size[ua] = begin;
+    begin += s;
+    Value p = c.op("slice").in(x).arg("begin_size", begin_size).emit1();
+    if (squeeze) p = c.op("squeeze").in(p).arg("axes", std::vector<int64_t>{axis}).emit1();
+    if (!p.valid()) return reported();
+    pieces.push_back(p);
+  }
+  c.set_output_sequence(0, std::move(pieces));
+  return Status::ok();
+}
+
+Status map_optional(C& c) {
+  c.ignore_attr("type");  // the element type of an empty optional: nothing to allocate here
+  bool present = false;
+  Value v;
+  if (!c.input_optional(0, present, v)) return reported();
+  c.set_output_optional(0, present, v);
+  return Status::ok();
+}
+
+Status map_optional_has_element(C& c) {
+  bool present = false;
+  Value v;
+  if (!c.input_optional(0, present, v)) return reported();
+  Tensor t;
+  t.dtype = DataType::kBool;
+  t.onnx_type = dtype_to_onnx(DataType::kBool);
+  t.data.assign(1, present ? 1 : 0);
+  c.set_output_constant(0, std::move(t));
+  return Status::ok();
+}
+
+Status map_optional_get_element(C& c) {
+  bool present = false;
+  Value v;
+  if (!c.input_optional(0, present, v)) return reported();
+  if (!present) return c.fail("the optional is empty");
+  return done(c, 0, v);
+}
+
 // ---- Windows: a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n / N) for n in
 // [0, size), N = size (periodic) or size - 1 (symmetric); computed in
 // float64, then cast to output_datatype.
@@ -2720,6 +2919,19 @@ const std::vector<OpMapping> kTable = {
     // Losses.
     ROW("NegativeLogLikelihoodLoss", 12, kMaxOpset, map_nll_loss, ""),
     ROW("SoftmaxCrossEntropyLoss", 12, kMaxOpset, map_softmax_cross_entropy, ""),
+    // Sequences and optionals, known at import (Note [Import-time sequences]).
+    ROW("SequenceEmpty", 11, kMaxOpset, map_sequence_empty, ""),
+    ROW("SequenceConstruct", 11, kMaxOpset, map_sequence_construct, ""),
+    ROW("SequenceAt", 11, kMaxOpset, map_sequence_at, "a position computed at run time."),
+    ROW("SequenceLength", 11, kMaxOpset, map_sequence_length, ""),
+    ROW("SequenceInsert", 11, kMaxOpset, map_sequence_insert, "a position computed at run time."),
+    ROW("SequenceErase", 11, kMaxOpset, map_sequence_erase, "a position computed at run time."),
+    ROW("ConcatFromSequence", 11, kMaxOpset, map_concat_from_sequence, "an empty sequence."),
+    ROW("SplitToSequence", 11, kMaxOpset, map_split_to_sequence,
+        "split computed at run time; a split axis whose extent is not known at import."),
+    ROW("Optional", 15, kMaxOpset, map_optional, "optional sequences."),
+    ROW("OptionalHasElement", 15, kMaxOpset, map_optional_has_element, "optional sequences."),
+    ROW("OptionalGetElement", 15, kMaxOpset, map_optional_get_element, "optional sequences."),
     // Signals.
     ROW("DFT", 17, kMaxOpset, map_dft,
         "onesided = 1 with inverse = 1; dft_length or axis computed at run time; dft_length or onesided with the "

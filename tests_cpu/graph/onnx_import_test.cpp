@@ -519,6 +519,17 @@ TEST(OnnxImportErrors, BlockedQuantizationIsRefused) {
   EXPECT_TRUE(has(m, "node 0 'qb' (QuantizeLinear, opset 21): attribute 'block_size' != 0 is not supported")) << m;
 }
 
+// Sequences live only during import (Note [Import-time sequences]): one
+// that would leave the graph, or a position known only at run time, is
+// refused naming it.
+TEST(OnnxImportErrors, SequencesThatDoNotStayInsideTheImportAreRefused) {
+  std::string m = convert_error("err_sequence_output.onnx");
+  EXPECT_TRUE(has(m, "graph output 's' is a sequence or an optional: libops graphs output tensors")) << m;
+  m = convert_error("err_sequence_at_runtime_position.onnx");
+  EXPECT_TRUE(has(m, "node 1 'at' (SequenceAt, opset 13): input 1 (position) must be a constant integer scalar"))
+      << m;
+}
+
 TEST(OnnxImport, CoverageDocMatchesTheTable) {
   const std::vector<uint8_t> doc = read_bytes(std::string(LIBOPS_SOURCE_DIR) + "/docs/onnx.md");
   const std::string want = onnx::coverage_markdown();
