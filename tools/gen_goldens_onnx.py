@@ -382,6 +382,7 @@ def main():
     grid_sample_cases()
     roi_align_cases()
     sequence_cases()
+    spectrogram_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -1363,6 +1364,29 @@ def sequence_cases():
     save_only("err_sequence_at_runtime_position", [N("SequenceConstruct", ["x", "x"], ["s"]),
                                                    N("SequenceAt", ["s", "p"], ["z"], name="at")],
               {"x": [2], "p": []}, ["z"], opset=13, types={"p": TensorProto.INT64})
+
+
+
+def spectrogram_cases():
+    """MelWeightMatrix (constant inputs) and STFT with and without a window,
+    onesided and full, against ONNX Runtime."""
+    r = np.random.default_rng(20261209)
+    mel = {"m": np.array(8, np.int64), "n": np.array(64, np.int64), "sr": np.array(8000, np.int64),
+           "lo": np.array(0.0, np.float32), "hi": np.array(4000.0, np.float32)}
+    case("mel_weight_matrix", [N("MelWeightMatrix", ["m", "n", "sr", "lo", "hi"], ["z"])], {}, ["z"], mel, opset=17)
+    mel2 = dict(mel, m=np.array(5, np.int64), n=np.array(50, np.int64), sr=np.array(16000, np.int64),
+                lo=np.array(125.0, np.float32), hi=np.array(3800.0, np.float32))
+    case("mel_weight_matrix_double", [N("MelWeightMatrix", ["m", "n", "sr", "lo", "hi"], ["z"],
+                                        output_datatype=TensorProto.DOUBLE)], {}, ["z"], mel2, opset=17)
+    sig = r.standard_normal((2, 40, 1)).astype(np.float32)
+    hann = (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(16) / 16)).astype(np.float32)
+    case("stft_window_onesided", [N("STFT", ["x", "step", "w"], ["z"])], {"x": sig}, ["z"],
+         {"step": np.array(8, np.int64), "w": hann}, opset=17, rtol=1e-4, atol=1e-5)
+    case("stft_frame_length_full", [N("STFT", ["x", "step", "", "fl"], ["z"], onesided=0)], {"x": sig}, ["z"],
+         {"step": np.array(5, np.int64), "fl": np.array(12, np.int64)}, opset=17, rtol=1e-4, atol=5e-5)
+    cplx = r.standard_normal((1, 30, 2)).astype(np.float32)
+    case("stft_complex", [N("STFT", ["x", "step", "", "fl"], ["z"], onesided=0)], {"x": cplx}, ["z"],
+         {"step": np.array(7, np.int64), "fl": np.array(10, np.int64)}, opset=17, rtol=1e-4, atol=1e-5)
 
 
 if __name__ == "__main__":

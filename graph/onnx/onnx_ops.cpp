@@ -2669,6 +2669,119 @@ Status map_optional_get_element(C& c) {
   return done(c, 0, v);
 }
 
+// MelWeightMatrix: a constant, computed at import from constant inputs:
+// [dft_length / 2 + 1, num_mel_bins] triangular filters between mel-spaced
+// edges (ONNX's definition, in float64).
+Status map_mel_weight_matrix(C& c) {
+  const int code = static_cast<int>(c.attr_int("output_datatype", 1));
+  const DataType t = dtype_from_onnx(code);
+  if (!dtype_is_float(t)) return c.fail_attr("output_datatype", str_format("= %s is not a float dtype", onnx_type_name(code)));
+  double in[5];
+  for (int k = 0; k < 5; ++k) {
+    const Tensor* v = c.constant_input(k);
+    std::vector<double> d;
+    if (v == nullptr || !v->to_doubles(d) || d.size() != 1) return c.fail(str_format("input %d must be a constant scalar", k));
+    in[k] = d[0];
+  }
+  const int64_t mels = static_cast<int64_t>(in[0]), dft = static_cast<int64_t>(in[1]), rate = static_cast<int64_t>(in[2]);
+  if (mels < 1 || mels > 4096 || dft < 1 || dft > (int64_t{1} << 20) || rate < 1)
+    return c.fail(str_format("num_mel_bins %lld, dft_length %lld and sample_rate %lld must be >= 1 (and at most 4096 "
+                             "and 2^20 for the first two)",
+                             static_cast<long long>(mels), static_cast<long long>(dft), static_cast<long long>(rate)));
+  const int64_t bins = dft / 2 + 1;
+  auto to_mel = [](double hz) { return 2595.0 * std::log10(1.0 + hz / 700.0); };
+  const double lo = to_mel(in[3]), hi = to_mel(in[4]), step = (hi - lo) / static_cast<double>(mels + 2);
+  std::vector<int64_t> edge(static_cast<size_t>(mels + 2));
+  for (int64_t i = 0; i < mels + 2; ++i) {
+    const double hz = 700.0 * (std::pow(10.0, (static_cast<double>(i) * step + lo) / 2595.0) - 1.0);
+    edge[static_cast<size_t>(i)] = static_cast<int64_t>(std::floor(static_cast<double>(dft + 1) * hz / static_cast<double>(rate)));
+  }
+  std::vector<double> w(static_cast<size_t>(bins * mels), 0.0);
+  auto at = [&](int64_t j, int64_t i) -> double* {
+    return j >= 0 && j < bins ? &w[static_cast<size_t>(j * mels + i)] : nullptr;
+  };
+  for (int64_t i = 0; i < mels; ++i) {
+    const int64_t left = edge[static_cast<size_t>(i)], center = edge[static_cast<size_t>(i + 1)],
+                  right = edge[static_cast<size_t>(i + 2)];
+    if (center == left) {
+      if (double* p = at(center, i)) *p = 1.0;
+    } else {
+      for (int64_t j = left; j <= center; ++j)
+        if (double* p = at(j, i)) *p = static_cast<double>(j - left) / static_cast<double>(center - left);
+    }
+    for (int64_t j = center; j < right; ++j)
+      if (double* p = at(j, i)) *p = static_cast<double>(right - j) / static_cast<double>(right - center);
+  }
+  Tensor out;
+  out.dtype = DataType::kFloat64;
+  out.onnx_type = dtype_to_onnx(DataType::kFloat64);
+  out.dims = {bins, mels};
+  out.data.resize(w.size() * sizeof(double));
+  std::memcpy(out.data.data(), w.data(), out.data.size());
+  if (t == DataType::kFloat64) {
+    c.set_output_constant(0, std::move(out));
+    return Status::ok();
+  }
+  return done(c, 0, c.op("cast").in(c.constant(std::move(out))).arg("dtype", t).emit1());
+}
+
+// STFT: frames of the signal [batch, length, 1 or 2] every frame_step
+// samples (a gather with constant indices), times the window, through a
+// DFT along the frame: [batch, frames, bins, 2], bins 0 .. n/2 when
+// onesided. The signal's length, frame_step and the frame length must be
+// known at import.
+Status map_stft(C& c) {
+  const ValueType vt = c.input_type(0);
+  if (vt.rank() != 3 || vt.dims[1] < 0 || (vt.dims[2] != 1 && vt.dims[2] != 2))
+    return c.fail("input 0 (signal) must be [batch, length, 1 or 2] with a length known at import");
+  if (vt.dtype != DataType::kFloat32 && vt.dtype != DataType::kFloat64) return c.fail("the signal must be float32 or float64");
+  const int64_t onesided = c.attr_int("onesided", 1);
+  const bool real = vt.dims[2] == 1;
+  if (onesided != 0 && !real) return c.fail_attr("onesided", "= 1 needs a real signal ([batch, length, 1])");
+  std::vector<int64_t> v;
+  const Tensor* st = c.constant_input(1);
+  if (st == nullptr || !st->to_int64s(v) || v.size() != 1 || v[0] < 1)
+    return c.fail("input 1 (frame_step) must be a constant >= 1");
+  const int64_t step = v[0];
+  int64_t frame = -1;
+  if (c.has_input(3)) {
+    const Tensor* ft = c.constant_input(3);
+    if (ft == nullptr || !ft->to_int64s(v) || v.size() != 1 || v[0] < 1)
+      return c.fail("input 3 (frame_length) must be a constant >= 1");
+    frame = v[0];
+  }
+  if (c.has_input(2)) {
+    const ValueType wt = c.input_type(2);
+    if (wt.rank() != 1 || wt.dims[0] < 1) return c.fail("input 2 (window) must be 1-D with a length known at import");
+    if (frame >= 0 && frame != wt.dims[0])
+      return c.fail(str_format("frame_length %lld differs from the window's length %lld", static_cast<long long>(frame),
+                               static_cast<long long>(wt.dims[0])));
+    frame = wt.dims[0];
+  }
+  if (frame < 1) return c.fail("neither a window nor frame_length gives the frame length");
+  const int64_t length = vt.dims[1];
+  if (frame > length)
+    return c.fail(str_format("the frame length %lld is longer than the signal (%lld)", static_cast<long long>(frame),
+                             static_cast<long long>(length)));
+  const int64_t frames = (length - frame) / step + 1;
+  std::vector<int64_t> idx(static_cast<size_t>(frames * frame));
+  for (int64_t f = 0; f < frames; ++f)
+    for (int64_t k = 0; k < frame; ++k) idx[static_cast<size_t>(f * frame + k)] = f * step + k;
+  Tensor it = int64_tensor(idx);
+  it.dims = {frames, frame};
+  Value x = c.op("gather").in(c.input(0)).in(c.constant(std::move(it))).arg("axis", int64_t{1}).emit1();
+  if (c.has_input(2)) {
+    Value w = c.op("reshape").in(c.input(2)).arg("shape", std::vector<int64_t>{1, 1, frame, 1}).emit1();
+    if (c.input_dtype(2) != vt.dtype) w = c.op("cast").in(w).arg("dtype", vt.dtype).emit1();
+    x = c.op("multiply").in(x).in(w).emit1();
+  }
+  if (real) x = c.op("concat").in(x).in(c.op("zeros_like").in(x).emit1()).arg("axis", int64_t{3}).emit1();
+  Value y = c.op("fft").in(x).arg("axes", std::vector<int64_t>{2}).emit1();
+  if (onesided != 0)
+    y = c.op("slice").in(y).arg("begin_size", std::vector<int64_t>{0, 0, 0, 0, -1, -1, frame / 2 + 1, -1}).emit1();
+  return done(c, 0, y);
+}
+
 // ---- Windows: a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n / N) for n in
 // [0, size), N = size (periodic) or size - 1 (symmetric); computed in
 // float64, then cast to output_datatype.
@@ -2933,6 +3046,10 @@ const std::vector<OpMapping> kTable = {
     ROW("OptionalHasElement", 15, kMaxOpset, map_optional_has_element, "optional sequences."),
     ROW("OptionalGetElement", 15, kMaxOpset, map_optional_get_element, "optional sequences."),
     // Signals.
+    ROW("MelWeightMatrix", 17, kMaxOpset, map_mel_weight_matrix, "inputs computed at run time."),
+    ROW("STFT", 17, kMaxOpset, map_stft,
+        "frame_step or frame_length computed at run time; a signal or window whose length is not known at import; "
+        "onesided = 1 on a complex signal."),
     ROW("DFT", 17, kMaxOpset, map_dft,
         "onesided = 1 with inverse = 1; dft_length or axis computed at run time; dft_length or onesided with the "
         "signal's length not known at import."),
