@@ -2675,15 +2675,18 @@ Status map_optional_get_element(C& c) {
 Status map_mel_weight_matrix(C& c) {
   const int code = static_cast<int>(c.attr_int("output_datatype", 1));
   const DataType t = dtype_from_onnx(code);
-  if (!dtype_is_float(t)) return c.fail_attr("output_datatype", str_format("= %s is not a float dtype", onnx_type_name(code)));
+  if (!dtype_is_float(t))
+    return c.fail_attr("output_datatype", str_format("= %s is not a float dtype", onnx_type_name(code)));
   double in[5];
   for (int k = 0; k < 5; ++k) {
     const Tensor* v = c.constant_input(k);
     std::vector<double> d;
-    if (v == nullptr || !v->to_doubles(d) || d.size() != 1) return c.fail(str_format("input %d must be a constant scalar", k));
+    if (v == nullptr || !v->to_doubles(d) || d.size() != 1)
+      return c.fail(str_format("input %d must be a constant scalar", k));
     in[k] = d[0];
   }
-  const int64_t mels = static_cast<int64_t>(in[0]), dft = static_cast<int64_t>(in[1]), rate = static_cast<int64_t>(in[2]);
+  const int64_t mels = static_cast<int64_t>(in[0]), dft = static_cast<int64_t>(in[1]);
+  const int64_t rate = static_cast<int64_t>(in[2]);
   if (mels < 1 || mels > 4096 || dft < 1 || dft > (int64_t{1} << 20) || rate < 1)
     return c.fail(str_format("num_mel_bins %lld, dft_length %lld and sample_rate %lld must be >= 1 (and at most 4096 "
                              "and 2^20 for the first two)",
@@ -2694,7 +2697,8 @@ Status map_mel_weight_matrix(C& c) {
   std::vector<int64_t> edge(static_cast<size_t>(mels + 2));
   for (int64_t i = 0; i < mels + 2; ++i) {
     const double hz = 700.0 * (std::pow(10.0, (static_cast<double>(i) * step + lo) / 2595.0) - 1.0);
-    edge[static_cast<size_t>(i)] = static_cast<int64_t>(std::floor(static_cast<double>(dft + 1) * hz / static_cast<double>(rate)));
+    edge[static_cast<size_t>(i)] =
+        static_cast<int64_t>(std::floor(static_cast<double>(dft + 1) * hz / static_cast<double>(rate)));
   }
   std::vector<double> w(static_cast<size_t>(bins * mels), 0.0);
   auto at = [&](int64_t j, int64_t i) -> double* {
@@ -2734,7 +2738,8 @@ Status map_stft(C& c) {
   const ValueType vt = c.input_type(0);
   if (vt.rank() != 3 || vt.dims[1] < 0 || (vt.dims[2] != 1 && vt.dims[2] != 2))
     return c.fail("input 0 (signal) must be [batch, length, 1 or 2] with a length known at import");
-  if (vt.dtype != DataType::kFloat32 && vt.dtype != DataType::kFloat64) return c.fail("the signal must be float32 or float64");
+  if (vt.dtype != DataType::kFloat32 && vt.dtype != DataType::kFloat64)
+    return c.fail("the signal must be float32 or float64");
   const int64_t onesided = c.attr_int("onesided", 1);
   const bool real = vt.dims[2] == 1;
   if (onesided != 0 && !real) return c.fail_attr("onesided", "= 1 needs a real signal ([batch, length, 1])");
@@ -2798,13 +2803,15 @@ Status map_window(C& c, double a0, double a1, double a2) {
   Value n = c.op("range").in(c.constant_scalar(it, 0)).in(size).in(c.constant_scalar(it, 1)).emit1();
   Value den = c.op("cast").in(size).arg("dtype", f).emit1();
   if (!periodic) den = c.op("subtract").in(den).in(c.constant_scalar(f, 1.0)).emit1();
-  Value angle = c.op("multiply").in(c.op("cast").in(n).arg("dtype", f).emit1()).in(c.constant_scalar(f, 2 * M_PI)).emit1();
+  Value angle = c.op("cast").in(n).arg("dtype", f).emit1();
+  angle = c.op("multiply").in(angle).in(c.constant_scalar(f, 2 * M_PI)).emit1();
   angle = c.op("divide").in(angle).in(den).emit1();
   Value w = c.op("multiply").in(c.op("cos").in(angle).emit1()).in(c.constant_scalar(f, -a1)).emit1();
   w = c.op("add").in(w).in(c.constant_scalar(f, a0)).emit1();
   if (a2 != 0.0) {
     Value twice = c.op("multiply").in(angle).in(c.constant_scalar(f, 2.0)).emit1();
-    w = c.op("add").in(w).in(c.op("multiply").in(c.op("cos").in(twice).emit1()).in(c.constant_scalar(f, a2)).emit1()).emit1();
+    Value term = c.op("multiply").in(c.op("cos").in(twice).emit1()).in(c.constant_scalar(f, a2)).emit1();
+    w = c.op("add").in(w).in(term).emit1();
   }
   return done(c, 0, cast_to(c, w, f, t));
 }
