@@ -525,12 +525,18 @@ Status map_max_unpool(C& c) {
     if (!xt.dims_known() || xt.dims.size() != n + 2)
       return c.fail(str_format("input 0 needs known dims of rank %zu (or give output_shape)", n + 2));
     out = {xt.dims[0], xt.dims[1]};
-    for (size_t d = 0; d < n; ++d) out.push_back((xt.dims[d + 2] - 1) * s[d] + k[d] - p[d] - p[d + n]);
+    for (size_t d = 0; d < n; ++d) {
+      int64_t e = 0;
+      if (__builtin_mul_overflow(xt.dims[d + 2] - 1, s[d], &e) || __builtin_add_overflow(e, k[d], &e) ||
+          __builtin_sub_overflow(e, p[d], &e) || __builtin_sub_overflow(e, p[d + n], &e))
+        return c.fail("the output extent overflows");
+      out.push_back(e);
+    }
   }
   int64_t total = 1;
   for (int64_t d : out) {
     if (d < 0) return c.fail("the output shape " + ints_str(out) + " has a negative extent");
-    total *= d;
+    if (__builtin_mul_overflow(total, d, &total)) return c.fail("the output shape " + ints_str(out) + " overflows");
   }
   const DataType t = c.input_dtype(0);
   if (t == DataType::kInvalid) return c.fail("the dtype of input 0 is not known");
@@ -2300,9 +2306,10 @@ Status map_unique(C& c) {
   c.set_output(0, vi[0]);
   if (c.num_outputs() > 1 && c.output_used(1)) {
     Value n;
-    if (vt.dims_known()) {
-      int64_t numel = 1;
-      for (int64_t d : vt.dims) numel *= d;
+    int64_t numel = 1;
+    bool fits = vt.dims_known();
+    for (size_t d = 0; fits && d < vt.dims.size(); ++d) fits = !__builtin_mul_overflow(numel, vt.dims[d], &numel);
+    if (fits && numel < (int64_t{1} << 53)) {
       n = c.constant_scalar(DataType::kInt64, static_cast<double>(numel));
     } else {
       n = c.op("reduce_prod").in(c.op("shape_of").in(x).emit1()).emit1();
@@ -2591,6 +2598,7 @@ Status map_concat_from_sequence(C& c) {
 // scalar: equal pieces, the last shorter; a vector: those sizes), or of
 // size 1 without split (the axis then dropped where keepdims = 0).
 Status map_split_to_sequence(C& c) {
+  constexpr int64_t kMaxPieces = 65536;  // each piece is a node of the graph
   const ValueType vt = c.input_type(0);
   const int rank = vt.rank();
   int64_t axis = 0;
@@ -2606,11 +2614,14 @@ Status map_split_to_sequence(C& c) {
     if (t == nullptr || !t->to_int64s(v)) return c.fail("input 1 (split) must be a constant");
     if (t->dims.empty()) {  // a scalar: pieces of that size
       if (v.size() != 1 || v[0] < 1) return c.fail("split must be >= 1");
-      for (int64_t at = 0; at < n; at += v[0]) sizes.push_back(std::min(v[0], n - at));
+      for (int64_t at = 0; at < n && static_cast<int64_t>(sizes.size()) <= kMaxPieces; at += v[0])
+        sizes.push_back(std::min(v[0], n - at));
     } else {
       int64_t sum = 0;
       for (int64_t s : v) {
-        if (s < 0) return c.fail("split " + ints_str(v) + " has a negative size");
+        if (s < 0 || s > n - sum)
+          return c.fail(str_format("split has a negative size, or sizes past the axis extent %lld",
+                                   static_cast<long long>(n)));
         sum += s;
       }
       if (sum != n) return c.fail(str_format("split %s does not add up to the axis extent %lld", ints_str(v).c_str(),
@@ -2619,9 +2630,11 @@ Status map_split_to_sequence(C& c) {
     }
     c.ignore_attr("keepdims");  // applies without split only
   } else {
-    sizes.assign(static_cast<size_t>(n), 1);
+    sizes.assign(static_cast<size_t>(std::min<int64_t>(n, kMaxPieces + 1)), 1);
     squeeze = c.attr_int("keepdims", 1) == 0;
   }
+  if (static_cast<int64_t>(sizes.size()) > kMaxPieces)
+    return c.fail(str_format("the split makes more than %lld pieces", static_cast<long long>(kMaxPieces)));
   Value x = c.input(0);
   std::vector<Value> pieces;
   const size_t ur = static_cast<size_t>(rank), ua = static_cast<size_t>(axis);
@@ -2685,20 +2698,25 @@ Status map_mel_weight_matrix(C& c) {
       return c.fail(str_format("input %d must be a constant scalar", k));
     in[k] = d[0];
   }
+  if (!(in[0] >= 1 && in[0] <= 4096 && in[1] >= 1 && in[1] <= double(int64_t{1} << 20) && in[2] >= 1 &&
+        in[2] <= 1e12 && std::isfinite(in[3]) && std::isfinite(in[4])))
+    return c.fail(str_format("num_mel_bins %g, dft_length %g and sample_rate %g must be >= 1 (and at most 4096, 2^20 "
+                             "and 1e12), the edges finite",
+                             in[0], in[1], in[2]));
   const int64_t mels = static_cast<int64_t>(in[0]), dft = static_cast<int64_t>(in[1]);
   const int64_t rate = static_cast<int64_t>(in[2]);
-  if (mels < 1 || mels > 4096 || dft < 1 || dft > (int64_t{1} << 20) || rate < 1)
-    return c.fail(str_format("num_mel_bins %lld, dft_length %lld and sample_rate %lld must be >= 1 (and at most 4096 "
-                             "and 2^20 for the first two)",
-                             static_cast<long long>(mels), static_cast<long long>(dft), static_cast<long long>(rate)));
   const int64_t bins = dft / 2 + 1;
+  if (bins * mels > (int64_t{1} << 24))
+    return c.fail(str_format("a %lld x %lld matrix is larger than the importer computes (2^24 values)",
+                             static_cast<long long>(bins), static_cast<long long>(mels)));
   auto to_mel = [](double hz) { return 2595.0 * std::log10(1.0 + hz / 700.0); };
   const double lo = to_mel(in[3]), hi = to_mel(in[4]), step = (hi - lo) / static_cast<double>(mels + 2);
   std::vector<int64_t> edge(static_cast<size_t>(mels + 2));
   for (int64_t i = 0; i < mels + 2; ++i) {
     const double hz = 700.0 * (std::pow(10.0, (static_cast<double>(i) * step + lo) / 2595.0) - 1.0);
-    edge[static_cast<size_t>(i)] =
-        static_cast<int64_t>(std::floor(static_cast<double>(dft + 1) * hz / static_cast<double>(rate)));
+    const double e = std::floor(static_cast<double>(dft + 1) * hz / static_cast<double>(rate));
+    if (!(std::fabs(e) < 1e15)) return c.fail("the mel edges fall outside any spectrum (check the edge frequencies)");
+    edge[static_cast<size_t>(i)] = static_cast<int64_t>(e);
   }
   std::vector<double> w(static_cast<size_t>(bins * mels), 0.0);
   auto at = [&](int64_t j, int64_t i) -> double* {
@@ -2707,13 +2725,17 @@ Status map_mel_weight_matrix(C& c) {
   for (int64_t i = 0; i < mels; ++i) {
     const int64_t left = edge[static_cast<size_t>(i)], center = edge[static_cast<size_t>(i + 1)],
                   right = edge[static_cast<size_t>(i + 2)];
+    // Only the rows inside the matrix are visited: edges far outside it
+    // (negative edge frequencies, say) cost nothing.
+    auto lo_row = [&](int64_t a) { return std::max<int64_t>(a, 0); };
+    auto hi_row = [&](int64_t b) { return std::min<int64_t>(b, bins - 1); };
     if (center == left) {
       if (double* p = at(center, i)) *p = 1.0;
     } else {
-      for (int64_t j = left; j <= center; ++j)
+      for (int64_t j = lo_row(left); j <= hi_row(center); ++j)
         if (double* p = at(j, i)) *p = static_cast<double>(j - left) / static_cast<double>(center - left);
     }
-    for (int64_t j = center; j < right; ++j)
+    for (int64_t j = lo_row(center); j <= hi_row(right - 1); ++j)
       if (double* p = at(j, i)) *p = static_cast<double>(right - j) / static_cast<double>(right - center);
   }
   Tensor out;
@@ -2769,6 +2791,10 @@ Status map_stft(C& c) {
     return c.fail(str_format("the frame length %lld is longer than the signal (%lld)", static_cast<long long>(frame),
                              static_cast<long long>(length)));
   const int64_t frames = (length - frame) / step + 1;
+  // The frame indices are a constant of frames x frame values.
+  if (frames > (int64_t{1} << 24) / frame)
+    return c.fail(str_format("%lld frames of %lld samples are more than the importer indexes (2^24 samples)",
+                             static_cast<long long>(frames), static_cast<long long>(frame)));
   std::vector<int64_t> idx(static_cast<size_t>(frames * frame));
   for (int64_t f = 0; f < frames; ++f)
     for (int64_t k = 0; k < frame; ++k) idx[static_cast<size_t>(f * frame + k)] = f * step + k;
