@@ -1361,6 +1361,9 @@ def sequence_cases():
                               N("OptionalGetElement", ["o"], ["z1"])], {"x": x}, ["z0", "z1"], opset=18)
     save_only("err_sequence_output", [N("SequenceConstruct", ["x", "x"], ["s"], name="make")], {"x": [2]}, ["s"],
               opset=13)
+    save_only("err_split_to_sequence_unknown_rank", [N("SplitToSequence", ["x"], ["s"], name="split", axis=1),
+                                                      N("ConcatFromSequence", ["s"], ["z"], axis=0)],
+              {"x": None}, ["z"], opset=13)
     save_only("err_sequence_at_runtime_position", [N("SequenceConstruct", ["x", "x"], ["s"]),
                                                    N("SequenceAt", ["s", "p"], ["z"], name="at")],
               {"x": [2], "p": []}, ["z"], opset=13, types={"p": TensorProto.INT64})

@@ -963,7 +963,7 @@ Status map_split(C& c) {
       // The last part may be smaller: sizes of ceil(dim / n).
       int64_t a = 0;
       const ValueType vt = c.input_type(0);
-      if (norm_axis(axis, vt.rank(), a) && vt.dims[static_cast<size_t>(a)] >= 0 &&
+      if (vt.rank_known && norm_axis(axis, vt.rank(), a) && vt.dims[static_cast<size_t>(a)] >= 0 &&
           vt.dims[static_cast<size_t>(a)] % n != 0) {
         const int64_t dim = vt.dims[static_cast<size_t>(a)], part = (dim + n - 1) / n;
         for (int k = 0; k < n; ++k) sizes.push_back(std::min(part, dim - part * k));
@@ -2086,7 +2086,8 @@ int64_t random_seed(C& c) {
     return bits;
   }
   uint64_t h = 1469598103934665603ull;  // FNV-1a
-  for (const unsigned char ch : c.node().outputs[0]) {
+  const std::string& key = c.num_outputs() > 0 ? c.node().outputs[0] : c.node().name;
+  for (const unsigned char ch : key) {
     h ^= ch;
     h *= 1099511628211ull;
   }
@@ -2198,7 +2199,7 @@ Status along_axis(C& c, int k, Value& v) {
   if (vt.rank() == 1 && vt.dims[0] == 1) return Status::ok();  // a one-element 1-D: broadcasts as a scalar
   const int rank = c.input_rank(0);
   int64_t axis = 0;
-  if (vt.rank() != 1 || !norm_axis(c.opset() >= 13 ? c.attr_int("axis", 1) : 1, rank, axis))
+  if (vt.rank() != 1 || rank < 1 || !norm_axis(c.opset() >= 13 ? c.attr_int("axis", 1) : 1, rank, axis))
     return c.fail(str_format("input %d must be a scalar, or 1-D along axis of an input of known rank", k));
   std::vector<int64_t> shape(static_cast<size_t>(rank), 1);
   shape[static_cast<size_t>(axis)] = -1;
@@ -2602,7 +2603,7 @@ Status map_split_to_sequence(C& c) {
   const ValueType vt = c.input_type(0);
   const int rank = vt.rank();
   int64_t axis = 0;
-  if (!norm_axis(c.attr_int("axis", 0), rank, axis))
+  if (rank < 1 || !norm_axis(c.attr_int("axis", 0), rank, axis))
     return c.fail(str_format("axis is outside the input's rank %d (or the rank is not known)", rank));
   const int64_t n = vt.dims[static_cast<size_t>(axis)];
   if (n < 0) return c.fail("the extent of the split axis is not known at import");
