@@ -549,6 +549,29 @@ Status map_max_unpool(C& c) {
 
 bool integer_range(DataType t, double& lo, double& hi);
 
+// QLinearMatMul and QLinearConv: their scales (inputs 1, 4, 6) float32 and
+// y's zero point (input 7) int8 or uint8, whose dtype `qt` is the output's.
+Status qlinear_types(C& c, DataType& qt) {
+  for (int k : {1, 4, 6})
+    if (c.input_dtype(k) != DataType::kFloat32) return c.fail(str_format("input %d (a scale) must be float32", k));
+  qt = c.input_dtype(7);
+  if (qt != DataType::kInt8 && qt != DataType::kUInt8) return c.fail("input 7 (y_zero_point) must be int8 or uint8");
+  return Status::ok();
+}
+
+// Their output, as ONNX Runtime requantizes: the float32 sums times the
+// multiplier (a scale times b's or w's scale over y's), rounded half to
+// even, plus y's zero point, saturated to qt.
+Status qlinear_output(C& c, Value acc_f32, Value multiplier, DataType qt) {
+  const DataType f = DataType::kFloat32;
+  double lo = 0, hi = 0;
+  integer_range(qt, lo, hi);
+  Value y = c.op("rint").in(c.op("multiply").in(acc_f32).in(multiplier).emit1()).emit1();
+  y = c.op("add").in(y).in(c.op("cast").in(c.input(7)).arg("dtype", f).emit1()).emit1();
+  y = c.op("clip").in(y).arg("lo", lo).arg("hi", hi).emit1();
+  return done(c, 0, c.op("cast").in(y).arg("dtype", qt).emit1());
+}
+
 // ConvInteger and QLinearConv: the convolution of the zero-point-free
 // operands, exact in float64 (products of 8-bit values summed over fewer
 // than 2^37 terms); padding after the zero points are subtracted pads with
@@ -599,11 +622,8 @@ Status map_conv_quantized(C& c, bool qlinear) {
     acc = c.op("add").in(acc).in(c.op("reshape").in(c.op("cast").in(c.input(8)).arg("dtype", f).emit1())
                                     .arg("shape", shape).emit1()).emit1();
   }
-  const DataType f32 = DataType::kFloat32;
-  for (int k : {1, 4, 6})
-    if (c.input_dtype(k) != f32) return c.fail(str_format("input %d (a scale) must be float32", k));
-  const DataType qt = c.input_dtype(7);
-  if (qt != DataType::kInt8 && qt != DataType::kUInt8) return c.fail("input 7 (y_zero_point) must be int8 or uint8");
+  DataType qt;
+  RETURN_IF_ERROR(qlinear_types(c, qt));
   Value w_scale = c.input(4);
   if (c.input_rank(4) == 1) {
     std::vector<int64_t> shape(rank, 1);
@@ -611,12 +631,7 @@ Status map_conv_quantized(C& c, bool qlinear) {
     w_scale = c.op("reshape").in(w_scale).arg("shape", shape).emit1();
   }
   Value multiplier = c.op("divide").in(c.op("multiply").in(c.input(1)).in(w_scale).emit1()).in(c.input(6)).emit1();
-  double lo = 0, hi = 0;
-  integer_range(qt, lo, hi);
-  Value y = c.op("multiply").in(c.op("cast").in(acc).arg("dtype", f32).emit1()).in(multiplier).emit1();
-  y = c.op("add").in(c.op("rint").in(y).emit1()).in(c.op("cast").in(c.input(7)).arg("dtype", f32).emit1()).emit1();
-  y = c.op("clip").in(y).arg("lo", lo).arg("hi", hi).emit1();
-  return done(c, 0, c.op("cast").in(y).arg("dtype", qt).emit1());
+  return qlinear_output(c, c.op("cast").in(acc).arg("dtype", DataType::kFloat32).emit1(), multiplier, qt);
 }
 
 // ConvTranspose: deconv2d, whose padding is symmetric; asymmetric pads
@@ -2359,21 +2374,13 @@ Status map_qlinear_matmul(C& c) {
   Value a, b;
   RETURN_IF_ERROR(int32_operand(c, 0, 2, true, a));
   RETURN_IF_ERROR(int32_operand(c, 3, 5, false, b));
-  const DataType f = DataType::kFloat32;
-  for (int k : {1, 4, 6})
-    if (c.input_dtype(k) != f) return c.fail(str_format("input %d (a scale) must be float32", k));
-  const DataType qt = c.input_dtype(7);
-  if (qt != DataType::kInt8 && qt != DataType::kUInt8) return c.fail("input 7 (y_zero_point) must be int8 or uint8");
+  DataType qt;
+  RETURN_IF_ERROR(qlinear_types(c, qt));
   Value a_scale = c.input(1);
   if (c.input_rank(1) == 1) a_scale = c.op("reshape").in(a_scale).arg("shape", std::vector<int64_t>{-1, 1}).emit1();
   Value multiplier = c.op("divide").in(c.op("multiply").in(a_scale).in(c.input(4)).emit1()).in(c.input(6)).emit1();
-  Value acc = c.op("cast").in(c.op("matmul").in(a).in(b).emit1()).arg("dtype", f).emit1();
-  double lo = 0, hi = 0;
-  integer_range(qt, lo, hi);
-  Value y = c.op("rint").in(c.op("multiply").in(acc).in(multiplier).emit1()).emit1();
-  y = c.op("add").in(y).in(c.op("cast").in(c.input(7)).arg("dtype", f).emit1()).emit1();
-  y = c.op("clip").in(y).arg("lo", lo).arg("hi", hi).emit1();
-  return done(c, 0, c.op("cast").in(y).arg("dtype", qt).emit1());
+  Value acc = c.op("cast").in(c.op("matmul").in(a).in(b).emit1()).arg("dtype", DataType::kFloat32).emit1();
+  return qlinear_output(c, acc, multiplier, qt);
 }
 
 // DFT (opsets 17 and 20): fft or ifft along one signal axis of a complex
