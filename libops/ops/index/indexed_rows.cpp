@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "libops/core/parallel.h"
+#include "libops/loops/streaming_store.h"
 #include "libops/ops/index/scatter_combine.h"
 
 namespace libops::ops {
@@ -95,8 +96,10 @@ void combine_row(C* z, const C* u, int64_t n) {
 
 // Whether no row of [0, rows) appears twice in dest (negative entries, the
 // dropped updates, aside): one bit per row.
-bool distinct_rows(const std::vector<int64_t>& dest, int64_t rows) {
-  std::vector<uint64_t> seen(static_cast<size_t>((rows + 63) / 64), 0);
+bool distinct_rows(const std::vector<int64_t>& dest, int64_t rows, std::vector<uint64_t>* bitmap = nullptr) {
+  std::vector<uint64_t> local;
+  std::vector<uint64_t>& seen = bitmap != nullptr ? *bitmap : local;
+  seen.assign(static_cast<size_t>((rows + 63) / 64), 0);
   for (int64_t r : dest) {
     if (r < 0) continue;
     uint64_t& w = seen[static_cast<size_t>(r / 64)];
@@ -116,8 +119,46 @@ bool distinct_rows(const std::vector<int64_t>& dest, int64_t rows) {
 // parallel, before. When no row is hit twice (a bitmap over the rows
 // says so), order cannot matter and threads take runs of updates instead,
 // reading them in order.
+// z = 0 + each update, for the row an update lands on first: the sum
+// into zeros (float -0 becomes +0, as 0 + -0 does), written without
+// reading z.
+template <typename C>
+void first_update_row(C* z, const C* u, int64_t n, bool stream, bool wide) {
+#if LIBOPS_HAVE_STREAMING_STORES
+  // Whole 128-byte tiles at 64-byte aligned rows go out as streaming
+  // stores: the row is written whole, so reading it first (for ownership)
+  // would only add a random read per line.
+  if (stream) {
+    constexpr int64_t kTile = detail::kStreamTileBytes / int64_t(sizeof(C));
+    for (int64_t r = 0; r < n; r += kTile) {
+      alignas(64) C tile[kTile];
+      for (int64_t j = 0; j < kTile; ++j) tile[j] = u[r + j] + C(0);
+      detail::stream_tile(z + r, tile, wide);
+    }
+    return;
+  }
+#else
+  (void)stream, (void)wide;
+#endif
+  if constexpr (std::is_floating_point_v<C>) {
+    for (int64_t r = 0; r < n; ++r) z[r] = u[r] + C(0);
+  } else {
+    std::memcpy(z, u, static_cast<size_t>(n) * sizeof(C));
+  }
+}
+
+// Note [Scatter into zeros]: scatter_nd sums its updates into zeros. When
+// no row is hit twice (the bitmap of Note [Parallel scatter]), each hit
+// row is its update plus 0 and only the rows no update names are filled
+// with zeros: z is written once and never read, where filling it first
+// and adding into it moved each byte three times. An output larger than
+// the last-level cache goes out with streaming stores (Note [Streaming
+// stores]), so the random rows are not read for ownership either: 16M
+// floats in rows of 64 went from 6.6-7.1 to 16.8-18.5 GB/s at 1 thread
+// (11.5-11.9 to 23.7-28.9 at 2) on the 2-core EPYC, interleaved runs.
+// Otherwise z is filled and the general path adds into it.
 template <ScatterMode M, typename I, typename C>
-void scatter_mode(const IndexedRows& d, const I* idx, const C* upd, C* z) {
+void scatter_mode(const IndexedRows& d, const I* idx, const C* upd, C* z, bool zero_fill) {
   const int64_t updates = d.batches * d.count, z_rows = d.batches * d.rows_per_batch();
   std::vector<int64_t> dest(static_cast<size_t>(updates));
   parallel_for(updates, 4096, [&](int64_t begin, int64_t end) {
@@ -140,6 +181,39 @@ void scatter_mode(const IndexedRows& d, const I* idx, const C* upd, C* z) {
     for (int64_t b = 0; b < std::min(prefetch_bytes, row_bytes); b += 64)
       __builtin_prefetch(reinterpret_cast<const char*>(z + row * d.row) + b, 1);
   };
+  const size_t row_size = static_cast<size_t>(row_bytes);
+  auto fill_rows = [&](const std::vector<uint64_t>* hit) {  // zeros in every row (not hit)
+    parallel_for(z_rows, std::max<int64_t>(1, 65536 / std::max<int64_t>(row_bytes, 1)), [&](int64_t b, int64_t e) {
+      for (int64_t r = b; r < e; ++r)
+        if (hit == nullptr || !((*hit)[static_cast<size_t>(r / 64)] >> (r % 64) & 1))
+          std::memset(z + r * d.row, 0, row_size);
+    });
+  };
+  if (zero_fill) {
+    std::vector<uint64_t> hit;
+    if (M == ScatterMode::kAdd && distinct_rows(dest, z_rows, &hit)) {
+      fill_rows(&hit);
+      bool stream = false, wide = false;
+#if LIBOPS_HAVE_STREAMING_STORES
+      stream = row_bytes % detail::kStreamTileBytes == 0 && reinterpret_cast<uintptr_t>(z) % 64 == 0 &&
+               z_rows * row_bytes >= streaming_store_threshold();
+      wide = detail::stream_wide_tiles();
+#endif
+      parallel_for(updates, std::max<int64_t>(1, 65536 / std::max<int64_t>(row_bytes, 1)), [&](int64_t b, int64_t e) {
+        for (int64_t t = b; t < e; ++t) {
+          if (!stream && t + kAhead < e && dest[static_cast<size_t>(t + kAhead)] >= 0)
+            prefetch_row(dest[static_cast<size_t>(t + kAhead)]);
+          const int64_t row = dest[static_cast<size_t>(t)];
+          if (row >= 0) first_update_row(z + row * d.row, upd + t * d.row, d.row, stream, wide);
+        }
+#if LIBOPS_HAVE_STREAMING_STORES
+        if (stream) _mm_sfence();
+#endif
+      });
+      return;
+    }
+    fill_rows(nullptr);
+  }
   if (parts > 1 && distinct_rows(dest, z_rows)) {
     // No row is written twice, so the order between updates is free: each
     // thread takes a run of updates (reading them in order) rather than a
@@ -170,25 +244,32 @@ void scatter_mode(const IndexedRows& d, const I* idx, const C* upd, C* z) {
 }
 
 template <typename I, typename C>
-void scatter_typed(const IndexedRows& d, ScatterMode mode, const I* idx, const C* upd, C* z) {
+void scatter_typed(const IndexedRows& d, ScatterMode mode, const I* idx, const C* upd, C* z, bool zero_fill) {
   switch (mode) {
-    case ScatterMode::kSet: return scatter_mode<ScatterMode::kSet>(d, idx, upd, z);
-    case ScatterMode::kAdd: return scatter_mode<ScatterMode::kAdd>(d, idx, upd, z);
-    case ScatterMode::kSubtract: return scatter_mode<ScatterMode::kSubtract>(d, idx, upd, z);
-    case ScatterMode::kMultiply: return scatter_mode<ScatterMode::kMultiply>(d, idx, upd, z);
-    case ScatterMode::kDivide: return scatter_mode<ScatterMode::kDivide>(d, idx, upd, z);
-    case ScatterMode::kMax: return scatter_mode<ScatterMode::kMax>(d, idx, upd, z);
-    case ScatterMode::kMin: return scatter_mode<ScatterMode::kMin>(d, idx, upd, z);
+    case ScatterMode::kSet: return scatter_mode<ScatterMode::kSet>(d, idx, upd, z, zero_fill);
+    case ScatterMode::kAdd: return scatter_mode<ScatterMode::kAdd>(d, idx, upd, z, zero_fill);
+    case ScatterMode::kSubtract: return scatter_mode<ScatterMode::kSubtract>(d, idx, upd, z, zero_fill);
+    case ScatterMode::kMultiply: return scatter_mode<ScatterMode::kMultiply>(d, idx, upd, z, zero_fill);
+    case ScatterMode::kDivide: return scatter_mode<ScatterMode::kDivide>(d, idx, upd, z, zero_fill);
+    case ScatterMode::kMax: return scatter_mode<ScatterMode::kMax>(d, idx, upd, z, zero_fill);
+    case ScatterMode::kMin: return scatter_mode<ScatterMode::kMin>(d, idx, upd, z, zero_fill);
   }
 }
 
 template <typename I>
-Status scatter_dtype(const IndexedRows& d, ScatterMode mode, const I* idx, const NDArray& updates, NDArray& z) {
+Status scatter_dtype(const IndexedRows& d, ScatterMode mode, const I* idx, const NDArray& updates, NDArray& z,
+                     bool zero_fill) {
   switch (z.dtype()) {
-    case DataType::kFloat32: scatter_typed(d, mode, idx, updates.data_as<float>(), z.data_as<float>()); break;
-    case DataType::kFloat64: scatter_typed(d, mode, idx, updates.data_as<double>(), z.data_as<double>()); break;
-    case DataType::kInt64: scatter_typed(d, mode, idx, updates.data_as<int64_t>(), z.data_as<int64_t>()); break;
-    case DataType::kUInt64: scatter_typed(d, mode, idx, updates.data_as<uint64_t>(), z.data_as<uint64_t>()); break;
+    case DataType::kFloat32: scatter_typed(d, mode, idx, updates.data_as<float>(), z.data_as<float>(), zero_fill); break;
+    case DataType::kFloat64:
+      scatter_typed(d, mode, idx, updates.data_as<double>(), z.data_as<double>(), zero_fill);
+      break;
+    case DataType::kInt64:
+      scatter_typed(d, mode, idx, updates.data_as<int64_t>(), z.data_as<int64_t>(), zero_fill);
+      break;
+    case DataType::kUInt64:
+      scatter_typed(d, mode, idx, updates.data_as<uint64_t>(), z.data_as<uint64_t>(), zero_fill);
+      break;
     default:
       return Status::error(StatusCode::kInternal, "scatter_rows_cpu: %s is not a compute dtype", dtype_name(z.dtype()));
   }
@@ -297,11 +378,12 @@ int64_t first_bad_row_index(const IndexedRows& d, const NDArray& indices) {
 }
 
 Status scatter_rows_cpu(const IndexedRows& d, ScatterMode mode, const NDArray& indices, const NDArray& updates,
-                        NDArray& z, int64_t* bad) {
+                        NDArray& z, int64_t* bad, bool zero_fill) {
   *bad = first_bad_row_index(d, indices);
   if (*bad >= 0) return Status::ok();
-  if (indices.dtype() == DataType::kInt32) return scatter_dtype(d, mode, indices.data_as<int32_t>(), updates, z);
-  return scatter_dtype(d, mode, indices.data_as<int64_t>(), updates, z);
+  if (indices.dtype() == DataType::kInt32)
+    return scatter_dtype(d, mode, indices.data_as<int32_t>(), updates, z, zero_fill);
+  return scatter_dtype(d, mode, indices.data_as<int64_t>(), updates, z, zero_fill);
 }
 
 }  // namespace libops::ops

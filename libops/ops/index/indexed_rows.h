@@ -58,8 +58,10 @@ struct IndexedRows {
 Status gather_rows_cpu(const IndexedRows& d, const NDArray& x, const NDArray& indices, NDArray& z, int64_t* bad);
 // scatter into z [B, prod(D), R] (dense) from updates [B, count, R] (dense,
 // z's dtype, a compute dtype: float32, float64, int64 or uint64).
+// zero_fill: z's contents are not read, the scatter combines into zeros
+// (Note [Scatter into zeros]); on a bad index z is then left unwritten.
 Status scatter_rows_cpu(const IndexedRows& d, ScatterMode mode, const NDArray& indices, const NDArray& updates,
-                        NDArray& z, int64_t* bad);
+                        NDArray& z, int64_t* bad, bool zero_fill = false);
 // The first bad index position (C order over indices), or -1; host data.
 int64_t first_bad_row_index(const IndexedRows& d, const NDArray& indices);
 

@@ -64,9 +64,15 @@ CUSTOM_OP_IMPL(scatter_nd, -1, 1, false, 0, 0) {
   DeviceOutputStage out;
   RETURN_IF_ERROR(out.begin(block, *z, ct, block.device().is_cpu()));
   NDArray& zc = out.target();
+  int64_t bad = -1;
+  if (block.device().is_cpu() && d.count > 0 && d.row > 0) {
+    // The kernel writes the zeros itself (Note [Scatter into zeros]).
+    RETURN_IF_ERROR(with_op_name(block, scatter_rows_cpu(d, ScatterMode::kAdd, id, uc, zc, &bad, true)));
+    zc.buffer()->mark_host_written();
+    return out.finish(block, *z);
+  }
   RETURN_IF_ERROR(NDArray::scalar(ct, 0.0, zero));
   RETURN_IF_ERROR(assign_on_device(block, zc, zero));
-  int64_t bad = -1;
   if (d.count > 0 && d.row > 0) RETURN_IF_ERROR(run_scatter_rows(block, d, ScatterMode::kAdd, id, uc, zc, bad));
   if (bad >= 0) return bad_index_error(block, id, d, bad, zc, 0);
   return out.finish(block, *z);

@@ -3,10 +3,12 @@
 // values land on 1000 rows, many times each, at 1 to 4 threads: set keeps
 // the last update of each row and add sums them (exactly, as small
 // integers), and the two results are the same at every thread count.
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "libops/core/parallel.h"
+#include "libops/loops/streaming_store.h"
 #include "op_test_util.h"
 
 using namespace libops;
@@ -81,3 +83,51 @@ TEST(ParallelScatter, DistinctRowsSplitByUpdatesGiveTheSameResult) {
 }
 
 }  // namespace
+
+// Note [Scatter into zeros]: scatter_nd writes its rows straight into a z
+// it never reads when no row is hit twice (streamed when z is large:
+// here the threshold is lowered so a small z takes that path too), fills
+// only the rows nothing hits, and adds as 0 + update, so -0.0 comes out
+// +0.0 as numpy's np.add.at into zeros gives. Rows hit twice take the
+// general path. Every case at 1 and 2 threads, streamed or not.
+TEST(ParallelScatter, ScatterNdIntoZerosWritesEachRowOnce) {
+  constexpr int64_t kRows = 64, kCols = 32;  // rows of 128 bytes: whole streaming tiles
+  struct Case {
+    const char* name;
+    std::vector<int64_t> rows;  // destination of update u
+  };
+  std::vector<Case> cases = {{"permutation", {}}, {"partial", {}}, {"duplicates", {}}};
+  for (int64_t u = 0; u < kRows; ++u) cases[0].rows.push_back((u * 37) % kRows);
+  for (int64_t u = 0; u < kRows / 2; ++u) cases[1].rows.push_back((u * 5) % kRows);
+  for (int64_t u = 0; u < kRows; ++u) cases[2].rows.push_back(u % 7);
+  for (const Case& c : cases) {
+    const int64_t n = static_cast<int64_t>(c.rows.size());
+    NDArray idx = zeros(DataType::kInt64, {n, 1});
+    NDArray upd = zeros(DataType::kFloat32, {n, kCols});
+    std::vector<double> want(kRows * kCols, 0.0);
+    for (int64_t u = 0; u < n; ++u) {
+      idx.set_double(u, static_cast<double>(c.rows[static_cast<size_t>(u)]));
+      for (int64_t k = 0; k < kCols; ++k) {
+        const double v = k == 0 ? -0.0 : static_cast<double>((u * 3 + k) % 11) - 5;
+        upd.set_double(u * kCols + k, v);
+        want[static_cast<size_t>(c.rows[static_cast<size_t>(u)] * kCols + k)] += v;
+      }
+    }
+    NDArray shape = make(DataType::kInt64, {2}, {static_cast<double>(kRows), static_cast<double>(kCols)});
+    for (int64_t threshold : {int64_t{1}, int64_t{0}})
+      for (int threads : {1, 2}) {
+        SCOPED_TRACE(testing::Message() << c.name << ", threshold " << threshold << ", threads " << threads);
+        set_streaming_store_threshold(threshold);  // 1: stream everything; 0: the default (z stays in cache)
+        set_num_threads(threads);
+        Context ctx;
+        const Status s = run_op("scatter_nd", {.in = {&idx, &upd, &shape}}, ctx);
+        set_num_threads(0);
+        set_streaming_store_threshold(0);
+        ASSERT_OK(s);
+        const NDArray& z = *ctx.output(0);
+        ASSERT_EQ(values(z), want);
+        for (int64_t i = 0; i < z.length(); ++i)
+          ASSERT_FALSE(std::signbit(z.get_double(i)) && z.get_double(i) == 0.0) << "-0 at " << i;
+      }
+  }
+}
