@@ -12,6 +12,7 @@
 #include "cuda_test_util.h"
 #include "libops/ops/image/crop_and_resize.h"
 #include "libops/ops/image/grid_sample.h"
+#include "libops/ops/image/max_roi_pool.h"
 #include "libops/ops/image/roi_align.h"
 #include "libops/ops/image/non_max_suppression.h"
 #include "libops/ops/metrics/in_top_k.h"
@@ -128,6 +129,14 @@ std::vector<DeviceCase> cases() {
                                      int32s({7}, 1, 2)};
        },
        {.t = {0.5}, .i = {3, 3, 2, 1, 1}}},
+      {"max_roi_pool",
+       [] {
+         std::vector<double> rois;
+         for (int k = 0; k < 9; ++k)  // some reach past the image
+           for (double v : {double(k % 2), 1.3 * k - 3, 0.9 * k - 1, 1.3 * k + 6, 0.7 * k + 8}) rois.push_back(v);
+         return std::vector<NDArray>{floats({2, 5, 16, 18}, 1.5, 0), test::make(DataType::kFloat32, {9, 5}, rois)};
+       },
+       {.t = {1.0}, .i = {3, 4}}},
       {"non_max_suppression",
        [] {
          std::vector<double> boxes;
@@ -180,6 +189,7 @@ TEST(CudaLayerOps, DeviceKernelsAreRegistered) {
   EXPECT_NE(ops::crop_resize_device_kernel.get(DeviceType::kCuda), nullptr) << "crop_and_resize";
   EXPECT_NE(ops::grid_sample_device_kernel.get(DeviceType::kCuda), nullptr) << "grid_sample";
   EXPECT_NE(ops::roi_align_device_kernel.get(DeviceType::kCuda), nullptr) << "roi_align";
+  EXPECT_NE(ops::max_roi_pool_device_kernel.get(DeviceType::kCuda), nullptr) << "max_roi_pool";
   EXPECT_NE(ops::nms_device_kernel.get(DeviceType::kCuda), nullptr) << "non_max_suppression";
   for (const DeviceCase& c : cases()) EXPECT_TRUE(OpRegistry::instance().find(c.op)->descriptor().any_device) << c.op;
 }

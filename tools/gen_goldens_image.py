@@ -280,6 +280,49 @@ def roi_align_cases():
            i=[2, 2, 2, 0, 0], t=[1.0], rtol=1e-5, atol=1e-6)
 
 
+def max_roi_pool(x, rois, ph, pw, scale):
+    """Fast R-CNN's RoI pooling as ONNX's MaxRoiPool (ONNX Runtime's kernel;
+    onnx.reference has none): corners scaled and rounded half away from
+    zero, at least one pixel, bins floor/ceil-split and clipped, empty bins
+    0. gen_goldens_onnx.py checks the same definition against ONNX Runtime."""
+    def rnd(v):
+        return int(np.sign(v) * np.floor(abs(v) + 0.5))
+    n, c, h, w = x.shape
+    z = np.zeros((len(rois), c, ph, pw), x.dtype)
+    for r, (b, x1, y1, x2, y2) in enumerate(rois):
+        x1, y1, x2, y2 = (rnd(float(v) * scale) for v in (x1, y1, x2, y2))
+        rh, rw = max(y2 - y1 + 1, 1), max(x2 - x1 + 1, 1)
+        bh, bw = np.float32(rh) / np.float32(ph), np.float32(rw) / np.float32(pw)
+        for i in range(ph):
+            hs = min(max(int(np.floor(np.float32(i) * bh)) + y1, 0), h)
+            he = min(max(int(np.ceil(np.float32(i + 1) * bh)) + y1, 0), h)
+            for j in range(pw):
+                ws = min(max(int(np.floor(np.float32(j) * bw)) + x1, 0), w)
+                we = min(max(int(np.ceil(np.float32(j + 1) * bw)) + x1, 0), w)
+                if he > hs and we > ws:
+                    z[r, :, i, j] = x[int(b), :, hs:he, ws:we].max(axis=(1, 2))
+    return z
+
+
+def max_roi_pool_cases():
+    """max_roi_pool: rois inside, past and before the image, one pixel, a
+    spatial scale that rounds halves, bins that come out empty."""
+    r = np.random.default_rng(20261210)
+    x = r.standard_normal((2, 3, 9, 11)).astype(np.float32)
+    rois = np.array([[0, 0, 0, 10, 8], [1, 2.4, 1.6, 7.5, 6.5], [1, -3, -2, 4, 3], [0, 6, 5, 15, 14],
+                     [1, 4, 4, 4, 4], [0, 9, 7, 10, 8]], np.float32)
+    for ph, pw in ((2, 2), (3, 4), (5, 1)):
+        M.case("max_roi_pool", f"pool_{ph}x{pw}", [x, rois], [max_roi_pool(x, rois, ph, pw, 1.0)], i=[ph, pw],
+               t=[1.0])
+    doubled = rois.copy()
+    doubled[:, 1:] *= 2
+    doubled[1, 1:] += 0.5  # x1 2.4 -> 5.3 * 0.5 = 2.65; y2 6.5 -> 13.5 * 0.5 = 6.75
+    M.case("max_roi_pool", "scale_half", [x, doubled], [max_roi_pool(x, doubled, 3, 3, 0.5)], i=[3, 3], t=[0.5])
+    x64 = r.standard_normal((1, 2, 6, 5))
+    r64 = np.array([[0, 0.5, 1.5, 3.5, 4.5]])
+    M.case("max_roi_pool", "f64", [x64, r64], [max_roi_pool(x64, r64, 2, 2, 1.0)], i=[2, 2], t=[1.0])
+
+
 def main():
     global M
     M = Manifest("image")
@@ -307,6 +350,7 @@ def main():
     nms_cases()
     grid_sample_cases()
     roi_align_cases()
+    max_roi_pool_cases()
     M.write("tools/gen_goldens_image.py")
 
 

@@ -27,7 +27,8 @@ TEST(GridSampleOp, RejectsBadShapesAndArgs) {
   NDArray empty;
   ASSERT_OK(NDArray::create(DataType::kFloat32, Dims{1, 1, 0, 2}, 'c', empty));
   Context c4;
-  EXPECT_EQ(run_op("grid_sample", {.in = {&empty, &g}}, c4).message(), "grid_sample: x[1,1,0,2] has no pixels to sample");
+  EXPECT_EQ(run_op("grid_sample", {.in = {&empty, &g}}, c4).message(),
+            "grid_sample: x[1,1,0,2] has no pixels to sample");
   Context c5;
   EXPECT_FALSE(run_op("grid_sample", {.in = {&x, &g}, .i = {3}}, c5).is_ok()) << "mode 3";
   Context c6;
