@@ -383,6 +383,7 @@ def main():
     roi_align_cases()
     sequence_cases()
     spectrogram_cases()
+    max_roi_pool_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -1390,6 +1391,17 @@ def spectrogram_cases():
     cplx = r.standard_normal((1, 30, 2)).astype(np.float32)
     case("stft_complex", [N("STFT", ["x", "step", "", "fl"], ["z"], onesided=0)], {"x": cplx}, ["z"],
          {"step": np.array(7, np.int64), "fl": np.array(10, np.int64)}, opset=17, rtol=1e-4, atol=1e-5)
+
+
+
+def max_roi_pool_cases():
+    """MaxRoiPool against ONNX Runtime (onnx.reference has no kernel for it)."""
+    r = np.random.default_rng(20261211)
+    x = r.standard_normal((2, 3, 8, 9)).astype(np.float32)
+    rois = np.array([[0, 0, 0, 8, 7], [1, 1.5, 2.5, 6.7, 7.1], [1, -2, -1, 3, 4], [0, 5, 5, 5, 5]], np.float32)
+    one("MaxRoiPool", "max_roi_pool", {"x": x, "r": rois}, pooled_shape=[2, 3])
+    one("MaxRoiPool", "max_roi_pool_scale", {"x": x, "r": rois * np.float32([1, 4, 4, 4, 4])}, pooled_shape=[3, 3],
+        spatial_scale=0.25)
 
 
 if __name__ == "__main__":

@@ -505,6 +505,16 @@ Status map_roi_align(C& c) {
                         .arg("spatial_scale", c.attr_float("spatial_scale", 1.0)).emit1());
 }
 
+// MaxRoiPool: max_roi_pool.
+Status map_max_roi_pool(C& c) {
+  std::vector<int64_t> pooled;
+  if (!c.attr_ints("pooled_shape", pooled) || pooled.size() != 2)
+    return c.fail_attr("pooled_shape", "is required, with 2 values");
+  return done(c, 0, c.op("max_roi_pool").in(c.input(0)).in(c.input(1)).arg("pooled_height", pooled[0])
+                        .arg("pooled_width", pooled[1]).arg("spatial_scale", c.attr_float("spatial_scale", 1.0))
+                        .emit1());
+}
+
 // MaxUnpool: zeros of the output shape with x's values set at the flat
 // indices MaxPool gave (over the whole N x C x spatial tensor), as a
 // scatter into a flat buffer. The output shape is output_shape (a
@@ -2941,6 +2951,7 @@ const std::vector<OpMapping> kTable = {
     ROW("MaxUnpool", 9, kMaxOpset, map_max_unpool, "inputs of unknown dims without output_shape."),
     ROW("GridSample", 16, kMaxOpset, map_grid_sample, "inputs of other than 4 dims (opset 20's N-D)."),
     ROW("RoiAlign", 10, kMaxOpset, map_roi_align, ""),
+    ROW("MaxRoiPool", 1, kMaxOpset, map_max_roi_pool, ""),
     ROW("GlobalAveragePool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_mean"); }, "inputs of unknown rank."),
     ROW("GlobalMaxPool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_max"); }, "inputs of unknown rank."),
     ROW("BatchNormalization", 7, kMaxOpset, map_batch_norm,
