@@ -3062,7 +3062,7 @@ const std::vector<OpMapping> kTable = {
     ROW("Unique", 11, kMaxOpset, map_unique, "axis."),
     // Random numbers (Note [ONNX random ops]: a node draws the same numbers on every run).
     ROW("RandomUniform", 1, kMaxOpset, [](C& c) { return map_random(c, false, false); },
-        "a node draws the same numbers on every run (Note [ONNX random ops])."),
+        "a node draws the same numbers on every run (seeded by its seed attribute, else by its output's name)."),
     ROW("RandomNormal", 1, kMaxOpset, [](C& c) { return map_random(c, true, false); },
         "a node draws the same numbers on every run."),
     ROW("RandomUniformLike", 1, kMaxOpset, [](C& c) { return map_random(c, false, true); },
