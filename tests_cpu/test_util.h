@@ -35,6 +35,20 @@ inline std::vector<double> iota(int64_t n, double scale = 1.0, double shift = 0.
   return v;
 }
 
+// The mean and the (population) variance of samples, for tests of random
+// draws.
+inline double mean_of(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return s / static_cast<double>(v.size());
+}
+inline double variance_of(const std::vector<double>& v) {
+  const double m = mean_of(v);
+  double s = 0;
+  for (double x : v) s += (x - m) * (x - m);
+  return s / static_cast<double>(v.size());
+}
+
 inline std::vector<double> values(const NDArray& a) {
   std::vector<double> v(static_cast<size_t>(a.length()));
   for (int64_t i = 0; i < a.length(); ++i) v[static_cast<size_t>(i)] = a.get_double(i);

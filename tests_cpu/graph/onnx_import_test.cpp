@@ -406,14 +406,6 @@ std::vector<double> run_values(const std::string& file, const std::vector<const 
   return v;
 }
 
-double mean_of(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / v.size(); }
-double variance_of(const std::vector<double>& v) {
-  const double m = mean_of(v);
-  double s = 0;
-  for (double x : v) s += (x - m) * (x - m);
-  return s / v.size();
-}
-
 // U(2, 5) over 4000 draws: mean 3.5 and variance 0.75, within about four
 // standard errors (0.014 and 0.013).
 TEST(OnnxImport, RandomUniformDrawsInRangeWithTheMoments) {
@@ -422,8 +414,8 @@ TEST(OnnxImport, RandomUniformDrawsInRangeWithTheMoments) {
   ASSERT_EQ(v.size(), 4000u);
   EXPECT_EQ(z.dtype(), DataType::kFloat32);
   for (double x : v) ASSERT_TRUE(x >= 2.0 && x < 5.0) << x;
-  EXPECT_NEAR(mean_of(v), 3.5, 0.06);
-  EXPECT_NEAR(variance_of(v), 0.75, 0.06);
+  EXPECT_NEAR(test::mean_of(v), 3.5, 0.06);
+  EXPECT_NEAR(test::variance_of(v), 0.75, 0.06);
   EXPECT_EQ(run_values("random_uniform.onnx", {}, 0), v) << "a node draws the same numbers on every run";
 }
 
@@ -448,8 +440,8 @@ TEST(OnnxImport, RandomNormalHasTheMeanAndScale) {
   const std::vector<double> v = run_values("random_normal.onnx", {}, 0, &z);
   EXPECT_EQ(z.dtype(), DataType::kFloat64);
   EXPECT_EQ(z.shape().str(), "[50,80]");
-  EXPECT_NEAR(mean_of(v), 1.0, 0.13);
-  EXPECT_NEAR(std::sqrt(variance_of(v)), 2.0, 0.1);
+  EXPECT_NEAR(test::mean_of(v), 1.0, 0.13);
+  EXPECT_NEAR(std::sqrt(test::variance_of(v)), 2.0, 0.1);
 }
 
 // The Like ops take the input's shape at run time where it has a
@@ -484,7 +476,7 @@ TEST(OnnxImport, BernoulliFollowsTheProbabilities) {
   for (size_t i = 0; i < 200; ++i) ASSERT_EQ(v[i], i < 100 ? 0.0 : 1.0) << i;
   const std::vector<double> rest(v.begin() + 200, v.end());
   for (double e : rest) ASSERT_TRUE(e == 0.0 || e == 1.0) << e;
-  EXPECT_NEAR(mean_of(rest), 0.3, 0.034);
+  EXPECT_NEAR(test::mean_of(rest), 0.3, 0.034);
 
   NDArray ones = test::make(DataType::kFloat32, {3, 4}, std::vector<double>(12, 1.0));
   const std::vector<double> w = run_values("bernoulli_int32.onnx", {&ones}, 0, &z);

@@ -42,15 +42,6 @@ std::string error_of(const char* op, const OpCall& call) {
   return s.message();
 }
 
-double mean_of(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / v.size(); }
-
-double variance_of(const std::vector<double>& v) {
-  const double m = mean_of(v);
-  double s = 0;
-  for (double x : v) s += (x - m) * (x - m);
-  return s / v.size();
-}
-
 }  // namespace
 
 TEST(Threefry2x32, Random123KnownAnswers) {
