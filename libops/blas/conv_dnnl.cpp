@@ -115,6 +115,8 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
   // read); a transposed one with output padding would, which oneDNN does
   // not take: the caller's own path runs those.
   int64_t pad_bottom, pad_right;
+  if (g.transposed && g.post_op != ConvPostOp::kNone)
+    throw dnnl::error(dnnl_unimplemented, "a post-op on a transposed convolution");
   if (g.transposed) {
     pad_bottom = (g.h - 1) * g.sh + (g.kh - 1) * g.dh + 1 - g.pad_top - g.oh;
     pad_right = (g.w - 1) * g.sw + (g.kw - 1) * g.dw + 1 - g.pad_left - g.ow;
@@ -146,7 +148,14 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
                        : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
                                                          dnnl::algorithm::convolution_direct, x_md, w_md, z_md,
                                                          strides, dilates, pad_l, pad_r);
-  const dnnl::convolution_forward::primitive_desc pd(desc, eng);
+  dnnl::primitive_attr attr;
+  if (g.post_op != ConvPostOp::kNone) {
+    dnnl::post_ops ops;
+    if (g.post_op == ConvPostOp::kRelu) ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+    else ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, 0.f, 6.f);
+    attr.set_post_ops(ops);
+  }
+  const dnnl::convolution_forward::primitive_desc pd(desc, attr, eng);
   p->conv = dnnl::convolution_forward(pd);
   finish_primitives(*p, pd.src_desc(), pd.weights_desc(), pd.dst_desc(), user_x_md, user_w_md, user_b_md, user_z_md);
   return p;
@@ -180,9 +189,18 @@ struct ConvWeightsCache::Impl {
 ConvWeightsCache::ConvWeightsCache() = default;
 ConvWeightsCache::~ConvWeightsCache() = default;
 
+namespace {
+// The weights' layout does not depend on the post-op: a node that switches
+// between the fused and the unfused activation keeps its cached weights.
+bool same_weights(Conv2dGeometry a, Conv2dGeometry b) {
+  a.post_op = b.post_op = ConvPostOp::kNone;
+  return a == b;
+}
+}  // namespace
+
 bool ConvWeightsCache::holds(const void* source, const Conv2dGeometry& g, int threads) const {
-  return impl_ != nullptr && dnnl_enabled() && source != nullptr && impl_->source == source && impl_->g == g &&
-         impl_->threads == std::max(threads, 1);
+  return impl_ != nullptr && dnnl_enabled() && source != nullptr && impl_->source == source &&
+         same_weights(impl_->g, g) && impl_->threads == std::max(threads, 1);
 }
 
 Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, const float* bias, float* z,
@@ -202,6 +220,13 @@ Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, 
     memory weights = p.conv_w;
     if (cached) {
       weights = cache->impl_->weights;
+      // oneDNN chose another blocking for this post-op (none seen so far):
+      // reorder the cached weights into it.
+      if (weights.get_desc() != p.conv_w.get_desc()) {
+        memory relaid(p.conv_w.get_desc(), cpu_engine());
+        dnnl::reorder(weights, relaid).execute(stream, weights, relaid);
+        weights = relaid;
+      }
     } else {
       p.user_w.set_data_handle(const_cast<float*>(w));
       if (cache != nullptr && source != nullptr && p.reorder_w) {  // Note [Cached convolution weights]

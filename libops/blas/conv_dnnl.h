@@ -18,8 +18,10 @@
 //  one pool, no oversubscription.
 //  Grouped convolutions (depthwise included) pass oneDNN grouped weights;
 //  deconv2d runs oneDNN's deconvolution through the same cache
-//  (Conv2dGeometry::transposed). Fused activations are not oneDNN
-//  post-ops: those turn NaN into 0 (conv2d applies its own kernels).
+//  (Conv2dGeometry::transposed). An activation runs as a oneDNN post-op
+//  where the caller asks (Conv2dGeometry::post_op): oneDNN's eltwise
+//  post-ops turn NaN into 0, so conv2d asks only where no NaN can arise
+//  (Note [Fused activation] in libops/ops/nn/conv2d.cpp).
 //  float32 only. LIBOPS_DNNL=0 in the environment (or set_dnnl_enabled)
 //  turns the helper off; a build without oneDNN never uses it.
 #pragma once
@@ -30,6 +32,9 @@
 #include "libops/core/status.h"
 
 namespace libops::blas {
+
+// An activation applied to each output as oneDNN writes it.
+enum class ConvPostOp : int8_t { kNone, kRelu, kRelu6 };  // max(x, 0); min(max(x, 0), 6)
 
 struct Conv2dGeometry {
   int64_t n = 0, c = 0, h = 0, w = 0;  // input
@@ -42,6 +47,8 @@ struct Conv2dGeometry {
   // deconv2d: the transposed convolution from x [n, c, h, w] to z [n,
   // cout, oh, ow]; weights [c, cout, kH, kW]; groups 1.
   bool transposed = false;
+  // NaN becomes 0 under either activation; finite values are exact.
+  ConvPostOp post_op = ConvPostOp::kNone;
   bool operator==(const Conv2dGeometry&) const = default;
 };
 

@@ -384,4 +384,89 @@ TEST(Conv2dOp, OneDnnAgreesWithIm2colOnNetworkShapes) {
   }
 }
 
+
+// Note [Fused activation]: where the activation runs as oneDNN's post-op
+// (stride 1, finite values), it gives what conv2d without activation
+// followed by relu or relu6 gives; outputs span both sides of 0 and 6.
+TEST(Conv2dOp, FusedActivationMatchesTheSeparatePass) {
+  struct Case {
+    int64_t c, h, cout, k, groups;
+    bool nhwc;
+  };
+  const Case cases[] = {{16, 12, 48, 1, 1, true}, {8, 11, 16, 3, 1, true}, {24, 10, 24, 3, 24, true},
+                        {8, 9, 16, 3, 1, false}};
+  for (const Case& c : cases)
+    for (int64_t act : {1, 2}) {
+      SCOPED_TRACE(testing::Message() << "c" << c.c << " k" << c.k << " groups " << c.groups
+                                      << (c.nhwc ? " nhwc" : " nchw") << " activation " << act);
+      const Dims xs = c.nhwc ? Dims{2, c.h, c.h, c.c} : Dims{2, c.c, c.h, c.h};
+      const int64_t cg = c.c / c.groups;
+      NDArray x = make(DataType::kFloat32, xs, ramp(xs.product(), 4.0));
+      NDArray w = make(DataType::kFloat32, {c.cout, cg, c.k, c.k}, ramp(c.cout * cg * c.k * c.k, 3.0));
+      NDArray b = make(DataType::kFloat32, {c.cout}, ramp(c.cout, 2.0));
+      std::vector<int64_t> args = window(c.k, 1, c.k / 2, 1, 0, c.nhwc ? 1 : 0);
+      args.push_back(1);  // weights_format
+      args.push_back(c.groups);
+      Context plain, fused;
+      ASSERT_OK(run_op("conv2d", {.in = {&x, &w, &b}, .i = args}, plain));
+      args.push_back(act);
+      ASSERT_OK(run_op("conv2d", {.in = {&x, &w, &b}, .i = args}, fused));
+      std::vector<double> want = values(*plain.output(0));
+      int below0 = 0, above6 = 0;
+      for (double& v : want) {
+        below0 += v < 0, above6 += v > 6;
+        v = v < 0 ? 0 : (act == 2 && v > 6 ? 6 : v);
+      }
+      EXPECT_GT(below0, 0);
+      EXPECT_GT(above6, 0);
+      EXPECT_TRUE(all_close(*fused.output(0), want, 1e-6, 1e-6));
+    }
+}
+
+// Where x or w holds a non-finite value, or the sums may overflow, the
+// activation runs as its own pass and sees what the convolution made:
+// inf * 0 is NaN and stays NaN; an overflow gives inf, or NaN where partial
+// sums of both signs overflowed, and the pass treats either as relu / relu6
+// do.
+TEST(Conv2dOp, FusedActivationKeepsNanFromInfinitiesAndOverflow) {
+  const int64_t c = 16, h = 6;
+  std::vector<double> wv(static_cast<size_t>(c * c), 0.0);  // [Cout, Cin, 1, 1]
+  for (int64_t o = 0; o < c; ++o) wv[static_cast<size_t>(o * c + 1)] = 10, wv[static_cast<size_t>(o * c + 2)] = -10;
+  NDArray w = make(DataType::kFloat32, {c, c, 1, 1}, wv);
+  for (int64_t act : {1, 2}) {
+    SCOPED_TRACE(testing::Message() << "activation " << act);
+    std::vector<int64_t> args = window(1, 1, 0, 1, 0, 1);
+    args.insert(args.end(), {1, 1, act});
+    // inf in channel 0, whose weights are all 0.
+    std::vector<double> xv(static_cast<size_t>(h * h * c), 1.0);
+    xv[0] = INFINITY;
+    NDArray x = make(DataType::kFloat32, {1, h, h, c}, xv);
+    Context ctx;
+    ASSERT_OK(run_op("conv2d", {.in = {&x, &w}, .i = args}, ctx));
+    for (int64_t o = 0; o < c; ++o) EXPECT_TRUE(std::isnan(ctx.output(0)->get_double(o))) << "output " << o;
+    EXPECT_EQ(ctx.output(0)->get_double(c), 0.0);  // pixel 1: 10 - 10
+    // A NaN weight poisons every output of its filter.
+    NDArray ones = make(DataType::kFloat32, {1, h, h, c}, std::vector<double>(static_cast<size_t>(h * h * c), 1.0));
+    NDArray wn = make(DataType::kFloat32, {c, c, 1, 1}, wv);
+    wn.set_double(0, std::nan(""));
+    Context with_nan;
+    ASSERT_OK(run_op("conv2d", {.in = {&ones, &wn}, .i = args}, with_nan));
+    EXPECT_TRUE(std::isnan(with_nan.output(0)->get_double(0)));
+    EXPECT_EQ(with_nan.output(0)->get_double(1), 0.0);
+    // Finite values whose products overflow: 10 * 3e38 and -10 * 3e38.
+    xv[0] = 1.0, xv[1] = xv[2] = 3e38;
+    NDArray big = make(DataType::kFloat32, {1, h, h, c}, xv);
+    Context fused, plain;
+    ASSERT_OK(run_op("conv2d", {.in = {&big, &w}, .i = args}, fused));
+    std::vector<int64_t> no_act(args.begin(), args.end() - 1);
+    ASSERT_OK(run_op("conv2d", {.in = {&big, &w}, .i = no_act}, plain));
+    for (int64_t o = 0; o < c; ++o) {
+      const double v = plain.output(0)->get_double(o), got = fused.output(0)->get_double(o);
+      EXPECT_TRUE(!std::isfinite(v)) << "output " << o << ": " << v;
+      if (std::isnan(v)) EXPECT_TRUE(std::isnan(got)) << "output " << o;
+      else EXPECT_EQ(got, v < 0 ? 0.0 : (act == 2 ? 6.0 : v)) << "output " << o;
+    }
+  }
+}
+
 }  // namespace
