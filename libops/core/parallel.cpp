@@ -48,5 +48,17 @@ void parallel_run(int64_t n, int threads, void (*fn)(void*, int64_t, int64_t), v
   }
 }
 
+void parallel_team_run(int threads, void (*fn)(void*, int, int), void* ctx) {
+#pragma omp parallel num_threads(threads)
+  fn(ctx, omp_get_thread_num(), omp_get_num_threads());
+}
+
 }  // namespace detail
+
+void team_barrier() {
+  // An orphaned barrier binds to the innermost enclosing parallel region;
+  // outside any (a team of one) it returns at once.
+#pragma omp barrier
+}
+
 }  // namespace libops

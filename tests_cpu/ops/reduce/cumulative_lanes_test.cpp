@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "libops/core/parallel.h"
+#include "libops/loops/streaming_store.h"
 #include "op_test_util.h"
 
 using namespace libops;
@@ -41,7 +42,10 @@ std::vector<long double> reference(const std::vector<double>& x, bool product, b
   return z;
 }
 
-void check_float_scan(DataType dtype, const char* op, int64_t n, bool exclusive, bool reverse, int threads) {
+// `offset` > 0 writes into a view of a bigger output that starts that many
+// elements in, so z is not 64-byte aligned.
+void check_float_scan(DataType dtype, const char* op, int64_t n, bool exclusive, bool reverse, int threads,
+                      int64_t offset = 0) {
   SCOPED_TRACE(testing::Message() << op << " " << dtype_name(dtype) << " n=" << n << " exclusive=" << exclusive
                                   << " reverse=" << reverse << " threads=" << threads);
   const bool product = std::string(op) == "cumprod";
@@ -49,12 +53,14 @@ void check_float_scan(DataType dtype, const char* op, int64_t n, bool exclusive,
   NDArray x = make(dtype, {n}, xv);
   // The reference reads the values x holds (float32 rounds them).
   const std::vector<long double> want = reference(values(x), product, exclusive, reverse);
+  NDArray whole = zeros(dtype, {n + offset}), z;
+  ASSERT_OK(whole.slice(0, offset, n + offset, 1, z));
   set_num_threads(threads);
   Context ctx;
-  const Status s = run_op(op, {.in = {&x}, .i = {exclusive, reverse, 0}}, ctx);
+  const Status s = run_op(op, {.in = {&x}, .out = {&z}, .i = {exclusive, reverse, 0}}, ctx);
   set_num_threads(0);
   ASSERT_OK(s);
-  const std::vector<double> got = values(*ctx.output(0));
+  const std::vector<double> got = values(z);
   // Rounding of a sum of n positive terms drifts like sqrt(n) * eps of the
   // total (loosely bounded here). Products of factors near 1 round with a
   // bias (a plain float32 loop drifts by ~n/16 eps here), so they get the
@@ -89,6 +95,24 @@ TEST(CumulativeLanes, LongRowsSplitBetweenThreads) {
   // the total of all before it.
   check_float_scan(DataType::kFloat64, "cumsum", (1 << 18) * 2 + 12345, false, false, 3);
   check_float_scan(DataType::kFloat32, "cumsum", (1 << 18) * 2 + 12345, true, true, 2);
+}
+
+// Outputs past streaming_store_threshold() go out as streaming stores, in
+// 128-byte tiles from z's first 64-byte boundary (Note [Streaming stores]);
+// the threshold is lowered so that small rows take that path: rows around
+// a tile, unaligned outputs, and rows split between threads.
+TEST(CumulativeLanes, StreamedOutputsMatchTheLoop) {
+  set_streaming_store_threshold(1);
+  for (DataType dtype : {DataType::kFloat32, DataType::kFloat64})
+    for (const char* op : {"cumsum", "cumprod"})
+      for (int64_t n : {1, 31, 32, 33, 63, 64, 65, 1000})
+        for (int64_t offset : {0, 1, 3})
+          for (bool exclusive : {false, true}) check_float_scan(dtype, op, n, exclusive, !exclusive, 1, offset);
+  for (int threads : {1, 2, 3}) {
+    check_float_scan(DataType::kFloat32, "cumsum", 65536 * 3 + 37, false, false, threads, 5);
+    check_float_scan(DataType::kFloat64, "cumsum", (1 << 18) * 2 + 12345, true, true, threads, 1);
+  }
+  set_streaming_store_threshold(0);
 }
 
 TEST(CumulativeLanes, IntegersWrapAsTheScalarLoop) {
