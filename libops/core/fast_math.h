@@ -73,22 +73,20 @@ LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float select_f32(bool c, float a, float b
 
 }  // namespace detail
 
-// e^x for float, vectorizable: Note [Vectorizable exp].
-LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float exp_f32(float x) {
-  using detail::mul_add_f32;
-  constexpr float kLog2e = 1.44269504088896341f;
-  constexpr float kLn2Hi = 0.693359375f;              // 0x1.63p-1: 9 significant bits
-  constexpr float kLn2Lo = -2.12194440054690583e-4f;  // ln2 - kLn2Hi
-  constexpr float kShifter = 0x1.8p23f;               // 1.5 * 2^23
+namespace detail {
+
+inline constexpr float kExpLog2e = 1.44269504088896341f;
+inline constexpr float kExpLn2Hi = 0.693359375f;              // 0x1.63p-1: 9 significant bits
+inline constexpr float kExpLn2Lo = -2.12194440054690583e-4f;  // ln2 - kExpLn2Hi
+inline constexpr float kExpShifter = 0x1.8p23f;               // 1.5 * 2^23
+
+// 2^n e^r, from t = n + kExpShifter (n in the low mantissa bits) and the
+// reduced argument r: the second half of exp_f32.
+LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float exp_f32_scale(float t, float r) {
+  constexpr float kShifter = kExpShifter;
   // (e^r - 1 - r) / r^2 ~ c2 + c3 r + c4 r^2 + c5 r^3 + c6 r^4.
   constexpr float c2 = 0x1.fffffcp-2f, c3 = 0x1.55548cp-3f, c4 = 0x1.555906p-5f, c5 = 0x1.123d48p-7f,
                   c6 = 0x1.6a1e6ap-10f;
-  x = detail::select_f32(x > 100.0f, 100.0f, x);  // NaN compares false and stays
-  x = detail::select_f32(x < -110.0f, -110.0f, x);
-  const float t = mul_add_f32(x, kLog2e, kShifter);
-  const float n = t - kShifter;
-  float r = mul_add_f32(n, -kLn2Hi, x);
-  r = mul_add_f32(n, -kLn2Lo, r);
   // e^r - 1 = r + r^2 (c2 + c3 r + r^2 (c4 + c5 r + c6 r^2)): short
   // dependency chains.
   const float r2 = r * r;
@@ -106,6 +104,43 @@ LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float exp_f32(float x) {
   // float, so this is s1 * round(1 + q), the only rounding at the scale of
   // the result before the final product.
   return mul_add_f32(q, s1, s1) * s2;
+}
+
+}  // namespace detail
+
+// e^x for float, vectorizable: Note [Vectorizable exp].
+LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float exp_f32(float x) {
+  using detail::mul_add_f32;
+  x = detail::select_f32(x > 100.0f, 100.0f, x);  // NaN compares false and stays
+  x = detail::select_f32(x < -110.0f, -110.0f, x);
+  const float t = mul_add_f32(x, detail::kExpLog2e, detail::kExpShifter);
+  const float n = t - detail::kExpShifter;
+  float r = mul_add_f32(n, -detail::kExpLn2Hi, x);
+  r = mul_add_f32(n, -detail::kExpLn2Lo, r);
+  return detail::exp_f32_scale(t, r);
+}
+
+// e^(hi + lo) for a sum the float hi + lo would round: hi enters the
+// reduction directly (hi - n ln2_hi is exact for 4 <= |hi| < 128: both are
+// multiples of ulp(hi) >= 2^-21 and the difference is below 4) and lo is
+// added to the reduced argument, so the result keeps exp_f32's relative
+// accuracy where hi is large (gelu's -y^2 / 2 down to -98, whose rounding
+// error lo carries). One exp where e^hi e^lo took two, and closer: within
+// 2.4 ulp of e^(hi + lo) on the test's sample, where the product of two
+// exp_f32 reaches 3.6 (tests_cpu/core/fast_math_test.cpp). The worst cases
+// have |hi| < 4 and |lo| near 2, where hi - n ln2_hi rounds.
+// Requires |lo| <= 2 and hi + lo within [-110, 100] (no clamping); NaN
+// propagates.
+LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float exp_f32_sum(float hi, float lo) {
+  using detail::mul_add_f32;
+  const float t = mul_add_f32(hi + lo, detail::kExpLog2e, detail::kExpShifter);
+  const float n = t - detail::kExpShifter;
+  // lo joins before the ln2_lo term: where |hi| >= 4, hi - n ln2_hi and lo
+  // are multiples of 2^-22 whose sum is the small reduced argument, so the
+  // sum is exact and only the ln2_lo term rounds, at the scale of r.
+  float r = mul_add_f32(n, -detail::kExpLn2Hi, hi) + lo;
+  r = mul_add_f32(n, -detail::kExpLn2Lo, r);
+  return detail::exp_f32_scale(t, r);
 }
 
 #if LIBOPS_HAVE_EXP_F32_X8

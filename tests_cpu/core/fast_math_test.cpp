@@ -97,6 +97,45 @@ TEST(FastMathTest, ExpWholeRangeCoarse) {
   EXPECT_EQ(r.bad_special, 0);
 }
 
+// exp_f32_sum(hi, lo) = e^(hi + lo) with hi + lo taken exactly (in
+// double), within 2.4 ulp (the product e^hi e^lo of two exp_f32 reaches
+// 3.6 on this sample), where exp_f32(hi + lo) would lose the rounding of the sum
+// (up to 98 * 2^-24 relative at hi = -98, some 200 ulp). hi from
+// -100 to 86, lo up to 2 either way (results below FLT_MAX), including the gelu tail's case: hi
+// = -y^2 / 2 and lo its rounding error.
+TEST(FastMathTest, ExpOfSumMatchesTheExactSum) {
+  double worst = 0;
+  float worst_hi = 0, worst_lo = 0;
+  int checked = 0;
+  uint32_t state = 12345;
+  auto uniform = [&state] {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<double>(state >> 8) / double(1 << 24);
+  };
+  for (int i = 0; i < 200000; ++i) {
+    float hi, lo;
+    if (i % 2 == 0) {
+      hi = static_cast<float>(-100.0 + 186.0 * uniform());
+      lo = static_cast<float>(-2.0 + 4.0 * uniform());
+    } else {
+      const float y = static_cast<float>(14.0 * uniform());
+      const float y2 = y * y;
+      hi = -0.5f * y2;
+      lo = -0.5f * std::fma(y, y, -y2) + static_cast<float>(-1.0 + 1.5 * uniform());
+    }
+    const float got = isa_dispatch([hi, lo] { return exp_f32_sum(hi, lo); });
+    const double exact = std::exp(double(hi) + double(lo));
+    if (exact < double(FLT_MIN)) continue;  // the subnormal range is exp_f32's own test
+    const double e = ulp_error(got, exact);
+    if (e > worst) worst = e, worst_hi = hi, worst_lo = lo;
+    ++checked;
+  }
+  EXPECT_LE(worst, 2.4) << "worst at hi = " << worst_hi << ", lo = " << worst_lo;
+  EXPECT_GT(checked, 150000);
+  EXPECT_TRUE(std::isnan(exp_f32_sum(std::nanf(""), 0.5f)));
+  EXPECT_TRUE(std::isnan(exp_f32_sum(-3.0f, std::nanf(""))));
+}
+
 TEST(FastMathTest, ExpSpecialValues) {
   EXPECT_TRUE(std::isnan(exp_at_isa(std::numeric_limits<float>::quiet_NaN())));
   EXPECT_TRUE(std::isnan(exp_at_isa(-std::numeric_limits<float>::quiet_NaN())));

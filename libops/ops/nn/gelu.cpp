@@ -40,8 +40,9 @@ namespace {
 //     within 7e-8 on y in [0, 14]; evaluated in float its error stays below
 //     2e-7, a relative error of the tail. y^2 / 2 enters exactly: y * y is
 //     split into its rounded value and the rounding error (a fused
-//     multiply-add), and exp is taken of each part, so the tail keeps its
-//     relative accuracy where y^2 / 2 is large (-98 at y = 14). Beyond
+//     multiply-add), and the error joins the reduced argument of one exp
+//     (exp_f32_sum), so the tail keeps its relative accuracy where y^2 / 2
+//     is large (-98 at y = 14). Beyond
 //     y = 14 the tail is below 1e-44 and taken as 0. Phi(x) = tail for
 //     x < 0, 1 - tail otherwise (tail <= 1/2: no cancellation).
 //   tanh form: x sigmoid(2 u), the legacy functor's formula, with the
@@ -76,7 +77,7 @@ LIBOPS_FORCE_INLINE float gelu_erf_f32(float x) {
   q = mul_add_f32(q, u, kQ[0]);
   const float y2 = y * y;
   const float y2_err = std::fma(y, y, -y2);  // y * y = y2 + y2_err exactly
-  float tail = t * exp_f32(-0.5f * y2) * exp_f32(mul_add_f32(-0.5f, y2_err, q));
+  float tail = t * exp_f32_sum(-0.5f * y2, mul_add_f32(-0.5f, y2_err, q));
   tail = select_f32(ax >= 14.0f, 0.0f, tail);
   const float phi = select_f32(x < 0.0f, tail, 1.0f - tail);
   return select_f32(x == -INFINITY, -0.0f, x * phi);
