@@ -29,8 +29,9 @@
 //
 // float32 work (float16 and bfloat16 too, in float) goes to oneDNN's direct
 // convolution where it is built in and takes the case (Note [oneDNN
-// convolution] in blas/conv_dnnl.h). Otherwise, and as the reference, it is
-// computed as im2col + GEMM (blas/gemm.h) in the compute type: float for
+// convolution] in blas/conv_dnnl.h). Otherwise an NHWC depthwise call runs
+// libops' own kernel (Note [Depthwise NHWC kernel] in depthwise_nhwc.cpp),
+// and the rest, as the reference, is computed as im2col + GEMM (blas/gemm.h) in the compute type: float for
 // float16/bfloat16/float32, double for float64 (Note [Compute types]).
 //   NCHW: per image, cols [Cin*kH*kW, oH*oW] and
 //         z_n [Cout, oH*oW] = W [Cout, Cin*kH*kW] x cols; a chunk of images
@@ -55,6 +56,7 @@
 #include <bit>
 #include <cfloat>
 #include <limits>
+#include <vector>
 
 #include "libops/blas/conv_dnnl.h"
 #include "libops/blas/gemm.h"
@@ -64,6 +66,7 @@
 #include "libops/legacy/legacy.h"
 #include "libops/legacy/ops/transform_same_ops.h"
 #include "libops/ops/nn/conv2d.h"
+#include "libops/ops/nn/depthwise_nhwc.h"
 #include "libops/ops/legacy_steps.h"
 #include "libops/ops/nn/nn_device.h"
 
@@ -394,6 +397,8 @@ struct ConvWeightsState : OpState {
   blas::ConvWeightsCache cache;
   const void* bounded_source = nullptr;  // the weights max_abs is of
   float max_abs = 0;
+  const void* taps_source = nullptr;  // the weights `taps` holds
+  std::vector<float> taps;            // depthwise filters as [kH, kW, C]
 };
 
 namespace {
@@ -428,6 +433,43 @@ Status fused_activation(Context& block, const ConvPlan& plan, const NDArray& xd,
   // NaN (0 * infinity) fails the test as well.
   if (taps * mx * mw + mb < FLT_MAX / 2)
     post_op = plan.activation == ConvActivation::kRelu ? blas::ConvPostOp::kRelu : blas::ConvPostOp::kRelu6;
+  return Status::ok();
+}
+
+// Whether depthwise_nhwc_f32 takes the call: NHWC float32 with one filter
+// per channel (groups = Cin = Cout).
+bool own_depthwise(const ConvPlan& plan, DataType dt) {
+  return dt == DataType::kFloat32 && !plan.g.nchw && plan.groups > 1 && plan.groups == plan.g.c &&
+         plan.cout == plan.g.c && depthwise_kernel_enabled();
+}
+
+// Note [Depthwise NHWC kernel]: the filters as [kH, kW, C] taps (once per
+// session for constant weights: the node's state), then the kernel, which
+// applies the activation.
+Status run_own_depthwise(Context& block, const ConvPlan& plan, const NDArray& xd, const NDArray* bd, NDArray& z) {
+  const Geometry2d& g = plan.g;
+  const Window2d& win = plan.win;
+  const int64_t per_channel = win.kh * win.kw;
+  auto* st = block.input_is_constant(1) ? dynamic_cast<ConvWeightsState*>(block.op_state()) : nullptr;
+  std::vector<float> local;
+  std::vector<float>& taps = st != nullptr ? st->taps : local;
+  const void* source = block.input(1)->data();
+  if (st == nullptr || st->taps_source != source || static_cast<int64_t>(taps.size()) != g.c * per_channel) {
+    NDArray wd;  // [C, 1, kH, kW]
+    RETURN_IF_ERROR(dense_as(plan.w, DataType::kFloat32, wd));
+    const float* w = wd.data_as<float>();
+    taps.resize(static_cast<size_t>(g.c * per_channel));
+    for (int64_t c = 0; c < g.c; ++c)
+      for (int64_t t = 0; t < per_channel; ++t) taps[static_cast<size_t>(t * g.c + c)] = w[c * per_channel + t];
+    if (st != nullptr) st->taps_source = source;
+  }
+  DepthwiseNhwc d;
+  d.n = g.n, d.h = g.h, d.w = g.w, d.c = g.c;
+  d.kh = win.kh, d.kw = win.kw, d.sh = win.sh, d.sw = win.sw, d.dh = win.dh, d.dw = win.dw;
+  d.pad_top = g.pad_top, d.pad_left = g.pad_left, d.oh = g.oh, d.ow = g.ow;
+  d.activation = static_cast<int>(plan.activation);
+  depthwise_nhwc_f32(d, xd.data_as<float>(), taps.data(), bd != nullptr ? bd->data_as<float>() : nullptr,
+                     z.data_as<float>());
   return Status::ok();
 }
 
@@ -480,7 +522,13 @@ Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const 
       if (geo.post_op == blas::ConvPostOp::kNone) RETURN_IF_ERROR(apply_activation(block, plan.activation, out.target()));
       return out.finish(*z);
     }
-    log_debug("%s: im2col path, oneDNN declined: %s", block.op_name(), s.message().c_str());
+    log_debug("%s: oneDNN declined: %s", block.op_name(), s.message().c_str());
+  }
+  if (own_depthwise(plan, dt)) {  // Note [Depthwise NHWC kernel]
+    const void* source = nullptr;
+    (void)constant_weights_cache(block, source);  // makes a constant-weights node's state, which keeps the taps
+    RETURN_IF_ERROR(run_own_depthwise(block, plan, xd, plan.has_bias ? &bd : nullptr, out.target()));
+    return out.finish(*z);
   }
   if (plan.g.nchw) {
     RETURN_IF_ERROR(dense_as(plan.w, dt, wd));

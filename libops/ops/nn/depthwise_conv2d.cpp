@@ -17,7 +17,8 @@
 // It is conv2d with groups = C (Note [Grouped convolution] in conv2d.h):
 // the weights are laid out as [C * mult, 1, kH, kW] and the one engine of
 // conv2d.h runs the call (oneDNN's depthwise kernels for float32 on the CPU,
-// cuDNN's grouped convolution on CUDA). ONNX's and PyTorch's depthwise
+// else libops' NHWC depthwise kernel where mult is 1, cuDNN's grouped
+// convolution on CUDA). ONNX's and PyTorch's depthwise
 // convolution is conv2d with groups, whose weights already have that layout.
 #include "libops/ops/nn/conv2d.h"
 #include "libops/ops/device_copy.h"
