@@ -101,7 +101,7 @@ TEST(CumulativeLanes, LongRowsSplitBetweenThreads) {
 // 128-byte tiles from z's first 64-byte boundary (Note [Streaming stores]);
 // the threshold is lowered so that small rows take that path: rows around
 // a tile, unaligned outputs, and rows split between threads.
-TEST(CumulativeLanes, StreamedOutputsMatchTheLoop) {
+TEST(CumulativeLanes, StreamedOutputsMatchTheLoopAtEachThreadCount) {
   set_streaming_store_threshold(1);
   for (DataType dtype : {DataType::kFloat32, DataType::kFloat64})
     for (const char* op : {"cumsum", "cumprod"})
