@@ -79,6 +79,27 @@ LIBOPS_TARGET_AVX2 int64_t exp_sum_f32_avx2(const float* x, float* z, int64_t n,
   _mm256_storeu_ps(lane + 8, s1);
   return i;
 }
+
+// The same with 16-lane exps (exp_f32_x16) where cpu_isa() is avx512; lane
+// k sums elements k and 16 + k of each group of 32.
+template <bool kLog>
+LIBOPS_TARGET_AVX512 int64_t exp_sum_f32_avx512(const float* x, float* z, int64_t n, float mx, float* lane) {
+  __m512 s0 = _mm512_setzero_ps(), s1 = _mm512_setzero_ps();
+  const __m512 m = _mm512_set1_ps(mx);
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m512 e0 = exp_f32_x16(_mm512_sub_ps(_mm512_loadu_ps(x + i), m));
+    const __m512 e1 = exp_f32_x16(_mm512_sub_ps(_mm512_loadu_ps(x + i + 16), m));
+    if constexpr (!kLog) {
+      _mm512_storeu_ps(z + i, e0);
+      _mm512_storeu_ps(z + i + 16, e1);
+    }
+    s0 = _mm512_add_ps(s0, e0);
+    s1 = _mm512_add_ps(s1, e1);
+  }
+  _mm512_storeu_ps(lane, _mm512_add_ps(s0, s1));
+  return i;
+}
 #endif
 
 // Softmax of one row of n values, x into z (which may be x). The max and
@@ -103,8 +124,10 @@ void softmax_row(const C* x, C* z, int64_t n) {
   for (int64_t k = 0; k < kLanes; ++k) lane[k] = 0;
   i = 0;
 #if LIBOPS_HAVE_EXP_F32_X8
-  if constexpr (std::is_same_v<C, float>)
-    if (cpu_isa() != CpuIsa::kBaseline) i = exp_sum_f32_avx2<kLog>(x, z, n, mx, lane);
+  if constexpr (std::is_same_v<C, float>) {
+    if (cpu_isa() == CpuIsa::kAvx512) i = exp_sum_f32_avx512<kLog>(x, z, n, mx, lane);
+    else if (cpu_isa() != CpuIsa::kBaseline) i = exp_sum_f32_avx2<kLog>(x, z, n, mx, lane);
+  }
 #endif
   for (; i + kLanes <= n; i += kLanes)
     for (int64_t k = 0; k < kLanes; ++k) {
