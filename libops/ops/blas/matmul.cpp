@@ -243,7 +243,7 @@ CUSTOM_OP_IMPL(matmul, 2, 1, false, 0, 0) {
     // Walk the batch dims; runs along the innermost one become one
     // gemm_batched call (all of them, when the batch strides line up).
     const int bd = out_batch.size();
-    Dims zs, xs, ys, xbs, ybs;
+    Dims zs, xs, ys;
     for (int d = 0; d < bd; ++d) zs.push_back(zm.strides()[d]);
     for (int d = 0; d + 2 < xb.rank(); ++d) xs.push_back(xb.strides()[d]);
     for (int d = 0; d + 2 < yb.rank(); ++d) ys.push_back(yb.strides()[d]);
