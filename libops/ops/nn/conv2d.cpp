@@ -31,8 +31,9 @@
 // convolution where it is built in and takes the case (Note [oneDNN
 // convolution] in blas/conv_dnnl.h). Otherwise an NHWC depthwise call runs
 // libops' own kernel (Note [Depthwise NHWC kernel] in depthwise_nhwc.cpp),
-// and the rest, as the reference, is computed as im2col + GEMM (blas/gemm.h) in the compute type: float for
-// float16/bfloat16/float32, double for float64 (Note [Compute types]).
+// and the rest, as the reference, is computed as im2col + GEMM
+// (blas/gemm.h) in the compute type: float for float16/bfloat16/float32,
+// double for float64 (Note [Compute types]).
 //   NCHW: per image, cols [Cin*kH*kW, oH*oW] and
 //         z_n [Cout, oH*oW] = W [Cout, Cin*kH*kW] x cols; a chunk of images
 //         is one gemm_batched call sharing W.
@@ -519,7 +520,8 @@ Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const 
                                            plan.has_bias ? bd.data_as<float>() : nullptr,
                                            out.target().data_as<float>(), threads, cache, source);
     if (s.is_ok()) {
-      if (geo.post_op == blas::ConvPostOp::kNone) RETURN_IF_ERROR(apply_activation(block, plan.activation, out.target()));
+      if (geo.post_op == blas::ConvPostOp::kNone)
+        RETURN_IF_ERROR(apply_activation(block, plan.activation, out.target()));
       return out.finish(*z);
     }
     log_debug("%s: oneDNN declined: %s", block.op_name(), s.message().c_str());

@@ -28,9 +28,10 @@ namespace {
 // x - x0 is exact for values within a factor of 2 of each other, and m,
 // of the order of the spread, rounds at that scale rather than at the
 // offset's (the mean itself as a float can be off by half a float spacing
-// of the offset: 5e-4 at 1e4). Summing float rows in double lanes, as before, cost
-// a conversion per element and half the lanes: layer_norm [8192, 1024] ran
-// at 4.5 ms a thread, bound by arithmetic; 3.7 ms in float lanes.
+// of the offset: 5e-4 at 1e4). Summing float rows in double lanes, as
+// before, cost a conversion per element and half the lanes: layer_norm
+// [8192, 1024] ran at 4.5 ms a thread, bound by arithmetic; 3.7 ms in
+// float lanes.
 constexpr int64_t kLanes = 32;
 
 // sum(x - shift) of one row.
