@@ -94,25 +94,30 @@ TEST(SoftmaxOp, ManyInterleavedRowsMatchContiguousRows) {
 TEST(SoftmaxOp, LongRowsInLanesAndTheirNaNRules) {
   // Rows longer than the lanes of the max and the sum (16), with leftovers,
   // against the definition in long double. Row 1 of each shape holds a NaN
-  // past the first lanes, row 2 a +inf, row 3 only -inf: all NaN (Note
-  // [Softmax NaNs]); the others stay finite. float32 and float64 rows are
-  // read in place, float16 ones through the staging buffer.
+  // past the first lanes, row 2 a +inf, row 3 only -inf, row 5 a NaN as its
+  // last element, row 6 one in the second block of 32 of the float32 max
+  // (row_max_f32_avx2, which may drop it from the max; the sum still makes
+  // the row NaN): all NaN (Note [Softmax NaNs]); the others stay
+  // finite. float32 and float64 rows are read in place, float16 ones
+  // through the staging buffer.
   const double inf = std::numeric_limits<double>::infinity();
-  for (int64_t len : {16, 37, 1003})
+  for (int64_t len : {16, 37, 64, 1003})
     for (DataType t : {DataType::kFloat32, DataType::kFloat64, DataType::kFloat16}) {
-      const int64_t rows = 5;
+      const int64_t rows = 7;
       std::vector<double> v;
       for (int64_t i = 0; i < rows * len; ++i) v.push_back(std::sin(0.61 * static_cast<double>(i)) * 6 + 990);
       v[static_cast<size_t>(1 * len + 20 % len)] = std::nan("");
       v[static_cast<size_t>(2 * len + len - 1)] = inf;
       for (int64_t i = 0; i < len; ++i) v[static_cast<size_t>(3 * len + i)] = -inf;
+      v[static_cast<size_t>(5 * len + len - 1)] = std::nan("");
+      v[static_cast<size_t>(6 * len + 33 % len)] = std::nan("");
       NDArray x = make(t, {rows, len}, v);
       const std::vector<double> xv = values(x);  // as rounded to t
       Context ctx;
       ASSERT_OK(run_op("softmax", {.in = {&x}}, ctx));
       const std::vector<double> got = values(*ctx.output(0));
       const std::string what = std::string(dtype_name(t)) + ", length " + std::to_string(len);
-      for (int64_t r : {1, 2, 3})
+      for (int64_t r : {1, 2, 3, 5, 6})
         for (int64_t i = 0; i < len; ++i)
           ASSERT_TRUE(std::isnan(got[static_cast<size_t>(r * len + i)])) << what << ", row " << r << ", " << i;
       // Relative, plus half the subnormal step of float16 for its tiny values.
