@@ -6,7 +6,9 @@ reference from the same run, as a ratio.
 
 Pairs (libops / reference): Add, Exp, Sum vs StreamTriad in bytes/s at the
 same thread count (>= 0.9 is the goal); SgemmMatmulOp vs SgemmCblasDirect in
-time (<= 1.03); the C API per-call time is printed in ns (goal <= 300).
+time (<= 1.03) and vs SgemmDnnlMatmul, oneDNN's matmul primitive (<= 1.05,
+i.e. >= 0.95 of its speed); the C API per-call time is printed in ns (goal
+<= 300).
 
 Bytes are counted as STREAM does: what the kernel reads and writes, not the
 extra read of each written cache line (write-allocate). The triad moves 16
@@ -57,10 +59,13 @@ def main():
                 own_gbs = own["bytes_per_second"] / 1e9
                 line += f"   {same_pattern[op] + f' {own_gbs:.2f}':>16} {got / own_gbs:7.3f}"
             print(line)
-    a, d = rows.get("BM_SgemmMatmulOp"), rows.get("BM_SgemmCblasDirect")
-    if a and d:
-        print(f"{'sgemm 1024 (ms vs cblas)':32} {a['real_time']:14.3f} {d['real_time']:14.3f} "
-              f"{a['real_time'] / d['real_time']:7.3f}")
+    for threads in (1, 2):
+        a = rows.get(f"BM_SgemmMatmulOp/{threads}")
+        for ref_name, label in (("SgemmCblasDirect", "cblas"), ("SgemmDnnlMatmul", "dnnl mm")):
+            d = rows.get(f"BM_{ref_name}/{threads}")
+            if a and d:
+                print(f"{f'sgemm 1024 {threads}t (ms vs {label})':32} {a['real_time']:14.3f} "
+                      f"{d['real_time']:14.3f} {a['real_time'] / d['real_time']:7.3f}")
     c = rows.get("BM_CApiAddOneElement")
     if c:
         print(f"{'C API add, 1 element (ns/call)':32} {c['cpu_time']:14.1f} {'300 (goal)':>14}")

@@ -5,7 +5,9 @@
 //     also vs the plain loop with its own memory traffic: add vs the triad
 //     (2 reads, 1 write), exp vs a STREAM scale (a = s*b: 1 read, 1 write),
 //     sum vs a read-only pass (a plain 64-lane sum);
-//   * sgemm 1024 through the matmul op vs cblas_sgemm called directly;
+//   * sgemm 1024 through the matmul op vs cblas_sgemm called directly and
+//     vs oneDNN's matmul primitive (where libops is built with oneDNN),
+//     each on 1 and 2 threads;
 //   * a custom op called by name through the C API on 1-element arrays
 //     with preallocated outputs (per-call overhead).
 // bench/compare.py turns the JSON output into ratios.
@@ -14,6 +16,10 @@
 #include <omp.h>
 
 #include <vector>
+
+#ifdef LIBOPS_HAVE_DNNL
+#include <oneapi/dnnl/dnnl.hpp>
+#endif
 
 #include "libops/array/ndarray.h"
 #include "libops/c_api.h"
@@ -146,7 +152,7 @@ void BM_SgemmCblasDirect(benchmark::State& state) {
   // OpenBLAS threading itself on as many threads as the matmul op gets
   // (libops leaves OpenBLAS single-threaded after its own GEMMs: Note
   // [GEMM threads] in libops/blas/gemm_cpu.cpp).
-  openblas_set_num_threads(get_num_threads());
+  openblas_set_num_threads(threads_arg(state));
   for (auto _ : state) {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kGemmN, kGemmN, kGemmN, 1.0f, a.data_as<float>(), kGemmN,
                 b.data_as<float>(), kGemmN, 0.0f, c.data_as<float>(), kGemmN);
@@ -154,7 +160,31 @@ void BM_SgemmCblasDirect(benchmark::State& state) {
   }
   state.counters["GFLOPS"] = benchmark::Counter(2.0 * kGemmN * kGemmN * kGemmN * double(state.iterations()),
                                                 benchmark::Counter::kIsRate);
+  openblas_set_num_threads(1);
 }
+
+#ifdef LIBOPS_HAVE_DNNL
+// oneDNN's matmul primitive on plain row-major operands, created once, with
+// its OpenMP team at the benchmark's thread count: the reference for
+// "GEMM at oneDNN's speed" (neither operand is a constant packed ahead).
+void BM_SgemmDnnlMatmul(benchmark::State& state) {
+  NDArray a = filled(kGemmN * kGemmN, 0.5f), b = filled(kGemmN * kGemmN, 0.25f), c = filled(kGemmN * kGemmN, 0);
+  omp_set_num_threads(threads_arg(state));
+  dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+  dnnl::stream strm(eng);
+  const dnnl::memory::desc md({kGemmN, kGemmN}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::ab);
+  dnnl::matmul mm(dnnl::matmul::primitive_desc(dnnl::matmul::desc(md, md, md), eng));
+  dnnl::memory ma(md, eng, a.data_as<float>()), mb(md, eng, b.data_as<float>()), mc(md, eng, c.data_as<float>());
+  for (auto _ : state) {
+    mm.execute(strm, {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}});
+    strm.wait();
+    benchmark::ClobberMemory();
+  }
+  state.counters["GFLOPS"] = benchmark::Counter(2.0 * kGemmN * kGemmN * kGemmN * double(state.iterations()),
+                                                benchmark::Counter::kIsRate);
+  omp_set_num_threads(get_num_threads());
+}
+#endif
 
 void BM_SgemmMatmulOp(benchmark::State& state) {
   const int64_t shape[2] = {kGemmN, kGemmN};
@@ -167,6 +197,7 @@ void BM_SgemmMatmulOp(benchmark::State& state) {
   ops_array_t* out[1] = {c};
   ops_op_t* op = nullptr;
   if (ops_op_find("matmul", &op) != OPS_OK) state.SkipWithError("matmul is not registered");
+  set_num_threads(threads_arg(state));
   for (auto _ : state) {
     if (op && ops_op_exec(op, in, 2, out, 1, nullptr) != OPS_OK) state.SkipWithError(ops_last_error());
     benchmark::ClobberMemory();
@@ -176,6 +207,7 @@ void BM_SgemmMatmulOp(benchmark::State& state) {
   ops_array_free(a);
   ops_array_free(b);
   ops_array_free(c);
+  set_num_threads(0);
 }
 
 // ---- per-call overhead through the C API ----
@@ -204,8 +236,11 @@ BENCHMARK(BM_StreamRead)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseReal
 BENCHMARK(BM_Add)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Exp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Sum)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_SgemmCblasDirect)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_SgemmMatmulOp)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SgemmCblasDirect)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+#ifdef LIBOPS_HAVE_DNNL
+BENCHMARK(BM_SgemmDnnlMatmul)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+#endif
+BENCHMARK(BM_SgemmMatmulOp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_CApiAddOneElement)->Unit(benchmark::kNanosecond);
 
 BENCHMARK_MAIN();

@@ -9,9 +9,10 @@
 namespace libops::blas {
 
 // c = alpha * op(a) * op(b) + beta * c, row-major with gemm.h's
-// conventions, on the calling thread. False, with c untouched, where
-// oneDNN is absent from the build, turned off (LIBOPS_DNNL=0) or failed.
+// conventions, on `threads` OpenMP threads led by the calling one. False,
+// with c untouched, where oneDNN is absent from the build, turned off
+// (LIBOPS_DNNL=0) or failed.
 bool sgemm_dnnl(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
-                const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
+                const float* b, int64_t ldb, float beta, float* c, int64_t ldc, int threads = 1);
 
 }  // namespace libops::blas
