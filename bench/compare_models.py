@@ -43,6 +43,8 @@ Models (float32, NCHW):
                           heads, FFN 2048 with ReLU, sequence 128, batch 1
                           (libops' layer_norm op when registered, else its
                           mean / variance decomposition)
+  conv3x3_b8              4 x (3x3 conv 64->64 + bias + relu) at 56x56,
+                          batch 8: the conv case of the whole-model issue
   lstm_b16                an LSTM classifier: sequence 64, batch 16, 256
                           features, hidden 512, last h -> linear -> softmax
 """
@@ -277,6 +279,16 @@ def resnet(m, batch, blocks, bottleneck):
     m.output(m.linear(m.global_avgpool_flatten(h), cin, 1000), (batch, 1000))
 
 
+def conv_chain(m, batch, layers=4, channels=64, size=56):
+    """The whole-model issue's conv 3x3 case (N8 C64 56x56) as a network
+    runs it: a chain of 3x3 conv + relu layers, so each engine keeps its
+    own layout between them and reorders only at the chain's ends."""
+    h = m.input("x", (batch, channels, size, size))
+    for _ in range(layers):
+        h = m.relu(m.conv(h, channels, channels, 3, 1, 1, bias=True))
+    m.output(h, (batch, channels, size, size))
+
+
 def mobilenet_v2(m, batch):
     """MobileNetV2 1.0 at 224x224: inverted residual blocks (1x1 expand,
     3x3 depthwise, 1x1 project), ReLU6, residual adds."""
@@ -382,6 +394,7 @@ MODELS = {
     "unet_b1": lambda m: unet(m, 1),
     "bert": bert,
     "lstm_b16": lstm,
+    "conv3x3_b8": lambda m: conv_chain(m, 8),
 }
 
 

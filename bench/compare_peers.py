@@ -331,6 +331,7 @@ def case_table():
     rows, bias = u(4096, 1024), u(1024)
     logits = u(1024, 1000) * 10
     img, w = u(1, 64, 56, 56), u(64, 64, 3, 3) / 24
+    img8 = u(8, 64, 56, 56)
     stem = u(1, 64, 112, 112)
     mean, var, gamma, beta = u(64), np.abs(u(64)) + 0.5, u(64), u(64)
     table, ids = u(50000, 256), rng.integers(0, 50000, 4096)
@@ -367,6 +368,10 @@ def case_table():
         Case("conv 64x56x56 3x3", [img, w], [1, 64, 56, 56], lambda: conv_reference(img, w, 1),
              ("op", "conv2d", [3, 3, 1, 1, 1, 1, 1, 1, 0]),
              ("Conv", {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}), 2 * 64 * 56 * 56 * 64 * 9, "GF/s", 1e-4, 1e-4),
+        Case("conv N8 64x56x56 3x3", [img8, w], [8, 64, 56, 56], lambda: conv_reference(img8, w, 1),
+             ("op", "conv2d", [3, 3, 1, 1, 1, 1, 1, 1, 0]),
+             ("Conv", {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}), 2 * 8 * 64 * 56 * 56 * 64 * 9, "GF/s", 1e-4,
+             1e-4),
         Case("relu 16M", [x], [N], lambda: np.maximum(x, 0), ("op", "relu", []), ("Relu", {}), 2 * f4 * N, "GB/s",
              0, 0),
         Case("batchnorm 64x112^2", [stem, mean, var, gamma, beta], list(stem.shape),

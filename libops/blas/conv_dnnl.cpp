@@ -8,6 +8,7 @@
 #include <list>
 #include <memory>
 #include <new>
+#include <string>
 #include <unordered_map>
 
 #ifdef LIBOPS_HAVE_DNNL
@@ -42,6 +43,20 @@ bool dnnl_enabled() {
 
 void set_dnnl_enabled(bool on) { g_forced_off.store(!on, std::memory_order_relaxed); }
 
+namespace {
+std::atomic<bool> g_winograd_forced_off{false};
+}  // namespace
+
+bool winograd_enabled() {
+  static const bool environment_on = [] {
+    const char* v = std::getenv("LIBOPS_WINOGRAD");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  return environment_on && !g_winograd_forced_off.load(std::memory_order_relaxed);
+}
+
+void set_winograd_enabled(bool on) { g_winograd_forced_off.store(!on, std::memory_order_relaxed); }
+
 #ifdef LIBOPS_HAVE_DNNL
 
 namespace {
@@ -66,6 +81,7 @@ struct ConvPrimitives {
   memory conv_x, conv_w, conv_z;          // the convolution's layouts (== user_* where no reorder)
   bool reorder_x = false, reorder_w = false, reorder_z = false;
   dnnl::reorder to_conv_x, to_conv_w, from_conv_z;
+  std::string impl;  // oneDNN's name for the kernel, e.g. "jit:avx512_core"
 };
 
 // The memories over the caller's pointers and, where the primitive's
@@ -138,16 +154,11 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
                                                              strides, dilates, pad_l, pad_r);
     const dnnl::deconvolution_forward::primitive_desc pd(desc, eng);
     p->deconv = dnnl::deconvolution_forward(pd);
+    p->impl = pd.impl_info_str();
     finish_primitives(*p, pd.src_desc(), pd.weights_desc(), pd.dst_desc(), user_x_md, user_w_md, user_b_md,
                       user_z_md);
     return p;
   }
-  auto desc = has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                         dnnl::algorithm::convolution_direct, x_md, w_md, user_b_md,
-                                                         z_md, strides, dilates, pad_l, pad_r)
-                       : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                         dnnl::algorithm::convolution_direct, x_md, w_md, z_md,
-                                                         strides, dilates, pad_l, pad_r);
   dnnl::primitive_attr attr;
   if (g.post_op != ConvPostOp::kNone) {
     dnnl::post_ops ops;
@@ -155,8 +166,36 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
     else ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, 0.f, 6.f);
     attr.set_post_ops(ops);
   }
+  // Note [Winograd convolution]: oneDNN's Winograd kernels work on their
+  // own blocked layouts (so x and z get reorders, NHWC as well); where
+  // it has none for the case, the direct convolution runs.
+  if (g.winograd) {
+    const memory::desc any_x(x_dims, kF32, tag::any), any_z(z_dims, kF32, tag::any);
+    try {
+      auto desc = has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                             dnnl::algorithm::convolution_winograd, any_x, w_md,
+                                                             user_b_md, any_z, strides, dilates, pad_l, pad_r)
+                           : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                             dnnl::algorithm::convolution_winograd, any_x, w_md,
+                                                             any_z, strides, dilates, pad_l, pad_r);
+      const dnnl::convolution_forward::primitive_desc pd(desc, attr, eng);
+      p->conv = dnnl::convolution_forward(pd);
+      p->impl = pd.impl_info_str();
+      finish_primitives(*p, pd.src_desc(), pd.weights_desc(), pd.dst_desc(), user_x_md, user_w_md, user_b_md,
+                        user_z_md);
+      return p;
+    } catch (const dnnl::error&) {
+    }
+  }
+  auto desc = has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                         dnnl::algorithm::convolution_direct, x_md, w_md, user_b_md,
+                                                         z_md, strides, dilates, pad_l, pad_r)
+                       : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                         dnnl::algorithm::convolution_direct, x_md, w_md, z_md,
+                                                         strides, dilates, pad_l, pad_r);
   const dnnl::convolution_forward::primitive_desc pd(desc, attr, eng);
   p->conv = dnnl::convolution_forward(pd);
+  p->impl = pd.impl_info_str();
   finish_primitives(*p, pd.src_desc(), pd.weights_desc(), pd.dst_desc(), user_x_md, user_w_md, user_b_md, user_z_md);
   return p;
 }
@@ -256,6 +295,19 @@ Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, 
   }
 }
 
+std::string dnnl_conv2d_kernel(const Conv2dGeometry& g, bool has_bias, int threads) {
+  if (!dnnl_enabled()) return {};
+  try {
+    threads = std::max(threads, 1);
+    OmpThreads scope(threads);
+    return primitives_for(g, has_bias, threads).impl;
+  } catch (const dnnl::error&) {
+    return {};
+  } catch (const std::bad_alloc&) {
+    return {};
+  }
+}
+
 #else  // built without oneDNN
 
 struct ConvWeightsCache::Impl {};
@@ -267,6 +319,8 @@ Status dnnl_conv2d_f32(const Conv2dGeometry&, const float*, const float*, const 
                        ConvWeightsCache*, const void*) {
   return Status::error(StatusCode::kNotImplemented, "libops was built without oneDNN");
 }
+
+std::string dnnl_conv2d_kernel(const Conv2dGeometry&, bool, int) { return {}; }
 
 #endif
 

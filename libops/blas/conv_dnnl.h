@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "libops/core/status.h"
 
@@ -49,6 +50,11 @@ struct Conv2dGeometry {
   bool transposed = false;
   // NaN becomes 0 under either activation; finite values are exact.
   ConvPostOp post_op = ConvPostOp::kNone;
+  // Winograd's algorithm where oneDNN has it for the case, else the direct
+  // one: a NaN or an overflow spreads over an output tile, so the caller
+  // asks only where the inputs rule both out (Note [Winograd convolution]
+  // in libops/ops/nn/conv2d.cpp).
+  bool winograd = false;
   bool operator==(const Conv2dGeometry&) const = default;
 };
 
@@ -57,6 +63,10 @@ bool dnnl_enabled();
 // Tests compare both paths on the same cases; true restores the default
 // (the environment's choice).
 void set_dnnl_enabled(bool on);
+// Whether conv2d may ask for Winograd's algorithm: on unless
+// LIBOPS_WINOGRAD=0 in the environment or set_winograd_enabled(false).
+bool winograd_enabled();
+void set_winograd_enabled(bool on);  // true restores the environment's choice
 
 // Note [Cached convolution weights]
 // The weights' reorder into the primitive's blocked layout costs a read and
@@ -91,5 +101,10 @@ class ConvWeightsCache {
 // reordered weights are kept or reused (Note [Cached convolution weights]).
 Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, const float* bias, float* z,
                        int threads, ConvWeightsCache* cache = nullptr, const void* source = nullptr);
+
+// oneDNN's name for the kernel a call with g (with or without a bias) runs
+// on `threads` threads, e.g. "jit:avx512_core" or "jit_wino_4x3:avx512_core";
+// empty where oneDNN refuses the case or is off. For logs and tests.
+std::string dnnl_conv2d_kernel(const Conv2dGeometry& g, bool has_bias, int threads);
 
 }  // namespace libops::blas

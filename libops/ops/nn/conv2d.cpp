@@ -221,6 +221,25 @@ Status apply_activation(Context& block, ConvActivation act, NDArray& z) {
 // while x is at most twice z's size, so larger inputs (strided
 // convolutions) keep the pass.
 
+// Note [Winograd convolution]
+// Winograd's algorithm (oneDNN's F(4x4, 3x3) kernels) makes a 3x3
+// stride-1 convolution from transforms of 6x6 input tiles and of the
+// filters, with a quarter of the direct method's multiplies: ResNet-18 at
+// batch 1 went from 34.5 to 22.3 ms at 1 thread. Two things differ from
+// the direct sum, so conv2d asks for it only where neither can arise:
+//  * each output tile mixes its whole input tile: a NaN or an infinity in
+//    x would reach all 16 outputs of the tile, not only those whose window
+//    covers it; and the transforms' weighted sums reach about 10^4 times
+//    the direct partial sums. So every x, w and bias must be finite, and
+//    the bound of Note [Fused activation] must hold with kWinogradGrowth of
+//    headroom;
+//  * the rounding differs: measured against float64 sums, within 2e-6 of
+//    the largest output (as the direct kernels are) on ResNet's layers.
+// It pays off for enough channels and pixels (measured per layer: slower
+// below 16 channels, even at 32 channels of 7x7). LIBOPS_WINOGRAD=0 turns
+// it off; oneDNN takes the direct path where it has no Winograd kernel.
+constexpr double kWinogradGrowth = 1 << 20;
+
 // The largest |v| of p[0, n), or +infinity where a value is NaN or
 // infinite. On bit patterns: without the sign, a float's integer order is
 // its numeric order, with infinity above every finite value and NaN above
@@ -419,21 +438,52 @@ Status weights_max_abs(Context& block, float& out) {
   return Status::ok();
 }
 
-// The post-op for plan's activation where it gives the activation's exact
-// results and saves work (Note [Fused activation]), else none.
-Status fused_activation(Context& block, const ConvPlan& plan, const NDArray& xd, const NDArray* bd,
-                        const NDArray& z, blas::ConvPostOp& post_op) {
-  post_op = blas::ConvPostOp::kNone;
-  if (plan.activation == ConvActivation::kNone || xd.length() > 2 * z.length()) return Status::ok();
+// A bound on every partial sum of the convolution (Note [Fused
+// activation]): K max|x| max|w| + max|b|; +infinity where a value is NaN
+// or infinite.
+Status partial_sum_bound(Context& block, const ConvPlan& plan, const NDArray& xd, const NDArray* bd,
+                         double& bound) {
+  bound = std::numeric_limits<double>::infinity();
   const float mx = max_abs_or_inf(xd.data_as<float>(), xd.length());
   if (!(mx < std::numeric_limits<float>::infinity())) return Status::ok();
   float mw = 0;
   RETURN_IF_ERROR(weights_max_abs(block, mw));
   const float mb = bd != nullptr ? max_abs_or_inf(bd->data_as<float>(), bd->length()) : 0.f;
   const double taps = static_cast<double>(plan.g.c / plan.groups) * plan.win.kh * plan.win.kw;
-  // NaN (0 * infinity) fails the test as well.
-  if (taps * mx * mw + mb < FLT_MAX / 2)
-    post_op = plan.activation == ConvActivation::kRelu ? blas::ConvPostOp::kRelu : blas::ConvPostOp::kRelu6;
+  const double b = taps * mx * mw + mb;
+  if (b == b) bound = b;  // NaN (0 * infinity) stays unbounded
+  return Status::ok();
+}
+
+// Whether the geometry is one Winograd's algorithm serves, and serves
+// faster (Note [Winograd convolution]).
+bool winograd_shape(const ConvPlan& plan) {
+  const Geometry2d& g = plan.g;
+  const Window2d& win = plan.win;
+  if (plan.groups != 1 || win.kh != 3 || win.kw != 3 || win.sh != 1 || win.sw != 1 || win.dh != 1 || win.dw != 1)
+    return false;
+  const int64_t cin = g.c, cout = plan.cout;
+  return std::min(cin, cout) >= 16 && std::max(cin, cout) >= 32 &&
+         static_cast<double>(g.n) * g.oh * g.ow * cin * cout >= double{1 << 19};
+}
+
+// The post-op for plan's activation where it gives the activation's exact
+// results and saves work (Note [Fused activation]), and Winograd's
+// algorithm where it is safe and faster (Note [Winograd convolution]).
+Status choose_algorithm(Context& block, const ConvPlan& plan, const NDArray& xd, const NDArray* bd,
+                        const NDArray& z, blas::Conv2dGeometry& geo) {
+  geo.post_op = blas::ConvPostOp::kNone;
+  geo.winograd = false;
+  const bool wino = blas::winograd_enabled() && winograd_shape(plan);
+  // Reading x costs less than the activation's pass it saves only while x
+  // is at most twice z's size.
+  const bool fuse = plan.activation != ConvActivation::kNone && xd.length() <= 2 * z.length();
+  if (!wino && !fuse) return Status::ok();
+  double bound = 0;
+  RETURN_IF_ERROR(partial_sum_bound(block, plan, xd, bd, bound));
+  geo.winograd = wino && bound * kWinogradGrowth < FLT_MAX / 2;
+  if (fuse && bound < FLT_MAX / 2)
+    geo.post_op = plan.activation == ConvActivation::kRelu ? blas::ConvPostOp::kRelu : blas::ConvPostOp::kRelu6;
   return Status::ok();
 }
 
@@ -501,8 +551,9 @@ Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const 
   OutputStage out;
   RETURN_IF_ERROR(out.begin(block, *z, dt, false));
   if (dt == DataType::kFloat32 && blas::dnnl_enabled()) {
-    // oneDNN's direct convolution (Note [oneDNN convolution]); where it
-    // refuses the case, the im2col path below runs instead. Constant
+    // oneDNN's direct or Winograd convolution (Note [oneDNN convolution],
+    // Note [Winograd convolution]); where it refuses the case, the im2col
+    // path below runs instead. Constant
     // weights are reordered once per session (Note [Cached convolution
     // weights], Note [Op state]): keyed by the weights input's buffer.
     const Geometry2d& g = plan.g;
@@ -512,7 +563,7 @@ Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const 
     geo.groups = plan.groups;
     const void* source = nullptr;
     blas::ConvWeightsCache* cache = constant_weights_cache(block, source);
-    RETURN_IF_ERROR(fused_activation(block, plan, xd, plan.has_bias ? &bd : nullptr, *z, geo.post_op));
+    RETURN_IF_ERROR(choose_algorithm(block, plan, xd, plan.has_bias ? &bd : nullptr, *z, geo));
     const int threads = get_num_threads();
     const bool cached = cache != nullptr && cache->holds(source, geo, threads);
     if (!cached) RETURN_IF_ERROR(dense_as(plan.w, dt, wd));  // [Cout, Cin/G, kH, kW]

@@ -385,6 +385,145 @@ TEST(Conv2dOp, OneDnnAgreesWithIm2colOnNetworkShapes) {
 }
 
 
+// Note [Winograd convolution]: 3x3 stride-1 layers with enough channels
+// and pixels run Winograd's algorithm where oneDNN has it for this CPU.
+struct WinogradCase {
+  int64_t n, c, h, w, cout, p;
+  bool nhwc, bias;
+  int64_t activation;  // 0 none, 1 relu, 2 relu6
+};
+const WinogradCase kWinogradCases[] = {
+    {2, 16, 32, 32, 32, 1, false, true, 0}, {1, 32, 24, 24, 32, 1, true, true, 1},
+    {1, 64, 14, 14, 48, 1, true, false, 2}, {1, 48, 18, 16, 64, 0, false, true, 1},
+    {1, 32, 25, 17, 40, 1, true, true, 0},  // odd extents: partial tiles at both edges
+};
+
+struct WinogradOff {
+  WinogradOff() { blas::set_winograd_enabled(false); }
+  ~WinogradOff() { blas::set_winograd_enabled(true); }
+};
+
+// The geometry conv2d hands oneDNN for a WinogradCase.
+blas::Conv2dGeometry winograd_geometry(const WinogradCase& c) {
+  blas::Conv2dGeometry g;
+  g.n = c.n, g.c = c.c, g.h = c.h, g.w = c.w, g.cout = c.cout, g.kh = g.kw = 3;
+  g.pad_top = g.pad_left = c.p, g.oh = c.h + 2 * c.p - 2, g.ow = c.w + 2 * c.p - 2;
+  g.nhwc = c.nhwc, g.winograd = true;
+  g.post_op = static_cast<blas::ConvPostOp>(c.activation);
+  return g;
+}
+
+// conv2d of a WinogradCase with x's values from `xv` (w and b fixed).
+std::vector<double> run_winograd_case(const WinogradCase& c, const std::vector<double>& xv) {
+  const Dims xs = c.nhwc ? Dims{c.n, c.h, c.w, c.c} : Dims{c.n, c.c, c.h, c.w};
+  NDArray x = make(DataType::kFloat32, xs, xv);
+  NDArray w = make(DataType::kFloat32, {c.cout, c.c, 3, 3}, ramp(c.cout * c.c * 9, 0.1));
+  NDArray b = make(DataType::kFloat32, {c.cout}, ramp(c.cout, 0.5));
+  std::vector<NDArray*> in = {&x, &w};
+  if (c.bias) in.push_back(&b);
+  std::vector<int64_t> args = window(3, 1, c.p, 1, 0, c.nhwc ? 1 : 0);
+  args.insert(args.end(), {1, 1, c.activation});  // weights_format, groups, activation
+  Context ctx;
+  const Status s = run_op("conv2d", {.in = in, .i = args}, ctx);
+  EXPECT_TRUE(s.is_ok()) << s.message();
+  return s.is_ok() ? values(*ctx.output(0)) : std::vector<double>{};
+}
+
+int64_t winograd_x_size(const WinogradCase& c) { return c.n * c.c * c.h * c.w; }
+
+std::string winograd_case_name(const WinogradCase& c) {
+  char what[96];
+  std::snprintf(what, sizeof what, "n%lld c%lld->%lld %lldx%lld p%lld %s act %lld", static_cast<long long>(c.n),
+                static_cast<long long>(c.c), static_cast<long long>(c.cout), static_cast<long long>(c.h),
+                static_cast<long long>(c.w), static_cast<long long>(c.p), c.nhwc ? "nhwc" : "nchw",
+                static_cast<long long>(c.activation));
+  return what;
+}
+
+// Whether oneDNN has a Winograd kernel for c on this CPU (AVX-512 ones do).
+bool has_winograd_kernel(const WinogradCase& c) {
+  return blas::dnnl_conv2d_kernel(winograd_geometry(c), c.bias, 2).find("wino") != std::string::npos;
+}
+
+TEST(Conv2dOp, WinogradAgreesWithDirectAndIm2col) {
+  if (!blas::dnnl_enabled() || !blas::winograd_enabled()) GTEST_SKIP() << "oneDNN or Winograd turned off";
+  int ran = 0;
+  for (const WinogradCase& c : kWinogradCases) {
+    SCOPED_TRACE(winograd_case_name(c));
+    if (!has_winograd_kernel(c)) continue;
+    ++ran;
+    const std::vector<double> xv = ramp(winograd_x_size(c), 2.0);
+    const std::vector<double> wino = run_winograd_case(c, xv);
+    std::vector<double> direct, im2col;
+    {
+      WinogradOff off;
+      direct = run_winograd_case(c, xv);
+    }
+    {
+      Im2colOnly off;
+      im2col = run_winograd_case(c, xv);
+    }
+    ASSERT_EQ(wino.size(), im2col.size());
+    ASSERT_EQ(direct.size(), im2col.size());
+    double peak = 0, worst = 0, from_direct = 0;
+    for (size_t i = 0; i < im2col.size(); ++i) {
+      peak = std::max(peak, std::fabs(im2col[i]));
+      worst = std::max(worst, std::fabs(wino[i] - im2col[i]));
+      from_direct = std::max(from_direct, std::fabs(wino[i] - direct[i]));
+    }
+    EXPECT_LE(worst, 1e-5 * peak);
+    // Winograd rounds otherwise than the direct sums: that the results
+    // differ at all shows it ran.
+    EXPECT_GT(from_direct, 0.0);
+  }
+  if (ran == 0) GTEST_SKIP() << "oneDNN has no Winograd kernel on this CPU";
+}
+
+// A NaN or an infinity in x reaches the outputs whose windows cover it, and
+// no others (Winograd would spread it over a whole output tile); values
+// whose transforms could overflow give the direct sums.
+TEST(Conv2dOp, WinogradKeepsNanLocalAndAvoidsOverflow) {
+  if (!blas::dnnl_enabled() || !blas::winograd_enabled()) GTEST_SKIP() << "oneDNN or Winograd turned off";
+  for (const WinogradCase& c : kWinogradCases) {
+    SCOPED_TRACE(winograd_case_name(c));
+    if (!has_winograd_kernel(c)) continue;
+    std::vector<double> xv = ramp(winograd_x_size(c), 2.0);
+    xv[static_cast<size_t>(winograd_x_size(c) / 2)] = std::nan("");
+    xv[static_cast<size_t>(winograd_x_size(c) / 3)] = INFINITY;
+    const std::vector<double> got = run_winograd_case(c, xv);
+    std::vector<double> want;
+    {
+      Im2colOnly off;
+      want = run_winograd_case(c, xv);
+    }
+    ASSERT_EQ(got.size(), want.size());
+    int non_finite = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+      non_finite += !std::isfinite(want[i]);
+      if (std::isnan(want[i])) EXPECT_TRUE(std::isnan(got[i])) << "output " << i;
+      else if (std::isinf(want[i])) EXPECT_EQ(got[i], want[i]) << "output " << i;
+      else EXPECT_NEAR(got[i], want[i], 1e-4 * (1 + std::fabs(want[i]))) << "output " << i;
+    }
+    EXPECT_GT(non_finite, 0);
+    // |x| up to 1e35: the direct sums stay finite.
+    std::vector<double> big = ramp(winograd_x_size(c), 1e35);
+    const std::vector<double> got_big = run_winograd_case(c, big);
+    std::vector<double> want_big;
+    {
+      Im2colOnly off;
+      want_big = run_winograd_case(c, big);
+    }
+    ASSERT_EQ(got_big.size(), want_big.size());
+    double peak = 0, worst = 0;
+    for (size_t i = 0; i < want_big.size(); ++i) {
+      ASSERT_TRUE(std::isfinite(want_big[i]) && std::isfinite(got_big[i])) << "output " << i;
+      peak = std::max(peak, std::fabs(want_big[i]));
+      worst = std::max(worst, std::fabs(got_big[i] - want_big[i]));
+    }
+    EXPECT_LE(worst, 1e-5 * peak);
+  }
+}
+
 // Note [Fused activation]: where the activation runs as oneDNN's post-op
 // (stride 1, finite values), it gives what conv2d without activation
 // followed by relu or relu6 gives; outputs span both sides of 0 and 6.
