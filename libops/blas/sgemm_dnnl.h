@@ -1,7 +1,8 @@
 // float32 GEMM through oneDNN's sgemm, whose kernels are generated at run
 // time for the machine it runs on. A leaf like gemm.h: pointers and dims.
-// blas/gemm_cpu.cpp sends GEMMs here when OpenBLAS runs kernels below the
-// machine's (Note [OpenBLAS core type] there).
+// blas/gemm_cpu.cpp sends float32 GEMMs here when OpenBLAS runs kernels
+// below the machine's, and large ones always (Note [OpenBLAS core type]
+// and Note [GEMM threads] there).
 #pragma once
 
 #include <cstdint>

@@ -67,13 +67,15 @@ Status attention_shapes(const Context& block, Dims& z_dims, Dims& w_dims) {
 // time on one core. For float32 on the CPU, with q, k and v of the same
 // batch dims, no mask and no weights output, each task takes a block of
 // kQueryBlock query rows of one batch entry instead:
-//   S = q_blk k^T                  one GEMM into a per-thread buffer
-//   S = softmax(scale * S) by rows (causal: keys past the row's limit are
-//                                   -inf first), in place, in cache
-//   z_blk = S v                    one GEMM into the output
-// GEMMs inside libops' threads run OpenBLAS single-threaded (Note [GEMM
-// threads]). The scale multiplies the scores, not q: the same values up to
-// rounding. A row with only -inf keys gives NaN, as the composition does.
+//   S = scale q_blk k^T            one GEMM (scale as its alpha) into a
+//                                  per-thread buffer
+//   E = exp(S - rowmax(S))         in place, in cache (causal: keys past
+//                                  the row's limit are -inf first)
+//   z_blk = (E v) / rowsum(E)      one GEMM into the output, whose rows are
+//                                  then divided: dv values a row, not Tk
+// GEMMs inside libops' threads run single-threaded (Note [GEMM threads]).
+// The same values as softmax then matmul up to rounding. A row with only
+// -inf keys gives NaN, as the composition does.
 constexpr int64_t kQueryBlock = 256;
 
 bool blocked_attention_applies(const Context& block) {
@@ -85,14 +87,6 @@ bool blocked_attention_applies(const Context& block) {
   for (int i = 0; i + 2 < q.rank(); ++i)
     if (k.dim(i) != q.dim(i) || v.dim(i) != q.dim(i)) return false;  // no broadcast batch dims
   return true;
-}
-
-// One row of scores in place: softmax(scale * s) over the keys j < limit,
-// zero weight (exp(-inf)) past them; the row loop of the softmax op itself.
-void softmax_scaled_row(float* s, int64_t n, int64_t limit, float scale) {
-  for (int64_t j = 0; j < limit; ++j) s[j] *= scale;
-  for (int64_t j = limit; j < n; ++j) s[j] = -INFINITY;
-  softmax_row_f32(s, s, n);
 }
 
 Status blocked_attention(Context& block, double scale, NDArray& z) {
@@ -117,22 +111,31 @@ Status blocked_attention(Context& block, double scale, NDArray& z) {
   }
   std::vector<Status> errors(static_cast<size_t>(batch * blocks));
   parallel_for(batch * blocks, 1, [&](int64_t begin, int64_t end) {
-    thread_local std::vector<float> scores;
+    thread_local std::vector<float> scores, inv_sum;
     scores.resize(static_cast<size_t>(kQueryBlock * tk));
+    inv_sum.resize(static_cast<size_t>(kQueryBlock));
     for (int64_t t = begin; t < end; ++t) {
       const int64_t b = t / blocks, r0 = (t % blocks) * kQueryBlock, rows = std::min(kQueryBlock, tq - r0);
       const float* kb = kp + b * tk * d;
+      float* zb = zp + (b * tq + r0) * dv;
       Status& st = errors[static_cast<size_t>(t)];
-      st = blas::gemm(DataType::kFloat32, false, true, rows, tk, d, 1.0, qp + (b * tq + r0) * d, d, kb, d, 0.0,
+      st = blas::gemm(DataType::kFloat32, false, true, rows, tk, d, scale, qp + (b * tq + r0) * d, d, kb, d, 0.0,
                       scores.data(), tk);
       if (!st.is_ok()) continue;
       for (int64_t i = 0; i < rows; ++i) {
+        float* s = scores.data() + i * tk;
         // Causal: query r0 + i sees keys j <= r0 + i + Tk - Tq.
         const int64_t limit = causal ? std::clamp<int64_t>(r0 + i + tk - tq + 1, 0, tk) : tk;
-        softmax_scaled_row(scores.data() + i * tk, tk, limit, static_cast<float>(scale));
+        for (int64_t j = limit; j < tk; ++j) s[j] = -INFINITY;
+        inv_sum[static_cast<size_t>(i)] = 1.0f / softmax_exp_row_f32(s, s, tk);
       }
       st = blas::gemm(DataType::kFloat32, false, false, rows, dv, tk, 1.0, scores.data(), tk, vp + b * tk * dv, dv,
-                      0.0, zp + (b * tq + r0) * dv, dv);
+                      0.0, zb, dv);
+      if (!st.is_ok()) continue;
+      for (int64_t i = 0; i < rows; ++i) {
+        const float inv = inv_sum[static_cast<size_t>(i)];
+        for (int64_t c = 0; c < dv; ++c) zb[i * dv + c] *= inv;
+      }
     }
   });
   for (const Status& st : errors) RETURN_IF_ERROR(with_op_name(block, st));

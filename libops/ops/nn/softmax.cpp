@@ -157,11 +157,12 @@ C row_max(const C* x, int64_t n) {
   return mx;
 }
 
-// With kLog, log_softmax: the exponentials are only summed (x stays
-// readable when z is x) and z = x - (max + log(sum)).
+// z = exp(x - max(x)) (with kLog only summed: x stays readable when z is
+// x); returns the sum of the exponentials and sets mx to the max.
 template <typename C, bool kLog>
-void softmax_row(const C* x, C* z, int64_t n) {
+C exp_row(const C* x, C* z, int64_t n, C& mx_out) {
   const C mx = row_max(x, n);
+  mx_out = mx;
   C lane[kLanes];
   int64_t i = 0;
 
@@ -186,6 +187,15 @@ void softmax_row(const C* x, C* z, int64_t n) {
     if constexpr (!kLog) z[i] = e;
     sum += e;
   }
+  return sum;
+}
+
+// With kLog, log_softmax: z = x - (max + log(sum)).
+template <typename C, bool kLog>
+void softmax_row(const C* x, C* z, int64_t n) {
+  C mx;
+  const C sum = exp_row<C, kLog>(x, z, n, mx);
+  int64_t i;
   if constexpr (kLog) {
     const C off = mx + std::log(sum);
     for (i = 0; i < n; ++i) z[i] = x[i] - off;
@@ -346,6 +356,13 @@ void softmax_run(const NDArray& x, NDArray& z, int axis) {
 
 void softmax_row_f32(const float* x, float* z, int64_t n) {
   isa_dispatch([&] { softmax_row<float, false>(x, z, n); });
+}
+
+float softmax_exp_row_f32(const float* x, float* z, int64_t n) {
+  return isa_dispatch([&] {
+    float mx;
+    return exp_row<float, false>(x, z, n, mx);
+  });
 }
 
 Status softmax_exec(Context& block, bool log) {

@@ -18,8 +18,12 @@ Status softmax_exec(Context& block, bool log);
 Status softmax_shape(Context& block, ShapeList& shapes);
 
 // The CPU's softmax of one contiguous float32 row of n >= 1 elements, z = x
-// allowed (blocked attention runs it on rows of scores it holds in cache).
+// allowed.
 void softmax_row_f32(const float* x, float* z, int64_t n);
+// The same row without its last pass: z = exp(x - max(x)), returning the
+// sum of z, by which the caller divides later work instead (blocked
+// attention divides the rows of exp(S) v, which are shorter than S's).
+float softmax_exp_row_f32(const float* x, float* z, int64_t n);
 
 // x viewed as [outer, n, inner]: the axis in the middle; `log`: log_softmax.
 struct SoftmaxDesc {
