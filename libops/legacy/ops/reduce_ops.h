@@ -49,21 +49,24 @@ template <typename C> LIBOPS_HOST_DEVICE inline bool is_nan_value(C v) {
   else return false;
 }
 
-// NaN-propagating max/min (Note [NaN in reductions]), written as selects in
-// this form because it is the one the compiler vectorizes, in the lanes of
-// the generic path and across outputs on the kept-inner path.
+// NaN-propagating max/min (Note [NaN in reductions]): a NaN a, else x86's
+// max (min) instruction, which gives b where b is NaN (and on ties). The
+// compiler vectorizes this form as one max, one compare and one blend, in
+// the lanes of the generic path and across outputs on the kept-inner path
+// (three compares and two blends before: row max of 4096^2 went from 28 to
+// 37 GB/s on one thread).
 template <typename C> LIBOPS_HOST_DEVICE inline C max_nan(C a, C b) {
   if constexpr (is_float_compute_v<C>) {
-    const C larger = b < a ? a : b, nan = a != a ? a : b;
-    return ((a != a) | (b != b)) ? nan : larger;
+    const C larger = a > b ? a : b;
+    return a != a ? a : larger;
   } else {
     return a > b ? a : b;
   }
 }
 template <typename C> LIBOPS_HOST_DEVICE inline C min_nan(C a, C b) {
   if constexpr (is_float_compute_v<C>) {
-    const C smaller = b > a ? a : b, nan = a != a ? a : b;
-    return ((a != a) | (b != b)) ? nan : smaller;
+    const C smaller = a < b ? a : b;
+    return a != a ? a : smaller;
   } else {
     return a < b ? a : b;
   }
