@@ -17,9 +17,11 @@
 #include "libops/ops/image/resize.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <vector>
 
+#include "libops/core/cpu_isa.h"
 #include "libops/core/parallel.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
@@ -53,69 +55,101 @@ double cubic_weight(double d, double a) {
   return 0;
 }
 
+// The horizontal taps of NCHW rows (inner 1) tap by tap: index[b * ow +
+// ox] = ix[ox * K + b], and the weights alike, so the tap loop over ox
+// reads them contiguously and vectorizes with gathers from the blended row.
+template <typename C>
+struct TapsByTap {
+  std::vector<int32_t> index;
+  std::vector<C> weight;
+};
+
+// One output row r of resize_rows; t is the row_len scratch row; by_tap
+// the horizontal taps where inner is 1 (empty otherwise).
+template <typename C, int K>
+inline void resize_row(const ResizeDesc& d, const C* x, const int64_t* iy, const C* wy, const int64_t* ix,
+                       const C* wx, const TapsByTap<C>& by_tap, C* z, int64_t r, C* __restrict t) {
+  const int64_t row_len = d.w * d.inner;
+  const int64_t o = r / d.oh, oy = r % d.oh;
+  const C* xo = x + o * d.h * row_len;
+  C* __restrict zr = z + r * d.ow * d.inner;
+  if (K == 1) {
+    const C* src_row = xo + iy[oy] * row_len;
+    if (d.inner == 1) {
+      for (int64_t ox = 0; ox < d.ow; ++ox) zr[ox] = src_row[ix[ox]];
+      return;
+    }
+    for (int64_t ox = 0; ox < d.ow; ++ox) {
+      const C* src = src_row + ix[ox] * d.inner;
+      C* zp = zr + ox * d.inner;
+      for (int64_t c = 0; c < d.inner; ++c) zp[c] = src[c];
+    }
+    return;
+  }
+  {
+    const C w0 = wy[oy * K];
+    const C* __restrict s0 = xo + iy[oy * K] * row_len;
+    for (int64_t i = 0; i < row_len; ++i) t[i] = w0 * s0[i];
+    for (int a = 1; a < K; ++a) {
+      const C wa = wy[oy * K + a];
+      const C* __restrict sa = xo + iy[oy * K + a] * row_len;
+      for (int64_t i = 0; i < row_len; ++i) t[i] += wa * sa[i];
+    }
+  }
+  if (!by_tap.index.empty()) {  // inner 1
+    const int32_t* i0 = by_tap.index.data();
+    const C* w0 = by_tap.weight.data();
+    for (int64_t ox = 0; ox < d.ow; ++ox) zr[ox] = w0[ox] * t[i0[ox]];
+    for (int b = 1; b < K; ++b) {
+      const int32_t* ib = i0 + b * d.ow;
+      const C* wb = w0 + b * d.ow;
+      for (int64_t ox = 0; ox < d.ow; ++ox) zr[ox] += wb[ox] * t[ib[ox]];
+    }
+    return;
+  }
+  for (int64_t ox = 0; ox < d.ow; ++ox) {
+    C* zp = zr + ox * d.inner;
+    const C* t0 = t + ix[ox * K] * d.inner;
+    const C w0 = wx[ox * K];
+    for (int64_t c = 0; c < d.inner; ++c) zp[c] = w0 * t0[c];
+    for (int b = 1; b < K; ++b) {
+      const C wb = wx[ox * K + b];
+      const C* tb = t + ix[ox * K + b] * d.inner;
+      for (int64_t c = 0; c < d.inner; ++c) zp[c] += wb * tb[c];
+    }
+  }
+}
+
 // Two passes per output row (the kernel of resize.cu computes the same
 // sums in the same order): the K source rows blended into one row,
 //   t[x, c] = sum_a wy[a] * x[iy[a], x, c]        (contiguous: vectorizes)
 // then each output pixel from K pixels of that row,
 //   z[ox, c] = sum_b wx[b] * t[ix[b], c]
-// Nearest (K = 1) copies the source pixel.
+// Nearest (K = 1) copies the source pixel. The rows run compiled for
+// cpu_isa() (Note [Runtime ISA dispatch]), 512-bit where it is avx512:
+// [1, 64, 112, 112] -> 224^2 linear at one thread took 6.0 ms in the
+// baseline build, 2.35 ms so.
 template <typename C, int K>
 void resize_rows(const ResizeDesc& d, const C* x, const int64_t* iy, const C* wy, const int64_t* ix, const C* wx,
                  C* z) {
   const int64_t rows = d.outer * d.oh, row_len = d.w * d.inner;
+  TapsByTap<C> by_tap;
+  if (K > 1 && d.inner == 1 && d.w <= INT32_MAX) {  // else the per-pixel loop below
+    by_tap.index.resize(static_cast<size_t>(K * d.ow));
+    by_tap.weight.resize(static_cast<size_t>(K * d.ow));
+    for (int64_t ox = 0; ox < d.ow; ++ox)
+      for (int b = 0; b < K; ++b) {
+        by_tap.index[static_cast<size_t>(b * d.ow + ox)] = static_cast<int32_t>(ix[ox * K + b]);
+        by_tap.weight[static_cast<size_t>(b * d.ow + ox)] = wx[ox * K + b];
+      }
+  }
   parallel_for(rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, d.ow * d.inner)), [&](int64_t begin,
                                                                                              int64_t end) {
     std::vector<C> blended(K == 1 ? 0 : static_cast<size_t>(row_len));
     C* t = blended.data();
-    for (int64_t r = begin; r < end; ++r) {
-      const int64_t o = r / d.oh, oy = r % d.oh;
-      const C* xo = x + o * d.h * row_len;
-      C* zr = z + r * d.ow * d.inner;
-      if (K == 1) {
-        const C* src_row = xo + iy[oy] * row_len;
-        if (d.inner == 1) {
-          for (int64_t ox = 0; ox < d.ow; ++ox) zr[ox] = src_row[ix[ox]];
-          continue;
-        }
-        for (int64_t ox = 0; ox < d.ow; ++ox) {
-          const C* src = src_row + ix[ox] * d.inner;
-          C* zp = zr + ox * d.inner;
-          for (int64_t c = 0; c < d.inner; ++c) zp[c] = src[c];
-        }
-        continue;
-      }
-      {
-        const C w0 = wy[oy * K];
-        const C* s0 = xo + iy[oy * K] * row_len;
-        for (int64_t i = 0; i < row_len; ++i) t[i] = w0 * s0[i];
-        for (int a = 1; a < K; ++a) {
-          const C wa = wy[oy * K + a];
-          const C* sa = xo + iy[oy * K + a] * row_len;
-          for (int64_t i = 0; i < row_len; ++i) t[i] += wa * sa[i];
-        }
-      }
-      if (d.inner == 1) {
-        for (int64_t ox = 0; ox < d.ow; ++ox) {
-          const int64_t* ixo = ix + ox * K;
-          const C* wxo = wx + ox * K;
-          C acc = wxo[0] * t[ixo[0]];
-          for (int b = 1; b < K; ++b) acc += wxo[b] * t[ixo[b]];
-          zr[ox] = acc;
-        }
-        continue;
-      }
-      for (int64_t ox = 0; ox < d.ow; ++ox) {
-        C* zp = zr + ox * d.inner;
-        const C* t0 = t + ix[ox * K] * d.inner;
-        const C w0 = wx[ox * K];
-        for (int64_t c = 0; c < d.inner; ++c) zp[c] = w0 * t0[c];
-        for (int b = 1; b < K; ++b) {
-          const C wb = wx[ox * K + b];
-          const C* tb = t + ix[ox * K + b] * d.inner;
-          for (int64_t c = 0; c < d.inner; ++c) zp[c] += wb * tb[c];
-        }
-      }
-    }
+    isa_dispatch<true>([&] {
+      for (int64_t r = begin; r < end; ++r) resize_row<C, K>(d, x, iy, wy, ix, wx, by_tap, z, r, t);
+    });
   });
 }
 
