@@ -229,10 +229,11 @@ Status apply_activation(Context& block, ConvActivation act, NDArray& z) {
 // the direct sum, so conv2d asks for it only where neither can arise:
 //  * each output tile mixes its whole input tile: a NaN or an infinity in
 //    x would reach all 16 outputs of the tile, not only those whose window
-//    covers it; and the transforms' weighted sums reach about 10^4 times
-//    the direct partial sums. So every x, w and bias must be finite, and
-//    the bound of Note [Fused activation] must hold with kWinogradGrowth of
-//    headroom;
+//    covers it; and the transforms' weighted sums of a tile can be larger
+//    than any direct partial sum. So every x, w and bias must be finite,
+//    and the bound of Note [Fused activation] must hold with
+//    kWinogradGrowth of headroom, more than the transforms' coefficients
+//    need (inputs up to 1e36 did not overflow oneDNN's kernels in tests);
 //  * the rounding differs: measured against float64 sums, within 2e-6 of
 //    the largest output (as the direct kernels are) on ResNet's layers.
 // It pays off for enough channels and pixels (measured per layer: slower
@@ -553,9 +554,9 @@ Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const 
   if (dt == DataType::kFloat32 && blas::dnnl_enabled()) {
     // oneDNN's direct or Winograd convolution (Note [oneDNN convolution],
     // Note [Winograd convolution]); where it refuses the case, the im2col
-    // path below runs instead. Constant
-    // weights are reordered once per session (Note [Cached convolution
-    // weights], Note [Op state]): keyed by the weights input's buffer.
+    // path below runs instead. Constant weights are reordered once per
+    // session (Note [Cached convolution weights], Note [Op state]): keyed
+    // by the weights input's buffer.
     const Geometry2d& g = plan.g;
     const Window2d& win = plan.win;
     blas::Conv2dGeometry geo{g.n,    g.c,    g.h,       g.w,        plan.cout, win.kh, win.kw, win.sh,
