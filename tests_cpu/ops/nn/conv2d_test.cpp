@@ -385,6 +385,32 @@ TEST(Conv2dOp, OneDnnAgreesWithIm2colOnNetworkShapes) {
 }
 
 
+// Note [NCHW pointwise]: an NCHW 1x1 convolution on images of 128 pixels
+// or more is one GEMM per image, with oneDNN on as well; bias and
+// activation (relu6) follow. Checked against sums in double.
+TEST(Conv2dOp, NchwPointwiseIsOneGemmPerImage) {
+  const int64_t n = 2, c = 24, h = 12, w = 11, cout = 40;  // 132 pixels
+  NDArray x = make(DataType::kFloat32, {n, c, h, w}, ramp(n * c * h * w, 3.0));
+  NDArray wt = make(DataType::kFloat32, {cout, c, 1, 1}, ramp(cout * c, 0.5));
+  NDArray b = make(DataType::kFloat32, {cout}, ramp(cout, 1.0));
+  std::vector<int64_t> args = window(1, 1, 0, 1, 0, 0);
+  args.insert(args.end(), {1, 1, 2});  // weights_format, groups, activation relu6
+  Context ctx;
+  ASSERT_OK(run_op("conv2d", {.in = {&x, &wt, &b}, .i = args}, ctx));
+  std::vector<double> want(static_cast<size_t>(n * cout * h * w));
+  int clipped = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t o = 0; o < cout; ++o)
+      for (int64_t p = 0; p < h * w; ++p) {
+        double acc = b.get_double(o);
+        for (int64_t k = 0; k < c; ++k) acc += wt.get_double(o * c + k) * x.get_double((i * c + k) * h * w + p);
+        clipped += acc < 0 || acc > 6;
+        want[static_cast<size_t>((i * cout + o) * h * w + p)] = std::min(std::max(acc, 0.0), 6.0);
+      }
+  EXPECT_GT(clipped, 0);
+  EXPECT_TRUE(all_close(*ctx.output(0), want, 1e-5, 1e-5));
+}
+
 // Note [Winograd convolution]: 3x3 stride-1 layers with enough channels
 // and pixels run Winograd's algorithm where oneDNN has it for this CPU.
 struct WinogradCase {
