@@ -29,9 +29,11 @@
 //
 // float32 work (float16 and bfloat16 too, in float) goes to oneDNN's direct
 // convolution where it is built in and takes the case (Note [oneDNN
-// convolution] in blas/conv_dnnl.h). Otherwise an NHWC depthwise call runs
-// libops' own kernel (Note [Depthwise NHWC kernel] in depthwise_nhwc.cpp),
-// and the rest, as the reference, is computed as im2col + GEMM
+// convolution] in blas/conv_dnnl.h), except NCHW 1x1 calls, which oneDNN
+// would reorder (Note [NCHW pointwise]). Otherwise a depthwise call runs
+// libops' own kernels (Note [Depthwise NHWC kernel] and Note [Depthwise
+// NCHW kernel] in depthwise.cpp), and the rest, as the reference, is
+// computed as im2col + GEMM
 // (blas/gemm.h) in the compute type: float for float16/bfloat16/float32,
 // double for float64 (Note [Compute types]).
 //   NCHW: per image, cols [Cin*kH*kW, oH*oW] and
@@ -67,7 +69,7 @@
 #include "libops/legacy/legacy.h"
 #include "libops/legacy/ops/transform_same_ops.h"
 #include "libops/ops/nn/conv2d.h"
-#include "libops/ops/nn/depthwise_nhwc.h"
+#include "libops/ops/nn/depthwise.h"
 #include "libops/ops/legacy_steps.h"
 #include "libops/ops/nn/nn_device.h"
 
@@ -507,19 +509,32 @@ Status choose_algorithm(Context& block, const ConvPlan& plan, const NDArray& xd,
   return Status::ok();
 }
 
-// Whether depthwise_nhwc_f32 takes the call: NHWC float32 with one filter
-// per channel (groups = Cin = Cout).
+// Whether libops' depthwise kernels take the call: float32 with one filter
+// per channel (groups = Cin = Cout), NHWC or NCHW.
 bool own_depthwise(const ConvPlan& plan, DataType dt) {
-  return dt == DataType::kFloat32 && !plan.g.nchw && plan.groups > 1 && plan.groups == plan.g.c &&
-         plan.cout == plan.g.c && depthwise_kernel_enabled();
+  return dt == DataType::kFloat32 && plan.groups > 1 && plan.groups == plan.g.c && plan.cout == plan.g.c &&
+         depthwise_kernel_enabled();
 }
 
 // Note [Depthwise NHWC kernel]: the filters as [kH, kW, C] taps (once per
 // session for constant weights: the node's state), then the kernel, which
-// applies the activation.
+// applies the activation. NCHW (Note [Depthwise NCHW kernel]) takes the
+// weights [C, 1, kH, kW] as they are.
 Status run_own_depthwise(Context& block, const ConvPlan& plan, const NDArray& xd, const NDArray* bd, NDArray& z) {
   const Geometry2d& g = plan.g;
   const Window2d& win = plan.win;
+  DepthwiseGeometry d;
+  d.n = g.n, d.h = g.h, d.w = g.w, d.c = g.c;
+  d.kh = win.kh, d.kw = win.kw, d.sh = win.sh, d.sw = win.sw, d.dh = win.dh, d.dw = win.dw;
+  d.pad_top = g.pad_top, d.pad_left = g.pad_left, d.oh = g.oh, d.ow = g.ow;
+  d.activation = static_cast<int>(plan.activation);
+  const float* bias = bd != nullptr ? bd->data_as<float>() : nullptr;
+  if (g.nchw) {
+    NDArray wd;
+    RETURN_IF_ERROR(dense_as(plan.w, DataType::kFloat32, wd));
+    depthwise_nchw_f32(d, xd.data_as<float>(), wd.data_as<float>(), bias, z.data_as<float>());
+    return Status::ok();
+  }
   const int64_t per_channel = win.kh * win.kw;
   auto* st = block.input_is_constant(1) ? dynamic_cast<ConvWeightsState*>(block.op_state()) : nullptr;
   std::vector<float> local;
@@ -534,13 +549,7 @@ Status run_own_depthwise(Context& block, const ConvPlan& plan, const NDArray& xd
       for (int64_t t = 0; t < per_channel; ++t) taps[static_cast<size_t>(t * g.c + c)] = w[c * per_channel + t];
     if (st != nullptr) st->taps_source = source;
   }
-  DepthwiseNhwc d;
-  d.n = g.n, d.h = g.h, d.w = g.w, d.c = g.c;
-  d.kh = win.kh, d.kw = win.kw, d.sh = win.sh, d.sw = win.sw, d.dh = win.dh, d.dw = win.dw;
-  d.pad_top = g.pad_top, d.pad_left = g.pad_left, d.oh = g.oh, d.ow = g.ow;
-  d.activation = static_cast<int>(plan.activation);
-  depthwise_nhwc_f32(d, xd.data_as<float>(), taps.data(), bd != nullptr ? bd->data_as<float>() : nullptr,
-                     z.data_as<float>());
+  depthwise_nhwc_f32(d, xd.data_as<float>(), taps.data(), bias, z.data_as<float>());
   return Status::ok();
 }
 
@@ -599,7 +608,7 @@ Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const 
     }
     log_debug("%s: oneDNN declined: %s", block.op_name(), s.message().c_str());
   }
-  if (own_depthwise(plan, dt)) {  // Note [Depthwise NHWC kernel]
+  if (own_depthwise(plan, dt)) {  // Note [Depthwise NHWC kernel], Note [Depthwise NCHW kernel]
     const void* source = nullptr;
     (void)constant_weights_cache(block, source);  // makes a constant-weights node's state, which keeps the taps
     RETURN_IF_ERROR(run_own_depthwise(block, plan, xd, plan.has_bias ? &bd : nullptr, out.target()));

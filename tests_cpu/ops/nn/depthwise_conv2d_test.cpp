@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "libops/blas/conv_dnnl.h"
-#include "libops/ops/nn/depthwise_nhwc.h"
+#include "libops/ops/nn/depthwise.h"
 #include "nn_test_util.h"
 
 using namespace libops;
@@ -93,14 +93,16 @@ TEST(DepthwiseConv2dOp, RejectsChannelMismatchAndNoChannels) {
 }
 
 
-// Note [Depthwise NHWC kernel]: NHWC float32 with one filter per channel
-// (conv2d with groups = C, and so depthwise_conv2d with multiplier 1) runs
-// libops' own kernel where oneDNN does not take it; here (oneDNN off)
-// against the im2col path (the kernel off too) on the same conv2d calls: channel counts around the 16-lane
-// blocks, widths around the 4-output tiles, strides, dilation, explicit and
-// SAME padding, kernels other than 3x3, a batch of 2, with and without
-// bias, each activation, and a NaN, which the activation must keep.
-TEST(DepthwiseConv2dOp, OwnNhwcKernelMatchesIm2col) {
+// Note [Depthwise NHWC kernel], Note [Depthwise NCHW kernel]: float32
+// with one filter per channel (conv2d with groups = C, and so
+// depthwise_conv2d with multiplier 1) runs libops' own kernels (NHWC where
+// oneDNN does not take it, NCHW always); here (oneDNN off) against the
+// im2col path (the kernels off too) on the same conv2d calls, in both
+// layouts: channel counts around the 16-lane blocks, widths around the
+// 4-output tiles, strides, dilation, explicit and SAME padding, kernels
+// other than 3x3, a batch of 2, with and without bias, each activation,
+// and a NaN, which the activation must keep.
+TEST(DepthwiseConv2dOp, OwnKernelsMatchIm2col) {
   struct Case {
     int64_t c, h, w, kh, kw, s, p, d, same;
   };
@@ -108,50 +110,57 @@ TEST(DepthwiseConv2dOp, OwnNhwcKernelMatchesIm2col) {
       {16, 9, 9, 3, 3, 1, 1, 1, 0},  {32, 7, 12, 3, 3, 2, 1, 1, 0}, {40, 8, 5, 3, 3, 1, 1, 1, 0},
       {3, 6, 7, 3, 3, 1, 0, 1, 0},   {1, 5, 5, 3, 3, 1, 1, 1, 0},   {48, 11, 13, 5, 5, 1, 2, 1, 0},
       {24, 10, 10, 3, 3, 1, 0, 2, 0}, {17, 9, 14, 3, 3, 2, 0, 1, 1}, {16, 4, 3, 3, 1, 1, 1, 1, 0},
-      {64, 3, 3, 3, 3, 1, 1, 1, 0},  {16, 12, 12, 7, 7, 2, 3, 1, 0},
+      {64, 3, 3, 3, 3, 1, 1, 1, 0},  {16, 12, 12, 7, 7, 2, 3, 1, 0}, {20, 13, 13, 3, 3, 3, 1, 1, 0},
+      // Rows of 16 outputs and more: the NCHW kernel's vector blocks, the
+      // last one overlapping, at strides 1, 2 and 3, with dilation.
+      {8, 6, 40, 3, 3, 1, 1, 1, 0},  {8, 5, 45, 3, 3, 2, 1, 1, 0},  {4, 5, 70, 3, 3, 3, 1, 1, 0},
+      {6, 6, 37, 5, 5, 1, 2, 2, 0},  {5, 3, 35, 3, 3, 2, 0, 1, 0},  {3, 4, 34, 3, 3, 2, 1, 1, 1},
   };
   for (const Case& c : cases)
-    for (bool bias : {false, true})
-      for (int64_t act : {0, 1, 2}) {
-        SCOPED_TRACE(testing::Message() << "c" << c.c << " " << c.h << "x" << c.w << " k" << c.kh << "x" << c.kw
-                                        << " s" << c.s << " p" << c.p << " d" << c.d << " same " << c.same
-                                        << (bias ? " bias" : "") << " activation " << act);
-        std::vector<double> xv(static_cast<size_t>(2 * c.h * c.w * c.c));
-        for (size_t i = 0; i < xv.size(); ++i) xv[i] = 3.0 * std::sin(0.61 * static_cast<double>(i) + 0.2);
-        xv[xv.size() / 2] = std::nan("");
-        NDArray x = make(DataType::kFloat32, {2, c.h, c.w, c.c}, xv);
-        std::vector<double> wv(static_cast<size_t>(c.kh * c.kw * c.c));
-        for (size_t i = 0; i < wv.size(); ++i) wv[i] = 1.7 * std::cos(0.37 * static_cast<double>(i));
-        NDArray w = make(DataType::kFloat32, {c.c, 1, c.kh, c.kw}, wv);
-        std::vector<double> bv(static_cast<size_t>(c.c));
-        for (size_t i = 0; i < bv.size(); ++i) bv[i] = 0.5 * static_cast<double>(i % 5) - 1.0;
-        NDArray b = make(DataType::kFloat32, {c.c}, bv);
-        std::vector<NDArray*> in = {&x, &w};
-        if (bias) in.push_back(&b);
-        // NHWC, weights [C, 1, kH, kW], groups = C, the activation.
-        const std::vector<int64_t> iargs = {c.kh, c.kw, c.s, c.s, c.p, c.p, c.d, c.d, c.same, 1, 1, c.c, act};
-        Context own, ref;
-        Im2colOnly no_dnnl;
-        ASSERT_OK(run_op("conv2d", {.in = in, .i = iargs}, own));
-        {
-          ops::nn::set_depthwise_kernel_enabled(false);
-          const Status st = run_op("conv2d", {.in = in, .i = iargs}, ref);
-          ops::nn::set_depthwise_kernel_enabled(true);
-          ASSERT_OK(st);
-        }
-        ASSERT_EQ(own.output(0)->shape(), ref.output(0)->shape());
-        const std::vector<double> got = values(*own.output(0)), want = values(*ref.output(0));
-        int nans = 0;
-        for (size_t i = 0; i < want.size(); ++i) {
-          if (std::isnan(want[i])) {
-            ++nans;
-            EXPECT_TRUE(std::isnan(got[i])) << "at " << i;
-          } else {
-            EXPECT_NEAR(got[i], want[i], 1e-5 * (1.0 + std::fabs(want[i]))) << "at " << i;
+    for (bool nchw : {false, true})
+      for (bool bias : {false, true})
+        for (int64_t act : {0, 1, 2}) {
+          SCOPED_TRACE(testing::Message() << "c" << c.c << " " << c.h << "x" << c.w << " k" << c.kh << "x" << c.kw
+                                          << " s" << c.s << " p" << c.p << " d" << c.d << " same " << c.same
+                                          << (bias ? " bias" : "") << " activation " << act
+                                          << (nchw ? " NCHW" : " NHWC"));
+          std::vector<double> xv(static_cast<size_t>(2 * c.h * c.w * c.c));
+          for (size_t i = 0; i < xv.size(); ++i) xv[i] = 3.0 * std::sin(0.61 * static_cast<double>(i) + 0.2);
+          xv[xv.size() / 2] = std::nan("");
+          NDArray x = make(DataType::kFloat32, nchw ? Dims{2, c.c, c.h, c.w} : Dims{2, c.h, c.w, c.c}, xv);
+          std::vector<double> wv(static_cast<size_t>(c.kh * c.kw * c.c));
+          for (size_t i = 0; i < wv.size(); ++i) wv[i] = 1.7 * std::cos(0.37 * static_cast<double>(i));
+          NDArray w = make(DataType::kFloat32, {c.c, 1, c.kh, c.kw}, wv);
+          std::vector<double> bv(static_cast<size_t>(c.c));
+          for (size_t i = 0; i < bv.size(); ++i) bv[i] = 0.5 * static_cast<double>(i % 5) - 1.0;
+          NDArray b = make(DataType::kFloat32, {c.c}, bv);
+          std::vector<NDArray*> in = {&x, &w};
+          if (bias) in.push_back(&b);
+          // The layout, weights [C, 1, kH, kW], groups = C, the activation.
+          const std::vector<int64_t> iargs = {c.kh, c.kw, c.s, c.s, c.p, c.p, c.d, c.d, c.same, nchw ? 0 : 1, 1, c.c,
+                                              act};
+          Context own, ref;
+          Im2colOnly no_dnnl;
+          ASSERT_OK(run_op("conv2d", {.in = in, .i = iargs}, own));
+          {
+            ops::nn::set_depthwise_kernel_enabled(false);
+            const Status st = run_op("conv2d", {.in = in, .i = iargs}, ref);
+            ops::nn::set_depthwise_kernel_enabled(true);
+            ASSERT_OK(st);
           }
+          ASSERT_EQ(own.output(0)->shape(), ref.output(0)->shape());
+          const std::vector<double> got = values(*own.output(0)), want = values(*ref.output(0));
+          int nans = 0;
+          for (size_t i = 0; i < want.size(); ++i) {
+            if (std::isnan(want[i])) {
+              ++nans;
+              EXPECT_TRUE(std::isnan(got[i])) << "at " << i;
+            } else {
+              EXPECT_NEAR(got[i], want[i], 1e-5 * (1.0 + std::fabs(want[i]))) << "at " << i;
+            }
+          }
+          EXPECT_GT(nans, 0);  // the NaN reached some outputs, through each activation
         }
-        EXPECT_GT(nans, 0);  // the NaN reached some outputs, through each activation
-      }
 }
 
 }  // namespace
