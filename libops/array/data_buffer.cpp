@@ -157,6 +157,8 @@ Status no_device_copy_error(size_t bytes) {
 }
 }  // namespace
 
+bool host_block_cache_enabled() { return kCacheBlocks; }
+
 namespace fault_injection {
 void fail_nth_host_allocation(int64_t n) {
   g_fail_at.store(n > 0 ? g_host_allocations.load() + n : 0);

@@ -47,6 +47,10 @@ int64_t host_allocation_count();
 void fail_host_allocations_over(size_t bytes);
 }  // namespace fault_injection
 
+// Whether large freed host blocks are kept for reuse (Note [Host block
+// cache] in data_buffer.cpp); false in AddressSanitizer builds.
+bool host_block_cache_enabled();
+
 class DataBuffer {
  public:
   using Deleter = std::function<void(void*)>;

@@ -12,18 +12,6 @@
 namespace libops {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kBlocksCached = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kBlocksCached = false;
-#else
-constexpr bool kBlocksCached = true;
-#endif
-#else
-constexpr bool kBlocksCached = true;
-#endif
-
 bool aligned(const void* p, uintptr_t to) { return reinterpret_cast<uintptr_t>(p) % to == 0; }
 
 TEST(DataBufferHost, AlignedAtEverySize) {
@@ -39,7 +27,7 @@ TEST(DataBufferHost, AlignedAtEverySize) {
 // allocation from a block that held data is zeroed all the same. Sizes
 // that round to the same 4 KiB meet; others do not take the block.
 TEST(DataBufferHost, LargeFreedBlocksAreReused) {
-  if (!kBlocksCached) GTEST_SKIP() << "AddressSanitizer builds free every block";
+  if (!host_block_cache_enabled()) GTEST_SKIP() << "AddressSanitizer builds free every block";
   const size_t bytes = size_t{1} << 20;
   void* first = nullptr;
   {

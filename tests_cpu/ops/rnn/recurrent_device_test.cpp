@@ -83,7 +83,9 @@ TEST_P(RecurrentOnDevice, MatchesNumpyFromDeviceInputs) {
     ASSERT_OK(z.buffer()->sync_to_host());
     EXPECT_TRUE(test::same_array(z, c.load_output(k), c.rtol, c.atol)) << "output " << k;
   }
-  if (any) EXPECT_GT(g_cells, 0) << "the device's cell kernel ran";
+  if (any) {
+    EXPECT_GT(g_cells, 0) << "the device's cell kernel ran";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, RecurrentOnDevice, ::testing::ValuesIn(recurrent_cases()),
