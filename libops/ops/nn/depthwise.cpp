@@ -17,6 +17,7 @@
 // both are bound by memory there, not arithmetic), and MobileNetV2 without
 // oneDNN ran in 11.5 ms with it against 106 ms through im2col + grouped
 // GEMMs.
+//
 // Note [Depthwise NCHW kernel]
 // In NCHW each channel is its own plane, and an output row is a weighted
 // sum of kH * kW shifted input rows: the kernel runs one plane per task
