@@ -3,10 +3,13 @@
 // plain product on every run: new inputs, a new batch size (a repack), two
 // sessions of one graph, and more threads. A conv2d with constant weights
 // reorders them once (Note [Cached convolution weights]) and must give what
-// a direct call (no cache) gives, up to rounding.
+// a direct call (no cache) gives, up to rounding. An LSTM layer with
+// constant recurrent weights keeps them packed (Note [Packed recurrent
+// weights]), one copy per direction, and must match a direct call too.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 
 #include "graph/executor.h"
 #include "graph_builder.h"
@@ -139,6 +142,56 @@ TEST(OpState, ContextClearDropsStateAndConstantFlags) {
   ctx.clear();
   EXPECT_FALSE(ctx.input_is_constant(1));
   EXPECT_EQ(ctx.op_state(), nullptr);
+}
+
+// An LSTM layer, both directions concatenated, ONNX's weight layout:
+// x [T, N, I] (N free), w [2, 4H, I], r [2, 4H, H], b [2, 8H] constants.
+constexpr int64_t kT = 5, kI = 3, kH = 4;
+const std::vector<int64_t> kLstmArgs = {0, 3, 2, 0, 0, 1};  // data_format, direction, activations, weights_format
+
+std::vector<double> lstm_values(int64_t n, double scale) { return iota(n, scale, -0.6); }
+
+std::shared_ptr<const Graph> lstm_graph() {
+  GraphBuilder g;
+  BodyBuilder& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{kT, -1, kI});
+  Ref w = m.constant("w", make(DataType::kFloat32, {2, 4 * kH, kI}, lstm_values(2 * 4 * kH * kI, 0.013)));
+  Ref r = m.constant("r", make(DataType::kFloat32, {2, 4 * kH, kH}, lstm_values(2 * 4 * kH * kH, 0.011)));
+  Ref b = m.constant("b", make(DataType::kFloat32, {2, 8 * kH}, lstm_values(2 * 8 * kH, 0.02)));
+  test::NodeArgs args;
+  args.i = kLstmArgs;
+  args.b = {true};  // has_biases
+  m.output("y", m.op("lstm_layer", {x, w, r, b}, args, "lstm"));
+  std::shared_ptr<const Graph> graph;
+  Status s = test::load(g.finish(), graph);
+  EXPECT_TRUE(s.is_ok()) << s.message();
+  return graph;
+}
+
+TEST(OpState, PackedRecurrentWeightsGiveTheDirectCallsResult) {
+  const int saved = get_num_threads();
+  Session s(lstm_graph());
+  NDArray w = make(DataType::kFloat32, {2, 4 * kH, kI}, lstm_values(2 * 4 * kH * kI, 0.013));
+  NDArray r = make(DataType::kFloat32, {2, 4 * kH, kH}, lstm_values(2 * 4 * kH * kH, 0.011));
+  NDArray b = make(DataType::kFloat32, {2, 8 * kH}, lstm_values(2 * 8 * kH, 0.02));
+  int run = 0;
+  // (threads, batch): a new batch size or thread count repacks, each alone.
+  for (auto [threads, n] : {std::pair<int, int64_t>{1, 2}, {1, 2}, {1, 3}, {2, 3}, {2, 2}, {1, 2}}) {
+    set_num_threads(threads);
+    NDArray x = make(DataType::kFloat32, {kT, n, kI}, iota(kT * n * kI, 0.05 * (run + 1), -0.4));
+    ++run;
+    const NDArray* in[] = {&x};
+    ASSERT_TRUE(s.run(in, 1).is_ok());
+    Context direct;
+    ASSERT_TRUE(
+        libops::test::run_op("lstm_layer", {.in = {&x, &w, &r, &b}, .i = kLstmArgs, .b = {true}}, direct).is_ok());
+    const std::vector<double> got = values(s.output(0)), want = values(*direct.output(0));
+    ASSERT_EQ(got.size(), want.size());
+    ASSERT_EQ(static_cast<int64_t>(want.size()), kT * n * 2 * kH);
+    for (size_t i = 0; i < want.size(); ++i)
+      EXPECT_NEAR(got[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << "run " << run << ", " << threads << " threads";
+  }
+  set_num_threads(saved);
 }
 
 }  // namespace
