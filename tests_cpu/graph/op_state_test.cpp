@@ -31,6 +31,14 @@ constexpr int64_t kK = 5, kN = 7;
 
 std::vector<double> weights() { return iota(kK * kN, 0.1, -1.5); }
 
+// The builder's graph, loaded (and checked) as a file would be.
+std::shared_ptr<const Graph> loaded(GraphBuilder& g) {
+  std::shared_ptr<const Graph> graph;
+  Status s = test::load(g.finish(), graph);
+  EXPECT_TRUE(s.is_ok()) << s.message();
+  return graph;
+}
+
 // y = x [batch, 5] @ w [5, 7], w a constant (transposed in storage when
 // `stored_transposed`: then the graph multiplies by permute(wt)).
 std::shared_ptr<const Graph> matmul_graph() {
@@ -39,10 +47,7 @@ std::shared_ptr<const Graph> matmul_graph() {
   Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{-1, kK});
   Ref w = m.constant("w", make(DataType::kFloat32, {kK, kN}, weights()));
   m.output("y", m.op("matmul", {x, w}, {}, "mm"));
-  std::shared_ptr<const Graph> graph;
-  Status s = test::load(g.finish(), graph);
-  EXPECT_TRUE(s.is_ok()) << s.message();
-  return graph;
+  return loaded(g);
 }
 
 std::vector<double> product(const std::vector<double>& x, int64_t rows) {
@@ -102,10 +107,7 @@ std::shared_ptr<const Graph> conv_graph() {
   test::NodeArgs args;
   args.i = {3, 3, 1, 1, 1, 1, 1, 1, 0};
   m.output("y", m.op("conv2d", {x, w}, args, "conv"));
-  std::shared_ptr<const Graph> graph;
-  Status s = test::load(g.finish(), graph);
-  EXPECT_TRUE(s.is_ok()) << s.message();
-  return graph;
+  return loaded(g);
 }
 
 TEST(OpState, CachedConvolutionWeightsGiveTheDirectCallsResult) {
@@ -162,10 +164,7 @@ std::shared_ptr<const Graph> lstm_graph() {
   args.i = kLstmArgs;
   args.b = {true};  // has_biases
   m.output("y", m.op("lstm_layer", {x, w, r, b}, args, "lstm"));
-  std::shared_ptr<const Graph> graph;
-  Status s = test::load(g.finish(), graph);
-  EXPECT_TRUE(s.is_ok()) << s.message();
-  return graph;
+  return loaded(g);
 }
 
 TEST(OpState, PackedRecurrentWeightsGiveTheDirectCallsResult) {
