@@ -298,6 +298,35 @@ TEST(CudaNn, Deconv2dMatchesTheCpu) {
     }
 }
 
+// The NCHWc layout (Note [Channel-blocked layout]) on the device: the
+// conversions, conv2d through NCHW views (an NCHW image in, NCHWc out; and
+// NCHWc in, with a partial last block) and the pools as NHWC views, against
+// the CPU.
+TEST(CudaNn, ChannelBlockedLayoutMatchesTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  auto image = [](DataType dt) {
+    return std::vector<NDArray>{make(dt, {2, 3, 13, 11}, ramp(2 * 3 * 13 * 11, 1.0)),
+                                make(dt, {20, 3, 3, 3}, ramp(20 * 27, 0.2, 1.1)), make(dt, {20}, ramp(20, 0.5, 2.3))};
+  };
+  expect_cuda_matches_cpu("conv2d", image, {3, 3, 2, 2, 1, 1, 1, 1, 0, 2, 1, 1, 2, 16}, {}, DataType::kFloat32,
+                          "NCHW image in, NCHWc out");
+  auto blocked = [](DataType dt) {
+    NDArray x = make(dt, {2, 20, 7, 6}, ramp(2 * 20 * 42, 1.0));
+    Context ctx;
+    EXPECT_OK(test::run_op("block_channels", {.in = {&x}, .i = {16}}, ctx));
+    return std::vector<NDArray>{*ctx.output(0), make(dt, {24, 20, 3, 3}, ramp(24 * 180, 0.2, 1.1))};
+  };
+  expect_cuda_matches_cpu("conv2d", blocked, {3, 3, 1, 1, 1, 1, 1, 1, 0, 2}, {}, DataType::kFloat32, "NCHWc in");
+  auto pooled = [&blocked](DataType dt) { return std::vector<NDArray>{blocked(dt)[0]}; };
+  expect_cuda_matches_cpu("maxpool2d", pooled, {3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 2}, {}, DataType::kFloat32,
+                          "maxpool NCHWc");
+  expect_cuda_matches_cpu("avgpool2d", pooled, {2, 2, 2, 2, 0, 0, 1, 1, 0, 1, 2}, {}, DataType::kFloat32,
+                          "avgpool NCHWc");
+  auto plain = [](DataType dt) { return std::vector<NDArray>{make(dt, {2, 20, 5, 3}, ramp(600, 1.0))}; };
+  expect_cuda_matches_cpu("block_channels", plain, {8}, {}, DataType::kFloat32, "block_channels");
+  expect_cuda_matches_cpu("unblock_channels", pooled, {20}, {}, DataType::kFloat32, "unblock_channels");
+}
+
 struct PoolGeometry {
   const char* name;
   const char* op;

@@ -118,13 +118,20 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
   const memory::dims x_dims = {g.n, g.c, g.h, g.w}, b_dims = {g.cout}, z_dims = {g.n, g.cout, g.oh, g.ow};
   const memory::dims w_dims = grouped ? memory::dims{g.groups, g.cout / g.groups, g.c / g.groups, g.kh, g.kw}
                                       : memory::dims{g.cout, g.c, g.kh, g.kw};
-  const tag act = g.nhwc ? tag::nhwc : tag::nchw;
+  if (g.channel_block != 0 && g.channel_block != 8 && g.channel_block != 16)
+    throw dnnl::error(dnnl_unimplemented, "channel blocks other than 8 and 16");
+  const bool as_given = g.nhwc || g.channel_block != 0;  // no reorder of x and z
+  const tag act = g.channel_block == 16 ? tag::nChw16c
+                  : g.channel_block == 8 ? tag::nChw8c
+                  : g.nhwc               ? tag::nhwc
+                                         : tag::nchw;
   const tag w_tag = g.transposed ? tag::iohw : grouped ? tag::goihw : tag::oihw;
-  const memory::desc user_x_md(x_dims, kF32, act), user_w_md(w_dims, kF32, w_tag), user_b_md(b_dims, kF32, tag::a),
-      user_z_md(z_dims, kF32, act);
-  // NHWC runs on the caller's layout; NCHW lets oneDNN pick its blocked one.
-  const memory::desc x_md = g.nhwc ? user_x_md : memory::desc(x_dims, kF32, tag::any);
-  const memory::desc z_md = g.nhwc ? user_z_md : memory::desc(z_dims, kF32, tag::any);
+  const memory::desc user_x_md(x_dims, kF32, g.nchw_input ? tag::nchw : act), user_w_md(w_dims, kF32, w_tag),
+      user_b_md(b_dims, kF32, tag::a), user_z_md(z_dims, kF32, act);
+  // NHWC and blocked run on the caller's layout; NCHW lets oneDNN pick its
+  // blocked one.
+  const memory::desc x_md = as_given ? user_x_md : memory::desc(x_dims, kF32, tag::any);
+  const memory::desc z_md = as_given ? user_z_md : memory::desc(z_dims, kF32, tag::any);
   const memory::desc w_md(w_dims, kF32, tag::any);
   // The padding after the image: what makes oneDNN's output extent oh. A
   // convolution never needs it negative (a stride's leftover rows are not

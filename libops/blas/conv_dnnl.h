@@ -8,8 +8,8 @@
 //  (jit:avx512_core / avx2 kernels, picked at run time for the CPU it runs
 //  on) works on blocked layouts (nChw16c activations, OIhw16i16o weights):
 //  an NCHW call reorders x into the blocked layout, convolves, and reorders
-//  z back; an NHWC call runs on x and z as they are (oneDNN has direct
-//  kernels for nhwc). The weights are reordered on every call: no cache
+//  z back; an NHWC or blocked (channel_block) call runs on x and z as they
+//  are (oneDNN has direct kernels for nhwc). The weights are reordered on every call: no cache
 //  yet knows that a graph's weights never change.
 //  Each thread keeps the primitives it made, keyed by the whole geometry
 //  and the thread count they were planned for, with their scratch buffers,
@@ -44,6 +44,10 @@ struct Conv2dGeometry {
   int64_t pad_top = 0, pad_left = 0;
   int64_t oh = 0, ow = 0;  // output
   bool nhwc = false;       // layout of x and z; weights are always [Cout, Cin / groups, kH, kW]
+  // x and z channel-blocked instead ([n, ceil(c / b), h, w, b], zeros past
+  // c: oneDNN's nChw8c / nChw16c), b = 8 or 16; 0: nhwc decides.
+  int64_t channel_block = 0;
+  bool nchw_input = false;  // with channel_block: x is nchw (an image of few channels), z blocked
   int64_t groups = 1;      // Note [Grouped convolution] in libops/ops/nn/conv2d.h
   // deconv2d: the transposed convolution from x [n, c, h, w] to z [n,
   // cout, oh, ow]; weights [c, cout, kH, kW]; groups 1.

@@ -388,8 +388,8 @@ TEST(GraphLoader, ResolvesNodeArgsAgainstTheSignature) {
     pool.i = {2, 2, 2, 2, 0, 0, 1, 1, 0, 0, 5};
     g.main().output("y", g.main().op("maxpool2d", {x}, pool, "pool"));
     EXPECT_TRUE(fails_with(g.finish(), StatusCode::kInvalidGraph,
-                           "node 1 'pool' (op maxpool2d): maxpool2d: i arg 10 (data_format) is 5: it must be 0 (NCHW) "
-                           "or 1 (NHWC)"));
+                           "node 1 'pool' (op maxpool2d): maxpool2d: i arg 10 (data_format) is 5: it must be 0 (NCHW), "
+                           "1 (NHWC) or 2 (NCHWc"));
   }
   {
     GraphBuilder g;

@@ -212,22 +212,22 @@ TEST(OpSignature, EveryOpDeclaresItsSignature) {
   ops_op_info_t info;
   ASSERT_EQ(ops_op_info(conv, &info), OPS_OK);
   EXPECT_EQ(info.num_declared_inputs, 3);
-  EXPECT_EQ(info.num_args, 13);
+  EXPECT_EQ(info.num_args, 14);
   ops_arg_info_t a;
   ASSERT_EQ(ops_op_arg_info(conv, 9, &a), OPS_OK);
   EXPECT_STREQ(a.name, "data_format");
   EXPECT_EQ(a.kind, 'i');
   EXPECT_EQ(a.position, 9);
   EXPECT_FALSE(a.required);
-  EXPECT_STREQ(a.default_value, "0");
-  EXPECT_STREQ(a.allowed, "0 (NCHW) or 1 (NHWC)");
+  EXPECT_STREQ(a.default_value, "0 (NCHW)");  // a choice of more than two is shown by name
+  EXPECT_STREQ(a.allowed, "0 (NCHW), 1 (NHWC) or 2 (NCHWc: [N, C / b, H, W, b], zeros past C)");
   ops_io_info_t io;
   ASSERT_EQ(ops_op_input_info(conv, 2, &io), OPS_OK);
   EXPECT_STREQ(io.name, "bias");
   EXPECT_TRUE(io.optional);
   EXPECT_STREQ(io.dtypes, "float16, bfloat16, float32, float64");
-  EXPECT_EQ(ops_op_arg_info(conv, 13, &a), OPS_ERR_INVALID_ARGUMENT);
-  EXPECT_STREQ(ops_last_error(), "ops_op_arg_info: conv2d declares 13 args; index 13 is out of range");
+  EXPECT_EQ(ops_op_arg_info(conv, 14, &a), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(ops_last_error(), "ops_op_arg_info: conv2d declares 14 args; index 14 is out of range");
 }
 
 std::string read_file(const std::string& path) {

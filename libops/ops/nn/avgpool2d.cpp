@@ -8,7 +8,9 @@
 //                 window's sum by the number of its taps inside the input
 //                 (TF's SAME behaviour, libnd4j's extraParam0 = 0); 1 divides
 //                 by kH * kW, so padding counts as zeros (PyTorch's default)
-//           10    data_format, optional: 0 = NCHW (default), 1 = NHWC
+//           10    data_format, optional: 0 = NCHW (default), 1 = NHWC,
+//                 2 = NCHWc [N, C / b, H, W, b] (the CPU only; Note
+//                 [Channel-blocked layout] in conv_utils.h)
 //           11    ceil_mode, optional: 1 rounds the output extent up (Note
 //                 [Ceil mode] in conv_utils.h)
 //   output  [N, C, oH, oW] (NCHW) or [N, oH, oW, C] (NHWC), x's dtype
@@ -43,6 +45,6 @@ DECLARE_ARGS(avgpool2d) {
   pool2d_signature(args, "the mean of each window, [N, C, oH, oW] or [N, oH, oW, C]");
   args.i_arg("count_include_pad", 0, "1: divide by kH * kW (padding counts as zeros); 0: by the taps inside x")
       .flag();
-  data_format_arg(args);
+  data_format_arg(args, true);
   args.i_arg("ceil_mode", 0, "1: round the output extent up (Note [Ceil mode] in conv_utils.h)").flag();
 }

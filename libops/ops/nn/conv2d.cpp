@@ -1,7 +1,9 @@
 // conv2d: 2-D convolution (cross-correlation, as in every DL framework) of a
 // batch of images with a bank of filters, plus an optional bias.
 //
-//   inputs  x        [N, Cin, H, W] (NCHW) or [N, H, W, Cin] (NHWC)
+//   inputs  x        [N, Cin, H, W] (NCHW), [N, H, W, Cin] (NHWC) or
+//                    [N, ceil(Cin / b), H, W, b] (NCHWc: Note
+//                    [Channel-blocked layout] in conv_utils.h)
 //           weights  in the layout weights_format names, whatever the
 //                    data format: 1 = [Cout, Cin, kH, kW] (the default:
 //                    PyTorch's and ONNX's layout), 0 = [kH, kW, Cin, Cout]
@@ -11,7 +13,9 @@
 //   i args  0..8  kH, kW, sH, sW, pH, pW, dH, dW, same_mode
 //                 (Note [Window arguments] in conv_utils.h); kH or kW = 0
 //                 takes the extent from the weights, otherwise it must match
-//           9     data_format, optional: 0 = NCHW (default), 1 = NHWC
+//           9     data_format, optional: 0 = NCHW (default), 1 = NHWC,
+//                 2 = NCHWc (float32 through oneDNN, else, and on
+//                 devices, through NCHW copies)
 //           10    weights_format, optional: 1 (default), 0 or 2 (above).
 //                 libnd4j defaults to 0; libops to 1, the layout ONNX and
 //                 PyTorch models carry, so a libnd4j call with 10 i args
@@ -21,7 +25,11 @@
 //           12    activation, optional: 0 none (default), 1 relu, 2 relu6,
 //                 applied after the bias (the graph optimizer fuses a
 //                 following relu or relu6 here, Note [Graph rewrites])
-//   output  [N, Cout, oH, oW] (NCHW) or [N, oH, oW, Cout] (NHWC), x's dtype
+//           13    lanes, optional: with data_format 2 and an NCHW (rank-4)
+//                 x, z is NCHWc with this many lanes: an image of fewer
+//                 channels than a block goes in as it is
+//   output  [N, Cout, oH, oW] (NCHW), [N, oH, oW, Cout] (NHWC) or
+//           [N, ceil(Cout / b), oH, oW, b] (NCHWc, zeros past Cout), x's dtype
 //
 //   z[n, co, oh, ow] = bias[co] + sum over ci, kh, kw of
 //       w[co, ci, kh, kw] * x[n, g*Cin/G + ci, oh*sH - pad_top + kh*dH, ow*sW - pad_left + kw*dW]
@@ -72,6 +80,7 @@
 #include "libops/ops/nn/depthwise.h"
 #include "libops/ops/legacy_steps.h"
 #include "libops/ops/nn/nn_device.h"
+#include "libops/ops/shape/block_channels.h"
 
 namespace libops::ops::nn {
 namespace {
@@ -96,10 +105,20 @@ Status conv2d_plan(Context& block, ConvPlan& plan) {
     case 2: RETURN_IF_ERROR(given.permute(Dims{0, 3, 1, 2}, w)); break;  // [Cout, kH, kW, Cin]
     default: w = given; break;
   }
+  // NCHWc with a rank-4 x: an NCHW image in, NCHWc out (i arg 13 lanes).
+  const bool nchw_input = INT_ARG(9) == 2 && block.input(0)->rank() == 4;
   RETURN_IF_ERROR(conv2d_check(block, *block.input(0), w, given, kWeightLayouts[format],
-                               block.num_inputs() == 3 ? block.input(2) : nullptr, INT_ARG(11), INT_ARG(9) == 1, win,
-                               plan));
+                               block.num_inputs() == 3 ? block.input(2) : nullptr, INT_ARG(11),
+                               nchw_input ? 0 : INT_ARG(9), win, plan));
   plan.activation = static_cast<ConvActivation>(INT_ARG(12));
+  if (nchw_input) {
+    REQUIRE_TRUE(INT_ARG(13) >= 1, OPS_ERR_SHAPE,
+                 "x%s is NCHW with data_format 2 (NCHWc): the output's lanes (i arg 13) must be given",
+                 block.input(0)->shape().str().c_str());
+    plan.g.block = INT_ARG(13);
+    plan.g.nchw = false;
+    plan.nchw_input = true;
+  }
   return Status::ok();
 }
 
@@ -364,12 +383,12 @@ Status conv2d_compute(Context& block, const ConvPlan& plan, const C* x, const C*
   return Status::ok();
 }
 
-// conv2d on block.device(), not the CPU (Note [nn ops on devices]).
-Status conv2d_device(Context& block, const ConvPlan& plan, const NDArray& x_in, const NDArray* bias) {
+// conv2d on block.device(), not the CPU (Note [nn ops on devices]), NCHW
+// or NHWC.
+Status conv2d_device(Context& block, const ConvPlan& plan, const NDArray& x_in, const NDArray* bias, NDArray& z) {
   const NnDeviceOps* ops = nn_device_ops(block.device().type);
   if (ops == nullptr || ops->conv2d_usable == nullptr || ops->conv2d == nullptr)
     return no_device_implementation(block);
-  NDArray& z = *block.output(0);
   if (z.length() == 0) return Status::ok();
   Conv2dDesc desc;
   desc.g = plan.g;
@@ -405,21 +424,33 @@ Status conv2d_device(Context& block, const ConvPlan& plan, const NDArray& x_in, 
 }  // namespace
 
 Status conv2d_check(Context& block, const NDArray& x, const NDArray& w, const NDArray& given, const char* layout,
-                    const NDArray* bias, int64_t groups, bool nhwc, Window2d win, ConvPlan& plan) {
+                    const NDArray* bias, int64_t groups, int64_t data_format, Window2d win, ConvPlan& plan) {
   Geometry2d& g = plan.g;
-  RETURN_IF_ERROR(window_input(block, x, !nhwc, g));
+  RETURN_IF_ERROR(window_input(block, x, data_format, g));
   REQUIRE_TRUE(w.rank() == 4, OPS_ERR_SHAPE, "weights%s has rank %d: it must be rank 4 (%s)",
                given.shape().str().c_str(), given.rank(), layout);
+  if (g.block > 0) {
+    // NCHWc carries the padded channel count; the weights give the real one.
+    const int64_t cin = w.dim(1) * groups;
+    REQUIRE_TRUE((cin + g.block - 1) / g.block == x.dim(1), OPS_ERR_SHAPE,
+                 "channel mismatch with x%s (NCHWc, %lld blocks of %lld channels) and weights%s (%s): the weights "
+                 "expect %lld input channels%s, which fill %lld blocks",
+                 x.shape().str().c_str(), static_cast<long long>(x.dim(1)), static_cast<long long>(g.block),
+                 given.shape().str().c_str(), layout, static_cast<long long>(cin),
+                 groups == 1 ? "" : str_format(" (%lld groups)", static_cast<long long>(groups)).c_str(),
+                 static_cast<long long>((cin + g.block - 1) / g.block));
+    g.c = cin;
+  }
   plan.w = w;
   plan.cout = w.dim(0);
   plan.groups = groups;
   REQUIRE_TRUE(groups >= 1 && g.c % groups == 0 && plan.cout % groups == 0, OPS_ERR_SHAPE,
                "groups = %lld must divide both the %lld input channels of x%s (%s) and the %lld filters of weights%s (%s)",
                static_cast<long long>(groups), static_cast<long long>(g.c), x.shape().str().c_str(),
-               format_name(g.nchw), static_cast<long long>(plan.cout), given.shape().str().c_str(), layout);
+               format_name(g), static_cast<long long>(plan.cout), given.shape().str().c_str(), layout);
   REQUIRE_TRUE(w.dim(1) == g.c / groups, OPS_ERR_SHAPE,
                "channel mismatch with x%s (%s) and weights%s: x has %lld input channels%s, weights %s expect %lld",
-               x.shape().str().c_str(), format_name(g.nchw), given.shape().str().c_str(), static_cast<long long>(g.c),
+               x.shape().str().c_str(), format_name(g), given.shape().str().c_str(), static_cast<long long>(g.c),
                groups == 1 ? "" : str_format(", %lld per group of %lld", static_cast<long long>(g.c / groups),
                                              static_cast<long long>(groups)).c_str(),
                layout, static_cast<long long>(w.dim(1)));
@@ -568,9 +599,34 @@ blas::ConvWeightsCache* constant_weights_cache(Context& block, const void*& sour
   return &st->cache;
 }
 
-Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias) {
-  if (!block.device().is_cpu()) return conv2d_device(block, plan, x, bias);
-  NDArray* z = block.output(0);
+namespace {
+
+Status conv2d_cpu(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias, NDArray& z);
+
+// An NCHWc call oneDNN does not take (another dtype, oneDNN off or
+// refusing the case, another device) runs on an NCHW copy of x, and its
+// result is blocked into z (Note [Channel-blocked layout] in
+// conv_utils.h); on a device, the copies are made there.
+Status conv2d_nchwc_by_nchw(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias,
+                            NDArray& z) {
+  const Geometry2d& g = plan.g;
+  ConvPlan flat = plan;
+  flat.g.block = 0;
+  flat.g.nchw = true;
+  flat.nchw_input = false;
+  NDArray xn = x, zn;
+  if (!plan.nchw_input) {
+    RETURN_IF_ERROR(NDArray::create(x.dtype(), Dims{g.n, g.c, g.h, g.w}, 'c', xn));
+    RETURN_IF_ERROR(unblock_channels_into(block, x, xn));
+  }
+  RETURN_IF_ERROR(NDArray::create(z.dtype(), Dims{g.n, plan.cout, g.oh, g.ow}, 'c', zn));
+  RETURN_IF_ERROR(block.device().is_cpu() ? conv2d_cpu(block, flat, xn, bias, zn)
+                                           : conv2d_device(block, flat, xn, bias, zn));
+  return block_channels_into(block, zn, z);
+}
+
+Status conv2d_cpu(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias, NDArray& z_out) {
+  NDArray* z = &z_out;
   if (z->length() == 0) return Status::ok();
   const DataType dt = float_compute_dtype(x.dtype());
 
@@ -591,6 +647,9 @@ Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const 
     const Window2d& win = plan.win;
     blas::Conv2dGeometry geo{g.n,    g.c,    g.h,       g.w,        plan.cout, win.kh, win.kw, win.sh,
                              win.sw, win.dh, win.dw,    g.pad_top,  g.pad_left, g.oh,  g.ow,   !g.nchw};
+    geo.nhwc = !g.nchw && g.block == 0;
+    geo.channel_block = g.block;
+    geo.nchw_input = plan.nchw_input;
     geo.groups = plan.groups;
     const void* source = nullptr;
     blas::ConvWeightsCache* cache = constant_weights_cache(block, source);
@@ -608,6 +667,7 @@ Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const 
     }
     log_debug("%s: oneDNN declined: %s", block.op_name(), s.message().c_str());
   }
+  if (plan.g.block > 0) return conv2d_nchwc_by_nchw(block, plan, x, bias, *z);
   if (own_depthwise(plan, dt)) {  // Note [Depthwise NHWC kernel], Note [Depthwise NCHW kernel]
     const void* source = nullptr;
     (void)constant_weights_cache(block, source);  // makes a constant-weights node's state, which keeps the taps
@@ -630,6 +690,17 @@ Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const 
   RETURN_IF_ERROR(dt == DataType::kFloat64 ? run(double{}) : run(float{}));
   RETURN_IF_ERROR(apply_activation(block, plan.activation, out.target()));
   return out.finish(*z);
+}
+
+}  // namespace
+
+Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias) {
+  NDArray& z = *block.output(0);
+  if (!block.device().is_cpu()) {
+    if (plan.g.block > 0) return conv2d_nchwc_by_nchw(block, plan, x, bias, z);
+    return conv2d_device(block, plan, x, bias, z);
+  }
+  return conv2d_cpu(block, plan, x, bias, z);
 }
 
 }  // namespace libops::ops::nn
@@ -660,17 +731,20 @@ DECLARE_TYPES(conv2d) {
 DECLARE_ARGS(conv2d) {
   args.describe("2-D convolution (cross-correlation) with an optional bias; grouped and depthwise with groups.");
   using namespace libops::ops::nn;
-  args.input("x", "images, [N, Cin, H, W] (NCHW) or [N, H, W, Cin] (NHWC)");
+  args.input("x", "images, [N, Cin, H, W] (NCHW), [N, H, W, Cin] (NHWC) or [N, Cin / b, H, W, b] (NCHWc)");
   args.input("weights", "filters in the layout weights_format names, whatever the data format; Cin / groups "
                         "channels each");
   args.optional_input("bias", "[Cout]");
-  args.output("z", "[N, Cout, oH, oW] (NCHW) or [N, oH, oW, Cout] (NHWC), x's dtype");
+  args.output("z", "[N, Cout, oH, oW] (NCHW), [N, oH, oW, Cout] (NHWC) or [N, Cout / b, oH, oW, b] (NCHWc), x's "
+                   "dtype");
   window_signature(args, true);
-  data_format_arg(args);
+  data_format_arg(args, true);
   args.i_arg("weights_format", 1, "layout of the weights (libnd4j's default is 0)")
       .one_of({{0, "[kH, kW, Cin, Cout]"}, {1, "[Cout, Cin, kH, kW]"}, {2, "[Cout, kH, kW, Cin]"}});
   args.i_arg("groups", 1, "channel groups: Cin and Cout split into this many runs, run g of the filters seeing "
                           "run g of the channels (Cin = groups: depthwise)")
       .range(1, std::numeric_limits<int32_t>::max());
   args.i_arg("activation", 0, "applied after the bias, NaN kept").one_of({{0, "none"}, {1, "relu"}, {2, "relu6"}});
+  args.i_arg("lanes", 0, "data_format 2 with an NCHW x (rank 4): the lanes b of the NCHWc output")
+      .range(0, 1 << 20);
 }

@@ -30,15 +30,19 @@ struct ConvPlan {
   int64_t groups = 1;
   bool has_bias = false;
   ConvActivation activation = ConvActivation::kNone;
+  // NCHWc z (g.block lanes) from an NCHW x: data_format 2 with a rank-4 x,
+  // for an image of fewer channels than a block.
+  bool nchw_input = false;
 };
 
-// Checks x (rank 4, NCHW or NHWC), the weights `w` viewed as
+// Checks x (data_format 0 NCHW or 1 NHWC, rank 4; 2 NCHWc, rank 5: Note
+// [Channel-blocked layout] in conv_utils.h), the weights `w` viewed as
 // [Cout, Cin / groups, kH, kW] and the optional bias [Cout] against each
 // other and the window (kH or kW = 0 in win: taken from the weights), and
 // fills plan with the output geometry. Messages show `given` (the weights
 // as the caller passed them) and `layout`, the order their format names.
 Status conv2d_check(Context& block, const NDArray& x, const NDArray& w, const NDArray& given, const char* layout,
-                    const NDArray* bias, int64_t groups, bool nhwc, Window2d win, ConvPlan& plan);
+                    const NDArray* bias, int64_t groups, int64_t data_format, Window2d win, ConvPlan& plan);
 
 // z = act(conv(x, plan.w) (+ bias)) into block.output(0), on block.device():
 // on the CPU through oneDNN where it takes the case, else im2col + GEMM; on

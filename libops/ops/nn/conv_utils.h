@@ -43,15 +43,29 @@ struct Window2d {
   bool ceil = false;  // pooling's ceil_mode (Note [Ceil mode])
 };
 
-// A window op resolved against one input.
+// Note [Channel-blocked layout]
+//  data_format 2, NCHWc: x is [N, ceil(C / b), H, W, b], channel c at
+//  block c / b, lane c % b (oneDNN's nChw16c for b = 16, MLAS's NCHWc). A
+//  pixel's b channels of one block are adjacent, which is the layout
+//  oneDNN's direct, depthwise and Winograd kernels work in: a graph whose
+//  convolutions keep it from one to the next (Note [Graph rewrites]) runs
+//  no reorder between them. The lanes past C in the last block hold zeros:
+//  the convolutions' weights are zero there, so a finite value would do,
+//  but zeros also keep pooling and global reductions exact. The ops that
+//  take the layout (conv2d, maxpool2d, avgpool2d) write those zeros; the
+//  block_channels and unblock_channels ops convert to and from NCHW. The
+//  rank-5 array carries only the padded channel count: conv2d reads the
+//  real one from its weights.
 struct Geometry2d {
   bool nchw = true;
-  int64_t n = 0, c = 0, h = 0, w = 0;  // input extents
+  int64_t block = 0;                   // lanes b of the NCHWc layout; 0 for NCHW and NHWC
+  int64_t n = 0, c = 0, h = 0, w = 0;  // input extents (NCHWc: c is the padded ceil(C / b) * b)
   int64_t oh = 0, ow = 0;              // output extents
   int64_t pad_top = 0, pad_left = 0;   // padding before; the rest is implicit
 };
 
 inline const char* format_name(bool nchw) { return nchw ? "NCHW" : "NHWC"; }
+inline const char* format_name(const Geometry2d& g) { return g.block > 0 ? "NCHWc" : format_name(g.nchw); }
 
 // Declares i args 0..8 (Note [Window arguments]). kH and kW may be 0 only
 // when `kernel_from_weights` is set.
@@ -68,8 +82,12 @@ inline void window_signature(OpSignature& args, bool kernel_from_weights) {
   args.i_arg("same_mode", "padding mode").one_of({{0, "explicit"}, {1, "SAME"}});
 }
 
-// The data_format arg of the window ops (0 = NCHW, 1 = NHWC).
-inline ArgSpec& data_format_arg(OpSignature& args) {
+// The data_format arg of the window ops (0 = NCHW, 1 = NHWC; 2 = NCHWc
+// for the ops that take it: Note [Channel-blocked layout]).
+inline ArgSpec& data_format_arg(OpSignature& args, bool nchwc = false) {
+  if (nchwc)
+    return args.i_arg("data_format", 0, "layout of x and z")
+        .one_of({{0, "NCHW"}, {1, "NHWC"}, {2, "NCHWc: [N, C / b, H, W, b], zeros past C"}});
   return args.i_arg("data_format", 0, "layout of x and z").one_of({{0, "NCHW"}, {1, "NHWC"}});
 }
 
@@ -91,10 +109,26 @@ inline Status window_input(Context& block, const NDArray& x, bool nchw, Geometry
   REQUIRE_TRUE(x.rank() == 4, OPS_ERR_SHAPE, "x%s has rank %d: it must be rank 4 (%s)",
                x.shape().str().c_str(), x.rank(), nchw ? "[N, C, H, W]" : "[N, H, W, C]");
   g.nchw = nchw;
+  g.block = 0;
   g.n = x.dim(0);
   g.c = nchw ? x.dim(1) : x.dim(3);
   g.h = nchw ? x.dim(2) : x.dim(1);
   g.w = nchw ? x.dim(3) : x.dim(2);
+  return Status::ok();
+}
+
+// The same for a data_format arg: 0 NCHW, 1 NHWC, 2 NCHWc (rank 5; g.c is
+// then the padded channel count).
+inline Status window_input(Context& block, const NDArray& x, int64_t data_format, Geometry2d& g) {
+  if (data_format != 2) return window_input(block, x, data_format == 0, g);
+  REQUIRE_TRUE(x.rank() == 5 && x.dim(4) >= 1, OPS_ERR_SHAPE,
+               "x%s has rank %d: it must be rank 5, [N, C / b, H, W, b] (NCHWc)", x.shape().str().c_str(), x.rank());
+  g.nchw = false;
+  g.block = x.dim(4);
+  g.n = x.dim(0);
+  g.c = x.dim(1) * g.block;
+  g.h = x.dim(2);
+  g.w = x.dim(3);
   return Status::ok();
 }
 
@@ -111,7 +145,7 @@ inline Status window_extent(Context& block, const char* dim_name, const NDArray&
   REQUIRE_TRUE(in + 2 * p >= eff, OPS_ERR_SHAPE,
                "kernel larger than the padded input with x%s (%s): padded %s %lld + 2*%lld = %lld < dilated kernel "
                "%s (%lld - 1) * %lld + 1 = %lld",
-               x.shape().str().c_str(), format_name(g.nchw), dim_name, static_cast<long long>(in),
+               x.shape().str().c_str(), format_name(g), dim_name, static_cast<long long>(in),
                static_cast<long long>(p), static_cast<long long>(in + 2 * p), dim_name, static_cast<long long>(k),
                static_cast<long long>(d), static_cast<long long>(eff));
   out = (in + 2 * p - eff) / s + 1;
@@ -141,6 +175,7 @@ inline Status window_kernel_from_weights(Context& block, const NDArray& w, const
 }
 
 inline Dims window_output_dims(const Geometry2d& g, int64_t out_channels) {
+  if (g.block > 0) return Dims{g.n, (out_channels + g.block - 1) / g.block, g.oh, g.ow, g.block};
   return g.nchw ? Dims{g.n, out_channels, g.oh, g.ow} : Dims{g.n, g.oh, g.ow, out_channels};
 }
 
@@ -399,9 +434,8 @@ inline void pool2d_signature(OpSignature& args, const char* result) {
 inline Status pool2d_geometry(Context& block, Window2d& win, Geometry2d& g) {
   window_args(block, win);
   win.ceil = INT_ARG(11) == 1;
-  const bool nhwc = INT_ARG(10) == 1;
   const NDArray* x = block.input(0);
-  RETURN_IF_ERROR(window_input(block, *x, !nhwc, g));
+  RETURN_IF_ERROR(window_input(block, *x, INT_ARG(10), g));
   if (!win.same) {
     const int64_t eff_h = (win.kh - 1) * win.dh + 1, eff_w = (win.kw - 1) * win.dw + 1;
     REQUIRE_TRUE(win.ph < eff_h && win.pw < eff_w, 0,
@@ -466,7 +500,11 @@ Status pool2d_exec(Context& block, bool include_pad) {
       r.row_padded = row_padded.data();
       r.col_padded = col_padded.data();
     }
-    pool2d_run<C>(g, win, r, xd.data_as<C>(), out.target().data_as<C>());
+    // NCHWc [N, C / b, H, W, b] is NHWC [N * C / b, H, W, b]: its b lanes
+    // pool like NHWC channels, and pooled zeros stay zeros.
+    Geometry2d gv = g;
+    if (g.block > 0) gv.n = g.n * (g.c / g.block), gv.c = g.block, gv.block = 0;
+    pool2d_run<C>(gv, win, r, xd.data_as<C>(), out.target().data_as<C>());
   };
   if (dt == DataType::kFloat64) run(double{});
   else run(float{});

@@ -62,7 +62,7 @@ Status depthwise_plan(Context& block, ConvPlan& plan) {
     RETURN_IF_ERROR(dense.reshape(grouped, w));
   }
   return conv2d_check(block, x, w, given, layout, block.num_inputs() == 3 ? block.input(2) : nullptr,
-                      g.c, nhwc, win, plan);
+                      g.c, nhwc ? 1 : 0, win, plan);
 }
 
 }  // namespace

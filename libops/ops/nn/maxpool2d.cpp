@@ -6,7 +6,9 @@
 //                 (Note [Window arguments] in conv_utils.h)
 //           9     unused, optional (libnd4j's extraParam0 slot; kept so the
 //                 two pooling ops share one argument order)
-//           10    data_format, optional: 0 = NCHW (default), 1 = NHWC
+//           10    data_format, optional: 0 = NCHW (default), 1 = NHWC,
+//                 2 = NCHWc [N, C / b, H, W, b] (the CPU only; Note
+//                 [Channel-blocked layout] in conv_utils.h)
 //           11    ceil_mode, optional: 1 rounds the output extent up (Note
 //                 [Ceil mode] in conv_utils.h)
 //   output  [N, C, oH, oW] (NCHW) or [N, oH, oW, C] (NHWC), x's dtype
@@ -40,6 +42,6 @@ DECLARE_ARGS(maxpool2d) {
   using namespace libops::ops::nn;
   pool2d_signature(args, "the maximum of each window, [N, C, oH, oW] or [N, oH, oW, C]; NaN wins");
   args.i_arg("unused", 0, "ignored: libnd4j's extraParam0 slot, so both pooling ops share one order");
-  data_format_arg(args);
+  data_format_arg(args, true);
   args.i_arg("ceil_mode", 0, "1: round the output extent up (Note [Ceil mode] in conv_utils.h)").flag();
 }

@@ -35,7 +35,7 @@ const char* pool_mode_name(PoolMode mode) {
 std::string window_call_str(const Geometry2d& g, const Window2d& win) {
   const Dims x = g.nchw ? Dims{g.n, g.c, g.h, g.w} : Dims{g.n, g.h, g.w, g.c};
   std::string s = str_format("x%s (%s), kernel %lldx%lld, stride %lldx%lld, dilation %lldx%lld, ", x.str().c_str(),
-                             format_name(g.nchw), static_cast<long long>(win.kh), static_cast<long long>(win.kw),
+                             format_name(g), static_cast<long long>(win.kh), static_cast<long long>(win.kw),
                              static_cast<long long>(win.sh), static_cast<long long>(win.sw),
                              static_cast<long long>(win.dh), static_cast<long long>(win.dw));
   if (win.same) return s + "SAME padding";
@@ -43,19 +43,12 @@ std::string window_call_str(const Geometry2d& g, const Window2d& win) {
                         win.ceil ? ", ceil mode" : "");
 }
 
-Status pool2d_device_exec(Context& block, PoolMode mode) {
-  const NnDeviceOps* ops = nn_device_ops(block.device().type);
-  if (ops == nullptr || ops->pool2d_usable == nullptr || ops->pool2d == nullptr)
-    return no_device_implementation(block);
-  Pool2dDesc desc;
-  RETURN_IF_ERROR(pool2d_geometry(block, desc.win, desc.g));
-  const NDArray& x_in = *block.input(0);
-  NDArray& z = *block.output(0);
-  if (z.length() == 0) return Status::ok();
-  desc.mode = mode;
-  desc.dtype = x_in.dtype();
+namespace {
+
+// Pools x into z (both in desc.g's layout, NCHW or NHWC) on block.device().
+Status pool2d_device_run(Context& block, const NnDeviceOps* ops, Pool2dDesc& desc, const NDArray& x_in, NDArray& z) {
   // Max pooling evens out SAME padding with -inf (Note [Asymmetric padding on devices]).
-  const bool extend = mode == PoolMode::kMax && desc.win.same && even_out_padding(desc.g, desc.win);
+  const bool extend = desc.mode == PoolMode::kMax && desc.win.same && even_out_padding(desc.g, desc.win);
   RETURN_IF_ERROR(with_op_name(block, ops->pool2d_usable(block.device(), desc)));  // before any data moves
   NDArray padded;
   if (extend) RETURN_IF_ERROR(extended_input(block, x_in, desc.g, -std::numeric_limits<double>::infinity(), padded));
@@ -66,6 +59,35 @@ Status pool2d_device_exec(Context& block, PoolMode mode) {
   RETURN_IF_ERROR(out.begin(block, z, desc.dtype));
   RETURN_IF_ERROR(with_op_name(block, ops->pool2d(block.device(), desc, xd, out.target())));
   return out.finish(block, z);
+}
+
+}  // namespace
+
+Status pool2d_device_exec(Context& block, PoolMode mode) {
+  const NnDeviceOps* ops = nn_device_ops(block.device().type);
+  if (ops == nullptr || ops->pool2d_usable == nullptr || ops->pool2d == nullptr)
+    return no_device_implementation(block);
+  Pool2dDesc desc;
+  RETURN_IF_ERROR(pool2d_geometry(block, desc.win, desc.g));
+  NDArray& z = *block.output(0);
+  if (z.length() == 0) return Status::ok();
+  desc.mode = mode;
+  desc.dtype = block.input(0)->dtype();
+  if (desc.g.block == 0) return pool2d_device_run(block, ops, desc, *block.input(0), z);
+  // NCHWc [N, C / b, H, W, b] pools as NHWC [N * C / b, H, W, b] (Note
+  // [Channel-blocked layout] in conv_utils.h): dense views of both.
+  Geometry2d& g = desc.g;
+  const Dims x4{g.n * (g.c / g.block), g.h, g.w, g.block}, z4{x4[0], g.oh, g.ow, g.block};
+  g.n = x4[0], g.c = g.block, g.block = 0, g.nchw = false;
+  NDArray xd, xv, zd, zv;
+  RETURN_IF_ERROR(dense_on_device(block, *block.input(0), desc.dtype, xd));
+  RETURN_IF_ERROR(with_op_name(block, xd.reshape(x4, xv)));
+  const bool direct = z.is_c_contiguous() && z.dtype() == desc.dtype;
+  if (direct) zd = z;
+  else RETURN_IF_ERROR(NDArray::create(desc.dtype, z.shape(), 'c', zd));
+  RETURN_IF_ERROR(with_op_name(block, zd.reshape(z4, zv)));
+  RETURN_IF_ERROR(pool2d_device_run(block, ops, desc, xv, zv));
+  return direct ? Status::ok() : assign_on_device(block, z, zd);
 }
 
 // Note [Asymmetric padding on devices]

@@ -120,7 +120,8 @@ std::string window_call_str(const Geometry2d& g, const Window2d& win);
 // ---- op side (Note [nn ops on devices], steps 1 and 2; the staging is in
 // ops/device_copy.h) ----
 
-// maxpool2d / avgpool2d on block.device() (not the CPU).
+// maxpool2d / avgpool2d on block.device() (not the CPU); NCHWc pools as
+// NHWC.
 Status pool2d_device_exec(Context& block, PoolMode mode);
 
 // Note [Asymmetric padding on devices]: rewrites g and win for an input

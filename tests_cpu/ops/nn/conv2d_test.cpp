@@ -250,8 +250,8 @@ TEST(Conv2dOp, RejectsBadWindowArgs) {
   EXPECT_TRUE(has_substr(s.message(), "i arg 6 (dH) is 0"));
   s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, window(3, 1, 0, 1, 2));
   EXPECT_TRUE(has_substr(s.message(), "i arg 8 (same_mode) is 2: it must be 0 (explicit) or 1 (SAME)"));
-  s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, window(3, 1, 0, 1, 0, 2));
-  EXPECT_TRUE(has_substr(s.message(), "i arg 9 (data_format) is 2: it must be 0 (NCHW) or 1 (NHWC)"));
+  s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, window(3, 1, 0, 1, 0, 3));
+  EXPECT_TRUE(has_substr(s.message(), "i arg 9 (data_format) is 3: it must be 0 (NCHW), 1 (NHWC) or 2 (NCHWc"));
   s = conv_error({1, 1, 5, 5}, {1, 1, 3, 3}, {3, 3, 1, 1, 0, 0, 1, 1});
   EXPECT_TRUE(has_substr(s.message(), "conv2d: missing i arg 8 (same_mode: padding mode); conv2d needs 9 integer (i) args"));
 }

@@ -95,7 +95,7 @@ TEST(Maxpool2dOp, RejectsBadArguments) {
             "smaller than the dilated kernel 2x2");
   Context c4;
   s = run_op("maxpool2d", {.in = {&x}, .i = window(2, 1, 0, 1, 0, 3)}, c4);
-  EXPECT_TRUE(has_substr(s.message(), "i arg 10 (data_format) is 3: it must be 0 (NCHW) or 1 (NHWC)"));
+  EXPECT_TRUE(has_substr(s.message(), "i arg 10 (data_format) is 3: it must be 0 (NCHW), 1 (NHWC) or 2 (NCHWc"));
   NDArray x3 = make(DataType::kFloat32, {3, 5, 5}, iota(75));
   Context c5;
   s = run_op("maxpool2d", {.in = {&x3}, .i = window(2, 1, 0, 1, 0, 1)}, c5);
