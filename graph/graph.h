@@ -130,6 +130,15 @@ struct GraphConfig {
   bool profiling = false;
 };
 
+// The layout the graph optimizer gives NCHW convolution and pooling nodes
+// (Note [Graph rewrites] in graph/optimizer.h).
+enum class GraphLayout {
+  kAuto,   // NCHWc where oneDNN runs this CPU's blocked kernels and every window op takes it, else NHWC;
+           // LIBOPS_GRAPH_LAYOUT=nhwc or nchwc in the environment decides instead
+  kNhwc,   // channels-last
+  kNchwc,  // channel-blocked (Note [Channel-blocked layout] in libops/ops/nn/conv_utils.h)
+};
+
 struct LoadOptions {
   // load_buffer only: the caller's buffer outlives the Graph, so constants
   // whose data is 64-byte aligned in it are used in place, without a copy.
@@ -140,6 +149,7 @@ struct LoadOptions {
   // Note [Graph rewrites] (graph/optimizer.h); false loads the graph as
   // written (so does LIBOPS_GRAPH_REWRITES=0).
   bool rewrites = true;
+  GraphLayout layout = GraphLayout::kAuto;
 };
 
 class Graph {

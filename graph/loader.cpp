@@ -741,8 +741,16 @@ Status GraphLoader::load() {
   }
   RETURN_IF_ERROR(check_subgraph_calls());
   // Note [Graph rewrites].
-  if (options_.rewrites && rewrites_enabled_by_environment())
-    for (Body& body : g_.bodies_) RETURN_IF_ERROR(optimize_body(body, g_.rewrites_));
+  if (options_.rewrites && rewrites_enabled_by_environment()) {
+    LayoutChoice choice;
+    choice.layout = options_.layout;
+    if (const fb::Configuration* c = root_->configuration()) {
+      Device d;
+      const std::string device = fb_string(c->device());
+      choice.cpu_graph = device.empty() || (Device::parse(device.c_str(), d).is_ok() && d.is_cpu());
+    }
+    for (Body& body : g_.bodies_) RETURN_IF_ERROR(optimize_body(body, choice, g_.rewrites_));
+  }
   // Subgraphs first is not needed: inference of a control-flow node infers
   // the bodies it calls itself.
   for (int b = 0; b < g_.num_bodies(); ++b) RETURN_IF_ERROR(plan_body(b));

@@ -9,6 +9,8 @@
 #include <unordered_map>
 
 #include "graph/planner.h"
+#include "libops/blas/conv_dnnl.h"
+#include "libops/core/cpu_isa.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/registry.h"
 
@@ -399,7 +401,7 @@ Status fuse_gelu(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>&
   return Status::ok();
 }
 
-// ---------------------------------------------------------------- channels-last
+// ---------------------------------------------------------------- layouts
 
 const int64_t kToNhwc[4] = {0, 2, 3, 1};
 const int64_t kToNchw[4] = {0, 3, 1, 2};
@@ -425,6 +427,19 @@ bool elementwise(const Node& n) {
   return false;
 }
 
+// Element-wise ops that give 0 where every input is 0, so the zero lanes of
+// NCHWc values stay zero (Note [Channel-blocked layout]).
+bool keeps_zeros(const Node& n) {
+  static const char* const kOps[] = {"relu", "relu6", "leaky_relu", "elu",     "selu",    "celu",    "gelu",
+                                     "tanh", "silu",  "mish",       "softsign", "hard_swish", "add", "subtract",
+                                     "multiply", "maximum", "minimum", "abs",  "neg",     "sqrt",    "square"};
+  if (!elementwise(n)) return false;
+  if (is_op(n, "clip")) return n.args.t.size() >= 2 && n.args.t[0] <= 0 && n.args.t[1] >= 0;
+  for (const char* name : kOps)
+    if (std::strcmp(n.op->name(), name) == 0) return true;
+  return false;
+}
+
 // The position of a window op's data_format i arg, -1 for other nodes.
 int window_format_arg(const Node& n) {
   if ((is_op(n, "conv2d") || is_op(n, "depthwise_conv2d") || is_op(n, "deconv2d")) && n.args.i.size() > 9) return 9;
@@ -444,11 +459,65 @@ bool spatial_reduction(const Node& n) {
   return std::min(a, b) == 2 && std::max(a, b) == 3;
 }
 
-// The channels-last rewrite of Note [Graph rewrites] on one body. New
+const NDArray* constant_of(const Body& body, int32_t slot) {
+  for (size_t i = 0; i < body.constant_slots.size(); ++i)
+    if (body.constant_slots[i] == slot) return &body.constants[i];
+  return nullptr;
+}
+
+// The filters of an NCHW conv2d whose weights are a float32 constant
+// (weights_format i arg 10: 0 [kH, kW, Cin, Cout], 1 [Cout, Cin, kH, kW],
+// 2 [Cout, kH, kW, Cin]), and its input channels; -1 for any other node.
+int64_t constant_conv_filters(const Body& body, const Node& n, int64_t* input_channels = nullptr) {
+  if (!is_op(n, "conv2d") || n.inputs.size() < 2) return -1;
+  const NDArray* w = constant_of(body, n.inputs[1]);
+  if (w == nullptr || w->rank() != 4 || w->dtype() != DataType::kFloat32) return -1;
+  const int64_t format = n.args.i.size() > 10 ? n.args.i[10] : 1;
+  const int64_t groups = n.args.i.size() > 11 ? n.args.i[11] : 1;
+  if (input_channels != nullptr) *input_channels = groups * w->dim(format == 0 ? 2 : format == 1 ? 1 : 3);
+  return format == 0 ? w->dim(3) : w->dim(0);
+}
+
+bool on_the_cpu(const Node& n) { return !n.placed || n.placement.is_cpu(); }
+
+// The layout a body's window ops run in after the rewrite.
+struct TargetLayout {
+  bool blocked = false;  // NCHWc with `lanes` lanes; else NHWC
+  int64_t lanes = 0;
+};
+
+// Note [Graph rewrites]: NCHWc where oneDNN runs this CPU's blocked kernels
+// and every NCHW window op of the body takes the layout: conv2d with
+// float32 constant weights, maxpool2d and avgpool2d, placed on the CPU in a
+// graph configured for it. Else NHWC.
+TargetLayout choose_layout(const Body& body, const LayoutChoice& choice) {
+  TargetLayout t;
+  if (choice.layout == GraphLayout::kNhwc) return t;
+  if (choice.layout == GraphLayout::kAuto) {
+    if (!choice.cpu_graph || !blas::dnnl_enabled() || cpu_isa_supported() == CpuIsa::kBaseline) return t;
+    for (const Node& n : body.nodes) {
+      const int fmt = window_format_arg(n);
+      if (fmt < 0 || n.args.i[static_cast<size_t>(fmt)] != 0) continue;
+      const bool takes = constant_conv_filters(body, n) > 0 || is_op(n, "maxpool2d") || is_op(n, "avgpool2d");
+      if (!takes || !on_the_cpu(n)) return t;
+    }
+  }
+  t.blocked = true;
+  t.lanes = cpu_isa_supported() == CpuIsa::kAvx512 ? 16 : 8;
+  return t;
+}
+
+// The layout rewrite of Note [Graph rewrites] on one body: window ops go
+// NHWC (between permutes) or NCHWc (between block_channels and
+// unblock_channels), and the conversions back move down and cancel. New
 // nodes are appended; the caller restores the topological order.
-class ChannelsLast {
+class LayoutRewrite {
  public:
-  explicit ChannelsLast(Body& body) : body_(body), permute_(OpRegistry::instance().find("permute")) {
+  LayoutRewrite(Body& body, TargetLayout target)
+      : body_(body),
+        target_(target),
+        to_op_(OpRegistry::instance().find(target.blocked ? "block_channels" : "permute")),
+        back_op_(OpRegistry::instance().find(target.blocked ? "unblock_channels" : "permute")) {
     for (const Node& n : body.nodes) next_id_ = std::max(next_id_, n.id);
     next_id_ = next_id_ == UINT32_MAX ? next_id_ : next_id_ + 1;  // ids only label messages and profiles
     first_new_slot_ = body.num_slots;
@@ -457,45 +526,74 @@ class ChannelsLast {
   }
 
   Status run(std::vector<std::string>& log) {
-    if (permute_ == nullptr) return Status::ok();
+    if (to_op_ == nullptr || back_op_ == nullptr) return Status::ok();
     const size_t n0 = body_.nodes.size();
-    // 1. Each NCHW window op goes channels-last between a permute to NHWC
-    // and one back.
+    // 1. Each NCHW window op goes NHWC or NCHWc between a conversion to
+    // that layout and one back.
     int converted = 0;
     for (size_t i = 0; i < n0; ++i) {
       const int fmt = window_format_arg(body_.nodes[i]);
       if (fmt < 0 || body_.nodes[i].inputs.empty() || body_.nodes[i].args.i[static_cast<size_t>(fmt)] != 0) continue;
+      int64_t channels = 0;  // of the output, for unblock_channels
+      if (target_.blocked) {
+        const Node& n = body_.nodes[i];
+        int64_t input_channels = 0;
+        if (is_op(n, "conv2d")) channels = constant_conv_filters(body_, n, &input_channels);
+        else if (is_op(n, "maxpool2d") || is_op(n, "avgpool2d")) channels = back_channels(n.inputs[0]);
+        // Other window ops, and pools of values of unknown channels, stay NCHW.
+        if (channels <= 0 || !on_the_cpu(n)) continue;
+        if (input_channels > 0 && input_channels < target_.lanes) {
+          // An image of fewer channels than a block (a network's first
+          // layer) goes in as NCHW: oneDNN's kernels for it read nchw.
+          Node& conv = body_.nodes[i];
+          static const int64_t kDefaults[] = {1, 1, 0};  // weights_format, groups, activation
+          for (size_t k = conv.args.i.size(); k < 13; ++k) conv.args.i.push_back(kDefaults[k - 10]);
+          conv.args.i.resize(14);
+          conv.args.i[9] = 2;
+          conv.args.i[13] = target_.lanes;
+          RETURN_IF_ERROR(convert_back(i, channels));
+          ++converted;
+          continue;
+        }
+      }
       int32_t in = -1;
-      RETURN_IF_ERROR(add_permute(body_.nodes[i].inputs[0], kToNhwc, i, "/to_nhwc", in));
+      RETURN_IF_ERROR(add_to(body_.nodes[i].inputs[0], i, in));
       body_.nodes[i].inputs[0] = in;
-      body_.nodes[i].args.i[static_cast<size_t>(fmt)] = 1;
-      RETURN_IF_ERROR(permute_back(i));
+      body_.nodes[i].args.i[static_cast<size_t>(fmt)] = target_.blocked ? 2 : 1;
+      RETURN_IF_ERROR(convert_back(i, channels));
       ++converted;
     }
     if (converted == 0) return Status::ok();
 
-    // 2. Permutes back to NCHW move down through the ops that do not care
-    // about the layout, in topological order, so that the next window op's
-    // permute to NHWC meets them.
+    // 2. Conversions back move down through the ops that do not care about
+    // the layout, in topological order, so that the next window op's
+    // conversion meets them.
     for (size_t i = 0; i < n0; ++i) {
-      bool keeps_rank4 = true;
-      if (!sinks(i, keeps_rank4)) continue;
+      int64_t channels = 0;
+      bool needs_back = true;
+      if (!sinks(i, channels, needs_back)) continue;
       for (int32_t& s : body_.nodes[i].inputs)
-        if (const Node* p = to_nchw_producer(s)) s = p->inputs[0];
-      if (keeps_rank4) RETURN_IF_ERROR(permute_back(i));
+        if (const Node* p = back_producer(s)) s = p->inputs[0];
+      if (needs_back) RETURN_IF_ERROR(convert_back(i, channels));
     }
 
-    // 3. A permute to NHWC of a permute to NCHW is the value itself.
+    // 3. A conversion of a conversion back is the value itself (NCHWc:
+    // its zero lanes were zeros already).
     for (size_t p = 0; p < body_.nodes.size(); ++p) {
-      if (!has_perm(body_.nodes[p], kToNhwc)) continue;
-      if (const Node* src = to_nchw_producer(body_.nodes[p].inputs[0]))
-        replace_reads(body_.nodes[p].first_output, src->inputs[0], body_.nodes.size());
+      const Node& n = body_.nodes[p];
+      if (n.op != to_op_ || !(target_.blocked ? n.args.i[0] == target_.lanes : has_perm(n, kToNhwc))) continue;
+      if (const Node* src = back_producer(n.inputs[0])) replace_reads(n.first_output, src->inputs[0], body_.nodes.size());
     }
 
-    // 4. Permutes nothing reads are dropped.
-    const int left = drop_unread_permutes();
-    log.push_back(str_format("%s%d convolution and pooling nodes run channels-last (NHWC), with %d layout permutes",
-                             body_.where.empty() ? "main: " : body_.where.c_str(), converted, left));
+    // 4. Conversions nothing reads are dropped.
+    const int left = drop_unread_conversions();
+    log.push_back(target_.blocked
+                      ? str_format("%s%d convolution and pooling nodes run channel-blocked (NCHWc, %lld lanes), with %d "
+                                   "layout conversions",
+                                   body_.where.empty() ? "main: " : body_.where.c_str(), converted,
+                                   static_cast<long long>(target_.lanes), left)
+                      : str_format("%s%d convolution and pooling nodes run channels-last (NHWC), with %d layout permutes",
+                                   body_.where.empty() ? "main: " : body_.where.c_str(), converted, left));
     return Status::ok();
   }
 
@@ -509,81 +607,143 @@ class ChannelsLast {
     }
   }
 
-  const Node* to_nchw_producer(int32_t slot) const {
+  // The conversion back to NCHW (made here or written in the graph) that
+  // produces `slot`, or null.
+  const Node* back_producer(int32_t slot) const {
     const size_t s = static_cast<size_t>(slot);
     if (s >= producer_.size() || producer_[s] < 0) return nullptr;
     const Node& p = body_.nodes[static_cast<size_t>(producer_[s])];
-    return has_perm(p, kToNchw) ? &p : nullptr;
+    if (p.op != back_op_) return nullptr;
+    return target_.blocked || has_perm(p, kToNchw) ? &p : nullptr;
+  }
+
+  // The channels of `slot` where a conversion back (to NCHW from NCHWc)
+  // produces it, else 0.
+  int64_t back_channels(int32_t slot) const {
+    const Node* p = back_producer(slot);
+    return p != nullptr && target_.blocked ? p->args.i[0] : 0;
   }
 
   bool is_scalar_constant(int32_t slot) const {
-    for (size_t i = 0; i < body_.constant_slots.size(); ++i)
-      if (body_.constant_slots[i] == slot) return body_.constants[i].length() == 1 && body_.constants[i].rank() <= 1;
+    const NDArray* a = constant_of(body_, slot);
+    return a != nullptr && a->length() == 1 && a->rank() <= 1;
+  }
+
+  // Whether input k of element-wise node n is a one-element constant with
+  // which n still gives 0 for 0 (NCHWc's zero lanes): a finite factor, a
+  // finite non-zero divisor, a 0 added or subtracted.
+  bool zero_keeping_scalar(const Node& n, size_t k) const {
+    if (!is_scalar_constant(n.inputs[k])) return false;
+    const double v = constant_of(body_, n.inputs[k])->get_double(0);
+    if (is_op(n, "multiply")) return std::isfinite(v);
+    if (is_op(n, "divide")) return k == 1 && std::isfinite(v) && v != 0;
+    if (is_op(n, "add") || is_op(n, "subtract")) return v == 0;
     return false;
   }
 
-  // Whether node i can read its inputs' NHWC sources instead of their
-  // permutes to NCHW (adjusting its args); keeps_rank4: its output is
-  // then NHWC and needs a permute back (a global pool's [N, C] does not).
-  bool sinks(size_t i, bool& keeps_rank4) {
+  // Whether node i can read its inputs' NHWC / NCHWc sources instead of
+  // their conversions back (adjusting its args); needs_back: its output is
+  // then in that layout and needs a conversion back (NHWC: a global pool's
+  // [N, C] does not), of `channels` channels (NCHWc).
+  bool sinks(size_t i, int64_t& channels, bool& needs_back) {
     Node& n = body_.nodes[i];
+    if (target_.blocked) {
+      // NCHWc values only, all of the same channels (a broadcast across
+      // channels would meet the lanes), and zeros kept.
+      if (elementwise(n)) {
+        const bool scaled = is_op(n, "divide") && n.inputs.size() == 2 && zero_keeping_scalar(n, 1);
+        if (!keeps_zeros(n) && !scaled) return false;
+        for (size_t k = 0; k < n.inputs.size(); ++k) {
+          const int64_t c = back_channels(n.inputs[k]);
+          if (c == 0 && zero_keeping_scalar(n, k)) continue;
+          if (c == 0 || (channels != 0 && c != channels)) return false;
+          channels = c;
+        }
+        return channels != 0;
+      }
+      if (n.inputs.empty() || back_producer(n.inputs[0]) == nullptr) return false;
+      if (is_op(n, "concat") && n.args.i.size() == 1 && (n.args.i[0] == 1 || n.args.i[0] == -3)) {
+        for (int32_t s : n.inputs) {  // whole blocks only: axis 1 then concatenates the channels
+          const int64_t c = back_channels(s);
+          if (c == 0 || c % target_.lanes != 0) return false;
+          channels += c;
+        }
+        n.args.i[0] = 1;
+        return true;
+      }
+      if (spatial_reduction(n)) {  // [N, Cb, b] or [N, Cb, 1, 1, b]
+        channels = back_channels(n.inputs[0]);
+        n.args.i = {2, 3};
+        return true;
+      }
+      return false;
+    }
     if (elementwise(n)) {
       int permuted = 0;
       for (int32_t s : n.inputs) {
-        if (to_nchw_producer(s) != nullptr) ++permuted;
+        if (back_producer(s) != nullptr) ++permuted;
         else if (!is_scalar_constant(s)) return false;
       }
       return permuted > 0;
     }
-    if (n.inputs.empty() || to_nchw_producer(n.inputs[0]) == nullptr) return false;
+    if (n.inputs.empty() || back_producer(n.inputs[0]) == nullptr) return false;
     if (is_op(n, "batchnorm") && n.args.i.size() >= 3 && (n.args.i[2] == 1 || n.args.i[2] == -3)) {
       for (size_t k = 1; k < n.inputs.size(); ++k)
-        if (to_nchw_producer(n.inputs[k]) != nullptr) return false;  // statistics are [C]
+        if (back_producer(n.inputs[k]) != nullptr) return false;  // statistics are [C]
       n.args.i[2] = 3;
       return true;
     }
     if (is_op(n, "concat") && n.args.i.size() == 1 && (n.args.i[0] == 1 || n.args.i[0] == -3)) {
       for (int32_t s : n.inputs)
-        if (to_nchw_producer(s) == nullptr) return false;
+        if (back_producer(s) == nullptr) return false;
       n.args.i[0] = 3;
       return true;
     }
     if (spatial_reduction(n)) {
-      keeps_rank4 = !n.args.b.empty() && n.args.b[0];
+      needs_back = !n.args.b.empty() && n.args.b[0];
       n.args.i = {1, 2};
       return true;
     }
     return false;
   }
 
-  // Appends permute(slot, perm), placed like node `anchor`.
-  Status add_permute(int32_t slot, const int64_t* perm, size_t anchor, const char* suffix, int32_t& out) {
+  // Appends op(slot) with i args `args`, placed like node `anchor`.
+  Status add_conversion(DeclarableOp* op, int32_t slot, std::vector<int64_t> args, size_t anchor, const char* suffix,
+                        int32_t& out) {
     Node p;
     const Node& a = body_.nodes[anchor];
     p.id = next_id_++;
     p.name = a.name + suffix;
     p.kind = NodeKind::kCustom;
-    p.op = permute_;
-    p.op_label = permute_->name();
+    p.op = op;
+    p.op_label = op->name();
     p.inputs = {slot};
     p.first_output = body_.num_slots++;
     p.num_outputs = 1;
-    p.args.i.assign(perm, perm + 4);
+    p.args.i = std::move(args);
     p.device = a.device;
     p.placed = a.placed;
     p.placement = a.placement;
-    RETURN_IF_ERROR(resolve_args(permute_->descriptor().signature, permute_->name(), p.args));
+    RETURN_IF_ERROR(resolve_args(op->descriptor().signature, op->name(), p.args));
     out = p.first_output;
     body_.nodes.push_back(std::move(p));
     note_outputs(body_.nodes.size() - 1);
     return Status::ok();
   }
 
-  // Node i's output is now NHWC: its readers get it permuted back.
-  Status permute_back(size_t i) {
+  // The input `slot` of node `anchor`, converted to the target layout.
+  Status add_to(int32_t slot, size_t anchor, int32_t& out) {
+    if (target_.blocked) return add_conversion(to_op_, slot, {target_.lanes}, anchor, "/to_nchwc", out);
+    return add_conversion(to_op_, slot, {kToNhwc, kToNhwc + 4}, anchor, "/to_nhwc", out);
+  }
+
+  // Node i's output is now NHWC / NCHWc (of `channels` channels): its
+  // readers get it converted back.
+  Status convert_back(size_t i, int64_t channels) {
     const int32_t y = body_.nodes[i].first_output;
     int32_t back = -1;
-    RETURN_IF_ERROR(add_permute(y, kToNchw, i, "/to_nchw", back));
+    if (target_.blocked) RETURN_IF_ERROR(add_conversion(back_op_, y, {channels}, i, "/to_nchw", back));
+    else RETURN_IF_ERROR(add_conversion(back_op_, y, {kToNchw, kToNchw + 4}, i, "/to_nchw", back));
     replace_reads(y, back, body_.nodes.size() - 1);
     return Status::ok();
   }
@@ -602,9 +762,9 @@ class ChannelsLast {
 
   bool made_here(const Node& n) const { return n.first_output >= first_new_slot_; }
 
-  // Removes the permutes made here that nothing reads; returns how many
+  // Removes the conversions made here that nothing reads; returns how many
   // made here are left.
-  int drop_unread_permutes() {
+  int drop_unread_conversions() {
     for (bool again = true; again;) {
       again = false;
       std::vector<int32_t> reads(static_cast<size_t>(body_.num_slots), 0);
@@ -621,6 +781,8 @@ class ChannelsLast {
         kept.push_back(std::move(n));
       }
       body_.nodes = std::move(kept);
+      producer_.assign(producer_.size(), -1);
+      for (size_t p = 0; p < body_.nodes.size(); ++p) note_outputs(p);
     }
     int left = 0;
     for (const Node& n : body_.nodes) left += made_here(n) ? 1 : 0;
@@ -628,18 +790,27 @@ class ChannelsLast {
   }
 
   Body& body_;
-  DeclarableOp* permute_;
+  TargetLayout target_;
+  DeclarableOp* to_op_;
+  DeclarableOp* back_op_;
   uint32_t next_id_ = 0;
-  int32_t first_new_slot_ = 0;  // the permutes made here write slots from here on
+  int32_t first_new_slot_ = 0;  // the conversions made here write slots from here on
   std::vector<int32_t> producer_;  // slot -> node position
 };
 
 }  // namespace
 
-Status optimize_body(Body& body, std::vector<std::string>& log) {
-  const size_t logged = log.size();
-  RETURN_IF_ERROR(ChannelsLast(body).run(log));
-  const bool relaid = log.size() != logged;
+GraphLayout layout_from_environment() {
+  static const GraphLayout layout = [] {
+    const char* v = std::getenv("LIBOPS_GRAPH_LAYOUT");
+    if (v != nullptr && std::strcmp(v, "nhwc") == 0) return GraphLayout::kNhwc;
+    if (v != nullptr && std::strcmp(v, "nchwc") == 0) return GraphLayout::kNchwc;
+    return GraphLayout::kAuto;
+  }();
+  return layout;
+}
+
+Status optimize_body(Body& body, const LayoutChoice& choice, std::vector<std::string>& log) {
   BodyIndex index(body);
   std::vector<uint8_t> dropped(body.nodes.size(), 0);
   std::vector<int32_t> replaced;  // constant slots that lost a reader
@@ -655,26 +826,34 @@ Status optimize_body(Body& body, std::vector<std::string>& log) {
     RETURN_IF_ERROR(fuse_gelu(body, index, p, dropped, log));
   }
   changed |= log.size() != before;
-  if (!changed && !relaid) return Status::ok();
 
-  std::vector<Node> kept;
-  kept.reserve(body.nodes.size());
-  for (size_t p = 0; p < body.nodes.size(); ++p)
-    if (!dropped[p]) kept.push_back(std::move(body.nodes[p]));
-  body.nodes = std::move(kept);
-  // Constants a rewrite replaced and nothing else reads are released.
-  std::vector<int32_t> slots;
-  std::vector<NDArray> constants;
-  for (size_t i = 0; i < body.constant_slots.size(); ++i) {
-    const int32_t s = body.constant_slots[i];
-    const bool unread = index.reads[static_cast<size_t>(s)] == 0 &&
-                        std::find(replaced.begin(), replaced.end(), s) != replaced.end();
-    if (unread) continue;
-    slots.push_back(s);
-    constants.push_back(std::move(body.constants[i]));
+  if (changed) {
+    std::vector<Node> kept;
+    kept.reserve(body.nodes.size());
+    for (size_t p = 0; p < body.nodes.size(); ++p)
+      if (!dropped[p]) kept.push_back(std::move(body.nodes[p]));
+    body.nodes = std::move(kept);
+    // Constants a rewrite replaced and nothing else reads are released.
+    std::vector<int32_t> slots;
+    std::vector<NDArray> constants;
+    for (size_t i = 0; i < body.constant_slots.size(); ++i) {
+      const int32_t s = body.constant_slots[i];
+      const bool unread = index.reads[static_cast<size_t>(s)] == 0 &&
+                          std::find(replaced.begin(), replaced.end(), s) != replaced.end();
+      if (unread) continue;
+      slots.push_back(s);
+      constants.push_back(std::move(body.constants[i]));
+    }
+    body.constant_slots = std::move(slots);
+    body.constants = std::move(constants);
   }
-  body.constant_slots = std::move(slots);
-  body.constants = std::move(constants);
+  // After the folds, which leave convolutions the window ops of the layout
+  // rewrite can take.
+  const size_t logged = log.size();
+  LayoutChoice chosen = choice;
+  if (chosen.layout == GraphLayout::kAuto) chosen.layout = layout_from_environment();
+  RETURN_IF_ERROR(LayoutRewrite(body, choose_layout(body, chosen)).run(log));
+  if (!changed && log.size() == logged) return Status::ok();
 
   std::vector<int32_t> producer(static_cast<size_t>(body.num_slots), -1);
   for (size_t p = 0; p < body.nodes.size(); ++p)

@@ -4,17 +4,36 @@
 // before the planner infers shapes.
 //
 // Note [Graph rewrites]
-//  - channels-last: every NCHW conv2d, depthwise_conv2d, deconv2d,
-//    maxpool2d and avgpool2d runs NHWC between a permute to NHWC and one back. Then the
-//    permutes back move down through the ops that do not care about the
-//    layout (element-wise ops whose other inputs are scalars or permuted
-//    alike, batchnorm over the channels, concat along the channels, global
-//    reductions over H and W), and a permute to NHWC that meets a permute
-//    back cancels with it. What is left is a permute where a value enters
-//    the channels-last region and where it leaves to a layout-sensitive
-//    reader (a reshape, a graph output). Why: oneDNN's convolutions run
-//    NHWC data as it is, and NCHW data only through a reorder of x and of
-//    z on every call (MobileNetV2 b1 spent half its time there).
+//  - layout: every NCHW conv2d, depthwise_conv2d, deconv2d, maxpool2d and
+//    avgpool2d runs in a layout oneDNN's kernels take as it is, between a
+//    conversion to it and one back. Then the conversions back move down
+//    through the ops that do not care about the layout (element-wise ops
+//    whose other inputs are scalars or converted alike, batchnorm over the
+//    channels, concat along the channels, global reductions over H and W),
+//    and a conversion that meets a conversion back cancels with it. What is
+//    left is a conversion where a value enters the region and where it
+//    leaves to a layout-sensitive reader (a reshape, a graph output). Why:
+//    oneDNN's convolutions run NCHW data only through a reorder of x and of
+//    z on every call (MobileNetV2 b1 spent half its time there). Two
+//    targets (GraphLayout, LoadOptions::layout, LIBOPS_GRAPH_LAYOUT):
+//     * NCHWc (Note [Channel-blocked layout] in libops/ops/nn/conv_utils.h),
+//       16 lanes on AVX-512, 8 otherwise, through block_channels and
+//       unblock_channels: oneDNN's blocked kernels, which measured 10-20%
+//       faster than its NHWC ones inside MobileNetV2 and ResNet-18 (they
+//       stay fast when the activations come from memory rather than
+//       cache), and Winograd's kernels, which need no reorder in it. Only
+//       conv2d (float32 constant weights), maxpool2d and avgpool2d take it;
+//       a convolution of fewer input channels than a block (an image's
+//       first layer) reads NCHW and writes NCHWc. The lanes past C hold
+//       zeros, so only element-wise ops that keep 0 at 0 (relu, add,
+//       multiply by a finite scalar, ...) and whose blocked inputs have the
+//       same channels carry it, concat only whole blocks, and batchnorm
+//       does not. Chosen (kAuto) where oneDNN is on, the CPU has AVX2 or
+//       better, the graph is configured for the CPU, and every NCHW window
+//       op of the body takes it (else NHWC). A session moved to a GPU
+//       still runs it: there conv2d and the pools go through NCHW and NHWC
+//       views on the device.
+//     * NHWC through permutes: the rest.
 //  - batchnorm folded into conv2d: a batchnorm over the channel axis whose
 //    only input is the output of a conv2d read by nothing else, with the
 //    conv2d's weights and bias and all of the batchnorm's statistics
@@ -34,7 +53,9 @@
 //    beta), and 0.5 * x * (1 + erf(x / sqrt(2))) (either order, or x *
 //    sqrt(0.5)) becomes gelu(x), when no value inside the pattern has
 //    another reader.
-//  Each rewrite is listed (Graph::rewrites()), naming the nodes it touched.
+//  The folds run first, so the layout rewrite sees convolutions with their
+//  batchnorm and activation inside. Each rewrite is listed
+//  (Graph::rewrites()), naming the nodes it touched.
 //  LoadOptions::rewrites = false, or LIBOPS_GRAPH_REWRITES=0 in the
 //  environment, loads the graph as written.
 #pragma once
@@ -46,10 +67,16 @@
 
 namespace libops::graph {
 
+// What decides the layout rewrite's target (Note [Graph rewrites]).
+struct LayoutChoice {
+  GraphLayout layout = GraphLayout::kAuto;  // kAuto: LIBOPS_GRAPH_LAYOUT, else by the body and the CPU
+  bool cpu_graph = true;                    // the graph's configured device is the CPU (or none)
+};
+
 // Applies Note [Graph rewrites] to `body` (nodes in topological order),
 // leaving its nodes ordered and its liveness recomputed; appends one line
 // per rewrite to `log`.
-Status optimize_body(Body& body, std::vector<std::string>& log);
+Status optimize_body(Body& body, const LayoutChoice& choice, std::vector<std::string>& log);
 
 // Whether rewrites are on by the environment (LIBOPS_GRAPH_REWRITES).
 bool rewrites_enabled_by_environment();

@@ -170,9 +170,11 @@ TEST(OnnxImport, FoldsConstantSubgraphs) {
 // Whole blocks imported from ONNX go through the loader's rewrites (Note
 // [Graph rewrites]); the goldens check their outputs against ONNX Runtime.
 TEST(OnnxImport, ModelsImportedFromOnnxAreRewritten) {
-  auto rewrites_of = [](const std::string& file) {
+  auto rewrites_of = [](const std::string& file, GraphLayout layout = GraphLayout::kNhwc) {
     std::shared_ptr<const Graph> g;
-    EXPECT_OK(Graph::load_file(kDir + file, g));
+    LoadOptions o;
+    o.layout = layout;
+    EXPECT_OK(Graph::load_file(kDir + file, o, g));
     std::string all;
     if (g)
       for (const std::string& r : g->rewrites()) all += r + "\n";
@@ -187,6 +189,8 @@ TEST(OnnxImport, ModelsImportedFromOnnxAreRewritten) {
   EXPECT_NE(bert.find("(a decomposed gelu) became gelu"), std::string::npos) << bert;
   const std::string unet = rewrites_of("model_unet_mini.onnx");
   EXPECT_NE(unet.find("5 convolution and pooling nodes run channels-last"), std::string::npos) << unet;
+  const std::string blocked = rewrites_of("model_mobilenet_block.onnx", GraphLayout::kNchwc);
+  EXPECT_NE(blocked.find("3 convolution and pooling nodes run channel-blocked (NCHWc"), std::string::npos) << blocked;
 }
 
 std::string convert_error(const std::string& file, std::vector<std::string>* problems = nullptr) {

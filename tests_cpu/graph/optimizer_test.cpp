@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "graph/executor.h"
+#include "libops/core/cpu_isa.h"
 #include "graph_builder.h"
 #include "test_util.h"
 
@@ -29,10 +30,12 @@ struct Loaded {
   NDArray out;
 };
 
-Loaded load_and_run(const std::vector<uint8_t>& bytes, bool rewrites, const NDArray& x) {
+Loaded load_and_run(const std::vector<uint8_t>& bytes, bool rewrites, const NDArray& x,
+                    GraphLayout layout = GraphLayout::kAuto) {
   Loaded r;
   LoadOptions o;
   o.rewrites = rewrites;
+  o.layout = layout;
   Status ls = Graph::load_buffer(bytes.data(), bytes.size(), o, r.graph);
   EXPECT_TRUE(ls.is_ok()) << ls.message();
   if (!r.graph) return r;
@@ -92,20 +95,39 @@ int count_ops(const Graph& g, const char* label) {
   return n;
 }
 
-// Loads `bytes` with and without rewrites, runs both on x; they must agree.
-// Returns the rewritten graph.
-std::shared_ptr<const Graph> expect_same_outputs(const std::vector<uint8_t>& bytes, const NDArray& x,
-                                                 double tol) {
+// Loads `bytes` without rewrites and with them, for each target layout of
+// the layout rewrite, and runs each on x; they must agree. Returns the
+// graph rewritten for `layout`.
+std::shared_ptr<const Graph> expect_same_outputs(const std::vector<uint8_t>& bytes, const NDArray& x, double tol,
+                                                 GraphLayout layout = GraphLayout::kAuto) {
   Loaded plain = load_and_run(bytes, false, x);
-  Loaded rewritten = load_and_run(bytes, true, x);
-  if (!plain.graph || !rewritten.graph) {
+  if (!plain.graph) {
     ADD_FAILURE() << "did not load";
     return nullptr;
   }
   EXPECT_TRUE(plain.graph->rewrites().empty());
-  EXPECT_EQ(plain.out.shape(), rewritten.out.shape());
-  EXPECT_TRUE(libops::test::all_close(rewritten.out, libops::test::values(plain.out), tol, tol));
-  return rewritten.graph;
+  std::shared_ptr<const Graph> asked;
+  for (GraphLayout l : {GraphLayout::kAuto, GraphLayout::kNhwc, GraphLayout::kNchwc}) {
+    SCOPED_TRACE(l == GraphLayout::kAuto ? "auto layout" : l == GraphLayout::kNhwc ? "NHWC" : "NCHWc");
+    Loaded rewritten = load_and_run(bytes, true, x, l);
+    if (!rewritten.graph) {
+      ADD_FAILURE() << "did not load";
+      return nullptr;
+    }
+    EXPECT_EQ(plain.out.shape(), rewritten.out.shape());
+    EXPECT_TRUE(libops::test::all_close(rewritten.out, libops::test::values(plain.out), tol, tol));
+    if (l == layout) asked = rewritten.graph;
+  }
+  return asked;
+}
+
+std::shared_ptr<const Graph> load_with_layout(const std::vector<uint8_t>& bytes, GraphLayout layout) {
+  LoadOptions o;
+  o.layout = layout;
+  std::shared_ptr<const Graph> g;
+  const Status s = Graph::load_buffer(bytes.data(), bytes.size(), o, g);
+  EXPECT_TRUE(s.is_ok()) << s.message();
+  return g;
 }
 
 // The batchnorm is folded (`folded`) or left, and the outputs agree.
@@ -121,12 +143,12 @@ void expect_fold(const ConvBnGraph& spec, bool folded) {
 TEST(GraphRewrites, FoldsBatchnormIntoConv2d) {
   ConvBnGraph spec;
   expect_fold(spec, true);
-  std::shared_ptr<const Graph> g;
-  ASSERT_TRUE(test::load(spec.build(), g).is_ok());
+  std::shared_ptr<const Graph> g = load_with_layout(spec.build(), GraphLayout::kNhwc);
+  ASSERT_TRUE(g);
   ASSERT_EQ(g->rewrites().size(), 3u);
-  EXPECT_EQ(g->rewrites()[0], "main: 1 convolution and pooling nodes run channels-last (NHWC), with 2 layout permutes");
-  EXPECT_EQ(g->rewrites()[1], "node 8 'bn1' (batchnorm) folded into node 3 'conv1' (conv2d)");
-  EXPECT_EQ(g->rewrites()[2], "node 9 'relu1' (relu) fused into node 3 'conv1' (conv2d)");
+  EXPECT_EQ(g->rewrites()[0], "node 8 'bn1' (batchnorm) folded into node 3 'conv1' (conv2d)");
+  EXPECT_EQ(g->rewrites()[1], "node 9 'relu1' (relu) fused into node 3 'conv1' (conv2d)");
+  EXPECT_EQ(g->rewrites()[2], "main: 1 convolution and pooling nodes run channels-last (NHWC), with 2 layout permutes");
   // x -> permute to NHWC -> conv2d (with the batchnorm and the relu) ->
   // permute back.
   ASSERT_EQ(g->main().nodes.size(), 3u);
@@ -213,16 +235,102 @@ TEST(GraphRewrites, RunsNchwNetworksChannelsLast) {
   m.output("y", m.op("reshape", {pooled}, flat, "reshape"));
   m.output("features", c2);  // an NCHW output in the middle still reads NCHW
   NDArray xv = make(DataType::kFloat32, {2, 3, 9, 8}, ramp(2 * 3 * 9 * 8, 1.0, 0.0));
-  auto rewritten = expect_same_outputs(g.finish(), xv, 1e-5);
+  auto rewritten = expect_same_outputs(g.finish(), xv, 1e-5, GraphLayout::kNhwc);
   ASSERT_TRUE(rewritten);
   // conv1, pool, conv2 and conv3; permutes: x to NHWC, conv2's output back
   // for the "features" output. relu1 joins conv1; relu2 follows an add.
   ASSERT_EQ(rewritten->rewrites().size(), 2u);
-  EXPECT_EQ(rewritten->rewrites()[0],
+  EXPECT_EQ(rewritten->rewrites()[0], "node 3 'relu1' (relu) fused into node 2 'conv1' (conv2d)");
+  EXPECT_EQ(rewritten->rewrites()[1],
             "main: 4 convolution and pooling nodes run channels-last (NHWC), with 2 layout permutes");
-  EXPECT_EQ(rewritten->rewrites()[1], "node 3 'relu1' (relu) fused into node 2 'conv1' (conv2d)");
   EXPECT_EQ(count_ops(*rewritten, "permute"), 2);
   EXPECT_EQ(count_ops(*rewritten, "relu"), 1);
+}
+
+// The same network channel-blocked (Note [Channel-blocked layout]): conv1
+// reads the 3-channel image as NCHW (fewer channels than a block) and
+// writes NCHWc; the pool, conv2, the scale by a constant, the residual
+// add, relu2, conv3 and the global pool all stay NCHWc. What is left is an
+// unblock for the "features" output and one after the global pool, whose
+// [N, C / b, b] becomes [N, C].
+TEST(GraphRewrites, RunsNchwNetworksChannelBlocked) {
+  GraphBuilder g;
+  auto& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3, 9, 8});
+  auto conv = [&](Ref in, int64_t cin, int64_t cout, int64_t k, int64_t pad, const char* name) {
+    NodeArgs a;
+    a.i = {k, k, 1, 1, pad, pad, 1, 1, 0};
+    Ref w = m.constant(std::string(name) + "_w", make(DataType::kFloat32, {cout, cin, k, k},
+                                                       ramp(cout * cin * k * k, 0.3, static_cast<double>(cout))));
+    return m.op("conv2d", {in, w}, a, name);
+  };
+  Ref c1 = m.op("relu", {conv(x, 3, 20, 3, 1, "conv1")}, {}, "relu1");
+  NodeArgs pool;
+  pool.i = {2, 2, 2, 2, 0, 0, 1, 1, 0};
+  Ref p = m.op("maxpool2d", {c1}, pool, "pool");
+  Ref c2 = conv(p, 20, 20, 3, 1, "conv2");
+  Ref half = m.constant("half", make(DataType::kFloat32, {}, {0.5}));
+  Ref sum = m.op("add", {m.op("multiply", {c2, half}, {}, "scale"), p}, {}, "residual");
+  Ref c3 = conv(m.op("relu", {sum}, {}, "relu2"), 20, 24, 1, 0, "conv3");
+  NodeArgs mean;
+  mean.i = {2, 3};
+  Ref pooled = m.op("reduce_mean", {c3}, mean, "gap");
+  NodeArgs flat;
+  flat.i = {2, 4, 6};
+  m.output("y", m.op("reshape", {pooled}, flat, "reshape"));
+  m.output("features", c2);
+  NDArray xv = make(DataType::kFloat32, {2, 3, 9, 8}, ramp(2 * 3 * 9 * 8, 1.0, 0.0));
+  auto rewritten = expect_same_outputs(g.finish(), xv, 1e-5, GraphLayout::kNchwc);
+  ASSERT_TRUE(rewritten);
+  ASSERT_EQ(rewritten->rewrites().size(), 2u);
+  const std::string lanes = cpu_isa_supported() == CpuIsa::kAvx512 ? "16" : "8";
+  EXPECT_EQ(rewritten->rewrites()[1], "main: 4 convolution and pooling nodes run channel-blocked (NCHWc, " + lanes +
+                                          " lanes), with 2 layout conversions");
+  EXPECT_EQ(count_ops(*rewritten, "block_channels"), 0);
+  EXPECT_EQ(count_ops(*rewritten, "unblock_channels"), 2);
+  for (const Node& n : rewritten->main().nodes) {
+    if (n.op_label == "conv2d") EXPECT_EQ(n.args.i[9], 2) << n.name;
+    if (n.op_label == "maxpool2d") EXPECT_EQ(n.args.i[10], 2) << n.name;
+  }
+}
+
+// What NCHWc cannot carry stays NCHW around it: a sigmoid (which makes
+// the zero lanes 0.5) and an add of a value broadcast across the
+// channels; each convolution then has its own conversions, and the
+// outputs agree all the same.
+TEST(GraphRewrites, ChannelBlockedChainsStopWhereZerosWouldNotStay) {
+  GraphBuilder g;
+  auto& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, 20, 6, 6});
+  Ref mask = m.placeholder("mask", DataType::kFloat32, std::vector<int64_t>{1, 1, 6, 6});
+  NodeArgs a;
+  a.i = {3, 3, 1, 1, 1, 1, 1, 1, 0};
+  Ref w1 = m.constant("w1", make(DataType::kFloat32, {20, 20, 3, 3}, ramp(20 * 20 * 9, 0.2, 0.1)));
+  Ref w2 = m.constant("w2", make(DataType::kFloat32, {20, 20, 3, 3}, ramp(20 * 20 * 9, 0.2, 0.7)));
+  Ref c1 = m.op("conv2d", {x, w1}, a, "conv1");
+  Ref s = m.op("sigmoid", {c1}, {}, "sig");
+  Ref masked = m.op("add", {m.op("conv2d", {s, w2}, a, "conv2"), mask}, {}, "masked");
+  m.output("y", m.op("conv2d", {masked, w2}, a, "conv3"));
+  std::vector<uint8_t> bytes = g.finish();
+  NDArray xv = make(DataType::kFloat32, {1, 20, 6, 6}, ramp(720, 1.0, 0.0));
+  NDArray mv = make(DataType::kFloat32, {1, 1, 6, 6}, ramp(36, 2.0, 0.5));
+  std::vector<std::vector<double>> outs;
+  for (bool rewrites : {false, true}) {
+    LoadOptions o;
+    o.rewrites = rewrites;
+    o.layout = GraphLayout::kNchwc;
+    std::shared_ptr<const Graph> loaded;
+    ASSERT_OK(Graph::load_buffer(bytes.data(), bytes.size(), o, loaded));
+    if (rewrites) {
+      EXPECT_EQ(count_ops(*loaded, "block_channels"), 3);
+      EXPECT_EQ(count_ops(*loaded, "unblock_channels"), 3);
+    }
+    Session session(loaded);
+    const NDArray* in[] = {&xv, &mv};
+    ASSERT_OK(session.run(in, 2));
+    outs.push_back(libops::test::values(session.output(0)));
+  }
+  EXPECT_TRUE(libops::test::all_close(outs[1], outs[0], 1e-5, 1e-5));
 }
 
 // clip to [0, 6] is relu6 and clip to [0, inf) relu; another clip stays.
