@@ -753,7 +753,13 @@ Status GraphLoader::load() {
   }
   // Subgraphs first is not needed: inference of a control-flow node infers
   // the bodies it calls itself.
-  for (int b = 0; b < g_.num_bodies(); ++b) RETURN_IF_ERROR(plan_body(b));
+  for (int b = 0; b < g_.num_bodies(); ++b) {
+    RETURN_IF_ERROR(plan_body(b));
+    if (!options_.rewrites || !rewrites_enabled_by_environment()) continue;
+    bool changed = false;
+    RETURN_IF_ERROR(fuse_residual_adds(g_.bodies_[static_cast<size_t>(b)], g_.rewrites_, changed));
+    if (changed) RETURN_IF_ERROR(plan_body(b));
+  }
 
   if (const fb::Configuration* c = root_->configuration()) {
     g_.config_.device = fb_string(c->device());

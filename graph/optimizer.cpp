@@ -800,6 +800,76 @@ class LayoutRewrite {
 
 }  // namespace
 
+// ---------------------------------------------------------------- residual adds
+
+namespace {
+
+bool same_known_shape(const ValueShape& a, const ValueShape& b) {
+  return a.fully_known() && b.fully_known() && a.dtype == b.dtype && a.dims == b.dims;
+}
+
+// The add at `pos` whose input k is the output of a conv2d read by nothing
+// else (no activation, no residual yet, same placement), and whose other
+// input has that output's shape: the conv2d takes the other input as its
+// residual, with a zero bias where it had none.
+bool fuse_residual_add(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>& dropped,
+                       std::vector<std::string>& log) {
+  Node& add = body.nodes[pos];
+  if (!is_op(add, "add") || add.inputs.size() != 2 || add.num_outputs != 1) return false;
+  const auto shape = [&](int32_t slot) -> const ValueShape& { return body.static_shapes[static_cast<size_t>(slot)]; };
+  for (size_t k = 0; k < 2; ++k) {
+    const int32_t y = add.inputs[k], r = add.inputs[1 - k];
+    const int32_t conv_pos = index.producer[static_cast<size_t>(y)];
+    if (conv_pos < 0 || y == r || index.reads[static_cast<size_t>(y)] != 1 || dropped[static_cast<size_t>(conv_pos)])
+      continue;
+    Node& conv = body.nodes[static_cast<size_t>(conv_pos)];
+    if (!is_op(conv, "conv2d") || conv.inputs.size() > 3 || conv.args.i.size() < 13 || conv.args.i[12] != 0) continue;
+    if (conv.placed != add.placed || conv.device != add.device) continue;
+    if (!same_known_shape(shape(y), shape(r)) || !same_known_shape(shape(y), shape(add.first_output))) continue;
+    if (conv.inputs.size() == 2) {  // the residual is input 3: a zero bias of Cout comes first
+      const ValueShape& w = shape(conv.inputs[1]);
+      if (!w.fully_known() || w.dims.size() != 4) continue;
+      const int64_t cout = conv.args.i[10] == 0 ? w.dims[3] : w.dims[0];
+      NDArray zero;
+      if (!NDArray::create(w.dtype, Dims{cout}, 'c', zero).is_ok()) continue;
+      for (int64_t i = 0; i < cout; ++i) zero.set_double(i, 0.0);
+      const int32_t bias = add_constant(body, index, std::move(zero));
+      conv.inputs.push_back(bias);
+      index.reads[static_cast<size_t>(bias)]++;
+    }
+    conv.inputs.push_back(r);  // the add's read of r moves to the conv2d
+    log.push_back(str_format("%snode %u '%s' (add) fused into node %u '%s' (conv2d) as its residual",
+                             body.where.c_str(), add.id, add.name.c_str(), conv.id, conv.name.c_str()));
+    bypass(body, index, pos, y, dropped);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Status fuse_residual_adds(Body& body, std::vector<std::string>& log, bool& changed) {
+  changed = false;
+  if (body.static_shapes.size() != static_cast<size_t>(body.num_slots)) return Status::ok();
+  BodyIndex index(body);
+  std::vector<uint8_t> dropped(body.nodes.size(), 0);
+  for (size_t p = 0; p < body.nodes.size(); ++p) changed |= fuse_residual_add(body, index, p, dropped, log);
+  if (!changed) return Status::ok();
+  // relu(conv + residual): the activation joins the conv2d too.
+  for (size_t p = 0; p < body.nodes.size(); ++p)
+    if (!dropped[p]) fuse_activation(body, index, p, dropped, log);
+  std::vector<Node> kept;
+  kept.reserve(body.nodes.size());
+  for (size_t p = 0; p < body.nodes.size(); ++p)
+    if (!dropped[p]) kept.push_back(std::move(body.nodes[p]));
+  body.nodes = std::move(kept);
+  std::vector<int32_t> producer(static_cast<size_t>(body.num_slots), -1);
+  for (size_t p = 0; p < body.nodes.size(); ++p)
+    for (int32_t k = 0; k < body.nodes[p].num_outputs; ++k)
+      producer[static_cast<size_t>(body.nodes[p].first_output + k)] = static_cast<int32_t>(p);
+  return order_and_liveness(body, producer);
+}
+
 GraphLayout layout_from_environment() {
   static const GraphLayout layout = [] {
     const char* v = std::getenv("LIBOPS_GRAPH_LAYOUT");

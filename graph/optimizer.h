@@ -53,6 +53,14 @@
 //    beta), and 0.5 * x * (1 + erf(x / sqrt(2))) (either order, or x *
 //    sqrt(0.5)) becomes gelu(x), when no value inside the pattern has
 //    another reader.
+//  - residual add fused into conv2d: an add of a conv2d output read by
+//    nothing else (no activation of its own yet) and another value of the
+//    same, statically known shape becomes that conv2d's residual input
+//    (oneDNN adds it as a post-op while it writes each output tile), and a
+//    relu or relu6 after the add then becomes the conv2d's activation:
+//    ResNet's relu(conv + shortcut) in one node. It runs after the planner
+//    has inferred the shapes (an add may broadcast), and the body is
+//    planned again.
 //  The folds run first, so the layout rewrite sees convolutions with their
 //  batchnorm and activation inside. Each rewrite is listed
 //  (Graph::rewrites()), naming the nodes it touched.
@@ -77,6 +85,11 @@ struct LayoutChoice {
 // leaving its nodes ordered and its liveness recomputed; appends one line
 // per rewrite to `log`.
 Status optimize_body(Body& body, const LayoutChoice& choice, std::vector<std::string>& log);
+
+// The residual-add fusion of Note [Graph rewrites], which needs the shapes
+// the planner inferred (body.static_shapes): the caller plans the body
+// again when `changed`.
+Status fuse_residual_adds(Body& body, std::vector<std::string>& log, bool& changed);
 
 // Whether rewrites are on by the environment (LIBOPS_GRAPH_REWRITES).
 bool rewrites_enabled_by_environment();

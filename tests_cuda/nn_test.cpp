@@ -327,6 +327,30 @@ TEST(CudaNn, ChannelBlockedLayoutMatchesTheCpu) {
   expect_cuda_matches_cpu("unblock_channels", pooled, {20}, {}, DataType::kFloat32, "unblock_channels");
 }
 
+// conv2d's residual input (input 3), added before the activation: after
+// cuDNN's convolution, on the device; NCHW and NCHWc.
+TEST(CudaNn, Conv2dResidualMatchesTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  auto inputs = [](DataType dt) {
+    return std::vector<NDArray>{make(dt, {2, 8, 9, 7}, ramp(2 * 8 * 63, 1.0)), make(dt, {12, 8, 3, 3}, ramp(864, 0.2, 1.1)),
+                                make(dt, {12}, ramp(12, 0.5, 2.3)), make(dt, {2, 12, 9, 7}, ramp(2 * 12 * 63, 2.0, 0.7))};
+  };
+  for (int64_t act : {0, 1})
+    expect_cuda_matches_cpu("conv2d", inputs, {3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, act}, {}, DataType::kFloat32,
+                            act ? "residual relu" : "residual");
+  auto blocked = [&inputs](DataType dt) {
+    std::vector<NDArray> v = inputs(dt);
+    for (size_t k : {size_t{0}, size_t{3}}) {
+      Context ctx;
+      EXPECT_OK(test::run_op("block_channels", {.in = {&v[k]}, .i = {16}}, ctx));
+      v[k] = *ctx.output(0);
+    }
+    return v;
+  };
+  expect_cuda_matches_cpu("conv2d", blocked, {3, 3, 1, 1, 1, 1, 1, 1, 0, 2, 1, 1, 1}, {}, DataType::kFloat32,
+                          "NCHWc residual relu");
+}
+
 struct PoolGeometry {
   const char* name;
   const char* op;

@@ -77,7 +77,8 @@ struct ConvPrimitives {
   bool transposed = false;
   dnnl::convolution_forward conv;      // transposed: deconv instead
   dnnl::deconvolution_forward deconv;
-  memory user_x, user_w, user_b, user_z;  // over the caller's pointers, set per call
+  memory user_x, user_w, user_b, user_z, user_r;  // over the caller's pointers, set per call
+  bool residual_by_sum = false;  // the residual goes in as z's prior contents (a sum post-op)
   memory conv_x, conv_w, conv_z;          // the convolution's layouts (== user_* where no reorder)
   bool reorder_x = false, reorder_w = false, reorder_z = false;
   dnnl::reorder to_conv_x, to_conv_w, from_conv_z;
@@ -138,8 +139,8 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
   // read); a transposed one with output padding would, which oneDNN does
   // not take: the caller's own path runs those.
   int64_t pad_bottom, pad_right;
-  if (g.transposed && g.post_op != ConvPostOp::kNone)
-    throw dnnl::error(dnnl_unimplemented, "a post-op on a transposed convolution");
+  if (g.transposed && (g.post_op != ConvPostOp::kNone || g.residual))
+    throw dnnl::error(dnnl_unimplemented, "a post-op or a residual on a transposed convolution");
   if (g.transposed) {
     pad_bottom = (g.h - 1) * g.sh + (g.kh - 1) * g.dh + 1 - g.pad_top - g.oh;
     pad_right = (g.w - 1) * g.sw + (g.kw - 1) * g.dw + 1 - g.pad_left - g.ow;
@@ -166,13 +167,21 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
                       user_z_md);
     return p;
   }
-  dnnl::primitive_attr attr;
-  if (g.post_op != ConvPostOp::kNone) {
+  if (g.residual && !as_given) throw dnnl::error(dnnl_unimplemented, "a residual with reordered x and z");
+  // The residual (a binary add, or for Winograd a sum into z's prior
+  // contents), then the activation.
+  auto attributes = [&](bool residual_by_sum) {
     dnnl::post_ops ops;
+    if (g.residual && residual_by_sum) ops.append_sum(1.f);
+    else if (g.residual) ops.append_binary(dnnl::algorithm::binary_add, user_z_md);
     if (g.post_op == ConvPostOp::kRelu) ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
-    else ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, 0.f, 6.f);
+    else if (g.post_op == ConvPostOp::kRelu6) ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, 0.f, 6.f);
+    dnnl::primitive_attr attr;
     attr.set_post_ops(ops);
-  }
+    return attr;
+  };
+  dnnl::primitive_attr attr = attributes(false);
+  p->user_r = memory(user_z_md, eng, DNNL_MEMORY_NONE);
   // Note [Winograd convolution]: oneDNN's Winograd kernels work on their
   // own blocked layouts (so x and z get reorders, NHWC as well); where
   // it has none for the case, the direct convolution runs.
@@ -185,14 +194,18 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
                            : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
                                                              dnnl::algorithm::convolution_winograd, any_x, w_md,
                                                              any_z, strides, dilates, pad_l, pad_r);
-      const dnnl::convolution_forward::primitive_desc pd(desc, attr, eng);
+      const dnnl::convolution_forward::primitive_desc pd(desc, attributes(true), eng);
       p->conv = dnnl::convolution_forward(pd);
       p->impl = pd.impl_info_str();
+      p->residual_by_sum = g.residual;
       finish_primitives(*p, pd.src_desc(), pd.weights_desc(), pd.dst_desc(), user_x_md, user_w_md, user_b_md,
                         user_z_md);
-      return p;
+      // A sum post-op reads z's prior contents where the kernel writes: a
+      // z of another layout would need the residual reordered in.
+      if (!(p->residual_by_sum && p->reorder_z)) return p;
     } catch (const dnnl::error&) {
     }
+    p->residual_by_sum = false;
   }
   auto desc = has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
                                                          dnnl::algorithm::convolution_direct, x_md, w_md, user_b_md,
@@ -236,10 +249,11 @@ ConvWeightsCache::ConvWeightsCache() = default;
 ConvWeightsCache::~ConvWeightsCache() = default;
 
 namespace {
-// The weights' layout does not depend on the post-op: a node that switches
+// The weights' layout does not depend on the post-ops: a node that switches
 // between the fused and the unfused activation keeps its cached weights.
 bool same_weights(Conv2dGeometry a, Conv2dGeometry b) {
   a.post_op = b.post_op = ConvPostOp::kNone;
+  a.residual = b.residual = false;
   return a == b;
 }
 }  // namespace
@@ -250,8 +264,9 @@ bool ConvWeightsCache::holds(const void* source, const Conv2dGeometry& g, int th
 }
 
 Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, const float* bias, float* z,
-                       int threads, ConvWeightsCache* cache, const void* source) {
+                       int threads, ConvWeightsCache* cache, const void* source, const float* residual) {
   if (!dnnl_enabled()) return Status::error(StatusCode::kNotImplemented, "oneDNN is turned off");
+  if (g.residual && residual == nullptr) return Status::error(StatusCode::kInvalidArgument, "no residual");
   try {
     if (threads < 1) threads = 1;
     const bool cached = cache != nullptr && cache->holds(source, g, threads);
@@ -289,6 +304,12 @@ Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, 
     std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, p.conv_x}, {DNNL_ARG_WEIGHTS, weights},
                                             {DNNL_ARG_DST, p.conv_z}};
     if (bias != nullptr) args.emplace(DNNL_ARG_BIAS, p.user_b);
+    if (g.residual && p.residual_by_sum) {
+      if (residual != z) std::memcpy(z, residual, p.user_z.get_desc().get_size());
+    } else if (g.residual) {
+      p.user_r.set_data_handle(const_cast<float*>(residual));
+      args.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, p.user_r);
+    }
     if (p.transposed) p.deconv.execute(stream, args);
     else p.conv.execute(stream, args);
     if (p.reorder_z) p.from_conv_z.execute(stream, p.conv_z, p.user_z);
@@ -323,7 +344,7 @@ ConvWeightsCache::~ConvWeightsCache() = default;
 bool ConvWeightsCache::holds(const void*, const Conv2dGeometry&, int) const { return false; }
 
 Status dnnl_conv2d_f32(const Conv2dGeometry&, const float*, const float*, const float*, float*, int,
-                       ConvWeightsCache*, const void*) {
+                       ConvWeightsCache*, const void*, const float*) {
   return Status::error(StatusCode::kNotImplemented, "libops was built without oneDNN");
 }
 

@@ -21,7 +21,10 @@
 //  (Conv2dGeometry::transposed). An activation runs as a oneDNN post-op
 //  where the caller asks (Conv2dGeometry::post_op): oneDNN's eltwise
 //  post-ops turn NaN into 0, so conv2d asks only where no NaN can arise
-//  (Note [Fused activation] in libops/ops/nn/conv2d.cpp).
+//  (Note [Fused activation] in libops/ops/nn/conv2d.cpp). A residual
+//  (Conv2dGeometry::residual) is a binary-add post-op before it; Winograd's
+//  kernels have no binary post-ops, so there z first gets a copy of the
+//  residual and a sum post-op adds the convolution to it.
 //  float32 only. LIBOPS_DNNL=0 in the environment (or set_dnnl_enabled)
 //  turns the helper off; a build without oneDNN never uses it.
 #pragma once
@@ -52,6 +55,10 @@ struct Conv2dGeometry {
   // deconv2d: the transposed convolution from x [n, c, h, w] to z [n,
   // cout, oh, ow]; weights [c, cout, kH, kW]; groups 1.
   bool transposed = false;
+  // z = conv + bias + r, r a dense array of z's layout and extents (the
+  // `residual` pointer of dnnl_conv2d_f32), before the post-op; nhwc or
+  // channel_block only.
+  bool residual = false;
   // NaN becomes 0 under either activation; finite values are exact.
   ConvPostOp post_op = ConvPostOp::kNone;
   // Winograd's algorithm where oneDNN has it for the case, else the direct
@@ -91,7 +98,7 @@ class ConvWeightsCache {
 
  private:
   friend Status dnnl_conv2d_f32(const Conv2dGeometry&, const float*, const float*, const float*, float*, int,
-                                ConvWeightsCache*, const void*);
+                                ConvWeightsCache*, const void*, const float*);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
@@ -103,8 +110,12 @@ class ConvWeightsCache {
 // caller runs its own path.
 // With `cache` (and `source`, the identity of the caller's weights), the
 // reordered weights are kept or reused (Note [Cached convolution weights]).
+// With g.residual, `residual` is added to every output before the post-op
+// (a binary post-op; Winograd's kernels, which have none, sum into z after
+// a copy of it); it may be z itself.
 Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, const float* bias, float* z,
-                       int threads, ConvWeightsCache* cache = nullptr, const void* source = nullptr);
+                       int threads, ConvWeightsCache* cache = nullptr, const void* source = nullptr,
+                       const float* residual = nullptr);
 
 // oneDNN's name for the kernel a call with g (with or without a bias) runs
 // on `threads` threads, e.g. "jit:avx512_core" or "jit_wino_4x3:avx512_core";

@@ -333,6 +333,60 @@ TEST(GraphRewrites, ChannelBlockedChainsStopWhereZerosWouldNotStay) {
   EXPECT_TRUE(libops::test::all_close(outs[1], outs[0], 1e-5, 1e-5));
 }
 
+// A ResNet block, relu(conv(relu(conv(h))) + h), and a shortcut through a
+// 1x1 conv without bias: each add becomes the residual of the conv2d
+// before it (the one without bias gets a zero bias), and the relu after it
+// that conv2d's activation. An add that broadcasts a [N, C, 1, 1] value
+// stays, and so does every add of a graph whose batch is not known.
+TEST(GraphRewrites, FusesResidualAddsIntoConv2d) {
+  for (bool known_batch : {true, false}) {
+    SCOPED_TRACE(known_batch ? "static shapes" : "unknown batch");
+    GraphBuilder g;
+    auto& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{known_batch ? 2 : -1, 16, 6, 6});
+    auto conv = [&](Ref in, int64_t cin, int64_t cout, int64_t k, bool bias, const char* name) {
+      NodeArgs a;
+      a.i = {k, k, 1, 1, k / 2, k / 2, 1, 1, 0};
+      std::vector<Ref> inputs = {in, m.constant(std::string(name) + "_w",
+                                                make(DataType::kFloat32, {cout, cin, k, k},
+                                                     ramp(cout * cin * k * k, 0.2, static_cast<double>(cout))))};
+      if (bias) inputs.push_back(m.constant(std::string(name) + "_b", make(DataType::kFloat32, {cout}, ramp(cout, 0.3, 1.0))));
+      return m.op("conv2d", inputs, a, name);
+    };
+    Ref x0 = m.op("relu", {conv(x, 16, 16, 3, true, "conv0")}, {}, "relu0");
+    Ref h = m.op("relu", {conv(x0, 16, 16, 3, true, "conv1")}, {}, "relu1");
+    Ref y = m.op("relu", {m.op("add", {conv(h, 16, 16, 3, true, "conv2"), x0}, {}, "res1")}, {}, "relu2");
+    Ref y2 = m.op("add", {y, conv(y, 16, 16, 1, false, "conv3")}, {}, "res2");  // the conv output second
+    NodeArgs mean;
+    mean.i = {2, 3};
+    mean.b = {true};
+    Ref pooled = m.op("reduce_mean", {y2}, mean, "gap");  // [N, 16, 1, 1]
+    m.output("y", m.op("add", {conv(y2, 16, 16, 1, true, "conv4"), pooled}, {}, "broadcast"));
+    const std::vector<uint8_t> bytes = g.finish();
+    NDArray xv = make(DataType::kFloat32, {2, 16, 6, 6}, ramp(2 * 16 * 36, 1.0, 0.0));
+    for (GraphLayout layout : {GraphLayout::kNchwc, GraphLayout::kNhwc}) {
+      auto rewritten = expect_same_outputs(bytes, xv, 1e-5, layout);
+      ASSERT_TRUE(rewritten);
+      EXPECT_EQ(count_ops(*rewritten, "add"), known_batch ? 1 : 3);
+      EXPECT_EQ(count_ops(*rewritten, "relu"), known_batch ? 0 : 1);
+      int with_residual = 0;
+      for (const Node& n : rewritten->main().nodes)
+        if (n.op_label == "conv2d" && n.inputs.size() == 4) {
+          ++with_residual;
+          if (n.name == "conv2") EXPECT_EQ(n.args.i[12], 1) << "relu2 joins conv2";
+        }
+      EXPECT_EQ(with_residual, known_batch ? 2 : 0);
+      if (known_batch) {
+        std::string all;
+        for (const std::string& r : rewritten->rewrites()) all += r + "\n";
+        EXPECT_NE(all.find("'res1' (add) fused into node"), std::string::npos) << all;
+        EXPECT_NE(all.find("'conv2' (conv2d) as its residual"), std::string::npos) << all;
+        EXPECT_NE(all.find("'relu2' (relu) fused into node"), std::string::npos) << all;
+      }
+    }
+  }
+}
+
 // clip to [0, 6] is relu6 and clip to [0, inf) relu; another clip stays.
 TEST(GraphRewrites, FusesClipsThatAreReluOrRelu6) {
   for (double hi : {6.0, std::numeric_limits<double>::infinity(), 5.0}) {

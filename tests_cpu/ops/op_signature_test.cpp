@@ -211,7 +211,7 @@ TEST(OpSignature, EveryOpDeclaresItsSignature) {
   ASSERT_EQ(ops_op_find("conv2d", &conv), OPS_OK);
   ops_op_info_t info;
   ASSERT_EQ(ops_op_info(conv, &info), OPS_OK);
-  EXPECT_EQ(info.num_declared_inputs, 3);
+  EXPECT_EQ(info.num_declared_inputs, 4);
   EXPECT_EQ(info.num_args, 14);
   ops_arg_info_t a;
   ASSERT_EQ(ops_op_arg_info(conv, 9, &a), OPS_OK);

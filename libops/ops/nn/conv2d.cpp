@@ -9,6 +9,9 @@
 //                    PyTorch's and ONNX's layout), 0 = [kH, kW, Cin, Cout]
 //                    (libnd4j's default, TF's HWIO), 2 = [Cout, kH, kW, Cin]
 //           bias     optional, [Cout]
+//           residual optional (after the bias), z's shape: added to the
+//                    output before the activation, relu(conv + bias + r),
+//                    as the graph optimizer fuses a ResNet block's add
 //           all of one dtype: float16, bfloat16, float32 or float64
 //   i args  0..8  kH, kW, sH, sW, pH, pW, dH, dW, same_mode
 //                 (Note [Window arguments] in conv_utils.h); kH or kW = 0
@@ -75,7 +78,9 @@
 #include "libops/core/log.h"
 #include "libops/core/parallel.h"
 #include "libops/legacy/legacy.h"
+#include "libops/legacy/ops/binary_ops.h"
 #include "libops/legacy/ops/transform_same_ops.h"
+#include "libops/ops/device_copy.h"
 #include "libops/ops/nn/conv2d.h"
 #include "libops/ops/nn/depthwise.h"
 #include "libops/ops/legacy_steps.h"
@@ -108,7 +113,7 @@ Status conv2d_plan(Context& block, ConvPlan& plan) {
   // NCHWc with a rank-4 x: an NCHW image in, NCHWc out (i arg 13 lanes).
   const bool nchw_input = INT_ARG(9) == 2 && block.input(0)->rank() == 4;
   RETURN_IF_ERROR(conv2d_check(block, *block.input(0), w, given, kWeightLayouts[format],
-                               block.num_inputs() == 3 ? block.input(2) : nullptr, INT_ARG(11),
+                               block.num_inputs() >= 3 ? block.input(2) : nullptr, INT_ARG(11),
                                nchw_input ? 0 : INT_ARG(9), win, plan));
   plan.activation = static_cast<ConvActivation>(INT_ARG(12));
   if (nchw_input) {
@@ -118,6 +123,14 @@ Status conv2d_plan(Context& block, ConvPlan& plan) {
     plan.g.block = INT_ARG(13);
     plan.g.nchw = false;
     plan.nchw_input = true;
+  }
+  if (block.num_inputs() == 4) {
+    const NDArray& r = *block.input(3);
+    const Dims z = window_output_dims(plan.g, plan.cout);
+    REQUIRE_TRUE(r.shape() == z, OPS_ERR_SHAPE, "residual%s must have the output's shape %s (x%s, weights%s)",
+                 r.shape().str().c_str(), z.str().c_str(), block.input(0)->shape().str().c_str(),
+                 given.shape().str().c_str());
+    plan.residual = r;
   }
   return Status::ok();
 }
@@ -225,6 +238,26 @@ Status apply_activation(Context& block, ConvActivation act, NDArray& z) {
   return with_op_name(block, legacy::exec(call));
 }
 
+// z += residual where conv2d has one and it is not in z yet, then the
+// activation where it is not applied yet: relu(conv + bias + residual), in
+// place on block.device().
+Status conv_epilogue(Context& block, const ConvPlan& plan, NDArray& z, bool residual_added, bool activated) {
+  if (!plan.residual.is_null() && !residual_added && z.length() > 0) {
+    NDArray r;
+    if (block.device().is_cpu()) RETURN_IF_ERROR(dense_as(plan.residual, z.dtype(), r));
+    else RETURN_IF_ERROR(dense_on_device(block, plan.residual, z.dtype(), r));
+    legacy::LegacyCall call;
+    call.group = OPS_PAIRWISE;
+    call.num = static_cast<int>(legacy::BinaryOp::add);
+    call.x = &z;
+    call.y = &r;
+    call.z = &z;
+    call.device = block.device();
+    RETURN_IF_ERROR(with_op_name(block, legacy::exec(call)));
+  }
+  return activated ? Status::ok() : apply_activation(block, plan.activation, z);
+}
+
 // Note [Fused activation]
 // oneDNN can apply relu or relu6 to each output tile while it is still in
 // registers (a post-op), which saves a pass over z after the convolution:
@@ -235,7 +268,7 @@ Status apply_activation(Context& block, ConvActivation act, NDArray& z) {
 // infinity: every x, w and bias finite, and
 //     K max|x| max|w| + max|b| < FLT_MAX / 2    (K = Cin/G * kH * kW),
 // which bounds every partial sum in any order of accumulation, so nothing
-// overflows. There the post-op's results are the activation's exactly;
+// overflows (with a residual, max|r| joins the bound). There the post-op's results are the activation's exactly;
 // anywhere else the activation runs as its own pass, NaN kept.
 // max|w| of constant weights is found once per session (Note [Op state]);
 // max|x| costs a read of x, which is cheaper than the pass it saves only
@@ -417,7 +450,7 @@ Status conv2d_device(Context& block, const ConvPlan& plan, const NDArray& x_in, 
   RETURN_IF_ERROR(out.begin(block, z, desc.dtype));
   RETURN_IF_ERROR(with_op_name(
       block, ops->conv2d(block.device(), desc, xd, wd, plan.has_bias ? &bd : nullptr, out.target())));
-  RETURN_IF_ERROR(apply_activation(block, plan.activation, out.target()));
+  RETURN_IF_ERROR(conv_epilogue(block, plan, out.target(), false, false));
   return out.finish(block, z);
 }
 
@@ -492,18 +525,19 @@ Status weights_max_abs(Context& block, float& out) {
 }
 
 // A bound on every partial sum of the convolution (Note [Fused
-// activation]): K max|x| max|w| + max|b|; +infinity where a value is NaN
-// or infinite.
+// activation]): K max|x| max|w| + max|b| (+ max|r|); +infinity where a
+// value is NaN or infinite.
 Status partial_sum_bound(Context& block, const ConvPlan& plan, const NDArray& xd, const NDArray* bd,
-                         double& bound) {
+                         const NDArray* rd, double& bound) {
   bound = std::numeric_limits<double>::infinity();
   const float mx = max_abs_or_inf(xd.data_as<float>(), xd.length());
   if (!(mx < std::numeric_limits<float>::infinity())) return Status::ok();
   float mw = 0;
   RETURN_IF_ERROR(weights_max_abs(block, mw));
   const float mb = bd != nullptr ? max_abs_or_inf(bd->data_as<float>(), bd->length()) : 0.f;
+  const float mr = rd != nullptr ? max_abs_or_inf(rd->data_as<float>(), rd->length()) : 0.f;
   const double taps = static_cast<double>(plan.g.c / plan.groups) * plan.win.kh * plan.win.kw;
-  const double b = taps * mx * mw + mb;
+  const double b = taps * mx * mw + mb + mr;
   if (b == b) bound = b;  // NaN (0 * infinity) stays unbounded
   return Status::ok();
 }
@@ -524,16 +558,20 @@ bool winograd_shape(const ConvPlan& plan) {
 // results and saves work (Note [Fused activation]), and Winograd's
 // algorithm where it is safe and faster (Note [Winograd convolution]).
 Status choose_algorithm(Context& block, const ConvPlan& plan, const NDArray& xd, const NDArray* bd,
-                        const NDArray& z, blas::Conv2dGeometry& geo) {
+                        const NDArray* rd, const NDArray& z, blas::Conv2dGeometry& geo) {
   geo.post_op = blas::ConvPostOp::kNone;
   geo.winograd = false;
   const bool wino = blas::winograd_enabled() && winograd_shape(plan);
-  // Reading x costs less than the activation's pass it saves only while x
-  // is at most twice z's size.
-  const bool fuse = plan.activation != ConvActivation::kNone && xd.length() <= 2 * z.length();
+  // Reading x (and the residual) costs less than the activation's pass it
+  // saves only while they are at most twice z's size.
+  // A residual added after the convolution, not as a post-op, must come
+  // before the activation, which then cannot be a post-op either.
+  const int64_t read = xd.length() + (rd != nullptr ? rd->length() : 0);
+  const bool residual_after = !plan.residual.is_null() && rd == nullptr;
+  const bool fuse = plan.activation != ConvActivation::kNone && read <= 2 * z.length() && !residual_after;
   if (!wino && !fuse) return Status::ok();
   double bound = 0;
-  RETURN_IF_ERROR(partial_sum_bound(block, plan, xd, bd, bound));
+  RETURN_IF_ERROR(partial_sum_bound(block, plan, xd, bd, rd, bound));
   geo.winograd = wino && bound * kWinogradGrowth < FLT_MAX / 2;
   if (fuse && bound < FLT_MAX / 2)
     geo.post_op = plan.activation == ConvActivation::kRelu ? blas::ConvPostOp::kRelu : blas::ConvPostOp::kRelu6;
@@ -558,7 +596,7 @@ Status run_own_depthwise(Context& block, const ConvPlan& plan, const NDArray& xd
   d.n = g.n, d.h = g.h, d.w = g.w, d.c = g.c;
   d.kh = win.kh, d.kw = win.kw, d.sh = win.sh, d.sw = win.sw, d.dh = win.dh, d.dw = win.dw;
   d.pad_top = g.pad_top, d.pad_left = g.pad_left, d.oh = g.oh, d.ow = g.ow;
-  d.activation = static_cast<int>(plan.activation);
+  d.activation = plan.residual.is_null() ? static_cast<int>(plan.activation) : 0;  // else after the residual
   const float* bias = bd != nullptr ? bd->data_as<float>() : nullptr;
   if (g.nchw) {
     NDArray wd;
@@ -610,10 +648,12 @@ Status conv2d_cpu(Context& block, const ConvPlan& plan, const NDArray& x, const 
 Status conv2d_nchwc_by_nchw(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias,
                             NDArray& z) {
   const Geometry2d& g = plan.g;
-  ConvPlan flat = plan;
+  ConvPlan flat = plan;  // the bare convolution: the residual and the activation follow on z
   flat.g.block = 0;
   flat.g.nchw = true;
   flat.nchw_input = false;
+  flat.residual = NDArray();
+  flat.activation = ConvActivation::kNone;
   NDArray xn = x, zn;
   if (!plan.nchw_input) {
     RETURN_IF_ERROR(NDArray::create(x.dtype(), Dims{g.n, g.c, g.h, g.w}, 'c', xn));
@@ -622,7 +662,8 @@ Status conv2d_nchwc_by_nchw(Context& block, const ConvPlan& plan, const NDArray&
   RETURN_IF_ERROR(NDArray::create(z.dtype(), Dims{g.n, plan.cout, g.oh, g.ow}, 'c', zn));
   RETURN_IF_ERROR(block.device().is_cpu() ? conv2d_cpu(block, flat, xn, bias, zn)
                                            : conv2d_device(block, flat, xn, bias, zn));
-  return block_channels_into(block, zn, z);
+  RETURN_IF_ERROR(block_channels_into(block, zn, z));
+  return conv_epilogue(block, plan, z, false, false);
 }
 
 Status conv2d_cpu(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias, NDArray& z_out) {
@@ -651,18 +692,23 @@ Status conv2d_cpu(Context& block, const ConvPlan& plan, const NDArray& x, const 
     geo.channel_block = g.block;
     geo.nchw_input = plan.nchw_input;
     geo.groups = plan.groups;
+    // The residual as a post-op where x and z are taken as they are.
+    NDArray rd;
+    geo.residual = !plan.residual.is_null() && !g.nchw;
+    if (geo.residual) RETURN_IF_ERROR(dense_as(plan.residual, dt, rd));
     const void* source = nullptr;
     blas::ConvWeightsCache* cache = constant_weights_cache(block, source);
-    RETURN_IF_ERROR(choose_algorithm(block, plan, xd, plan.has_bias ? &bd : nullptr, *z, geo));
+    RETURN_IF_ERROR(choose_algorithm(block, plan, xd, plan.has_bias ? &bd : nullptr, geo.residual ? &rd : nullptr,
+                                     *z, geo));
     const int threads = get_num_threads();
     const bool cached = cache != nullptr && cache->holds(source, geo, threads);
     if (!cached) RETURN_IF_ERROR(dense_as(plan.w, dt, wd));  // [Cout, Cin/G, kH, kW]
     const Status s = blas::dnnl_conv2d_f32(geo, xd.data_as<float>(), cached ? nullptr : wd.data_as<float>(),
                                            plan.has_bias ? bd.data_as<float>() : nullptr,
-                                           out.target().data_as<float>(), threads, cache, source);
+                                           out.target().data_as<float>(), threads, cache, source,
+                                           geo.residual ? rd.data_as<float>() : nullptr);
     if (s.is_ok()) {
-      if (geo.post_op == blas::ConvPostOp::kNone)
-        RETURN_IF_ERROR(apply_activation(block, plan.activation, out.target()));
+      RETURN_IF_ERROR(conv_epilogue(block, plan, out.target(), geo.residual, geo.post_op != blas::ConvPostOp::kNone));
       return out.finish(*z);
     }
     log_debug("%s: oneDNN declined: %s", block.op_name(), s.message().c_str());
@@ -672,6 +718,7 @@ Status conv2d_cpu(Context& block, const ConvPlan& plan, const NDArray& x, const 
     const void* source = nullptr;
     (void)constant_weights_cache(block, source);  // makes a constant-weights node's state, which keeps the taps
     RETURN_IF_ERROR(run_own_depthwise(block, plan, xd, plan.has_bias ? &bd : nullptr, out.target()));
+    RETURN_IF_ERROR(conv_epilogue(block, plan, out.target(), false, plan.residual.is_null()));
     return out.finish(*z);
   }
   if (plan.g.nchw) {
@@ -688,7 +735,7 @@ Status conv2d_cpu(Context& block, const ConvPlan& plan, const NDArray& x, const 
                              plan.has_bias ? bd.data_as<C>() : nullptr, out.target().data_as<C>());
   };
   RETURN_IF_ERROR(dt == DataType::kFloat64 ? run(double{}) : run(float{}));
-  RETURN_IF_ERROR(apply_activation(block, plan.activation, out.target()));
+  RETURN_IF_ERROR(conv_epilogue(block, plan, out.target(), false, false));
   return out.finish(*z);
 }
 
@@ -735,6 +782,7 @@ DECLARE_ARGS(conv2d) {
   args.input("weights", "filters in the layout weights_format names, whatever the data format; Cin / groups "
                         "channels each");
   args.optional_input("bias", "[Cout]");
+  args.optional_input("residual", "z's shape, added before the activation (needs the bias input)");
   args.output("z", "[N, Cout, oH, oW] (NCHW), [N, oH, oW, Cout] (NHWC) or [N, Cout / b, oH, oW, b] (NCHWc), x's "
                    "dtype");
   window_signature(args, true);

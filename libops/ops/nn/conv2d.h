@@ -33,6 +33,9 @@ struct ConvPlan {
   // NCHWc z (g.block lanes) from an NCHW x: data_format 2 with a rank-4 x,
   // for an image of fewer channels than a block.
   bool nchw_input = false;
+  // conv2d's residual input (z's shape), added before the activation; null
+  // when absent.
+  NDArray residual;
 };
 
 // Checks x (data_format 0 NCHW or 1 NHWC, rank 4; 2 NCHWc, rank 5: Note

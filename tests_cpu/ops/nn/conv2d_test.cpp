@@ -634,4 +634,84 @@ TEST(Conv2dOp, FusedActivationKeepsNanFromInfinitiesAndOverflow) {
   }
 }
 
+// The residual input (input 3): relu(conv + bias + r) is conv2d, add and
+// relu run one after the other, in every layout, with oneDNN (a binary
+// post-op, or Winograd's sum) and without; a NaN in r stays NaN.
+TEST(Conv2dOp, ResidualIsAddedBeforeTheActivation) {
+  struct Case {
+    int64_t c, h, cout, k, groups, format, activation;  // format: 0 NCHW, 1 NHWC, 2 NCHWc (16 lanes)
+  };
+  const Case cases[] = {
+      {32, 9, 32, 3, 1, 2, 1},   {24, 8, 24, 1, 1, 2, 0},  {40, 7, 40, 3, 40, 2, 2}, {64, 16, 64, 3, 1, 2, 1},
+      {64, 16, 64, 3, 1, 1, 1},  {16, 6, 20, 3, 1, 1, 2},  {16, 6, 20, 3, 1, 0, 1}, {8, 5, 8, 3, 8, 0, 0},
+  };
+  for (bool dnnl : {true, false}) {
+    std::optional<Im2colOnly> off;
+    if (!dnnl) off.emplace();
+    for (const Case& c : cases) {
+      SCOPED_TRACE(testing::Message() << "c" << c.c << " h" << c.h << " cout" << c.cout << " k" << c.k << " g"
+                                      << c.groups << " format" << c.format << " act" << c.activation
+                                      << (dnnl ? " oneDNN" : " own"));
+      const int64_t n = 2;
+      NDArray x = make(DataType::kFloat32, {n, c.c, c.h, c.h}, ramp(n * c.c * c.h * c.h, 2.0));
+      NDArray w = make(DataType::kFloat32, {c.cout, c.c / c.groups, c.k, c.k}, ramp(c.cout * c.c / c.groups * c.k * c.k, 0.2));
+      NDArray b = make(DataType::kFloat32, {c.cout}, ramp(c.cout, 0.5));
+      std::vector<double> rv = ramp(n * c.cout * c.h * c.h, 3.0);
+      rv[7] = std::nan("");
+      NDArray r = make(DataType::kFloat32, {n, c.cout, c.h, c.h}, rv);  // NCHW; laid out as x below
+      auto laid_out = [&](const NDArray& a) {
+        if (c.format == 0) return a;
+        Context ctx;
+        NDArray in = a;
+        Status st = c.format == 1 ? run_op("permute", {.in = {&in}, .i = {0, 2, 3, 1}}, ctx)
+                                  : run_op("block_channels", {.in = {&in}, .i = {16}}, ctx);
+        EXPECT_TRUE(st.is_ok()) << st.message();
+        NDArray out;
+        EXPECT_TRUE(ctx.output(0)->dup('c', out).is_ok());
+        return out;
+      };
+      NDArray xl = laid_out(x), rl = laid_out(r);
+      const int64_t pad = c.k / 2;
+      std::vector<int64_t> args = {c.k, c.k, 1, 1, pad, pad, 1, 1, 0, c.format, 1, c.groups, 0};
+      // The separate ops.
+      Context conv;
+      ASSERT_OK(run_op("conv2d", {.in = {&xl, &w, &b}, .i = args}, conv));
+      Context sum;
+      ASSERT_OK(run_op("add", {.in = {conv.output(0), &rl}}, sum));
+      std::vector<double> want = values(*sum.output(0));
+      for (double& v : want) {
+        if (c.activation >= 1 && v < 0) v = 0;
+        if (c.activation == 2 && v > 6) v = 6;
+      }
+      // One call.
+      args[12] = c.activation;
+      Context fused;
+      ASSERT_OK(run_op("conv2d", {.in = {&xl, &w, &b, &rl}, .i = args}, fused));
+      EXPECT_TRUE(all_close(*fused.output(0), want, 1e-5, 1e-4));
+      // Without the NaN, the activation may run as a post-op.
+      rv[7] = 0.25;
+      NDArray r2 = make(DataType::kFloat32, {n, c.cout, c.h, c.h}, rv), rl2 = laid_out(r2);
+      Context sum2, fused2;
+      ASSERT_OK(run_op("add", {.in = {conv.output(0), &rl2}}, sum2));
+      std::vector<double> want2 = values(*sum2.output(0));
+      for (double& v : want2) {
+        if (c.activation >= 1 && v < 0) v = 0;
+        if (c.activation == 2 && v > 6) v = 6;
+      }
+      ASSERT_OK(run_op("conv2d", {.in = {&xl, &w, &b, &rl2}, .i = args}, fused2));
+      EXPECT_TRUE(all_close(*fused2.output(0), want2, 1e-5, 1e-4));
+      rv[7] = std::nan("");
+    }
+  }
+}
+
+TEST(Conv2dOp, RejectsAResidualOfAnotherShape) {
+  NDArray x = zeros(DataType::kFloat32, {1, 2, 5, 5}), w = zeros(DataType::kFloat32, {3, 2, 3, 3});
+  NDArray b = zeros(DataType::kFloat32, {3}), r = zeros(DataType::kFloat32, {1, 3, 5, 5});
+  Context ctx;
+  const Status s = run_op("conv2d", {.in = {&x, &w, &b, &r}, .i = window(3, 1, 0, 1, 0)}, ctx);
+  EXPECT_EQ(s.code(), StatusCode::kShape);
+  EXPECT_EQ(s.message(), "conv2d: residual[1,3,5,5] must have the output's shape [1,3,3,3] (x[1,2,5,5], weights[3,2,3,3])");
+}
+
 }  // namespace
