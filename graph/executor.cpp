@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <map>
 #include <new>
 
 #include "graph/planner.h"
@@ -111,7 +112,9 @@ class ArrayPool {
     return it->arrays;
   }
   int64_t pooled_ = 0;
-  int64_t limit_ = int64_t{1} << 20;  // grows to the largest live set seen
+  // Grows to the largest live set seen and to the footprint of each plan
+  // run: a run with a known plan keeps every buffer it will take again.
+  int64_t limit_ = int64_t{1} << 20;
 };
 
 // The shapes a body's outputs are allocated from, for one set of input
@@ -121,6 +124,10 @@ struct Plan {
   std::vector<TensorShape> shapes;
   std::vector<int64_t> bytes;  // bytes_of(shapes[s])
   std::vector<uint8_t> node_known;
+  // The bytes of buffers a run with this plan holds at once at most, per
+  // size, summed: what the pool keeps so that later runs allocate nothing
+  // (Note [Memory planning]).
+  int64_t footprint = 0;
 
   void build(const Body& body, const std::vector<ValueShape>& slots) {
     shapes.assign(slots.size(), TensorShape{});
@@ -138,6 +145,25 @@ struct Plan {
         known = known && shapes[static_cast<size_t>(node.first_output + k)].dtype != DataType::kInvalid;
       node_known[p] = known;
     }
+    // The run's allocations, replayed: per size, the most buffers live.
+    std::map<int64_t, std::pair<int64_t, int64_t>> by_size;  // bytes -> (live, most)
+    std::vector<uint8_t> held(slots.size(), 0);
+    for (size_t p = 0; p < body.nodes.size(); ++p) {
+      const Node& node = body.nodes[p];
+      for (int32_t k = 0; node_known[p] && k < node.num_outputs; ++k) {
+        const size_t s = static_cast<size_t>(node.first_output + k);
+        if (bytes[s] <= 0) continue;
+        auto& [live, most] = by_size[bytes[s]];
+        most = std::max(most, ++live);
+        held[s] = 1;
+      }
+      for (int32_t r = body.release_begin[p]; r < body.release_begin[p + 1]; ++r) {
+        const size_t s = static_cast<size_t>(body.release[static_cast<size_t>(r)]);
+        if (held[s]) --by_size[bytes[s]].first, held[s] = 0;
+      }
+    }
+    footprint = 0;
+    for (const auto& [size, counts] : by_size) footprint += size * counts.second;
   }
   const TensorShape& shape(int32_t slot) const { return shapes[static_cast<size_t>(slot)]; }
 };
@@ -310,6 +336,7 @@ struct Session::Impl {
 
   // ---- bodies ----
   const Plan* select_plan(int b, Frame& f, const NDArray* const* args, int n);
+  const Plan* select_plan_for(int b, Frame& f, const NDArray* const* args, int n);
   Status bind_inputs(int b, Frame& f, const NDArray* const* args, int n);
   Status run_body(int b, const NDArray* const* args, int n, std::vector<Carried>& results);
   // `planned`: the plan knows the node's output shapes (then `plan` has them).
@@ -355,6 +382,12 @@ Status Session::Impl::bind_inputs(int b, Frame& f, const NDArray* const* args, i
 // inputs are declared in full (bind_inputs proved the fed ones equal), else
 // this Session's plan for the same input shapes, else a new one.
 const Plan* Session::Impl::select_plan(int b, Frame& f, const NDArray* const* args, int n) {
+  const Plan* plan = select_plan_for(b, f, args, n);
+  if (plan != nullptr) pool.raise_limit(plan->footprint);
+  return plan;
+}
+
+const Plan* Session::Impl::select_plan_for(int b, Frame& f, const NDArray* const* args, int n) {
   const Body& body = graph->body(b);
   if (body.static_plan) return &f.static_plan;
   bool same = f.has_plan && static_cast<int>(f.plan_key.size()) == n;
