@@ -82,6 +82,7 @@ struct ConvPrimitives {
   memory conv_x, conv_w, conv_z;          // the convolution's layouts (== user_* where no reorder)
   bool reorder_x = false, reorder_w = false, reorder_z = false;
   dnnl::reorder to_conv_x, to_conv_w, from_conv_z;
+  memory scratchpad;  // over the thread's buffer, set per call (Note [oneDNN scratchpads])
   std::string impl;  // oneDNN's name for the kernel, e.g. "jit:avx512_core"
 };
 
@@ -160,8 +161,9 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
                          : dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference,
                                                              dnnl::algorithm::deconvolution_direct, x_md, w_md, z_md,
                                                              strides, dilates, pad_l, pad_r);
-    const dnnl::deconvolution_forward::primitive_desc pd(desc, eng);
+    const dnnl::deconvolution_forward::primitive_desc pd(desc, dnnl_util::with_user_scratchpad({}), eng);
     p->deconv = dnnl::deconvolution_forward(pd);
+    p->scratchpad = memory(pd.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
     p->impl = pd.impl_info_str();
     finish_primitives(*p, pd.src_desc(), pd.weights_desc(), pd.dst_desc(), user_x_md, user_w_md, user_b_md,
                       user_z_md);
@@ -178,7 +180,7 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
     else if (g.post_op == ConvPostOp::kRelu6) ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, 0.f, 6.f);
     dnnl::primitive_attr attr;
     attr.set_post_ops(ops);
-    return attr;
+    return dnnl_util::with_user_scratchpad(attr);
   };
   dnnl::primitive_attr attr = attributes(false);
   p->user_r = memory(user_z_md, eng, DNNL_MEMORY_NONE);
@@ -196,6 +198,7 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
                                                              any_z, strides, dilates, pad_l, pad_r);
       const dnnl::convolution_forward::primitive_desc pd(desc, attributes(true), eng);
       p->conv = dnnl::convolution_forward(pd);
+      p->scratchpad = memory(pd.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
       p->impl = pd.impl_info_str();
       p->residual_by_sum = g.residual;
       finish_primitives(*p, pd.src_desc(), pd.weights_desc(), pd.dst_desc(), user_x_md, user_w_md, user_b_md,
@@ -215,6 +218,7 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
                                                          strides, dilates, pad_l, pad_r);
   const dnnl::convolution_forward::primitive_desc pd(desc, attr, eng);
   p->conv = dnnl::convolution_forward(pd);
+  p->scratchpad = memory(pd.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
   p->impl = pd.impl_info_str();
   finish_primitives(*p, pd.src_desc(), pd.weights_desc(), pd.dst_desc(), user_x_md, user_w_md, user_b_md, user_z_md);
   return p;
@@ -304,6 +308,7 @@ Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, 
     std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, p.conv_x}, {DNNL_ARG_WEIGHTS, weights},
                                             {DNNL_ARG_DST, p.conv_z}};
     if (bias != nullptr) args.emplace(DNNL_ARG_BIAS, p.user_b);
+    args.emplace(DNNL_ARG_SCRATCHPAD, dnnl_util::scratchpad_for_this_thread(p.scratchpad));
     if (g.residual && p.residual_by_sum) {
       if (residual != z) std::memcpy(z, residual, p.user_z.get_desc().get_size());
     } else if (g.residual) {

@@ -17,6 +17,7 @@ struct PackedGemmF32::Impl {
   int threads = 1;
   dnnl::matmul matmul;
   dnnl::memory::desc a_md, c_md;
+  dnnl::memory::desc scratchpad_md;  // Note [oneDNN scratchpads]
   dnnl::memory weights;  // B in the matmul's own layout
 };
 
@@ -37,8 +38,10 @@ Status PackedGemmF32::pack(int64_t m, int64_t n, int64_t k, const float* b, int6
     impl->a_md = memory::desc({m, k}, kF32, memory::dims{lda, 1});
     impl->c_md = memory::desc({m, n}, kF32, memory::dims{ldc, 1});
     const memory::desc any_w({k, n}, kF32, memory::format_tag::any);
-    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(impl->a_md, any_w, impl->c_md), eng);
+    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(impl->a_md, any_w, impl->c_md),
+                                          dnnl_util::with_user_scratchpad({}), eng);
     impl->matmul = dnnl::matmul(pd);
+    impl->scratchpad_md = pd.scratchpad_desc();
     const memory::desc user_w({k, n}, kF32, trans_b ? memory::dims{1, ldb} : memory::dims{ldb, 1});
     memory user(user_w, eng, const_cast<float*>(b));
     impl->weights = memory(pd.weights_desc(), eng);
@@ -62,7 +65,12 @@ Status PackedGemmF32::run(const float* a, float* c) {
     dnnl::engine& eng = dnnl_util::cpu_engine();
     dnnl::memory am(impl_->a_md, eng, const_cast<float*>(a)), cm(impl_->c_md, eng, c);
     thread_local dnnl::stream stream(eng);
-    impl_->matmul.execute(stream, {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, impl_->weights}, {DNNL_ARG_DST, cm}});
+    const size_t scratch = impl_->scratchpad_md.get_size();
+    dnnl::memory sm(impl_->scratchpad_md, eng, scratch > 0 ? dnnl_util::thread_scratchpad(scratch) : nullptr);
+    impl_->matmul.execute(stream, {{DNNL_ARG_SRC, am},
+                                   {DNNL_ARG_WEIGHTS, impl_->weights},
+                                   {DNNL_ARG_DST, cm},
+                                   {DNNL_ARG_SCRATCHPAD, sm}});
     stream.wait();
     return Status::ok();
   } catch (const dnnl::error& e) {
