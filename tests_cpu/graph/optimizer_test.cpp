@@ -205,10 +205,10 @@ TEST(GraphRewrites, LeavesWhatItCannotFold) {
 
 // A residual block of an NCHW network: conv -> relu -> maxpool -> conv,
 // added to the pooled value, relu, a 1x1 conv, then a global average pool
-// and a reshape (which cares about the layout). Channels-last leaves one
-// permute at the input and none after the pool, whose [N, C] is the same
-// in both layouts.
-TEST(GraphRewrites, RunsNchwNetworksChannelsLast) {
+// and a reshape (which cares about the layout); conv2's output is a graph
+// output too (an NCHW output in the middle still reads NCHW). `width`
+// channels after conv1, `last` after conv3.
+std::vector<uint8_t> residual_network(int64_t width, int64_t last) {
   GraphBuilder g;
   auto& m = g.main();
   Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3, 9, 8});
@@ -219,23 +219,29 @@ TEST(GraphRewrites, RunsNchwNetworksChannelsLast) {
                                                        ramp(cout * cin * k * k, 0.3, static_cast<double>(cout))));
     return m.op("conv2d", {in, w}, a, name);
   };
-  Ref c1 = m.op("relu", {conv(x, 3, 4, 3, 1, "conv1")}, {}, "relu1");
+  Ref c1 = m.op("relu", {conv(x, 3, width, 3, 1, "conv1")}, {}, "relu1");
   NodeArgs pool;
   pool.i = {2, 2, 2, 2, 0, 0, 1, 1, 0};
   Ref p = m.op("maxpool2d", {c1}, pool, "pool");
-  Ref c2 = conv(p, 4, 4, 3, 1, "conv2");
+  Ref c2 = conv(p, width, width, 3, 1, "conv2");
   Ref half = m.constant("half", make(DataType::kFloat32, {}, {0.5}));
   Ref sum = m.op("add", {m.op("multiply", {c2, half}, {}, "scale"), p}, {}, "residual");
-  Ref c3 = conv(m.op("relu", {sum}, {}, "relu2"), 4, 6, 1, 0, "conv3");
+  Ref c3 = conv(m.op("relu", {sum}, {}, "relu2"), width, last, 1, 0, "conv3");
   NodeArgs mean;
   mean.i = {2, 3};
   Ref pooled = m.op("reduce_mean", {c3}, mean, "gap");
   NodeArgs flat;
-  flat.i = {2, 3, 2};
+  flat.i = {2, last / 2, 2};
   m.output("y", m.op("reshape", {pooled}, flat, "reshape"));
-  m.output("features", c2);  // an NCHW output in the middle still reads NCHW
+  m.output("features", c2);
+  return g.finish();
+}
+
+// Channels-last leaves one permute at the input and none after the pool,
+// whose [N, C] is the same in both layouts.
+TEST(GraphRewrites, RunsNchwNetworksChannelsLast) {
   NDArray xv = make(DataType::kFloat32, {2, 3, 9, 8}, ramp(2 * 3 * 9 * 8, 1.0, 0.0));
-  auto rewritten = expect_same_outputs(g.finish(), xv, 1e-5, GraphLayout::kNhwc);
+  auto rewritten = expect_same_outputs(residual_network(4, 6), xv, 1e-5, GraphLayout::kNhwc);
   ASSERT_TRUE(rewritten);
   // conv1, pool, conv2 and conv3; permutes: x to NHWC, conv2's output back
   // for the "features" output. relu1 joins conv1; relu2 follows an add.
@@ -254,33 +260,8 @@ TEST(GraphRewrites, RunsNchwNetworksChannelsLast) {
 // unblock for the "features" output and one after the global pool, whose
 // [N, C / b, b] becomes [N, C].
 TEST(GraphRewrites, RunsNchwNetworksChannelBlocked) {
-  GraphBuilder g;
-  auto& m = g.main();
-  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3, 9, 8});
-  auto conv = [&](Ref in, int64_t cin, int64_t cout, int64_t k, int64_t pad, const char* name) {
-    NodeArgs a;
-    a.i = {k, k, 1, 1, pad, pad, 1, 1, 0};
-    Ref w = m.constant(std::string(name) + "_w", make(DataType::kFloat32, {cout, cin, k, k},
-                                                       ramp(cout * cin * k * k, 0.3, static_cast<double>(cout))));
-    return m.op("conv2d", {in, w}, a, name);
-  };
-  Ref c1 = m.op("relu", {conv(x, 3, 20, 3, 1, "conv1")}, {}, "relu1");
-  NodeArgs pool;
-  pool.i = {2, 2, 2, 2, 0, 0, 1, 1, 0};
-  Ref p = m.op("maxpool2d", {c1}, pool, "pool");
-  Ref c2 = conv(p, 20, 20, 3, 1, "conv2");
-  Ref half = m.constant("half", make(DataType::kFloat32, {}, {0.5}));
-  Ref sum = m.op("add", {m.op("multiply", {c2, half}, {}, "scale"), p}, {}, "residual");
-  Ref c3 = conv(m.op("relu", {sum}, {}, "relu2"), 20, 24, 1, 0, "conv3");
-  NodeArgs mean;
-  mean.i = {2, 3};
-  Ref pooled = m.op("reduce_mean", {c3}, mean, "gap");
-  NodeArgs flat;
-  flat.i = {2, 4, 6};
-  m.output("y", m.op("reshape", {pooled}, flat, "reshape"));
-  m.output("features", c2);
   NDArray xv = make(DataType::kFloat32, {2, 3, 9, 8}, ramp(2 * 3 * 9 * 8, 1.0, 0.0));
-  auto rewritten = expect_same_outputs(g.finish(), xv, 1e-5, GraphLayout::kNchwc);
+  auto rewritten = expect_same_outputs(residual_network(20, 24), xv, 1e-5, GraphLayout::kNchwc);
   ASSERT_TRUE(rewritten);
   ASSERT_EQ(rewritten->rewrites().size(), 2u);
   const std::string lanes = cpu_isa_supported() == CpuIsa::kAvx512 ? "16" : "8";

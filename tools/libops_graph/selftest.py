@@ -173,7 +173,7 @@ def check_keyword_args():
     msg = refuses(lambda: g.op("maxpool2d", x, kH=2, kW=2, sH=2, sW=2, pH=0,
                                pW=0, dH=1, dW=1, same_mode=0,
                                data_format="NCWH"), "an unknown choice name")
-    check("data_format='NCWH' is not one of its named values (NCHW, NHWC)" in msg, msg)
+    check("data_format='NCWH' is not one of its named values (NCHW, NHWC, NCHWc)" in msg, msg)
     refuses(lambda: g.op("no_such_op", x, axis=1), "kwargs of an unknown op")
 
 

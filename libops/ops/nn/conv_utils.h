@@ -86,8 +86,8 @@ inline void window_signature(OpSignature& args, bool kernel_from_weights) {
 // for the ops that take it: Note [Channel-blocked layout]).
 inline ArgSpec& data_format_arg(OpSignature& args, bool nchwc = false) {
   if (nchwc)
-    return args.i_arg("data_format", 0, "layout of x and z")
-        .one_of({{0, "NCHW"}, {1, "NHWC"}, {2, "NCHWc: [N, C / b, H, W, b], zeros past C"}});
+    return args.i_arg("data_format", 0, "layout of x and z; NCHWc is [N, C / b, H, W, b], zeros past C")
+        .one_of({{0, "NCHW"}, {1, "NHWC"}, {2, "NCHWc"}});
   return args.i_arg("data_format", 0, "layout of x and z").one_of({{0, "NCHW"}, {1, "NHWC"}});
 }
 
