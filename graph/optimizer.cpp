@@ -582,18 +582,21 @@ class LayoutRewrite {
     for (size_t p = 0; p < body_.nodes.size(); ++p) {
       const Node& n = body_.nodes[p];
       if (n.op != to_op_ || !(target_.blocked ? n.args.i[0] == target_.lanes : has_perm(n, kToNhwc))) continue;
-      if (const Node* src = back_producer(n.inputs[0])) replace_reads(n.first_output, src->inputs[0], body_.nodes.size());
+      if (const Node* src = back_producer(n.inputs[0]))
+        replace_reads(n.first_output, src->inputs[0], body_.nodes.size());
     }
 
     // 4. Conversions nothing reads are dropped.
     const int left = drop_unread_conversions();
-    log.push_back(target_.blocked
-                      ? str_format("%s%d convolution and pooling nodes run channel-blocked (NCHWc, %lld lanes), with %d "
-                                   "layout conversions",
-                                   body_.where.empty() ? "main: " : body_.where.c_str(), converted,
-                                   static_cast<long long>(target_.lanes), left)
-                      : str_format("%s%d convolution and pooling nodes run channels-last (NHWC), with %d layout permutes",
-                                   body_.where.empty() ? "main: " : body_.where.c_str(), converted, left));
+    const char* where = body_.where.empty() ? "main: " : body_.where.c_str();
+    if (target_.blocked)
+      log.push_back(str_format("%s%d convolution and pooling nodes run channel-blocked (NCHWc, %lld lanes), with "
+                               "%d layout conversions",
+                               where, converted, static_cast<long long>(target_.lanes), left));
+    else
+      log.push_back(str_format("%s%d convolution and pooling nodes run channels-last (NHWC), with %d layout "
+                               "permutes",
+                               where, converted, left));
     return Status::ok();
   }
 

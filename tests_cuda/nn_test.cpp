@@ -332,8 +332,9 @@ TEST(CudaNn, ChannelBlockedLayoutMatchesTheCpu) {
 TEST(CudaNn, Conv2dResidualMatchesTheCpu) {
   REQUIRE_CUDA_DEVICE();
   auto inputs = [](DataType dt) {
-    return std::vector<NDArray>{make(dt, {2, 8, 9, 7}, ramp(2 * 8 * 63, 1.0)), make(dt, {12, 8, 3, 3}, ramp(864, 0.2, 1.1)),
-                                make(dt, {12}, ramp(12, 0.5, 2.3)), make(dt, {2, 12, 9, 7}, ramp(2 * 12 * 63, 2.0, 0.7))};
+    return std::vector<NDArray>{make(dt, {2, 8, 9, 7}, ramp(2 * 8 * 63, 1.0)),
+                                make(dt, {12, 8, 3, 3}, ramp(864, 0.2, 1.1)), make(dt, {12}, ramp(12, 0.5, 2.3)),
+                                make(dt, {2, 12, 9, 7}, ramp(2 * 12 * 63, 2.0, 0.7))};
   };
   for (int64_t act : {0, 1})
     expect_cuda_matches_cpu("conv2d", inputs, {3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, act}, {}, DataType::kFloat32,

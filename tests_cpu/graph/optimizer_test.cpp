@@ -331,7 +331,8 @@ TEST(GraphRewrites, FusesResidualAddsIntoConv2d) {
       std::vector<Ref> inputs = {in, m.constant(std::string(name) + "_w",
                                                 make(DataType::kFloat32, {cout, cin, k, k},
                                                      ramp(cout * cin * k * k, 0.2, static_cast<double>(cout))))};
-      if (bias) inputs.push_back(m.constant(std::string(name) + "_b", make(DataType::kFloat32, {cout}, ramp(cout, 0.3, 1.0))));
+      if (bias)
+        inputs.push_back(m.constant(std::string(name) + "_b", make(DataType::kFloat32, {cout}, ramp(cout, 0.3, 1.0))));
       return m.op("conv2d", inputs, a, name);
     };
     Ref x0 = m.op("relu", {conv(x, 16, 16, 3, true, "conv0")}, {}, "relu0");

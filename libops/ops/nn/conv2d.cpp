@@ -228,14 +228,8 @@ void add_bias(const C* bias, int64_t outer, int64_t cout, int64_t inner, C* z) {
 // (vectorized) kernels: the same results as those ops, NaN kept.
 Status apply_activation(Context& block, ConvActivation act, NDArray& z) {
   if (act == ConvActivation::kNone || z.length() == 0) return Status::ok();
-  legacy::LegacyCall call;
-  call.group = OPS_TRANSFORM_SAME;
-  call.num = static_cast<int>(act == ConvActivation::kRelu ? legacy::TransformSameOp::relu
-                                                           : legacy::TransformSameOp::relu6);
-  call.x = &z;
-  call.z = &z;
-  call.device = block.device();
-  return with_op_name(block, legacy::exec(call));
+  const auto op = act == ConvActivation::kRelu ? legacy::TransformSameOp::relu : legacy::TransformSameOp::relu6;
+  return legacy_step(block, OPS_TRANSFORM_SAME, static_cast<int>(op), z, nullptr, z);
 }
 
 // z += residual where conv2d has one and it is not in z yet, then the
@@ -246,14 +240,7 @@ Status conv_epilogue(Context& block, const ConvPlan& plan, NDArray& z, bool resi
     NDArray r;
     if (block.device().is_cpu()) RETURN_IF_ERROR(dense_as(plan.residual, z.dtype(), r));
     else RETURN_IF_ERROR(dense_on_device(block, plan.residual, z.dtype(), r));
-    legacy::LegacyCall call;
-    call.group = OPS_PAIRWISE;
-    call.num = static_cast<int>(legacy::BinaryOp::add);
-    call.x = &z;
-    call.y = &r;
-    call.z = &z;
-    call.device = block.device();
-    RETURN_IF_ERROR(with_op_name(block, legacy::exec(call)));
+    RETURN_IF_ERROR(legacy_step(block, OPS_PAIRWISE, static_cast<int>(legacy::BinaryOp::add), z, &r, z));
   }
   return activated ? Status::ok() : apply_activation(block, plan.activation, z);
 }
@@ -268,8 +255,9 @@ Status conv_epilogue(Context& block, const ConvPlan& plan, NDArray& z, bool resi
 // infinity: every x, w and bias finite, and
 //     K max|x| max|w| + max|b| < FLT_MAX / 2    (K = Cin/G * kH * kW),
 // which bounds every partial sum in any order of accumulation, so nothing
-// overflows (with a residual, max|r| joins the bound). There the post-op's results are the activation's exactly;
-// anywhere else the activation runs as its own pass, NaN kept.
+// overflows (with a residual, max|r| joins the bound). There the post-op's
+// results are the activation's exactly; anywhere else the activation runs
+// as its own pass, NaN kept.
 // max|w| of constant weights is found once per session (Note [Op state]);
 // max|x| costs a read of x, which is cheaper than the pass it saves only
 // while x is at most twice z's size, so larger inputs (strided

@@ -654,7 +654,8 @@ TEST(Conv2dOp, ResidualIsAddedBeforeTheActivation) {
                                       << (dnnl ? " oneDNN" : " own"));
       const int64_t n = 2;
       NDArray x = make(DataType::kFloat32, {n, c.c, c.h, c.h}, ramp(n * c.c * c.h * c.h, 2.0));
-      NDArray w = make(DataType::kFloat32, {c.cout, c.c / c.groups, c.k, c.k}, ramp(c.cout * c.c / c.groups * c.k * c.k, 0.2));
+      NDArray w = make(DataType::kFloat32, {c.cout, c.c / c.groups, c.k, c.k},
+                       ramp(c.cout * c.c / c.groups * c.k * c.k, 0.2));
       NDArray b = make(DataType::kFloat32, {c.cout}, ramp(c.cout, 0.5));
       std::vector<double> rv = ramp(n * c.cout * c.h * c.h, 3.0);
       rv[7] = std::nan("");
@@ -711,7 +712,8 @@ TEST(Conv2dOp, RejectsAResidualOfAnotherShape) {
   Context ctx;
   const Status s = run_op("conv2d", {.in = {&x, &w, &b, &r}, .i = window(3, 1, 0, 1, 0)}, ctx);
   EXPECT_EQ(s.code(), StatusCode::kShape);
-  EXPECT_EQ(s.message(), "conv2d: residual[1,3,5,5] must have the output's shape [1,3,3,3] (x[1,2,5,5], weights[3,2,3,3])");
+  EXPECT_EQ(s.message(),
+            "conv2d: residual[1,3,5,5] must have the output's shape [1,3,3,3] (x[1,2,5,5], weights[3,2,3,3])");
 }
 
 }  // namespace
