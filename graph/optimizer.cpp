@@ -465,14 +465,22 @@ const NDArray* constant_of(const Body& body, int32_t slot) {
   return nullptr;
 }
 
-// The filters of an NCHW conv2d whose weights are a float32 constant
-// (weights_format i arg 10: 0 [kH, kW, Cin, Cout], 1 [Cout, Cin, kH, kW],
-// 2 [Cout, kH, kW, Cin]), and its input channels; -1 for any other node.
+// The filters of an NCHW conv2d or deconv2d whose weights are a float32
+// constant (conv2d's weights_format i arg 10: 0 [kH, kW, Cin, Cout], 1
+// [Cout, Cin, kH, kW], 2 [Cout, kH, kW, Cin]), and its input channels; -1
+// for any other node.
+// deconv2d's weights: 0 [kH, kW, Cout, Cin], 1 [Cin, Cout, kH, kW], 2 [Cin,
+// kH, kW, Cout].
 int64_t constant_conv_filters(const Body& body, const Node& n, int64_t* input_channels = nullptr) {
-  if (!is_op(n, "conv2d") || n.inputs.size() < 2) return -1;
+  const bool transposed = is_op(n, "deconv2d");
+  if ((!is_op(n, "conv2d") && !transposed) || n.inputs.size() < 2) return -1;
   const NDArray* w = constant_of(body, n.inputs[1]);
   if (w == nullptr || w->rank() != 4 || w->dtype() != DataType::kFloat32) return -1;
   const int64_t format = n.args.i.size() > 10 ? n.args.i[10] : 1;
+  if (transposed) {
+    if (input_channels != nullptr) *input_channels = w->dim(format == 0 ? 3 : 0);
+    return w->dim(format == 0 ? 2 : format == 1 ? 1 : 3);
+  }
   const int64_t groups = n.args.i.size() > 11 ? n.args.i[11] : 1;
   if (input_channels != nullptr) *input_channels = groups * w->dim(format == 0 ? 2 : format == 1 ? 1 : 3);
   return format == 0 ? w->dim(3) : w->dim(0);
@@ -487,9 +495,9 @@ struct TargetLayout {
 };
 
 // Note [Graph rewrites]: NCHWc where oneDNN runs this CPU's blocked kernels
-// and every NCHW window op of the body takes the layout: conv2d with
-// float32 constant weights, maxpool2d and avgpool2d, placed on the CPU in a
-// graph configured for it. Else NHWC.
+// and every NCHW window op of the body takes the layout: conv2d and
+// deconv2d with float32 constant weights, maxpool2d and avgpool2d, placed
+// on the CPU in a graph configured for it. Else NHWC.
 TargetLayout choose_layout(const Body& body, const LayoutChoice& choice) {
   TargetLayout t;
   if (choice.layout == GraphLayout::kNhwc) return t;
@@ -538,11 +546,12 @@ class LayoutRewrite {
       if (target_.blocked) {
         const Node& n = body_.nodes[i];
         int64_t input_channels = 0;
-        if (is_op(n, "conv2d")) channels = constant_conv_filters(body_, n, &input_channels);
+        const bool transposed = is_op(n, "deconv2d");
+        if (is_op(n, "conv2d") || transposed) channels = constant_conv_filters(body_, n, &input_channels);
         else if (is_op(n, "maxpool2d") || is_op(n, "avgpool2d")) channels = back_channels(n.inputs[0]);
-        // Other window ops, and pools of values of unknown channels, stay NCHW.
+        // depthwise_conv2d, and pools of values of unknown channels, stay NCHW.
         if (channels <= 0 || !on_the_cpu(n)) continue;
-        if (input_channels > 0 && input_channels < target_.lanes) {
+        if (input_channels > 0 && input_channels < target_.lanes && !transposed) {
           // An image of fewer channels than a block (a network's first
           // layer) goes in as NCHW: oneDNN's kernels for it read nchw.
           Node& conv = body_.nodes[i];

@@ -22,7 +22,8 @@
 //       faster than its NHWC ones inside MobileNetV2 and ResNet-18 (they
 //       stay fast when the activations come from memory rather than
 //       cache), and Winograd's kernels, which need no reorder in it. Only
-//       conv2d (float32 constant weights), maxpool2d and avgpool2d take it;
+//       conv2d and deconv2d (float32 constant weights), maxpool2d and
+//       avgpool2d take it;
 //       a convolution of fewer input channels than a block (an image's
 //       first layer) reads NCHW and writes NCHWc. The lanes past C hold
 //       zeros, so only element-wise ops that keep 0 at 0 (relu, add,

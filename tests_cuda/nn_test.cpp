@@ -299,9 +299,9 @@ TEST(CudaNn, Deconv2dMatchesTheCpu) {
 }
 
 // The NCHWc layout (Note [Channel-blocked layout]) on the device: the
-// conversions, conv2d through NCHW views (an NCHW image in, NCHWc out; and
-// NCHWc in, with a partial last block) and the pools as NHWC views, against
-// the CPU.
+// conversions, conv2d and deconv2d through NCHW views (an NCHW image in,
+// NCHWc out; and NCHWc in, with a partial last block) and the pools as NHWC
+// views, against the CPU.
 TEST(CudaNn, ChannelBlockedLayoutMatchesTheCpu) {
   REQUIRE_CUDA_DEVICE();
   auto image = [](DataType dt) {
@@ -322,6 +322,11 @@ TEST(CudaNn, ChannelBlockedLayoutMatchesTheCpu) {
                           "maxpool NCHWc");
   expect_cuda_matches_cpu("avgpool2d", pooled, {2, 2, 2, 2, 0, 0, 1, 1, 0, 1, 2}, {}, DataType::kFloat32,
                           "avgpool NCHWc");
+  auto deconv = [&blocked](DataType dt) {
+    return std::vector<NDArray>{blocked(dt)[0], make(dt, {20, 12, 2, 2}, ramp(960, 0.2, 0.4))};
+  };
+  expect_cuda_matches_cpu("deconv2d", deconv, {2, 2, 2, 2, 0, 0, 1, 1, 0, 2}, {}, DataType::kFloat32,
+                          "deconv2d NCHWc");
   auto plain = [](DataType dt) { return std::vector<NDArray>{make(dt, {2, 20, 5, 3}, ramp(600, 1.0))}; };
   expect_cuda_matches_cpu("block_channels", plain, {8}, {}, DataType::kFloat32, "block_channels");
   expect_cuda_matches_cpu("unblock_channels", pooled, {20}, {}, DataType::kFloat32, "unblock_channels");

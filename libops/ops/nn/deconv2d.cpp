@@ -2,7 +2,9 @@
 // ConvTranspose2d, TF conv2d_transpose, libnd4j deconv2d): each input pixel
 // scatters its channels, through the filters, over a window of the output.
 //
-//   inputs  x        [N, Cin, H, W] (NCHW) or [N, H, W, Cin] (NHWC)
+//   inputs  x        [N, Cin, H, W] (NCHW), [N, H, W, Cin] (NHWC) or
+//                    [N, ceil(Cin / b), H, W, b] (NCHWc: Note
+//                    [Channel-blocked layout] in conv_utils.h)
 //           weights  in the layout weights_format names:
 //                    1 = [Cin, Cout, kH, kW] (the default: ONNX's and
 //                    PyTorch's), 0 = [kH, kW, Cout, Cin] (libnd4j's
@@ -12,13 +14,15 @@
 //   i args  0..8  kH, kW, sH, sW, pH, pW, dH, dW, same_mode (Note [Window
 //                 arguments] in conv_utils.h, read as for the convolution
 //                 this one transposes); kH or kW = 0: from the weights
-//           9     data_format: 0 = NCHW (default), 1 = NHWC
+//           9     data_format: 0 = NCHW (default), 1 = NHWC, 2 = NCHWc
+//                 (float32 through oneDNN, else through NCHW copies)
 //           10    weights_format (above)
 //           11, 12  output padding along H and W (ONNX output_padding):
 //                 rows and columns added at the bottom and right (the
 //                 padding cropped there shrinks by as much; rows past it
 //                 get only the bias); each below its stride or dilation
-//   output  [N, Cout, oH, oW] (NCHW) or [N, oH, oW, Cout] (NHWC), x's dtype
+//   output  [N, Cout, oH, oW] (NCHW), [N, oH, oW, Cout] (NHWC) or
+//           [N, ceil(Cout / b), oH, oW, b] (NCHWc), x's dtype
 //           explicit: oH = (H - 1) * sH + (kH - 1) * dH + 1 - 2 * pH + opH
 //           SAME:     oH = H * sH + opH; the padding that makes it,
 //                     max((H - 1) * sH + eff_kH - H * sH, 0), is taken with
@@ -46,6 +50,7 @@
 #include "libops/ops/nn/conv2d.h"
 #include "libops/ops/nn/conv_utils.h"
 #include "libops/ops/nn/nn_device.h"
+#include "libops/ops/shape/block_channels.h"
 
 namespace libops::ops::nn {
 namespace {
@@ -89,7 +94,6 @@ Status deconv_extent(Context& block, const char* dim_name, const NDArray& x, int
 Status deconv2d_plan(Context& block, DeconvPlan& plan) {
   Window2d& win = plan.win;
   window_args(block, win);
-  const bool nhwc = INT_ARG(9) == 1;
   const int64_t format = INT_ARG(10);
   const char* layout = kLayouts[format];
   const NDArray& x = *block.input(0);
@@ -102,11 +106,20 @@ Status deconv2d_plan(Context& block, DeconvPlan& plan) {
     default: plan.w = given; break;
   }
   Geometry2d& g = plan.g;
-  RETURN_IF_ERROR(window_input(block, x, !nhwc, g));
+  RETURN_IF_ERROR(window_input(block, x, INT_ARG(9), g));
   const NDArray& w = plan.w;
+  if (g.block > 0) {
+    // NCHWc carries the padded channel count; the weights give the real one.
+    REQUIRE_TRUE((w.dim(0) + g.block - 1) / g.block == x.dim(1), OPS_ERR_SHAPE,
+                 "channel mismatch with x%s (NCHWc, %lld blocks of %lld channels) and weights%s (%s): the weights "
+                 "expect %lld input channels",
+                 x.shape().str().c_str(), static_cast<long long>(x.dim(1)), static_cast<long long>(g.block),
+                 given.shape().str().c_str(), layout, static_cast<long long>(w.dim(0)));
+    g.c = w.dim(0);
+  }
   REQUIRE_TRUE(w.dim(0) == g.c, OPS_ERR_SHAPE,
                "channel mismatch with x%s (%s) and weights%s: x has %lld input channels, weights %s expect %lld",
-               x.shape().str().c_str(), format_name(g.nchw), given.shape().str().c_str(), static_cast<long long>(g.c),
+               x.shape().str().c_str(), format_name(g), given.shape().str().c_str(), static_cast<long long>(g.c),
                layout, static_cast<long long>(w.dim(0)));
   plan.cout = w.dim(1);
   RETURN_IF_ERROR(window_kernel_from_weights(block, w, given, layout, win));
@@ -179,14 +192,13 @@ Status deconv2d_compute(Context& block, const DeconvPlan& plan, const C* x, cons
   return s.is_ok() ? s : s.with_prefix(std::string(block.op_name()) + ": ");
 }
 
-// deconv2d on block.device(), not the CPU (Note [nn ops on devices]).
-Status deconv2d_device(Context& block, const DeconvPlan& plan) {
+// deconv2d of x into z on block.device(), not the CPU (Note [nn ops on
+// devices]), NCHW or NHWC.
+Status deconv2d_device(Context& block, const DeconvPlan& plan, const NDArray& x, NDArray& z) {
   const NnDeviceOps* ops = nn_device_ops(block.device().type);
   if (ops == nullptr || ops->deconv2d_usable == nullptr || ops->deconv2d == nullptr)
     return no_device_implementation(block);
-  NDArray& z = *block.output(0);
   if (z.length() == 0) return Status::ok();
-  const NDArray& x = *block.input(0);
   Conv2dDesc desc;  // the convolution this one transposes: z-shaped input, x-shaped output
   desc.g = plan.g;
   desc.win = plan.win;
@@ -214,18 +226,38 @@ Status deconv2d_device(Context& block, const DeconvPlan& plan) {
 }  // namespace
 }  // namespace libops::ops::nn
 
-CUSTOM_OP_IMPL(deconv2d, -1, 1, false, 0, 9) {
-  using namespace libops;
-  using namespace libops::ops::nn;
-  DeconvPlan plan;
-  RETURN_IF_ERROR(deconv2d_plan(block, plan));
-  if (!block.device().is_cpu()) return deconv2d_device(block, plan);
-  NDArray* z = OUTPUT_VARIABLE(0);
+namespace libops::ops::nn {
+namespace {
+
+Status deconv2d_run(Context& block, const DeconvPlan& plan, const NDArray& x, NDArray& z);
+
+// An NCHWc call oneDNN does not take (another dtype, output padding,
+// oneDNN off, another device) runs on an NCHW copy of x, and its result is
+// blocked into z (Note [Channel-blocked layout] in conv_utils.h).
+Status deconv2d_nchwc_by_nchw(Context& block, const DeconvPlan& plan, const NDArray& x, NDArray& z) {
+  const Geometry2d& g = plan.g;
+  DeconvPlan flat = plan;
+  flat.g.block = 0;
+  flat.g.nchw = true;
+  NDArray xn, zn;
+  RETURN_IF_ERROR(NDArray::create(x.dtype(), Dims{g.n, g.c, g.h, g.w}, 'c', xn));
+  RETURN_IF_ERROR(unblock_channels_into(block, x, xn));
+  RETURN_IF_ERROR(NDArray::create(z.dtype(), Dims{g.n, plan.cout, g.oh, g.ow}, 'c', zn));
+  RETURN_IF_ERROR(deconv2d_run(block, flat, xn, zn));
+  return block_channels_into(block, zn, z);
+}
+
+Status deconv2d_run(Context& block, const DeconvPlan& plan, const NDArray& x, NDArray& z_out) {
+  if (!block.device().is_cpu()) {
+    if (plan.g.block > 0) return deconv2d_nchwc_by_nchw(block, plan, x, z_out);
+    return deconv2d_device(block, plan, x, z_out);
+  }
+  NDArray* z = &z_out;
   if (z->length() == 0) return Status::ok();
-  const DataType dt = float_compute_dtype(INPUT_VARIABLE(0)->dtype());
+  const DataType dt = float_compute_dtype(x.dtype());
   NDArray xd, wd, bd;
-  RETURN_IF_ERROR(dense_as(*INPUT_VARIABLE(0), dt, xd));
-  if (plan.has_bias) RETURN_IF_ERROR(dense_as(*INPUT_VARIABLE(2), dt, bd));
+  RETURN_IF_ERROR(dense_as(x, dt, xd));
+  if (plan.has_bias) RETURN_IF_ERROR(dense_as(*block.input(2), dt, bd));
   OutputStage out;
   RETURN_IF_ERROR(out.begin(block, *z, dt, false));
   const Geometry2d& g = plan.g;
@@ -237,6 +269,8 @@ CUSTOM_OP_IMPL(deconv2d, -1, 1, false, 0, 9) {
     // which it cannot express, takes the path below.
     blas::Conv2dGeometry geo{g.n,    g.c,    g.h,       g.w,        plan.cout, win.kh, win.kw, win.sh,
                              win.sw, win.dh, win.dw,    g.pad_top,  g.pad_left, g.oh,  g.ow,   !g.nchw};
+    geo.nhwc = !g.nchw && g.block == 0;
+    geo.channel_block = g.block;
     geo.transposed = true;
     const void* source = nullptr;
     blas::ConvWeightsCache* cache = constant_weights_cache(block, source);
@@ -249,6 +283,7 @@ CUSTOM_OP_IMPL(deconv2d, -1, 1, false, 0, 9) {
     if (s.is_ok()) return out.finish(*z);
     log_debug("deconv2d: own path, oneDNN declined: %s", s.message().c_str());
   }
+  if (g.block > 0) return deconv2d_nchwc_by_nchw(block, plan, x, *z);
   if (wd.is_null()) RETURN_IF_ERROR(dense_as(plan.w, dt, wd));  // [Cin, Cout, kH, kW] = [Cin, Cout*kH*kW]
   auto run = [&](auto c) {
     using C = decltype(c);
@@ -257,6 +292,17 @@ CUSTOM_OP_IMPL(deconv2d, -1, 1, false, 0, 9) {
   };
   RETURN_IF_ERROR(dt == DataType::kFloat64 ? run(double{}) : run(float{}));
   return out.finish(*z);
+}
+
+}  // namespace
+}  // namespace libops::ops::nn
+
+CUSTOM_OP_IMPL(deconv2d, -1, 1, false, 0, 9) {
+  using namespace libops;
+  using namespace libops::ops::nn;
+  DeconvPlan plan;
+  RETURN_IF_ERROR(deconv2d_plan(block, plan));
+  return deconv2d_run(block, plan, *INPUT_VARIABLE(0), *OUTPUT_VARIABLE(0));
 }
 
 DECLARE_SHAPE_FN(deconv2d) {
@@ -277,13 +323,13 @@ DECLARE_TYPES(deconv2d) {
 DECLARE_ARGS(deconv2d) {
   args.describe("2-D transposed convolution (ONNX ConvTranspose) with an optional bias.");
   using namespace libops::ops::nn;
-  args.input("x", "images, [N, Cin, H, W] (NCHW) or [N, H, W, Cin] (NHWC)");
+  args.input("x", "images, [N, Cin, H, W] (NCHW), [N, H, W, Cin] (NHWC) or [N, Cin / b, H, W, b] (NCHWc)");
   args.input("weights", "filters in the layout weights_format names, whatever the data format");
   args.optional_input("bias", "[Cout]");
-  args.output("z", "[N, Cout, oH, oW] (NCHW) or [N, oH, oW, Cout] (NHWC), x's dtype; oH = (H - 1) * sH + "
-                   "(kH - 1) * dH + 1 - 2 * pH + opH (SAME: H * sH + opH)");
+  args.output("z", "[N, Cout, oH, oW] (NCHW), [N, oH, oW, Cout] (NHWC) or [N, Cout / b, oH, oW, b] (NCHWc), x's "
+                   "dtype; oH = (H - 1) * sH + (kH - 1) * dH + 1 - 2 * pH + opH (SAME: H * sH + opH)");
   window_signature(args, true);
-  data_format_arg(args);
+  data_format_arg(args, true);
   args.i_arg("weights_format", 1, "layout of the weights (libnd4j's default is 0)")
       .one_of({{0, "[kH, kW, Cout, Cin]"}, {1, "[Cin, Cout, kH, kW]"}, {2, "[Cin, kH, kW, Cout]"}});
   args.i_arg("opH", 0, "output padding at the bottom, below sH or dH").range(0, std::numeric_limits<int32_t>::max());

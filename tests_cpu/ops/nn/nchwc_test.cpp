@@ -241,6 +241,36 @@ TEST(Conv2dNchwc, RejectsBlocksThatDoNotMatchTheWeights) {
       << s3.message();
 }
 
+// deconv2d on NCHWc against deconv2d on NCHW: U-Net's 2x2/2 upsampling,
+// a 3x3 with padding, partial blocks in and out; with oneDNN, through the
+// fallback, and with output padding (which oneDNN does not take).
+TEST(Deconv2dNchwc, MatchesNchw) {
+  struct Case {
+    int64_t n, c, h, w, cout, k, s, p, op;
+  };
+  const Case cases[] = {{1, 32, 8, 7, 16, 2, 2, 0, 0}, {2, 20, 5, 6, 24, 3, 1, 1, 0}, {1, 16, 5, 5, 8, 3, 2, 1, 1}};
+  for (bool dnnl : {true, false}) {
+    std::optional<Im2colOnly> off;
+    if (!dnnl) off.emplace();
+    for (const Case& c : cases) {
+      SCOPED_TRACE(testing::Message() << "c" << c.c << "->" << c.cout << " k" << c.k << " s" << c.s << " op" << c.op
+                                      << (dnnl ? " oneDNN" : " fallback"));
+      NDArray x = make(DataType::kFloat32, {c.n, c.c, c.h, c.w}, wave(c.n * c.c * c.h * c.w, 2.0));
+      NDArray w = make(DataType::kFloat32, {c.c, c.cout, c.k, c.k}, wave(c.c * c.cout * c.k * c.k, 0.3, 1.1));
+      NDArray bias = make(DataType::kFloat32, {c.cout}, wave(c.cout, 0.5, 2.0));
+      std::vector<int64_t> args{c.k, c.k, c.s, c.s, c.p, c.p, 1, 1, 0, 0, 1, c.op, c.op};
+      const NDArray want = run1("deconv2d", {.in = {&x, &w, &bias}, .i = args});
+      NDArray xb = blocked(x, 16);
+      args[9] = 2;
+      const NDArray zb = run1("deconv2d", {.in = {&xb, &w, &bias}, .i = args});
+      ASSERT_FALSE(zb.is_null());
+      ASSERT_EQ(zb.shape(), (Dims{c.n, (c.cout + 15) / 16, want.dim(2), want.dim(3), 16}));
+      EXPECT_TRUE(free_lanes_are_zero(zb, c.cout));
+      EXPECT_TRUE(all_close(unblocked(zb, c.cout), values(want), 1e-5, 1e-5));
+    }
+  }
+}
+
 // Pooling an NCHWc value pools each lane: the NCHW result, blocked, with
 // zeros kept in the free lanes.
 TEST(PoolNchwc, MatchesNchw) {
