@@ -3,6 +3,7 @@
 
   bench/compare_models.py build/cpu-release/libops.so [--models mlp_b1,resnet18_b1]
       [--threads 1,2] [--rounds 7] [--seconds 0.5] [--via builder|onnx] [--profile]
+      [--stat mean|median]
 
 Needs `pip install onnxruntime onnx flatbuffers numpy` (not build
 dependencies) and flatc on PATH for the libops graph builder.
@@ -21,8 +22,9 @@ Engines, each at every thread count given:
 Every engine's output is first compared with the others' (relative error
 under 1e-4 of the largest magnitude); then rounds of timing: in each round
 the engines run in random order, each for about --seconds, and the figure is
-the median over rounds of each round's mean time per run. Ratios are libops
-time / ORT time: below 1, libops is faster.
+the median over rounds of each round's mean time per run (--stat median:
+the median of all single runs, which leaves out the runs a busy host
+stretches). Ratios are libops time / ORT time: below 1, libops is faster.
 
 --profile adds, per model, libops' per-node time summed by op beside ONNX
 Runtime's (its profiler, all optimizations), from one run each after the
@@ -493,24 +495,34 @@ def rel_error(a, b):
     return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-30))
 
 
-def time_engines(engines, rounds, seconds):
-    """{name: median over rounds of the mean ms per run}."""
+def time_engines(engines, rounds, seconds, stat="mean"):
+    """{name: ms per run}: with stat "mean", the median over rounds of each
+    round's mean; with "median", the median of all single runs, which
+    leaves out the runs a busy host stretches (on a shared 2-vCPU machine,
+    a run whose threads lose a core for a while takes 2-4x as long)."""
     for e in engines.values():  # warm-up: first-run allocations, caches, thread pools
         for _ in range(3):
             e.run()
     per_round = {name: [] for name in engines}
+    single = {name: [] for name in engines}
     for _ in range(rounds):
         order = list(engines.items())
         random.shuffle(order)
         for name, e in order:
             n, start = 0, time.perf_counter()
+            last = start
             while True:
                 e.run()
                 n += 1
-                elapsed = time.perf_counter() - start
+                now = time.perf_counter()
+                single[name].append(1e3 * (now - last))
+                last = now
+                elapsed = now - start
                 if elapsed >= seconds and n >= 3:
                     break
             per_round[name].append(1e3 * elapsed / n)
+    if stat == "median":
+        return {name: statistics.median(v) for name, v in single.items()}
     return {name: statistics.median(v) for name, v in per_round.items()}
 
 
@@ -524,6 +536,8 @@ def main():
     ap.add_argument("--via", choices=("builder", "onnx"), default="builder")
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--stat", choices=("mean", "median"), default="mean",
+                    help="mean: per round, median over rounds (the default); median: of single runs")
     args = ap.parse_args()
     ops = Libops(args.libops)
     find = ops.lib.ops_op_find
@@ -558,7 +572,7 @@ def main():
                 err = rel_error(e.output(ref.shape), ref)
                 if not err < 1e-4:
                     sys.exit(f"{model_name}: {name}'s output differs from ONNX Runtime's by {err:.2e} (relative)")
-            t = time_engines(engines, args.rounds, args.seconds)
+            t = time_engines(engines, args.rounds, args.seconds, args.stat)
             rows.append((model_name, threads, t["libops"], t["ort"], t["ort_basic"]))
             print(f"{model_name:12s} {threads}t  libops {t['libops']:9.3f} ms  ort {t['ort']:9.3f} ms  "
                   f"ort_basic {t['ort_basic']:9.3f} ms  ratio {t['libops'] / t['ort']:.2f} / "
