@@ -287,6 +287,58 @@ inline std::vector<int64_t> padded_taps(int64_t out, int64_t in, int64_t k, int6
   return taps;
 }
 
+// Note [Pooling in lanes of 16]
+// NHWC pooling accumulates each output pixel's channels in z, tap by tap:
+// the compiler cannot keep them in registers (z might alias x), so every
+// tap reloads and stores them. Where the channels come in whole runs of 16
+// (NCHWc's blocks, viewed as NHWC), an AVX-512 copy keeps a run's 16
+// results in one register across the taps; the max keeps NaN as max_nan
+// does (a NaN tap wins, and stays).
+inline constexpr int64_t kPoolLanes = 16;
+
+#if LIBOPS_ISA_DISPATCH
+// Output rows [begin, end) (of g.n * g.oh) of an NHWC float pool whose
+// channels are a multiple of kPoolLanes.
+template <typename Reducer>
+LIBOPS_TARGET_AVX512_WIDE void pool_rows_lanes16(const Geometry2d& g, const Window2d& win, const Reducer& r,
+                                                 const float* x, float* z, const int64_t* row_lo,
+                                                 const int64_t* row_hi, const int64_t* col_lo, const int64_t* col_hi,
+                                                 int64_t begin, int64_t end) {
+  constexpr bool kMax = std::is_same_v<Reducer, MaxPoolReducer<float>>;
+  for (int64_t t = begin; t < end; ++t) {
+    const int64_t n = t / g.oh, oh = t % g.oh;
+    const int64_t ih0 = oh * win.sh - g.pad_top;
+    for (int64_t ow = 0; ow < g.ow; ++ow) {
+      const int64_t iw0 = ow * win.sw - g.pad_left;
+      const int64_t valid = (row_hi[oh] - row_lo[oh]) * (col_hi[ow] - col_lo[ow]);
+      float* zr = z + (t * g.ow + ow) * g.c;
+      for (int64_t c0 = 0; c0 < g.c; c0 += kPoolLanes) {
+        __m512 acc = _mm512_set1_ps(r.init());
+        for (int64_t kh = row_lo[oh]; kh < row_hi[oh]; ++kh) {
+          const float* xr = x + ((n * g.h + ih0 + kh * win.dh) * g.w + iw0) * g.c + c0;
+          for (int64_t kw = col_lo[ow]; kw < col_hi[ow]; ++kw) {
+            const __m512 v = _mm512_loadu_ps(xr + kw * win.dw * g.c);
+            if constexpr (kMax) {
+              const __mmask16 take = _mm512_cmp_ps_mask(v, acc, _CMP_GT_OQ) | _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+              acc = _mm512_mask_blend_ps(take, acc, v);
+            } else {
+              acc = _mm512_add_ps(acc, v);
+            }
+          }
+        }
+        if constexpr (kMax) {
+          _mm512_storeu_ps(zr + c0, valid == 0 ? _mm512_setzero_ps() : acc);
+        } else {
+          alignas(64) float sums[kPoolLanes];
+          _mm512_store_ps(sums, acc);
+          for (int64_t l = 0; l < kPoolLanes; ++l) zr[c0 + l] = r.finish(sums[l], valid, oh, ow);
+        }
+      }
+    }
+  }
+}
+#endif
+
 // Pools dense C-order x (compute type C) into dense z, laid out as in g.
 // A window with no tap inside the input gives 0.
 template <typename C, typename Reducer>
@@ -387,6 +439,16 @@ void pool2d_run(const Geometry2d& g, const Window2d& win, const Reducer& r, cons
   // NHWC: one (n, oh) output row per task; the channel loop is innermost
   // and contiguous.
   const int64_t row_work = std::max<int64_t>(1, g.ow * g.c * window_work);
+#if LIBOPS_ISA_DISPATCH
+  if constexpr (std::is_same_v<C, float>) {
+    if (g.c % kPoolLanes == 0 && cpu_isa() == CpuIsa::kAvx512) {  // Note [Pooling in lanes of 16]
+      parallel_for(g.n * g.oh, std::max<int64_t>(1, 32768 / row_work), [&](int64_t begin, int64_t end) {
+        pool_rows_lanes16(g, win, r, x, z, row_lo.data(), row_hi.data(), col_lo.data(), col_hi.data(), begin, end);
+      });
+      return;
+    }
+  }
+#endif
   parallel_for(g.n * g.oh, std::max<int64_t>(1, 32768 / row_work), [&](int64_t begin, int64_t end) {
     isa_dispatch([&] {
       for (int64_t t = begin; t < end; ++t) {
