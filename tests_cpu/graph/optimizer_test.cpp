@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "graph/executor.h"
+#include "libops/blas/conv_dnnl.h"
 #include "libops/core/cpu_isa.h"
 #include "graph_builder.h"
 #include "test_util.h"
@@ -120,6 +121,12 @@ std::shared_ptr<const Graph> expect_same_outputs(const std::vector<uint8_t>& byt
   }
   return asked;
 }
+
+// oneDNN turned off for a scope (the default comes back after it).
+struct Im2colOnlyForGraphs {
+  Im2colOnlyForGraphs() { blas::set_dnnl_enabled(false); }
+  ~Im2colOnlyForGraphs() { blas::set_dnnl_enabled(true); }
+};
 
 std::shared_ptr<const Graph> load_with_layout(const std::vector<uint8_t>& bytes, GraphLayout layout) {
   LoadOptions o;
@@ -272,6 +279,44 @@ TEST(GraphRewrites, RunsNchwNetworksChannelBlocked) {
   for (const Node& n : rewritten->main().nodes) {
     if (n.op_label == "conv2d") EXPECT_EQ(n.args.i[9], 2) << n.name;
     if (n.op_label == "maxpool2d") EXPECT_EQ(n.args.i[10], 2) << n.name;
+  }
+}
+
+// The default layout (GraphLayout::kAuto): NCHWc where oneDNN runs and
+// every NCHW window op takes it; a depthwise_conv2d node (which does not)
+// sends the whole body to NHWC; without oneDNN, NHWC.
+TEST(GraphRewrites, ChoosesChannelBlockedWhereEveryWindowOpTakesIt) {
+  auto layout_line = [](const std::shared_ptr<const Graph>& g) {
+    for (const std::string& r : g->rewrites())
+      if (r.find("convolution and pooling nodes run") != std::string::npos) return r;
+    return std::string();
+  };
+  const bool blocked_here = blas::dnnl_enabled() && cpu_isa_supported() != CpuIsa::kBaseline;
+  auto plain = load_with_layout(residual_network(20, 24), GraphLayout::kAuto);
+  ASSERT_TRUE(plain);
+  EXPECT_NE(layout_line(plain).find(blocked_here ? "channel-blocked (NCHWc" : "channels-last (NHWC)"),
+            std::string::npos)
+      << layout_line(plain);
+
+  GraphBuilder g;
+  auto& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, 16, 6, 6});
+  NodeArgs a;
+  a.i = {3, 3, 1, 1, 1, 1, 1, 1, 0};
+  Ref w = m.constant("w", make(DataType::kFloat32, {16, 16, 3, 3}, ramp(16 * 16 * 9, 0.2, 0.1)));
+  Ref dw = m.constant("dw", make(DataType::kFloat32, {3, 3, 16, 1}, ramp(144, 0.3, 0.2)));
+  NodeArgs da;
+  da.i = {3, 3, 1, 1, 1, 1, 1, 1, 0};
+  m.output("y", m.op("depthwise_conv2d", {m.op("conv2d", {x, w}, a, "conv"), dw}, da, "depthwise"));
+  const std::vector<uint8_t> bytes = g.finish();
+  auto mixed = load_with_layout(bytes, GraphLayout::kAuto);
+  ASSERT_TRUE(mixed);
+  EXPECT_NE(layout_line(mixed).find("channels-last (NHWC)"), std::string::npos) << layout_line(mixed);
+  {
+    Im2colOnlyForGraphs off;
+    auto without = load_with_layout(residual_network(20, 24), GraphLayout::kAuto);
+    ASSERT_TRUE(without);
+    EXPECT_NE(layout_line(without).find("channels-last (NHWC)"), std::string::npos) << layout_line(without);
   }
 }
 
