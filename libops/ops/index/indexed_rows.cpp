@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "libops/core/parallel.h"
+#include "libops/loops/row_prefetch.h"
 #include "libops/loops/streaming_store.h"
 #include "libops/ops/index/scatter_combine.h"
 
@@ -73,9 +74,14 @@ int64_t first_bad(const IndexedRows& d, const I* idx) {
 template <typename I>
 void gather_typed(const IndexedRows& d, const I* idx, const char* x, char* z, size_t row_bytes) {
   const int64_t total = d.batches * d.count;
+  const int64_t ahead = rows_ahead(row_bytes);  // Note [Prefetching random rows]
   parallel_for(total, std::max<int64_t>(1, 65536 / static_cast<int64_t>(std::max<size_t>(row_bytes, 1))),
                [&](int64_t begin, int64_t end) {
                  for (int64_t t = begin; t < end; ++t) {
+                   if (t + ahead < end) {
+                     const int64_t next = row_of(d, idx, (t + ahead) / d.count, (t + ahead) % d.count);
+                     prefetch_row_l2(x + static_cast<size_t>(next) * row_bytes, row_bytes);
+                   }
                    const int64_t b = t / d.count, i = t % d.count;
                    std::memcpy(z + static_cast<size_t>(t) * row_bytes,
                                x + static_cast<size_t>(row_of(d, idx, b, i)) * row_bytes, row_bytes);

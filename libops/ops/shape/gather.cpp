@@ -25,6 +25,7 @@
 
 #include "libops/core/cpu_isa.h"
 #include "libops/core/parallel.h"
+#include "libops/loops/row_prefetch.h"
 #include "libops/loops/streaming_store.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
@@ -103,31 +104,27 @@ Status check_indices(Context& block, const NDArray& indices, int64_t n, int axis
 
 // Note [Gathered rows]
 // Rows are read in index order, which the hardware prefetchers cannot
-// predict: the row kAhead places ahead is prefetched (up to 4 lines), so
-// several misses are in flight at once. An output larger than the
-// last-level cache goes out with streaming stores (Note [Streaming
-// stores]): no read of each output line before it is written; where the
-// CPU has AVX-512 each line is one 64-byte store, which the write-combining
-// buffers take whole (two 32-byte halves measured 13% slower). 16M float32
-// in 256-byte rows of a random permutation, one thread of a 2-core EPYC, a
-// bare loop: 10.5 ms plain, 9.0 ms with prefetch, 7.7 ms with prefetch and
-// 64-byte streaming stores (a 64 MiB memcpy: 5 ms); the op, with its index
-// check, 9.1 ms (11.5 ms when it copied the indices and used memcpy).
-constexpr int64_t kAhead = 8;
+// predict: the loop prefetches rows ahead into L2 (Note [Prefetching random
+// rows]). An output larger than the last-level cache goes out with
+// streaming stores (Note [Streaming stores]): no read of each output line
+// before it is written; where the CPU has AVX-512 each line is one 64-byte
+// store, which the write-combining buffers take whole (two 32-byte halves
+// measured 13% slower). 16M float32 in 256-byte rows of a random
+// permutation, one thread of a 2-core EPYC: 7.5-7.8 ms with the prefetch
+// into L1 8 rows ahead, 4.9-5.2 ms with today's (a 64 MiB memcpy: 3.7-4.0).
 
 // Output rows [begin, end) of the gather; move(to, from) copies one row.
 template <typename I, typename Move>
 [[gnu::always_inline]] inline void gather_rows(const char* in, char* out, const I* idx, int64_t begin, int64_t end,
                                                int64_t count, int64_t n, size_t row_bytes, Move move) {
-  const size_t prefetch_bytes = std::min<size_t>(row_bytes, 256);
+  const int64_t ahead = rows_ahead(row_bytes);
   int64_t o = begin / count, j = begin % count;
   const char* plane = in + static_cast<size_t>(o * n) * row_bytes;
   char* to = out + static_cast<size_t>(begin) * row_bytes;
   for (int64_t r = begin; r < end; ++r, to += row_bytes) {
-    if (j + kAhead < count) {
-      const int64_t v = idx[j + kAhead];
-      const char* next = plane + static_cast<size_t>(v < 0 ? v + n : v) * row_bytes;
-      for (size_t b = 0; b < prefetch_bytes; b += 64) __builtin_prefetch(next + b);
+    if (j + ahead < count) {
+      const int64_t v = idx[j + ahead];
+      prefetch_row_l2(plane + static_cast<size_t>(v < 0 ? v + n : v) * row_bytes, row_bytes);
     }
     const int64_t v = idx[j];
     move(to, plane + static_cast<size_t>(v < 0 ? v + n : v) * row_bytes);
