@@ -294,46 +294,140 @@ inline std::vector<int64_t> padded_taps(int64_t out, int64_t in, int64_t k, int6
 // (NCHWc's blocks, viewed as NHWC), an AVX-512 copy keeps a run's 16
 // results in one register across the taps; the max keeps NaN as max_nan
 // does (a NaN tap wins, and stays).
+//
+// Keeping NaN costs the max two compares and a blend a tap, where x86's
+// max instruction alone would do (it returns its second operand when
+// either is NaN). So the max first checks the input rows an output row
+// reads for NaN, each row once as the windows move down (one compare per
+// two vectors, contiguous in NHWC), and rows without NaN take one max
+// instruction a tap: the same value as the NaN-keeping combine wherever
+// no tap is NaN. 3x3/2 over [1, 112, 112, 64], 1 thread, in cache: 167 us
+// before, against 67 us for oneDNN's pooling (which does not keep NaN).
 inline constexpr int64_t kPoolLanes = 16;
 
 #if LIBOPS_ISA_DISPATCH
+// Whether rows [first, last] of NHWC image n (w * c floats each, c a
+// multiple of 16) hold a NaN. Rows are checked once per image, in order:
+// calls ask for bands that move down the image.
+class NanRowScan {
+ public:
+  NanRowScan(const float* x, int64_t h, int64_t row_floats) : x_(x), h_(h), row_floats_(row_floats) {}
+  LIBOPS_TARGET_AVX512_WIDE bool any(int64_t n, int64_t first, int64_t last) {
+    if (n != image_ || first < checked_begin_) restart(n, first);
+    if (checked_end_ < first) checked_end_ = first;  // rows skipped are never asked for again
+    for (; checked_end_ <= last; ++checked_end_) {
+      const float* row = x_ + (n * h_ + checked_end_) * row_floats_;
+      __mmask16 nan = 0;
+      int64_t i = 0;
+      for (; i + 32 <= row_floats_; i += 32)  // unordered: either of the two is NaN
+        nan |= _mm512_cmp_ps_mask(_mm512_loadu_ps(row + i), _mm512_loadu_ps(row + i + 16), _CMP_UNORD_Q);
+      if (i < row_floats_) {
+        const __m512 v = _mm512_loadu_ps(row + i);
+        nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+      }
+      if (nan != 0) last_nan_ = checked_end_;
+    }
+    // The last NaN row checked lies at or below `last` (bands only move
+    // down); were it below, the answer is a harmless true.
+    return last_nan_ >= first;
+  }
+
+ private:
+  void restart(int64_t n, int64_t first) {
+    image_ = n;
+    checked_begin_ = checked_end_ = first;
+    last_nan_ = -1;
+  }
+  const float* x_;
+  int64_t h_, row_floats_;
+  int64_t image_ = -1, checked_begin_ = 0, checked_end_ = 0, last_nan_ = -1;
+};
+#endif
+
+#if LIBOPS_ISA_DISPATCH
+// One 16-channel run of P output pixels side by side: acc[p] combines
+// rows x cols taps, the first at x0 + p * pixel_step, rows row_step
+// apart and columns col_step apart (floats). kKeepNan: the NaN-keeping max.
+template <int P, bool kMax, bool kKeepNan>
+LIBOPS_TARGET_AVX512_WIDE LIBOPS_FORCE_INLINE void pool_taps_lanes16(const float* x0, int64_t rows, int64_t row_step,
+                                                                    int64_t cols, int64_t col_step, int64_t pixel_step,
+                                                                    float init, __m512* acc) {
+  for (int p = 0; p < P; ++p) acc[p] = _mm512_set1_ps(init);
+  for (int64_t kh = 0; kh < rows; ++kh, x0 += row_step) {
+    const float* xr = x0;
+    for (int64_t kw = 0; kw < cols; ++kw, xr += col_step) {
+      for (int p = 0; p < P; ++p) {
+        const __m512 v = _mm512_loadu_ps(xr + p * pixel_step);
+        if constexpr (!kMax) {
+          acc[p] = _mm512_add_ps(acc[p], v);
+        } else if constexpr (kKeepNan) {
+          const __mmask16 take = _mm512_cmp_ps_mask(v, acc[p], _CMP_GT_OQ) | _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+          acc[p] = _mm512_mask_blend_ps(take, acc[p], v);
+        } else {
+          acc[p] = _mm512_mask_max_ps(acc[p], 0xFFFF, v, acc[p]);  // v > acc ? v : acc
+        }
+      }
+    }
+  }
+}
+
 // Output rows [begin, end) (of g.n * g.oh) of an NHWC float pool whose
-// channels are a multiple of kPoolLanes.
+// channels are a multiple of kPoolLanes. Pixels whose windows lie wholly
+// inside a row go kPoolPixels at a time, so each tap's loop step serves
+// several loads (NCHWc viewed as NHWC has one run a pixel).
+inline constexpr int kPoolPixels = 4;
 template <typename Reducer>
 LIBOPS_TARGET_AVX512_WIDE void pool_rows_lanes16(const Geometry2d& g, const Window2d& win, const Reducer& r,
                                                  const float* x, float* z, const int64_t* row_lo,
                                                  const int64_t* row_hi, const int64_t* col_lo, const int64_t* col_hi,
                                                  int64_t begin, int64_t end) {
   constexpr bool kMax = std::is_same_v<Reducer, MaxPoolReducer<float>>;
+  int64_t inner_begin = 0, inner_end = g.ow;  // outputs with every column tap inside the row
+  while (inner_begin < g.ow && (col_lo[inner_begin] != 0 || col_hi[inner_begin] != win.kw)) ++inner_begin;
+  while (inner_end > inner_begin && (col_lo[inner_end - 1] != 0 || col_hi[inner_end - 1] != win.kw)) --inner_end;
+  const int64_t row_step = win.dh * g.w * g.c, col_step = win.dw * g.c, pixel_step = win.sw * g.c;
+  NanRowScan nan_rows(x, g.h, g.w * g.c);
   for (int64_t t = begin; t < end; ++t) {
     const int64_t n = t / g.oh, oh = t % g.oh;
-    const int64_t ih0 = oh * win.sh - g.pad_top;
-    for (int64_t ow = 0; ow < g.ow; ++ow) {
-      const int64_t iw0 = ow * win.sw - g.pad_left;
-      const int64_t valid = (row_hi[oh] - row_lo[oh]) * (col_hi[ow] - col_lo[ow]);
-      float* zr = z + (t * g.ow + ow) * g.c;
+    const int64_t rows = row_hi[oh] - row_lo[oh];
+    const int64_t ih = oh * win.sh - g.pad_top + row_lo[oh] * win.dh;  // the first row inside the input
+    const bool keep_nan = kMax && rows > 0 && nan_rows.any(n, ih, ih + (rows - 1) * win.dh);
+    const float* xrow = rows > 0 ? x + (n * g.h + ih) * g.w * g.c : x;
+    for (int64_t ow = 0; ow < g.ow;) {
+      const bool group = ow >= inner_begin && ow + kPoolPixels <= inner_end;
+      const int pixels = group ? kPoolPixels : 1;
+      const int64_t cols = col_hi[ow] - col_lo[ow];
+      const float* x0 = rows > 0 && cols > 0 ? xrow + (ow * win.sw - g.pad_left + col_lo[ow] * win.dw) * g.c : x;
+      float* zp = z + (t * g.ow + ow) * g.c;
       for (int64_t c0 = 0; c0 < g.c; c0 += kPoolLanes) {
-        __m512 acc = _mm512_set1_ps(r.init());
-        for (int64_t kh = row_lo[oh]; kh < row_hi[oh]; ++kh) {
-          const float* xr = x + ((n * g.h + ih0 + kh * win.dh) * g.w + iw0) * g.c + c0;
-          for (int64_t kw = col_lo[ow]; kw < col_hi[ow]; ++kw) {
-            const __m512 v = _mm512_loadu_ps(xr + kw * win.dw * g.c);
-            if constexpr (kMax) {
-              const __mmask16 take = _mm512_cmp_ps_mask(v, acc, _CMP_GT_OQ) | _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-              acc = _mm512_mask_blend_ps(take, acc, v);
-            } else {
-              acc = _mm512_add_ps(acc, v);
-            }
+        __m512 acc[kPoolPixels];
+        if (rows > 0 && cols > 0) {
+          const float init = r.init();
+          if (group) {
+            if (keep_nan)
+              pool_taps_lanes16<kPoolPixels, kMax, true>(x0 + c0, rows, row_step, cols, col_step, pixel_step, init, acc);
+            else
+              pool_taps_lanes16<kPoolPixels, kMax, false>(x0 + c0, rows, row_step, cols, col_step, pixel_step, init, acc);
+          } else {
+            if (keep_nan) pool_taps_lanes16<1, kMax, true>(x0 + c0, rows, row_step, cols, col_step, 0, init, acc);
+            else pool_taps_lanes16<1, kMax, false>(x0 + c0, rows, row_step, cols, col_step, 0, init, acc);
+          }
+        } else {
+          acc[0] = _mm512_setzero_ps();  // no tap inside the input: 0 (finish gives 0 for both reducers)
+        }
+        for (int p = 0; p < pixels; ++p) {
+          float* zr = zp + p * g.c + c0;
+          if constexpr (kMax) {
+            _mm512_storeu_ps(zr, acc[p]);
+          } else {
+            const int64_t valid = rows * (col_hi[ow + p] - col_lo[ow + p]);
+            alignas(64) float sums[kPoolLanes];
+            _mm512_store_ps(sums, acc[p]);
+            for (int64_t l = 0; l < kPoolLanes; ++l) zr[l] = r.finish(sums[l], valid, oh, ow + p);
           }
         }
-        if constexpr (kMax) {
-          _mm512_storeu_ps(zr + c0, valid == 0 ? _mm512_setzero_ps() : acc);
-        } else {
-          alignas(64) float sums[kPoolLanes];
-          _mm512_store_ps(sums, acc);
-          for (int64_t l = 0; l < kPoolLanes; ++l) zr[c0 + l] = r.finish(sums[l], valid, oh, ow);
-        }
       }
+      ow += pixels;
     }
   }
 }

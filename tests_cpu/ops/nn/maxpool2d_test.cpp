@@ -69,6 +69,51 @@ TEST(Maxpool2dOp, NaNPropagatesInItsWindowsOnly) {
   }
 }
 
+// NHWC float32 with whole runs of 16 channels takes the AVX-512 kernel of
+// Note [Pooling in lanes of 16] where the CPU has it: pixels in groups of
+// four, a NaN check per input row, and one max instruction a tap on rows
+// without NaN. Against a plain loop in double, with NaNs at a corner, in
+// the middle and at the far edge, in different runs of 16.
+TEST(Maxpool2dOp, NhwcRunsOf16MatchAPlainLoopWithNaNAnywhere) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const int64_t n = 2, h = 9, w = 13, c = 32;
+  std::vector<double> v(static_cast<size_t>(n * h * w * c));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(std::sin(0.37 * static_cast<double>(i)) * 5.0);
+  auto at = [&](int64_t b, int64_t y, int64_t xx, int64_t ch) { return ((b * h + y) * w + xx) * c + ch; };
+  v[static_cast<size_t>(at(0, 0, 0, 3))] = nan;
+  v[static_cast<size_t>(at(0, 4, 6, 17))] = nan;
+  v[static_cast<size_t>(at(1, 8, 12, 31))] = nan;
+  NDArray x = make(DataType::kFloat32, {n, h, w, c}, v);
+  struct Case {
+    int64_t k, s, p, d;
+  };
+  for (const Case& k : {Case{3, 2, 1, 1}, Case{3, 1, 1, 1}, Case{2, 2, 0, 1}, Case{3, 1, 2, 2}, Case{5, 3, 2, 1}}) {
+    SCOPED_TRACE("k" + std::to_string(k.k) + " s" + std::to_string(k.s) + " p" + std::to_string(k.p) + " d" +
+                 std::to_string(k.d));
+    const int64_t eff = (k.k - 1) * k.d + 1, oh = (h + 2 * k.p - eff) / k.s + 1, ow = (w + 2 * k.p - eff) / k.s + 1;
+    std::vector<double> want;
+    for (int64_t b = 0; b < n; ++b)
+      for (int64_t oy = 0; oy < oh; ++oy)
+        for (int64_t ox = 0; ox < ow; ++ox)
+          for (int64_t ch = 0; ch < c; ++ch) {
+            double m = -std::numeric_limits<double>::infinity();
+            for (int64_t ky = 0; ky < k.k; ++ky)
+              for (int64_t kx = 0; kx < k.k; ++kx) {
+                const int64_t y = oy * k.s - k.p + ky * k.d, xx = ox * k.s - k.p + kx * k.d;
+                if (y < 0 || y >= h || xx < 0 || xx >= w) continue;
+                const double t = v[static_cast<size_t>(at(b, y, xx, ch))];
+                if (std::isnan(t) || std::isnan(m)) m = nan;
+                else m = std::max(m, t);
+              }
+            want.push_back(m);
+          }
+    Context ctx;
+    ASSERT_OK(run_op("maxpool2d", {.in = {&x}, .i = window(k.k, k.s, k.p, k.d, 0, 1)}, ctx));
+    ASSERT_EQ(ctx.output(0)->shape(), (Dims{n, oh, ow, c}));
+    EXPECT_TRUE(all_close(*ctx.output(0), want, 0, 0));
+  }
+}
+
 TEST(Maxpool2dOp, EmptyBatchGivesEmptyOutput) {
   NDArray x = zeros(DataType::kFloat32, {0, 3, 6, 6});
   Context ctx;
