@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -102,7 +103,7 @@ void combine_row(C* z, const C* u, int64_t n) {
 
 // Whether no row of [0, rows) appears twice in dest (negative entries, the
 // dropped updates, aside): one bit per row.
-bool distinct_rows(const std::vector<int64_t>& dest, int64_t rows, std::vector<uint64_t>* bitmap = nullptr) {
+bool distinct_rows(std::span<const int64_t> dest, int64_t rows, std::vector<uint64_t>* bitmap = nullptr) {
   std::vector<uint64_t> local;
   std::vector<uint64_t>& seen = bitmap != nullptr ? *bitmap : local;
   seen.assign(static_cast<size_t>((rows + 63) / 64), 0);
@@ -164,9 +165,15 @@ void first_update_row(C* z, const C* u, int64_t n, bool stream, bool wide) {
 // (11.5-11.9 to 23.7-28.9 at 2) on the 2-core EPYC, interleaved runs.
 // Otherwise z is filled and the general path adds into it.
 template <ScatterMode M, typename I, typename C>
-void scatter_mode(const IndexedRows& d, const I* idx, const C* upd, C* z, bool zero_fill) {
+Status scatter_mode(const IndexedRows& d, const I* idx, const C* upd, C* z, bool zero_fill) {
   const int64_t updates = d.batches * d.count, z_rows = d.batches * d.rows_per_batch();
-  std::vector<int64_t> dest(static_cast<size_t>(updates));
+  // The destination row of each update, in an array rather than a vector:
+  // running out of memory is an error returned to the caller, not a
+  // std::bad_alloc, and a large block is kept between calls (Note [Host
+  // block cache]).
+  NDArray dest_rows;
+  RETURN_IF_ERROR(NDArray::create(DataType::kInt64, {updates}, 'c', dest_rows));
+  const std::span<int64_t> dest(dest_rows.data_as<int64_t>(), static_cast<size_t>(updates));
   parallel_for(updates, 4096, [&](int64_t begin, int64_t end) {
     int64_t b = begin / d.count, i = begin % d.count;  // (b, i) of update t, advanced without dividing
     for (int64_t t = begin; t < end; ++t) {
@@ -216,7 +223,7 @@ void scatter_mode(const IndexedRows& d, const I* idx, const C* upd, C* z, bool z
         if (stream) _mm_sfence();
 #endif
       });
-      return;
+      return Status::ok();
     }
     fill_rows(nullptr);
   }
@@ -231,7 +238,7 @@ void scatter_mode(const IndexedRows& d, const I* idx, const C* upd, C* z, bool z
         if (row >= 0) combine_row<M>(z + row * d.row, upd + t * d.row, d.row);
       }
     });
-    return;
+    return Status::ok();
   }
   parallel_for(parts, 1, [&](int64_t part_begin, int64_t part_end) {
     for (int64_t part = part_begin; part < part_end; ++part) {
@@ -247,10 +254,11 @@ void scatter_mode(const IndexedRows& d, const I* idx, const C* upd, C* z, bool z
       }
     }
   });
+  return Status::ok();
 }
 
 template <typename I, typename C>
-void scatter_typed(const IndexedRows& d, ScatterMode mode, const I* idx, const C* upd, C* z, bool zero_fill) {
+Status scatter_typed(const IndexedRows& d, ScatterMode mode, const I* idx, const C* upd, C* z, bool zero_fill) {
   switch (mode) {
     case ScatterMode::kSet: return scatter_mode<ScatterMode::kSet>(d, idx, upd, z, zero_fill);
     case ScatterMode::kAdd: return scatter_mode<ScatterMode::kAdd>(d, idx, upd, z, zero_fill);
@@ -260,26 +268,24 @@ void scatter_typed(const IndexedRows& d, ScatterMode mode, const I* idx, const C
     case ScatterMode::kMax: return scatter_mode<ScatterMode::kMax>(d, idx, upd, z, zero_fill);
     case ScatterMode::kMin: return scatter_mode<ScatterMode::kMin>(d, idx, upd, z, zero_fill);
   }
+  return Status::error(StatusCode::kInternal, "scatter: unknown mode %d", static_cast<int>(mode));
 }
 
 template <typename I>
 Status scatter_dtype(const IndexedRows& d, ScatterMode mode, const I* idx, const NDArray& updates, NDArray& z,
                      bool zero_fill) {
   switch (z.dtype()) {
-    case DataType::kFloat32: scatter_typed(d, mode, idx, updates.data_as<float>(), z.data_as<float>(), zero_fill); break;
+    case DataType::kFloat32:
+      return scatter_typed(d, mode, idx, updates.data_as<float>(), z.data_as<float>(), zero_fill);
     case DataType::kFloat64:
-      scatter_typed(d, mode, idx, updates.data_as<double>(), z.data_as<double>(), zero_fill);
-      break;
+      return scatter_typed(d, mode, idx, updates.data_as<double>(), z.data_as<double>(), zero_fill);
     case DataType::kInt64:
-      scatter_typed(d, mode, idx, updates.data_as<int64_t>(), z.data_as<int64_t>(), zero_fill);
-      break;
+      return scatter_typed(d, mode, idx, updates.data_as<int64_t>(), z.data_as<int64_t>(), zero_fill);
     case DataType::kUInt64:
-      scatter_typed(d, mode, idx, updates.data_as<uint64_t>(), z.data_as<uint64_t>(), zero_fill);
-      break;
+      return scatter_typed(d, mode, idx, updates.data_as<uint64_t>(), z.data_as<uint64_t>(), zero_fill);
     default:
       return Status::error(StatusCode::kInternal, "scatter_rows_cpu: %s is not a compute dtype", dtype_name(z.dtype()));
   }
-  return Status::ok();
 }
 
 // Note [Indexed elements]: the offset in x of index position p, or -1 for
