@@ -14,6 +14,9 @@
 //   Exp<float> (legacy/ops/transform_strict_ops.h): AVX2 exp_f32_x8, whose
 //   clamps are single min/max instructions where the per-element code needs
 //   a compare and a blend each: about 1.4x in cache, 1.13x at memory speed.
+//   Its 16-lane form scales by 2^n with one vscalefps.
+//   Sigmoid<float>, Tanh<float> (the same file): 16 lanes around that exp
+//   where the level is avx512, 1.32x and 1.18x at memory speed.
 #pragma once
 
 #include <cstdint>
