@@ -194,8 +194,16 @@ int64_t conv_activation_of(const Node& n) {
   return 0;
 }
 
-// Folds the activation at position `pos` into the conv2d that feeds it
-// (conv2d's activation arg, computed as the op computes it).
+// The position of the activation arg of a conv2d or matmul node (both
+// number them as conv_activation_of does), or -1 for another op.
+int activation_arg_of(const Node& n) {
+  if (is_op(n, "conv2d")) return 12;
+  if (is_op(n, "matmul")) return 3;
+  return -1;
+}
+
+// Folds the activation at position `pos` into the conv2d or matmul that
+// feeds it (their activation arg, computed as the ops compute it).
 bool fuse_activation(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>& dropped,
                      std::vector<std::string>& log) {
   Node& act = body.nodes[pos];
@@ -205,11 +213,13 @@ bool fuse_activation(Body& body, BodyIndex& index, size_t pos, std::vector<uint8
   const int32_t conv_pos = index.producer[static_cast<size_t>(x)];
   if (conv_pos < 0 || index.reads[static_cast<size_t>(x)] != 1 || dropped[static_cast<size_t>(conv_pos)]) return false;
   Node& conv = body.nodes[static_cast<size_t>(conv_pos)];
-  if (!is_op(conv, "conv2d") || conv.args.i.size() < 13 || conv.args.i[12] != 0) return false;
+  const int arg = activation_arg_of(conv);
+  if (arg < 0 || conv.args.i.size() <= static_cast<size_t>(arg) || conv.args.i[static_cast<size_t>(arg)] != 0)
+    return false;
   if (conv.placed != act.placed || conv.device != act.device) return false;
-  conv.args.i[12] = kind;
-  log.push_back(str_format("%snode %u '%s' (%s) fused into node %u '%s' (conv2d)", body.where.c_str(), act.id,
-                           act.name.c_str(), act.op_label.c_str(), conv.id, conv.name.c_str()));
+  conv.args.i[static_cast<size_t>(arg)] = kind;
+  log.push_back(str_format("%snode %u '%s' (%s) fused into node %u '%s' (%s)", body.where.c_str(), act.id,
+                           act.name.c_str(), act.op_label.c_str(), conv.id, conv.name.c_str(), conv.op_label.c_str()));
   bypass(body, index, pos, x, dropped);
   return true;
 }
@@ -812,7 +822,7 @@ class LayoutRewrite {
 
 }  // namespace
 
-// ---------------------------------------------------------------- residual adds
+// ---------------------------------------------------------------- residual and bias adds
 
 namespace {
 
@@ -858,16 +868,53 @@ bool fuse_residual_add(Body& body, BodyIndex& index, size_t pos, std::vector<uin
   return false;
 }
 
+// The add at `pos` whose input k is the output of a matmul read by nothing
+// else (no bias, activation or transpose_z yet, same placement, y a
+// matrix) and whose other input is a rank-1 constant of the product's last
+// dim and dtype, the add's output having the product's shape: the matmul
+// takes the constant as its bias (Note [Matmul epilogue]).
+bool fuse_bias_add(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>& dropped,
+                   std::vector<std::string>& log) {
+  Node& add = body.nodes[pos];
+  if (!is_op(add, "add") || add.inputs.size() != 2 || add.num_outputs != 1) return false;
+  const auto shape = [&](int32_t slot) -> const ValueShape& { return body.static_shapes[static_cast<size_t>(slot)]; };
+  for (size_t k = 0; k < 2; ++k) {
+    const int32_t y = add.inputs[k], b = add.inputs[1 - k];
+    const int32_t mm_pos = index.producer[static_cast<size_t>(y)];
+    if (mm_pos < 0 || y == b || index.reads[static_cast<size_t>(y)] != 1 || dropped[static_cast<size_t>(mm_pos)])
+      continue;
+    Node& mm = body.nodes[static_cast<size_t>(mm_pos)];
+    if (!is_op(mm, "matmul") || mm.inputs.size() != 2 || mm.args.i.size() < 4 || mm.args.i[2] != 0 ||
+        mm.args.i[3] != 0)
+      continue;
+    if (mm.placed != add.placed || mm.device != add.device) continue;
+    const NDArray* bias = index.constant(body, b);
+    const ValueShape& product = shape(y);
+    if (bias == nullptr || !same_known_shape(product, shape(add.first_output)) || product.dims.empty() ||
+        shape(mm.inputs[1]).dims.size() < 2 || bias->rank() != 1 || bias->dim(0) != product.dims.back() ||
+        bias->dtype() != product.dtype)
+      continue;
+    mm.inputs.push_back(b);  // the add's read of b moves to the matmul
+    log.push_back(str_format("%snode %u '%s' (add) fused into node %u '%s' (matmul) as its bias", body.where.c_str(),
+                             add.id, add.name.c_str(), mm.id, mm.name.c_str()));
+    bypass(body, index, pos, y, dropped);
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
-Status fuse_residual_adds(Body& body, std::vector<std::string>& log, bool& changed) {
+Status fuse_adds(Body& body, std::vector<std::string>& log, bool& changed) {
   changed = false;
   if (body.static_shapes.size() != static_cast<size_t>(body.num_slots)) return Status::ok();
   BodyIndex index(body);
   std::vector<uint8_t> dropped(body.nodes.size(), 0);
-  for (size_t p = 0; p < body.nodes.size(); ++p) changed |= fuse_residual_add(body, index, p, dropped, log);
+  for (size_t p = 0; p < body.nodes.size(); ++p)
+    changed |= fuse_residual_add(body, index, p, dropped, log) || fuse_bias_add(body, index, p, dropped, log);
   if (!changed) return Status::ok();
-  // relu(conv + residual): the activation joins the conv2d too.
+  // relu(conv + residual) and relu(x W + b): the activation joins the
+  // conv2d or matmul too.
   for (size_t p = 0; p < body.nodes.size(); ++p)
     if (!dropped[p]) fuse_activation(body, index, p, dropped, log);
   std::vector<Node> kept;

@@ -62,6 +62,13 @@
 //    ResNet's relu(conv + shortcut) in one node. It runs after the planner
 //    has inferred the shapes (an add may broadcast), and the body is
 //    planned again.
+//  - bias add and activation fused into matmul (Note [Matmul epilogue] in
+//    libops/ops/blas/matmul.cpp): an add of a matmul output read by
+//    nothing else and a rank-1 constant of the product's last dim and
+//    dtype, the add keeping the product's shape, becomes the matmul's bias
+//    (after shape inference, as above); a relu, relu6 or such clip of a
+//    matmul output read by nothing else becomes its activation arg. A
+//    dense layer relu(x W + b) is one node, as ONNX Runtime's Gemm.
 //  The folds run first, so the layout rewrite sees convolutions with their
 //  batchnorm and activation inside. Each rewrite is listed
 //  (Graph::rewrites()), naming the nodes it touched.
@@ -87,10 +94,10 @@ struct LayoutChoice {
 // per rewrite to `log`.
 Status optimize_body(Body& body, const LayoutChoice& choice, std::vector<std::string>& log);
 
-// The residual-add fusion of Note [Graph rewrites], which needs the shapes
-// the planner inferred (body.static_shapes): the caller plans the body
-// again when `changed`.
-Status fuse_residual_adds(Body& body, std::vector<std::string>& log, bool& changed);
+// The residual-add and bias-add fusions of Note [Graph rewrites], which
+// need the shapes the planner inferred (body.static_shapes): the caller
+// plans the body again when `changed`.
+Status fuse_adds(Body& body, std::vector<std::string>& log, bool& changed);
 
 // Whether rewrites are on by the environment (LIBOPS_GRAPH_REWRITES).
 bool rewrites_enabled_by_environment();

@@ -99,6 +99,38 @@ TEST(CudaMatmul, LayoutsAndEdgeExtentsMatchTheCpu) {
   }
 }
 
+// Note [Matmul epilogue] on the device: bias, relu / relu6 and
+// transpose_z, against the CPU (whose values tests_cpu checks by hand).
+TEST(CudaMatmul, BiasActivationAndTransposeZMatchTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  DeclarableOp* op = OpRegistry::instance().find("matmul");
+  for (DataType t : {DataType::kFloat32, DataType::kFloat64, DataType::kFloat16}) {
+    NDArray x = make(t, {3, 17, 40}, ramp(3 * 17 * 40, 0.5)), y = make(t, {40, 9}, ramp(40 * 9, 0.25));
+    NDArray b = make(t, {9}, ramp(9, 1.5));
+    for (int64_t tz = 0; tz < 2; ++tz) {
+      for (int64_t act = 0; act < 3; ++act) {
+        const Dims shape = tz ? Dims{3, 9, 17} : Dims{3, 17, 9};
+        NDArray zc = test::zeros(t, shape), zg = test::zeros(t, shape);
+        for (int64_t i = 0; i < zg.length(); ++i) zg.set_double(i, std::nan(""));
+        for (Device d : {Device::cpu(), Device::cuda(0)}) {
+          Context ctx;
+          ctx.add_input(&x);
+          ctx.add_input(&y);
+          ctx.add_input(&b);
+          ctx.add_output(d.is_cpu() ? &zc : &zg);
+          const int64_t iargs[] = {0, 0, tz, act};
+          ctx.set_i_args(iargs, 4);
+          ctx.set_device(d);
+          ASSERT_OK(op->execute(ctx));
+        }
+        ASSERT_OK(zg.buffer()->sync_to_host());
+        const double tol = t == DataType::kFloat64 ? 1e-12 : t == DataType::kFloat32 ? 1e-5 : 1e-2;
+        EXPECT_TRUE(test::all_close(zg, values(zc), tol, tol)) << dtype_name(t) << " tz " << tz << " act " << act;
+      }
+    }
+  }
+}
+
 TEST(CudaMatmul, DevicePathLimitsAreErrorsNamingTheOp) {
   REQUIRE_CUDA_DEVICE();
   NDArray x = make(DataType::kFloat32, {2, 3}, ramp(6, 1));

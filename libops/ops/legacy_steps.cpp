@@ -1,6 +1,7 @@
 #include "libops/ops/legacy_steps.h"
 
 #include "libops/legacy/ops/random_ops.h"
+#include "libops/legacy/ops/transform_same_ops.h"
 
 namespace libops::ops {
 
@@ -15,6 +16,12 @@ Status linspace_into(const Context& block, double start, double stop, NDArray& z
   call.device = block.device();
   Status s = legacy::exec(call);
   return s.is_ok() ? s : s.with_prefix(std::string(block.op_name()) + ": ");
+}
+
+Status activation_step(const Context& block, int64_t activation, NDArray& z) {
+  if (activation == 0 || z.length() == 0) return Status::ok();
+  const auto op = activation == 1 ? legacy::TransformSameOp::relu : legacy::TransformSameOp::relu6;
+  return legacy_step(block, OPS_TRANSFORM_SAME, static_cast<int>(op), z, nullptr, z);
 }
 
 }  // namespace libops::ops

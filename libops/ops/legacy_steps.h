@@ -26,6 +26,11 @@ inline Status legacy_step(const Context& block, ops_legacy_group_t group, int nu
   return s.is_ok() ? s : s.with_prefix(std::string(block.op_name()) + ": ");
 }
 
+// z = act(z) in place on block.device() by the relu / relu6 ops' own
+// kernels (NaN kept): activation 0 none, 1 relu, 2 relu6, as the
+// activation args of conv2d and matmul number them.
+Status activation_step(const Context& block, int64_t activation, NDArray& z);
+
 // A new dense C-order array for a step's result.
 inline Status step_array(const Context& block, DataType dtype, const Dims& shape, NDArray& out) {
   Status s = NDArray::create(dtype, shape, 'c', out);

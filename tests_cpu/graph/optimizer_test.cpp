@@ -277,8 +277,12 @@ TEST(GraphRewrites, RunsNchwNetworksChannelBlocked) {
   EXPECT_EQ(count_ops(*rewritten, "block_channels"), 0);
   EXPECT_EQ(count_ops(*rewritten, "unblock_channels"), 2);
   for (const Node& n : rewritten->main().nodes) {
-    if (n.op_label == "conv2d") EXPECT_EQ(n.args.i[9], 2) << n.name;
-    if (n.op_label == "maxpool2d") EXPECT_EQ(n.args.i[10], 2) << n.name;
+    if (n.op_label == "conv2d") {
+      EXPECT_EQ(n.args.i[9], 2) << n.name;
+    }
+    if (n.op_label == "maxpool2d") {
+      EXPECT_EQ(n.args.i[10], 2) << n.name;
+    }
   }
 }
 
@@ -400,7 +404,9 @@ TEST(GraphRewrites, FusesResidualAddsIntoConv2d) {
       for (const Node& n : rewritten->main().nodes)
         if (n.op_label == "conv2d" && n.inputs.size() == 4) {
           ++with_residual;
-          if (n.name == "conv2") EXPECT_EQ(n.args.i[12], 1) << "relu2 joins conv2";
+          if (n.name == "conv2") {
+            EXPECT_EQ(n.args.i[12], 1) << "relu2 joins conv2";
+          }
         }
       EXPECT_EQ(with_residual, known_batch ? 2 : 0);
       if (known_batch) {
@@ -410,6 +416,75 @@ TEST(GraphRewrites, FusesResidualAddsIntoConv2d) {
         EXPECT_NE(all.find("'conv2' (conv2d) as its residual"), std::string::npos) << all;
         EXPECT_NE(all.find("'relu2' (relu) fused into node"), std::string::npos) << all;
       }
+    }
+  }
+}
+
+// A dense layer relu(x W + b) and a last layer b + x W become one matmul
+// each (Note [Matmul epilogue]); an add that broadcasts the product to a
+// larger shape, a bias that is not a constant, and a product read twice
+// stay as they are.
+TEST(GraphRewrites, FusesBiasAddsAndReluIntoMatmul) {
+  for (bool known_batch : {true, false}) {
+    SCOPED_TRACE(known_batch ? "static shapes" : "unknown batch");
+    GraphBuilder g;
+    auto& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{known_batch ? 3 : -1, 6});
+    Ref w1 = m.constant("w1", make(DataType::kFloat32, {6, 8}, ramp(48, 0.5, 0.2)));
+    Ref b1 = m.constant("b1", make(DataType::kFloat32, {8}, ramp(8, 0.4, 1.1)));
+    Ref w2 = m.constant("w2", make(DataType::kFloat32, {8, 4}, ramp(32, 0.5, 0.7)));
+    Ref b2 = m.constant("b2", make(DataType::kFloat32, {4}, ramp(4, 0.3, 2.0)));
+    Ref h = m.op("relu", {m.op("add", {m.op("matmul", {x, w1}, {}, "fc1"), b1}, {}, "bias1")}, {}, "relu1");
+    Ref y = m.op("add", {b2, m.op("matmul", {h, w2}, {}, "fc2")}, {}, "bias2");  // the bias first
+    m.output("y", y);
+    // Not fused: a [2, 3, 4] broadcast of the product, a bias that is a
+    // graph input, and a product that is also an output.
+    Ref wide = m.constant("wide", make(DataType::kFloat32, {2, 1, 4}, ramp(8, 0.3, 0.4)));
+    m.output("broadcast", m.op("add", {m.op("matmul", {h, w2}, {}, "fc3"), wide}, {}, "bias3"));
+    Ref b_in = m.placeholder("b_in", DataType::kFloat32, std::vector<int64_t>{4});
+    m.output("placeholder_bias", m.op("add", {m.op("matmul", {h, w2}, {}, "fc4"), b_in}, {}, "bias4"));
+    Ref twice = m.op("matmul", {h, w2}, {}, "fc5");
+    m.output("twice", m.op("add", {twice, b2}, {}, "bias5"));
+    m.output("product", twice);
+    const std::vector<uint8_t> bytes = g.finish();
+
+    NDArray xv = make(DataType::kFloat32, {3, 6}, ramp(18, 2.0, 0.0));
+    xv.set_double(4, std::nan(""));  // row 0 of the output is NaN, through the relu
+    NDArray bv = make(DataType::kFloat32, {4}, {0.5, -1, 2, 0});
+    const NDArray* in[] = {&xv, &bv};
+    std::vector<NDArray> outs[2];
+    std::shared_ptr<const Graph> graphs[2];
+    for (int rewrites = 0; rewrites < 2; ++rewrites) {
+      LoadOptions o;
+      o.rewrites = rewrites == 1;
+      ASSERT_OK(Graph::load_buffer(bytes.data(), bytes.size(), o, graphs[rewrites]));
+      Session s(graphs[rewrites]);
+      ASSERT_OK(s.run(in, 2));
+      for (int k = 0; k < 5; ++k) {
+        NDArray d;
+        ASSERT_OK(s.output(k).dup('c', d));
+        outs[rewrites].push_back(d);
+      }
+    }
+    for (int k = 0; k < 5; ++k) {
+      EXPECT_EQ(outs[0][k].shape(), outs[1][k].shape()) << "output " << k;
+      EXPECT_TRUE(libops::test::all_close(outs[1][k], libops::test::values(outs[0][k]), 1e-6, 1e-6)) << "output " << k;
+    }
+    EXPECT_TRUE(std::isnan(outs[1][0].get_double(0))) << "NaN stays NaN through the fused relu";
+    const Graph& r = *graphs[1];
+    EXPECT_EQ(count_ops(r, "relu"), known_batch ? 0 : 1) << "relu1 joins fc1 once bias1 has";
+    EXPECT_EQ(count_ops(r, "add"), known_batch ? 3 : 5);
+    int with_bias = 0;
+    for (const Node& n : r.main().nodes)
+      if (n.op_label == "matmul" && n.inputs.size() == 3) ++with_bias;
+    EXPECT_EQ(with_bias, known_batch ? 2 : 0);
+    if (known_batch) {
+      std::string all;
+      for (const std::string& line : r.rewrites()) all += line + "\n";
+      EXPECT_NE(all.find("'bias1' (add) fused into node"), std::string::npos) << all;
+      EXPECT_NE(all.find("'fc2' (matmul) as its bias"), std::string::npos) << all;
+      EXPECT_NE(all.find("'relu1' (relu) fused into node"), std::string::npos) << all;
+      EXPECT_EQ(all.find("'bias3'"), std::string::npos) << all;
     }
   }
 }

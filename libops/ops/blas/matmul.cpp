@@ -2,12 +2,27 @@
 //
 //   inputs  x, y: numeric, rank >= 1; mixed dtypes are cast to promote(x, y)
 //           (Note [Type promotion]) before multiplying.
+//   input   bias, optional: [n], y of rank >= 2, the output's dtype; added
+//           to every row of the product (a dense layer's x W + b)
 //   i args  transpose_x, transpose_y: 0 or 1, optional (default 0); they swap
 //           the last two dims of an input of rank >= 2. A 1-D input is a
 //           vector with no orientation, so its flag has no effect.
+//           transpose_z (libnd4j's transZ): the result's last two dims
+//           swapped. activation: 0 none, 1 relu, 2 relu6, applied after the
+//           bias (before transpose_z), NaN kept as the relu ops keep it.
 //   output  broadcast(batch dims of x, batch dims of y) + [m] + [n], where a
 //           1-D x ([k], seen as [1,k]) drops m and a 1-D y ([k], seen as
 //           [k,1]) drops n; two 1-D inputs give a scalar (their dot product).
+//
+// Note [Matmul epilogue]
+// The graph rewrites (Note [Graph rewrites]) fold add(matmul(x, W), b) and
+// a relu after it into one matmul node: a dense layer as one node, as ONNX
+// Runtime's Gemm with its fused activation. The bias and the activation
+// run as the legacy add (broadcast over the rows) and relu / relu6 steps,
+// in place on the product while it is in cache and on the call's device:
+// the same results as the separate nodes, without their node overhead and
+// their pass from memory. MLP 784-512-512-10 at batch 1 went from 8 nodes
+// to 3.
 //
 // The batch dims broadcast (Note [Broadcasting]). Every matrix whose last
 // two dims already form a BLAS layout (row-major with a leading dimension,
@@ -19,7 +34,10 @@
 #include "libops/core/parallel.h"
 #include "libops/loops/copy.h"
 #include "libops/loops/nd_loop.h"
+#include "libops/legacy/ops/binary_ops.h"
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/device_copy.h"
+#include "libops/ops/legacy_steps.h"
 
 namespace libops::ops {
 namespace {
@@ -27,12 +45,30 @@ namespace {
 struct MatmulArgs {
   bool transpose_x = false;
   bool transpose_y = false;
+  bool transpose_z = false;
+  int64_t activation = 0;  // 0 none, 1 relu, 2 relu6
 };
 
 Status matmul_args(Context& block, MatmulArgs& args) {
   args.transpose_x = INT_ARG(0) == 1;
   args.transpose_y = INT_ARG(1) == 1;
+  args.transpose_z = INT_ARG(2) == 1;
+  args.activation = INT_ARG(3);
   return Status::ok();
+}
+
+// The last two dims of `shape` swapped (rank >= 2).
+Dims swap_last_two(Dims shape) {
+  std::swap(shape[shape.size() - 2], shape[shape.size() - 1]);
+  return shape;
+}
+
+// Note [Matmul epilogue]: z = act(z + bias) in place on block.device().
+Status matmul_epilogue(Context& block, const MatmulArgs& args, const NDArray* bias, NDArray& z) {
+  if (z.length() == 0) return Status::ok();
+  if (bias != nullptr)
+    RETURN_IF_ERROR(legacy_step(block, OPS_PAIRWISE, static_cast<int>(legacy::BinaryOp::add), z, bias, z));
+  return activation_step(block, args.activation, z);
 }
 
 // The leading (batch) dims of an input of rank >= 2; none for a vector.
@@ -166,13 +202,14 @@ bool packed_matmul(Context& block, const NDArray& xb, const BlasLayout& xl, cons
 }  // namespace
 }  // namespace libops::ops
 
-CUSTOM_OP_IMPL(matmul, 2, 1, false, 0, 0) {
+CUSTOM_OP_IMPL(matmul, -1, 1, false, 0, 0) {
   using namespace libops;
   using namespace libops::ops;
   MatmulArgs args;
   RETURN_IF_ERROR(matmul_args(block, args));
   const NDArray* x = INPUT_VARIABLE(0);
   const NDArray* y = INPUT_VARIABLE(1);
+  const NDArray* bias = block.num_inputs() >= 3 ? INPUT_VARIABLE(2) : nullptr;
   NDArray* z = OUTPUT_VARIABLE(0);
   if (z->length() == 0) return Status::ok();
   const DataType dt = z->dtype();
@@ -191,87 +228,93 @@ CUSTOM_OP_IMPL(matmul, 2, 1, false, 0, 0) {
   RETURN_IF_ERROR(as_matrices(yc, args.transpose_y, true, ym));
   const int64_t m = xm.dim(xm.rank() - 2), k = xm.dim(xm.rank() - 1), n = ym.dim(ym.rank() - 1);
 
-  // z with its matrix dims restored: batch + [m, n].
+  // The product with its matrix dims restored: batch + [m, n].
   Dims out_batch;
   RETURN_IF_ERROR(broadcast_shapes(block.op_name(), batch_dims(xm.shape()), batch_dims(ym.shape()), out_batch));
   Dims zm_shape = out_batch;
   zm_shape.push_back(m);
   zm_shape.push_back(n);
-  // Write straight into z when its matrices have a BLAS row-major layout and
-  // it shares no memory with the inputs; otherwise into a dense temporary.
+  const bool swap_z = args.transpose_z && x->rank() >= 2 && y->rank() >= 2;
+  // Write straight into z when its matrices have a BLAS row-major layout, it
+  // shares no memory with the inputs and no transpose follows; otherwise
+  // into a dense temporary, copied into z at the end.
   NDArray zm;
-  bool direct = !z->may_overlap(*x) && !z->may_overlap(*y) && z->reshape(zm_shape, zm).is_ok();
+  bool direct = !swap_z && !z->may_overlap(*x) && !z->may_overlap(*y) &&
+                (bias == nullptr || !z->may_overlap(*bias)) && z->reshape(zm_shape, zm).is_ok();
   if (direct) {
     BlasLayout zl = blas_layout(zm);
     direct = zl.ok && !zl.trans;
   }
-  REQUIRE_TRUE(!on_device || direct, OPS_ERR_NOT_IMPLEMENTED,
+  REQUIRE_TRUE(!on_device || direct || swap_z, OPS_ERR_NOT_IMPLEMENTED,
                "on %s, the output must be a dense row-major stack of matrices sharing no memory with the inputs",
                dev.str().c_str());
   if (!direct) RETURN_IF_ERROR(NDArray::create(dt, zm_shape, 'c', zm));
+  // The product in zm, then Note [Matmul epilogue], then z from zm.
+  auto finish = [&]() -> Status {
+    RETURN_IF_ERROR(matmul_epilogue(block, args, bias, zm));
+    if (direct) return Status::ok();
+    NDArray zv;
+    if (swap_z) {
+      Dims perm;
+      for (int d = 0; d < zm.rank(); ++d) perm.push_back(d);
+      std::swap(perm[perm.size() - 2], perm[perm.size() - 1]);
+      RETURN_IF_ERROR(zm.permute(perm, zv));
+    } else {
+      // zm is dense, so it views as z's shape (which may lack the unit dims).
+      RETURN_IF_ERROR(zm.reshape(z->shape(), zv));
+    }
+    return assign_on_device(block, *z, zv);
+  };
 
   if (k == 0) {
-    RETURN_IF_ERROR(z->buffer()->sync_to_host());
+    RETURN_IF_ERROR(zm.buffer()->sync_to_host());
     RETURN_IF_ERROR(zm.assign_scalar(0.0));  // an empty sum
-    z->buffer()->mark_host_written();
+    zm.buffer()->mark_host_written();
+    return finish();
+  }
+  NDArray xb, yb;
+  BlasLayout xl, yl;
+  if (on_device) {
+    xl = blas_layout(xm);
+    yl = blas_layout(ym);
+    REQUIRE_TRUE(xl.ok && yl.ok, OPS_ERR_NOT_IMPLEMENTED,
+                 "on %s, x%s and y%s need row- or column-major matrices (a copy would run on the host)",
+                 dev.str().c_str(), x->shape().str().c_str(), y->shape().str().c_str());
+    xb = xm;
+    yb = ym;
+    RETURN_IF_ERROR(sync_for_kernel(dev, {x, y}, zm));
   } else {
-    NDArray xb, yb;
-    BlasLayout xl, yl;
-    if (on_device) {
-      xl = blas_layout(xm);
-      yl = blas_layout(ym);
-      REQUIRE_TRUE(xl.ok && yl.ok, OPS_ERR_NOT_IMPLEMENTED,
-                   "on %s, x%s and y%s need row- or column-major matrices (a copy would run on the host)",
-                   dev.str().c_str(), x->shape().str().c_str(), y->shape().str().c_str());
-      xb = xm;
-      yb = ym;
-      RETURN_IF_ERROR(sync_for_kernel(dev, {x, y}, *z));
-    } else {
-      RETURN_IF_ERROR(blas_operand(xm, xb, xl));
-      RETURN_IF_ERROR(blas_operand(ym, yb, yl));
-    }
-    const BlasLayout zl = blas_layout(zm);
-    if (!on_device && packed_matmul(block, xb, xl, yb, yl, zm, n, k)) {
-      if (!direct) {
-        NDArray zv;
-        RETURN_IF_ERROR(zm.reshape(z->shape(), zv));
-        RETURN_IF_ERROR(z->assign(zv));
-      }
-      return Status::ok();
-    }
+    RETURN_IF_ERROR(blas_operand(xm, xb, xl));
+    RETURN_IF_ERROR(blas_operand(ym, yb, yl));
+  }
+  const BlasLayout zl = blas_layout(zm);
+  if (!on_device && packed_matmul(block, xb, xl, yb, yl, zm, n, k)) return finish();
 
-    // Walk the batch dims; runs along the innermost one become one
-    // gemm_batched call (all of them, when the batch strides line up).
-    const int bd = out_batch.size();
-    Dims zs, xs, ys;
-    for (int d = 0; d < bd; ++d) zs.push_back(zm.strides()[d]);
-    for (int d = 0; d + 2 < xb.rank(); ++d) xs.push_back(xb.strides()[d]);
-    for (int d = 0; d + 2 < yb.rank(); ++d) ys.push_back(yb.strides()[d]);
-    const int64_t es = static_cast<int64_t>(dtype_size(dt));
-    NdLoop<3> loop;
-    loop.init(out_batch);
-    loop.set_operand(0, on_device ? zm.device_data() : zm.data(), zs, es);
-    loop.set_operand(1, on_device ? xb.device_data() : xb.data(),
-                     broadcast_strides(batch_dims(xb.shape()), xs, out_batch), es);
-    loop.set_operand(2, on_device ? yb.device_data() : yb.data(),
-                     broadcast_strides(batch_dims(yb.shape()), ys, out_batch), es);
-    loop.coalesce();
-    Status st;
-    loop.run(0, loop.count(), [&](char* const* p, const int64_t* s, int64_t count) {
-      if (!st.is_ok()) return;
-      st = blas::gemm_batched_on(dev, dt, xl.trans, yl.trans, m, n, k, 1.0, p[1], xl.ld, s[1] / es, p[2], yl.ld,
-                                 s[2] / es, 0.0, p[0], zl.ld, s[0] / es, count);
-    });
-    if (!st.is_ok()) return st.with_prefix(std::string(block.op_name()) + ": ");
-    if (on_device) z->buffer()->mark_device_written();
-  }
-  if (!direct) {
-    // zm is dense, so it views as z's shape (which may lack the unit dims).
-    NDArray zv;
-    RETURN_IF_ERROR(zm.reshape(z->shape(), zv));
-    RETURN_IF_ERROR(z->assign(zv));
-  }
-  return Status::ok();
+  // Walk the batch dims; runs along the innermost one become one
+  // gemm_batched call (all of them, when the batch strides line up).
+  const int bd = out_batch.size();
+  Dims zs, xs, ys;
+  for (int d = 0; d < bd; ++d) zs.push_back(zm.strides()[d]);
+  for (int d = 0; d + 2 < xb.rank(); ++d) xs.push_back(xb.strides()[d]);
+  for (int d = 0; d + 2 < yb.rank(); ++d) ys.push_back(yb.strides()[d]);
+  const int64_t es = static_cast<int64_t>(dtype_size(dt));
+  NdLoop<3> loop;
+  loop.init(out_batch);
+  loop.set_operand(0, on_device ? zm.device_data() : zm.data(), zs, es);
+  loop.set_operand(1, on_device ? xb.device_data() : xb.data(),
+                   broadcast_strides(batch_dims(xb.shape()), xs, out_batch), es);
+  loop.set_operand(2, on_device ? yb.device_data() : yb.data(),
+                   broadcast_strides(batch_dims(yb.shape()), ys, out_batch), es);
+  loop.coalesce();
+  Status st;
+  loop.run(0, loop.count(), [&](char* const* p, const int64_t* s, int64_t count) {
+    if (!st.is_ok()) return;
+    st = blas::gemm_batched_on(dev, dt, xl.trans, yl.trans, m, n, k, 1.0, p[1], xl.ld, s[1] / es, p[2], yl.ld,
+                               s[2] / es, 0.0, p[0], zl.ld, s[0] / es, count);
+  });
+  if (!st.is_ok()) return st.with_prefix(std::string(block.op_name()) + ": ");
+  if (on_device) zm.buffer()->mark_device_written();
+  return finish();
 }
 
 DECLARE_SYN(mmul, matmul)
@@ -300,7 +343,18 @@ DECLARE_SHAPE_FN(matmul) {
                x->shape().str().c_str(), y->shape().str().c_str(), xb.str().c_str(), yb.str().c_str());
   if (x->rank() > 1) out.push_back(xr);
   if (y->rank() > 1) out.push_back(yc);
-  shapes.push_back(TensorShape{promote_types(x->dtype(), y->dtype()), out, 'c'});
+  const DataType dt = promote_types(x->dtype(), y->dtype());
+  if (block.num_inputs() >= 3) {
+    const NDArray* b = INPUT_VARIABLE(2);
+    REQUIRE_TRUE(y->rank() >= 2 && b->rank() == 1 && b->dim(0) == yc, OPS_ERR_SHAPE,
+                 "bias%s does not fit x%s times y%s: it must be [%lld], one value per column of a matrix y",
+                 b->shape().str().c_str(), x->shape().str().c_str(), y->shape().str().c_str(),
+                 static_cast<long long>(yc));
+    REQUIRE_TRUE(b->dtype() == dt, OPS_ERR_DTYPE, "bias is %s but the product is %s: they must match",
+                 dtype_name(b->dtype()), dtype_name(dt));
+  }
+  if (args.transpose_z && x->rank() >= 2 && y->rank() >= 2) out = swap_last_two(out);
+  shapes.push_back(TensorShape{dt, out, 'c'});
   return Status::ok();
 }
 
@@ -314,7 +368,10 @@ DECLARE_ARGS(matmul) {
   args.describe("Matrix product with numpy.matmul semantics.");
   args.input("x", "numeric, rank >= 1");
   args.input("y", "numeric, rank >= 1; x and y are cast to their promoted dtype");
-  args.output("z", "op(x) @ op(y), batch dims broadcast (numpy.matmul)");
+  args.optional_input("bias", "[n], the product's dtype: added to every row (y of rank >= 2)");
+  args.output("z", "act(op(x) @ op(y) + bias), batch dims broadcast (numpy.matmul), transposed with transpose_z");
   args.i_arg("transpose_x", 0, "swap x's last two dims").flag();
   args.i_arg("transpose_y", 0, "swap y's last two dims").flag();
+  args.i_arg("transpose_z", 0, "swap the result's last two dims (x and y of rank >= 2; libnd4j's transZ)").flag();
+  args.i_arg("activation", 0, "applied after the bias, NaN kept").one_of({{0, "none"}, {1, "relu"}, {2, "relu6"}});
 }

@@ -79,7 +79,6 @@
 #include "libops/core/parallel.h"
 #include "libops/legacy/legacy.h"
 #include "libops/legacy/ops/binary_ops.h"
-#include "libops/legacy/ops/transform_same_ops.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/nn/conv2d.h"
 #include "libops/ops/nn/depthwise.h"
@@ -227,9 +226,7 @@ void add_bias(const C* bias, int64_t outer, int64_t cout, int64_t inner, C* z) {
 // z = act(z) in place on block.device(), by the relu / relu6 ops' own
 // (vectorized) kernels: the same results as those ops, NaN kept.
 Status apply_activation(Context& block, ConvActivation act, NDArray& z) {
-  if (act == ConvActivation::kNone || z.length() == 0) return Status::ok();
-  const auto op = act == ConvActivation::kRelu ? legacy::TransformSameOp::relu : legacy::TransformSameOp::relu6;
-  return legacy_step(block, OPS_TRANSFORM_SAME, static_cast<int>(op), z, nullptr, z);
+  return activation_step(block, static_cast<int64_t>(act), z);
 }
 
 // z += residual where conv2d has one and it is not in z yet, then the

@@ -1,9 +1,12 @@
 // matmul against numpy goldens (tools/gen_goldens_custom_ops.py): 2-D,
 // batched, broadcast batch dims, 1-D operands, transposes, strided views,
 // float64 / float16 / int32 / mixed dtypes; and its error messages.
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "golden_util.h"
+#include "libops/core/parallel.h"
 #include "op_test_util.h"
 
 using namespace libops;
@@ -151,7 +154,7 @@ TEST(MatmulOp, RejectsBadInputsWithMessages) {
   {
     Context ctx;
     Status s = run_op("matmul", {.in = {&a}}, ctx);
-    EXPECT_EQ(s.message(), "matmul: takes 2 inputs (x, y), got 1");
+    EXPECT_EQ(s.message(), "matmul: takes 2 to 3 inputs (x, y, bias?), got 1");
   }
   {
     NDArray sc = make(DataType::kFloat32, {}, {2});
@@ -172,7 +175,112 @@ TEST(MatmulOp, RejectsBadInputsWithMessages) {
     Status s = run_op("matmul", {.in = {&a, &at}, .i = {2}}, ctx);
     EXPECT_EQ(s.message(), "matmul: i arg 0 (transpose_x) is 2: it must be 0 or 1");
     Context ctx2;
-    s = run_op("matmul", {.in = {&a, &at}, .i = {0, 0, 1}}, ctx2);
-    EXPECT_EQ(s.message(), "matmul: takes at most 2 integer (i) args (transpose_x, transpose_y); got 3: i arg 2 = 1 is not declared");
+    s = run_op("matmul", {.in = {&a, &at}, .i = {0, 0, 0, 0, 1}}, ctx2);
+    EXPECT_EQ(s.message(),
+              "matmul: takes at most 4 integer (i) args (transpose_x, transpose_y, transpose_z, activation); got 5: "
+              "i arg 4 = 1 is not declared");
+    Context ctx3;
+    s = run_op("matmul", {.in = {&a, &at}, .i = {0, 0, 0, 3}}, ctx3);
+    EXPECT_NE(s.message().find("i arg 3 (activation) is 3"), std::string::npos) << s.message();
+  }
+  {  // bias: [n] of the product's dtype, and y must be a matrix
+    NDArray at = make(DataType::kFloat32, {3, 2}, iota(6)), v3 = make(DataType::kFloat32, {3}, iota(3));
+    NDArray b3 = make(DataType::kFloat32, {3}, iota(3)), b2d = make(DataType::kFloat64, {2}, iota(2));
+    Context c1, c2, c3;
+    Status s = run_op("matmul", {.in = {&a, &at, &b3}}, c1);
+    EXPECT_EQ(s.code(), StatusCode::kShape);
+    EXPECT_EQ(s.message(),
+              "matmul: bias[3] does not fit x[2,3] times y[3,2]: it must be [2], one value per column of a matrix y");
+    s = run_op("matmul", {.in = {&a, &v3, &b3}}, c2);
+    EXPECT_NE(s.message().find("one value per column of a matrix y"), std::string::npos) << s.message();
+    s = run_op("matmul", {.in = {&a, &at, &b2d}}, c3);
+    EXPECT_EQ(s.code(), StatusCode::kDtype);
+    EXPECT_EQ(s.message(), "matmul: bias is float64 but the product is float32: they must match");
+  }
+}
+
+// Note [Matmul epilogue]: act(x @ y + bias), hand-computed. x [2, 3] =
+// [[1, -2, 3], [-4, 5, -6]], y [3, 2] = [[1, 0], [0, 1], [1, 1]]: x @ y =
+// [[4, 1], [-10, -1]]; bias [-5, 0.5].
+TEST(MatmulOp, BiasAndActivationAfterTheProduct) {
+  NDArray x = make(DataType::kFloat32, {2, 3}, {1, -2, 3, -4, 5, -6});
+  NDArray y = make(DataType::kFloat32, {3, 2}, {1, 0, 0, 1, 1, 1});
+  NDArray b = make(DataType::kFloat32, {2}, {-5, 0.5});
+  struct Case {
+    int64_t activation;
+    std::vector<double> want;
+  };
+  for (const Case& c : {Case{0, {-1, 1.5, -15, -0.5}}, Case{1, {0, 1.5, 0, 0}}, Case{2, {0, 1.5, 0, 0}}}) {
+    Context ctx;
+    ASSERT_OK(run_op("matmul", {.in = {&x, &y, &b}, .i = {0, 0, 0, c.activation}}, ctx));
+    EXPECT_EQ(ctx.output(0)->shape(), (Dims{2, 2}));
+    EXPECT_TRUE(all_close(*ctx.output(0), c.want, 0, 0)) << "activation " << c.activation;
+  }
+  // relu6 caps at 6; relu alone keeps NaN (as the relu op does) and a
+  // batched x adds the bias to every row of every matrix.
+  NDArray big = make(DataType::kFloat32, {2, 1, 3}, {4, 4, 4, 1, std::nan(""), 0});
+  Context c6, cn;
+  ASSERT_OK(run_op("matmul", {.in = {&big, &y, &b}, .i = {0, 0, 0, 2}}, c6));
+  EXPECT_TRUE(all_close(*c6.output(0), {3, 6, std::nan(""), std::nan("")}, 0, 0));
+  ASSERT_OK(run_op("matmul", {.in = {&big, &y, &b}, .i = {0, 0, 0, 1}}, cn));
+  EXPECT_EQ(cn.output(0)->shape(), (Dims{2, 1, 2}));
+  EXPECT_TRUE(all_close(*cn.output(0), {3, 8.5, std::nan(""), std::nan("")}, 0, 0));
+  // An empty inner dim: the empty sums are 0, and the bias still follows.
+  NDArray x0 = make(DataType::kFloat32, {2, 0}, {}), y0 = make(DataType::kFloat32, {0, 2}, {});
+  Context ce;
+  ASSERT_OK(run_op("matmul", {.in = {&x0, &y0, &b}}, ce));
+  EXPECT_TRUE(all_close(*ce.output(0), {-5, 0.5, -5, 0.5}, 0, 0));
+}
+
+// transpose_z (libnd4j's transZ) swaps the result's last two dims, after
+// the bias and the activation; with a vector operand it does nothing.
+TEST(MatmulOp, TransposeZSwapsTheResult) {
+  NDArray x = make(DataType::kFloat32, {2, 3}, {1, -2, 3, -4, 5, -6});
+  NDArray y = make(DataType::kFloat32, {3, 2}, {1, 0, 0, 1, 1, 1});
+  NDArray b = make(DataType::kFloat32, {2}, {-5, 0.5});
+  Context c1, c2, c3;
+  ASSERT_OK(run_op("matmul", {.in = {&x, &y}, .i = {0, 0, 1}}, c1));
+  EXPECT_EQ(c1.output(0)->shape(), (Dims{2, 2}));
+  EXPECT_TRUE(all_close(*c1.output(0), {4, -10, 1, -1}, 0, 0));
+  ASSERT_OK(run_op("matmul", {.in = {&x, &y, &b}, .i = {0, 0, 1, 1}}, c2));
+  EXPECT_TRUE(all_close(*c2.output(0), {0, 0, 1.5, 0}, 0, 0));
+  NDArray v = make(DataType::kFloat32, {3}, {1, 1, 1});
+  ASSERT_OK(run_op("matmul", {.in = {&x, &v}, .i = {0, 0, 1}}, c3));
+  EXPECT_EQ(c3.output(0)->shape(), (Dims{2}));
+  EXPECT_TRUE(all_close(*c3.output(0), {2, -5}, 0, 0));
+  // [2, 3, 4] x [4, 5] -> [2, 5, 3], against numpy's golden transposed.
+  NDArray gx = golden("batched", "x"), gy = golden("batched", "y"), gz = golden("batched", "z");
+  Context c4;
+  ASSERT_OK(run_op("matmul", {.in = {&gx, &gy}, .i = {0, 0, 1}}, c4));
+  EXPECT_EQ(c4.output(0)->shape(), (Dims{2, 5, 3}));
+  EXPECT_TRUE(all_close(*c4.output(0), values(transposed_copy(gz)), 1e-5, 1e-5));
+}
+
+std::vector<double> wave(int64_t n, double phase) {
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = std::sin(0.37 * static_cast<double>(i) + phase);
+  return v;
+}
+
+// A graph constant y takes the packed path (Note [Packed constant
+// weights]); the epilogue follows it there too, at one and two threads and
+// for one row and several.
+TEST(MatmulOp, BiasAndReluAfterPackedWeights) {
+  for (int64_t rows : {1, 5}) {
+    NDArray x = make(DataType::kFloat32, {rows, 7}, wave(rows * 7, 0.1));
+    NDArray y = make(DataType::kFloat32, {7, 33}, wave(7 * 33, 0.7));
+    NDArray b = make(DataType::kFloat32, {33}, wave(33, 1.3));
+    Context plain;
+    ASSERT_OK(run_op("matmul", {.in = {&x, &y}}, plain));
+    std::vector<double> want = values(*plain.output(0));
+    for (size_t i = 0; i < want.size(); ++i) want[i] = std::max(0.0, want[i] + b.get_double(static_cast<int64_t>(i % 33)));
+    for (int threads : {1, 2}) {
+      set_num_threads(threads);
+      Context ctx;
+      ctx.set_constant_inputs({false, true, true});
+      ASSERT_OK(run_op("matmul", {.in = {&x, &y, &b}, .i = {0, 0, 0, 1}}, ctx));
+      EXPECT_TRUE(all_close(*ctx.output(0), want, 1e-6, 1e-6)) << rows << " rows, " << threads << " threads";
+      set_num_threads(0);
+    }
   }
 }
