@@ -80,6 +80,19 @@ void bypass(Body& body, BodyIndex& index, size_t pos, int32_t x, std::vector<uin
   dropped[pos] = 1;
 }
 
+// The node producing `slot`, when `reader` is its only reader, it is not
+// dropped, it runs at reader's placement, and it runs op `name` (any op for
+// nullptr); else null. The rewrites that fold a node into its producer
+// start here.
+Node* sole_producer(Body& body, const BodyIndex& index, const std::vector<uint8_t>& dropped, int32_t slot,
+                    const Node& reader, const char* name) {
+  const int32_t p = index.producer[static_cast<size_t>(slot)];
+  if (p < 0 || index.reads[static_cast<size_t>(slot)] != 1 || dropped[static_cast<size_t>(p)]) return nullptr;
+  Node& n = body.nodes[static_cast<size_t>(p)];
+  if ((name != nullptr && !is_op(n, name)) || n.placed != reader.placed || n.device != reader.device) return nullptr;
+  return &n;
+}
+
 // weights * s along the filter axis, and (bias - mean) * s + beta, in T.
 template <typename T>
 void fold_values(const NDArray& w, int64_t cout, bool filters_last, const double* s, const NDArray* bias,
@@ -112,11 +125,9 @@ bool fold_batchnorm(Body& body, BodyIndex& index, size_t bn_pos, std::vector<uin
   Node& bn = body.nodes[bn_pos];
   if (bn.inputs.size() < 3 || bn.num_outputs != 1 || bn.args.i.size() < 3 || bn.args.t.empty()) return false;
   const int32_t x = bn.inputs[0];
-  const int32_t conv_pos = index.producer[static_cast<size_t>(x)];
-  if (conv_pos < 0 || index.reads[static_cast<size_t>(x)] != 1) return false;
-  Node& conv = body.nodes[static_cast<size_t>(conv_pos)];
-  if (!is_op(conv, "conv2d") || conv.num_outputs != 1 || conv.args.i.size() < 11) return false;
-  if (conv.placed != bn.placed || conv.device != bn.device) return false;
+  Node* producer = sole_producer(body, index, dropped, x, bn, "conv2d");
+  if (producer == nullptr || producer->num_outputs != 1 || producer->args.i.size() < 11) return false;
+  Node& conv = *producer;
   // An activation the conv2d applies comes before the batchnorm: no fold.
   if (conv.args.i.size() > 12 && conv.args.i[12] != 0) return false;
 
@@ -210,13 +221,11 @@ bool fuse_activation(Body& body, BodyIndex& index, size_t pos, std::vector<uint8
   const int64_t kind = conv_activation_of(act);
   if (kind == 0) return false;
   const int32_t x = act.inputs[0];
-  const int32_t conv_pos = index.producer[static_cast<size_t>(x)];
-  if (conv_pos < 0 || index.reads[static_cast<size_t>(x)] != 1 || dropped[static_cast<size_t>(conv_pos)]) return false;
-  Node& conv = body.nodes[static_cast<size_t>(conv_pos)];
-  const int arg = activation_arg_of(conv);
-  if (arg < 0 || conv.args.i.size() <= static_cast<size_t>(arg) || conv.args.i[static_cast<size_t>(arg)] != 0)
+  Node* producer = sole_producer(body, index, dropped, x, act, nullptr);
+  const int arg = producer != nullptr ? activation_arg_of(*producer) : -1;
+  if (arg < 0 || producer->args.i.size() <= static_cast<size_t>(arg) || producer->args.i[static_cast<size_t>(arg)] != 0)
     return false;
-  if (conv.placed != act.placed || conv.device != act.device) return false;
+  Node& conv = *producer;
   conv.args.i[static_cast<size_t>(arg)] = kind;
   log.push_back(str_format("%snode %u '%s' (%s) fused into node %u '%s' (%s)", body.where.c_str(), act.id,
                            act.name.c_str(), act.op_label.c_str(), conv.id, conv.name.c_str(), conv.op_label.c_str()));
@@ -841,12 +850,10 @@ bool fuse_residual_add(Body& body, BodyIndex& index, size_t pos, std::vector<uin
   const auto shape = [&](int32_t slot) -> const ValueShape& { return body.static_shapes[static_cast<size_t>(slot)]; };
   for (size_t k = 0; k < 2; ++k) {
     const int32_t y = add.inputs[k], r = add.inputs[1 - k];
-    const int32_t conv_pos = index.producer[static_cast<size_t>(y)];
-    if (conv_pos < 0 || y == r || index.reads[static_cast<size_t>(y)] != 1 || dropped[static_cast<size_t>(conv_pos)])
+    Node* producer = sole_producer(body, index, dropped, y, add, "conv2d");  // y == r: read twice, null
+    if (producer == nullptr || producer->inputs.size() > 3 || producer->args.i.size() < 13 || producer->args.i[12] != 0)
       continue;
-    Node& conv = body.nodes[static_cast<size_t>(conv_pos)];
-    if (!is_op(conv, "conv2d") || conv.inputs.size() > 3 || conv.args.i.size() < 13 || conv.args.i[12] != 0) continue;
-    if (conv.placed != add.placed || conv.device != add.device) continue;
+    Node& conv = *producer;
     if (!same_known_shape(shape(y), shape(r)) || !same_known_shape(shape(y), shape(add.first_output))) continue;
     if (conv.inputs.size() == 2) {  // the residual is input 3: a zero bias of Cout comes first
       const ValueShape& w = shape(conv.inputs[1]);
@@ -880,14 +887,11 @@ bool fuse_bias_add(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t
   const auto shape = [&](int32_t slot) -> const ValueShape& { return body.static_shapes[static_cast<size_t>(slot)]; };
   for (size_t k = 0; k < 2; ++k) {
     const int32_t y = add.inputs[k], b = add.inputs[1 - k];
-    const int32_t mm_pos = index.producer[static_cast<size_t>(y)];
-    if (mm_pos < 0 || y == b || index.reads[static_cast<size_t>(y)] != 1 || dropped[static_cast<size_t>(mm_pos)])
+    Node* producer = sole_producer(body, index, dropped, y, add, "matmul");
+    if (producer == nullptr || producer->inputs.size() != 2 || producer->args.i.size() < 4 ||
+        producer->args.i[2] != 0 || producer->args.i[3] != 0)
       continue;
-    Node& mm = body.nodes[static_cast<size_t>(mm_pos)];
-    if (!is_op(mm, "matmul") || mm.inputs.size() != 2 || mm.args.i.size() < 4 || mm.args.i[2] != 0 ||
-        mm.args.i[3] != 0)
-      continue;
-    if (mm.placed != add.placed || mm.device != add.device) continue;
+    Node& mm = *producer;
     const NDArray* bias = index.constant(body, b);
     const ValueShape& product = shape(y);
     if (bias == nullptr || !same_known_shape(product, shape(add.first_output)) || product.dims.empty() ||

@@ -216,32 +216,45 @@ TEST(FastMathTest, LegacyExpFloat32IsExpF32) {
   }
 }
 
-// The dense kernel (Note [Dense kernels]; AVX2 intrinsics from the avx2
-// level up) gives exp_f32's results at the same level bit for bit: a sweep
-// of float bit patterns (every 4099th, both signs, NaNs and
-// infinities included), every length 0..19 at every start offset (the
-// 8-lane body and the scalar tail), and in place.
-TEST(FastMathTest, DenseKernelIsExpF32BitForBit) {
+// A dense kernel (Note [Dense kernels]) gives its functor's bits at the
+// same level: a sweep of float bit patterns (every 4099th, both signs, NaNs,
+// infinities and subnormals), values at the kernels' switch points (exp's
+// clamps and overflow, tanh's 0.625, -0), every length 0..19 at every start
+// offset (the vector body and the tail), and in place. exp's kernel runs
+// AVX2 intrinsics from the avx2 level up; sigmoid's and tanh's 16 lanes
+// where the level is avx512.
+template <typename Op>
+void expect_dense_kernel_is_functor_bit_for_bit() {
+  const ExtraParams e;
   std::vector<float> x;
   for (uint64_t u = 0; u <= 0xffffffffull; u += 4099) x.push_back(std::bit_cast<float>(static_cast<uint32_t>(u)));
   for (float v : {0.0f, -0.0f, kInf, -kInf, std::numeric_limits<float>::quiet_NaN(), 100.0f, 100.5f, 101.0f, 88.72f,
-                  -103.97f, -110.0f, -111.0f, 3.0e38f, -3.0e38f})
+                  -103.97f, -110.0f, -111.0f, 3.0e38f, -3.0e38f, 0.625f, -0.625f, std::nextafter(0.625f, 0.0f),
+                  1e-30f, -1e-30f, 0x1p-140f, 9.0f, -9.0f, 50.0f, -104.0f})
     x.push_back(v);
-  std::vector<float> z(x.size());
-  exp_f32_dense(x.data(), z.data(), static_cast<int64_t>(x.size()));
+  auto at_isa = [&](float v) { return isa_dispatch([&] { return Op::op(v, e); }); };
+  // As the engine calls it: inside its copy for the current level, where
+  // the per-element fallback is compiled for that level too.
+  auto dense = [&](const float* in, float* out, int64_t n) { isa_dispatch([&] { DenseKernel<Op>::run(in, out, n, e); }); };
   auto same = [](float a, float b) { return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b) || (a != a && b != b); };
-  for (size_t i = 0; i < x.size(); ++i) ASSERT_TRUE(same(z[i], exp_at_isa(x[i]))) << "x = " << x[i] << ": " << z[i];
+  std::vector<float> z(x.size());
+  dense(x.data(), z.data(), static_cast<int64_t>(x.size()));
+  for (size_t i = 0; i < x.size(); ++i) ASSERT_TRUE(same(z[i], at_isa(x[i]))) << "x = " << x[i] << ": " << z[i];
   for (int64_t start = 0; start < 8; ++start) {
     for (int64_t n = 0; n < 20; ++n) {
       std::vector<float> out(static_cast<size_t>(n + 1), -7.0f);
-      exp_f32_dense(x.data() + 1000 + start, out.data(), n);
-      for (int64_t i = 0; i < n; ++i) ASSERT_TRUE(same(out[i], exp_at_isa(x[1000 + start + i]))) << start << " " << n;
+      dense(x.data() + 1000 + start, out.data(), n);
+      for (int64_t i = 0; i < n; ++i) ASSERT_TRUE(same(out[i], at_isa(x[1000 + start + i]))) << start << " " << n;
       EXPECT_EQ(out[static_cast<size_t>(n)], -7.0f) << "wrote past the end, n = " << n;
     }
   }
   std::vector<float> in_place(x.begin(), x.begin() + 1001);
-  exp_f32_dense(in_place.data(), in_place.data(), 1001);
-  for (size_t i = 0; i < in_place.size(); ++i) ASSERT_TRUE(same(in_place[i], exp_at_isa(x[i]))) << i;
+  dense(in_place.data(), in_place.data(), 1001);
+  for (size_t i = 0; i < in_place.size(); ++i) ASSERT_TRUE(same(in_place[i], at_isa(x[i]))) << i;
+}
+
+TEST(FastMathTest, DenseKernelIsExpF32BitForBit) {
+  expect_dense_kernel_is_functor_bit_for_bit<legacy::fn::transform_strict::Exp<float>>();
 }
 
 // The float32 sigmoid (1 / (1 + t) or t / (1 + t), t = exp_f32(-|x|)) on a
@@ -272,40 +285,6 @@ TEST(FastMathTest, Float32SigmoidOnSweep) {
   EXPECT_EQ(Sigmoid<float>::op(-kInf, e), 0.0f);
   EXPECT_EQ(Sigmoid<float>::op(0.0f, e), 0.5f);
   EXPECT_TRUE(std::isnan(Sigmoid<float>::op(std::numeric_limits<float>::quiet_NaN(), e)));
-}
-
-// sigmoid's and tanh's dense kernels (Note [Dense kernels]; 16 lanes where
-// the level is avx512) give the per-element functor's bits at the same
-// level: the sweep of DenseKernelIsExpF32BitForBit's patterns (NaNs,
-// infinities, subnormals, tanh's 0.625 switch, -0), every length 0..19 at
-// every start offset (the masked tail), and in place.
-template <typename Op>
-void expect_dense_kernel_is_functor_bit_for_bit() {
-  const ExtraParams e;
-  std::vector<float> x;
-  for (uint64_t u = 0; u <= 0xffffffffull; u += 4099) x.push_back(std::bit_cast<float>(static_cast<uint32_t>(u)));
-  for (float v : {0.0f, -0.0f, kInf, -kInf, std::numeric_limits<float>::quiet_NaN(), 0.625f, -0.625f,
-                  std::nextafter(0.625f, 0.0f), 1e-30f, -1e-30f, 0x1p-140f, 9.0f, -9.0f, 50.0f, -104.0f})
-    x.push_back(v);
-  auto at_isa = [&](float v) { return isa_dispatch([&] { return Op::op(v, e); }); };
-  // As the engine calls it: inside its copy for the current level, where
-  // the per-element fallback is compiled for that level too.
-  auto dense = [&](const float* in, float* out, int64_t n) { isa_dispatch([&] { DenseKernel<Op>::run(in, out, n, e); }); };
-  auto same = [](float a, float b) { return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b) || (a != a && b != b); };
-  std::vector<float> z(x.size());
-  dense(x.data(), z.data(), static_cast<int64_t>(x.size()));
-  for (size_t i = 0; i < x.size(); ++i) ASSERT_TRUE(same(z[i], at_isa(x[i]))) << "x = " << x[i] << ": " << z[i];
-  for (int64_t start = 0; start < 8; ++start) {
-    for (int64_t n = 0; n < 20; ++n) {
-      std::vector<float> out(static_cast<size_t>(n + 1), -7.0f);
-      dense(x.data() + 1000 + start, out.data(), n);
-      for (int64_t i = 0; i < n; ++i) ASSERT_TRUE(same(out[i], at_isa(x[1000 + start + i]))) << start << " " << n;
-      EXPECT_EQ(out[static_cast<size_t>(n)], -7.0f) << "wrote past the end, n = " << n;
-    }
-  }
-  std::vector<float> in_place(x.begin(), x.begin() + 1001);
-  dense(in_place.data(), in_place.data(), 1001);
-  for (size_t i = 0; i < in_place.size(); ++i) ASSERT_TRUE(same(in_place[i], at_isa(x[i]))) << i;
 }
 
 TEST(FastMathTest, SigmoidDenseKernelIsTheFunctorBitForBit) {

@@ -409,33 +409,27 @@ LIBOPS_TARGET_AVX512 void dense_f32_x16(const float* x, float* z, int64_t n) {
   }
 }
 }  // namespace detail
-#endif
 
 // sigmoid and tanh over whole dense float32 runs: 16 lanes around
 // exp_f32_x16 (vscalefps) where cpu_isa() is avx512; elsewhere the
 // per-element functor, which the engine's copy for the current level
 // vectorizes. 16M float32, one thread of a 2-core EPYC: sigmoid 20.3 ->
 // 26.7 GB/s, tanh 16.0 -> 18.8 (ONNX Runtime 27-29 in the same runs).
-template <>
-struct DenseKernel<legacy::fn::transform_strict::Sigmoid<float>> {
+template <typename Op, __m512 (*kLanes16)(__m512)>
+struct DenseKernelLanes16 {
   static constexpr bool kHas = true;
   [[gnu::always_inline]] static inline void run(const float* x, float* z, int64_t n, const ExtraParams& e) {
-#if LIBOPS_HAVE_EXP_F32_X8
-    if (cpu_isa() == CpuIsa::kAvx512) return detail::dense_f32_x16<detail::sigmoid_f32_x16>(x, z, n);
-#endif
-    for (int64_t i = 0; i < n; ++i) z[i] = legacy::fn::transform_strict::Sigmoid<float>::op(x[i], e);
+    if (cpu_isa() == CpuIsa::kAvx512) return detail::dense_f32_x16<kLanes16>(x, z, n);
+    for (int64_t i = 0; i < n; ++i) z[i] = Op::op(x[i], e);
   }
 };
 template <>
-struct DenseKernel<legacy::fn::transform_strict::Tanh<float>> {
-  static constexpr bool kHas = true;
-  [[gnu::always_inline]] static inline void run(const float* x, float* z, int64_t n, const ExtraParams& e) {
-#if LIBOPS_HAVE_EXP_F32_X8
-    if (cpu_isa() == CpuIsa::kAvx512) return detail::dense_f32_x16<detail::tanh_f32_x16>(x, z, n);
+struct DenseKernel<legacy::fn::transform_strict::Sigmoid<float>>
+    : DenseKernelLanes16<legacy::fn::transform_strict::Sigmoid<float>, detail::sigmoid_f32_x16> {};
+template <>
+struct DenseKernel<legacy::fn::transform_strict::Tanh<float>>
+    : DenseKernelLanes16<legacy::fn::transform_strict::Tanh<float>, detail::tanh_f32_x16> {};
 #endif
-    for (int64_t i = 0; i < n; ++i) z[i] = legacy::fn::transform_strict::Tanh<float>::op(x[i], e);
-  }
-};
 }  // namespace libops
 #endif
 
