@@ -875,17 +875,20 @@ bool fuse_residual_add(Body& body, BodyIndex& index, size_t pos, std::vector<uin
   return false;
 }
 
-// The add at `pos` whose input k is the output of a matmul read by nothing
-// else (no bias, activation or transpose_z yet, same placement, y a
-// matrix) and whose other input is a rank-1 constant of the product's last
-// dim and dtype, the add's output having the product's shape: the matmul
-// takes the constant as its bias (Note [Matmul epilogue]).
+// The add at `pos` (or bias_add along the last axis) whose input k is the
+// output of a matmul read by nothing else (no bias, activation or
+// transpose_z yet, same placement, y a matrix) and whose other input is a
+// rank-1 constant of the product's dtype and last dim: the matmul takes the
+// constant as its bias (Note [Matmul epilogue]). A rank-1 operand of the
+// product's last extent cannot broadcast the product to more, so only the
+// product's rank and last dim need to be known: an unknown batch fuses too.
 bool fuse_bias_add(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>& dropped,
                    std::vector<std::string>& log) {
   Node& add = body.nodes[pos];
-  if (!is_op(add, "add") || add.inputs.size() != 2 || add.num_outputs != 1) return false;
+  const bool bias_add = is_op(add, "bias_add");
+  if ((!bias_add && !is_op(add, "add")) || add.inputs.size() != 2 || add.num_outputs != 1) return false;
   const auto shape = [&](int32_t slot) -> const ValueShape& { return body.static_shapes[static_cast<size_t>(slot)]; };
-  for (size_t k = 0; k < 2; ++k) {
+  for (size_t k = 0; k < (bias_add ? 1u : 2u); ++k) {  // bias_add's bias is input 1
     const int32_t y = add.inputs[k], b = add.inputs[1 - k];
     Node* producer = sole_producer(body, index, dropped, y, add, "matmul");
     if (producer == nullptr || producer->inputs.size() != 2 || producer->args.i.size() < 4 ||
@@ -894,13 +897,15 @@ bool fuse_bias_add(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t
     Node& mm = *producer;
     const NDArray* bias = index.constant(body, b);
     const ValueShape& product = shape(y);
-    if (bias == nullptr || !same_known_shape(product, shape(add.first_output)) || product.dims.empty() ||
-        shape(mm.inputs[1]).dims.size() < 2 || bias->rank() != 1 || bias->dim(0) != product.dims.back() ||
-        bias->dtype() != product.dtype)
+    const ValueShape& w = shape(mm.inputs[1]);
+    if (bias == nullptr || bias->rank() != 1 || !product.rank_known || product.dims.empty() ||
+        product.dims.back() != bias->dim(0) || bias->dtype() != product.dtype || !w.rank_known || w.dims.size() < 2)
       continue;
+    const int64_t rank = static_cast<int64_t>(product.dims.size());
+    if (bias_add && (add.args.i.empty() || (add.args.i[0] != -1 && add.args.i[0] != rank - 1))) continue;
     mm.inputs.push_back(b);  // the add's read of b moves to the matmul
-    log.push_back(str_format("%snode %u '%s' (add) fused into node %u '%s' (matmul) as its bias", body.where.c_str(),
-                             add.id, add.name.c_str(), mm.id, mm.name.c_str()));
+    log.push_back(str_format("%snode %u '%s' (%s) fused into node %u '%s' (matmul) as its bias", body.where.c_str(),
+                             add.id, add.name.c_str(), add.op_label.c_str(), mm.id, mm.name.c_str()));
     bypass(body, index, pos, y, dropped);
     return true;
   }

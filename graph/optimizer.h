@@ -63,10 +63,11 @@
 //    has inferred the shapes (an add may broadcast), and the body is
 //    planned again.
 //  - bias add and activation fused into matmul (Note [Matmul epilogue] in
-//    libops/ops/blas/matmul.cpp): an add of a matmul output read by
-//    nothing else and a rank-1 constant of the product's last dim and
-//    dtype, the add keeping the product's shape, becomes the matmul's bias
-//    (after shape inference, as above); a relu, relu6 or such clip of a
+//    libops/ops/blas/matmul.cpp): an add (or a bias_add along the last
+//    axis) of a matmul output read by nothing else and a rank-1 constant
+//    of the product's last dim and dtype becomes the matmul's bias (after
+//    shape inference, as above, which tells the product's rank and last
+//    dim; the batch may stay unknown); a relu, relu6 or such clip of a
 //    matmul output read by nothing else becomes its activation arg. A
 //    dense layer relu(x W + b) is one node, as ONNX Runtime's Gemm.
 //  The folds run first, so the layout rewrite sees convolutions with their
