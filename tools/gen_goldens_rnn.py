@@ -239,6 +239,12 @@ def main():
              outs=(True, True, False))
         case("rnn", "bidirectional_sum_leaky_relu", tag, direction=2, wf=0, acts=("sigmoid", "leaky_relu", "tanh"),
              alphas=[(None, None), (0.2, None), (None, None)])
+    for tag in ("f64", "f32"):  # last, for the same reason
+        # The usual activations with a clip that binds, 20 units (one full
+        # run of 16 and a partial one) and a summed y that is strided along
+        # the units: the float32 CPU's 16-lane cell.
+        case("lstm", "clip_sum_feature_major", tag, T=5, N=3, I=4, H=20, data_format=2, direction=2, wf=0,
+             clip=0.3, init=True, peep=True, outs=(True, True, True))
     M.write("tools/gen_goldens_rnn.py")
 
 

@@ -211,6 +211,33 @@ LIBOPS_TARGET_AVX512 inline __m512 exp_f32_x16(__m512 x) {
   return _mm512_mask_scalef_ps(p, kAll, p, n);
 }
 
+// The sigmoid and tanh ops' functors (sigmoid_c, tanh_c in
+// legacy/ops/transform_strict_ops.h) on 16 lanes: the same operations in
+// the same order around exp_f32_x16, so the same bits (Note [Dense
+// kernels]). The ops' dense kernels and the LSTM cell use them.
+LIBOPS_TARGET_AVX512 inline __m512 sigmoid_f32_x16(__m512 x) {
+  constexpr __mmask16 kAll = 0xffff;
+  const __m512 sign = _mm512_set1_ps(-0.0f), one = _mm512_set1_ps(1.0f);
+  const __m512 t = exp_f32_x16(_mm512_or_ps(x, sign));  // exp(-|x|)
+  const __m512 num = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GE_OQ), t, one);
+  return _mm512_mask_div_ps(num, kAll, num, _mm512_add_ps(one, t));
+}
+
+LIBOPS_TARGET_AVX512 inline __m512 tanh_f32_x16(__m512 x) {
+  constexpr __mmask16 kAll = 0xffff;
+  const __m512 sign = _mm512_set1_ps(-0.0f), one = _mm512_set1_ps(1.0f);
+  const __m512 a = _mm512_andnot_ps(sign, x), u = _mm512_mul_ps(x, x);
+  __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(-0x1.7507acp-8f), u, _mm512_set1_ps(0x1.51f0f0p-6f));
+  p = _mm512_fmadd_ps(p, u, _mm512_set1_ps(-0x1.b83322p-5f));
+  p = _mm512_fmadd_ps(p, u, _mm512_set1_ps(0x1.1106d6p-3f));
+  p = _mm512_fmadd_ps(p, u, _mm512_set1_ps(-0x1.555532p-2f));
+  const __m512 small = _mm512_fmadd_ps(_mm512_mul_ps(a, u), p, a);
+  const __m512 e = _mm512_add_ps(exp_f32_x16(_mm512_add_ps(a, a)), one);
+  const __m512 big = _mm512_sub_ps(one, _mm512_mask_div_ps(e, kAll, _mm512_set1_ps(2.0f), e));
+  const __m512 r = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, _mm512_set1_ps(0.625f), _CMP_LT_OQ), big, small);
+  return _mm512_or_ps(_mm512_andnot_ps(sign, r), _mm512_and_ps(x, sign));  // copysign(r, x)
+}
+
 LIBOPS_TARGET_AVX512 inline void exp_f32_dense_avx512(const float* x, float* z, int64_t n) {
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) _mm512_storeu_ps(z + i, exp_f32_x16(_mm512_loadu_ps(x + i)));

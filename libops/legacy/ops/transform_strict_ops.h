@@ -373,31 +373,6 @@ struct DenseKernel<legacy::fn::transform_strict::Exp<float>> {
 
 #if LIBOPS_HAVE_EXP_F32_X8
 namespace detail {
-// sigmoid_c and tanh_c on 16 lanes, the same operations in the same order
-// around exp_f32_x16 (the same bits as exp_f32): Note [Dense kernels].
-LIBOPS_TARGET_AVX512 inline __m512 sigmoid_f32_x16(__m512 x) {
-  constexpr __mmask16 kAll = 0xffff;
-  const __m512 sign = _mm512_set1_ps(-0.0f), one = _mm512_set1_ps(1.0f);
-  const __m512 t = exp_f32_x16(_mm512_or_ps(x, sign));  // exp(-|x|)
-  const __m512 num = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GE_OQ), t, one);
-  return _mm512_mask_div_ps(num, kAll, num, _mm512_add_ps(one, t));
-}
-
-LIBOPS_TARGET_AVX512 inline __m512 tanh_f32_x16(__m512 x) {
-  constexpr __mmask16 kAll = 0xffff;
-  const __m512 sign = _mm512_set1_ps(-0.0f), one = _mm512_set1_ps(1.0f);
-  const __m512 a = _mm512_andnot_ps(sign, x), u = _mm512_mul_ps(x, x);
-  __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(-0x1.7507acp-8f), u, _mm512_set1_ps(0x1.51f0f0p-6f));
-  p = _mm512_fmadd_ps(p, u, _mm512_set1_ps(-0x1.b83322p-5f));
-  p = _mm512_fmadd_ps(p, u, _mm512_set1_ps(0x1.1106d6p-3f));
-  p = _mm512_fmadd_ps(p, u, _mm512_set1_ps(-0x1.555532p-2f));
-  const __m512 small = _mm512_fmadd_ps(_mm512_mul_ps(a, u), p, a);
-  const __m512 e = _mm512_add_ps(exp_f32_x16(_mm512_add_ps(a, a)), one);
-  const __m512 big = _mm512_sub_ps(one, _mm512_mask_div_ps(e, kAll, _mm512_set1_ps(2.0f), e));
-  const __m512 r = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, _mm512_set1_ps(0.625f), _CMP_LT_OQ), big, small);
-  return _mm512_or_ps(_mm512_andnot_ps(sign, r), _mm512_and_ps(x, sign));  // copysign(r, x)
-}
-
 // z = f(x) over [0, n), the tail as masked lanes of the same instructions.
 template <__m512 (*F)(__m512)>
 LIBOPS_TARGET_AVX512 void dense_f32_x16(const float* x, float* z, int64_t n) {
@@ -425,10 +400,10 @@ struct DenseKernelLanes16 {
 };
 template <>
 struct DenseKernel<legacy::fn::transform_strict::Sigmoid<float>>
-    : DenseKernelLanes16<legacy::fn::transform_strict::Sigmoid<float>, detail::sigmoid_f32_x16> {};
+    : DenseKernelLanes16<legacy::fn::transform_strict::Sigmoid<float>, sigmoid_f32_x16> {};
 template <>
 struct DenseKernel<legacy::fn::transform_strict::Tanh<float>>
-    : DenseKernelLanes16<legacy::fn::transform_strict::Tanh<float>, detail::tanh_f32_x16> {};
+    : DenseKernelLanes16<legacy::fn::transform_strict::Tanh<float>, tanh_f32_x16> {};
 #endif
 }  // namespace libops
 #endif
