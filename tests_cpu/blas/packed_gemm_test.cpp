@@ -9,6 +9,7 @@
 
 #include "libops/blas/conv_dnnl.h"
 #include "libops/blas/packed_gemm.h"
+#include "libops/core/parallel.h"
 
 using namespace libops;
 
@@ -50,6 +51,43 @@ TEST(PackedGemm, MatchesTheSumOverK) {
       }
     }
   }
+}
+
+// A single row: on AVX-512 libops' own panel GEMV (Note [Packed GEMV]),
+// 16-wide panels below 64 columns and 64-wide ones above, with partial last
+// panels, k not a multiple of the row unroll, and the panels split between
+// two threads (n = 1000 gives 16 panels; k = 129 makes each task > 64 KB).
+TEST(PackedGemm, SingleRowMatchesTheSumOverK) {
+  if (!blas::dnnl_enabled()) GTEST_SKIP() << "oneDNN is not in this build";
+  for (int64_t n : {1, 10, 37, 64, 70, 1000}) {
+    for (int64_t k : {1, 7, 129}) {
+      for (bool trans_b : {false, true}) {
+        for (int threads : {1, 2}) {
+          SCOPED_TRACE(testing::Message() << "n " << n << ", k " << k << ", trans_b " << trans_b << ", threads "
+                                          << threads);
+          const int64_t ldb = trans_b ? k + 3 : n + 2;
+          const std::vector<float> b = ramp(static_cast<size_t>((trans_b ? n : k) * ldb), 0.37f, 0.1f);
+          blas::PackedGemmF32 g;
+          set_num_threads(threads);
+          const Status s = g.pack(1, n, k, b.data(), ldb, trans_b, k, n, threads);
+          ASSERT_TRUE(s.is_ok()) << s.message();
+          for (float shift : {0.0f, 1.5f}) {
+            const std::vector<float> a = ramp(static_cast<size_t>(k), 0.11f, shift);
+            std::vector<float> c(static_cast<size_t>(n + 5), -7.0f);
+            ASSERT_TRUE(g.run(a.data(), c.data()).is_ok());
+            for (int64_t j = 0; j < n; ++j) {
+              double want = 0;
+              for (int64_t p = 0; p < k; ++p)
+                want += static_cast<double>(a[p]) * (trans_b ? b[j * ldb + p] : b[p * ldb + j]);
+              EXPECT_NEAR(c[j], want, 1e-4) << j;
+            }
+            for (int64_t j = n; j < n + 5; ++j) EXPECT_EQ(c[j], -7.0f) << "written past n";
+          }
+        }
+      }
+    }
+  }
+  set_num_threads(0);
 }
 
 TEST(PackedGemm, TurnedOffFailsAndRunNeedsPack) {

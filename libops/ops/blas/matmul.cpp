@@ -32,6 +32,7 @@
 // numpy's (Note [GEMM dtypes] in blas/gemm.h).
 #include "libops/blas/gemm.h"
 #include "libops/blas/packed_gemm.h"
+#include "libops/core/cpu_isa.h"
 #include "libops/core/parallel.h"
 #include "libops/loops/copy.h"
 #include "libops/loops/nd_loop.h"
@@ -163,8 +164,11 @@ Status blas_operand(const NDArray& a, NDArray& out, BlasLayout& layout) {
 // on every call. The state is rebuilt when the rows, y's buffer or layout,
 // or the thread count change, and remembers a failed packing (oneDNN off)
 // so the call falls back to the plain GEMM without retrying. A single row
-// on one thread stays with OpenBLAS' gemv, which reads y once and was 15%
-// faster there (MLP batch 1); on more threads gemv runs on one.
+// is packed into panels for libops' own GEMV where the CPU has AVX-512
+// (Note [Packed GEMV] in blas/packed_gemm.cpp): MLP 784-512-512-10 batch 1
+// 36 -> 33 us at 1 thread, 25 -> 21 us at 2 (ops-run medians). Without
+// AVX-512 a single row on one thread stays with OpenBLAS' gemv, which was
+// 15% faster there than oneDNN's matmul; on more threads gemv runs on one.
 
 struct PackedWeights : OpState {
   const void* y = nullptr;
@@ -184,7 +188,7 @@ bool packed_matmul(Context& block, const NDArray& xb, const BlasLayout& xl, cons
     return false;
   const int64_t rows = xb.length() / k;
   const int threads = get_num_threads();
-  if (rows == 1 && threads == 1) return false;
+  if (rows == 1 && threads == 1 && cpu_isa() != CpuIsa::kAvx512) return false;
   auto* st = dynamic_cast<PackedWeights*>(block.op_state());
   if (st == nullptr || st->y != yb.data() || st->rows != rows || st->n != n || st->k != k || st->ld != yl.ld ||
       st->trans != yl.trans || st->threads != threads) {
