@@ -72,35 +72,57 @@ bool fast_lstm_rows(const RnnDesc& d, const CellStep& st) {
          d.cell_act.kind == Activation::kTanh && d.out_act.kind == Activation::kTanh;
 }
 
-// One batch row of the LSTM step; buf holds 4H floats.
-void lstm_row_f32(const RnnDesc& d, const CellStep& st, int64_t b, float* buf) {
+// What one batch row of an LSTM step (float32) reads and writes.
+struct LstmRow {
+  const float *gx, *gh, *bx, *bh;  // gx and gh at the row; the biases [4H] or nullptr
+  const float *pi, *pf, *po;       // the peepholes [H] or nullptr
+  float *c, *h;                    // the row's state
+  float* y;                        // y at (step's time, row), desc's strides; nullptr: not wanted
+  int64_t col[4];                  // the i, f, g, o column blocks
+};
+
+// Row b's operands at step st; false (after cell_unit's bookkeeping) when
+// the row's sequence has ended.
+bool lstm_row(const RnnDesc& d, const CellStep& st, int64_t b, LstmRow& r) {
   const int64_t H = d.H, GH = 4 * H;
   const int64_t t = step_time(d.T, step_reversed(d, st.direction), st.lengths, b, st.s);
-  if (t < 0) {  // past the row's end: cell_unit's bookkeeping
+  if (t < 0) {
     for (int64_t j = 0; j < H; ++j) cell_unit<float>(d, st, b, j);
-    return;
+    return false;
   }
-  const float* gxr = static_cast<const float*>(st.gx) + (t * d.N + b) * GH;
-  const float* ghr = static_cast<const float*>(st.gh) + b * GH;
-  const float* bx = static_cast<const float*>(st.bx);
-  const float* bh = static_cast<const float*>(st.bh);
   const float* peep = static_cast<const float*>(st.peep);
-  float* c = static_cast<float*>(st.c) + b * H;
-  float* h = static_cast<float*>(st.h) + b * H;
+  r.gx = static_cast<const float*>(st.gx) + (t * d.N + b) * GH;
+  r.gh = static_cast<const float*>(st.gh) + b * GH;
+  r.bx = static_cast<const float*>(st.bx);
+  r.bh = static_cast<const float*>(st.bh);
+  r.pi = peep != nullptr ? peep + d.gates.peephole[0] * H : nullptr;
+  r.pf = peep != nullptr ? peep + d.gates.peephole[1] * H : nullptr;
+  r.po = peep != nullptr ? peep + d.gates.peephole[2] * H : nullptr;
+  r.c = static_cast<float*>(st.c) + b * H;
+  r.h = static_cast<float*>(st.h) + b * H;
+  r.y = st.y != nullptr ? static_cast<float*>(st.y) + st.direction * d.y_d + b * d.y_n + t * d.y_t : nullptr;
+  for (int k = 0; k < 4; ++k) r.col[k] = d.gates.block[k] * H;
+  return true;
+}
+
+// One batch row of the LSTM step; buf holds 4H floats.
+void lstm_row_f32(const RnnDesc& d, const CellStep& st, int64_t b, float* buf) {
+  LstmRow r;
+  if (!lstm_row(d, st, b, r)) return;
+  const int64_t H = d.H;
+  const float *bx = r.bx, *bh = r.bh, *pi = r.pi, *pf = r.pf, *po = r.po;
+  float *c = r.c, *h = r.h;
   float* pre[4];
   for (int k = 0; k < 4; ++k) {  // i, f, g, o pre-activations
     float* p = pre[k] = buf + k * H;
-    const int64_t col = d.gates.block[k] * H;
-    for (int64_t j = 0; j < H; ++j) p[j] = gxr[col + j] + ghr[col + j];
+    const int64_t col = r.col[k];
+    for (int64_t j = 0; j < H; ++j) p[j] = r.gx[col + j] + r.gh[col + j];
     if (bx != nullptr)
       for (int64_t j = 0; j < H; ++j) p[j] += bx[col + j];
     if (bh != nullptr)
       for (int64_t j = 0; j < H; ++j) p[j] += bh[col + j];
   }
-  const float* pi = peep != nullptr ? peep + d.gates.peephole[0] * H : nullptr;
-  const float* pf = peep != nullptr ? peep + d.gates.peephole[1] * H : nullptr;
-  const float* po = peep != nullptr ? peep + d.gates.peephole[2] * H : nullptr;
-  if (peep != nullptr)
+  if (pi != nullptr)
     for (int64_t j = 0; j < H; ++j) pre[0][j] += pi[j] * c[j], pre[1][j] += pf[j] * c[j];
   const float clip = static_cast<float>(d.cell_clip);
   for (int64_t j = 0; j < H; ++j) {
@@ -108,11 +130,11 @@ void lstm_row_f32(const RnnDesc& d, const CellStep& st, int64_t b, float* buf) {
     if (clip > 0) cn = cn < -clip ? -clip : (cn > clip ? clip : cn);
     c[j] = cn;
   }
-  if (peep != nullptr)
+  if (po != nullptr)
     for (int64_t j = 0; j < H; ++j) pre[3][j] += po[j] * c[j];
   for (int64_t j = 0; j < H; ++j) h[j] = sigmoid_f32(pre[3][j]) * tanh_f32(c[j]);
-  if (st.y == nullptr) return;
-  float* y = static_cast<float*>(st.y) + st.direction * d.y_d + b * d.y_n + t * d.y_t;
+  float* y = r.y;
+  if (y == nullptr) return;
   if (st.accumulate)
     for (int64_t j = 0; j < H; ++j) y[j * d.y_h] += h[j];
   else
@@ -126,27 +148,15 @@ void lstm_row_f32(const RnnDesc& d, const CellStep& st, int64_t b, float* buf) {
 // sigmoid_f32 / tanh_f32 cannot match (Note [Fast LSTM rows]). Same
 // operations in the same order as lstm_row_f32 otherwise.
 LIBOPS_TARGET_AVX512 void lstm_row_f32_x16(const RnnDesc& d, const CellStep& st, int64_t b) {
-  const int64_t H = d.H, GH = 4 * H;
-  const int64_t t = step_time(d.T, step_reversed(d, st.direction), st.lengths, b, st.s);
-  if (t < 0) {  // past the row's end: cell_unit's bookkeeping
-    for (int64_t j = 0; j < H; ++j) cell_unit<float>(d, st, b, j);
-    return;
-  }
-  const float* gxr = static_cast<const float*>(st.gx) + (t * d.N + b) * GH;
-  const float* ghr = static_cast<const float*>(st.gh) + b * GH;
+  LstmRow r;
+  if (!lstm_row(d, st, b, r)) return;
+  const int64_t H = d.H;
+  const float *gxr = r.gx, *ghr = r.gh, *bx = r.bx, *bh = r.bh, *pi = r.pi, *pf = r.pf, *po = r.po;
+  const int64_t* col = r.col;
+  float *c = r.c, *h = r.h, *y = r.y;
   // x * W of the next row (the rows of a step are adjacent in gx): its
   // lines come from L3, and waiting on them took a third of this loop.
-  const float* gx_next = gxr + GH;
-  const float* bx = static_cast<const float*>(st.bx);
-  const float* bh = static_cast<const float*>(st.bh);
-  const float* peep = static_cast<const float*>(st.peep);
-  float* c = static_cast<float*>(st.c) + b * H;
-  float* h = static_cast<float*>(st.h) + b * H;
-  float* y = st.y != nullptr ? static_cast<float*>(st.y) + st.direction * d.y_d + b * d.y_n + t * d.y_t : nullptr;
-  const int64_t col[4] = {d.gates.block[0] * H, d.gates.block[1] * H, d.gates.block[2] * H, d.gates.block[3] * H};
-  const float* pi = peep != nullptr ? peep + d.gates.peephole[0] * H : nullptr;
-  const float* pf = peep != nullptr ? peep + d.gates.peephole[1] * H : nullptr;
-  const float* po = peep != nullptr ? peep + d.gates.peephole[2] * H : nullptr;
+  const float* gx_next = gxr + 4 * H;
   const float clip = static_cast<float>(d.cell_clip);
   const __m512 hi = _mm512_set1_ps(clip), lo = _mm512_set1_ps(-clip);
   constexpr __mmask16 kAll = 0xffff;
@@ -160,7 +170,7 @@ LIBOPS_TARGET_AVX512 void lstm_row_f32_x16(const RnnDesc& d, const CellStep& st,
       if (bh != nullptr) pre[k] = _mm512_add_ps(pre[k], _mm512_maskz_loadu_ps(m, bh + col[k] + j));
     }
     const __m512 cp = _mm512_maskz_loadu_ps(m, c + j);
-    if (peep != nullptr) {
+    if (pi != nullptr) {
       pre[0] = _mm512_add_ps(pre[0], _mm512_mul_ps(_mm512_maskz_loadu_ps(m, pi + j), cp));
       pre[1] = _mm512_add_ps(pre[1], _mm512_mul_ps(_mm512_maskz_loadu_ps(m, pf + j), cp));
     }
@@ -170,7 +180,7 @@ LIBOPS_TARGET_AVX512 void lstm_row_f32_x16(const RnnDesc& d, const CellStep& st,
     // in exp_f32_x16, where GCC 12 misreports the unmasked ones.
     if (clip > 0) cn = _mm512_mask_max_ps(cn, kAll, lo, _mm512_mask_min_ps(cn, kAll, hi, cn));
     _mm512_mask_storeu_ps(c + j, m, cn);
-    if (peep != nullptr) pre[3] = _mm512_add_ps(pre[3], _mm512_mul_ps(_mm512_maskz_loadu_ps(m, po + j), cn));
+    if (po != nullptr) pre[3] = _mm512_add_ps(pre[3], _mm512_mul_ps(_mm512_maskz_loadu_ps(m, po + j), cn));
     const __m512 hn = _mm512_mul_ps(sigmoid_f32_x16(pre[3]), tanh_f32_x16(cn));
     _mm512_mask_storeu_ps(h + j, m, hn);
     if (y == nullptr) continue;
