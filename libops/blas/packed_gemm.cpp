@@ -74,12 +74,19 @@ struct PackedGemvF32 {
     lanes = n < 64 ? 16 : 64;
     panels = (n + lanes - 1) / lanes;
     packed.assign(static_cast<size_t>(panels * k * lanes), 0.0f);
-    for (int64_t p = 0; p < panels; ++p)
+    // B read in its storage order: rows of B, or its columns when trans_b.
+    float* out = packed.data();
+    if (!trans_b) {
       for (int64_t r = 0; r < k; ++r)
-        for (int64_t j = 0; j < lanes && p * lanes + j < n; ++j) {
-          const int64_t col = p * lanes + j;
-          packed[static_cast<size_t>((p * k + r) * lanes + j)] = trans_b ? b[col * ldb + r] : b[r * ldb + col];
-        }
+        for (int64_t p = 0; p < panels; ++p)
+          std::memcpy(out + (p * k + r) * lanes, b + r * ldb + p * lanes,
+                      static_cast<size_t>(std::min<int64_t>(lanes, n - p * lanes)) * sizeof(float));
+      return;
+    }
+    for (int64_t col = 0; col < n; ++col) {
+      float* dst = out + (col / lanes) * k * lanes + col % lanes;
+      for (int64_t r = 0; r < k; ++r) dst[r * lanes] = b[col * ldb + r];
+    }
   }
 
   void run(const float* a, float* c) const {
