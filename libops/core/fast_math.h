@@ -181,23 +181,10 @@ LIBOPS_TARGET_AVX2 inline void exp_f32_dense_avx2(const float* x, float* z, int6
   for (; i < n; ++i) z[i] = exp_f32(x[i]);
 }
 
-// exp_f32_x8 on 16 lanes with AVX-512, the same bits, for cpu_isa()
-// avx512: exp is bound by arithmetic, and one instruction for 16 lanes
-// instead of two for 8 ran the exp op (16M float32, one thread of a 2-core
-// EPYC) at 25 GB/s instead of 22, and vscalefps for the final scaling at
-// 28 instead of 25.
-LIBOPS_TARGET_AVX512 inline __m512 exp_f32_x16(__m512 x) {
-  // The all-lanes masked forms: GCC 12 warns that the unmasked ones'
-  // pass-through operand "may be used uninitialized" (a false positive).
+// exp_f32_scale on 16 lanes, from the integer-valued n (not t) and the
+// reduced argument r.
+LIBOPS_TARGET_AVX512 inline __m512 exp_f32_scale_x16(__m512 n, __m512 r) {
   constexpr __mmask16 kAll = 0xffff;
-  constexpr float kShifter = 0x1.8p23f;
-  const __m512 shifter = _mm512_set1_ps(kShifter);
-  x = _mm512_mask_max_ps(x, kAll, _mm512_set1_ps(-110.0f), x);
-  __m512 t = _mm512_fmadd_ps(x, _mm512_set1_ps(1.44269504088896341f), shifter);
-  t = _mm512_mask_min_ps(t, kAll, t, _mm512_set1_ps(kShifter + 145.0f));
-  const __m512 n = _mm512_sub_ps(t, shifter);
-  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
-  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440054690583e-4f), r);
   const __m512 r2 = _mm512_mul_ps(r, r);
   const __m512 lo = _mm512_fmadd_ps(_mm512_set1_ps(0x1.55548cp-3f), r, _mm512_set1_ps(0x1.fffffcp-2f));
   const __m512 hi = _mm512_fmadd_ps(_mm512_set1_ps(0x1.6a1e6ap-10f), r2,
@@ -209,6 +196,36 @@ LIBOPS_TARGET_AVX512 inline __m512 exp_f32_x16(__m512 x) {
   // same bits), in two instructions instead of seven.
   const __m512 p = _mm512_add_ps(q, _mm512_set1_ps(1.0f));
   return _mm512_mask_scalef_ps(p, kAll, p, n);
+}
+
+// exp_f32_x8 on 16 lanes with AVX-512, the same bits, for cpu_isa()
+// avx512: exp is bound by arithmetic, and one instruction for 16 lanes
+// instead of two for 8 ran the exp op (16M float32, one thread of a 2-core
+// EPYC) at 25 GB/s instead of 22, and vscalefps for the final scaling at
+// 28 instead of 25.
+LIBOPS_TARGET_AVX512 inline __m512 exp_f32_x16(__m512 x) {
+  // The all-lanes masked forms: GCC 12 warns that the unmasked ones'
+  // pass-through operand "may be used uninitialized" (a false positive).
+  constexpr __mmask16 kAll = 0xffff;
+  constexpr float kShifter = detail::kExpShifter;
+  const __m512 shifter = _mm512_set1_ps(kShifter);
+  x = _mm512_mask_max_ps(x, kAll, _mm512_set1_ps(-110.0f), x);
+  __m512 t = _mm512_fmadd_ps(x, _mm512_set1_ps(detail::kExpLog2e), shifter);
+  t = _mm512_mask_min_ps(t, kAll, t, _mm512_set1_ps(kShifter + 145.0f));
+  const __m512 n = _mm512_sub_ps(t, shifter);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(detail::kExpLn2Hi), x);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(detail::kExpLn2Lo), r);
+  return exp_f32_scale_x16(n, r);
+}
+
+// exp_f32_sum on 16 lanes, the same bits.
+LIBOPS_TARGET_AVX512 inline __m512 exp_f32_sum_x16(__m512 hi, __m512 lo) {
+  const __m512 shifter = _mm512_set1_ps(detail::kExpShifter);
+  const __m512 t = _mm512_fmadd_ps(_mm512_add_ps(hi, lo), _mm512_set1_ps(detail::kExpLog2e), shifter);
+  const __m512 n = _mm512_sub_ps(t, shifter);
+  __m512 r = _mm512_add_ps(_mm512_fnmadd_ps(n, _mm512_set1_ps(detail::kExpLn2Hi), hi), lo);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(detail::kExpLn2Lo), r);
+  return exp_f32_scale_x16(n, r);
 }
 
 // The sigmoid and tanh ops' functors (sigmoid_c, tanh_c in

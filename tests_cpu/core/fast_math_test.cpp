@@ -15,6 +15,7 @@
 #include "libops/core/fast_math.h"
 #include "libops/legacy/legacy.h"
 #include "libops/legacy/ops/transform_strict_ops.h"
+#include "libops/ops/nn/gelu_math.h"
 #include "test_util.h"
 
 namespace libops {
@@ -294,6 +295,32 @@ TEST(FastMathTest, SigmoidDenseKernelIsTheFunctorBitForBit) {
 TEST(FastMathTest, TanhDenseKernelIsTheFunctorBitForBit) {
   expect_dense_kernel_is_functor_bit_for_bit<legacy::fn::transform_strict::Tanh<float>>();
 }
+
+#if LIBOPS_HAVE_EXP_F32_X8
+// The gelu op's 16-lane erf form gives gelu_erf_f32's bits at the avx512
+// level (Note [Vectorized gelu]): a sweep of float bit patterns, both signs,
+// and the switch points (|x| = 14, the tail's 0, -inf's -0, NaN).
+TEST(FastMathTest, GeluErf16LanesIsTheScalarFormBitForBit) {
+  if (cpu_isa() != CpuIsa::kAvx512) GTEST_SKIP() << "the 16-lane form runs where cpu_isa() is avx512";
+  std::vector<float> x;
+  for (uint64_t u = 0; u <= 0xffffffffull; u += 4099) x.push_back(std::bit_cast<float>(static_cast<uint32_t>(u)));
+  for (float v : {0.0f, -0.0f, kInf, -kInf, std::numeric_limits<float>::quiet_NaN(), 14.0f, -14.0f,
+                  std::nextafter(14.0f, 0.0f), std::nextafter(-14.0f, 0.0f), 13.99f, -13.99f, -5.5f, -9.0f, 1e-30f,
+                  -1e-30f, 0x1p-140f, 3.0e38f, -3.0e38f})
+    x.push_back(v);
+  auto same = [](float a, float b) { return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b) || (a != a && b != b); };
+  auto want = [&](float v) { return isa_dispatch([&] { return ops::nn::gelu_erf_f32(v); }); };
+  std::vector<float> z(x.size());
+  ops::nn::gelu_erf_dense_x16(x.data(), z.data(), static_cast<int64_t>(x.size()));
+  for (size_t i = 0; i < x.size(); ++i) ASSERT_TRUE(same(z[i], want(x[i]))) << "x = " << x[i] << ": " << z[i];
+  for (int64_t n = 0; n < 20; ++n) {  // the masked tail, and nothing written past n
+    std::vector<float> out(static_cast<size_t>(n + 1), -7.0f);
+    ops::nn::gelu_erf_dense_x16(x.data() + 1001, out.data(), n);
+    for (int64_t i = 0; i < n; ++i) ASSERT_TRUE(same(out[i], want(x[1001 + i]))) << n;
+    EXPECT_EQ(out[static_cast<size_t>(n)], -7.0f) << "wrote past the end, n = " << n;
+  }
+}
+#endif
 
 }  // namespace
 }  // namespace libops
