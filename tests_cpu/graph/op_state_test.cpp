@@ -13,6 +13,7 @@
 
 #include "graph/executor.h"
 #include "graph_builder.h"
+#include "libops/core/cpu_isa.h"
 #include "libops/core/parallel.h"
 #include "op_test_util.h"
 #include "test_util.h"
@@ -189,6 +190,75 @@ TEST(OpState, PackedRecurrentWeightsGiveTheDirectCallsResult) {
     ASSERT_EQ(static_cast<int64_t>(want.size()), kT * n * 2 * kH);
     for (size_t i = 0; i < want.size(); ++i)
       EXPECT_NEAR(got[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << "run " << run << ", " << threads << " threads";
+  }
+  set_num_threads(saved);
+}
+
+// Note [LSTM steps in a team]: where R is a constant, the 16-lane cell
+// applies and there are two or more threads, each thread multiplies and
+// steps its own units. H = 52 splits as 16 + 16 + 20 units at 3 threads
+// (a masked run of 4) and 16 + 36 at 2; T = 5 leaves the state in the
+// second h buffer. Both directions, summed into y [N, H, T] (strided along
+// the units) in libnd4j's layout, or concatenated in ONNX's; peepholes,
+// initial states, a cell clip and all three outputs. The reference is the
+// direct call on one thread (the plain steps, no kept packing).
+TEST(OpState, LstmStepsInATeamGiveTheDirectCallsResult) {
+  if (cpu_isa() != CpuIsa::kAvx512) GTEST_SKIP() << "the team runs where the 16-lane cell does (avx512)";
+  const int saved = get_num_threads();
+  constexpr int64_t T = 5, N = 3, I = 3, H = 52;
+  struct Layout {
+    const char* name;
+    std::vector<int64_t> i;  // data_format, direction, activations, weights_format
+    Dims w, r, b, peep;
+  };
+  for (const Layout& l : {Layout{"libnd4j, summed, [N, H, T]", {2, 2, 2, 0, 0, 0}, {2, I, 4 * H}, {2, H, 4 * H},
+                                 {2, 4 * H}, {2, 3 * H}},
+                          Layout{"ONNX, concatenated", {0, 3, 2, 0, 0, 1}, {2, 4 * H, I}, {2, 4 * H, H}, {2, 8 * H},
+                                 {2, 3 * H}}}) {
+    SCOPED_TRACE(l.name);
+    auto values_of = [](const Dims& d, double scale) {
+      int64_t n = 1;
+      for (int64_t e : d) n *= e;
+      return make(DataType::kFloat32, d, iota(n, scale, -0.6));
+    };
+    NDArray w = values_of(l.w, 0.0013), r = values_of(l.r, 0.00011), b = values_of(l.b, 0.002);
+    NDArray peep = values_of(l.peep, 0.003), h0 = values_of({2, N, H}, 0.004), c0 = values_of({2, N, H}, 0.005);
+    const Dims x_shape = l.i[0] == 2 ? Dims{N, I, T} : Dims{T, N, I};
+    test::NodeArgs args;
+    args.i = l.i;
+    args.t = {0.9};                                           // cell_clip
+    args.b = {true, false, true, true, true, true, true, true};  // biases, h0, c0, peepholes; y, h_last, c_last
+    args.num_outputs = 3;
+    GraphBuilder g;
+    BodyBuilder& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>(x_shape.begin(), x_shape.end()));
+    Ref y = m.op("lstm_layer",
+                 {x, m.constant("w", w), m.constant("r", r), m.constant("b", b), m.constant("h0", h0),
+                  m.constant("c0", c0), m.constant("peep", peep)},
+                 args, "lstm");
+    m.output("y", y);
+    m.output("h_last", Ref(y.id(), 1));
+    m.output("c_last", Ref(y.id(), 2));
+    Session s(loaded(g));
+    for (int threads : {2, 3}) {
+      NDArray x = values_of(x_shape, 0.05 * threads);
+      set_num_threads(threads);
+      const NDArray* in[] = {&x};
+      ASSERT_TRUE(s.run(in, 1).is_ok());
+      set_num_threads(1);
+      Context direct;
+      ASSERT_TRUE(libops::test::run_op("lstm_layer",
+                                       {.in = {&x, &w, &r, &b, &h0, &c0, &peep}, .t = args.t, .i = l.i, .b = args.b},
+                                       direct)
+                      .is_ok());
+      for (int o = 0; o < 3; ++o) {
+        const std::vector<double> got = values(s.output(o)), want = values(*direct.output(o));
+        ASSERT_EQ(got.size(), want.size());
+        for (size_t k = 0; k < want.size(); ++k)
+          ASSERT_NEAR(got[k], want[k], 1e-5 * (1 + std::fabs(want[k])))
+              << threads << " threads, output " << o << ", element " << k;
+      }
+    }
   }
   set_num_threads(saved);
 }

@@ -2,7 +2,9 @@
 #include "libops/ops/rnn/recurrent.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -78,7 +80,8 @@ struct LstmRow {
   const float *pi, *pf, *po;       // the peepholes [H] or nullptr
   float *c, *h;                    // the row's state
   float* y;                        // y at (step's time, row), desc's strides; nullptr: not wanted
-  int64_t col[4];                  // the i, f, g, o column blocks
+  int64_t col[4];                  // the i, f, g, o column blocks of gx and the biases
+  int64_t gh_col[4];               // the same in gh: col, unless gh holds a slice of the units
 };
 
 // Row b's operands at step st; false (after cell_unit's bookkeeping) when
@@ -101,7 +104,7 @@ bool lstm_row(const RnnDesc& d, const CellStep& st, int64_t b, LstmRow& r) {
   r.c = static_cast<float*>(st.c) + b * H;
   r.h = static_cast<float*>(st.h) + b * H;
   r.y = st.y != nullptr ? static_cast<float*>(st.y) + st.direction * d.y_d + b * d.y_n + t * d.y_t : nullptr;
-  for (int k = 0; k < 4; ++k) r.col[k] = d.gates.block[k] * H;
+  for (int k = 0; k < 4; ++k) r.gh_col[k] = r.col[k] = d.gates.block[k] * H;
   return true;
 }
 
@@ -146,13 +149,13 @@ void lstm_row_f32(const RnnDesc& d, const CellStep& st, int64_t b, float* buf) {
 // over the row, the gates in registers, with the sigmoid and tanh ops' own
 // 16-lane forms (core/fast_math.h), which the compiler's vectorization of
 // sigmoid_f32 / tanh_f32 cannot match (Note [Fast LSTM rows]). Same
-// operations in the same order as lstm_row_f32 otherwise.
-LIBOPS_TARGET_AVX512 void lstm_row_f32_x16(const RnnDesc& d, const CellStep& st, int64_t b) {
-  LstmRow r;
-  if (!lstm_row(d, st, b, r)) return;
+// operations in the same order as lstm_row_f32 otherwise. Units [u0, u1)
+// of the row (u0 a multiple of 16).
+LIBOPS_TARGET_AVX512 void lstm_units_f32_x16(const RnnDesc& d, const CellStep& st, const LstmRow& r, int64_t u0,
+                                             int64_t u1) {
   const int64_t H = d.H;
   const float *gxr = r.gx, *ghr = r.gh, *bx = r.bx, *bh = r.bh, *pi = r.pi, *pf = r.pf, *po = r.po;
-  const int64_t* col = r.col;
+  const int64_t *col = r.col, *gh_col = r.gh_col;
   float *c = r.c, *h = r.h, *y = r.y;
   // x * W of the next row (the rows of a step are adjacent in gx): its
   // lines come from L3, and waiting on them took a third of this loop.
@@ -160,12 +163,12 @@ LIBOPS_TARGET_AVX512 void lstm_row_f32_x16(const RnnDesc& d, const CellStep& st,
   const float clip = static_cast<float>(d.cell_clip);
   const __m512 hi = _mm512_set1_ps(clip), lo = _mm512_set1_ps(-clip);
   constexpr __mmask16 kAll = 0xffff;
-  for (int64_t j = 0; j < H; j += 16) {
-    const __mmask16 m = H - j >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << (H - j)) - 1);
+  for (int64_t j = u0; j < u1; j += 16) {
+    const __mmask16 m = u1 - j >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << (u1 - j)) - 1);
     __m512 pre[4];
     for (int k = 0; k < 4; ++k) {  // i, f, g, o pre-activations
       _mm_prefetch(reinterpret_cast<const char*>(gx_next + col[k] + j), _MM_HINT_T0);
-      pre[k] = _mm512_add_ps(_mm512_maskz_loadu_ps(m, gxr + col[k] + j), _mm512_maskz_loadu_ps(m, ghr + col[k] + j));
+      pre[k] = _mm512_add_ps(_mm512_maskz_loadu_ps(m, gxr + col[k] + j), _mm512_maskz_loadu_ps(m, ghr + gh_col[k] + j));
       if (bx != nullptr) pre[k] = _mm512_add_ps(pre[k], _mm512_maskz_loadu_ps(m, bx + col[k] + j));
       if (bh != nullptr) pre[k] = _mm512_add_ps(pre[k], _mm512_maskz_loadu_ps(m, bh + col[k] + j));
     }
@@ -190,7 +193,7 @@ LIBOPS_TARGET_AVX512 void lstm_row_f32_x16(const RnnDesc& d, const CellStep& st,
     }
     alignas(64) float lanes[16];
     _mm512_store_ps(lanes, hn);
-    for (int64_t u = 0; u < 16 && j + u < H; ++u) {
+    for (int64_t u = 0; u < 16 && j + u < u1; ++u) {
       float& out = y[(j + u) * d.y_h];
       out = st.accumulate ? out + lanes[u] : lanes[u];
     }
@@ -246,13 +249,56 @@ Status stage_state(const Context& block, DataType ct, const Dims& shape, const N
 // of an LSTM T64 N16 H512 at one thread. Where R is a graph constant (Note
 // [Op state]) the packed copies are kept for the session and rebuilt only
 // when R's buffer, the shapes or the thread count change.
+// Note [LSTM steps in a team]
+// At two or more threads the plain step forks twice: oneDNN's matmul
+// splits h * R by columns, then parallel_for splits the cell by rows, and
+// the threads meet at the end of each (7% of LSTM T64 N16 H512's samples
+// at two threads were threads waiting there). Where the step's cell is the
+// 16-lane one (float32 sigmoid / tanh / tanh on AVX-512), there are no
+// sequence lengths and R is a constant, the step instead runs in one team
+// for all T steps: team member p owns the units [u_p, u_p+1) (multiples of
+// 16) and keeps its own packed copy of R's columns for those units' four
+// gates, so a step is its GEMM h [N, H] * R_p [H, 4 n_p] and its units'
+// cells, and one barrier before the next step reads h. h is kept in two
+// buffers, so no member overwrites an h another is still multiplying;
+// the state ends in the first.
+struct TeamParts {
+  bool usable = false;
+  std::vector<int64_t> bounds;  // parts + 1 unit boundaries
+  std::vector<std::unique_ptr<blas::PackedGemmF32>> gemm;
+  int64_t max_cols = 0;         // the widest part's 4 n_p
+};
+
 struct PackedRecurrentWeights : OpState {
   const void* r = nullptr;  // the R input's data the copies were packed from
   int64_t n = 0, gh = 0, h = 0;
   bool trans = false;
   int threads = 0;
   std::vector<std::unique_ptr<blas::PackedGemmF32>> by_direction;
+  std::vector<std::unique_ptr<TeamParts>> team_by_direction;
 };
+
+// The node's kept packings where R is a constant input (made afresh when
+// R's buffer, the shapes or the thread count change); nullptr otherwise.
+PackedRecurrentWeights* kept_packings(Context& block, const RnnOperands& in, int directions, int64_t N, int64_t GH,
+                                      int64_t H, bool tb) {
+  const int threads = get_num_threads();
+  int r_input = -1;
+  for (int i = 0; i < block.num_inputs(); ++i)
+    if (block.input(i) == in.r) r_input = i;
+  if (r_input < 0 || !block.input_is_constant(r_input)) return nullptr;
+  auto* st = dynamic_cast<PackedRecurrentWeights*>(block.op_state());
+  if (st == nullptr || st->r != in.r->data() || st->n != N || st->gh != GH || st->h != H || st->trans != tb ||
+      st->threads != threads || static_cast<int>(st->by_direction.size()) != directions) {
+    auto fresh = std::make_unique<PackedRecurrentWeights>();
+    fresh->r = in.r->data(), fresh->n = N, fresh->gh = GH, fresh->h = H, fresh->trans = tb, fresh->threads = threads;
+    fresh->by_direction.resize(static_cast<size_t>(directions));
+    fresh->team_by_direction.resize(static_cast<size_t>(directions));
+    st = fresh.get();
+    block.set_op_state(std::move(fresh));
+  }
+  return st;
+}
 
 // The packed R of direction dir for this call: the node's kept copy where
 // R is a constant input, else `local`, packed now. Not packed (the caller
@@ -260,30 +306,95 @@ struct PackedRecurrentWeights : OpState {
 blas::PackedGemmF32& packed_r_for(Context& block, const RnnOperands& in, int dir, int directions, int64_t N,
                                   int64_t GH, int64_t H, const void* r_dir, int64_t ldr, bool tb,
                                   blas::PackedGemmF32& local) {
-  const int threads = get_num_threads();
-  int r_input = -1;
-  for (int i = 0; i < block.num_inputs(); ++i)
-    if (block.input(i) == in.r) r_input = i;
-  if (r_input < 0 || !block.input_is_constant(r_input)) {
-    (void)local.pack(N, GH, H, static_cast<const float*>(r_dir), ldr, tb, H, GH, threads);
+  PackedRecurrentWeights* st = kept_packings(block, in, directions, N, GH, H, tb);
+  if (st == nullptr) {
+    (void)local.pack(N, GH, H, static_cast<const float*>(r_dir), ldr, tb, H, GH, get_num_threads());
     return local;
-  }
-  auto* st = dynamic_cast<PackedRecurrentWeights*>(block.op_state());
-  if (st == nullptr || st->r != in.r->data() || st->n != N || st->gh != GH || st->h != H || st->trans != tb ||
-      st->threads != threads || static_cast<int>(st->by_direction.size()) != directions) {
-    auto fresh = std::make_unique<PackedRecurrentWeights>();
-    fresh->r = in.r->data(), fresh->n = N, fresh->gh = GH, fresh->h = H, fresh->trans = tb, fresh->threads = threads;
-    fresh->by_direction.resize(static_cast<size_t>(directions));
-    st = fresh.get();
-    block.set_op_state(std::move(fresh));
   }
   std::unique_ptr<blas::PackedGemmF32>& kept = st->by_direction[static_cast<size_t>(dir)];
   if (kept == nullptr) {
     kept = std::make_unique<blas::PackedGemmF32>();
-    (void)kept->pack(N, GH, H, static_cast<const float*>(r_dir), ldr, tb, H, GH, threads);
+    (void)kept->pack(N, GH, H, static_cast<const float*>(r_dir), ldr, tb, H, GH, st->threads);
   }
   return *kept;
 }
+
+#if LIBOPS_HAVE_EXP_F32_X8
+// Direction dir's team parts (Note [LSTM steps in a team]), packed on first
+// use; nullptr where the step does not qualify or packing failed.
+TeamParts* team_parts_for(Context& block, const RnnDesc& d, const RnnOperands& in, int dir, const float* r_dir,
+                          int64_t ldr, bool tb) {
+  const int threads = get_num_threads();
+  const int64_t H = d.H, N = d.N;
+  if (threads < 2 || d.kind != CellKind::kLstm || d.T < 2 || in.lengths != nullptr || H < 16 * threads ||
+      cpu_isa() != CpuIsa::kAvx512 || d.gate_act.kind != Activation::kSigmoid ||
+      d.cell_act.kind != Activation::kTanh || d.out_act.kind != Activation::kTanh)
+    return nullptr;
+  PackedRecurrentWeights* st = kept_packings(block, in, d.directions, N, 4 * H, H, tb);
+  if (st == nullptr) return nullptr;
+  std::unique_ptr<TeamParts>& slot = st->team_by_direction[static_cast<size_t>(dir)];
+  if (slot != nullptr) return slot->usable ? slot.get() : nullptr;
+  slot = std::make_unique<TeamParts>();
+  TeamParts& tp = *slot;
+  for (int p = 0; p < threads; ++p) tp.bounds.push_back((H * p / threads) & ~int64_t{15});
+  tp.bounds.push_back(H);
+  std::vector<float> sub;
+  for (int p = 0; p < threads; ++p) {
+    const int64_t u0 = tp.bounds[p], nu = tp.bounds[p + 1] - u0, cols = 4 * nu;
+    tp.max_cols = std::max(tp.max_cols, cols);
+    // R's columns g H + u for the part's units u, block by block: [H, 4 n_p].
+    sub.assign(static_cast<size_t>(H * cols), 0.0f);
+    for (int64_t k = 0; k < H; ++k)
+      for (int g = 0; g < 4; ++g)
+        for (int64_t u = 0; u < nu; ++u) {
+          const int64_t col = g * H + u0 + u;
+          sub[static_cast<size_t>(k * cols + g * nu + u)] = tb ? r_dir[col * ldr + k] : r_dir[k * ldr + col];
+        }
+    auto gemm = std::make_unique<blas::PackedGemmF32>();
+    if (!gemm->pack(N, cols, H, sub.data(), cols, false, H, cols, 1).is_ok()) return nullptr;  // usable stays false
+    tp.gemm.push_back(std::move(gemm));
+  }
+  tp.usable = true;
+  return &tp;
+}
+
+// All T steps of one direction in a team: st as for the plain steps;
+// h_alt [N, H] the second h buffer, gh_parts [parts, N, max_cols] scratch.
+Status run_lstm_team(const RnnDesc& d, const CellStep& st0, const TeamParts& tp, float* h_alt, float* gh_parts) {
+  const int parts = static_cast<int>(tp.gemm.size());
+  const int64_t N = d.N, H = d.H;
+  float* const hbuf[2] = {static_cast<float*>(st0.h), h_alt};
+  std::atomic<bool> failed{false};
+  parallel_team(parts, [&](int t, int team) {
+    CellStep st = st0;
+    for (int64_t s = 0; s < d.T; ++s) {
+      st.s = s;
+      const float* h_cur = hbuf[s & 1];
+      float* h_next = hbuf[(s + 1) & 1];
+      for (int p = t; p < parts; p += team) {  // a smaller team takes several parts
+        const int64_t u0 = tp.bounds[p], u1 = tp.bounds[p + 1], cols = 4 * (u1 - u0);
+        float* gh = gh_parts + p * N * tp.max_cols;
+        if (!tp.gemm[p]->run(h_cur, gh).is_ok()) {
+          failed.store(true, std::memory_order_relaxed);
+          continue;
+        }
+        for (int64_t b = 0; b < N; ++b) {
+          LstmRow r;
+          (void)lstm_row(d, st, b, r);  // no sequence lengths: every row runs
+          r.gh = gh + b * cols;
+          for (int k = 0; k < 4; ++k) r.gh_col[k] = d.gates.block[k] * (u1 - u0) - u0;
+          r.h = h_next + b * H;
+          lstm_units_f32_x16(d, st, r, u0, u1);
+        }
+      }
+      team_barrier();
+    }
+  });
+  if (d.T % 2 == 1) std::memcpy(hbuf[0], h_alt, static_cast<size_t>(N * H) * sizeof(float));
+  if (failed.load()) return Status::error(StatusCode::kInternal, "the packed recurrent GEMM failed");
+  return Status::ok();
+}
+#endif
 
 }  // namespace
 
@@ -298,7 +409,10 @@ void cell_cpu(DataType ct, const RnnDesc& desc, const CellStep& step) {
     parallel_for(desc.N, std::max<int64_t>(1, 2048 / std::max<int64_t>(1, desc.H)), [&](int64_t begin, int64_t end) {
 #if LIBOPS_HAVE_EXP_F32_X8
       if (cpu_isa() == CpuIsa::kAvx512) {
-        for (int64_t b = begin; b < end; ++b) lstm_row_f32_x16(desc, step, b);
+        for (int64_t b = begin; b < end; ++b) {
+          LstmRow r;
+          if (lstm_row(desc, step, b, r)) lstm_units_f32_x16(desc, step, r, 0, desc.H);
+        }
         return;
       }
 #endif
@@ -389,6 +503,17 @@ Status run_recurrent(Context& block, const RnnDesc& d, const RnnOperands& in, ND
     st.y = y != nullptr ? at(yt, 0) : nullptr;
     st.accumulate = d.sum_directions && dir == 1;
     const void* r_dir = at(r, dir * H * GH);
+#if LIBOPS_HAVE_EXP_F32_X8
+    if (block.device().is_cpu() && ct == DataType::kFloat32) {
+      if (TeamParts* tp = team_parts_for(block, d, in, dir, static_cast<const float*>(r_dir), ldr, tb)) {
+        NDArray h_alt, gh_parts;
+        RETURN_IF_ERROR(step_array(block, ct, Dims{N, H}, h_alt));
+        RETURN_IF_ERROR(step_array(block, ct, Dims{static_cast<int64_t>(tp->gemm.size()), N, tp->max_cols}, gh_parts));
+        RETURN_IF_ERROR(with_op_name(block, run_lstm_team(d, st, *tp, h_alt.data_as<float>(), gh_parts.data_as<float>())));
+        continue;
+      }
+    }
+#endif
     // On the CPU, R packed once for all T steps, or kept packed for the
     // session where it is a constant (Note [Packed recurrent weights]);
     // where oneDNN is off or refuses, OpenBLAS.

@@ -32,7 +32,9 @@
 // four strides (time, batch, direction, unit), so the time-major, batch-
 // major, feature-major and ONNX layouts need no transpose afterwards; a
 // bidirectional sum adds the reverse pass into the forward one's y.
-// The final states are the h and c state arrays themselves.
+// The final states are the h and c state arrays themselves. On the CPU at
+// two or more threads an LSTM may run its steps as a team instead (Note
+// [LSTM steps in a team] in recurrent.cpp).
 #pragma once
 
 #include <cstdint>
