@@ -9,7 +9,8 @@ graph builder (tools/libops_graph).
 
 Cases, each at every thread count given:
   add      z = x + y over 16M float32 (as core_bench's BM_Add)
-  exp      z = exp(x) over 16M float32
+  exp      z = exp(x) over 16M float32 (also tanh, sigmoid)
+  gelu     the exact (erf) form over 16M float32: ONNX's Gelu, opset 20
   sum      the sum of all 16M float32 to a scalar
   matmul   1024 x 1024 float32 times 1024 x 1024
   graph    a chain of adds on 1-element float32 arrays, as graph_bench's:
@@ -31,6 +32,7 @@ ONNX Runtime time: below 1, libops is faster.
 """
 import argparse
 import ctypes
+import math
 import os
 import random
 import sys
@@ -171,9 +173,9 @@ def libops_chain(n):
 
 # ---- ONNX Runtime ----
 
-def onnx_model(nodes, inputs, outputs, initializers=()):
+def onnx_model(nodes, inputs, outputs, initializers=(), opset=17):
     graph = helper.make_graph(nodes, "peer", inputs, outputs, list(initializers))
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 8
     onnx.checker.check_model(model)
     return model.SerializeToString()
@@ -289,6 +291,19 @@ def attention_reference(q, k, v):
     return (w / w.sum(axis=-1, keepdims=True)) @ v.astype(np.float64)
 
 
+def gelu_reference(x):
+    erf = np.frompyfunc(math.erf, 1, 1)
+    x64 = x.astype(np.float64)
+    return 0.5 * x64 * (1 + erf(x64 / math.sqrt(2)).astype(np.float64))
+
+
+def gelu_model(case):
+    """ONNX's Gelu (exact form) is opset 20, later than the other cases'."""
+    node = helper.make_node("Gelu", ["in0"], ["out"])
+    return onnx_model([node], [tensor_info("in0", np.float32, list(case.inputs[0].shape))],
+                      [tensor_info("out", np.float32, case.out_shape)], opset=20)
+
+
 def attention_subgraph(case):
     """ONNX Runtime's attention as exporters write it: MatMul(q, k^T), Mul by
     the scale, Softmax, MatMul(v)."""
@@ -349,6 +364,8 @@ def case_table():
              1e-6),
         Case("sigmoid", [x], [N], lambda: 1 / (1 + np.exp(-x.astype(np.float64))), ("legacy", "sigmoid", []),
              ("Sigmoid", {}), 2 * f4 * N, "GB/s", 1e-5, 1e-6),
+        Case("gelu 16M", [x], [N], lambda: gelu_reference(x), ("op", "gelu", []), gelu_model, 2 * f4 * N, "GB/s",
+             1e-5, 1e-6),
         Case("sum", [x], [], lambda: x.astype(np.float64).sum(), ("op", "reduce_sum", []),
              ("ReduceSum", {"keepdims": 0}), f4 * N, "GB/s", 0, 0.05),
         Case("row sums 4096^2", [m], [4096], lambda: m.astype(np.float64).sum(axis=1), ("op", "reduce_sum", [1]),
