@@ -25,7 +25,7 @@ namespace libops::blas {
 // how fast B streams from L3: oneDNN's matmul planned for m = 1 ran an MLP
 // 784-512-512-10's layers at 2 threads in about 22 us, with some 1 us of
 // memory objects and stream per call. Where cpu_isa() is avx512, B is
-// instead packed into panels of kPanel columns, each panel's k rows
+// instead packed into panels of 64 columns, each panel's k rows
 // contiguous (the last panel zero-padded), so a panel is one sequential
 // stream; c's panel is 8 accumulators (two rows of B at a time for 64-wide
 // panels, eight for 16-wide ones) and the panels split between threads.

@@ -11,8 +11,10 @@
 //  matmul with weights in format `any` names a blocked layout; B is
 //  reordered into it once (pack) and each run() multiplies from it. The
 //  primitive is planned for one M and one thread count, fixed at pack().
-//  float32 only; oneDNN turned off (LIBOPS_DNNL=0) or absent from the
-//  build makes pack() fail, and callers use blas::gemm instead.
+//  A single row (M = 1) on AVX-512 runs libops' own panel GEMV instead
+//  (Note [Packed GEMV] in packed_gemm.cpp). float32 only; oneDNN turned off
+//  (LIBOPS_DNNL=0) or absent from the build makes pack() fail, and callers
+//  use blas::gemm instead.
 #pragma once
 
 #include <cstdint>

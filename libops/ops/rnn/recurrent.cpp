@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "libops/blas/gemm.h"
@@ -336,23 +337,27 @@ TeamParts* team_parts_for(Context& block, const RnnDesc& d, const RnnOperands& i
   if (slot != nullptr) return slot->usable ? slot.get() : nullptr;
   slot = std::make_unique<TeamParts>();
   TeamParts& tp = *slot;
-  for (int p = 0; p < threads; ++p) tp.bounds.push_back((H * p / threads) & ~int64_t{15});
-  tp.bounds.push_back(H);
-  std::vector<float> sub;
-  for (int p = 0; p < threads; ++p) {
-    const int64_t u0 = tp.bounds[p], nu = tp.bounds[p + 1] - u0, cols = 4 * nu;
-    tp.max_cols = std::max(tp.max_cols, cols);
-    // R's columns g H + u for the part's units u, block by block: [H, 4 n_p].
-    sub.assign(static_cast<size_t>(H * cols), 0.0f);
-    for (int64_t k = 0; k < H; ++k)
-      for (int g = 0; g < 4; ++g)
-        for (int64_t u = 0; u < nu; ++u) {
-          const int64_t col = g * H + u0 + u;
-          sub[static_cast<size_t>(k * cols + g * nu + u)] = tb ? r_dir[col * ldr + k] : r_dir[k * ldr + col];
-        }
-    auto gemm = std::make_unique<blas::PackedGemmF32>();
-    if (!gemm->pack(N, cols, H, sub.data(), cols, false, H, cols, 1).is_ok()) return nullptr;  // usable stays false
-    tp.gemm.push_back(std::move(gemm));
+  try {  // out of memory here: the plain steps instead
+    for (int p = 0; p < threads; ++p) tp.bounds.push_back((H * p / threads) & ~int64_t{15});
+    tp.bounds.push_back(H);
+    std::vector<float> sub;
+    for (int p = 0; p < threads; ++p) {
+      const int64_t u0 = tp.bounds[p], nu = tp.bounds[p + 1] - u0, cols = 4 * nu;
+      tp.max_cols = std::max(tp.max_cols, cols);
+      // R's columns g H + u for the part's units u, block by block: [H, 4 n_p].
+      sub.assign(static_cast<size_t>(H * cols), 0.0f);
+      for (int64_t k = 0; k < H; ++k)
+        for (int g = 0; g < 4; ++g)
+          for (int64_t u = 0; u < nu; ++u) {
+            const int64_t col = g * H + u0 + u;
+            sub[static_cast<size_t>(k * cols + g * nu + u)] = tb ? r_dir[col * ldr + k] : r_dir[k * ldr + col];
+          }
+      auto gemm = std::make_unique<blas::PackedGemmF32>();
+      if (!gemm->pack(N, cols, H, sub.data(), cols, false, H, cols, 1).is_ok()) return nullptr;  // not usable
+      tp.gemm.push_back(std::move(gemm));
+    }
+  } catch (const std::bad_alloc&) {
+    return nullptr;
   }
   tp.usable = true;
   return &tp;
