@@ -14,7 +14,7 @@
 //
 // One legacy transform call on block.device(), so CPU and CUDA run the same
 // functors; except dense float32 on the CPU, which takes the vectorized
-// loop below (Note [Vectorized gelu]).
+// loop below (Note [Vectorized gelu] in gelu_math.h).
 #include <algorithm>
 #include <cmath>
 #include <string>
