@@ -11,6 +11,7 @@ Cases, each at every thread count given:
   add      z = x + y over 16M float32 (as core_bench's BM_Add)
   exp      z = exp(x) over 16M float32 (also tanh, sigmoid)
   gelu     the exact (erf) form over 16M float32: ONNX's Gelu, opset 20
+  lstm, gru  T64 N16 H512 layers (ONNX's layouts and defaults)
   sum      the sum of all 16M float32 to a scalar
   matmul   1024 x 1024 float32 times 1024 x 1024
   graph    a chain of adds on 1-element float32 arrays, as graph_bench's:
@@ -334,6 +335,25 @@ def lstm_reference(x, w, r, b):
     return np.stack(ys)
 
 
+def gru_reference(x, w, r, b):
+    """ONNX GRU (linear_before_reset 0), one direction, gates z, r, h; x [T, N, I],
+    w [1, 3H, I], r [1, 3H, H], b [1, 6H]; y [T, N, H], in float64."""
+    x, w, r, b = (a.astype(np.float64) for a in (x, w, r, b))
+    H = r.shape[2]
+    h = np.zeros((x.shape[1], H))
+    sig = lambda v: 1 / (1 + np.exp(-v))  # noqa: E731
+    wb, rb = b[0, :3 * H], b[0, 3 * H:]
+    ys = []
+    for t in range(x.shape[0]):
+        gx = x[t] @ w[0].T + wb
+        gh = h @ r[0, :2 * H].T + rb[:2 * H]
+        z, rr = sig(gx[:, :H] + gh[:, :H]), sig(gx[:, H:2 * H] + gh[:, H:])
+        n = np.tanh(gx[:, 2 * H:] + (rr * h) @ r[0, 2 * H:].T + rb[2 * H:])
+        h = z * h + (1 - z) * n
+        ys.append(h)
+    return np.stack(ys)
+
+
 def case_table():
     rng = np.random.default_rng(0)
 
@@ -356,6 +376,7 @@ def case_table():
     seq, batch, hidden = 64, 16, 512
     lx, lw, lr, lb = u(seq, batch, hidden), u(1, 4 * hidden, hidden) / 16, u(1, 4 * hidden, hidden) / 16, \
         u(1, 8 * hidden) / 4
+    gw, gr, gb = u(1, 3 * hidden, hidden) / 16, u(1, 3 * hidden, hidden) / 16, u(1, 6 * hidden) / 4
     f4 = 4  # bytes of a float32
     return [
         Case("add", [x, y], [N], lambda: x + y, ("op", "add", []), ("Add", {}), 3 * f4 * N, "GB/s", 0, 0),
@@ -423,6 +444,10 @@ def case_table():
         Case("lstm T64 N16 H512", [lx, lw, lr, lb], [seq, batch, hidden], lambda: lstm_reference(lx, lw, lr, lb),
              ("op", "lstm_layer", [0, 0, 2, 0, 0, 1]), ("LSTM", {"hidden_size": hidden}),
              2 * seq * batch * 8 * hidden * hidden, "GF/s", 1e-4, 1e-4, b_args=(True,),
+             ort_out_shape=[seq, 1, batch, hidden]),
+        Case("gru T64 N16 H512", [lx, gw, gr, gb], [seq, batch, hidden], lambda: gru_reference(lx, gw, gr, gb),
+             ("op", "gru_layer", [0, 0, 2, 0, 1]), ("GRU", {"hidden_size": hidden}),
+             2 * seq * batch * 6 * hidden * hidden, "GF/s", 1e-4, 1e-4, b_args=(True,),
              ort_out_shape=[seq, 1, batch, hidden]),
     ]
 

@@ -245,6 +245,11 @@ def main():
         # the units: the float32 CPU's 16-lane cell.
         case("lstm", "clip_sum_feature_major", tag, T=5, N=3, I=4, H=20, data_format=2, direction=2, wf=0,
              clip=0.3, init=True, peep=True, outs=(True, True, True))
+    for tag in ("f64", "f32"):  # the same for the GRU's 16-lane cell: its two phases, and linear_before_reset's one
+        case("gru", "sum_feature_major", tag, T=5, N=3, I=4, H=20, data_format=2, direction=2, wf=0, init=True,
+             outs=(True, True, False))
+        case("gru", "sum_feature_major_lbr", tag, T=5, N=3, I=4, H=20, data_format=2, direction=2, wf=0, init=True,
+             lbr=True, outs=(True, True, False))
     M.write("tools/gen_goldens_rnn.py")
 
 

@@ -263,5 +263,46 @@ TEST(OpState, LstmStepsInATeamGiveTheDirectCallsResult) {
   set_num_threads(saved);
 }
 
+// A GRU with constant weights keeps R packed too: whole for
+// linear_before_reset, else its z and r blocks and its n block apart (Note
+// [Packed recurrent weights]). Two runs a thread count, against the
+// direct call.
+TEST(OpState, PackedGruWeightsGiveTheDirectCallsResult) {
+  const int saved = get_num_threads();
+  constexpr int64_t T = 4, N = 2, I = 3, H = 20;
+  auto values_of = [](const Dims& d, double scale) {
+    int64_t n = 1;
+    for (int64_t e : d) n *= e;
+    return make(DataType::kFloat32, d, iota(n, scale, -0.6));
+  };
+  NDArray w = values_of({1, 3 * H, I}, 0.013), r = values_of({1, 3 * H, H}, 0.0011), b = values_of({1, 6 * H}, 0.02);
+  for (bool lbr : {false, true}) {
+    SCOPED_TRACE(lbr ? "linear_before_reset" : "two phases");
+    test::NodeArgs args;
+    args.i = {0, 0, 2, 0, 1};                   // data_format, direction, gate_act, cell_act, weights_format
+    args.b = {true, false, false, lbr, true};  // biases, no seq_len or h0, linear_before_reset, y
+    GraphBuilder g;
+    BodyBuilder& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{T, N, I});
+    m.output("y", m.op("gru_layer", {x, m.constant("w", w), m.constant("r", r), m.constant("b", b)}, args, "gru"));
+    Session s(loaded(g));
+    int run = 0;
+    for (int threads : {1, 1, 2, 2}) {
+      NDArray x_in = values_of({T, N, I}, 0.05 * ++run);
+      set_num_threads(threads);
+      const NDArray* in[] = {&x_in};
+      ASSERT_TRUE(s.run(in, 1).is_ok());
+      Context direct;
+      ASSERT_TRUE(libops::test::run_op("gru_layer", {.in = {&x_in, &w, &r, &b}, .i = args.i, .b = args.b}, direct).is_ok());
+      const std::vector<double> got = values(s.output(0)), want = values(*direct.output(0));
+      ASSERT_EQ(got.size(), want.size());
+      ASSERT_EQ(static_cast<int64_t>(want.size()), T * N * H);
+      for (size_t k = 0; k < want.size(); ++k)
+        ASSERT_NEAR(got[k], want[k], 1e-5 * (1 + std::fabs(want[k]))) << "run " << run << ", element " << k;
+    }
+  }
+  set_num_threads(saved);
+}
+
 }  // namespace
 }  // namespace libops::graph

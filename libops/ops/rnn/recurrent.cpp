@@ -146,6 +146,33 @@ void lstm_row_f32(const RnnDesc& d, const CellStep& st, int64_t b, float* buf) {
 }
 
 #if LIBOPS_HAVE_EXP_F32_X8
+// A gate's pre-activation at column col: x and h projections plus both
+// biases (nullptr where absent), in cell_unit's order.
+LIBOPS_TARGET_AVX512 inline __m512 gate_pre_x16(__mmask16 m, const float* gx, const float* gh, const float* bx,
+                                                const float* bh, int64_t col) {
+  __m512 v = _mm512_add_ps(_mm512_maskz_loadu_ps(m, gx + col), _mm512_maskz_loadu_ps(m, gh + col));
+  if (bx != nullptr) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, bx + col));
+  if (bh != nullptr) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, bh + col));
+  return v;
+}
+
+// h's 16 lanes (m of them) into y at units j.., desc's unit stride, added
+// to what y holds where st.accumulate.
+LIBOPS_TARGET_AVX512 inline void store_y_x16(const RnnDesc& d, const CellStep& st, float* y, int64_t j, __mmask16 m,
+                                             __m512 hn) {
+  if (d.y_h == 1) {
+    _mm512_mask_storeu_ps(y + j, m, st.accumulate ? _mm512_add_ps(_mm512_maskz_loadu_ps(m, y + j), hn) : hn);
+    return;
+  }
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, hn);
+  for (int u = 0; u < 16; ++u) {
+    if (((m >> u) & 1) == 0) break;
+    float& out = y[(j + u) * d.y_h];
+    out = st.accumulate ? out + lanes[u] : lanes[u];
+  }
+}
+
 // lstm_row_f32 on 16 units at a time where cpu_isa() is avx512: one pass
 // over the row, the gates in registers, with the sigmoid and tanh ops' own
 // 16-lane forms (core/fast_math.h), which the compiler's vectorization of
@@ -187,17 +214,63 @@ LIBOPS_TARGET_AVX512 void lstm_units_f32_x16(const RnnDesc& d, const CellStep& s
     if (po != nullptr) pre[3] = _mm512_add_ps(pre[3], _mm512_mul_ps(_mm512_maskz_loadu_ps(m, po + j), cn));
     const __m512 hn = _mm512_mul_ps(sigmoid_f32_x16(pre[3]), tanh_f32_x16(cn));
     _mm512_mask_storeu_ps(h + j, m, hn);
-    if (y == nullptr) continue;
-    if (d.y_h == 1) {
-      _mm512_mask_storeu_ps(y + j, m, st.accumulate ? _mm512_add_ps(_mm512_maskz_loadu_ps(m, y + j), hn) : hn);
+    if (y != nullptr) store_y_x16(d, st, y, j, m, hn);
+  }
+}
+#endif
+
+#if LIBOPS_HAVE_EXP_F32_X8
+bool fast_gru_rows(const RnnDesc& d) {
+  return d.kind == CellKind::kGru && d.gate_act.kind == Activation::kSigmoid && d.cell_act.kind == Activation::kTanh &&
+         cpu_isa() == CpuIsa::kAvx512;
+}
+
+// Note [Fast GRU rows]
+// cell_unit's GRU took the C library's expf and tanhf a unit at a time,
+// half of a GRU T64 N16 H512 layer's time. For float32 with sigmoid gates
+// and a tanh candidate on AVX-512, a batch row runs 16 units at a time with
+// the sigmoid and tanh ops' 16-lane kernels, the same formulas in the same
+// order as cell_unit for each phase (Note [Recurrent layers]). A row whose
+// sequence has ended keeps cell_unit's bookkeeping.
+LIBOPS_TARGET_AVX512 void gru_row_f32_x16(const RnnDesc& d, const CellStep& st, int64_t b) {
+  const int64_t H = d.H, GH = 3 * H;
+  const int64_t t = step_time(d.T, step_reversed(d, st.direction), st.lengths, b, st.s);
+  if (t < 0) {
+    for (int64_t j = 0; j < H; ++j) cell_unit<float>(d, st, b, j);
+    return;
+  }
+  const float* gxr = static_cast<const float*>(st.gx) + (t * d.N + b) * GH;
+  float* ghr = static_cast<float*>(st.gh) + b * GH;
+  const float* bx = static_cast<const float*>(st.bx);
+  const float* bh = static_cast<const float*>(st.bh);
+  float* h = static_cast<float*>(st.h) + b * H;
+  float* y = st.y != nullptr ? static_cast<float*>(st.y) + st.direction * d.y_d + b * d.y_n + t * d.y_t : nullptr;
+  const int64_t zc = d.gates.block[0] * H, rc = d.gates.block[1] * H, nc = 2 * H;
+  const __m512 one = _mm512_set1_ps(1.0f);
+  for (int64_t j = 0; j < H; j += 16) {
+    const __mmask16 m = H - j >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << (H - j)) - 1);
+    const __m512 hp = _mm512_maskz_loadu_ps(m, h + j);
+    if (st.phase == 1) {  // z kept in gh's z block, r * h into rh
+      const __m512 z = sigmoid_f32_x16(gate_pre_x16(m, gxr, ghr, bx, bh, zc + j)), r = sigmoid_f32_x16(gate_pre_x16(m, gxr, ghr, bx, bh, rc + j));
+      _mm512_mask_storeu_ps(ghr + zc + j, m, z);
+      _mm512_mask_storeu_ps(static_cast<float*>(st.rh) + b * H + j, m, _mm512_mul_ps(r, hp));
       continue;
     }
-    alignas(64) float lanes[16];
-    _mm512_store_ps(lanes, hn);
-    for (int64_t u = 0; u < 16 && j + u < u1; ++u) {
-      float& out = y[(j + u) * d.y_h];
-      out = st.accumulate ? out + lanes[u] : lanes[u];
+    __m512 z, n;
+    if (st.phase == 2) {  // gh's n block holds (r * h) * Rn
+      z = _mm512_maskz_loadu_ps(m, ghr + zc + j);
+      n = tanh_f32_x16(gate_pre_x16(m, gxr, ghr, bx, bh, nc + j));
+    } else {  // linear_before_reset: n = g(xn + bxn + r * (h * Rn + bhn))
+      z = sigmoid_f32_x16(gate_pre_x16(m, gxr, ghr, bx, bh, zc + j));
+      const __m512 r = sigmoid_f32_x16(gate_pre_x16(m, gxr, ghr, bx, bh, rc + j));
+      __m512 xn = _mm512_maskz_loadu_ps(m, gxr + nc + j), hn = _mm512_maskz_loadu_ps(m, ghr + nc + j);
+      if (bx != nullptr) xn = _mm512_add_ps(xn, _mm512_maskz_loadu_ps(m, bx + nc + j));
+      if (bh != nullptr) hn = _mm512_add_ps(hn, _mm512_maskz_loadu_ps(m, bh + nc + j));
+      n = tanh_f32_x16(_mm512_add_ps(xn, _mm512_mul_ps(r, hn)));
     }
+    const __m512 hn = _mm512_add_ps(_mm512_mul_ps(z, hp), _mm512_mul_ps(_mm512_sub_ps(one, z), n));
+    _mm512_mask_storeu_ps(h + j, m, hn);
+    if (y != nullptr) store_y_x16(d, st, y, j, m, hn);
   }
 }
 #endif
@@ -249,7 +322,12 @@ Status stage_state(const Context& block, DataType ct, const Dims& shape, const N
 // [Packed GEMM]). Packing 512 x 2048 floats took 1.5 ms a call, about 5%
 // of an LSTM T64 N16 H512 at one thread. Where R is a graph constant (Note
 // [Op state]) the packed copies are kept for the session and rebuilt only
-// when R's buffer, the shapes or the thread count change.
+// when R's buffer, the shapes or the thread count change. A GRU without
+// linear_before_reset multiplies h by R's z and r blocks, then r * h by its
+// n block: two packings, which took it from 39 to 24 ms at T64 N16 H512
+// (one thread; 52 to 16 ms at two, where OpenBLAS' per-step GEMMs had made
+// it slower than one).
+
 // Note [LSTM steps in a team]
 // At two or more threads the plain step forks twice: oneDNN's matmul
 // splits h * R by columns, then parallel_for splits the cell by rows, and
@@ -275,7 +353,8 @@ struct PackedRecurrentWeights : OpState {
   int64_t n = 0, gh = 0, h = 0;
   bool trans = false;
   int threads = 0;
-  std::vector<std::unique_ptr<blas::PackedGemmF32>> by_direction;
+  std::vector<std::unique_ptr<blas::PackedGemmF32>> by_direction;    // R, or a GRU's z and r blocks
+  std::vector<std::unique_ptr<blas::PackedGemmF32>> n_by_direction;  // a GRU's n block (two phases)
   std::vector<std::unique_ptr<TeamParts>> team_by_direction;
 };
 
@@ -294,6 +373,7 @@ PackedRecurrentWeights* kept_packings(Context& block, const RnnOperands& in, int
     auto fresh = std::make_unique<PackedRecurrentWeights>();
     fresh->r = in.r->data(), fresh->n = N, fresh->gh = GH, fresh->h = H, fresh->trans = tb, fresh->threads = threads;
     fresh->by_direction.resize(static_cast<size_t>(directions));
+    fresh->n_by_direction.resize(static_cast<size_t>(directions));
     fresh->team_by_direction.resize(static_cast<size_t>(directions));
     st = fresh.get();
     block.set_op_state(std::move(fresh));
@@ -303,19 +383,22 @@ PackedRecurrentWeights* kept_packings(Context& block, const RnnOperands& in, int
 
 // The packed R of direction dir for this call: the node's kept copy where
 // R is a constant input, else `local`, packed now. Not packed (the caller
-// then runs the plain GEMM) where oneDNN is off or refuses.
+// then runs the plain GEMM) where oneDNN is off or refuses. `cols` columns
+// of R from `r_cols` on (all GH of them, or a GRU's z and r blocks or its
+// n block: part 0 or 1), written into gh's rows of GH.
 blas::PackedGemmF32& packed_r_for(Context& block, const RnnOperands& in, int dir, int directions, int64_t N,
-                                  int64_t GH, int64_t H, const void* r_dir, int64_t ldr, bool tb,
-                                  blas::PackedGemmF32& local) {
+                                  int64_t GH, int64_t H, const void* r_cols, int64_t cols, int part, int64_t ldr,
+                                  bool tb, blas::PackedGemmF32& local) {
   PackedRecurrentWeights* st = kept_packings(block, in, directions, N, GH, H, tb);
   if (st == nullptr) {
-    (void)local.pack(N, GH, H, static_cast<const float*>(r_dir), ldr, tb, H, GH, get_num_threads());
+    (void)local.pack(N, cols, H, static_cast<const float*>(r_cols), ldr, tb, H, GH, get_num_threads());
     return local;
   }
-  std::unique_ptr<blas::PackedGemmF32>& kept = st->by_direction[static_cast<size_t>(dir)];
+  auto& slots = part == 0 ? st->by_direction : st->n_by_direction;
+  std::unique_ptr<blas::PackedGemmF32>& kept = slots[static_cast<size_t>(dir)];
   if (kept == nullptr) {
     kept = std::make_unique<blas::PackedGemmF32>();
-    (void)kept->pack(N, GH, H, static_cast<const float*>(r_dir), ldr, tb, H, GH, st->threads);
+    (void)kept->pack(N, cols, H, static_cast<const float*>(r_cols), ldr, tb, H, GH, st->threads);
   }
   return *kept;
 }
@@ -429,6 +512,12 @@ void cell_cpu(DataType ct, const RnnDesc& desc, const CellStep& step) {
         for (int64_t b = begin; b < end; ++b) lstm_row_f32(desc, step, b, row_buf);
       });
     });
+#if LIBOPS_HAVE_EXP_F32_X8
+  } else if (fast_gru_rows(desc)) {  // Note [Fast GRU rows]
+    parallel_for(desc.N, std::max<int64_t>(1, 2048 / std::max<int64_t>(1, desc.H)), [&](int64_t begin, int64_t end) {
+      for (int64_t b = begin; b < end; ++b) gru_row_f32_x16(desc, step, b);
+    });
+#endif
   } else {
     cell_rows<float>(desc, step);
   }
@@ -522,14 +611,30 @@ Status run_recurrent(Context& block, const RnnDesc& d, const RnnOperands& in, ND
     // On the CPU, R packed once for all T steps, or kept packed for the
     // session where it is a constant (Note [Packed recurrent weights]);
     // where oneDNN is off or refuses, OpenBLAS.
-    blas::PackedGemmF32 local_r;
-    blas::PackedGemmF32* packed = &local_r;
-    if (block.device().is_cpu() && ct == DataType::kFloat32 && !two_phase && T >= 2)
-      packed = &packed_r_for(block, in, dir, D, N, GH, H, r_dir, ldr, tb, local_r);
+    // A GRU without linear_before_reset packs its z and r blocks and its n
+    // block apart, for its two GEMMs a step.
+    const void* rn = static_cast<const char*>(r_dir) + static_cast<size_t>(tb ? 2 * H * H : 2 * H) * item;
+    blas::PackedGemmF32 local_r, local_rn;
+    blas::PackedGemmF32 *packed = &local_r, *packed_n = &local_rn;
+    if (block.device().is_cpu() && ct == DataType::kFloat32 && T >= 2) {
+      packed = &packed_r_for(block, in, dir, D, N, GH, H, r_dir, two_phase ? 2 * H : GH, 0, ldr, tb, local_r);
+      if (two_phase) packed_n = &packed_r_for(block, in, dir, D, N, GH, H, rn, H, 1, ldr, tb, local_rn);
+    }
     blas::PackedGemmF32& packed_r = *packed;
+    const bool packed_two_phase = two_phase && packed_r.packed() && packed_n->packed();
     for (int64_t s = 0; s < T; ++s) {
       st.s = s;
-      if (packed_r.packed()) {
+      if (packed_two_phase) {
+        RETURN_IF_ERROR(with_op_name(block, packed_r.run(static_cast<const float*>(st.h), static_cast<float*>(st.gh))));
+        st.phase = 1;
+        RETURN_IF_ERROR(run_cell(st));
+        RETURN_IF_ERROR(with_op_name(
+            block, packed_n->run(static_cast<const float*>(st.rh), static_cast<float*>(st.gh) + 2 * H)));
+        st.phase = 2;
+        RETURN_IF_ERROR(run_cell(st));
+        continue;
+      }
+      if (packed_r.packed() && !two_phase) {
         RETURN_IF_ERROR(with_op_name(block, packed_r.run(static_cast<const float*>(st.h), static_cast<float*>(st.gh))));
         st.phase = 0;
         RETURN_IF_ERROR(run_cell(st));
@@ -545,7 +650,6 @@ Status run_recurrent(Context& block, const RnnDesc& d, const RnnOperands& in, ND
       RETURN_IF_ERROR(gemm(block, ct, tb, N, 2 * H, H, st.h, H, r_dir, ldr, st.gh, GH));
       st.phase = 1;
       RETURN_IF_ERROR(run_cell(st));
-      const void* rn = static_cast<const char*>(r_dir) + static_cast<size_t>(tb ? 2 * H * H : 2 * H) * item;
       RETURN_IF_ERROR(gemm(block, ct, tb, N, H, H, st.rh, H, rn, ldr, at(gh, 2 * H), GH));
       st.phase = 2;
       RETURN_IF_ERROR(run_cell(st));
