@@ -11,7 +11,7 @@ Cases, each at every thread count given:
   add      z = x + y over 16M float32 (as core_bench's BM_Add)
   exp      z = exp(x) over 16M float32 (also tanh, sigmoid)
   gelu     the exact (erf) form over 16M float32: ONNX's Gelu, opset 20
-  lstm, gru  T64 N16 H512 layers (ONNX's layouts and defaults)
+  lstm, rnn, gru  T64 N16 H512 layers (ONNX's layouts and defaults)
   sum      the sum of all 16M float32 to a scalar
   matmul   1024 x 1024 float32 times 1024 x 1024
   graph    a chain of adds on 1-element float32 arrays, as graph_bench's:
@@ -354,6 +354,19 @@ def gru_reference(x, w, r, b):
     return np.stack(ys)
 
 
+def rnn_reference(x, w, r, b):
+    """ONNX RNN (tanh), one direction; x [T, N, I], w [1, H, I], r [1, H, H],
+    b [1, 2H]; y [T, N, H], in float64."""
+    x, w, r, b = (a.astype(np.float64) for a in (x, w, r, b))
+    H = r.shape[2]
+    h = np.zeros((x.shape[1], H))
+    ys = []
+    for t in range(x.shape[0]):
+        h = np.tanh(x[t] @ w[0].T + h @ r[0].T + b[0, :H] + b[0, H:])
+        ys.append(h)
+    return np.stack(ys)
+
+
 def case_table():
     rng = np.random.default_rng(0)
 
@@ -377,6 +390,7 @@ def case_table():
     lx, lw, lr, lb = u(seq, batch, hidden), u(1, 4 * hidden, hidden) / 16, u(1, 4 * hidden, hidden) / 16, \
         u(1, 8 * hidden) / 4
     gw, gr, gb = u(1, 3 * hidden, hidden) / 16, u(1, 3 * hidden, hidden) / 16, u(1, 6 * hidden) / 4
+    rw, rr, rb = u(1, hidden, hidden) / 16, u(1, hidden, hidden) / 16, u(1, 2 * hidden) / 4
     f4 = 4  # bytes of a float32
     return [
         Case("add", [x, y], [N], lambda: x + y, ("op", "add", []), ("Add", {}), 3 * f4 * N, "GB/s", 0, 0),
@@ -444,6 +458,10 @@ def case_table():
         Case("lstm T64 N16 H512", [lx, lw, lr, lb], [seq, batch, hidden], lambda: lstm_reference(lx, lw, lr, lb),
              ("op", "lstm_layer", [0, 0, 2, 0, 0, 1]), ("LSTM", {"hidden_size": hidden}),
              2 * seq * batch * 8 * hidden * hidden, "GF/s", 1e-4, 1e-4, b_args=(True,),
+             ort_out_shape=[seq, 1, batch, hidden]),
+        Case("rnn T64 N16 H512", [lx, rw, rr, rb], [seq, batch, hidden], lambda: rnn_reference(lx, rw, rr, rb),
+             ("op", "rnn_layer", [0, 0, 0, 1]), ("RNN", {"hidden_size": hidden}),
+             2 * seq * batch * 2 * hidden * hidden, "GF/s", 1e-4, 1e-4, b_args=(True,),
              ort_out_shape=[seq, 1, batch, hidden]),
         Case("gru T64 N16 H512", [lx, gw, gr, gb], [seq, batch, hidden], lambda: gru_reference(lx, gw, gr, gb),
              ("op", "gru_layer", [0, 0, 2, 0, 1]), ("GRU", {"hidden_size": hidden}),

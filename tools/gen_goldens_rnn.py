@@ -250,6 +250,12 @@ def main():
              outs=(True, True, False))
         case("gru", "sum_feature_major_lbr", tag, T=5, N=3, I=4, H=20, data_format=2, direction=2, wf=0, init=True,
              lbr=True, outs=(True, True, False))
+    for tag in ("f64", "f32"):  # and the simple RNN's, with its tanh, relu and sigmoid
+        case("rnn", "sum_feature_major", tag, T=5, N=3, I=4, H=20, data_format=2, direction=2, wf=0, init=True,
+             outs=(True, True, False))
+        case("rnn", "sum_feature_major_relu", tag, T=5, N=3, I=4, H=20, data_format=2, direction=2, wf=0,
+             acts=("sigmoid", "relu", "tanh"), init=True, outs=(True, True, False))
+        case("rnn", "sigmoid", tag, T=3, N=2, I=3, H=17, acts=("sigmoid", "sigmoid", "tanh"))
     M.write("tools/gen_goldens_rnn.py")
 
 
