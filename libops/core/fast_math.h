@@ -80,19 +80,24 @@ inline constexpr float kExpLn2Hi = 0.693359375f;              // 0x1.63p-1: 9 si
 inline constexpr float kExpLn2Lo = -2.12194440054690583e-4f;  // ln2 - kExpLn2Hi
 inline constexpr float kExpShifter = 0x1.8p23f;               // 1.5 * 2^23
 
+// e^r - 1 on exp_f32's reduced range |r| <= 0.347:
+// (e^r - 1 - r) / r^2 ~ c2 + c3 r + c4 r^2 + c5 r^3 + c6 r^4, so
+// e^r - 1 = r + r^2 (c2 + c3 r + r^2 (c4 + c5 r + c6 r^2)): short
+// dependency chains, and r itself enters last, exactly.
+LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float exp_poly_f32(float r) {
+  constexpr float c2 = 0x1.fffffcp-2f, c3 = 0x1.55548cp-3f, c4 = 0x1.555906p-5f, c5 = 0x1.123d48p-7f,
+                  c6 = 0x1.6a1e6ap-10f;
+  const float r2 = r * r;
+  const float lo = mul_add_f32(c3, r, c2);
+  const float hi = mul_add_f32(c6, r2, mul_add_f32(c5, r, c4));
+  return mul_add_f32(mul_add_f32(hi, r2, lo), r2, r);
+}
+
 // 2^n e^r, from t = n + kExpShifter (n in the low mantissa bits) and the
 // reduced argument r: the second half of exp_f32.
 LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float exp_f32_scale(float t, float r) {
   constexpr float kShifter = kExpShifter;
-  // (e^r - 1 - r) / r^2 ~ c2 + c3 r + c4 r^2 + c5 r^3 + c6 r^4.
-  constexpr float c2 = 0x1.fffffcp-2f, c3 = 0x1.55548cp-3f, c4 = 0x1.555906p-5f, c5 = 0x1.123d48p-7f,
-                  c6 = 0x1.6a1e6ap-10f;
-  // e^r - 1 = r + r^2 (c2 + c3 r + r^2 (c4 + c5 r + c6 r^2)): short
-  // dependency chains.
-  const float r2 = r * r;
-  const float lo = mul_add_f32(c3, r, c2);
-  const float hi = mul_add_f32(c6, r2, mul_add_f32(c5, r, c4));
-  const float q = mul_add_f32(mul_add_f32(hi, r2, lo), r2, r);
+  const float q = exp_poly_f32(r);
   // t and the shifter share their exponent (ulp 1), so their bit patterns
   // differ by n; m = n + 254 makes both halves biased exponents directly:
   // m >> 1 = floor(n / 2) + 127 and m - (m >> 1) = n - floor(n / 2) + 127.
@@ -118,6 +123,32 @@ LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float exp_f32(float x) {
   float r = mul_add_f32(n, -detail::kExpLn2Hi, x);
   r = mul_add_f32(n, -detail::kExpLn2Lo, r);
   return detail::exp_f32_scale(t, r);
+}
+
+// e^x - 1 for float, vectorizable, keeping relative accuracy near 0 where
+// exp_f32(x) - 1 would cancel. With exp_f32's reduction x = n ln2 + r,
+// e^x - 1 = 2^n q + (2^n - 1), q = e^r - 1 from the reduced-range
+// polynomial (r enters it exactly): for n = 0 (|x| < 0.3466) that is q
+// itself; otherwise h = 2^(n-1) and 2 (h q + (h - 1/2)) in one fused
+// rounding (h - 1/2 exact for the n where it matters; the final doubling
+// exact, or the overflow to +inf past 88.72). x is first clamped to
+// [-30, 88.8] (the result is -1 below, +inf above; NaN passes), so h is a
+// normal float built from n's bits. Within 1.5 ulp on a sweep
+// (tests_cpu/core/fast_math_test.cpp); -0 stays -0.
+LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float expm1_f32(float x) {
+  using detail::mul_add_f32;
+  float xc = detail::select_f32(x > 88.8f, 88.8f, x);
+  xc = detail::select_f32(xc < -30.0f, -30.0f, xc);
+  const float t = mul_add_f32(xc, detail::kExpLog2e, detail::kExpShifter);
+  const float n = t - detail::kExpShifter;
+  float r = mul_add_f32(n, -detail::kExpLn2Hi, xc);
+  r = mul_add_f32(n, -detail::kExpLn2Lo, r);
+  const float q = detail::exp_poly_f32(r);
+  // h = 2^(n - 1): t's bits differ from the shifter's by n.
+  const float h = std::bit_cast<float>(
+      static_cast<uint32_t>(std::bit_cast<uint32_t>(t) - std::bit_cast<uint32_t>(detail::kExpShifter) + 126u) << 23);
+  const float y = 2.0f * mul_add_f32(h, q, h - 0.5f);
+  return detail::select_f32(x == 0.0f, x, y);
 }
 
 // e^(hi + lo) for a sum the float hi + lo would round: hi enters the

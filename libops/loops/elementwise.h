@@ -118,7 +118,11 @@ void elementwise_unary(const NDArray& x, NDArray& z, const ExtraParams& e) {
           else
             DenseKernel<Op>::run(xp, zp, n, e);
         } else {
-          detail::write_dense(zp, n, stream, [&](int64_t i) { return Op::op(xp[i], e); });
+          // A local copy: the stores to z cannot alias it, so its
+          // parameters are read once rather than per element, which kept
+          // loops like elu's scalar.
+          const ExtraParams ep = e;
+          detail::write_dense(zp, n, stream, [&](int64_t i) { return Op::op(xp[i], ep); });
         }
       } else {
         const int64_t sz = s[0] / int64_t(sizeof(R)), sx = s[1] / int64_t(sizeof(C));

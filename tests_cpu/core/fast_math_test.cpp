@@ -288,8 +288,42 @@ TEST(FastMathTest, Float32SigmoidOnSweep) {
   EXPECT_TRUE(std::isnan(Sigmoid<float>::op(std::numeric_limits<float>::quiet_NaN(), e)));
 }
 
+// expm1_f32 on a sweep of both signs from 2^-30 (where e^x - 1 rounds to
+// x) to the overflow, against double: within 1.5 ulp, in the polynomial's
+// range and past it. Limits: -1 at -inf and far below, +inf at +inf and
+// past 88.72, NaN, and -0 / +0 kept.
+TEST(FastMathTest, Expm1F32OnSweep) {
+  double max_ulp = 0;
+  float worst = 0;
+  const uint32_t lo = std::bit_cast<uint32_t>(0x1p-30f), hi = std::bit_cast<uint32_t>(88.0f);
+  for (uint32_t sign : {0u, 0x80000000u}) {
+    for (uint64_t b = lo; b <= hi; b += 517) {
+      const float x = std::bit_cast<float>(static_cast<uint32_t>(b) | sign);
+      const double err = ulp_error(expm1_f32(x), std::expm1(double(x)));
+      if (err > max_ulp) {
+        max_ulp = err;
+        worst = x;
+      }
+    }
+  }
+  EXPECT_LE(max_ulp, 1.5) << "worst at x = " << worst;
+  EXPECT_EQ(expm1_f32(-kInf), -1.0f);
+  EXPECT_EQ(expm1_f32(88.8f), kInf);
+  EXPECT_LT(expm1_f32(88.72f), kInf);
+  EXPECT_EQ(expm1_f32(-200.0f), -1.0f);
+  EXPECT_EQ(expm1_f32(kInf), kInf);
+  EXPECT_TRUE(std::isnan(expm1_f32(std::numeric_limits<float>::quiet_NaN())));
+  EXPECT_TRUE(std::signbit(expm1_f32(-0.0f)) && expm1_f32(-0.0f) == 0.0f);
+  EXPECT_FALSE(std::signbit(expm1_f32(0.0f)));
+  EXPECT_EQ(expm1_f32(0x1p-30f), 0x1p-30f);
+}
+
 TEST(FastMathTest, SigmoidDenseKernelIsTheFunctorBitForBit) {
   expect_dense_kernel_is_functor_bit_for_bit<legacy::fn::transform_strict::Sigmoid<float>>();
+}
+
+TEST(FastMathTest, SeluDenseKernelIsTheFunctorBitForBit) {
+  expect_dense_kernel_is_functor_bit_for_bit<legacy::fn::transform_strict::Selu<float>>();
 }
 
 TEST(FastMathTest, TanhDenseKernelIsTheFunctorBitForBit) {
