@@ -37,6 +37,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "libops/core/cpu_isa.h"
 
@@ -149,6 +150,73 @@ LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float expm1_f32(float x) {
       static_cast<uint32_t>(std::bit_cast<uint32_t>(t) - std::bit_cast<uint32_t>(detail::kExpShifter) + 126u) << 23);
   const float y = 2.0f * mul_add_f32(h, q, h - 0.5f);
   return detail::select_f32(x == 0.0f, x, y);
+}
+
+namespace detail {
+// log(1 + f) - f = f^3 P(f) - f^2 / 2 for f in [sqrt(1/2) - 1, sqrt(2) - 1]
+// (Note [Vectorizable log]); f itself is added by the caller.
+LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float log1p_poly_f32(float f) {
+  constexpr float kP[] = {0x1.555544p-2f, -0x1.0001acp-2f, 0x1.99a852p-3f, -0x1.54985p-3f,
+                          0x1.2247f6p-3f, -0x1.0b8ca0p-3f, 0x1.08437ap-3f, -0x1.49fc2ap-4f};
+  float p = mul_add_f32(kP[7], f, kP[6]);
+  p = mul_add_f32(p, f, kP[5]);
+  p = mul_add_f32(p, f, kP[4]);
+  p = mul_add_f32(p, f, kP[3]);
+  p = mul_add_f32(p, f, kP[2]);
+  p = mul_add_f32(p, f, kP[1]);
+  p = mul_add_f32(p, f, kP[0]);
+  const float f2 = f * f;
+  return mul_add_f32(-0.5f, f2, (f * f2) * p);
+}
+}  // namespace detail
+
+// Note [Vectorizable log]
+// log_f32(x) for float, branch-free, so the loops around it vectorize:
+//  * x = m 2^e with m in [sqrt(1/2), sqrt(2)), read from the bits: e is the
+//    difference of x's bits and sqrt(1/2)'s, shifted (so m lands on the
+//    right side of 1 without a compare), and m has x's mantissa with that
+//    exponent taken off; subnormal x is first scaled by 2^23;
+//  * log(1 + f), f = m - 1 in [-0.293, 0.414], is f - f^2 / 2 + f^3 P(f),
+//    P of degree 7 fitted by iteratively reweighted least squares to the
+//    relative error of log(1 + f) (tools/fit_log_f32.py);
+//  * e ln2 added in two parts (ln2_hi with 9 bits, exact for every e),
+//    the small terms first.
+// Within 1 ulp on a sweep (tests_cpu/core/fast_math_test.cpp); log(+-0) =
+// -inf, negative x and NaN give NaN, log(+inf) = +inf.
+LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float log_f32(float x) {
+  using detail::mul_add_f32;
+  using detail::select_f32;
+  const bool subnormal = x < 0x1p-126f;  // also 0 and negatives, fixed below
+  const float xs = select_f32(subnormal, x * 0x1p23f, x);
+  const auto bits = static_cast<int32_t>(std::bit_cast<uint32_t>(xs));
+  const int32_t e = (bits - 0x3f3504f3) >> 23;  // 0x3f3504f3: sqrt(1/2)
+  const float m = std::bit_cast<float>(static_cast<uint32_t>(bits - static_cast<int32_t>(static_cast<uint32_t>(e) << 23)));
+  const float f = m - 1.0f;
+  const float ef = static_cast<float>(e) - select_f32(subnormal, 23.0f, 0.0f);
+  float r = mul_add_f32(ef, detail::kExpLn2Lo, detail::log1p_poly_f32(f));
+  r = f + r;
+  r = mul_add_f32(ef, detail::kExpLn2Hi, r);
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  r = select_f32(x == 0.0f, -kInf, r);
+  r = select_f32(x < 0.0f, std::numeric_limits<float>::quiet_NaN(), r);
+  r = select_f32(x == kInf, x, r);
+  return select_f32(x != x, x, r);
+}
+
+// log(1 + x) for float, vectorizable. On log_f32's reduced range
+// (sqrt(1/2) - 1 <= x < sqrt(2) - 1) its polynomial takes x exactly; beyond,
+// log_f32(u) x / (u - 1) with u = 1 + x rounded, which corrects u's
+// rounding to first order. x itself where u rounds to 1 (|x| < 2^-24, -0
+// kept). Within 2.5 ulp on a sweep (the far side's two extra roundings);
+// -1 gives -inf, below it NaN, +inf stays.
+LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float log1p_f32(float x) {
+  using detail::select_f32;
+  const bool reduced = (x >= -0.29289321f) & (x < 0.41421356f);  // no branch
+  const float near = x + detail::log1p_poly_f32(select_f32(reduced, x, 0.0f));
+  const float u = 1.0f + x;
+  const float far = log_f32(u) * (x / (u - 1.0f));
+  const float r = select_f32(reduced, near, select_f32(x == std::numeric_limits<float>::infinity(), x, far));
+  return select_f32(u == 1.0f, x, r);
 }
 
 // e^(hi + lo) for a sum the float hi + lo would round: hi enters the

@@ -318,6 +318,49 @@ TEST(FastMathTest, Expm1F32OnSweep) {
   EXPECT_EQ(expm1_f32(0x1p-30f), 0x1p-30f);
 }
 
+// log_f32 over positive floats, subnormals included (every 509th bit
+// pattern), against double: within 1 ulp (Note [Vectorizable log]); and its
+// special values. log1p_f32 over both signs from 2^-30 (where it returns x)
+// to 1e30, and down to -1: within 2.5 ulp.
+TEST(FastMathTest, LogF32OnSweep) {
+  double max_ulp = 0;
+  float worst = 0;
+  for (uint64_t b = 1; b < std::bit_cast<uint32_t>(kInf); b += 509) {
+    const float x = std::bit_cast<float>(static_cast<uint32_t>(b));
+    const double err = ulp_error(log_f32(x), std::log(double(x)));
+    if (err > max_ulp) max_ulp = err, worst = x;
+  }
+  EXPECT_LE(max_ulp, 1.0) << "worst at x = " << worst;
+  EXPECT_EQ(log_f32(1.0f), 0.0f);
+  EXPECT_EQ(log_f32(0.0f), -kInf);
+  EXPECT_EQ(log_f32(-0.0f), -kInf);
+  EXPECT_EQ(log_f32(kInf), kInf);
+  EXPECT_TRUE(std::isnan(log_f32(-1.0f)));
+  EXPECT_TRUE(std::isnan(log_f32(-kInf)));
+  EXPECT_TRUE(std::isnan(log_f32(std::numeric_limits<float>::quiet_NaN())));
+  EXPECT_NEAR(log_f32(std::numeric_limits<float>::denorm_min()), std::log(double(std::numeric_limits<float>::denorm_min())), 1e-5);
+}
+
+TEST(FastMathTest, Log1pF32OnSweep) {
+  double max_ulp = 0;
+  float worst = 0;
+  auto check = [&](float x) {
+    const double err = ulp_error(log1p_f32(x), std::log1p(double(x)));
+    if (err > max_ulp) max_ulp = err, worst = x;
+  };
+  const uint32_t lo = std::bit_cast<uint32_t>(0x1p-30f);
+  for (uint64_t b = lo; b <= std::bit_cast<uint32_t>(1e30f); b += 509) check(std::bit_cast<float>(static_cast<uint32_t>(b)));
+  for (uint64_t b = lo; b < std::bit_cast<uint32_t>(1.0f); b += 509)
+    check(-std::bit_cast<float>(static_cast<uint32_t>(b)));
+  EXPECT_LE(max_ulp, 2.5) << "worst at x = " << worst;
+  EXPECT_EQ(log1p_f32(0x1p-30f), 0x1p-30f);
+  EXPECT_TRUE(std::signbit(log1p_f32(-0.0f)));
+  EXPECT_EQ(log1p_f32(-1.0f), -kInf);
+  EXPECT_EQ(log1p_f32(kInf), kInf);
+  EXPECT_TRUE(std::isnan(log1p_f32(-2.0f)));
+  EXPECT_TRUE(std::isnan(log1p_f32(std::numeric_limits<float>::quiet_NaN())));
+}
+
 TEST(FastMathTest, SigmoidDenseKernelIsTheFunctorBitForBit) {
   expect_dense_kernel_is_functor_bit_for_bit<legacy::fn::transform_strict::Sigmoid<float>>();
 }

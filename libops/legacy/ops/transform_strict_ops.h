@@ -57,6 +57,17 @@ template <typename C> LIBOPS_HOST_DEVICE inline C expm1_c(C x) {
   if constexpr (std::is_same_v<C, float>) return expm1_f32(x);
   else return std::expm1(x);
 }
+// log and log(1 + x) in the compute type: for float the vectorizable
+// log_f32 and log1p_f32 (core/fast_math.h, within 1 and 2.5 ulp), for double
+// the C library's.
+template <typename C> LIBOPS_HOST_DEVICE inline C log_c(C x) {
+  if constexpr (std::is_same_v<C, float>) return log_f32(x);
+  else return std::log(x);
+}
+template <typename C> LIBOPS_HOST_DEVICE inline C log1p_c(C x) {
+  if constexpr (std::is_same_v<C, float>) return log1p_f32(x);
+  else return std::log1p(x);
+}
 // c ? a : b; for float as a bit mask, which GCC vectorizes (see select_f32).
 template <typename C> LIBOPS_HOST_DEVICE inline C select_c(bool c, C a, C b) {
   if constexpr (std::is_same_v<C, float>) return detail::select_f32(c, a, b);
@@ -68,6 +79,12 @@ template <typename C> LIBOPS_HOST_DEVICE inline C select_c(bool c, C a, C b) {
 template <typename C> LIBOPS_HOST_DEVICE inline C sigmoid_c(C x) {
   const C t = exp_c(-std::fabs(x));
   return select_c(x >= C(0), C(1), t) / (C(1) + t);
+}
+
+// transform_math::softplus with exp_c and log1p_c: max(x, 0) +
+// log(1 + e^-|x|), no overflow, the tail's relative accuracy kept.
+template <typename C> LIBOPS_HOST_DEVICE inline C softplus_c(C x) {
+  return select_c(x > C(0), x, C(0)) + log1p_c(exp_c(-std::fabs(x)));
 }
 
 // tanh in the compute type; for float vectorizable, from exp_c, within 2
@@ -98,10 +115,10 @@ template <typename C> struct Exp {
   LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return exp_c(x); }
 };
 template <typename C> struct Log {
-  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::log(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return log_c(x); }
 };
 template <typename C> struct Log1p {
-  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::log1p(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return log1p_c(x); }
 };
 template <typename C> struct Expm1 {
   LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return expm1_c(x); }
@@ -159,7 +176,7 @@ template <typename C> struct Sigmoid {
   LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return sigmoid_c(x); }
 };
 template <typename C> struct Softplus {
-  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return m::softplus(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return softplus_c(x); }
 };
 // x / (1 + |x|); +-1 at +-inf (the formula would give inf / inf).
 template <typename C> struct Softsign {
@@ -221,8 +238,7 @@ template <typename C> struct PreciseGelu {
 // x * tanh(softplus(x)); -0 at -inf.
 template <typename C> struct Mish {
   LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
-    if (std::isinf(x)) return x > C(0) ? x : C(-0.0);
-    return x * std::tanh(m::softplus(x));
+    return select_c(x == -std::numeric_limits<C>::infinity(), C(-0.0), x * tanh_c(softplus_c(x)));
   }
 };
 template <typename C> struct Elu {
@@ -252,7 +268,7 @@ template <typename C> struct HardSwish {
 // log(sigmoid(x)) = -softplus(-x) = min(x, 0) - log1p(exp(-|x|)).
 template <typename C> struct LogSigmoid {
   LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
-    return (x < C(0) ? x : C(0)) - std::log1p(std::exp(-std::fabs(x)));
+    return select_c(x < C(0), x, C(0)) - log1p_c(exp_c(-std::fabs(x)));
   }
 };
 // max(tanh(x), 0).
