@@ -188,9 +188,10 @@ LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float log_f32(float x) {
   using detail::select_f32;
   const bool subnormal = x < 0x1p-126f;  // also 0 and negatives, fixed below
   const float xs = select_f32(subnormal, x * 0x1p23f, x);
-  const auto bits = static_cast<int32_t>(std::bit_cast<uint32_t>(xs));
-  const int32_t e = (bits - 0x3f3504f3) >> 23;  // 0x3f3504f3: sqrt(1/2)
-  const float m = std::bit_cast<float>(static_cast<uint32_t>(bits - static_cast<int32_t>(static_cast<uint32_t>(e) << 23)));
+  // Unsigned arithmetic: negative x (fixed below) must not overflow.
+  const uint32_t bits = std::bit_cast<uint32_t>(xs);
+  const int32_t e = static_cast<int32_t>(bits - 0x3f3504f3u) >> 23;  // 0x3f3504f3: sqrt(1/2)
+  const float m = std::bit_cast<float>(bits - (static_cast<uint32_t>(e) << 23));
   const float f = m - 1.0f;
   const float ef = static_cast<float>(e) - select_f32(subnormal, 23.0f, 0.0f);
   float r = mul_add_f32(ef, detail::kExpLn2Lo, detail::log1p_poly_f32(f));
