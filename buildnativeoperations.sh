@@ -33,7 +33,7 @@ DO_INSTALL=1
 DO_CLEAN=0
 FUZZ_SECONDS=""
 # The tests a ThreadSanitizer build runs: the ones that use threads.
-THREADED_TESTS='*Thread*:*Concurren*:*Parallel*:*Cancel*'
+THREADED_TESTS='*Thread*:*Concurren*:*Parallel*:*Cancel*:*Team*'
 
 usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "buildnativeoperations.sh: $*" >&2; exit 1; }
