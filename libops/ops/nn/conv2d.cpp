@@ -41,9 +41,11 @@
 // float32 work (float16 and bfloat16 too, in float) goes to oneDNN's direct
 // convolution where it is built in and takes the case (Note [oneDNN
 // convolution] in blas/conv_dnnl.h), except NCHW 1x1 calls, which oneDNN
-// would reorder (Note [NCHW pointwise]). Otherwise a depthwise call runs
-// libops' own kernels (Note [Depthwise NHWC kernel] and Note [Depthwise
-// NCHW kernel] in depthwise.cpp), and the rest, as the reference, is
+// would reorder (Note [NCHW pointwise]), and NCHWc depthwise calls, which
+// libops' own kernel runs faster (Note [Depthwise NCHWc kernel] in
+// depthwise.cpp). Otherwise a depthwise call runs libops' own kernels
+// (Note [Depthwise NHWC kernel] and Note [Depthwise NCHW kernel]), and the
+// rest, as the reference, is
 // computed as im2col + GEMM
 // (blas/gemm.h) in the compute type: float for float16/bfloat16/float32,
 // double for float64 (Note [Compute types]).
@@ -489,7 +491,8 @@ struct ConvWeightsState : OpState {
   const void* bounded_source = nullptr;  // the weights max_abs is of
   float max_abs = 0;
   const void* taps_source = nullptr;  // the weights `taps` holds
-  std::vector<float> taps;            // depthwise filters as [kH, kW, C]
+  std::vector<float> taps;            // depthwise filters as [kH, kW, C], or [C / 16, kH, kW, 16] if taps_blocked
+  bool taps_blocked = false;
 };
 
 namespace {
@@ -567,7 +570,14 @@ Status choose_algorithm(Context& block, const ConvPlan& plan, const NDArray& xd,
 // per channel (groups = Cin = Cout), NHWC or NCHW.
 bool own_depthwise(const ConvPlan& plan, DataType dt) {
   return dt == DataType::kFloat32 && plan.groups > 1 && plan.groups == plan.g.c && plan.cout == plan.g.c &&
-         depthwise_kernel_enabled();
+         plan.g.block == 0 && depthwise_kernel_enabled();
+}
+
+// The same in NCHWc with 16 lanes (Note [Depthwise NCHWc kernel]); it
+// runs before oneDNN.
+bool own_depthwise_nchwc(const ConvPlan& plan, DataType dt) {
+  return dt == DataType::kFloat32 && plan.g.block == kDepthwiseLanes && !plan.nchw_input && plan.groups > 1 &&
+         plan.groups == plan.g.c && plan.cout == plan.g.c && depthwise_kernel_enabled();
 }
 
 // Note [Depthwise NHWC kernel]: the filters as [kH, kW, C] taps (once per
@@ -589,21 +599,30 @@ Status run_own_depthwise(Context& block, const ConvPlan& plan, const NDArray& xd
     depthwise_nchw_f32(d, xd.data_as<float>(), wd.data_as<float>(), bias, z.data_as<float>());
     return Status::ok();
   }
+  // NCHWc: the taps of each block of 16 channels together, zeros past C.
+  const bool blocked = g.block == kDepthwiseLanes;
   const int64_t per_channel = win.kh * win.kw;
+  const int64_t padded = blocked ? (g.c + kDepthwiseLanes - 1) / kDepthwiseLanes * kDepthwiseLanes : g.c;
   auto* st = block.input_is_constant(1) ? dynamic_cast<ConvWeightsState*>(block.op_state()) : nullptr;
   std::vector<float> local;
   std::vector<float>& taps = st != nullptr ? st->taps : local;
   const void* source = block.input(1)->data();
-  if (st == nullptr || st->taps_source != source || static_cast<int64_t>(taps.size()) != g.c * per_channel) {
+  if (st == nullptr || st->taps_source != source || st->taps_blocked != blocked ||
+      static_cast<int64_t>(taps.size()) != padded * per_channel) {
     NDArray wd;  // [C, 1, kH, kW]
     RETURN_IF_ERROR(dense_as(plan.w, DataType::kFloat32, wd));
     const float* w = wd.data_as<float>();
-    taps.resize(static_cast<size_t>(g.c * per_channel));
-    for (int64_t c = 0; c < g.c; ++c)
-      for (int64_t t = 0; t < per_channel; ++t) taps[static_cast<size_t>(t * g.c + c)] = w[c * per_channel + t];
-    if (st != nullptr) st->taps_source = source;
+    taps.assign(static_cast<size_t>(padded * per_channel), 0.0f);
+    for (int64_t c = 0; c < d.c; ++c)
+      for (int64_t t = 0; t < per_channel; ++t) {
+        const int64_t at = blocked ? ((c / kDepthwiseLanes) * per_channel + t) * kDepthwiseLanes + c % kDepthwiseLanes
+                                   : t * d.c + c;
+        taps[static_cast<size_t>(at)] = w[c * per_channel + t];
+      }
+    if (st != nullptr) st->taps_source = source, st->taps_blocked = blocked;
   }
-  depthwise_nhwc_f32(d, xd.data_as<float>(), taps.data(), bias, z.data_as<float>());
+  if (blocked) depthwise_nchwc16_f32(d, xd.data_as<float>(), taps.data(), bias, z.data_as<float>());
+  else depthwise_nhwc_f32(d, xd.data_as<float>(), taps.data(), bias, z.data_as<float>());
   return Status::ok();
 }
 
@@ -661,6 +680,13 @@ Status conv2d_cpu(Context& block, const ConvPlan& plan, const NDArray& x, const 
   if (plan.has_bias) RETURN_IF_ERROR(dense_as(*bias, dt, bd));
   OutputStage out;
   RETURN_IF_ERROR(out.begin(block, *z, dt, false));
+  if (own_depthwise_nchwc(plan, dt)) {  // Note [Depthwise NCHWc kernel]
+    const void* source = nullptr;
+    (void)constant_weights_cache(block, source);  // makes a constant-weights node's state, which keeps the taps
+    RETURN_IF_ERROR(run_own_depthwise(block, plan, xd, plan.has_bias ? &bd : nullptr, out.target()));
+    RETURN_IF_ERROR(conv_epilogue(block, plan, out.target(), false, plan.residual.is_null()));
+    return out.finish(*z);
+  }
   // NCHW 1x1 convolutions skip oneDNN (Note [NCHW pointwise]).
   const bool nchw_pointwise = plan.g.nchw && pointwise(plan) && plan.g.oh * plan.g.ow >= kPointwiseGemmPixels;
   if (dt == DataType::kFloat32 && blas::dnnl_enabled() && !nchw_pointwise) {

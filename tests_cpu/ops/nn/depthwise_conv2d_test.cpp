@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "libops/blas/conv_dnnl.h"
+#include "libops/core/parallel.h"
 #include "libops/ops/nn/depthwise.h"
 #include "nn_test_util.h"
 
@@ -20,6 +21,15 @@ struct Im2colOnly {
   Im2colOnly() { blas::set_dnnl_enabled(false); }
   ~Im2colOnly() { blas::set_dnnl_enabled(true); }
 };
+
+// x in NCHWc with 16 lanes (Note [Channel-blocked layout]).
+NDArray blocked(const NDArray& x) {
+  Context ctx;
+  NDArray xc = x;
+  const Status s = run_op("block_channels", {.in = {&xc}, .i = {16}}, ctx);
+  EXPECT_TRUE(s.is_ok()) << s.message();
+  return s.is_ok() ? *ctx.output(0) : NDArray();
+}
 
 class DepthwiseGolden : public ::testing::TestWithParam<std::tuple<const char*, DataType, bool>> {};
 
@@ -160,6 +170,108 @@ TEST(DepthwiseConv2dOp, OwnKernelsMatchIm2col) {
             }
           }
           EXPECT_GT(nans, 0);  // the NaN reached some outputs, through each activation
+        }
+}
+
+// The NCHWc kernel (Note [Depthwise NCHWc kernel]) against im2col on the
+// NCHW image of the same calls: channel counts around the 16-lane blocks
+// (the last block's free lanes must come out 0), rows whose width is and
+// is not a multiple of the 4-output tiles, the 3x3 windows with their
+// stride at compile time (1 and 2) and the general loop (5x5, dilation,
+// stride 3, a 3x3 with unequal strides), SAME and explicit padding,
+// images smaller than the window, each activation with a NaN in x, and a
+// residual, which the activation must follow.
+TEST(DepthwiseConv2dOp, BlockedKernelMatchesIm2col) {
+  struct Case {
+    int64_t c, h, w, kh, kw, sh, sw, p, d, same;
+  };
+  const Case cases[] = {
+      {16, 9, 9, 3, 3, 1, 1, 1, 1, 0},   {32, 7, 12, 3, 3, 2, 2, 1, 1, 0}, {40, 8, 5, 3, 3, 1, 1, 1, 1, 0},
+      {3, 6, 7, 3, 3, 1, 1, 0, 1, 0},    {17, 9, 14, 3, 3, 2, 2, 0, 1, 1}, {48, 11, 13, 5, 5, 1, 1, 2, 1, 0},
+      {24, 10, 10, 3, 3, 1, 1, 0, 2, 0}, {20, 13, 13, 3, 3, 3, 3, 1, 1, 0}, {16, 2, 2, 3, 3, 1, 1, 1, 1, 0},
+      {16, 12, 19, 3, 3, 2, 1, 1, 1, 0}, {33, 14, 15, 3, 3, 2, 2, 1, 1, 1}, {16, 1, 1, 3, 3, 2, 2, 1, 1, 0},
+      // Enough rows to split between 4 threads, mid-plane.
+      {48, 37, 41, 3, 3, 1, 1, 1, 1, 0}, {40, 45, 43, 3, 3, 2, 2, 1, 1, 0},
+  };
+  constexpr int64_t kLanes = 16;
+  struct FourThreads {
+    FourThreads() { set_num_threads(4); }
+    ~FourThreads() { set_num_threads(0); }
+  } threads;
+  for (const Case& c : cases)
+    for (bool bias : {false, true})
+      for (bool residual : {false, true})
+        for (int64_t act : {0, 1, 2}) {
+          SCOPED_TRACE(testing::Message() << "c" << c.c << " " << c.h << "x" << c.w << " k" << c.kh << "x" << c.kw
+                                          << " s" << c.sh << "," << c.sw << " p" << c.p << " d" << c.d << " same "
+                                          << c.same << (bias ? " bias" : "") << (residual ? " residual" : "")
+                                          << " activation " << act);
+          std::vector<double> xv(static_cast<size_t>(2 * c.h * c.w * c.c));
+          for (size_t i = 0; i < xv.size(); ++i) xv[i] = 3.0 * std::sin(0.61 * static_cast<double>(i) + 0.2);
+          xv[xv.size() / 2] = std::nan("");
+          NDArray x = make(DataType::kFloat32, {2, c.c, c.h, c.w}, xv);
+          std::vector<double> wv(static_cast<size_t>(c.kh * c.kw * c.c));
+          for (size_t i = 0; i < wv.size(); ++i) wv[i] = 1.7 * std::cos(0.37 * static_cast<double>(i));
+          NDArray w = make(DataType::kFloat32, {c.c, 1, c.kh, c.kw}, wv);
+          std::vector<double> bv(static_cast<size_t>(c.c));
+          for (size_t i = 0; i < bv.size(); ++i) bv[i] = 0.5 * static_cast<double>(i % 5) - 1.0;
+          NDArray b = make(DataType::kFloat32, {c.c}, bv);
+          // The reference in NCHW, through im2col.
+          std::vector<int64_t> iargs = {c.kh, c.kw, c.sh, c.sw, c.p, c.p, c.d, c.d, c.same, 0, 1, c.c, act};
+          Im2colOnly no_dnnl;
+          Context plain;
+          ops::nn::set_depthwise_kernel_enabled(false);
+          const Status st = run_op("conv2d", {.in = {&x, &w}, .i = iargs}, plain);
+          ops::nn::set_depthwise_kernel_enabled(true);
+          ASSERT_OK(st);
+          NDArray r = *plain.output(0);  // the residual: any values in z's shape
+          std::vector<double> rv = values(r);
+          for (size_t i = 0; i < rv.size(); ++i) rv[i] = std::isnan(rv[i]) ? 0.25 : 0.3 - 0.1 * rv[i];
+          r = make(DataType::kFloat32, r.shape(), rv);
+          // With a residual and no bias, conv2d's bias slot takes zeros.
+          NDArray zero = make(DataType::kFloat32, {c.c}, std::vector<double>(static_cast<size_t>(c.c), 0.0));
+          std::vector<NDArray*> ref_in = {&x, &w};
+          if (bias) ref_in.push_back(&b);
+          else if (residual) ref_in.push_back(&zero);
+          if (residual) ref_in.push_back(&r);
+          Context ref;
+          ops::nn::set_depthwise_kernel_enabled(false);
+          const Status st_ref = run_op("conv2d", {.in = ref_in, .i = iargs}, ref);
+          ops::nn::set_depthwise_kernel_enabled(true);
+          ASSERT_OK(st_ref);
+          // The same call in NCHWc.
+          NDArray xb = blocked(x);
+          NDArray rb = residual ? blocked(r) : NDArray();
+          std::vector<NDArray*> own_in = ref_in;
+          own_in[0] = &xb;
+          if (residual) own_in.back() = &rb;
+          iargs[9] = 2;
+          Context own;
+          ASSERT_OK(run_op("conv2d", {.in = own_in, .i = iargs}, own));
+          const NDArray& zb = *own.output(0);
+          ASSERT_EQ(zb.dim(4), kLanes);
+          // The free lanes of the last block hold zeros.
+          const int64_t blocks = zb.dim(1), per_block = zb.dim(2) * zb.dim(3) * kLanes;
+          for (int64_t n = 0; n < 2; ++n)
+            for (int64_t i = 0; i < per_block; ++i)
+              if ((blocks - 1) * kLanes + i % kLanes >= c.c) {
+                ASSERT_EQ(zb.get_double((n * blocks + blocks - 1) * per_block + i), 0.0) << "free lane at " << i;
+              }
+          Context back;
+          NDArray zc = zb;
+          ASSERT_OK(run_op("unblock_channels", {.in = {&zc}, .i = {c.c}}, back));
+          ASSERT_EQ(back.output(0)->shape(), ref.output(0)->shape());
+          const std::vector<double> got = values(*back.output(0)), want = values(*ref.output(0));
+          int nans = 0;
+          for (size_t i = 0; i < want.size(); ++i) {
+            if (std::isnan(want[i])) {
+              ++nans;
+              EXPECT_TRUE(std::isnan(got[i])) << "at " << i;
+            } else {
+              EXPECT_NEAR(got[i], want[i], 1e-5 * (1.0 + std::fabs(want[i]))) << "at " << i;
+            }
+          }
+          EXPECT_GT(nans, 0);
         }
 }
 
