@@ -525,15 +525,44 @@ class Reducer {
   // [N, 4]): fold_dense would put every element in lane 0 and merge it with
   // identities only, so a plain left-to-right fold gives the same result
   // without the per-output lane machinery.
+  // kShortGroup outputs are folded side by side: each output's fold is a
+  // chain of dependent merges (a float add's latency each: 49 of them for
+  // a 7x7 global pooling), and independent chains overlap. Each output's
+  // order stays left to right.
+  static constexpr int kShortGroup = 8;
   [[gnu::noinline]] void reduce_short_outputs(int64_t b, int64_t end) const {
-    C xb[kLanes], yb[kLanes];
+    C xb[kShortGroup][kLanes], yb[kArity == 2 ? kShortGroup : 1][kLanes];
+    // Dense runs are read in place, others copied.
+    bool in_place = direct_;
+    for (int k = 0; k < NI; ++k) in_place = in_place && inner_.strides[k][0] == int64_t(sizeof(C));
     for_each_run(outer_, b, end, [&](char* const* p, const int64_t* s, int64_t n) {
-      for (int64_t i = 0; i < n; ++i) {
-        load(0, p[1] + i * s[1], inner_.strides[0][0], n_red_, xb);
-        if constexpr (kArity == 2) load(1, p[2] + i * s[2], inner_.strides[1][0], n_red_, yb);
-        Acc acc = Op::identity(e_);
-        for (int64_t r = 0; r < n_red_; ++r) acc = Op::merge(acc, map1(xb, yb, r, r));
-        store(p[0] + i * s[0], Op::finish(acc, n_red_, e_));
+      for (int64_t i = 0; i < n; i += kShortGroup) {
+        const int group = static_cast<int>(std::min<int64_t>(kShortGroup, n - i));
+        const C* xp[kShortGroup];
+        const C* yp[kShortGroup] = {};
+        for (int j = 0; j < group; ++j) {
+          if (in_place) {
+            xp[j] = reinterpret_cast<const C*>(p[1] + (i + j) * s[1]);
+            if constexpr (kArity == 2) yp[j] = reinterpret_cast<const C*>(p[2] + (i + j) * s[2]);
+            continue;
+          }
+          load(0, p[1] + (i + j) * s[1], inner_.strides[0][0], n_red_, xb[j]);
+          xp[j] = xb[j];
+          if constexpr (kArity == 2) {
+            load(1, p[2] + (i + j) * s[2], inner_.strides[1][0], n_red_, yb[j]);
+            yp[j] = yb[j];
+          }
+        }
+        Acc acc[kShortGroup];
+        for (int j = 0; j < kShortGroup; ++j) acc[j] = Op::identity(e_);
+        if (group == kShortGroup) {
+          for (int64_t r = 0; r < n_red_; ++r)
+            for (int j = 0; j < kShortGroup; ++j) acc[j] = Op::merge(acc[j], map1(xp[j], yp[j], r, r));
+        } else {
+          for (int j = 0; j < group; ++j)
+            for (int64_t r = 0; r < n_red_; ++r) acc[j] = Op::merge(acc[j], map1(xp[j], yp[j], r, r));
+        }
+        for (int j = 0; j < group; ++j) store(p[0] + (i + j) * s[0], Op::finish(acc[j], n_red_, e_));
       }
     });
   }
@@ -665,6 +694,26 @@ class Reducer {
                                    RowScratch& scratch) const {
     fill_identity(acc, sl.w);
     const int64_t rb = c * k.rows_per_chunk, re = std::min(n_red_, rb + k.rows_per_chunk);
+    if (inner_.rank == 1 && direct_ && sl.s[1] == int64_t(sizeof(C)) && sl.s[NI] == int64_t(sizeof(C))) {
+      // Dense rows along one reduced dim: every batch of rows in one
+      // dispatched call (the same merges as below).
+      int64_t qs[NI];
+      const char* q[NI];
+      for (int j = 0; j < NI; ++j) qs[j] = inner_.strides[j][0], q[j] = sl.p[1 + j] + rb * qs[j];
+      isa_dispatch([&] {
+        for (int64_t i = 0; i < re - rb; i += kRowBatch) {
+          const int nr = static_cast<int>(std::min<int64_t>(kRowBatch, re - rb - i));
+          const C* xp[kRowBatch];
+          const C* yp[kRowBatch] = {};
+          for (int r = 0; r < nr; ++r) {
+            xp[r] = reinterpret_cast<const C*>(q[0] + (i + r) * qs[0]);
+            if constexpr (kArity == 2) yp[r] = reinterpret_cast<const C*>(q[1] + (i + r) * qs[1]);
+          }
+          merge_rows(acc, xp, yp, nr, sl.w, rb + i);
+        }
+      });
+      return;
+    }
     NdLoop<NI> loop = inner_;
     for (int j = 0; j < NI; ++j) loop.base[j] = sl.p[1 + j];
     int64_t index = rb;
