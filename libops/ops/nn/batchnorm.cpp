@@ -31,6 +31,7 @@
 #include <cmath>
 #include <vector>
 
+#include "libops/core/cpu_isa.h"
 #include "libops/ops/nn/conv_utils.h"
 #include "libops/ops/nn/nn_device.h"
 
@@ -83,15 +84,20 @@ Status batchnorm_plan(Context& block, BatchnormPlan& plan) {
 template <typename C>
 void batchnorm_run(const C* x, int64_t outer, int64_t channels, int64_t inner, const std::vector<C>& mean,
                    const std::vector<C>& scale, const std::vector<C>& shift, C* z) {
+  // The loop is compiled per instruction set (Note [Runtime ISA
+  // dispatch]): the baseline copy's 4-lane SSE ran [1, 64, 112, 112] at
+  // 55 GB/s (one thread, in L3), the AVX-512 copy at 80 (ORT: 79).
   parallel_for(outer * channels, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, inner)),
                [&](int64_t begin, int64_t end) {
-                 for (int64_t r = begin; r < end; ++r) {
-                   const int64_t c = r % channels;
-                   const C m = mean[c], s = scale[c], b = shift[c];
-                   const C* xr = x + r * inner;
-                   C* zr = z + r * inner;
-                   for (int64_t i = 0; i < inner; ++i) zr[i] = (xr[i] - m) * s + b;
-                 }
+                 isa_dispatch([&] {
+                   for (int64_t r = begin; r < end; ++r) {
+                     const int64_t c = r % channels;
+                     const C m = mean[c], s = scale[c], b = shift[c];
+                     const C* xr = x + r * inner;
+                     C* zr = z + r * inner;
+                     for (int64_t i = 0; i < inner; ++i) zr[i] = (xr[i] - m) * s + b;
+                   }
+                 });
                });
 }
 
