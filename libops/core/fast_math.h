@@ -220,6 +220,50 @@ LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float log1p_f32(float x) {
   return select_f32(u == 1.0f, x, r);
 }
 
+// Note [Vectorizable erf]
+// erf_f32(x) for float, branch-free, so the loops around it vectorize.
+// With a = |x| and x's sign put back last (-0 stays -0):
+//  * a < 0.875: erf(a) = a + a R(a^2), R of degree 5 fitted to
+//    erf(a) / a - 1 (relative error 8.5e-9 before rounding to float);
+//  * 0.875 <= a: erf(a) = 1 - exp(L(a - 2.4375) - a^2), L of degree 9
+//    fitted to log(erfc(a)) + a^2 on [0.875, 4] (absolute error 1.1e-8,
+//    a relative error of erfc <= 0.22, so about 2.4e-9 on erf), with a
+//    first clamped to 4, where erf rounds to 1 in float (1 - 1.5e-8). +inf
+//    gives 1; NaN fails both comparisons and stays NaN.
+// Both polynomials come from tools/fit_erf_f32.py. Within 1.4 ulp on a
+// sweep (tests_cpu/core/fast_math_test.cpp). The C library's erff is a
+// scalar call: the erf op over 4M float32 on one thread of a 2-core EPYC
+// ran at 0.55 GB/s through it, 10.6 with this (ONNX Runtime: 15.7).
+LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float erf_f32(float x) {
+  using detail::mul_add_f32;
+  using detail::select_f32;
+  constexpr float kR[] = {0x1.06eba6p-3f, -0x1.81270cp-2f, 0x1.ce212p-4f, -0x1.b6f3a2p-6f, 0x1.49ca74p-8f,
+                          -0x1.453c6ap-11f};
+  constexpr float kL[] = {-0x1.88d854p+0f, -0x1.70758ap-2f, 0x1.dcb9f2p-5f,  -0x1.7618c6p-7f, 0x1.2d9b04p-9f,
+                          -0x1.d8429cp-12f, 0x1.5de894p-14f, -0x1.d80d4ap-17f, 0x1.af3d9ep-20f, -0x1.ff5666p-28f};
+  const float a = std::fabs(x);
+  const float u = a * a;
+  float r = mul_add_f32(kR[5], u, kR[4]);
+  r = mul_add_f32(r, u, kR[3]);
+  r = mul_add_f32(r, u, kR[2]);
+  r = mul_add_f32(r, u, kR[1]);
+  r = mul_add_f32(r, u, kR[0]);
+  const float small = mul_add_f32(a, r, a);
+  const float ac = select_f32(a > 4.0f, 4.0f, a);  // NaN stays NaN
+  const float s = ac - 2.4375f;
+  float l = mul_add_f32(kL[9], s, kL[8]);
+  l = mul_add_f32(l, s, kL[7]);
+  l = mul_add_f32(l, s, kL[6]);
+  l = mul_add_f32(l, s, kL[5]);
+  l = mul_add_f32(l, s, kL[4]);
+  l = mul_add_f32(l, s, kL[3]);
+  l = mul_add_f32(l, s, kL[2]);
+  l = mul_add_f32(l, s, kL[1]);
+  l = mul_add_f32(l, s, kL[0]);
+  const float large = 1.0f - exp_f32(mul_add_f32(-ac, ac, l));
+  return std::copysign(select_f32(a < 0.875f, small, large), x);
+}
+
 // e^(hi + lo) for a sum the float hi + lo would round: hi enters the
 // reduction directly (hi - n ln2_hi is exact for 4 <= |hi| < 128: both are
 // multiples of ulp(hi) >= 2^-21 and the difference is below 4) and lo is

@@ -374,6 +374,27 @@ TEST(FastMathTest, Log1pF32OnSweep) {
   EXPECT_TRUE(std::isnan(log1p_f32(std::numeric_limits<float>::quiet_NaN())));
 }
 
+TEST(FastMathTest, ErfF32OnSweep) {
+  double max_ulp = 0;
+  float worst = 0;
+  // Every 509th positive float up to +inf: the tiny ones (erf(x) = 2x /
+  // sqrt(pi) to the last bit), both sides of the switch at 0.875, and the
+  // flat top where erf rounds to 1.
+  for (uint64_t b = 1; b < std::bit_cast<uint32_t>(kInf); b += 509) {
+    const float x = std::bit_cast<float>(static_cast<uint32_t>(b));
+    const double err = ulp_error(erf_f32(x), std::erf(double(x)));
+    if (err > max_ulp) max_ulp = err, worst = x;
+    ASSERT_EQ(std::bit_cast<uint32_t>(erf_f32(-x)), std::bit_cast<uint32_t>(-erf_f32(x))) << "odd at x = " << x;
+  }
+  EXPECT_LE(max_ulp, 1.5) << "worst at x = " << worst;
+  EXPECT_EQ(erf_f32(0.0f), 0.0f);
+  EXPECT_TRUE(std::signbit(erf_f32(-0.0f)));
+  EXPECT_EQ(erf_f32(kInf), 1.0f);
+  EXPECT_EQ(erf_f32(-kInf), -1.0f);
+  EXPECT_EQ(erf_f32(4.0f), 1.0f);
+  EXPECT_TRUE(std::isnan(erf_f32(std::numeric_limits<float>::quiet_NaN())));
+}
+
 TEST(FastMathTest, SigmoidDenseKernelIsTheFunctorBitForBit) {
   expect_dense_kernel_is_functor_bit_for_bit<legacy::fn::transform_strict::Sigmoid<float>>();
 }

@@ -280,8 +280,13 @@ template <typename C> struct RectifiedTanh {
 };
 
 // ---- special functions and rounding ----
+// erf in the compute type: for float the vectorizable erf_f32 (core/fast_math.h,
+// within 2 ulp), for double the C library's.
 template <typename C> struct Erf {
-  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::erf(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
+    if constexpr (std::is_same_v<C, float>) return erf_f32(x);
+    else return std::erf(x);
+  }
 };
 template <typename C> struct Erfc {
   LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::erfc(x); }
