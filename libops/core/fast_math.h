@@ -264,6 +264,39 @@ LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float erf_f32(float x) {
   return std::copysign(select_f32(a < 0.875f, small, large), x);
 }
 
+// Note [Vectorizable atan]
+// atan_f32(x) for float, branch-free. With a = |x| (x's sign put back
+// last, so -0 stays -0), one division reduces a to |z| <= tan(pi / 8):
+//     a > tan(3 pi / 8):  atan(a) = pi / 2 + atan(-1 / a)
+//     a > tan(pi / 8):    atan(a) = pi / 4 + atan((a - 1) / (a + 1))
+//     else                atan(a) = atan(a)
+// and atan(z) = z + z^3 P(z^2), P of degree 4 fitted to atan's relative
+// error (6.7e-10 before rounding to float; tools/fit_atan_f32.py). The
+// multiple of pi / 4 is added in two parts, the small one first. Within
+// 1.8 ulp on a sweep (tests_cpu/core/fast_math_test.cpp); +-inf gives
+// +-pi / 2 and NaN stays NaN. The atan op over 4M float32 on one thread
+// of a 2-core EPYC: 0.69 GB/s through the C library's atanf, 21.6 with this
+// (ONNX Runtime: 8.9).
+LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float atan_f32(float x) {
+  using detail::mul_add_f32;
+  using detail::select_f32;
+  constexpr float kP[] = {-0x1.55554ap-2f, 0x1.999196p-3f, -0x1.23b524p-3f, 0x1.b1ec34p-4f, -0x1.f1ed9ap-5f};
+  constexpr float kPi2Hi = 0x1.921fb6p+0f, kPi2Lo = -0x1.777a5cp-25f;  // pi / 2 = hi + lo
+  const float a = std::fabs(x);
+  const bool far = a > 2.41421356f, mid = a > 0.41421356f;
+  const float num = select_f32(far, -1.0f, select_f32(mid, a - 1.0f, a));
+  const float den = select_f32(far, a, select_f32(mid, a + 1.0f, 1.0f));
+  const float z = num / den;
+  const float u = z * z;
+  float p = mul_add_f32(kP[4], u, kP[3]);
+  p = mul_add_f32(p, u, kP[2]);
+  p = mul_add_f32(p, u, kP[1]);
+  p = mul_add_f32(p, u, kP[0]);
+  const float hi = select_f32(far, kPi2Hi, select_f32(mid, 0.5f * kPi2Hi, 0.0f));
+  const float lo = select_f32(far, kPi2Lo, select_f32(mid, 0.5f * kPi2Lo, 0.0f));
+  return std::copysign(hi + (z + mul_add_f32(z * u, p, lo)), x);
+}
+
 // e^(hi + lo) for a sum the float hi + lo would round: hi enters the
 // reduction directly (hi - n ln2_hi is exact for 4 <= |hi| < 128: both are
 // multiples of ulp(hi) >= 2^-21 and the difference is below 4) and lo is

@@ -395,6 +395,26 @@ TEST(FastMathTest, ErfF32OnSweep) {
   EXPECT_TRUE(std::isnan(erf_f32(std::numeric_limits<float>::quiet_NaN())));
 }
 
+TEST(FastMathTest, AtanF32OnSweep) {
+  double max_ulp = 0;
+  float worst = 0;
+  // Every 509th positive float up to +inf: each of the three reductions
+  // and the switches between them at tan(pi / 8) and tan(3 pi / 8).
+  for (uint64_t b = 1; b < std::bit_cast<uint32_t>(kInf); b += 509) {
+    const float x = std::bit_cast<float>(static_cast<uint32_t>(b));
+    const double err = ulp_error(atan_f32(x), std::atan(double(x)));
+    if (err > max_ulp) max_ulp = err, worst = x;
+    ASSERT_EQ(std::bit_cast<uint32_t>(atan_f32(-x)), std::bit_cast<uint32_t>(-atan_f32(x))) << "odd at x = " << x;
+  }
+  EXPECT_LE(max_ulp, 2.0) << "worst at x = " << worst;
+  EXPECT_EQ(atan_f32(0.0f), 0.0f);
+  EXPECT_TRUE(std::signbit(atan_f32(-0.0f)));
+  EXPECT_EQ(atan_f32(1.0f), 0x1.921fb6p-1f);  // pi / 4 rounded
+  EXPECT_EQ(atan_f32(kInf), 0x1.921fb6p+0f);  // pi / 2 rounded
+  EXPECT_EQ(atan_f32(-kInf), -0x1.921fb6p+0f);
+  EXPECT_TRUE(std::isnan(atan_f32(std::numeric_limits<float>::quiet_NaN())));
+}
+
 TEST(FastMathTest, SigmoidDenseKernelIsTheFunctorBitForBit) {
   expect_dense_kernel_is_functor_bit_for_bit<legacy::fn::transform_strict::Sigmoid<float>>();
 }

@@ -149,8 +149,13 @@ template <typename C> struct Asin {
 template <typename C> struct Acos {
   LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::acos(x); }
 };
+// atan in the compute type: for float the vectorizable atan_f32
+// (core/fast_math.h, within 2 ulp), for double the C library's.
 template <typename C> struct Atan {
-  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::atan(x); }
+  LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
+    if constexpr (std::is_same_v<C, float>) return atan_f32(x);
+    else return std::atan(x);
+  }
 };
 template <typename C> struct Sinh {
   LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) { return std::sinh(x); }
