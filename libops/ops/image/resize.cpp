@@ -19,9 +19,13 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "libops/core/cpu_isa.h"
+#if LIBOPS_ISA_DISPATCH
+#include <immintrin.h>
+#endif
 #include "libops/core/parallel.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
@@ -62,7 +66,89 @@ template <typename C>
 struct TapsByTap {
   std::vector<int32_t> index;
   std::vector<C> weight;
+  // Note [Resize by permutes]: per tap and block of 16 outputs, the first
+  // source pixel the block reads (base) and each output's offset from it.
+  bool permute = false;
+  std::vector<int32_t> base, offset;
 };
+
+// Note [Resize by permutes]
+// Where every block of 16 neighbouring outputs reads, for each tap, source
+// pixels within 16 of each other (any upsampling), the horizontal pass
+// loads those 16 pixels of the blended row once and permutes them into
+// place (vpermps) instead of gathering each output's pixel: [1, 64, 112,
+// 112] -> 224^2 at one thread: linear 2.6 -> 0.91 ms, nearest 1.05 ->
+// 0.33 ms (its output in L3 between calls). float32 on AVX-512;
+// the blended row has 16 padding values, so a block near its end loads
+// within the buffer; nearest reads the source row with the lanes past its
+// end masked off. The sums are the gathering loop's, in the same order.
+constexpr int64_t kPermuteLanes = 16;
+
+template <typename C, int K>
+void plan_permutes(TapsByTap<C>& by_tap, int64_t ow) {
+  if constexpr (!std::is_same_v<C, float>) {
+    return;
+  } else {
+    if (cpu_isa() != CpuIsa::kAvx512) return;
+    const int64_t blocks = (ow + kPermuteLanes - 1) / kPermuteLanes;
+    by_tap.base.assign(static_cast<size_t>(K * blocks), 0);
+    by_tap.offset.assign(static_cast<size_t>(K * blocks * kPermuteLanes), 0);
+    for (int b = 0; b < K; ++b)
+      for (int64_t v = 0; v < blocks; ++v) {
+        const int32_t* idx = by_tap.index.data() + b * ow + v * kPermuteLanes;
+        const int64_t n = std::min(kPermuteLanes, ow - v * kPermuteLanes);
+        const int32_t lo = *std::min_element(idx, idx + n), hi = *std::max_element(idx, idx + n);
+        if (hi - lo >= kPermuteLanes) return;  // a block spans more than one load: gathers
+        by_tap.base[static_cast<size_t>(b * blocks + v)] = lo;
+        for (int64_t j = 0; j < n; ++j)
+          by_tap.offset[static_cast<size_t>((b * blocks + v) * kPermuteLanes + j)] = idx[j] - lo;
+      }
+    by_tap.permute = true;
+  }
+}
+
+#if LIBOPS_ISA_DISPATCH
+// z[ox] = sum over taps b of w_b[ox] t[index_b[ox]], 16 outputs at a time
+// by permutes (Note [Resize by permutes]).
+// t holds `len` readable values (nearest reads the source row itself,
+// whose end may be the end of x).
+template <int K>
+LIBOPS_TARGET_AVX512 void taps_by_permutes(const TapsByTap<float>& by_tap, int64_t ow, const float* t, int64_t len,
+                                           float* z) {
+  const int64_t blocks = (ow + kPermuteLanes - 1) / kPermuteLanes;
+  auto lanes = [](int64_t n) {
+    return n >= kPermuteLanes ? __mmask16(0xffff) : static_cast<__mmask16>((1u << std::max<int64_t>(n, 0)) - 1);
+  };
+  for (int64_t v = 0; v < blocks; ++v) {
+    const int64_t o = v * kPermuteLanes;
+    const __mmask16 m = lanes(ow - o);
+    __m512 acc = _mm512_setzero_ps();
+    for (int b = 0; b < K; ++b) {
+      const size_t tap_block = static_cast<size_t>(b * blocks + v);
+      const int64_t base = by_tap.base[tap_block];
+      const __m512i off = _mm512_loadu_si512(by_tap.offset.data() + tap_block * kPermuteLanes);
+      const __m512 src =
+          _mm512_maskz_permutexvar_ps(0xffff, off, _mm512_maskz_loadu_ps(lanes(len - base), t + base));
+      if constexpr (K == 1) {
+        acc = src;  // nearest: the pixel itself
+      } else {
+        const __m512 w = _mm512_maskz_loadu_ps(m, by_tap.weight.data() + b * ow + o);
+        acc = b == 0 ? _mm512_mul_ps(w, src) : _mm512_fmadd_ps(w, src, acc);
+      }
+    }
+    _mm512_mask_storeu_ps(z + o, m, acc);
+  }
+}
+#endif
+
+// Whether output row oy reads the same source rows with the same weights
+// as row oy - 1.
+template <typename C, int K>
+inline bool same_taps(const int64_t* iy, const C* wy, int64_t oy) {
+  for (int a = 0; a < K; ++a)
+    if (iy[oy * K + a] != iy[(oy - 1) * K + a] || (K > 1 && wy[oy * K + a] != wy[(oy - 1) * K + a])) return false;
+  return true;
+}
 
 // One output row r of resize_rows; t is the row_len scratch row; by_tap
 // the horizontal taps where inner is 1 (empty otherwise).
@@ -76,6 +162,15 @@ inline void resize_row(const ResizeDesc& d, const C* x, const int64_t* iy, const
   if (K == 1) {
     const C* src_row = xo + iy[oy] * row_len;
     if (d.inner == 1) {
+#if LIBOPS_ISA_DISPATCH
+      if constexpr (std::is_same_v<C, float>)
+        if (by_tap.permute) return taps_by_permutes<1>(by_tap, d.ow, src_row, row_len, zr);
+#endif
+      if (!by_tap.index.empty()) {  // 32-bit indices: 16-lane gathers
+        const int32_t* i0 = by_tap.index.data();
+        for (int64_t ox = 0; ox < d.ow; ++ox) zr[ox] = src_row[i0[ox]];
+        return;
+      }
       for (int64_t ox = 0; ox < d.ow; ++ox) zr[ox] = src_row[ix[ox]];
       return;
     }
@@ -96,6 +191,10 @@ inline void resize_row(const ResizeDesc& d, const C* x, const int64_t* iy, const
       for (int64_t i = 0; i < row_len; ++i) t[i] += wa * sa[i];
     }
   }
+#if LIBOPS_ISA_DISPATCH
+  if constexpr (std::is_same_v<C, float>)
+    if (by_tap.permute) return taps_by_permutes<K>(by_tap, d.ow, t, row_len, zr);
+#endif
   if (!by_tap.index.empty()) {  // inner 1
     const int32_t* i0 = by_tap.index.data();
     const C* w0 = by_tap.weight.data();
@@ -134,7 +233,7 @@ void resize_rows(const ResizeDesc& d, const C* x, const int64_t* iy, const C* wy
                  C* z) {
   const int64_t rows = d.outer * d.oh, row_len = d.w * d.inner;
   TapsByTap<C> by_tap;
-  if (K > 1 && d.inner == 1 && d.w <= INT32_MAX) {  // else the per-pixel loop below
+  if (d.inner == 1 && d.w <= INT32_MAX) {  // else the per-pixel loop below
     by_tap.index.resize(static_cast<size_t>(K * d.ow));
     by_tap.weight.resize(static_cast<size_t>(K * d.ow));
     for (int64_t ox = 0; ox < d.ow; ++ox)
@@ -142,13 +241,24 @@ void resize_rows(const ResizeDesc& d, const C* x, const int64_t* iy, const C* wy
         by_tap.index[static_cast<size_t>(b * d.ow + ox)] = static_cast<int32_t>(ix[ox * K + b]);
         by_tap.weight[static_cast<size_t>(b * d.ow + ox)] = wx[ox * K + b];
       }
+    plan_permutes<C, K>(by_tap, d.ow);
   }
   parallel_for(rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, d.ow * d.inner)), [&](int64_t begin,
                                                                                              int64_t end) {
-    std::vector<C> blended(K == 1 ? 0 : static_cast<size_t>(row_len));
+    std::vector<C> blended(K == 1 ? 0 : static_cast<size_t>(row_len + kPermuteLanes));  // padded: Note [Resize by permutes]
     C* t = blended.data();
     isa_dispatch<true>([&] {
-      for (int64_t r = begin; r < end; ++r) resize_row<C, K>(d, x, iy, wy, ix, wx, by_tap, z, r, t);
+      for (int64_t r = begin; r < end; ++r) {
+        // An output row made from the same source rows as the one before
+        // it (nearest or linear upsampling repeats them) is that row again.
+        const int64_t oy = r % d.oh;
+        if (r > begin && oy > 0 && same_taps<C, K>(iy, wy, oy)) {
+          C* zr = z + r * d.ow * d.inner;
+          std::memcpy(zr, zr - d.ow * d.inner, static_cast<size_t>(d.ow * d.inner) * sizeof(C));
+          continue;
+        }
+        resize_row<C, K>(d, x, iy, wy, ix, wx, by_tap, z, r, t);
+      }
     });
   });
 }

@@ -1,6 +1,8 @@
 // resize beyond the goldens of tests_cpu/golden/image (tools/
 // gen_goldens_image.py, run by golden_ops_test.cpp): values by hand, float16,
 // an empty output, and the errors.
+#include <cmath>
+
 #include "op_test_util.h"
 
 using namespace libops;
@@ -27,6 +29,48 @@ TEST(Resize, NearestNhwcByHand) {
   ASSERT_OK(run_op("resize", {.in = {&x}, .i = {1, 2, 0, 1, 2, 1}}, ctx));  // 1 x 3 -> 1 x 2
   EXPECT_EQ(ctx.output(0)->shape(), (Dims{1, 1, 2, 2}));
   EXPECT_TRUE(all_close(*ctx.output(0), {1, 2, 3, 4}));  // pixels 0 and floor(1 * 3 / 2) = 1
+}
+
+// Rows wide enough for many 16-output blocks take the float32 path of
+// Note [Resize by permutes] where every block's source pixels lie within
+// 16 of each other, and the gathers elsewhere; float64 takes the plain
+// loop. Both must agree on every mode and coordinate mode, up- and
+// downsampling (the latter back on gathers), a width that ends in a
+// partial block, the last source row (whose end is x's end), and NaN.
+TEST(Resize, WideRowsMatchTheFloat64Loop) {
+  struct Case {
+    int64_t h, w, oh, ow;
+  };
+  const Case cases[] = {{5, 112, 10, 224}, {4, 33, 7, 50}, {3, 40, 3, 37}, {6, 100, 9, 331}, {2, 20, 2, 19},
+                        {3, 17, 5, 16}};
+  for (const Case& c : cases)
+    for (int64_t mode : {0, 1, 2})
+      for (int64_t coord : {0, 1, 2})
+        for (int64_t nearest : {0, 2}) {
+          if (mode != 0 && nearest != 0) continue;
+          SCOPED_TRACE(testing::Message() << c.h << "x" << c.w << " -> " << c.oh << "x" << c.ow << " mode " << mode
+                                          << " coordinate mode " << coord << " nearest mode " << nearest);
+          std::vector<double> xv(static_cast<size_t>(2 * c.h * c.w));
+          for (size_t i = 0; i < xv.size(); ++i) xv[i] = std::sin(0.37 * static_cast<double>(i)) * 4.0;
+          xv[xv.size() - 1] = std::nan("");  // the last value of x: read only at the end of its row
+          const std::vector<int64_t> iargs = {c.oh, c.ow, mode, coord, nearest};
+          NDArray x32 = make(DataType::kFloat32, {1, 2, c.h, c.w}, xv);
+          NDArray x64 = make(DataType::kFloat64, {1, 2, c.h, c.w}, values(x32));
+          Context f32, f64;
+          ASSERT_OK(run_op("resize", {.in = {&x32}, .i = iargs}, f32));
+          ASSERT_OK(run_op("resize", {.in = {&x64}, .i = iargs}, f64));
+          const std::vector<double> got = values(*f32.output(0)), want = values(*f64.output(0));
+          ASSERT_EQ(got.size(), want.size());
+          for (size_t i = 0; i < want.size(); ++i) {
+            if (std::isnan(want[i])) {
+              EXPECT_TRUE(std::isnan(got[i])) << "at " << i;
+            } else if (mode == 0) {
+              EXPECT_EQ(got[i], want[i]) << "at " << i;
+            } else {
+              EXPECT_NEAR(got[i], want[i], 2e-6 * (1 + std::fabs(want[i]))) << "at " << i;
+            }
+          }
+        }
 }
 
 TEST(Resize, EmptyOutputAndErrors) {
