@@ -245,7 +245,8 @@ void resize_rows(const ResizeDesc& d, const C* x, const int64_t* iy, const C* wy
   }
   parallel_for(rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, d.ow * d.inner)), [&](int64_t begin,
                                                                                              int64_t end) {
-    std::vector<C> blended(K == 1 ? 0 : static_cast<size_t>(row_len + kPermuteLanes));  // padded: Note [Resize by permutes]
+    // Padded for the loads of Note [Resize by permutes].
+    std::vector<C> blended(K == 1 ? 0 : static_cast<size_t>(row_len + kPermuteLanes));
     C* t = blended.data();
     isa_dispatch<true>([&] {
       for (int64_t r = begin; r < end; ++r) {

@@ -382,7 +382,10 @@ void depthwise_blocks_with(const DepthwiseGeometry& g, const float* x, const flo
         const float* bt = taps + cb * g.kh * g.kw * kVec;
         float* zp = z + plane_index * g.oh * g.ow * kVec;
         const int64_t stop = std::min(end, (plane_index + 1) * g.oh);
-        for (; r < stop; ++r) depthwise_block_row<kAct, kKh, kKw, kS>(g, plane, bt, b, zp + (r % g.oh) * g.ow * kVec, r % g.oh);
+        for (; r < stop; ++r) {
+          const int64_t oy = r % g.oh;
+          depthwise_block_row<kAct, kKh, kKw, kS>(g, plane, bt, b, zp + oy * g.ow * kVec, oy);
+        }
       }
     });
   });
