@@ -181,7 +181,7 @@ TEST(DepthwiseConv2dOp, OwnKernelsMatchIm2col) {
 // stride 3, a 3x3 with unequal strides), SAME and explicit padding,
 // images smaller than the window, each activation with a NaN in x, and a
 // residual, which the activation must follow.
-TEST(DepthwiseConv2dOp, BlockedKernelMatchesIm2col) {
+TEST(DepthwiseConv2dOp, BlockedKernelMatchesIm2colOnFourThreads) {
   struct Case {
     int64_t c, h, w, kh, kw, sh, sw, p, d, same;
   };
