@@ -12,6 +12,8 @@ library's atan in double, on 3M floats of every magnitude.
 """
 import numpy as np
 
+from float_fit import chebyshev_nodes, float_literal, horner_f32, minimax_fit
+
 DEGREE = 4
 TOP = np.tan(np.pi / 8)
 PI_2_HI, PI_4_HI = np.float32(np.pi / 2), np.float32(np.pi / 4)
@@ -20,17 +22,10 @@ PI_4_LO = np.float32(np.pi / 4 - np.float64(PI_4_HI))
 
 
 def fit():
-    k = np.arange(6000)
-    z = TOP / 2 + TOP / 2 * np.cos(np.pi * (k + 0.5) / len(k))
+    z = chebyshev_nodes(0, TOP, 6000)
     target = (np.arctan(z) - z) / z ** 3
     weight = z ** 3 / np.arctan(z)  # error in P as a relative error of atan
-    v = np.vander(z * z, DEGREE + 1, increasing=True)
-    w = weight.copy()
-    for _ in range(40):
-        c, *_ = np.linalg.lstsq(v * w[:, None], target * w, rcond=None)
-        err = np.abs((v @ c - target) * weight)
-        w = w * (1 + 3 * err / err.max())
-    return c, np.max(np.abs((v @ c - target) * weight))
+    return minimax_fit(z * z, target, weight, DEGREE, 40)
 
 
 def atan_f32_model(x, c):
@@ -41,9 +36,7 @@ def atan_f32_model(x, c):
     den = np.where(far, a, np.where(mid, a + np.float32(1), np.float32(1))).astype(np.float32)
     z = (num / den).astype(np.float32)
     u = (z * z).astype(np.float32)
-    p = np.float32(c[-1])
-    for cc in c[-2::-1]:
-        p = (p * u + np.float32(cc)).astype(np.float32)
+    p = horner_f32(c, u)
     hi = np.where(far, PI_2_HI, np.where(mid, PI_4_HI, np.float32(0))).astype(np.float32)
     lo = np.where(far, PI_2_LO, np.where(mid, PI_4_LO, np.float32(0))).astype(np.float32)
     r = (hi + (z + (lo + (z * u).astype(np.float32) * p))).astype(np.float32)
@@ -53,11 +46,7 @@ def atan_f32_model(x, c):
 def main():
     c, err = fit()
     c32 = c.astype(np.float32)
-
-    def literal(v):  # 0x1.5554p-2f: float.hex without the mantissa's trailing zeros
-        mantissa, exponent = float.hex(float(v)).split("p")
-        return mantissa.rstrip("0").rstrip(".") + "p" + exponent + "f"
-    print(f"P (degree {DEGREE}, fit error {err:.2e}):", ", ".join(literal(v) for v in c32))
+    print(f"P (degree {DEGREE}, fit error {err:.2e}):", ", ".join(float_literal(v) for v in c32))
     rng = np.random.default_rng(0)
     xs = np.concatenate([np.exp(rng.uniform(-40, 40, 2_000_000)), np.linspace(0, 4, 1_000_000)]).astype(np.float32)
     ref = np.arctan(xs.astype(np.float64))

@@ -20,6 +20,8 @@ import math
 
 import numpy as np
 
+from float_fit import chebyshev_nodes, float_literal, horner_f32, minimax_fit
+
 erf = np.vectorize(math.erf, otypes=[np.float64])
 erfc = np.vectorize(math.erfc, otypes=[np.float64])
 
@@ -28,53 +30,28 @@ MID = (SPLIT + TOP) / 2
 DEG_R, DEG_L = 5, 9
 
 
-def minimax(x, target, weight, degree):
-    v = np.vander(x, degree + 1, increasing=True)
-    w = weight.copy()
-    for _ in range(40):
-        c, *_ = np.linalg.lstsq(v * w[:, None], target * w, rcond=None)
-        err = np.abs((v @ c - target) * weight)
-        w = w * (1 + 3 * err / err.max())  # Lawson-style: lift the worst points
-    return c, np.max(np.abs((v @ c - target) * weight))
-
-
-def nodes(lo, hi, n=6000):
-    k = np.arange(n)
-    return (lo + hi) / 2 + (hi - lo) / 2 * np.cos(np.pi * (k + 0.5) / n)
-
-
-def horner(c, t):
-    p = np.float32(c[-1])
-    for cc in c[-2::-1]:
-        p = (p * t + np.float32(cc)).astype(np.float32)
-    return p
-
-
 def erf_f32_model(x, r, l):
     x = np.asarray(x, np.float32)
     a = np.abs(x)
     u = (a * a).astype(np.float32)
-    small = (a + a * horner(r, u)).astype(np.float32)
+    small = (a + a * horner_f32(r, u)).astype(np.float32)
     ac = np.minimum(a, np.float32(TOP))
-    arg = (horner(l, (ac - np.float32(MID)).astype(np.float32)) - (ac * ac).astype(np.float32)).astype(np.float32)
+    arg = (horner_f32(l, (ac - np.float32(MID)).astype(np.float32)) - (ac * ac).astype(np.float32)).astype(np.float32)
     large = (np.float32(1) - np.exp(arg.astype(np.float64)).astype(np.float32)).astype(np.float32)
     return np.copysign(np.where(a < np.float32(SPLIT), small, large), x)
 
 
 def main():
-    a = nodes(0, SPLIT)
+    a = chebyshev_nodes(0, SPLIT, 6000)
     u = a * a
     with np.errstate(divide="ignore", invalid="ignore"):
         target_r = np.where(a > 0, erf(a) / a - 1, 2 / np.sqrt(np.pi) - 1)
-    r, err_r = minimax(u, target_r, np.ones_like(u) / (1 + target_r), DEG_R)
-    s = nodes(SPLIT, TOP)
+    r, err_r = minimax_fit(u, target_r, np.ones_like(u) / (1 + target_r), DEG_R, 40)
+    s = chebyshev_nodes(SPLIT, TOP, 6000)
     target_l = np.log(erfc(s)) + s * s
-    l, err_l = minimax(s - MID, target_l, np.ones_like(s), DEG_L)
+    l, err_l = minimax_fit(s - MID, target_l, np.ones_like(s), DEG_L, 40)
     r32, l32 = r.astype(np.float32), l.astype(np.float32)
-    def literal(v):  # 0x1.88d854p+0f: float.hex without the mantissa's trailing zeros
-        mantissa, exponent = float.hex(float(v)).split("p")
-        return mantissa.rstrip("0").rstrip(".") + "p" + exponent + "f"
-    fmt = lambda c: ", ".join(literal(v) for v in c)  # noqa: E731
+    fmt = lambda c: ", ".join(float_literal(v) for v in c)  # noqa: E731
     print(f"R (degree {DEG_R}, fit error {err_r:.2e}):", fmt(r32))
     print(f"L (degree {DEG_L}, fit error {err_l:.2e}):", fmt(l32))
     xs = np.concatenate([np.linspace(0, 5, 4_000_000), np.exp(np.linspace(-80, 0, 200_000))]).astype(np.float32)

@@ -76,6 +76,25 @@ void sweep(uint32_t first, uint32_t last, uint32_t step, SweepResult& r) {
 // |x| in [2^-26, 104] holds every result that is neither 1 nor 0 nor inf;
 // an odd step varies the low mantissa bits. ~4M values; the max over
 // every float is 1.02 ulp.
+// The largest ulp error of f against `exact` (in double) over every 509th
+// positive float below +inf, and where; with `odd`, also the first x where
+// f(-x) is not -f(x) bit for bit (0 if none).
+struct PositiveSweep {
+  double max_ulp = 0;
+  float worst = 0, not_odd = 0;
+};
+template <typename F, typename Exact>
+PositiveSweep sweep_positive_floats(F f, Exact exact, bool odd) {
+  PositiveSweep s;
+  for (uint64_t b = 1; b < std::bit_cast<uint32_t>(kInf); b += 509) {
+    const float x = std::bit_cast<float>(static_cast<uint32_t>(b));
+    const double err = ulp_error(f(x), exact(double(x)));
+    if (err > s.max_ulp) s.max_ulp = err, s.worst = x;
+    if (odd && s.not_odd == 0 && std::bit_cast<uint32_t>(f(-x)) != std::bit_cast<uint32_t>(-f(x))) s.not_odd = x;
+  }
+  return s;
+}
+
 TEST(FastMathTest, ExpWithinTwoUlpOnSweep) {
   SweepResult r;
   const uint32_t lo = std::bit_cast<uint32_t>(0x1p-26f), hi = std::bit_cast<uint32_t>(104.0f);
@@ -336,14 +355,9 @@ TEST(FastMathTest, Expm1F32OnSweep) {
 // special values. log1p_f32 over both signs from 2^-30 (where it returns x)
 // to 1e30, and down to -1: within 2.5 ulp.
 TEST(FastMathTest, LogF32OnSweep) {
-  double max_ulp = 0;
-  float worst = 0;
-  for (uint64_t b = 1; b < std::bit_cast<uint32_t>(kInf); b += 509) {
-    const float x = std::bit_cast<float>(static_cast<uint32_t>(b));
-    const double err = ulp_error(log_f32(x), std::log(double(x)));
-    if (err > max_ulp) max_ulp = err, worst = x;
-  }
-  EXPECT_LE(max_ulp, 1.0) << "worst at x = " << worst;
+  const PositiveSweep s = sweep_positive_floats([](float x) { return log_f32(x); },
+                                                [](double x) { return std::log(x); }, false);
+  EXPECT_LE(s.max_ulp, 1.0) << "worst at x = " << s.worst;
   EXPECT_EQ(log_f32(1.0f), 0.0f);
   EXPECT_EQ(log_f32(0.0f), -kInf);
   EXPECT_EQ(log_f32(-0.0f), -kInf);
@@ -375,18 +389,12 @@ TEST(FastMathTest, Log1pF32OnSweep) {
 }
 
 TEST(FastMathTest, ErfF32OnSweep) {
-  double max_ulp = 0;
-  float worst = 0;
-  // Every 509th positive float up to +inf: the tiny ones (erf(x) = 2x /
-  // sqrt(pi) to the last bit), both sides of the switch at 0.875, and the
-  // flat top where erf rounds to 1.
-  for (uint64_t b = 1; b < std::bit_cast<uint32_t>(kInf); b += 509) {
-    const float x = std::bit_cast<float>(static_cast<uint32_t>(b));
-    const double err = ulp_error(erf_f32(x), std::erf(double(x)));
-    if (err > max_ulp) max_ulp = err, worst = x;
-    ASSERT_EQ(std::bit_cast<uint32_t>(erf_f32(-x)), std::bit_cast<uint32_t>(-erf_f32(x))) << "odd at x = " << x;
-  }
-  EXPECT_LE(max_ulp, 1.5) << "worst at x = " << worst;
+  // The tiny floats (erf(x) = 2x / sqrt(pi) to the last bit), both sides
+  // of the switch at 0.875, and the flat top where erf rounds to 1.
+  const PositiveSweep s = sweep_positive_floats([](float x) { return erf_f32(x); },
+                                                [](double x) { return std::erf(x); }, true);
+  EXPECT_LE(s.max_ulp, 1.5) << "worst at x = " << s.worst;
+  EXPECT_EQ(s.not_odd, 0.0f) << "erf(-x) != -erf(x) at x = " << s.not_odd;
   EXPECT_EQ(erf_f32(0.0f), 0.0f);
   EXPECT_TRUE(std::signbit(erf_f32(-0.0f)));
   EXPECT_EQ(erf_f32(kInf), 1.0f);
@@ -396,17 +404,12 @@ TEST(FastMathTest, ErfF32OnSweep) {
 }
 
 TEST(FastMathTest, AtanF32OnSweep) {
-  double max_ulp = 0;
-  float worst = 0;
-  // Every 509th positive float up to +inf: each of the three reductions
-  // and the switches between them at tan(pi / 8) and tan(3 pi / 8).
-  for (uint64_t b = 1; b < std::bit_cast<uint32_t>(kInf); b += 509) {
-    const float x = std::bit_cast<float>(static_cast<uint32_t>(b));
-    const double err = ulp_error(atan_f32(x), std::atan(double(x)));
-    if (err > max_ulp) max_ulp = err, worst = x;
-    ASSERT_EQ(std::bit_cast<uint32_t>(atan_f32(-x)), std::bit_cast<uint32_t>(-atan_f32(x))) << "odd at x = " << x;
-  }
-  EXPECT_LE(max_ulp, 2.0) << "worst at x = " << worst;
+  // Each of the three reductions and the switches between them at
+  // tan(pi / 8) and tan(3 pi / 8).
+  const PositiveSweep s = sweep_positive_floats([](float x) { return atan_f32(x); },
+                                                [](double x) { return std::atan(x); }, true);
+  EXPECT_LE(s.max_ulp, 2.0) << "worst at x = " << s.worst;
+  EXPECT_EQ(s.not_odd, 0.0f) << "atan(-x) != -atan(x) at x = " << s.not_odd;
   EXPECT_EQ(atan_f32(0.0f), 0.0f);
   EXPECT_TRUE(std::signbit(atan_f32(-0.0f)));
   EXPECT_EQ(atan_f32(1.0f), 0x1.921fb6p-1f);  // pi / 4 rounded
