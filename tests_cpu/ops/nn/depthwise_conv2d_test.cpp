@@ -31,6 +31,19 @@ NDArray blocked(const NDArray& x) {
   return s.is_ok() ? *ctx.output(0) : NDArray();
 }
 
+// Weights [C, 1, kH, kW] and a bias [C] for the kernel tests, of both
+// signs.
+NDArray depthwise_weights(int64_t c, int64_t kh, int64_t kw) {
+  std::vector<double> wv(static_cast<size_t>(kh * kw * c));
+  for (size_t i = 0; i < wv.size(); ++i) wv[i] = 1.7 * std::cos(0.37 * static_cast<double>(i));
+  return make(DataType::kFloat32, {c, 1, kh, kw}, wv);
+}
+NDArray depthwise_bias(int64_t c) {
+  std::vector<double> bv(static_cast<size_t>(c));
+  for (size_t i = 0; i < bv.size(); ++i) bv[i] = 0.5 * static_cast<double>(i % 5) - 1.0;
+  return make(DataType::kFloat32, {c}, bv);
+}
+
 // got against want within 1e-5 relative, NaN where want is NaN; returns
 // how many of want are NaN.
 int expect_close_keeping_nan(const std::vector<double>& got, const std::vector<double>& want) {
@@ -154,12 +167,7 @@ TEST(DepthwiseConv2dOp, OwnKernelsMatchIm2col) {
           for (size_t i = 0; i < xv.size(); ++i) xv[i] = 3.0 * std::sin(0.61 * static_cast<double>(i) + 0.2);
           xv[xv.size() / 2] = std::nan("");
           NDArray x = make(DataType::kFloat32, nchw ? Dims{2, c.c, c.h, c.w} : Dims{2, c.h, c.w, c.c}, xv);
-          std::vector<double> wv(static_cast<size_t>(c.kh * c.kw * c.c));
-          for (size_t i = 0; i < wv.size(); ++i) wv[i] = 1.7 * std::cos(0.37 * static_cast<double>(i));
-          NDArray w = make(DataType::kFloat32, {c.c, 1, c.kh, c.kw}, wv);
-          std::vector<double> bv(static_cast<size_t>(c.c));
-          for (size_t i = 0; i < bv.size(); ++i) bv[i] = 0.5 * static_cast<double>(i % 5) - 1.0;
-          NDArray b = make(DataType::kFloat32, {c.c}, bv);
+          NDArray w = depthwise_weights(c.c, c.kh, c.kw), b = depthwise_bias(c.c);
           std::vector<NDArray*> in = {&x, &w};
           if (bias) in.push_back(&b);
           // The layout, weights [C, 1, kH, kW], groups = C, the activation.
@@ -217,12 +225,7 @@ TEST(DepthwiseConv2dOp, BlockedKernelMatchesIm2colOnFourThreads) {
           for (size_t i = 0; i < xv.size(); ++i) xv[i] = 3.0 * std::sin(0.61 * static_cast<double>(i) + 0.2);
           xv[xv.size() / 2] = std::nan("");
           NDArray x = make(DataType::kFloat32, {2, c.c, c.h, c.w}, xv);
-          std::vector<double> wv(static_cast<size_t>(c.kh * c.kw * c.c));
-          for (size_t i = 0; i < wv.size(); ++i) wv[i] = 1.7 * std::cos(0.37 * static_cast<double>(i));
-          NDArray w = make(DataType::kFloat32, {c.c, 1, c.kh, c.kw}, wv);
-          std::vector<double> bv(static_cast<size_t>(c.c));
-          for (size_t i = 0; i < bv.size(); ++i) bv[i] = 0.5 * static_cast<double>(i % 5) - 1.0;
-          NDArray b = make(DataType::kFloat32, {c.c}, bv);
+          NDArray w = depthwise_weights(c.c, c.kh, c.kw), b = depthwise_bias(c.c);
           // The reference in NCHW, through im2col.
           std::vector<int64_t> iargs = {c.kh, c.kw, c.sh, c.sw, c.p, c.p, c.d, c.d, c.same, 0, 1, c.c, act};
           Im2colOnly no_dnnl;
