@@ -5,7 +5,7 @@
 //   inputs  q [..., Tq, d], k [..., Tk, d], v [..., Tk, dv] (one float
 //           dtype; the leading dims broadcast, as matmul's); mask, optional:
 //           bool (true = attend) or float (added to the scores),
-//           broadcastable to [..., Tq, Tk]
+//           broadcastable to [..., Tq, Tk] (it must not widen the scores)
 //   t arg   scale (default 0: 1 / sqrt(d))
 //   b args  causal: query i sees keys j <= i + Tk - Tq (the last query sees
 //           every key); return_weights: output the attention weights too
@@ -13,19 +13,19 @@
 //
 // Built from matmul, multiply, where / add and softmax, called on the
 // call's device (nested_call.h), so it runs wherever they do; float32 on
-// the CPU without a mask or the weights output takes the blocked path of
-// Note [Blocked attention]. A query row that may attend to nothing (all
+// the CPU without the weights output takes the blocked path of Note
+// [Blocked attention]. A query row that may attend to nothing (all
 // masked) gets NaN weights, as in PyTorch. Dropout is an inference identity
 // and is not an argument.
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
 #include <vector>
 
 #include "libops/blas/gemm.h"
 #include "libops/core/fast_math.h"
 #include "libops/core/parallel.h"
+#include "libops/loops/nd_loop.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/nested_call.h"
@@ -34,6 +34,8 @@
 namespace libops::ops {
 namespace {
 
+// The shapes of z and of the weights; the mask, if any, must broadcast to
+// the weights' shape without widening it.
 Status attention_shapes(const Context& block, Dims& z_dims, Dims& w_dims) {
   const NDArray& q = *block.input(0);
   const NDArray& k = *block.input(1);
@@ -57,6 +59,15 @@ Status attention_shapes(const Context& block, Dims& z_dims, Dims& w_dims) {
   z_dims.push_back(v.dim(v.rank() - 1));
   w_dims.push_back(tq);
   w_dims.push_back(tk);
+  if (block.num_inputs() > 3) {
+    const NDArray& mask = *block.input(3);
+    bool fits = mask.rank() <= w_dims.size();
+    for (int i = 1; fits && i <= mask.rank(); ++i)
+      fits = mask.dim(mask.rank() - i) == 1 || mask.dim(mask.rank() - i) == w_dims[w_dims.size() - i];
+    if (!fits)
+      return block.error(StatusCode::kInvalidArgument, "mask%s does not broadcast to the scores %s",
+                         mask.shape().str().c_str(), w_dims.str().c_str());
+  }
   return Status::ok();
 }
 
@@ -65,10 +76,13 @@ Status attention_shapes(const Context& block, Dims& z_dims, Dims& w_dims) {
 // memory and reads them back three times (softmax's two passes, the second
 // matmul): for 8 heads of 512 x 512 that is 8 MB each way, a third of the
 // time on one core. For float32 on the CPU, with q, k and v of the same
-// batch dims, no mask and no weights output, each task takes a block of
-// kQueryBlock query rows of one batch entry instead:
+// batch dims and no weights output, each task takes a block of kQueryBlock
+// query rows of one batch entry instead:
 //   S = scale q_blk k^T            one GEMM (scale as its alpha) into a
 //                                  per-thread buffer
+//   S = S + mask                   a float mask's row added (a bool mask:
+//                                  -inf where it is false), read through
+//                                  its broadcast strides
 //   E = exp(S - rowmax(S))         in place, in cache (causal: keys past
 //                                  the row's limit are -inf first)
 //   z_blk = (E v) / rowsum(E)      one GEMM into the output, whose rows are
@@ -79,7 +93,7 @@ Status attention_shapes(const Context& block, Dims& z_dims, Dims& w_dims) {
 constexpr int64_t kQueryBlock = 256;
 
 bool blocked_attention_applies(const Context& block) {
-  if (!block.device().is_cpu() || block.num_inputs() > 3 || block.b_arg(1)) return false;
+  if (!block.device().is_cpu() || block.b_arg(1)) return false;
   const NDArray& q = *block.input(0);
   const NDArray& k = *block.input(1);
   const NDArray& v = *block.input(2);
@@ -87,6 +101,49 @@ bool blocked_attention_applies(const Context& block) {
   for (int i = 0; i + 2 < q.rank(); ++i)
     if (k.dim(i) != q.dim(i) || v.dim(i) != q.dim(i)) return false;  // no broadcast batch dims
   return true;
+}
+
+// Where a mask's values sit for the blocked path: batch entry b's [Tq, Tk]
+// slice starts at offsets[b], rows and keys step by row and key (0 where
+// the mask broadcasts).
+struct MaskLayout {
+  std::vector<int64_t> offsets;
+  int64_t row = 0, key = 0;
+};
+
+MaskLayout mask_layout(const NDArray& mask, const Dims& scores) {
+  Dims strides;
+  int64_t step = 1;
+  strides.resize(mask.rank());
+  for (int d = mask.rank() - 1; d >= 0; --d) {  // mask is dense: C-order strides
+    strides[d] = step;
+    step *= mask.dim(d);
+  }
+  const Dims s = broadcast_strides(mask.shape(), strides, scores);
+  const int r = scores.size();
+  MaskLayout l;
+  l.row = s[r - 2], l.key = s[r - 1];
+  int64_t batch = 1;
+  for (int d = 0; d + 2 < r; ++d) batch *= scores[d];
+  l.offsets.resize(static_cast<size_t>(batch));
+  for (int64_t b = 0; b < batch; ++b) {
+    int64_t rest = b, off = 0;
+    for (int d = r - 3; d >= 0; --d) {
+      off += (rest % scores[d]) * s[d];
+      rest /= scores[d];
+    }
+    l.offsets[static_cast<size_t>(b)] = off;
+  }
+  return l;
+}
+
+// s[j] += m[j * step] for one row of scores (step 1, or 0 for one value).
+void add_mask_row(float* s, const float* m, int64_t step, int64_t n) {
+  if (step == 1) {
+    for (int64_t j = 0; j < n; ++j) s[j] += m[j];
+    return;
+  }
+  for (int64_t j = 0; j < n; ++j) s[j] += m[j * step];
 }
 
 Status blocked_attention(Context& block, double scale, NDArray& z) {
@@ -100,6 +157,19 @@ Status blocked_attention(Context& block, double scale, NDArray& z) {
   for (int i = 0; i + 2 < r; ++i) batch *= q.dim(i);
   const int64_t blocks = (tq + kQueryBlock - 1) / kQueryBlock;
   const bool causal = block.b_arg(0);
+  NDArray mask;
+  MaskLayout ml;
+  const bool masked = block.num_inputs() > 3;
+  if (masked) {
+    const NDArray& m = *block.input(3);
+    const DataType mask_dtype = m.dtype() == DataType::kBool ? DataType::kBool : DataType::kFloat32;
+    RETURN_IF_ERROR(dense_on_device(block, m, mask_dtype, mask));
+    Dims scores = q.shape();
+    scores[r - 1] = tk;
+    ml = mask_layout(mask, scores);
+  }
+  const float* mask_add = masked && mask.dtype() == DataType::kFloat32 ? mask.data_as<float>() : nullptr;
+  const bool* mask_keep = masked && mask.dtype() == DataType::kBool ? static_cast<const bool*>(mask.data()) : nullptr;
   const float* qp = q.data_as<float>();
   const float* kp = k.data_as<float>();
   const float* vp = v.data_as<float>();
@@ -124,6 +194,10 @@ Status blocked_attention(Context& block, double scale, NDArray& z) {
       if (!st.is_ok()) continue;
       for (int64_t i = 0; i < rows; ++i) {
         float* s = scores.data() + i * tk;
+        const int64_t at = masked ? ml.offsets[static_cast<size_t>(b)] + (r0 + i) * ml.row : 0;
+        if (mask_add != nullptr) add_mask_row(s, mask_add + at, ml.key, tk);
+        if (mask_keep != nullptr)
+          for (int64_t j = 0; j < tk; ++j) s[j] = mask_keep[at + j * ml.key] ? s[j] : -INFINITY;
         // Causal: query r0 + i sees keys j <= r0 + i + Tk - Tq.
         const int64_t limit = causal ? std::clamp<int64_t>(r0 + i + tk - tq + 1, 0, tk) : tk;
         for (int64_t j = limit; j < tk; ++j) s[j] = -INFINITY;
