@@ -757,7 +757,7 @@ Status GraphLoader::load() {
     RETURN_IF_ERROR(plan_body(b));
     if (!options_.rewrites || !rewrites_enabled_by_environment()) continue;
     bool changed = false;
-    RETURN_IF_ERROR(fuse_adds(g_.bodies_[static_cast<size_t>(b)], g_.rewrites_, changed));
+    RETURN_IF_ERROR(optimize_planned_body(g_.bodies_[static_cast<size_t>(b)], g_.rewrites_, changed));
     if (changed) RETURN_IF_ERROR(plan_body(b));
   }
 

@@ -912,20 +912,144 @@ bool fuse_bias_add(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t
   return false;
 }
 
+// A matmul with none of its optional parts: two inputs, no transposes
+// (transpose_y allowed when `allow_transpose_y`), no activation.
+bool plain_matmul(const Node& n, bool allow_transpose_y) {
+  return is_op(n, "matmul") && n.inputs.size() == 2 && n.num_outputs == 1 && n.args.i.size() >= 4 &&
+         n.args.i[0] == 0 && (allow_transpose_y || n.args.i[1] == 0) && n.args.i[2] == 0 && n.args.i[3] == 0;
+}
+
+// A permute of one input that swaps the last two of `rank` dims.
+bool swaps_last_two(const Node& n, size_t rank) {
+  if (!is_op(n, "permute") || n.inputs.size() != 1 || n.args.i.size() != rank || rank < 2) return false;
+  for (size_t d = 0; d < rank; ++d) {
+    const int64_t want = d + 2 == rank ? rank - 1 : d + 1 == rank ? rank - 2 : d;
+    if (n.args.i[d] != want && n.args.i[d] != want - static_cast<int64_t>(rank)) return false;
+  }
+  return true;
+}
+
+// The matmul at `pos`, when it computes softmax(scale * q k^T + mask) v as
+// exporters write attention, becomes dot_product_attention(q, k, v, mask)
+// (Note [Blocked attention] in libops/ops/nn/dot_product_attention.cpp):
+//   scores = matmul(q, permute(k, swap last two))  or  matmul(q, k, transpose_y)
+//   scores = multiply(scores, c) or divide(scores, 1 / c), c > 0 a constant; optional
+//   scores = add(scores, mask), the mask not widening the scores; optional
+//   z      = matmul(softmax(scores) over the last axis, v)
+// Every value inside is read only by the next step, everything runs at
+// the matmul's placement, and q, k, v, the mask and z share one float
+// dtype and have rank >= 2 (so that matmul's vector rules do not apply).
+bool fuse_attention(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>& dropped,
+                    std::vector<std::string>& log) {
+  Node& n = body.nodes[pos];
+  if (!plain_matmul(n, false)) return false;
+  const auto shape = [&](int32_t slot) -> const ValueShape& { return body.static_shapes[static_cast<size_t>(slot)]; };
+  const DataType dt = shape(n.first_output).dtype;
+  if (dt != DataType::kFloat32 && dt != DataType::kFloat64 && dt != DataType::kFloat16 && dt != DataType::kBFloat16)
+    return false;
+  auto fits = [&](int32_t slot) {
+    return shape(slot).rank_known && shape(slot).dims.size() >= 2 && shape(slot).dtype == dt;
+  };
+  auto here = [&](const Node* p) {
+    return p != nullptr && p->placed == n.placed && p->device == n.device ? p : nullptr;
+  };
+  Matcher m(body, index, dropped);
+  const int32_t v = n.inputs[1];
+  const Node* softmax = here(m.node(n.inputs[0], "softmax", 1));
+  if (softmax == nullptr || !fits(v) || !fits(softmax->inputs[0])) return false;
+  const ValueShape& scores = shape(softmax->inputs[0]);
+  const int64_t rank = static_cast<int64_t>(scores.dims.size());
+  const int64_t axis = softmax->args.i.empty() ? -1 : softmax->args.i[0];
+  if (axis != -1 && axis != rank - 1) return false;
+  std::vector<const Node*> matched = {softmax};
+
+  // add(scores, mask) in either order: the scores are the side a scale or
+  // the first matmul produces.
+  int32_t s = softmax->inputs[0], mask = -1;
+  if (const Node* add = here(m.node(s, "add", 2))) {
+    for (int k = 0; k < 2 && mask < 0; ++k) {
+      const int32_t inner = add->inputs[static_cast<size_t>(k)], other = Matcher::other(*add, k);
+      if (!m.node(inner, "multiply", 2) && !m.node(inner, "divide", 2) && !m.node(inner, "matmul", 2)) continue;
+      const ValueShape& ms = shape(other);
+      const ValueShape& is = shape(inner);
+      if (!ms.rank_known || ms.dtype != dt || ms.dims.size() > scores.dims.size() || !is.rank_known ||
+          is.dims.size() != scores.dims.size())
+        continue;
+      bool narrow = true;  // the mask broadcasts into the scores without widening them
+      for (int i = 1; narrow && i <= ms.dims.size(); ++i) {
+        const int64_t md = ms.dims[ms.dims.size() - i], sd = is.dims[is.dims.size() - i];
+        narrow = md == 1 || (md >= 0 && md == sd);
+      }
+      if (!narrow) return false;
+      mask = other;
+      s = inner;
+      matched.push_back(add);
+    }
+    if (mask < 0) return false;
+  }
+  double scale = 1.0;
+  if (const Node* mul = here(m.node(s, "multiply", 2))) {
+    for (int k = 0; k < 2; ++k) {
+      double c;
+      const int32_t c_slot = mul->inputs[static_cast<size_t>(k)];
+      if (!m.scalar(c_slot, c) || shape(c_slot).dims.size() > scores.dims.size()) continue;
+      scale = c;
+      s = Matcher::other(*mul, k);
+      matched.push_back(mul);
+      break;
+    }
+    if (matched.back() != mul) return false;
+  } else if (const Node* div = here(m.node(s, "divide", 2))) {
+    double c;
+    if (!m.scalar(div->inputs[1], c) || shape(div->inputs[1]).dims.size() > scores.dims.size()) return false;
+    scale = 1.0 / c;
+    s = div->inputs[0];
+    matched.push_back(div);
+  }
+  if (!(scale > 0) || !std::isfinite(scale)) return false;
+  const Node* qk = here(m.node(s, "matmul", 2));
+  if (qk == nullptr || !plain_matmul(*qk, true)) return false;
+  matched.push_back(qk);
+  const int32_t q = qk->inputs[0];
+  int32_t k = qk->inputs[1];
+  if (qk->args.i[1] == 0) {
+    const Node* t = here(m.node(k, "permute", 1));
+    if (t == nullptr || !fits(t->inputs[0]) || !swaps_last_two(*t, shape(t->inputs[0]).dims.size())) return false;
+    k = t->inputs[0];
+    matched.push_back(t);
+  }
+  if (!fits(q) || !fits(k)) return false;
+  std::vector<int32_t> inputs = {q, k, v};
+  if (mask >= 0) inputs.push_back(mask);
+  OpArgs args;
+  args.t = {scale};
+  const std::string line = str_format("%snode %u '%s' and %zu nodes before it (softmax(q k^T) v) became "
+                                      "dot_product_attention", body.where.c_str(), n.id, n.name.c_str(),
+                                      matched.size());
+  if (!replace_node(body, index, n, "dot_product_attention", std::move(inputs), std::move(args), matched, dropped)
+           .is_ok())
+    return false;
+  log.push_back(line);
+  return true;
+}
+
 }  // namespace
 
-Status fuse_adds(Body& body, std::vector<std::string>& log, bool& changed) {
+Status optimize_planned_body(Body& body, std::vector<std::string>& log, bool& changed) {
   changed = false;
   if (body.static_shapes.size() != static_cast<size_t>(body.num_slots)) return Status::ok();
   BodyIndex index(body);
   std::vector<uint8_t> dropped(body.nodes.size(), 0);
   for (size_t p = 0; p < body.nodes.size(); ++p)
     changed |= fuse_residual_add(body, index, p, dropped, log) || fuse_bias_add(body, index, p, dropped, log);
-  if (!changed) return Status::ok();
   // relu(conv + residual) and relu(x W + b): the activation joins the
   // conv2d or matmul too.
+  if (changed)
+    for (size_t p = 0; p < body.nodes.size(); ++p)
+      if (!dropped[p]) fuse_activation(body, index, p, dropped, log);
   for (size_t p = 0; p < body.nodes.size(); ++p)
-    if (!dropped[p]) fuse_activation(body, index, p, dropped, log);
+    if (!dropped[p]) changed |= fuse_attention(body, index, p, dropped, log);
+  if (!changed) return Status::ok();
   std::vector<Node> kept;
   kept.reserve(body.nodes.size());
   for (size_t p = 0; p < body.nodes.size(); ++p)
