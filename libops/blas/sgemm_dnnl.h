@@ -1,5 +1,6 @@
-// float32 GEMM through oneDNN's sgemm, whose kernels are generated at run
-// time for the machine it runs on. A leaf like gemm.h: pointers and dims.
+// float32 GEMM through oneDNN's matmul primitives (Note [GEMM by matmul
+// primitives] in sgemm_dnnl.cpp), whose kernels are generated at run time
+// for the machine it runs on. A leaf like gemm.h: pointers and dims.
 // blas/gemm_cpu.cpp sends float32 GEMMs here when OpenBLAS runs kernels
 // below the machine's, and large ones always (Note [OpenBLAS core type]
 // and Note [GEMM threads] there).

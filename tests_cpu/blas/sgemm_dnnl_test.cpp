@@ -53,6 +53,32 @@ TEST(SgemmDnnl, MatchesTheSumOverK) {
   }
 }
 
+// Note [GEMM by matmul primitives]: each thread keeps the primitives it
+// made. 20 shapes, more than it keeps, then again in reverse order (the
+// last 16 are found again) with new buffers and another alpha, beta 0 over
+// a C of NaN (which must not leak through): a primitive found again must
+// run on this call's data and scale.
+TEST(SgemmDnnl, ReusedPrimitivesTakeEachCallsDataAndScale) {
+  if (!blas::dnnl_enabled()) GTEST_SKIP() << "oneDNN is not in this build";
+  for (int pass = 0; pass < 2; ++pass)
+    for (int64_t i = 0; i < 20; ++i) {
+      const int64_t shape = pass == 0 ? i : 19 - i;
+      const int64_t m = 3 + shape, n = 17 + 2 * shape, k = 5 + shape % 7;
+      const float alpha = pass == 0 ? 1.0f : 0.25f;
+      SCOPED_TRACE(testing::Message() << "pass " << pass << ", m " << m << ", n " << n << ", k " << k);
+      const std::vector<float> a = wave(static_cast<size_t>(m * k), 0.31f, 0.2f + static_cast<float>(pass));
+      const std::vector<float> b = wave(static_cast<size_t>(k * n), 0.23f, 0.9f - static_cast<float>(pass));
+      std::vector<float> c(static_cast<size_t>(m * n), std::nanf(""));
+      ASSERT_TRUE(blas::sgemm_dnnl(false, true, m, n, k, alpha, a.data(), k, b.data(), k, 0.0f, c.data(), n));
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          double dot = 0;
+          for (int64_t p = 0; p < k; ++p) dot += static_cast<double>(a[i * k + p]) * b[j * k + p];
+          ASSERT_NEAR(c[i * n + j], alpha * dot, 1e-4) << i << "," << j;
+        }
+    }
+}
+
 TEST(SgemmDnnl, TurnedOffDeclines) {
   blas::set_dnnl_enabled(false);
   const float a = 2, b = 3;
