@@ -2,8 +2,8 @@
 """Whole models in libops beside ONNX Runtime, same weights, inputs and threads.
 
   bench/compare_models.py build/cpu-release/libops.so [--models mlp_b1,resnet18_b1]
-      [--threads 1,2] [--rounds 7] [--seconds 0.5] [--via builder|onnx] [--profile]
-      [--stat mean|median]
+      [--threads 1,2] [--rounds 7] [--seconds 0.5] [--settle 0.2] [--via builder|onnx]
+      [--profile] [--stat mean|median]
 
 Needs `pip install onnxruntime onnx flatbuffers numpy` (not build
 dependencies) and flatc on PATH for the libops graph builder.
@@ -21,10 +21,16 @@ Engines, each at every thread count given:
              same node-by-node work libops does before any graph rewrite
 Every engine's output is first compared with the others' (relative error
 under 1e-4 of the largest magnitude); then rounds of timing: in each round
-the engines run in random order, each for about --seconds, and the figure is
+the engines run in random order, each for about --seconds after a pause of
+--settle seconds, and the figure is
 the median over rounds of each round's mean time per run (--stat median:
 the median of all single runs, which leaves out the runs a busy host
 stretches). Ratios are libops time / ORT time: below 1, libops is faster.
+The pause is there because the engines share a process: an engine's worker
+threads keep spinning for a while after its last run, on the cores the next
+engine needs. Measured at 2 threads: libops' LSTM took 17.1-17.3 ms per run
+in the half second right after ONNX Runtime's runs and 15.6-15.8 ms after a
+0.2 s pause; ONNX Runtime after libops, 16.2-17.0 and 16.0 ms.
 
 --profile adds, per model, libops' per-node time summed by op beside ONNX
 Runtime's (its profiler, all optimizations), from one run each after the
@@ -495,11 +501,13 @@ def rel_error(a, b):
     return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-30))
 
 
-def time_engines(engines, rounds, seconds, stat="mean"):
+def time_engines(engines, rounds, seconds, stat="mean", settle=0.2):
     """{name: ms per run}: with stat "mean", the median over rounds of each
     round's mean; with "median", the median of all single runs, which
     leaves out the runs a busy host stretches (on a shared 2-vCPU machine,
-    a run whose threads lose a core for a while takes 2-4x as long)."""
+    a run whose threads lose a core for a while takes 2-4x as long). Each
+    engine's turn starts `settle` seconds after the previous one's ended
+    (the module's docstring says why)."""
     for e in engines.values():  # warm-up: first-run allocations, caches, thread pools
         for _ in range(3):
             e.run()
@@ -509,6 +517,7 @@ def time_engines(engines, rounds, seconds, stat="mean"):
         order = list(engines.items())
         random.shuffle(order)
         for name, e in order:
+            time.sleep(settle)
             n, start = 0, time.perf_counter()
             last = start
             while True:
@@ -532,6 +541,7 @@ def main():
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--settle", type=float, default=0.2, help="seconds of pause before each engine's turn")
     ap.add_argument("--seconds", type=float, default=0.5)
     ap.add_argument("--via", choices=("builder", "onnx"), default="builder")
     ap.add_argument("--profile", action="store_true")
@@ -572,7 +582,7 @@ def main():
                 err = rel_error(e.output(ref.shape), ref)
                 if not err < 1e-4:
                     sys.exit(f"{model_name}: {name}'s output differs from ONNX Runtime's by {err:.2e} (relative)")
-            t = time_engines(engines, args.rounds, args.seconds, args.stat)
+            t = time_engines(engines, args.rounds, args.seconds, args.stat, args.settle)
             rows.append((model_name, threads, t["libops"], t["ort"], t["ort_basic"]))
             print(f"{model_name:12s} {threads}t  libops {t['libops']:9.3f} ms  ort {t['ort']:9.3f} ms  "
                   f"ort_basic {t['ort_basic']:9.3f} ms  ratio {t['libops'] / t['ort']:.2f} / "

@@ -2,6 +2,7 @@
 """libops beside ONNX Runtime on the same CPU work, in one process and run.
 
   bench/compare_peers.py build/cpu-release/libops.so [--repetitions N] [--threads 1,2]
+      [--seconds S] [--settle S] [--cases a,b]
 
 Needs `pip install onnxruntime onnx flatbuffers numpy` (not build
 dependencies: only this script uses them) and flatc on PATH for the libops
@@ -537,8 +538,11 @@ def per_call_ns(run, calls):
     return (time.perf_counter_ns() - t0) / calls
 
 
-def measure(lib, thread_counts, repetitions, seconds, picked):
-    """{(threads, case, engine): best ns per call}."""
+def measure(lib, thread_counts, repetitions, seconds, picked, settle):
+    """{(threads, case, engine): best ns per call}. Each measurement starts
+    `settle` seconds after the last: both engines' worker threads spin for
+    a while after their work, on the cores the next measurement needs
+    (bench/compare_models.py's docstring has the figures)."""
     runs = {}
     for t in thread_counts:
         for case, engines in cases(lib, t, picked).items():
@@ -553,6 +557,7 @@ def measure(lib, thread_counts, repetitions, seconds, picked):
     for key in order:
         run, calls = runs[key]
         lib.lib.ops_set_num_threads(key[0])
+        time.sleep(settle)
         ns = per_call_ns(run, calls)
         best[key] = min(best.get(key, ns), ns)
     return best
@@ -565,13 +570,14 @@ def main():
     ap.add_argument("--threads", default="1,2", help="comma-separated thread counts")
     ap.add_argument("--seconds", type=float, default=0.2, help="time per repetition")
     ap.add_argument("--cases", default="", help="comma-separated case name prefixes (default: all)")
+    ap.add_argument("--settle", type=float, default=0.1, help="seconds of pause before each measurement")
     args = ap.parse_args()
     thread_counts = [int(t) for t in args.threads.split(",")]
     lib = Libops(args.libops)
     chosen = [p for p in args.cases.split(",") if p]
     picked = lambda name: not chosen or any(name.startswith(p) for p in chosen)  # noqa: E731
     table = {c.name: c for c in case_table() if picked(c.name)}
-    best = measure(lib, thread_counts, args.repetitions, args.seconds, picked)
+    best = measure(lib, thread_counts, args.repetitions, args.seconds, picked, args.settle)
 
     print(f"onnxruntime {ort.__version__}; best of {args.repetitions}; ratio = libops / onnxruntime time")
     print(f"{'case':<22}{'threads':>8}{'libops':>14}{'onnxruntime':>14}{'ratio':>8}")
