@@ -187,6 +187,8 @@ TEST(OnnxImport, ModelsImportedFromOnnxAreRewritten) {
   const std::string bert = rewrites_of("model_bert_mini.onnx");
   EXPECT_NE(bert.find("(a decomposed layer norm) became layer_norm"), std::string::npos) << bert;
   EXPECT_NE(bert.find("(a decomposed gelu) became gelu"), std::string::npos) << bert;
+  EXPECT_NE(bert.find("and 5 nodes before it (softmax(q k^T) v) became dot_product_attention"), std::string::npos)
+      << bert;
   const std::string unet = rewrites_of("model_unet_mini.onnx");
   EXPECT_NE(unet.find("5 convolution and pooling nodes run channels-last"), std::string::npos) << unet;
   const std::string blocked = rewrites_of("model_mobilenet_block.onnx", GraphLayout::kNchwc);
