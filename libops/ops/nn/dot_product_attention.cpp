@@ -292,7 +292,8 @@ DECLARE_ARGS(dot_product_attention) {
   args.input("q", "queries [..., Tq, d]");
   args.input("k", "keys [..., Tk, d]");
   args.input("v", "values [..., Tk, dv]");
-  args.optional_input("mask", "bool (true = attend) or float (added to the scores), broadcastable to [..., Tq, Tk]");
+  args.optional_input("mask", "bool (true = attend) or float (added to the scores), broadcastable to [..., Tq, Tk] "
+                                "without widening the scores");
   args.outputs_variadic("z, weights", "[..., Tq, dv]; with return_weights also the weights [..., Tq, Tk]");
   args.t_arg("scale", 0.0, "multiplies q k^T; 0 = 1 / sqrt(d)").at_least(0.0).finite();
   args.b_arg("causal", false, "query i attends to keys j <= i + Tk - Tq only");
