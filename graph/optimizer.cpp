@@ -933,12 +933,16 @@ bool swaps_last_two(const Node& n, size_t rank) {
 // exporters write attention, becomes dot_product_attention(q, k, v, mask)
 // (Note [Blocked attention] in libops/ops/nn/dot_product_attention.cpp):
 //   scores = matmul(q, permute(k, swap last two))  or  matmul(q, k, transpose_y)
-//   scores = multiply(scores, c) or divide(scores, 1 / c), c > 0 a constant; optional
+//            q, k or k^T may each be multiplied by a constant first, as
+//            PyTorch exports scaled_dot_product_attention (sqrt(scale) on
+//            each side)
+//   scores = multiply(scores, c) or divide(scores, 1 / c), a constant; optional
 //   scores = add(scores, mask), the mask not widening the scores; optional
 //   z      = matmul(softmax(scores) over the last axis, v)
 // Every value inside is read only by the next step, everything runs at
-// the matmul's placement, and q, k, v, the mask and z share one float
-// dtype and have rank >= 2 (so that matmul's vector rules do not apply).
+// the matmul's placement, q, k, v, the mask and z share one float dtype
+// and have rank >= 2 (so that matmul's vector rules do not apply), and the
+// constants multiply to a positive scale.
 bool fuse_attention(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>& dropped,
                     std::vector<std::string>& log) {
   Node& n = body.nodes[pos];
@@ -1006,19 +1010,33 @@ bool fuse_attention(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_
     s = div->inputs[0];
     matched.push_back(div);
   }
-  if (!(scale > 0) || !std::isfinite(scale)) return false;
   const Node* qk = here(m.node(s, "matmul", 2));
   if (qk == nullptr || !plain_matmul(*qk, true)) return false;
   matched.push_back(qk);
-  const int32_t q = qk->inputs[0];
-  int32_t k = qk->inputs[1];
+  // `slot` without a multiply by a constant that does not widen it (its
+  // factor joins the scale).
+  auto unscaled = [&](int32_t slot) {
+    const Node* mul = here(m.node(slot, "multiply", 2));
+    if (mul == nullptr) return slot;
+    for (int j = 0; j < 2; ++j) {
+      double c;
+      const int32_t c_slot = mul->inputs[static_cast<size_t>(j)], x = Matcher::other(*mul, j);
+      if (!m.scalar(c_slot, c) || !shape(x).rank_known || shape(c_slot).dims.size() > shape(x).dims.size()) continue;
+      scale *= c;
+      matched.push_back(mul);
+      return x;
+    }
+    return slot;
+  };
+  const int32_t q = unscaled(qk->inputs[0]);
+  int32_t k = unscaled(qk->inputs[1]);
   if (qk->args.i[1] == 0) {
     const Node* t = here(m.node(k, "permute", 1));
     if (t == nullptr || !fits(t->inputs[0]) || !swaps_last_two(*t, shape(t->inputs[0]).dims.size())) return false;
-    k = t->inputs[0];
+    k = unscaled(t->inputs[0]);
     matched.push_back(t);
   }
-  if (!fits(q) || !fits(k)) return false;
+  if (!(scale > 0) || !std::isfinite(scale) || !fits(q) || !fits(k)) return false;
   std::vector<int32_t> inputs = {q, k, v};
   if (mask >= 0) inputs.push_back(mask);
   OpArgs args;

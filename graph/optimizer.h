@@ -72,8 +72,8 @@
 //    dense layer relu(x W + b) is one node, as ONNX Runtime's Gemm.
 //  - attention: matmul(softmax(scale * matmul(q, k^T) + mask), v) over the
 //    last axis, as exporters write it (k^T a permute of k or matmul's
-//    transpose_y, the scale a constant multiply or divide, the mask
-//    optional), becomes dot_product_attention(q, k, v, mask), whose
+//    transpose_y, the scale a constant multiply or divide of the scores
+//    or multiplies of q and k^T, the mask optional), becomes dot_product_attention(q, k, v, mask), whose
 //    blocked kernel keeps each block of scores in cache (Note [Blocked
 //    attention]): the encoder block of bench/compare_models.py lost a
 //    transpose, a multiply and a softmax pass, and its attention took

@@ -583,7 +583,10 @@ TEST(GraphRewrites, LeavesDecompositionsWhoseInsidesAreReadElsewhere) {
 // the attention rewrite takes, or one it must leave alone.
 struct AttentionGraph {
   int transpose = 0;  // k^T: 0 permute(k), 1 matmul's transpose_y, 2 permute of k stored [B, Tk, H, d]
-  int scale = 1;      // 0 none, 1 multiply (constant first), 2 divide by sqrt(d), 3 multiply by a negative
+  // 0 none, 1 multiply (constant first), 2 divide by sqrt(d), 3 multiply by a negative, 4 q and k^T each
+  // multiplied (PyTorch's export), 5 q and k each multiplied (k before its permute), 6 as 4 with a negative on k^T,
+  // 7 multiply by 0, 8 q multiplied by a one-element constant of rank 5 (which widens q's rank)
+  int scale = 1;
   bool mask = true;   // add a [1, 1, 1, Tk] mask (before the scores)
   bool wide_mask = false;       // a [2, 1, 1, Tk] mask that widens scores of batch 1
   int64_t softmax_axis = -1;
@@ -596,7 +599,10 @@ struct AttentionGraph {
     const int64_t b = batch(), h = 3, tq = 5, tk = 6, d = 4;
     GraphBuilder g;
     auto& m = g.main();
+    auto scalar = [&](const char* name, double v) { return m.constant(name, make(dtype, {}, {v})); };
     Ref q = m.placeholder("q", q_dtype, std::vector<int64_t>{b, h, tq, d});
+    if (scale >= 4 && scale <= 6) q = m.op("multiply", {q, scalar("cq", 0.8)}, {}, "scale_q");
+    if (scale == 8) q = m.op("multiply", {q, m.constant("cq", make(dtype, {1, 1, 1, 1, 1}, {0.8}))}, {}, "scale_q");
     NodeArgs perm;
     perm.i = {0, 1, 3, 2};
     Ref kt;
@@ -605,15 +611,17 @@ struct AttentionGraph {
       kt = m.op("permute", {m.constant("k", make(dtype, {b, tk, h, d}, ramp(b * tk * h * d, 1.0, 0.3)))}, perm, "kt");
     } else {
       Ref k = m.constant("k", make(dtype, {b, h, tk, d}, ramp(b * h * tk * d, 1.0, 0.3)));
+      if (scale == 5) k = m.op("multiply", {scalar("ck", 0.7), k}, {}, "scale_k");
       kt = transpose == 0 ? m.op("permute", {k}, perm, "kt") : k;
     }
+    if (scale == 4 || scale == 6) kt = m.op("multiply", {kt, scalar("ck", scale == 4 ? 0.7 : -0.7)}, {}, "scale_k");
     NodeArgs mm;
     mm.i = {0, transpose == 1 ? 1 : 0, 0, 0};
     Ref s = m.op("matmul", {q, kt}, mm, "qk");
-    auto scalar = [&](const char* name, double v) { return m.constant(name, make(dtype, {}, {v})); };
     if (scale == 1) s = m.op("multiply", {scalar("c", 0.5), s}, {}, "scale");
     if (scale == 2) s = m.op("divide", {s, scalar("c", 2.0)}, {}, "scale");
     if (scale == 3) s = m.op("multiply", {s, scalar("c", -0.5)}, {}, "scale");
+    if (scale == 7) s = m.op("multiply", {s, scalar("c", 0.0)}, {}, "scale");
     if (scores_also_output) m.output("scores", s);
     if (mask || wide_mask) {
       std::vector<double> mv = ramp(wide_mask ? 2 * tk : tk, 2.0, 0.1);
@@ -629,7 +637,8 @@ struct AttentionGraph {
   }
 };
 
-void expect_attention(const AttentionGraph& spec, bool fused) {
+// `nodes`: the nodes the rewritten graph keeps when fused.
+void expect_attention(const AttentionGraph& spec, bool fused, size_t nodes = 1) {
   const Dims qs = {spec.batch(), 3, 5, 4};
   NDArray q = make(spec.q_dtype, qs, ramp(qs.product(), 1.2, 0.0));
   auto g = expect_same_outputs(spec.build(), q, spec.dtype == DataType::kFloat64 ? 1e-12 : 2e-6);
@@ -637,7 +646,7 @@ void expect_attention(const AttentionGraph& spec, bool fused) {
   EXPECT_EQ(count_ops(*g, "dot_product_attention"), fused ? 1 : 0);
   EXPECT_EQ(count_ops(*g, "softmax"), fused ? 0 : 1);
   if (!fused) return;
-  EXPECT_EQ(g->main().nodes.size(), 1u);  // permute, matmuls, scale, add and softmax all gone
+  EXPECT_EQ(g->main().nodes.size(), nodes);  // permute, matmuls, scales, add and softmax gone
   std::string all;
   for (const std::string& line : g->rewrites()) all += line + "\n";
   EXPECT_NE(all.find("'pv' and "), std::string::npos) << all;
@@ -646,7 +655,7 @@ void expect_attention(const AttentionGraph& spec, bool fused) {
 
 TEST(GraphRewrites, FusesAttentionIntoDotProductAttention) {
   for (int transpose : {0, 1})
-    for (int scale : {0, 1, 2})
+    for (int scale : {0, 1, 2, 4, 5})
       for (bool mask : {false, true}) {
         SCOPED_TRACE(testing::Message() << "transpose " << transpose << " scale " << scale << " mask " << mask);
         AttentionGraph a;
@@ -656,10 +665,14 @@ TEST(GraphRewrites, FusesAttentionIntoDotProductAttention) {
   AttentionGraph f64;
   f64.dtype = f64.q_dtype = DataType::kFloat64;
   expect_attention(f64, true);
+  // A multiply that raises q's rank stays, its product the new node's q.
+  AttentionGraph widening_scale;
+  widening_scale.scale = 8;
+  expect_attention(widening_scale, true, 2);
 }
 
 TEST(GraphRewrites, LeavesAttentionItCannotFuse) {
-  std::vector<std::pair<const char*, AttentionGraph>> cases(6);
+  std::vector<std::pair<const char*, AttentionGraph>> cases(8);
   cases[0].first = "negative scale";  // dot_product_attention's scale is positive
   cases[0].second.scale = 3;
   cases[1].first = "k^T from k stored another way";
@@ -673,6 +686,10 @@ TEST(GraphRewrites, LeavesAttentionItCannotFuse) {
   cases[4].second.wide_mask = true;
   cases[5].first = "q float32, the rest float64";
   cases[5].second.dtype = DataType::kFloat64;
+  cases[6].first = "q and k^T scaled, k^T by a negative";
+  cases[6].second.scale = 6;
+  cases[7].first = "scores times 0 (dot_product_attention's scale 0 means 1 / sqrt(d))";
+  cases[7].second.scale = 7;
   for (const auto& [what, graph] : cases) {
     SCOPED_TRACE(what);
     expect_attention(graph, false);
