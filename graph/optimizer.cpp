@@ -390,14 +390,70 @@ Status fuse_gelu(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>&
     }
     return -1;
   };
+  // 1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3)) at `slot` (GELU's tanh
+  // form, as GPT-2's exports write it; x^3 as pow(x, 3), x * (x * x) or
+  // (x * x) * x): its x, or -1; its nodes go to `nodes`.
+  auto one_plus_tanh = [&](int32_t slot, std::vector<const Node*>& nodes) -> int32_t {
+    nodes.clear();
+    const Node* add1 = m.node(slot, "add", 2);
+    if (add1 == nullptr) return -1;
+    for (int k = 0; k < 2; ++k) {
+      if (!m.scalar_is(add1->inputs[static_cast<size_t>(k)], 1.0)) continue;
+      const Node* th = m.node(Matcher::other(*add1, k), "tanh", 1);
+      const Node* outer = th ? m.node(th->inputs[0], "multiply", 2) : nullptr;
+      if (outer == nullptr) return -1;
+      for (int j = 0; j < 2; ++j) {
+        if (!m.scalar_is(outer->inputs[static_cast<size_t>(j)], std::sqrt(2.0 / M_PI), 1e-4)) continue;
+        const Node* sum = m.node(Matcher::other(*outer, j), "add", 2);
+        if (sum == nullptr) return -1;
+        for (int i = 0; i < 2; ++i) {
+          const int32_t x = sum->inputs[static_cast<size_t>(i)];
+          const Node* cubic = m.node(Matcher::other(*sum, i), "multiply", 2);
+          if (cubic == nullptr) continue;
+          for (int c = 0; c < 2; ++c) {
+            if (!m.scalar_is(cubic->inputs[static_cast<size_t>(c)], 0.044715, 1e-4)) continue;
+            const int32_t x3 = Matcher::other(*cubic, c);
+            const Node* pow = m.node(x3, "pow", 2);
+            const Node* mul = m.node(x3, "multiply", 2);
+            const Node* sq = nullptr;
+            if (pow != nullptr && (pow->inputs[0] != x || !m.scalar_is(pow->inputs[1], 3.0))) pow = nullptr;
+            if (pow == nullptr && mul != nullptr)
+              for (int q = 0; q < 2 && sq == nullptr; ++q) {
+                sq = m.node(mul->inputs[static_cast<size_t>(q)], "multiply", 2);
+                if (sq != nullptr && (Matcher::other(*mul, q) != x || sq->inputs[0] != x || sq->inputs[1] != x))
+                  sq = nullptr;
+              }
+            if (pow == nullptr && sq == nullptr) continue;
+            nodes = {add1, th, outer, sum, cubic};
+            if (pow != nullptr) nodes.push_back(pow);
+            else nodes.insert(nodes.end(), {mul, sq});
+            return x;
+          }
+        }
+        return -1;
+      }
+      return -1;
+    }
+    return -1;
+  };
+  std::vector<const Node*> tanh_nodes;
+  OpArgs tanh_form;
+  tanh_form.i = {1};
   const Node *add = nullptr, *erf = nullptr, *scaled = nullptr;
   for (int k = 0; k < 2; ++k) {
     const int32_t a = n.inputs[static_cast<size_t>(k)], b = Matcher::other(n, k);
-    // 0.5 * (x * (1 + erf(..)))
+    // 0.5 * (x * (1 + erf(..))), or the tanh form
     if (m.scalar_is(a, 0.5)) {
       const Node* inner = m.node(b, "multiply", 2);
       if (inner == nullptr) continue;
       for (int j = 0; j < 2; ++j) {
+        const int32_t xt = one_plus_tanh(inner->inputs[static_cast<size_t>(j)], tanh_nodes);
+        if (xt >= 0 && xt == Matcher::other(*inner, j)) {
+          log.push_back(str_format("%snode %u '%s' and %zu nodes before it (a decomposed tanh gelu) became gelu",
+                                   body.where.c_str(), n.id, n.name.c_str(), tanh_nodes.size() + 1));
+          tanh_nodes.push_back(inner);
+          return replace_node(body, index, n, "gelu", {xt}, tanh_form, tanh_nodes, dropped);
+        }
         const int32_t x = one_plus_erf(inner->inputs[static_cast<size_t>(j)], add, erf, scaled);
         if (x < 0 || x != Matcher::other(*inner, j)) continue;
         log.push_back(str_format("%snode %u '%s' and 5 nodes before it (a decomposed gelu) became gelu",
@@ -405,11 +461,18 @@ Status fuse_gelu(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>&
         return replace_node(body, index, n, "gelu", {x}, OpArgs{}, {inner, add, erf, scaled}, dropped);
       }
     }
-    // (0.5 * x) * (1 + erf(..))
+    // (0.5 * x) * (1 + erf(..)), or the tanh form
     const Node* half = m.node(a, "multiply", 2);
     if (half == nullptr) continue;
     for (int j = 0; j < 2; ++j) {
       if (!m.scalar_is(half->inputs[static_cast<size_t>(j)], 0.5)) continue;
+      const int32_t xt = one_plus_tanh(b, tanh_nodes);
+      if (xt >= 0 && xt == Matcher::other(*half, j)) {
+        log.push_back(str_format("%snode %u '%s' and %zu nodes before it (a decomposed tanh gelu) became gelu",
+                                 body.where.c_str(), n.id, n.name.c_str(), tanh_nodes.size() + 1));
+        tanh_nodes.push_back(half);
+        return replace_node(body, index, n, "gelu", {xt}, tanh_form, tanh_nodes, dropped);
+      }
       const int32_t x = one_plus_erf(b, add, erf, scaled);
       if (x < 0 || x != Matcher::other(*half, j)) continue;
       log.push_back(str_format("%snode %u '%s' and 5 nodes before it (a decomposed gelu) became gelu",

@@ -52,7 +52,9 @@
 //    and GELU: add(multiply(divide(x - mean(x), sqrt(mean((x - mean)^2)
 //    + eps)), gamma), beta) over the last axis becomes layer_norm(x, gamma,
 //    beta), and 0.5 * x * (1 + erf(x / sqrt(2))) (either order, or x *
-//    sqrt(0.5)) becomes gelu(x), when no value inside the pattern has
+//    sqrt(0.5)) becomes gelu(x), and its tanh form 0.5 * x * (1 +
+//    tanh(sqrt(2 / pi) * (x + 0.044715 x^3))), as GPT-2's exports write
+//    it, gelu(x, approximate = tanh), when no value inside the pattern has
 //    another reader.
 //  - residual add fused into conv2d: an add of a conv2d output read by
 //    nothing else (no activation of its own yet) and another value of the

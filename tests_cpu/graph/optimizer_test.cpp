@@ -562,6 +562,61 @@ TEST(GraphRewrites, FusesDecomposedLayerNormAndGelu) {
     }
 }
 
+// GELU's tanh form as GPT-2's exports write it, x^3 three ways (`cube`: 0
+// pow, 1 x * (x * x), 2 (x * x) * x), 0.5 * x first or last. `other`
+// puts another value where one x belongs (0 nowhere, 1 the cube's base or
+// outer factor, 2 the square, 3 the half, 4 the sum), which no rewrite may
+// take for a gelu.
+std::vector<uint8_t> decomposed_tanh_gelu(int cube, bool half_first, int other = 0) {
+  GraphBuilder g;
+  auto& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3, 8});
+  auto scalar = [&](const char* name, double v) { return m.constant(name, make(DataType::kFloat32, {}, {v})); };
+  const Ref y = other == 0 ? x : m.op("add", {x, scalar("shift", 0.25)}, {}, "other");
+  auto at = [&](int place) { return other == place ? y : x; };
+  Ref x3 = cube == 0   ? m.op("pow", {at(1), scalar("three", 3.0)}, {}, "cube")
+           : cube == 1 ? m.op("multiply", {at(1), m.op("multiply", {x, at(2)}, {}, "sq")}, {}, "cube")
+                       : m.op("multiply", {m.op("multiply", {at(2), x}, {}, "sq"), at(1)}, {}, "cube");
+  Ref inner = m.op("add", {at(4), m.op("multiply", {scalar("c", 0.044715), x3}, {}, "cubic")}, {}, "sum");
+  Ref t = m.op("tanh", {m.op("multiply", {inner, scalar("k", std::sqrt(2.0 / M_PI))}, {}, "outer")}, {}, "tanh");
+  Ref one_plus = m.op("add", {scalar("one", 1.0), t}, {}, "one_plus");
+  const Ref h = at(3);
+  Ref z = half_first ? m.op("multiply", {m.op("multiply", {scalar("half", 0.5), h}, {}, "half"), one_plus}, {}, "gelu")
+                     : m.op("multiply", {m.op("multiply", {h, one_plus}, {}, "xg"), scalar("half", 0.5)}, {}, "gelu");
+  m.output("y", z);
+  return g.finish();
+}
+
+TEST(GraphRewrites, FusesDecomposedTanhGelu) {
+  NDArray x = make(DataType::kFloat32, {2, 3, 8}, ramp(48, 4.0, 0.3));
+  for (int cube : {0, 1, 2})
+    for (bool half_first : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "cube " << cube << " half_first " << half_first);
+      auto g = expect_same_outputs(decomposed_tanh_gelu(cube, half_first), x, 1e-5);
+      ASSERT_TRUE(g);
+      ASSERT_EQ(g->main().nodes.size(), 1u);
+      const Node& n = g->main().nodes[0];
+      EXPECT_EQ(n.op_label, "gelu");
+      ASSERT_FALSE(n.args.i.empty());
+      EXPECT_EQ(n.args.i[0], 1) << "the tanh form";
+      ASSERT_EQ(g->rewrites().size(), 1u);
+      EXPECT_NE(g->rewrites()[0].find("(a decomposed tanh gelu) became gelu"), std::string::npos) << g->rewrites()[0];
+    }
+}
+
+TEST(GraphRewrites, LeavesTanhGeluOverTwoValues) {
+  NDArray x = make(DataType::kFloat32, {2, 3, 8}, ramp(48, 4.0, 0.3));
+  for (int cube : {0, 1, 2})
+    for (bool half_first : {false, true})
+      for (int other : {1, 2, 3, 4}) {
+        if (cube == 0 && other == 2) continue;  // pow has no square
+        SCOPED_TRACE(testing::Message() << "cube " << cube << " half_first " << half_first << " other " << other);
+        auto g = expect_same_outputs(decomposed_tanh_gelu(cube, half_first, other), x, 1e-5);
+        ASSERT_TRUE(g);
+        EXPECT_EQ(count_ops(*g, "gelu"), 0);
+      }
+}
+
 // A value of the pattern read elsewhere too keeps the pattern as written.
 TEST(GraphRewrites, LeavesDecompositionsWhoseInsidesAreReadElsewhere) {
   GraphBuilder g;
