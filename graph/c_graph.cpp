@@ -138,6 +138,21 @@ extern "C" ops_status_t ops_graph_config(const ops_graph_t* graph, const char** 
   return report(Status::ok());
 }
 
+extern "C" int ops_graph_rewrite_count(const ops_graph_t* graph) {
+  return graph ? static_cast<int>(graph->graph->rewrites().size()) : 0;
+}
+
+extern "C" ops_status_t ops_graph_rewrite(const ops_graph_t* graph, int index, const char** out) {
+  CHECK_NOT_NULL(graph, "ops_graph_rewrite: graph");
+  CHECK_NOT_NULL(out, "ops_graph_rewrite: out");
+  const auto& lines = graph->graph->rewrites();
+  if (index < 0 || static_cast<size_t>(index) >= lines.size())
+    return report_error(StatusCode::kInvalidArgument, "ops_graph_rewrite: index %d is out of range 0..%zu", index,
+                        lines.size());
+  *out = lines[static_cast<size_t>(index)].c_str();
+  return report(Status::ok());
+}
+
 extern "C" ops_status_t ops_graph_session_create(const ops_graph_t* graph, ops_graph_session_t** out) {
   try {
     CHECK_NOT_NULL(out, "ops_graph_session_create: out");

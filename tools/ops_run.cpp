@@ -2,7 +2,7 @@
 // outputs, and optionally profile it. Also lists every op this build knows.
 //
 //   ops-run model.lops [--input name=file.npy]... [--output-dir DIR]
-//           [--device cpu|cuda] [--profile] [--trace out.json]
+//           [--device cpu|cuda] [--profile] [--trace out.json] [--rewrites]
 //           [--repeat N] [--threads N]
 //   ops-run --list-ops [--format text|markdown|json]
 //   ops-run --list-onnx                    (docs/onnx.md)
@@ -53,7 +53,7 @@ constexpr int kRunError = 1;
 
 const char* kUsage =
     "usage: ops-run model.lops [--input name=file.npy]... [--output-dir DIR]\n"
-    "               [--device cpu|cuda] [--profile] [--trace out.json]\n"
+    "               [--device cpu|cuda] [--profile] [--trace out.json] [--rewrites]\n"
     "               [--repeat N] [--threads N]\n"
     "       ops-run --list-ops [--format text|markdown|json]\n"
     "       ops-run --list-onnx | --list-unsupported model.onnx\n"
@@ -66,6 +66,7 @@ const char* kUsage =
     "integers, i mod 3 == 0 for bool.\n"
     "  --profile       print a per-node profile table of the last run (sorted by time)\n"
     "  --trace FILE    write a Chrome trace (chrome://tracing, Perfetto) of the last run\n"
+    "  --rewrites      list the folds and fusions the loader applied, before running\n"
     "  --repeat N      run N times and print run-time statistics (default 1)\n"
     "  --threads N     kernel threads (default: the graph's setting, else all cores)\n"
     "  --device D      cpu (default), cuda or cuda:N (needs a CUDA build and a GPU)\n"
@@ -84,6 +85,7 @@ struct Options {
   std::string trace;
   std::string format = "text";  // --list-ops
   bool profile = false;
+  bool rewrites = false;
   bool list_ops = false;
   bool list_onnx = false;
   bool list_unsupported = false;
@@ -132,6 +134,8 @@ int parse_args(int argc, char** argv, Options& o) {
       o.list_unsupported = true;
     } else if (arg == "--profile") {
       o.profile = true;
+    } else if (arg == "--rewrites") {
+      o.rewrites = true;
     } else if (arg == "--input" || arg == "--output-dir" || arg == "--device" || arg == "--trace" ||
                arg == "--repeat" || arg == "--threads" || arg == "--format" || arg == "--convert") {
       const char* v = value(arg.c_str());
@@ -406,6 +410,14 @@ int run_model(const Options& o) {
   int graph_threads = 0;
   bool graph_profiling = false;
   ops_graph_config(h.graph, &graph_device, &graph_threads, &graph_profiling);
+  if (o.rewrites) {
+    const int n = ops_graph_rewrite_count(h.graph);
+    std::printf("%d rewrite%s:\n", n, n == 1 ? "" : "s");
+    for (int i = 0; i < n; ++i) {
+      const char* line = nullptr;
+      if (ops_graph_rewrite(h.graph, i, &line) == OPS_OK) std::printf("  %s\n", line);
+    }
+  }
   if (o.threads > 0)
     ops_set_num_threads(static_cast<int>(o.threads));
   else if (graph_threads > 0)

@@ -94,6 +94,12 @@ ops_status_t ops_graph_output_info(const ops_graph_t* graph, int index, ops_valu
 /* The graph's stored configuration (threads 0 = library default; device
  * "" = default). */
 ops_status_t ops_graph_config(const ops_graph_t* graph, const char** device, int* threads, bool* profiling);
+/* The rewrites the loader applied to the graph (folds and fusions, none
+ * when loaded with rewrites off), one line each in the order applied, e.g.
+ * "node 9 'relu1' (relu) fused into node 3 'conv1' (conv2d)". The strings
+ * stay valid while the graph lives. */
+int ops_graph_rewrite_count(const ops_graph_t* graph);
+ops_status_t ops_graph_rewrite(const ops_graph_t* graph, int index, const char** out);
 
 /* ---- running ---- */
 

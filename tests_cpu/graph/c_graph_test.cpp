@@ -59,6 +59,17 @@ TEST(GraphCApi, LoadDescribeRun) {
   EXPECT_EQ(info.shape[1], 2);
   EXPECT_EQ(ops_graph_input_info(g, 1, &info), OPS_ERR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(ops_last_error()).find("out of range"), std::string::npos);
+  // The loader's one rewrite: the bias add folded into the matmul.
+  ASSERT_EQ(ops_graph_rewrite_count(g), 1);
+  const char* line = nullptr;
+  ASSERT_EQ(ops_graph_rewrite(g, 0, &line), OPS_OK);
+  EXPECT_NE(std::string(line).find("(matmul) as its bias"), std::string::npos) << line;
+  EXPECT_EQ(ops_graph_rewrite(g, 1, &line), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(ops_last_error(), "ops_graph_rewrite: index 1 is out of range 0..1");
+  EXPECT_EQ(ops_graph_rewrite(g, 0, nullptr), OPS_ERR_NULL_POINTER);
+  EXPECT_STREQ(ops_last_error(), "ops_graph_rewrite: out is null");
+  EXPECT_EQ(ops_graph_rewrite(nullptr, 0, &line), OPS_ERR_NULL_POINTER);
+  EXPECT_EQ(ops_graph_rewrite_count(nullptr), 0);
 
   ops_graph_session_t* s = nullptr;
   ASSERT_EQ(ops_graph_session_create(g, &s), OPS_OK);

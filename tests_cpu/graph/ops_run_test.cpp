@@ -100,6 +100,16 @@ TEST_F(OpsRun, RunsAnExampleAndListsOps) {
         << r.err;
   }
 
+  // The loader's rewrites, before the run: the MLP's bias adds and relus
+  // fused into its matmuls.
+  r = run(mlp + " --rewrites");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("5 rewrites:\n  node 4 'fc1/bias_add' (bias_add) fused into node 3 'fc1/matmul' (matmul) "
+                       "as its bias"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("'fc2/relu' (relu) fused into node 8 'fc2/matmul' (matmul)"), std::string::npos) << r.out;
+
   r = run(mlp + " --input x=/nonexistent.npy");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("--input x=/nonexistent.npy: npy: cannot read"), std::string::npos) << r.err;
