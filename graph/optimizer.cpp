@@ -437,8 +437,15 @@ Status fuse_gelu(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>&
     return -1;
   };
   std::vector<const Node*> tanh_nodes;
-  OpArgs tanh_form;
-  tanh_form.i = {1};
+  // n becomes gelu(x) in the tanh form, over tanh_nodes and `last`.
+  auto tanh_gelu = [&](int32_t x, const Node* last) {
+    log.push_back(str_format("%snode %u '%s' and %zu nodes before it (a decomposed tanh gelu) became gelu",
+                             body.where.c_str(), n.id, n.name.c_str(), tanh_nodes.size() + 1));
+    tanh_nodes.push_back(last);
+    OpArgs tanh_form;
+    tanh_form.i = {1};
+    return replace_node(body, index, n, "gelu", {x}, std::move(tanh_form), tanh_nodes, dropped);
+  };
   const Node *add = nullptr, *erf = nullptr, *scaled = nullptr;
   for (int k = 0; k < 2; ++k) {
     const int32_t a = n.inputs[static_cast<size_t>(k)], b = Matcher::other(n, k);
@@ -448,12 +455,7 @@ Status fuse_gelu(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>&
       if (inner == nullptr) continue;
       for (int j = 0; j < 2; ++j) {
         const int32_t xt = one_plus_tanh(inner->inputs[static_cast<size_t>(j)], tanh_nodes);
-        if (xt >= 0 && xt == Matcher::other(*inner, j)) {
-          log.push_back(str_format("%snode %u '%s' and %zu nodes before it (a decomposed tanh gelu) became gelu",
-                                   body.where.c_str(), n.id, n.name.c_str(), tanh_nodes.size() + 1));
-          tanh_nodes.push_back(inner);
-          return replace_node(body, index, n, "gelu", {xt}, tanh_form, tanh_nodes, dropped);
-        }
+        if (xt >= 0 && xt == Matcher::other(*inner, j)) return tanh_gelu(xt, inner);
         const int32_t x = one_plus_erf(inner->inputs[static_cast<size_t>(j)], add, erf, scaled);
         if (x < 0 || x != Matcher::other(*inner, j)) continue;
         log.push_back(str_format("%snode %u '%s' and 5 nodes before it (a decomposed gelu) became gelu",
@@ -467,12 +469,7 @@ Status fuse_gelu(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>&
     for (int j = 0; j < 2; ++j) {
       if (!m.scalar_is(half->inputs[static_cast<size_t>(j)], 0.5)) continue;
       const int32_t xt = one_plus_tanh(b, tanh_nodes);
-      if (xt >= 0 && xt == Matcher::other(*half, j)) {
-        log.push_back(str_format("%snode %u '%s' and %zu nodes before it (a decomposed tanh gelu) became gelu",
-                                 body.where.c_str(), n.id, n.name.c_str(), tanh_nodes.size() + 1));
-        tanh_nodes.push_back(half);
-        return replace_node(body, index, n, "gelu", {xt}, tanh_form, tanh_nodes, dropped);
-      }
+      if (xt >= 0 && xt == Matcher::other(*half, j)) return tanh_gelu(xt, half);
       const int32_t x = one_plus_erf(b, add, erf, scaled);
       if (x < 0 || x != Matcher::other(*half, j)) continue;
       log.push_back(str_format("%snode %u '%s' and 5 nodes before it (a decomposed gelu) became gelu",
