@@ -12,7 +12,8 @@
 //  reordered into it once (pack) and each run() multiplies from it. The
 //  primitive is planned for one M and one thread count, fixed at pack().
 //  A single row (M = 1) on AVX-512 runs libops' own panel GEMV instead
-//  (Note [Packed GEMV] in packed_gemm.cpp). float32 only; oneDNN turned off
+//  (Note [Packed GEMV] in packed_gemm.cpp), which also applies a dense
+//  layer's bias and activation as it stores C. float32 only; oneDNN turned off
 //  (LIBOPS_DNNL=0) or absent from the build makes pack() fail, and callers
 //  use blas::gemm instead.
 #pragma once
@@ -23,6 +24,14 @@
 #include "libops/core/status.h"
 
 namespace libops::blas {
+
+// c = act(c + bias) on each row of C as it is stored: a dense layer's
+// epilogue. The activations keep NaN, as the relu ops do.
+struct GemmEpilogue {
+  const float* bias = nullptr;  // [n], or null
+  int activation = 0;           // 0 none, 1 relu max(x, 0), 2 relu6 min(max(x, 0), 6)
+  bool empty() const { return bias == nullptr && activation == 0; }
+};
 
 class PackedGemmF32 {
  public:
@@ -36,8 +45,13 @@ class PackedGemmF32 {
   // (lda >= k) into C [m, n] (ldc >= n) on `threads` threads.
   Status pack(int64_t m, int64_t n, int64_t k, const float* b, int64_t ldb, bool trans_b, int64_t lda, int64_t ldc,
               int threads);
-  // c = a * op(B), with pack()'s extents and leading dimensions.
-  Status run(const float* a, float* c);
+  // c = a * op(B), with pack()'s extents and leading dimensions, then the
+  // epilogue where applies_epilogue() (an epilogue it cannot apply is an
+  // error, not ignored).
+  Status run(const float* a, float* c, const GemmEpilogue& epilogue = {});
+  // Whether run() applies an epilogue: the single-row kernel does, in
+  // registers; oneDNN's matmul leaves it to the caller.
+  bool applies_epilogue() const;
   bool packed() const { return impl_ != nullptr; }
 
  private:

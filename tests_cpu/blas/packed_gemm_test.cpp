@@ -4,7 +4,11 @@
 // builds) or with it turned off, pack() must fail cleanly.
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "libops/blas/conv_dnnl.h"
@@ -88,6 +92,72 @@ TEST(PackedGemm, SingleRowMatchesTheSumOverK) {
     }
   }
   set_num_threads(0);
+}
+
+// The single-row kernel's epilogue: c = act(a * B + bias) for relu and
+// relu6, NaN kept (a NaN column of B), with partial last panels of both
+// widths and a bias that ends where C's columns end. A plan that cannot
+// apply an epilogue refuses one.
+TEST(PackedGemm, SingleRowAppliesBiasAndActivation) {
+  if (!blas::dnnl_enabled()) GTEST_SKIP() << "oneDNN is not in this build";
+  {
+    blas::PackedGemmF32 rows;
+    const std::vector<float> b = ramp(12, 0.37f, 0.1f);
+    ASSERT_TRUE(rows.pack(4, 3, 4, b.data(), 3, false, 4, 3, 1).is_ok());
+    const std::vector<float> a(16, 1.0f), bias(3, 1.0f);
+    std::vector<float> c(12);
+    blas::GemmEpilogue ep;
+    ep.bias = bias.data();
+    EXPECT_FALSE(rows.applies_epilogue());
+    EXPECT_FALSE(rows.run(a.data(), c.data(), ep).is_ok()) << "an epilogue the plan cannot apply is an error";
+  }
+  const int64_t k = 9;
+  for (int64_t n : {10, 37, 70, 130}) {
+    const std::vector<float> a = ramp(static_cast<size_t>(k), 0.9f, 0.3f);
+    std::vector<float> b = ramp(static_cast<size_t>(k * n), 0.37f, 0.1f);
+    b[static_cast<size_t>(2 * n + 5)] = std::nanf("");  // column 5 is NaN
+    // The bias ends where a page ends and an unreadable one starts: the
+    // last panel's loads must stop at its last column.
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    void* pages = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(pages, MAP_FAILED);
+    ASSERT_EQ(mprotect(static_cast<char*>(pages) + page, page, PROT_NONE), 0);
+    float* bias = reinterpret_cast<float*>(static_cast<char*>(pages) + page) - n;
+    const std::vector<float> bias_values = ramp(static_cast<size_t>(n), 0.7f, 0.2f);
+    for (int64_t j = 0; j < n; ++j) bias[j] = 9.0f * bias_values[j];  // sums from -11 to 11: both clamps are taken
+    blas::PackedGemmF32 g;
+    ASSERT_TRUE(g.pack(1, n, k, b.data(), n, false, k, n, 1).is_ok());
+    if (!g.applies_epilogue()) {
+      munmap(pages, 2 * page);
+      GTEST_SKIP() << "the single-row kernel needs AVX-512";
+    }
+    for (int activation : {0, 1, 2}) {
+      SCOPED_TRACE(testing::Message() << "n " << n << ", activation " << activation);
+      blas::GemmEpilogue ep;
+      ep.bias = bias;
+      ep.activation = activation;
+      std::vector<float> c(static_cast<size_t>(n), -7.0f);
+      ASSERT_TRUE(g.run(a.data(), c.data(), ep).is_ok());
+      int below = 0, above = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        double want = bias[j];
+        for (int64_t p = 0; p < k; ++p) want += static_cast<double>(a[p]) * b[p * n + j];
+        if (j == 5) {
+          EXPECT_TRUE(std::isnan(c[j])) << "NaN stays NaN";
+          continue;
+        }
+        below += want < 0, above += want > 6;
+        if (activation >= 1 && want < 0) want = 0;
+        if (activation == 2 && want > 6) want = 6;
+        EXPECT_NEAR(c[j], want, 1e-4) << j;
+      }
+      EXPECT_GT(below, 0);
+      if (n > 10) {
+        EXPECT_GT(above, 0);
+      }
+    }
+    munmap(pages, 2 * page);
+  }
 }
 
 TEST(PackedGemm, TurnedOffFailsAndRunNeedsPack) {

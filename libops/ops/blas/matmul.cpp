@@ -24,6 +24,9 @@
 // their pass from memory: the encoder block of bench/compare_models.py,
 // whose [128, 2048] bias add took 0.13 ms inside the model, went from
 // 8.3 to 7.9 ms at 1 thread; an MLP went from 8 nodes to 3 in the same time.
+// A single row multiplied by packed weights gets both in registers from the
+// GEMV kernel instead (Note [Packed GEMV]), where a dispatch costs more
+// than the work.
 //
 // The batch dims broadcast (Note [Broadcasting]). Every matrix whose last
 // two dims already form a BLAS layout (row-major with a leading dimension,
@@ -166,7 +169,8 @@ Status blas_operand(const NDArray& a, NDArray& out, BlasLayout& layout) {
 // so the call falls back to the plain GEMM without retrying. A single row
 // is packed into panels for libops' own GEMV where the CPU has AVX-512
 // (Note [Packed GEMV] in blas/packed_gemm.cpp): MLP 784-512-512-10 batch 1
-// 36 -> 33 us at 1 thread, 25 -> 21 us at 2 (ops-run medians). Without
+// 36 -> 33 us at 1 thread, 25 -> 21 us at 2 (ops-run medians); that kernel
+// also applies the bias and activation (Note [Matmul epilogue]). Without
 // AVX-512 a single row on one thread stays with OpenBLAS' gemv, which was
 // 15% faster there than oneDNN's matmul; on more threads gemv runs on one.
 
@@ -180,9 +184,11 @@ struct PackedWeights : OpState {
 };
 
 // z = x * y from y's packed copy; false when this call does not qualify
-// (the caller then runs the plain GEMM).
+// (the caller then runs the plain GEMM). `epilogue_done`: the packed GEMM
+// also applied the bias and activation (the single-row kernel does).
 bool packed_matmul(Context& block, const NDArray& xb, const BlasLayout& xl, const NDArray& yb, const BlasLayout& yl,
-                   NDArray& zm, int64_t n, int64_t k) {
+                   NDArray& zm, int64_t n, int64_t k, const MatmulArgs& args, const NDArray* bias,
+                   bool& epilogue_done) {
   if (!block.device().is_cpu() || zm.dtype() != DataType::kFloat32 || !block.input_is_constant(1) ||
       yb.rank() != 2 || xl.trans || xl.ld != k || !xb.is_c_contiguous() || !zm.is_c_contiguous())
     return false;
@@ -201,7 +207,14 @@ bool packed_matmul(Context& block, const NDArray& xb, const BlasLayout& xl, cons
     st = fresh.get();
     block.set_op_state(std::move(fresh));
   }
-  return st->usable && st->gemm.run(static_cast<const float*>(xb.data()), static_cast<float*>(zm.data())).is_ok();
+  if (!st->usable) return false;
+  blas::GemmEpilogue ep;
+  if (st->gemm.applies_epilogue() && (bias == nullptr || bias->is_c_contiguous())) {
+    ep.bias = bias != nullptr ? static_cast<const float*>(bias->data()) : nullptr;
+    ep.activation = static_cast<int>(args.activation);
+  }
+  epilogue_done = !ep.empty() || (bias == nullptr && args.activation == 0);
+  return st->gemm.run(static_cast<const float*>(xb.data()), static_cast<float*>(zm.data()), ep).is_ok();
 }
 
 }  // namespace
@@ -255,8 +268,8 @@ CUSTOM_OP_IMPL(matmul, -1, 1, false, 0, 0) {
                dev.str().c_str());
   if (!direct) RETURN_IF_ERROR(NDArray::create(dt, zm_shape, 'c', zm));
   // The product in zm, then Note [Matmul epilogue], then z from zm.
-  auto finish = [&]() -> Status {
-    RETURN_IF_ERROR(matmul_epilogue(block, args, bias, zm));
+  auto finish = [&](bool epilogue_done = false) -> Status {
+    if (!epilogue_done) RETURN_IF_ERROR(matmul_epilogue(block, args, bias, zm));
     if (direct) return Status::ok();
     NDArray zv;
     if (swap_z) {
@@ -293,7 +306,9 @@ CUSTOM_OP_IMPL(matmul, -1, 1, false, 0, 0) {
     RETURN_IF_ERROR(blas_operand(ym, yb, yl));
   }
   const BlasLayout zl = blas_layout(zm);
-  if (!on_device && packed_matmul(block, xb, xl, yb, yl, zm, n, k)) return finish();
+  bool epilogue_done = false;
+  if (!on_device && packed_matmul(block, xb, xl, yb, yl, zm, n, k, args, bias, epilogue_done))
+    return finish(epilogue_done);
 
   // Walk the batch dims; runs along the innermost one become one
   // gemm_batched call (all of them, when the batch strides line up).
