@@ -3,7 +3,7 @@
 
   bench/compare_models.py build/cpu-release/libops.so [--models mlp_b1,resnet18_b1]
       [--threads 1,2] [--rounds 7] [--seconds 0.5] [--settle 0.2] [--via builder|onnx]
-      [--profile] [--stat mean|median]
+      [--profile] [--floor] [--stat mean|median]
 
 Needs `pip install onnxruntime onnx flatbuffers numpy` (not build
 dependencies) and flatc on PATH for the libops graph builder.
@@ -35,6 +35,18 @@ in the half second right after ONNX Runtime's runs and 15.6-15.8 ms after a
 --profile adds, per model, libops' per-node time summed by op beside ONNX
 Runtime's (its profiler, all optimizations), from one run each after the
 timing.
+
+--floor adds each model's multiply-add floor: the FLOPs of its Conv,
+ConvTranspose, MatMul, Gemm and LSTM / GRU / RNN nodes (2 per multiply-add,
+from ONNX shape inference; every other node left out) divided by the GEMM
+rate of this machine, measured in the same run as libops' float32 matmul
+of square 512 and 1024 matrices at each thread count (the best round). An
+engine that does these multiply-adds in float32 cannot run the model
+faster, so where 0.9 of ORT's time is below the floor, no kernel work
+reaches a 0.9 target. Fast algorithms do fewer: with Winograd's 3x3
+convolutions libops runs the ResNets, U-Net and conv3x3 below it. And it
+is only a lower bound: depthwise and narrow convolutions are bound by
+memory long before the FMA units.
 
 Models (float32, NCHW):
   mlp_b1, mlp_b64         784-512-512-10, ReLU, batch 1 / 64
@@ -497,6 +509,60 @@ class OrtModel:
         return by_op
 
 
+def gemm_flops(model_bytes):
+    """FLOPs (2 per multiply-add) of a model's Conv, ConvTranspose, MatMul,
+    Gemm and recurrent nodes; the --floor paragraph of the docstring."""
+    model = onnx.shape_inference.infer_shapes(onnx.load_from_string(model_bytes))
+    g = model.graph
+    shapes = {v.name: [d.dim_value for d in v.type.tensor_type.shape.dim]
+              for v in list(g.input) + list(g.value_info) + list(g.output)}
+    shapes.update({t.name: list(t.dims) for t in g.initializer})
+    gates = {"LSTM": 4, "GRU": 3, "RNN": 1}
+    flops = 0
+    for n in g.node:
+        attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
+        if n.op_type in ("Conv", "ConvTranspose"):
+            w, out, x = shapes[n.input[1]], shapes[n.output[0]], shapes[n.input[0]]
+            if n.op_type == "Conv":  # w [cout, cin / groups, kh, kw]: per output value
+                flops += 2 * int(np.prod(out)) * int(np.prod(w[1:]))
+            else:  # w [cin, cout / groups, kh, kw]: per input value
+                flops += 2 * int(np.prod(x)) * int(np.prod(w[1:]))
+        elif n.op_type == "MatMul":
+            a, out = shapes[n.input[0]], shapes[n.output[0]]
+            flops += 2 * int(np.prod(out)) * a[-1]
+        elif n.op_type == "Gemm":
+            a, out = shapes[n.input[0]], shapes[n.output[0]]
+            flops += 2 * int(np.prod(out)) * (a[0] if attrs.get("transA", 0) else a[1])
+        elif n.op_type in gates:
+            x, w = shapes[n.input[0]], shapes[n.input[1]]  # x [seq, batch, in], w [dirs, gates * h, in]
+            dirs, gh = w[0], w[1]
+            flops += 2 * x[0] * x[1] * dirs * gh * (x[2] + gh // gates[n.op_type])
+    return flops
+
+
+def gemm_peak(ops, threads, rounds=7):
+    """GF/s of libops' float32 matmul at `threads` threads: the best round
+    of square products of 512 and of 1024 (the smaller one's operands stay
+    in cache), the rate the --floor column divides by."""
+    rng = np.random.default_rng(0)
+    ops.lib.ops_set_num_threads(threads)
+    rate = 0.0
+    for n in (512, 1024):
+        a, b = rng.standard_normal((n, n), np.float32), rng.standard_normal((n, n), np.float32)
+        c = np.empty((n, n), np.float32)
+        run = ops.op_call("matmul", [a, b], [c])
+        for _ in range(3):
+            run()
+        reps = 40 if n == 512 else 5
+        for _ in range(rounds):
+            t0 = time.perf_counter()
+            for _ in range(reps):
+                run()
+            rate = max(rate, 2 * n ** 3 * reps / (time.perf_counter() - t0) / 1e9)
+        assert np.allclose(c[:4, :4], a[:4] @ b[:, :4], rtol=1e-3, atol=1e-3), f"matmul {n} is wrong"
+    return rate
+
+
 def rel_error(a, b):
     return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-30))
 
@@ -545,6 +611,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=0.5)
     ap.add_argument("--via", choices=("builder", "onnx"), default="builder")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--floor", action="store_true", help="each model's multiply-add time at this machine's GEMM rate")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--stat", choices=("mean", "median"), default="mean",
                     help="mean: per round, median over rounds (the default); median: of single runs")
@@ -557,6 +624,14 @@ def main():
         return find(name.encode(), ctypes.byref(h)) == 0
 
     rows, profiles = [], []
+    thread_counts = [int(t) for t in args.threads.split(",")]
+    peaks = {}  # threads -> GF/s (--floor)
+    if args.floor:
+        for threads in thread_counts:
+            time.sleep(args.settle)
+            peaks[threads] = gemm_peak(ops, threads)
+            print(f"GEMM rate at {threads} thread(s): libops matmul 512 / 1024, best: {peaks[threads]:.1f} GF/s",
+                  flush=True)
     for model_name in args.models.split(","):
         if model_name not in MODELS:
             sys.exit(f"unknown model {model_name!r}; models: {', '.join(MODELS)}")
@@ -569,7 +644,8 @@ def main():
             with open(onnx_path, "wb") as f:
                 f.write(model_bytes)
         x = np.random.default_rng(args.seed + 1).standard_normal(m.input_shape).astype(np.float32)
-        for threads in [int(t) for t in args.threads.split(",")]:
+        flops = gemm_flops(model_bytes) if args.floor else 0
+        for threads in thread_counts:
             ops.lib.ops_set_num_threads(threads)
             engines = {"libops": LibopsModel(ops, bytes(m.g.to_bytes()) if onnx_path is None else None, onnx_path),
                        "ort": OrtModel(model_bytes, threads, True),
@@ -583,7 +659,8 @@ def main():
                 if not err < 1e-4:
                     sys.exit(f"{model_name}: {name}'s output differs from ONNX Runtime's by {err:.2e} (relative)")
             t = time_engines(engines, args.rounds, args.seconds, args.stat, args.settle)
-            rows.append((model_name, threads, t["libops"], t["ort"], t["ort_basic"]))
+            floor = flops / peaks[threads] / 1e6 if args.floor else None  # ms
+            rows.append((model_name, threads, t["libops"], t["ort"], t["ort_basic"], floor))
             print(f"{model_name:12s} {threads}t  libops {t['libops']:9.3f} ms  ort {t['ort']:9.3f} ms  "
                   f"ort_basic {t['ort_basic']:9.3f} ms  ratio {t['libops'] / t['ort']:.2f} / "
                   f"{t['libops'] / t['ort_basic']:.2f}", flush=True)
@@ -593,9 +670,15 @@ def main():
                 profiles.append((model_name, threads, engines["libops"].profile_by_op(), prof_ort.profile_by_op()))
 
     print(f"\nmodel          threads   libops ms      ORT ms  ORT basic ms   libops/ORT  libops/ORT basic"
-          f"   (via {args.via})")
-    for name, threads, lo, o, ob in rows:
-        print(f"{name:14s} {threads:7d} {lo:11.3f} {o:11.3f} {ob:13.3f} {lo / o:12.2f} {lo / ob:17.2f}")
+          + ("    floor ms  libops/floor  ORT/floor  ORT basic/floor" if args.floor else "") + f"   (via {args.via})")
+    for name, threads, lo, o, ob, floor in rows:
+        line = f"{name:14s} {threads:7d} {lo:11.3f} {o:11.3f} {ob:13.3f} {lo / o:12.2f} {lo / ob:17.2f}"
+        if floor:
+            line += f" {floor:11.3f} {lo / floor:13.2f} {o / floor:10.2f} {ob / floor:16.2f}"
+        print(line)
+    if args.floor:
+        print("floor: the model's multiply-adds at the GEMM rate above (Winograd's 3x3 convolutions do fewer); "
+              "where ORT basic/floor is under 1.11, 0.9 of ORT basic's time is below it")
     for name, threads, lo, o in profiles:
         print(f"\n{name}, {threads} thread(s): time by op (ms, one profiled run)")
         print(f"  {'libops op':24s} {'ms':>8s}    {'ORT op':24s} {'ms':>8s}")
