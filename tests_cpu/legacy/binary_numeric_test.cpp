@@ -290,6 +290,70 @@ TEST(BinaryIgamma, FarRangesMatchReference) {
   EXPECT_TRUE(all_close(run_f(BinaryOp::igammac, DataType::kFloat64, q.x, q.y), q.z, 1e-12, 0));
 }
 
+// Note [pow of 2]: one exponent of 2 runs as x * x, which must give pow's
+// own results bit for bit: squares that overflow, underflow to subnormals
+// and to zero, NaN, infinities and signed zeros, in float32 and float64,
+// from the scalar, pairwise and broadcast groups, in place too. Exponents
+// near 2, and a y whose rank widens z, stay with pow.
+TEST(BinaryPow, SquareGivesPowsResults) {
+  const std::vector<double> xs = {0.1, -3.7, 1.5e-20, -2e-23, 1e-200, 2e19, -3e20, 1.3e155, 0.0, -0.0,
+                                  kInf, -kInf, kNaN, 1.0000001, 7.25, -123456.78};
+  const int64_t n = static_cast<int64_t>(xs.size());
+  for (DataType dt : {DataType::kFloat32, DataType::kFloat64}) {
+    SCOPED_TRACE(dtype_name(dt));
+    NDArray x = make(dt, {n}, xs);
+    std::vector<double> want;
+    for (int64_t i = 0; i < n; ++i) {
+      const double v = x.get_double(i);  // as stored (float32 rounds, 1e-200 flushes to 0)
+      want.push_back(dt == DataType::kFloat32 ? static_cast<double>(std::pow(static_cast<float>(v), 2.0f))
+                                              : std::pow(v, 2.0));
+    }
+    auto same = [&](const NDArray& z, const std::vector<double>& w) {
+      for (int64_t i = 0; i < n; ++i) {
+        const double got = z.get_double(i);
+        if (std::isnan(w[i])) {
+          EXPECT_TRUE(std::isnan(got)) << i;
+        } else {
+          EXPECT_EQ(got, w[i]) << i;
+          EXPECT_EQ(std::signbit(got), std::signbit(w[i])) << i;
+        }
+      }
+    };
+    for (ops_legacy_group_t g : {OPS_SCALAR, OPS_PAIRWISE, OPS_BROADCAST}) {
+      SCOPED_TRACE(g);
+      NDArray z = zeros(dt, {n});
+      ASSERT_OK(run_legacy(g, static_cast<int>(BinaryOp::pow), x, make(dt, {}, {2}), z));
+      same(z, want);
+    }
+    NDArray in_place;
+    ASSERT_OK(x.dup('c', in_place));
+    ASSERT_OK(run_legacy(OPS_PAIRWISE, static_cast<int>(BinaryOp::pow), in_place, make(dt, {1}, {2}), in_place));
+    same(in_place, want);
+    // Not a square: pow's own results.
+    const double near_two = dt == DataType::kFloat32 ? 2.0000002384185791 : 2.0000000000000004;
+    NDArray z = zeros(dt, {n});
+    ASSERT_OK(run_legacy(OPS_PAIRWISE, static_cast<int>(BinaryOp::pow), x, make(dt, {1}, {near_two}), z));
+    for (int64_t i = 0; i < n; ++i) {
+      const double v = x.get_double(i);
+      const double w = dt == DataType::kFloat32
+                           ? static_cast<double>(std::pow(static_cast<float>(v), static_cast<float>(near_two)))
+                           : std::pow(v, near_two);
+      if (!std::isnan(w)) {
+        EXPECT_EQ(z.get_double(i), w) << i;
+      }
+    }
+    NDArray wide = zeros(dt, {1, n});  // y [1, 1] widens z to [1, n]
+    ASSERT_OK(run_legacy(OPS_PAIRWISE, static_cast<int>(BinaryOp::pow), x, make(dt, {1, 1}, {2}), wide));
+    same(wide, want);
+  }
+  // A float32 x with a float64 exponent computes in float64: the square is exact there.
+  NDArray x = make(DataType::kFloat32, {2}, {3.0000002, -1e-30});
+  NDArray z = zeros(DataType::kFloat64, {2});
+  ASSERT_OK(run_legacy(OPS_PAIRWISE, static_cast<int>(BinaryOp::pow), x, make(DataType::kFloat64, {}, {2}), z));
+  EXPECT_EQ(z.get_double(0), x.get_double(0) * x.get_double(0));
+  EXPECT_EQ(z.get_double(1), x.get_double(1) * x.get_double(1));
+}
+
 // ---- dtypes ----
 
 TEST(BinaryDtypes, HalfPrecisionInputsComputeInFloat) {
