@@ -13,6 +13,7 @@
 
 #ifdef LIBOPS_HAVE_DNNL
 #include "libops/blas/dnnl_util.h"
+#include "libops/core/cpu_isa.h"
 #endif
 
 namespace libops::blas {
@@ -130,11 +131,31 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
   const tag w_tag = g.transposed ? tag::iohw : grouped ? tag::goihw : tag::oihw;
   const memory::desc user_x_md(x_dims, kF32, g.nchw_input ? tag::nchw : act), user_w_md(w_dims, kF32, w_tag),
       user_b_md(b_dims, kF32, tag::a), user_z_md(z_dims, kF32, act);
-  // NHWC and blocked run on the caller's layout; NCHW lets oneDNN pick its
-  // blocked one.
-  const memory::desc x_md = as_given ? user_x_md : memory::desc(x_dims, kF32, tag::any);
-  const memory::desc z_md = as_given ? user_z_md : memory::desc(z_dims, kF32, tag::any);
+  // NHWC and blocked run on the caller's layout; NCHW goes through the
+  // channel blocks of this ISA where a kernel takes them, else through the
+  // layout oneDNN picks (Note [NCHW through channel blocks]).
+  const memory::desc any_x(x_dims, kF32, tag::any), any_z(z_dims, kF32, tag::any);
+  const tag blocks = cpu_isa_supported() == CpuIsa::kAvx512 ? tag::nChw16c
+                     : cpu_isa_supported() == CpuIsa::kAvx2 ? tag::nChw8c
+                                                             : tag::any;
+  const bool try_blocks = !as_given && blocks != tag::any;
+  // An image of few channels stays nchw: oneDNN's first-layer kernels read it so.
+  const bool few_channels = !grouped && !g.transposed && g.c < (blocks == tag::nChw16c ? 16 : 8);
+  const memory::desc blocked_x(x_dims, kF32, few_channels ? tag::nchw : blocks), blocked_z(z_dims, kF32, blocks);
+  const memory::desc x_md = as_given ? user_x_md : any_x, z_md = as_given ? user_z_md : any_z;
   const memory::desc w_md(w_dims, kF32, tag::any);
+  // pd_of(x, z) with the channel blocks first where they are tried and a
+  // kernel of this ISA takes them (not oneDNN's reference code).
+  auto blocks_first = [&](auto pd_of) {
+    if (try_blocks) {
+      try {
+        auto pd = pd_of(blocked_x, blocked_z);
+        if (std::string(pd.impl_info_str()).rfind("ref", 0) != 0) return pd;
+      } catch (const dnnl::error&) {
+      }
+    }
+    return pd_of(x_md, z_md);
+  };
   // The padding after the image: what makes oneDNN's output extent oh. A
   // convolution never needs it negative (a stride's leftover rows are not
   // read); a transposed one with output padding would, which oneDNN does
@@ -155,13 +176,15 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
                      pad_r = {pad_bottom, pad_right};
   p->transposed = g.transposed;
   if (g.transposed) {
-    auto desc = has_bias ? dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                             dnnl::algorithm::deconvolution_direct, x_md, w_md,
-                                                             user_b_md, z_md, strides, dilates, pad_l, pad_r)
-                         : dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                             dnnl::algorithm::deconvolution_direct, x_md, w_md, z_md,
-                                                             strides, dilates, pad_l, pad_r);
-    const dnnl::deconvolution_forward::primitive_desc pd(desc, dnnl_util::with_user_scratchpad({}), eng);
+    const auto pd = blocks_first([&](const memory::desc& xm, const memory::desc& zm) {
+      auto desc = has_bias ? dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                               dnnl::algorithm::deconvolution_direct, xm, w_md,
+                                                               user_b_md, zm, strides, dilates, pad_l, pad_r)
+                           : dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                               dnnl::algorithm::deconvolution_direct, xm, w_md, zm,
+                                                               strides, dilates, pad_l, pad_r);
+      return dnnl::deconvolution_forward::primitive_desc(desc, dnnl_util::with_user_scratchpad({}), eng);
+    });
     p->deconv = dnnl::deconvolution_forward(pd);
     p->scratchpad = memory(pd.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
     p->impl = pd.impl_info_str();
@@ -188,7 +211,6 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
   // own blocked layouts (so x and z get reorders, NHWC as well); where
   // it has none for the case, the direct convolution runs.
   if (g.winograd) {
-    const memory::desc any_x(x_dims, kF32, tag::any), any_z(z_dims, kF32, tag::any);
     try {
       auto desc = has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
                                                              dnnl::algorithm::convolution_winograd, any_x, w_md,
@@ -210,13 +232,15 @@ std::unique_ptr<ConvPrimitives> make_primitives(const Conv2dGeometry& g, bool ha
     }
     p->residual_by_sum = false;
   }
-  auto desc = has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                         dnnl::algorithm::convolution_direct, x_md, w_md, user_b_md,
-                                                         z_md, strides, dilates, pad_l, pad_r)
-                       : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                         dnnl::algorithm::convolution_direct, x_md, w_md, z_md,
-                                                         strides, dilates, pad_l, pad_r);
-  const dnnl::convolution_forward::primitive_desc pd(desc, attr, eng);
+  const auto pd = blocks_first([&](const memory::desc& xm, const memory::desc& zm) {
+    auto desc = has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                           dnnl::algorithm::convolution_direct, xm, w_md, user_b_md,
+                                                           zm, strides, dilates, pad_l, pad_r)
+                         : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                           dnnl::algorithm::convolution_direct, xm, w_md, zm,
+                                                           strides, dilates, pad_l, pad_r);
+    return dnnl::convolution_forward::primitive_desc(desc, attr, eng);
+  });
   p->conv = dnnl::convolution_forward(pd);
   p->scratchpad = memory(pd.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
   p->impl = pd.impl_info_str();

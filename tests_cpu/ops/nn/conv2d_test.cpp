@@ -384,6 +384,54 @@ TEST(Conv2dOp, OneDnnAgreesWithIm2colOnNetworkShapes) {
   }
 }
 
+// Note [NCHW through channel blocks]: NCHW grouped convolutions go through
+// oneDNN's channel blocks where its kernels take them (depthwise) and
+// through the layout it picks otherwise (groups of 3 or 4 channels, for
+// which the blocks find only oneDNN's reference code): oneDNN must run
+// each with one of its kernels, with the im2col path's results.
+TEST(Conv2dOp, OneDnnTakesNchwGroupedConvolutionsBlockedOrNot) {
+  if (!blas::dnnl_enabled()) GTEST_SKIP() << "built without oneDNN, or LIBOPS_DNNL=0";
+  struct Case {
+    int64_t n, c, h, w, cout, groups, k, s, p, d = 1;
+  };
+  const Case cases[] = {
+      {1, 32, 23, 21, 32, 32, 3, 1, 1}, {2, 40, 18, 17, 40, 40, 3, 2, 1},  // depthwise
+      {1, 15, 12, 13, 10, 5, 3, 1, 1},  {2, 12, 9, 10, 12, 3, 3, 2, 0},   // 3 and 4 channels a group
+      {1, 32, 20, 20, 32, 32, 3, 1, 2, 2}, {1, 16, 21, 19, 16, 16, 5, 3, 2},
+      {1, 32, 20, 20, 64, 32, 3, 1, 1},   {1, 20, 15, 15, 24, 1, 3, 1, 3, 3},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << "c " << c.c << " cout " << c.cout << " groups " << c.groups << " s " << c.s);
+    NDArray x = make(DataType::kFloat32, {c.n, c.c, c.h, c.w}, ramp(c.n * c.c * c.h * c.w, 1.0));
+    const int64_t cin_g = c.c / c.groups;
+    NDArray w = make(DataType::kFloat32, {c.cout, cin_g, c.k, c.k}, ramp(c.cout * cin_g * c.k * c.k, 0.2));
+    NDArray b = make(DataType::kFloat32, {c.cout}, ramp(c.cout, 0.5));
+    std::vector<int64_t> iargs = window(c.k, c.s, c.p, c.d, 0);
+    iargs.insert(iargs.end(), {1, c.groups});  // weights_format 1 (OIHW), groups
+    Context ref;
+    {
+      Im2colOnly off;
+      ASSERT_OK(run_op("conv2d", {.in = {&x, &w, &b}, .i = iargs}, ref));
+    }
+    const NDArray& want = *ref.output(0);
+    blas::Conv2dGeometry g;
+    g.n = c.n, g.c = c.c, g.h = c.h, g.w = c.w, g.cout = c.cout, g.kh = g.kw = c.k, g.sh = g.sw = c.s;
+    g.pad_top = g.pad_left = c.p, g.groups = c.groups, g.dh = g.dw = c.d;
+    g.oh = want.dim(2), g.ow = want.dim(3);
+    const std::string kernel = blas::dnnl_conv2d_kernel(g, true, 1);
+    EXPECT_NE(kernel, "") << "oneDNN refused the case";
+    EXPECT_NE(kernel.rfind("ref", 0), 0u) << "oneDNN's reference code, not one of its kernels: " << kernel;
+    NDArray z = zeros(DataType::kFloat32, want.shape());
+    const Status st = blas::dnnl_conv2d_f32(g, x.data_as<float>(), w.data_as<float>(), b.data_as<float>(),
+                                            z.data_as<float>(), 1);
+    ASSERT_TRUE(st.is_ok()) << st.message();
+    double peak = 0, worst = 0;
+    for (int64_t i = 0; i < want.length(); ++i) peak = std::max(peak, std::fabs(want.get_double(i)));
+    for (int64_t i = 0; i < want.length(); ++i)
+      worst = std::max(worst, std::fabs(z.get_double(i) - want.get_double(i)));
+    EXPECT_LE(worst, 1e-5 * peak);
+  }
+}
 
 // Note [NCHW pointwise]: an NCHW 1x1 convolution on images of 128 pixels
 // or more is one GEMM per image, with oneDNN on as well; bias and
