@@ -31,6 +31,7 @@
 // An input with no elements (C = 0, or H or W = 0 with padding) has only
 // empty windows: the output is zero (plus the bias for conv2d), as on the CPU.
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdint>
 #include <initializer_list>
@@ -273,8 +274,67 @@ Status cudnn_call_error(cudnnStatus_t s, const char* what) {
   return e;
 }
 
-// y = conv(x, w) with the first algorithm in the order cuDNN's heuristics
-// rank them that runs within kMaxConvWorkspace (float32: FMA kernels only).
+// Note [cuDNN algorithm cache]
+// Ranking the algorithms (cudnnGetConvolutionForwardAlgorithm_v7) is host
+// work on every call, which a graph would pay per convolution node per run.
+// Each thread keeps, per device, the algorithm that ran for a call's whole
+// geometry and dtype, with its math type and workspace size (the last 64
+// geometries, most recent first); a later call with the same key runs it
+// directly, and goes back to the ranking only if it fails.
+struct ConvAlgoKey {
+  int device = 0;
+  DataType dtype = DataType::kFloat32;
+  bool nchw = true;
+  std::array<int64_t, 20> extents{};
+  bool operator==(const ConvAlgoKey&) const = default;
+};
+
+ConvAlgoKey conv_algo_key(Device device, const Conv2dDesc& d) {
+  ConvAlgoKey k;
+  k.device = device.index, k.dtype = d.dtype, k.nchw = d.g.nchw;
+  const Geometry2d& g = d.g;
+  const Window2d& w = d.win;
+  k.extents = {g.block, g.n,  g.c,  g.h,  g.w,  g.oh, g.ow, g.pad_top, g.pad_left, w.kh,
+               w.kw,    w.sh, w.sw, w.ph, w.pw, w.dh, w.dw, w.same,    d.cout,     d.groups};
+  return k;
+}
+
+struct ConvAlgo {
+  cudnnConvolutionFwdAlgo_t algo;
+  cudnnMathType_t math;
+  size_t workspace;
+};
+
+// The calling thread's remembered algorithms, most recently used first.
+std::vector<std::pair<ConvAlgoKey, ConvAlgo>>& conv_algos() {
+  thread_local std::vector<std::pair<ConvAlgoKey, ConvAlgo>> cache;
+  return cache;
+}
+
+const ConvAlgo* find_conv_algo(const ConvAlgoKey& key) {
+  auto& cache = conv_algos();
+  for (size_t i = 0; i < cache.size(); ++i) {
+    if (!(cache[i].first == key)) continue;
+    std::rotate(cache.begin(), cache.begin() + static_cast<std::ptrdiff_t>(i),
+                cache.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    return &cache.front().second;
+  }
+  return nullptr;
+}
+
+void remember_conv_algo(const ConvAlgoKey& key, const ConvAlgo& algo) {
+  constexpr size_t kMaxEntries = 64;
+  auto& cache = conv_algos();
+  cache.erase(std::remove_if(cache.begin(), cache.end(), [&](const auto& e) { return e.first == key; }),
+              cache.end());
+  cache.insert(cache.begin(), {key, algo});
+  if (cache.size() > kMaxEntries) cache.pop_back();
+}
+
+// y = conv(x, w) with the algorithm that ran last time for this call's key
+// (Note [cuDNN algorithm cache]), else the first in the order cuDNN's
+// heuristics rank them that runs within kMaxConvWorkspace (float32: FMA
+// kernels only).
 // What every run starts with: cuDNN's type for `dtype`, the arrays synced
 // to the device, and the calling thread's context and cuDNN handle there.
 struct Run {
@@ -300,13 +360,25 @@ Status convolve(cuda::LaunchContext* ctx, cudnnHandle_t handle, const Conv2dDesc
   ConvDesc cd;
   RETURN_IF_ERROR(cd.set(desc.g, desc.win, desc.groups, compute));
   RETURN_IF_ERROR(cd.set_math(math));
+  const Blend blend(desc.dtype);
+  const ConvAlgoKey key = conv_algo_key(device, desc);
+  if (const ConvAlgo* known = find_conv_algo(key)) {
+    const ConvAlgo a = *known;
+    RETURN_IF_ERROR(cd.set_math(a.math));
+    void* workspace = nullptr;
+    if (a.workspace == 0 || ctx->workspace(a.workspace, &workspace).is_ok()) {
+      const cudnnStatus_t s = cudnnConvolutionForward(handle, blend.one(), xd.get(), x, wd.get(), w, cd.get(), a.algo,
+                                                      workspace, a.workspace, blend.zero(), yd.get(), y);
+      if (s == CUDNN_STATUS_SUCCESS) return Status::ok();
+    }
+    RETURN_IF_ERROR(cd.set_math(math));  // rank again, as for a new key
+  }
   int max_algos = 0;
   LIBOPS_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithmMaxCount(handle, &max_algos));
   std::vector<cudnnConvolutionFwdAlgoPerf_t> perf(static_cast<size_t>(std::max(max_algos, 1)));
   int returned = 0;
   LIBOPS_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithm_v7(handle, xd.get(), wd.get(), cd.get(), yd.get(),
                                                             static_cast<int>(perf.size()), &returned, perf.data()));
-  const Blend blend(desc.dtype);
   Status last = Status::error(StatusCode::kNotImplemented, "cuDNN offers no algorithm for it");
   for (int i = 0; i < returned; ++i) {
     const cudnnConvolutionFwdAlgoPerf_t& p = perf[static_cast<size_t>(i)];
@@ -335,7 +407,10 @@ Status convolve(cuda::LaunchContext* ctx, cudnnHandle_t handle, const Conv2dDesc
     }
     s = cudnnConvolutionForward(handle, blend.one(), xd.get(), x, wd.get(), w, cd.get(), p.algo, workspace, bytes,
                                 blend.zero(), yd.get(), y);
-    if (s == CUDNN_STATUS_SUCCESS) return Status::ok();
+    if (s == CUDNN_STATUS_SUCCESS) {
+      remember_conv_algo(key, {p.algo, fp32 ? CUDNN_FMA_MATH : p.mathType, bytes});
+      return Status::ok();
+    }
     last = cudnn_call_error(s, "cudnnConvolutionForward");
     if (last.code() != StatusCode::kNotImplemented) return last;
   }
