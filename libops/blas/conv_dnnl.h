@@ -10,8 +10,8 @@
 //  an NCHW call reorders x into the blocked layout, convolves, and reorders
 //  z back (Note [NCHW through channel blocks]); an NHWC or blocked
 //  (channel_block) call runs on x and z as they are (oneDNN has direct
-//  kernels for nhwc). The weights are reordered on every call: no cache
-//  yet knows that a graph's weights never change.
+//  kernels for nhwc). The weights are reordered on every call unless the
+//  caller keeps them (Note [Cached convolution weights]).
 //  Each thread keeps the primitives it made, keyed by the whole geometry
 //  and the thread count they were planned for, with their scratch buffers,
 //  so a repeated shape (every run of a graph) creates nothing. oneDNN uses
