@@ -471,6 +471,15 @@ Status gemm_batched(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64
   };
   const int64_t work = m * n * std::max<int64_t>(k, 1);
   const bool blas_dtype = dtype == DataType::kFloat32 || dtype == DataType::kFloat64;
+  // BLAS GEMMs too small for run_blas to split but big enough not to
+  // contend inside OpenBLAS (below) take whole entries per thread: an
+  // attention's 8 heads of 128x128x64 ran on one thread at 2.
+  if (blas_dtype && batch > 1 && work >= kSmallGemm && work < 2 * kBlasWorkPerThread && get_num_threads() > 1) {
+    parallel_for(batch, std::max<int64_t>(1, kBlasWorkPerThread / work), [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) one(i);
+    });
+    return Status::ok();
+  }
   if (blas_dtype || work > kSmallGemm) {
     // BLAS calls run one after the other: run_blas splits big ones over
     // the threads (Note [GEMM threads]), and concurrent calls of small ones

@@ -2,6 +2,7 @@
 // against a double-precision reference, plus the wrap-around and argument
 // rules of Note [GEMM dtypes].
 #include "libops/blas/gemm.h"
+#include "libops/core/parallel.h"
 
 #include <gtest/gtest.h>
 
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "test_util.h"
@@ -202,6 +204,38 @@ TEST(Gemm, BatchedMatchesSingleCallsWithSharedB) {
   ASSERT_OK(blas::gemm_batched(DataType::kInt16, false, true, 2, 2, 2, 2.0, ai.data(), 2, 4, bi.data(), 2, 0, 0.0,
                                ci.data(), 2, 4, 2));
   EXPECT_EQ(ci, (std::vector<int16_t>{2, 4, 6, 8, 10, 12, 14, 16}));
+}
+
+// Entries too small to split but not tiny (64x80x72 here, as an attention
+// head's products) run whole entries per thread at 2 threads: each must
+// equal its own single-threaded call, beta's C and leading dims included,
+// in float32 and float64.
+TEST(Gemm, BatchedEntriesSplitBetweenThreadsMatchSingleCalls) {
+  const int64_t batch = 5, m = 64, n = 80, k = 72, lda = k + 3, ldb = n + 1, ldc = n + 2;
+  const int64_t sa = m * lda + 7, sb = k * ldb + 5, sc = m * ldc + 3;
+  auto check = [&](auto zero) {
+    using T = decltype(zero);
+    const DataType dt = std::is_same_v<T, float> ? DataType::kFloat32 : DataType::kFloat64;
+    auto a = random_values<T>(static_cast<size_t>(batch * sa), 21);
+    auto b = random_values<T>(static_cast<size_t>(batch * sb), 22);
+    const auto c0 = random_values<T>(static_cast<size_t>(batch * sc), 23);
+    for (bool trans_b : {false, true}) {
+      SCOPED_TRACE(testing::Message() << dtype_name(dt) << (trans_b ? " trans_b" : ""));
+      const int64_t ld_b = trans_b ? k + 1 : ldb;
+      std::vector<T> c = c0, want = c0;
+      set_num_threads(1);
+      for (int64_t i = 0; i < batch; ++i)
+        ASSERT_OK(blas::gemm(dt, false, trans_b, m, n, k, 1.5, a.data() + i * sa, lda, b.data() + i * sb, ld_b, 0.5,
+                             want.data() + i * sc, ldc));
+      set_num_threads(2);
+      ASSERT_OK(blas::gemm_batched(dt, false, trans_b, m, n, k, 1.5, a.data(), lda, sa, b.data(), ld_b, sb, 0.5,
+                                   c.data(), ldc, sc, batch));
+      set_num_threads(0);
+      EXPECT_EQ(c, want);
+    }
+  };
+  check(0.0f);
+  check(0.0);
 }
 
 TEST(Gemm, RejectsBadArguments) {
