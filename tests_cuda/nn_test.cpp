@@ -247,11 +247,15 @@ std::vector<int64_t> with_format(std::vector<int64_t> iargs, bool nhwc, int64_t 
   return iargs;
 }
 
+// Each geometry twice: the second call runs the algorithm cuDNN's ranking
+// gave the first (Note [cuDNN algorithm cache]).
 TEST(CudaNn, Conv2dMatchesTheCpu) {
   REQUIRE_CUDA_DEVICE();
   for (DataType t : {DataType::kFloat32, DataType::kFloat16})
     for (const ConvGeometry& c : kConvGeometries)
-      expect_cuda_matches_cpu("conv2d", conv_inputs(c), with_format(c.iargs, c.nhwc, c.groups), {}, t, c.name);
+      for (const char* pass : {"", " (remembered algorithm)"})
+        expect_cuda_matches_cpu("conv2d", conv_inputs(c), with_format(c.iargs, c.nhwc, c.groups), {}, t,
+                                std::string(c.name) + pass);
 }
 
 // conv2d's activation arg (i arg 12): relu and relu6 after the bias, by
@@ -294,7 +298,8 @@ TEST(CudaNn, Deconv2dMatchesTheCpu) {
             make(dt, {s[1], c.cout, c.iargs[0], c.iargs[1]}, ramp(s[1] * c.cout * c.iargs[0] * c.iargs[1], 0.2, 1.1)),
             make(dt, {c.cout}, ramp(c.cout, 0.5, 2.3))};
       };
-      expect_cuda_matches_cpu("deconv2d", inputs, c.iargs, {}, t, c.name);
+      for (const char* pass : {"", " (remembered algorithm)"})  // Note [cuDNN algorithm cache]
+        expect_cuda_matches_cpu("deconv2d", inputs, c.iargs, {}, t, std::string(c.name) + pass);
     }
 }
 

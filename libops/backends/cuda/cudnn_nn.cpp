@@ -275,23 +275,25 @@ Status cudnn_call_error(cudnnStatus_t s, const char* what) {
 }
 
 // Note [cuDNN algorithm cache]
-// Ranking the algorithms (cudnnGetConvolutionForwardAlgorithm_v7) is host
-// work on every call, which a graph would pay per convolution node per run.
-// Each thread keeps, per device, the algorithm that ran for a call's whole
-// geometry and dtype, with its math type and workspace size (the last 64
-// geometries, most recent first); a later call with the same key runs it
-// directly, and goes back to the ranking only if it fails.
+// Ranking the algorithms (cudnnGet*Algorithm_v7) is host work on every
+// call, which a graph would pay per convolution node per run. Each thread
+// keeps, per device, the algorithm that ran for a call's whole geometry,
+// dtype and direction (conv2d forward, deconv2d backward data), with its
+// math type and workspace size (the last 64 keys, most recent first); a
+// later call with the same key runs it directly, and goes back to the
+// ranking only if it fails.
 struct ConvAlgoKey {
   int device = 0;
   DataType dtype = DataType::kFloat32;
   bool nchw = true;
+  bool transposed = false;  // deconv2d: the algorithm is a cudnnConvolutionBwdDataAlgo_t
   std::array<int64_t, 20> extents{};
   bool operator==(const ConvAlgoKey&) const = default;
 };
 
-ConvAlgoKey conv_algo_key(Device device, const Conv2dDesc& d) {
+ConvAlgoKey conv_algo_key(Device device, const Conv2dDesc& d, bool transposed) {
   ConvAlgoKey k;
-  k.device = device.index, k.dtype = d.dtype, k.nchw = d.g.nchw;
+  k.device = device.index, k.dtype = d.dtype, k.nchw = d.g.nchw, k.transposed = transposed;
   const Geometry2d& g = d.g;
   const Window2d& w = d.win;
   k.extents = {g.block, g.n,  g.c,  g.h,  g.w,  g.oh, g.ow, g.pad_top, g.pad_left, w.kh,
@@ -300,7 +302,7 @@ ConvAlgoKey conv_algo_key(Device device, const Conv2dDesc& d) {
 }
 
 struct ConvAlgo {
-  cudnnConvolutionFwdAlgo_t algo;
+  int algo;  // cudnnConvolutionFwdAlgo_t, or cudnnConvolutionBwdDataAlgo_t for a transposed key
   cudnnMathType_t math;
   size_t workspace;
 };
@@ -329,6 +331,24 @@ void remember_conv_algo(const ConvAlgoKey& key, const ConvAlgo& algo) {
               cache.end());
   cache.insert(cache.begin(), {key, algo});
   if (cache.size() > kMaxEntries) cache.pop_back();
+}
+
+// Runs the algorithm remembered for `key`, if any, with its math type set
+// on cd: run_algo(algo, workspace, bytes) gives cuDNN's status. True when it
+// ran; otherwise cd is back at `math`, for the ranking.
+template <typename RunAlgo>
+Status run_known_algo(cuda::LaunchContext* ctx, ConvDesc& cd, const ConvAlgoKey& key, cudnnMathType_t math,
+                      RunAlgo run_algo, bool& ran) {
+  ran = false;
+  const ConvAlgo* known = find_conv_algo(key);
+  if (known == nullptr) return Status::ok();
+  const ConvAlgo a = *known;
+  RETURN_IF_ERROR(cd.set_math(a.math));
+  void* workspace = nullptr;
+  if (a.workspace == 0 || ctx->workspace(a.workspace, &workspace).is_ok())
+    ran = run_algo(a.algo, workspace, a.workspace) == CUDNN_STATUS_SUCCESS;
+  if (!ran) RETURN_IF_ERROR(cd.set_math(math));
+  return Status::ok();
 }
 
 // y = conv(x, w) with the algorithm that ran last time for this call's key
@@ -361,18 +381,17 @@ Status convolve(cuda::LaunchContext* ctx, cudnnHandle_t handle, const Conv2dDesc
   RETURN_IF_ERROR(cd.set(desc.g, desc.win, desc.groups, compute));
   RETURN_IF_ERROR(cd.set_math(math));
   const Blend blend(desc.dtype);
-  const ConvAlgoKey key = conv_algo_key(device, desc);
-  if (const ConvAlgo* known = find_conv_algo(key)) {
-    const ConvAlgo a = *known;
-    RETURN_IF_ERROR(cd.set_math(a.math));
-    void* workspace = nullptr;
-    if (a.workspace == 0 || ctx->workspace(a.workspace, &workspace).is_ok()) {
-      const cudnnStatus_t s = cudnnConvolutionForward(handle, blend.one(), xd.get(), x, wd.get(), w, cd.get(), a.algo,
-                                                      workspace, a.workspace, blend.zero(), yd.get(), y);
-      if (s == CUDNN_STATUS_SUCCESS) return Status::ok();
-    }
-    RETURN_IF_ERROR(cd.set_math(math));  // rank again, as for a new key
-  }
+  const ConvAlgoKey key = conv_algo_key(device, desc, false);
+  bool ran = false;
+  RETURN_IF_ERROR(run_known_algo(
+      ctx, cd, key, math,
+      [&](int algo, void* workspace, size_t bytes) {
+        return cudnnConvolutionForward(handle, blend.one(), xd.get(), x, wd.get(), w, cd.get(),
+                                       static_cast<cudnnConvolutionFwdAlgo_t>(algo), workspace, bytes, blend.zero(),
+                                       yd.get(), y);
+      },
+      ran));
+  if (ran) return Status::ok();
   int max_algos = 0;
   LIBOPS_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithmMaxCount(handle, &max_algos));
   std::vector<cudnnConvolutionFwdAlgoPerf_t> perf(static_cast<size_t>(std::max(max_algos, 1)));
@@ -408,7 +427,7 @@ Status convolve(cuda::LaunchContext* ctx, cudnnHandle_t handle, const Conv2dDesc
     s = cudnnConvolutionForward(handle, blend.one(), xd.get(), x, wd.get(), w, cd.get(), p.algo, workspace, bytes,
                                 blend.zero(), yd.get(), y);
     if (s == CUDNN_STATUS_SUCCESS) {
-      remember_conv_algo(key, {p.algo, fp32 ? CUDNN_FMA_MATH : p.mathType, bytes});
+      remember_conv_algo(key, {static_cast<int>(p.algo), fp32 ? CUDNN_FMA_MATH : p.mathType, bytes});
       return Status::ok();
     }
     last = cudnn_call_error(s, "cudnnConvolutionForward");
@@ -542,18 +561,31 @@ Status cudnn_deconv2d(Device device, const Conv2dDesc& desc, const NDArray& x, c
     const cudnnDataType_t compute = desc.dtype == DataType::kFloat64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
     ConvDesc cd;
     RETURN_IF_ERROR(cd.set(g, desc.win, 1, compute));
-    RETURN_IF_ERROR(cd.set_math(fp32 ? CUDNN_FMA_MATH
-                                     : desc.dtype == DataType::kFloat64 ? CUDNN_DEFAULT_MATH : CUDNN_TENSOR_OP_MATH));
+    const cudnnMathType_t math = fp32                                ? CUDNN_FMA_MATH
+                                 : desc.dtype == DataType::kFloat64 ? CUDNN_DEFAULT_MATH
+                                                                    : CUDNN_TENSOR_OP_MATH;
+    RETURN_IF_ERROR(cd.set_math(math));
+    const Blend blend(desc.dtype);
+    bool done = false;
+    const ConvAlgoKey key = conv_algo_key(device, desc, true);  // Note [cuDNN algorithm cache]
+    RETURN_IF_ERROR(run_known_algo(
+        run.ctx, cd, key, math,
+        [&](int algo, void* workspace, size_t bytes) {
+          const auto bwd = static_cast<cudnnConvolutionBwdDataAlgo_t>(algo);
+          return cudnnConvolutionBackwardData(run.handle, blend.one(), wd.get(), w.device_data(), xd.get(),
+                                              x.device_data(), cd.get(), bwd, workspace, bytes, blend.zero(), zd.get(),
+                                              z.device_data());
+        },
+        done));
     int max_algos = 0;
-    LIBOPS_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithmMaxCount(run.handle, &max_algos));
+    if (!done) LIBOPS_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithmMaxCount(run.handle, &max_algos));
     std::vector<cudnnConvolutionBwdDataAlgoPerf_t> perf(static_cast<size_t>(std::max(max_algos, 1)));
     int returned = 0;
-    LIBOPS_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithm_v7(run.handle, wd.get(), xd.get(), cd.get(), zd.get(),
-                                                                   static_cast<int>(perf.size()), &returned,
-                                                                   perf.data()));
-    const Blend blend(desc.dtype);
+    if (!done)
+      LIBOPS_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithm_v7(run.handle, wd.get(), xd.get(), cd.get(),
+                                                                     zd.get(), static_cast<int>(perf.size()),
+                                                                     &returned, perf.data()));
     Status last = Status::error(StatusCode::kNotImplemented, "cuDNN offers no algorithm for it");
-    bool done = false;
     for (int i = 0; i < returned && !done; ++i) {
       const cudnnConvolutionBwdDataAlgoPerf_t& p = perf[static_cast<size_t>(i)];
       if (p.status != CUDNN_STATUS_SUCCESS) continue;
@@ -572,6 +604,7 @@ Status cudnn_deconv2d(Device device, const Conv2dDesc& desc, const NDArray& x, c
                                         cd.get(), p.algo, workspace, bytes, blend.zero(), zd.get(), z.device_data());
       if (st == CUDNN_STATUS_SUCCESS) {
         done = true;
+        remember_conv_algo(key, {static_cast<int>(p.algo), fp32 ? CUDNN_FMA_MATH : p.mathType, bytes});
       } else {
         last = cudnn_call_error(st, "cudnnConvolutionBackwardData");
         if (last.code() != StatusCode::kNotImplemented) return last;
