@@ -351,10 +351,6 @@ Status run_known_algo(cuda::LaunchContext* ctx, ConvDesc& cd, const ConvAlgoKey&
   return Status::ok();
 }
 
-// y = conv(x, w) with the algorithm that ran last time for this call's key
-// (Note [cuDNN algorithm cache]), else the first in the order cuDNN's
-// heuristics rank them that runs within kMaxConvWorkspace (float32: FMA
-// kernels only).
 // What every run starts with: cuDNN's type for `dtype`, the arrays synced
 // to the device, and the calling thread's context and cuDNN handle there.
 struct Run {
@@ -370,6 +366,10 @@ Status begin_run(Device device, DataType dtype, std::initializer_list<const NDAr
   return run.ctx->cudnn(&run.handle);
 }
 
+// y = conv(x, w) with the algorithm that ran last time for this call's key
+// (Note [cuDNN algorithm cache]), else the first in the order cuDNN's
+// heuristics rank them that runs within kMaxConvWorkspace (float32: FMA
+// kernels only).
 Status convolve(cuda::LaunchContext* ctx, cudnnHandle_t handle, const Conv2dDesc& desc, const TensorDesc& xd,
                 const void* x, const FilterDesc& wd, const void* w, const TensorDesc& yd, void* y, Device device) {
   const bool fp32 = desc.dtype == DataType::kFloat32;
