@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""Runs ONNX's own node tests (the onnx wheel's backend/test/data/node) through
+`ops-run model.onnx`, as a user would run a model, and compares every output
+with the test's expected values.
+
+    python3 tools/onnx_node_tests.py build/cpu-release/ops-run [--jobs 2]
+        [--filter SUBSTRING] [--show-failures] [--json results.json]
+        [--expect tests_cpu/onnx_node_tests_pass.txt] [--write-expect FILE]
+
+Each test folder holds model.onnx and test_data_set_*/input_*.pb and
+output_*.pb (TensorProtos). The inputs are written as .npy files, ops-run
+runs the model on them (--output-dir), and each output must have the expected
+dtype and shape and agree within rtol 1e-3, atol 1e-7 (onnx.backend.test's
+defaults), NaNs in the same places. A test whose inputs or outputs are
+sequences or optionals cannot be fed through ops-run's .npy files; it counts
+as failed ("sequence or optional input/output").
+
+--expect FILE: the names of tests that must pass (one a line; '#' comments).
+The run exits non-zero when one of them fails, so a change that breaks an
+operator that used to import is caught; tests that pass and are not listed are
+reported, to be added with --write-expect.
+
+Results are summarized by the first line of each failure, so the largest
+groups of refusals come first.
+"""
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+RTOL, ATOL = 1e-3, 1e-7
+TIMEOUT_S = 60
+
+
+def node_test_root():
+    import onnx
+    return os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "node")
+
+
+def read_pb(path):
+    """A test's input or output file: (kind, name, value). kind is 'tensor',
+    or 'other' for sequences and optionals (not fed through .npy files)."""
+    import onnx
+    from onnx import numpy_helper
+    with open(path, "rb") as f:
+        data = f.read()
+    t = onnx.TensorProto()
+    try:
+        t.ParseFromString(data)
+    except Exception:  # noqa: BLE001 - not a tensor: a sequence or an optional
+        return "other", "", None
+    # A SequenceProto or OptionalProto parses as a TensorProto with junk
+    # fields; a real tensor has a data type.
+    if t.data_type == 0:
+        return "other", t.name, None
+    return "tensor", t.name, numpy_helper.to_array(t)
+
+
+def model_io(model_path):
+    import onnx
+    m = onnx.load(model_path, load_external_data=False)
+    inits = {i.name for i in m.graph.initializer}
+    ins = [(i.name, i.type.WhichOneof("value")) for i in m.graph.input if i.name not in inits]
+    outs = [(o.name, o.type.WhichOneof("value")) for o in m.graph.output]
+    return ins, outs
+
+
+def first_line(text):
+    for line in text.strip().splitlines():
+        line = line.strip()
+        if line:
+            return line
+    return "(no message)"
+
+
+def compare(name, got, want):
+    if got.dtype != want.dtype:
+        # ops-run writes bool as |b1 and strings are not supported; a dtype
+        # difference is a failure either way.
+        return f"output '{name}': dtype {got.dtype}, expected {want.dtype}"
+    if got.shape != want.shape:
+        return f"output '{name}': shape {list(got.shape)}, expected {list(want.shape)}"
+    if want.dtype.kind in "fc":
+        if not np.array_equal(np.isnan(got), np.isnan(want)):
+            return f"output '{name}': NaNs in other places"
+        ok = np.isclose(got, want, rtol=RTOL, atol=ATOL, equal_nan=True)
+        if not ok.all():
+            bad = np.argwhere(~ok)[0]
+            i = tuple(bad)
+            return (f"output '{name}': {int((~ok).sum())} of {ok.size} values differ "
+                    f"(first at {list(i)}: {got[i]!r}, expected {want[i]!r})")
+    elif not np.array_equal(got, want):
+        ne = got != want
+        i = tuple(np.argwhere(ne)[0])
+        return f"output '{name}': {int(ne.sum())} of {ne.size} values differ (first at {list(i)}: {got[i]!r}, expected {want[i]!r})"
+    return None
+
+
+def run_test(ops_run, test_dir):
+    """Returns (status, message): status 'pass' or 'fail'."""
+    model = os.path.join(test_dir, "model.onnx")
+    try:
+        ins, outs = model_io(model)
+    except Exception as e:  # noqa: BLE001
+        return "fail", f"the onnx package cannot read the model: {e}"
+    if any(kind != "tensor_type" for _, kind in ins + outs):
+        return "fail", "sequence or optional input/output (not fed through .npy)"
+    sets = sorted(d for d in os.listdir(test_dir) if d.startswith("test_data_set_"))
+    if not sets:
+        return "fail", "no test data"
+    for ds in sets:
+        ds_dir = os.path.join(test_dir, ds)
+        with tempfile.TemporaryDirectory() as tmp:
+            args = [ops_run, model]
+            n_in = len([f for f in os.listdir(ds_dir) if f.startswith("input_")])
+            if n_in != len(ins):
+                return "fail", f"{ds}: {n_in} input files for {len(ins)} graph inputs"
+            for k, (name, _) in enumerate(ins):
+                kind, _, value = read_pb(os.path.join(ds_dir, f"input_{k}.pb"))
+                if kind != "tensor":
+                    return "fail", "sequence or optional input/output (not fed through .npy)"
+                if value.dtype.kind in "OUS":
+                    return "fail", "string tensor input (no .npy string dtype in libops)"
+                path = os.path.join(tmp, f"in{k}.npy")
+                np.save(path, value)
+                args += ["--input", f"{name}={path}"]
+            out_dir = os.path.join(tmp, "out")
+            os.mkdir(out_dir)
+            args += ["--output-dir", out_dir]
+            try:
+                p = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                return "fail", f"timed out after {TIMEOUT_S} s"
+            if p.returncode != 0:
+                msg = first_line(p.stderr)
+                if p.returncode < 0:
+                    msg = f"CRASH (signal {-p.returncode}): {msg}"
+                return "fail", msg
+            for k, (name, _) in enumerate(outs):
+                kind, _, want = read_pb(os.path.join(ds_dir, f"output_{k}.pb"))
+                if kind != "tensor":
+                    return "fail", "sequence or optional input/output (not fed through .npy)"
+                got_path = os.path.join(out_dir, f"{name}.npy")
+                if not os.path.exists(got_path):
+                    return "fail", f"output '{name}' was not written"
+                got = np.load(got_path, allow_pickle=False)
+                err = compare(name, got, want)
+                if err:
+                    return "fail", f"{ds}: {err}"
+    return "pass", ""
+
+
+def reason_key(msg):
+    """Groups messages that differ only in node names, numbers and values."""
+    m = re.sub(r"^ops-run: \S*model\.onnx: (onnx: )?", "", msg)
+    m = re.sub(r"^test_data_set_\d+: ", "", m)
+    m = re.sub(r"node \d+ '[^']*' ", "node N ", m)
+    m = re.sub(r"'[^']*'", "'…'", m)
+    m = re.sub(r"\[[^\]]*\]", "[…]", m)
+    m = re.sub(r"\d+(\.\d+)?(e[-+]?\d+)?", "N", m)
+    return m[:200]
+
+
+def read_expect(path):
+    names = set()
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                names.add(line)
+    return names
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("ops_run")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--filter", default="")
+    ap.add_argument("--show-failures", action="store_true", help="print every failing test with its message")
+    ap.add_argument("--json", help="write {test: [status, message]} here")
+    ap.add_argument("--expect", help="tests that must pass (exits 1 when one fails)")
+    ap.add_argument("--write-expect", help="write the passing tests' names here")
+    ap.add_argument("--groups", type=int, default=25, help="how many failure groups to print")
+    a = ap.parse_args(argv)
+
+    root = node_test_root()
+    tests = sorted(t for t in os.listdir(root) if a.filter in t)
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        futs = {pool.submit(run_test, a.ops_run, os.path.join(root, t)): t for t in tests}
+        for fut in concurrent.futures.as_completed(futs):
+            results[futs[fut]] = fut.result()
+
+    passed = sorted(t for t, (s, _) in results.items() if s == "pass")
+    failed = sorted(t for t, (s, _) in results.items() if s != "pass")
+    import onnx
+    print(f"ONNX {onnx.__version__} node tests: {len(passed)} of {len(tests)} pass "
+          f"({100.0 * len(passed) / max(1, len(tests)):.1f}%), {len(failed)} fail")
+
+    groups = collections.Counter(reason_key(results[t][1]) for t in failed)
+    example = {}
+    for t in failed:
+        example.setdefault(reason_key(results[t][1]), (t, results[t][1]))
+    for key, n in groups.most_common(a.groups):
+        t, msg = example[key]
+        print(f"{n:5d}  {msg[:220]}  (e.g. {t})")
+    if a.show_failures:
+        for t in failed:
+            print(f"FAIL {t}: {results[t][1]}")
+    crashes = [t for t in failed if results[t][1].startswith("CRASH")]
+    for t in crashes:
+        print(f"CRASH {t}: {results[t][1]}")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({t: list(results[t]) for t in tests}, f, indent=1, sort_keys=True)
+    if a.write_expect:
+        with open(a.write_expect, "w") as f:
+            f.write(f"# ONNX {onnx.__version__} node tests that pass through ops-run "
+                    f"(tools/onnx_node_tests.py --write-expect); one a line.\n")
+            f.write("\n".join(passed) + "\n")
+    status = 0
+    if crashes:
+        status = 1
+    if a.expect:
+        expected = read_expect(a.expect)
+        regressed = sorted(t for t in expected if t in results and results[t][0] != "pass")
+        missing = sorted(t for t in expected if t not in results and not a.filter)
+        new = sorted(t for t in passed if t not in expected)
+        for t in regressed:
+            print(f"REGRESSED {t}: {results[t][1]}")
+        for t in missing:
+            print(f"MISSING {t}: listed in {a.expect} but not in this onnx wheel")
+        if new:
+            print(f"{len(new)} tests pass that {a.expect} does not list (add them with --write-expect)")
+        if regressed or missing:
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
