@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -212,7 +213,10 @@ TEST(Gemm, BatchedMatchesSingleCallsWithSharedB) {
 // in float32 and float64.
 TEST(Gemm, BatchedEntriesSplitBetweenThreadsMatchSingleCalls) {
   const int64_t batch = 5, m = 64, n = 80, k = 72, lda = k + 3, ldb = n + 1, ldc = n + 2;
-  const int64_t sa = m * lda + 7, sb = k * ldb + 5, sc = m * ldc + 3;
+  // B's stride covers it plain (k rows of ldb) and transposed (n rows of
+  // k + 1): a stride of k * ldb alone had the last transposed entry read
+  // past the buffer, which made the comparison fail now and then.
+  const int64_t sa = m * lda + 7, sb = std::max(k * ldb, n * (k + 1)) + 5, sc = m * ldc + 3;
   auto check = [&](auto zero) {
     using T = decltype(zero);
     const DataType dt = std::is_same_v<T, float> ? DataType::kFloat32 : DataType::kFloat64;
