@@ -73,7 +73,8 @@ fi
 # ---- dependencies ----
 # Debian packages the build needs, and the file that proves each is there.
 DEB_PACKAGES=(cmake g++ make ninja-build flatbuffers-compiler libflatbuffers-dev libspdlog-dev libopenblas-dev
-              libgtest-dev libbenchmark-dev libdnnl-dev python3 python3-pip ccache libonnx-dev libprotobuf-dev)
+              libgtest-dev libbenchmark-dev libdnnl-dev python3 python3-pip ccache libprotobuf-dev protobuf-compiler)
+ONNX_TESTS_VERSION=1.22.0
 missing_packages() {
   local missing=()
   for p in "${DEB_PACKAGES[@]}"; do
@@ -104,6 +105,18 @@ install_dependencies() {
         python3 -m pip install --quiet --break-system-packages numpy "flatbuffers>=2.0.7"
     else
       die "missing Python packages: numpy and flatbuffers (python3 -m pip install numpy flatbuffers)"
+    fi
+  fi
+  # The tests run ONNX's own node tests from the onnx package (the data, not
+  # its code: tools/onnx_node_tests.py); the list of tests that must pass was
+  # made with this release.
+  if [ "$DO_TEST" = 1 ] && ! python3 -c "import onnx, sys; sys.exit(onnx.__version__ != '$ONNX_TESTS_VERSION')" 2>/dev/null; then
+    if [ "$DO_INSTALL" = 1 ]; then
+      echo "== installing Python package: onnx==$ONNX_TESTS_VERSION (its node tests)"
+      python3 -m pip install --quiet "onnx==$ONNX_TESTS_VERSION" 2>/dev/null ||
+        python3 -m pip install --quiet --break-system-packages "onnx==$ONNX_TESTS_VERSION"
+    else
+      die "missing Python package: onnx==$ONNX_TESTS_VERSION (python3 -m pip install onnx==$ONNX_TESTS_VERSION)"
     fi
   fi
   # Sanitizer and fuzz builds use clang: libFuzzer, and an OpenMP runtime

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -38,6 +39,23 @@ inline NDArray load_golden(const std::string& relative_path) {
   }
   if (!raw.data.empty()) std::memcpy(a.data(), raw.data.data(), raw.data.size());
   return a;
+}
+
+// A computed array against its golden: same dtype and shape; floats within
+// atol + rtol * |want| (NaN matches NaN), everything else exactly.
+inline ::testing::AssertionResult matches_golden(const NDArray& got, const NDArray& want, double rtol, double atol) {
+  if (got.dtype() != want.dtype())
+    return ::testing::AssertionFailure() << "dtype " << dtype_name(got.dtype()) << ", want " << dtype_name(want.dtype());
+  if (got.shape() != want.shape())
+    return ::testing::AssertionFailure() << "shape " << got.shape().str() << ", want " << want.shape().str();
+  const bool is_float = dtype_is_float(want.dtype());
+  for (int64_t i = 0; i < want.length(); ++i) {
+    const double g = got.get_double(i), w = want.get_double(i);
+    if (std::isnan(w) && std::isnan(g)) continue;
+    const bool ok = is_float ? (g == w || std::fabs(g - w) <= atol + rtol * std::fabs(w)) : g == w;
+    if (!ok) return ::testing::AssertionFailure() << "element " << i << " is " << g << ", want " << w;
+  }
+  return ::testing::AssertionSuccess();
 }
 
 }  // namespace libops::test

@@ -157,10 +157,14 @@ def run_test(ops_run, test_dir):
     return "pass", ""
 
 
+def strip_path(msg):
+    m = re.sub(r"^ops-run: \S*model\.onnx( \(converted from ONNX\))?: (onnx: )?", "", msg)
+    return re.sub(r"^test_data_set_\d+: ", "", m)
+
+
 def reason_key(msg):
     """Groups messages that differ only in node names, numbers and values."""
-    m = re.sub(r"^ops-run: \S*model\.onnx: (onnx: )?", "", msg)
-    m = re.sub(r"^test_data_set_\d+: ", "", m)
+    m = strip_path(msg)
     m = re.sub(r"node \d+ '[^']*' ", "node N ", m)
     m = re.sub(r"'[^']*'", "'…'", m)
     m = re.sub(r"\[[^\]]*\]", "[…]", m)
@@ -207,7 +211,7 @@ def main(argv=None):
     groups = collections.Counter(reason_key(results[t][1]) for t in failed)
     example = {}
     for t in failed:
-        example.setdefault(reason_key(results[t][1]), (t, results[t][1]))
+        example.setdefault(reason_key(results[t][1]), (t, strip_path(results[t][1])))
     for key, n in groups.most_common(a.groups):
         t, msg = example[key]
         print(f"{n:5d}  {msg[:220]}  (e.g. {t})")

@@ -17,6 +17,7 @@
 #include "graph/onnx/onnx_convert.h"
 #include "graph/planner.h"
 #include "graph/onnx/onnx_import.h"
+#include "graph/onnx/onnx_versions.h"
 #include "libops/array/ndarray.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/registry.h"
@@ -684,22 +685,24 @@ struct ConverterAccess {
 
 namespace {
 
-const OpMapping* find_mapping(const std::string& op_type, int64_t opset, bool& known_elsewhere) {
+// The row that maps version `version` of `op_type` (Note [Operator
+// versions]); known_elsewhere: rows exist for other versions.
+const OpMapping* find_mapping(const std::string& op_type, int version, bool& known_elsewhere) {
   known_elsewhere = false;
   for (const OpMapping& m : mapping_table()) {
     if (op_type != m.op_type) continue;
-    if (opset >= m.first_opset && opset <= m.last_opset) return &m;
+    if (version >= m.first_version && version <= m.last_version) return &m;
     known_elsewhere = true;
   }
   return nullptr;
 }
 
-std::string opset_ranges(const std::string& op_type) {
+std::string version_ranges(const std::string& op_type) {
   std::string s;
   for (const OpMapping& m : mapping_table()) {
     if (op_type != m.op_type) continue;
     if (!s.empty()) s += ", ";
-    s += std::to_string(m.first_opset) + "-" + std::to_string(m.last_opset);
+    s += std::to_string(m.first_version) + "-" + std::to_string(m.last_version);
   }
   return s;
 }
@@ -886,10 +889,23 @@ void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_
       continue;
     }
     bool elsewhere = false;
-    const OpMapping* mapping = find_mapping(n.op_type, opset, elsewhere);
+    const OperatorVersion v = operator_version(n.op_type, opset);
+    const OpMapping* mapping = v.version > 0 ? find_mapping(n.op_type, v.version, elsewhere) : nullptr;
     if (mapping == nullptr) {
       if (elsewhere)
-        problem(impl.label + ": op " + n.op_type + " is supported for opsets " + opset_ranges(n.op_type) + " only");
+        problem(impl.label + str_format(": %s-%d (the version at opset %lld) is not supported; the importer maps "
+                                        "versions ",
+                                        n.op_type.c_str(), v.version, static_cast<long long>(opset)) +
+                version_ranges(n.op_type));
+      else if (v.removed > 0)
+        problem(impl.label + str_format(": op %s was removed from ONNX at opset %d", n.op_type.c_str(), v.removed));
+      else if (v.first > opset)
+        problem(impl.label + str_format(": op %s exists from opset %d on; the model imports opset %lld",
+                                        n.op_type.c_str(), v.first, static_cast<long long>(opset)));
+      else if (v.first == 0)
+        problem(impl.label + str_format(": op type '%s' is not an operator of the default ONNX domain (opsets 1 to "
+                                        "%d)",
+                                        n.op_type.c_str(), kMaxOpset));
       else
         problem(impl.label + ": op type '" + n.op_type + "' is not supported by the importer (docs/onnx.md lists "
                              "what is)");
@@ -942,10 +958,13 @@ void count_uses(const std::vector<Node>& nodes, std::unordered_map<std::string, 
 Status convert_model(const Model& m, ConvertResult& result) {
   Converter::Impl impl(m, nullptr, &m.value_info);
   auto problem = [&](const std::string& msg) { impl.problems.push_back(msg); };
-  if (m.opset < kMinOpset || m.opset > kMaxOpset) {
-    problem(str_format("model: opset %lld of the default ONNX domain is not supported (the importer reads opsets %d "
-                       "to %d; convert the model with onnx.version_converter)",
-                       static_cast<long long>(m.opset), kMinOpset, kMaxOpset));
+  if (m.opset < 1 || m.opset > kMaxOpset) {
+    problem(m.opset < 1
+                ? std::string("model: it imports no opset of the default ONNX domain")
+                : str_format("model: opset %lld of the default ONNX domain is newer than the importer knows (it reads "
+                             "opsets 1 to %d; an operator may have changed since: convert the model with "
+                             "onnx.version_converter)",
+                             static_cast<long long>(m.opset), kMaxOpset));
   } else {
     for (const Tensor& t : m.initializers) impl.constants[t.name] = &t;
     for (const ValueInfo& in : m.inputs) {
@@ -1851,9 +1870,18 @@ bool looks_like_onnx(const std::string& path, const void* head, size_t head_size
 }
 
 std::string coverage_markdown() {
-  std::map<std::string, int> known;  // op -> latest opset (0: not in this ONNX build's registry)
-  for (const auto& [name, since] : default_domain_operators()) known[name] = since;
-  for (const OpMapping& m : mapping_table()) known.emplace(m.op_type, 0);
+  // Version lists as "1, 6, 13": removed operators end with "removed at N".
+  auto list = [](const std::vector<int>& since) {
+    std::string s;
+    for (int v : since) {
+      if (!s.empty()) s += ", ";
+      s += v > 0 ? std::to_string(v) : "removed at " + std::to_string(-v);
+    }
+    return s;
+  };
+  std::map<std::string, std::vector<int>> known;
+  for (auto& [name, since] : default_domain_operators()) known[name] = since;
+  for (const OpMapping& m : mapping_table()) known.emplace(m.op_type, std::vector<int>{});
   int supported = 0;
   std::string rows;
   for (const auto& [name, since] : known) {
@@ -1861,32 +1889,38 @@ std::string coverage_markdown() {
     for (const OpMapping& m : mapping_table()) {
       if (name != m.op_type) continue;
       if (!ranges.empty()) ranges += ", ";
-      ranges += std::to_string(m.first_opset) + "-" + std::to_string(m.last_opset);
+      ranges += m.last_version == kMaxOpset ? std::to_string(m.first_version) + "+"
+                                            : std::to_string(m.first_version) + "-" + std::to_string(m.last_version);
       if (m.notes[0] != '\0') {
         if (!notes.empty()) notes += ' ';
         notes += m.notes;
       }
     }
     if (!ranges.empty()) ++supported;
-    rows += "| " + name + " | " + (ranges.empty() ? "no" : "yes") + " | " + ranges + " | " + notes + " |\n";
+    rows += "| " + name + " | " + list(since) + " | " + (ranges.empty() ? "no" : ranges) + " | " + notes + " |\n";
   }
   std::string s;
   s += "# ONNX import coverage\n\n";
   s += "Generated from the importer's mapping table (`graph/onnx/onnx_ops.cpp`) by `ops-run --list-onnx`; do not edit\n";
-  s += "by hand (tests_cpu checks that this file matches the table). One row per operator of the default ONNX domain\n";
-  s += "that the ONNX schema registry of this build knows, plus any the table maps.\n\n";
-  s += str_format("The importer reads models of opsets %d to %d. A node outside this table, or with an attribute value\n",
-                  kMinOpset, kMaxOpset);
+  s += "by hand (tests_cpu checks that this file matches the table). One row per operator of the default ONNX domain,\n";
+  s += "with the opsets at which its versions begin (from `graph/onnx/onnx_versions.inc`, generated from the onnx\n";
+  s += "package's schemas by `tools/gen_onnx_versions.py`) and the versions the importer maps (`13+`: version 13 and\n";
+  s += "every later one).\n\n";
+  s += str_format("The importer reads models of opsets 1 to %d. Each node is mapped by the version of its operator in\n",
+                  kMaxOpset);
+  s += "effect at the model's opset (the newest version whose opset is at most the model's), so a model of a newer\n";
+  s += "opset runs every operator that opset did not change. A node outside this table, or with an attribute value\n";
   s += "listed as not supported, fails the conversion with a message naming the node, its op type, the opset and the\n";
   s += "attribute (`ops-run --list-unsupported model.onnx` lists every such node at once); it is never imported as a\n";
   s += "different computation. Any attribute, input or used output that a mapping does not read is refused the same\n";
-  s += "way.\n\n";
+  s += "way. Only the default domain (`\"\"` or `ai.onnx`) is read: the `ai.onnx.ml` and `ai.onnx.preview.training`\n";
+  s += "domains are not.\n\n";
   s += "Sequences and optionals exist only while a model is imported: each is the list of the tensors it holds, so\n";
   s += "the sequence ops work where that list is known at import (built and read in one graph, positions and\n";
   s += "splits constant). A sequence grown in a Loop, passed into a subgraph, or given as a graph input or output\n";
   s += "is refused.\n\n";
   s += str_format("%d of %zu operators are supported.\n\n", supported, known.size());
-  s += "| ONNX operator | supported | opsets | not supported |\n|---|---|---|---|\n";
+  s += "| ONNX operator | versions (opsets) | mapped | not supported |\n|---|---|---|---|\n";
   s += rows;
   return s;
 }

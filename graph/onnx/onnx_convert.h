@@ -81,7 +81,7 @@ class Converter {
  public:
   // ---- the node being mapped ----
   const Node& node() const { return *node_; }
-  int64_t opset() const { return opset_; }
+  int64_t opset() const { return opset_; }  // the model's; a since_version compares the same way
 
   // Inputs. has_input: present and not omitted ("").
   int num_inputs() const { return static_cast<int>(node_->inputs.size()); }
@@ -161,12 +161,15 @@ class Converter {
 };
 
 // One entry of the mapping table: ONNX op `op_type` of the default domain,
-// for models whose opset is in [first_opset, last_opset].
+// for the operator versions (since_versions, Note [Operator versions] in
+// onnx_versions.h) from first_version to last_version. A node is mapped by
+// the version its model's opset gives it, so a row written for Add-14 serves
+// every model of opset 14 to 27.
 using MapFn = Status (*)(Converter&);
 struct OpMapping {
   const char* op_type;
-  int first_opset;
-  int last_opset;
+  int first_version;
+  int last_version;
   MapFn fn;
   const char* notes;  // what is not supported (docs/onnx.md); "" when everything is
 };
@@ -178,8 +181,10 @@ Status map_if(Converter& c);
 Status map_loop(Converter& c);
 Status map_scan(Converter& c);
 
-// The opsets of the default domain the importer reads.
-constexpr int kMinOpset = 7;
-constexpr int kMaxOpset = 22;
+// The newest opset of the default domain the importer reads: the newest
+// the operator version table knows (a static_assert in onnx_versions.cpp
+// keeps the two equal). Rows that map every version up to the newest end
+// here.
+constexpr int kMaxOpset = 27;
 
 }  // namespace libops::graph::onnx

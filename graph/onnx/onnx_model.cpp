@@ -1,6 +1,6 @@
-// Reads an ONNX ModelProto (libonnx's generated protobuf code) into the
-// plain structs of onnx_model.h. The only file of the importer that includes
-// the protobuf headers; see onnx_model.h.
+// Reads an ONNX model (protobuf, parsed by the code protoc generates from
+// onnx_ir.proto) into the plain structs of onnx_model.h. The only file of the
+// importer that includes the protobuf headers; see onnx_model.h.
 #include "graph/onnx/onnx_model.h"
 
 #include <sys/stat.h>
@@ -12,14 +12,13 @@
 #include <cstring>
 #include <limits>
 
-#include <onnx/defs/schema.h>
-#include <onnx/onnx_pb.h>
+#include "graph/onnx/onnx_ir.pb.h"
 
 namespace libops::graph::onnx {
 
 namespace {
 
-namespace pb = ::onnx;
+namespace pb = ::libops::onnx_ir;
 
 // No tensor may claim more bytes than this (the graph format's own limit is
 // 2 GiB for the whole file).
@@ -35,7 +34,7 @@ int64_t checked_numel(const std::vector<int64_t>& dims) {
   return n;
 }
 
-std::string tensor_label(const pb::TensorProto& t) {
+std::string tensor_label(const pb::Tensor& t) {
   return t.name().empty() ? std::string("tensor") : "tensor '" + t.name() + "'";
 }
 
@@ -52,7 +51,7 @@ bool safe_relative_path(const std::string& p) {
   return true;
 }
 
-Status read_external(const pb::TensorProto& t, const std::string& base_dir, size_t nbytes, std::vector<uint8_t>& out) {
+Status read_external(const pb::Tensor& t, const std::string& base_dir, size_t nbytes, std::vector<uint8_t>& out) {
   std::string location;
   int64_t offset = 0, length = -1;
   for (const auto& kv : t.external_data()) {
@@ -120,7 +119,7 @@ void copy_cast(const google::protobuf::RepeatedField<Src>& src, std::vector<uint
   for (int k = 0; k < src.size(); ++k) d[k] = static_cast<Dst>(src.Get(k));
 }
 
-Status tensor_from_proto(const pb::TensorProto& t, const std::string& base_dir, Tensor& out) {
+Status tensor_from_proto(const pb::Tensor& t, const std::string& base_dir, Tensor& out) {
   out.name = t.name();
   out.onnx_type = t.data_type();
   out.dtype = dtype_from_onnx(t.data_type());
@@ -134,7 +133,7 @@ Status tensor_from_proto(const pb::TensorProto& t, const std::string& base_dir, 
     return Status::error(StatusCode::kInvalidGraph, "onnx: %s has invalid or too large dims (%d dims)",
                          tensor_label(t).c_str(), t.dims_size());
   const size_t nbytes = static_cast<size_t>(n * item);
-  if (t.has_data_location() && t.data_location() == pb::TensorProto::EXTERNAL)
+  if (t.data_location() == 1)  // EXTERNAL
     return read_external(t, base_dir, nbytes, out.data);
   if (t.has_raw_data()) {
     if (t.raw_data().size() != nbytes)
@@ -172,51 +171,67 @@ Status tensor_from_proto(const pb::TensorProto& t, const std::string& base_dir, 
   return Status::ok();
 }
 
-void value_info_from_proto(const pb::ValueInfoProto& v, ValueInfo& out) {
+// "tensor(float)", "seq(tensor(int64))", "optional(...)", for messages.
+std::string type_label(const pb::Type& t) {
+  if (t.has_tensor_type()) return std::string("tensor(") + onnx_type_name(t.tensor_type().elem_type()) + ")";
+  if (t.has_sequence_type()) return "seq(" + type_label(t.sequence_type().elem_type()) + ")";
+  if (t.has_optional_type()) return "optional(" + type_label(t.optional_type().elem_type()) + ")";
+  if (t.has_map_type()) return "map";
+  if (t.has_sparse_tensor_type()) return "sparse_tensor";
+  return "(no type)";
+}
+
+void value_info_from_proto(const pb::ValueInfo& v, ValueInfo& out) {
   out.name = v.name();
-  if (!v.has_type() || !v.type().has_tensor_type()) return;
+  if (!v.has_type()) return;
+  out.type_label = type_label(v.type());
+  if (!v.type().has_tensor_type()) return;
   const auto& tt = v.type().tensor_type();
   out.onnx_type = tt.elem_type();
   out.dtype = dtype_from_onnx(tt.elem_type());
   if (!tt.has_shape()) return;
   out.rank_known = true;
   out.dims.clear();
-  for (const auto& d : tt.shape().dim()) out.dims.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : -1);
+  out.dim_params.clear();
+  for (const auto& d : tt.shape().dim()) {
+    out.dims.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : -1);
+    out.dim_params.push_back(d.has_dim_param() ? d.dim_param() : std::string());
+  }
 }
 
 const char* attribute_type_name(int type) {
   switch (type) {
-    case pb::AttributeProto::FLOAT: return "FLOAT";
-    case pb::AttributeProto::INT: return "INT";
-    case pb::AttributeProto::STRING: return "STRING";
-    case pb::AttributeProto::TENSOR: return "TENSOR";
-    case pb::AttributeProto::GRAPH: return "GRAPH";
-    case pb::AttributeProto::SPARSE_TENSOR: return "SPARSE_TENSOR";
-    case pb::AttributeProto::TYPE_PROTO: return "TYPE_PROTO";
-    case pb::AttributeProto::FLOATS: return "FLOATS";
-    case pb::AttributeProto::INTS: return "INTS";
-    case pb::AttributeProto::STRINGS: return "STRINGS";
-    case pb::AttributeProto::TENSORS: return "TENSORS";
-    case pb::AttributeProto::GRAPHS: return "GRAPHS";
+    case pb::Attribute::FLOAT: return "FLOAT";
+    case pb::Attribute::INT: return "INT";
+    case pb::Attribute::STRING: return "STRING";
+    case pb::Attribute::TENSOR: return "TENSOR";
+    case pb::Attribute::GRAPH: return "GRAPH";
+    case pb::Attribute::SPARSE_TENSOR: return "SPARSE_TENSOR";
+    case pb::Attribute::TYPE_PROTO: return "TYPE_PROTO";
+    case pb::Attribute::FLOATS: return "FLOATS";
+    case pb::Attribute::INTS: return "INTS";
+    case pb::Attribute::STRINGS: return "STRINGS";
+    case pb::Attribute::TENSORS: return "TENSORS";
+    case pb::Attribute::GRAPHS: return "GRAPHS";
     default: return "UNDEFINED";
   }
 }
 
-Status subgraph_from_proto(const pb::GraphProto& g, const std::string& base_dir, int depth, SubGraph& out);
+Status subgraph_from_proto(const pb::Graph& g, const std::string& base_dir, int depth, SubGraph& out);
 
-Status attribute_from_proto(const pb::AttributeProto& a, const std::string& base_dir, const std::string& where,
+Status attribute_from_proto(const pb::Attribute& a, const std::string& base_dir, const std::string& where,
                             int depth, Attribute& out) {
   using T = Attribute::Type;
   out.name = a.name();
   out.type_name = attribute_type_name(a.type());
   switch (a.type()) {
-    case pb::AttributeProto::FLOAT: out.type = T::kFloat; out.f = a.f(); break;
-    case pb::AttributeProto::INT: out.type = T::kInt; out.i = a.i(); break;
-    case pb::AttributeProto::STRING: out.type = T::kString; out.s = a.s(); break;
-    case pb::AttributeProto::FLOATS: out.type = T::kFloats; out.floats.assign(a.floats().begin(), a.floats().end()); break;
-    case pb::AttributeProto::INTS: out.type = T::kInts; out.ints.assign(a.ints().begin(), a.ints().end()); break;
-    case pb::AttributeProto::STRINGS: out.type = T::kStrings; out.strings.assign(a.strings().begin(), a.strings().end()); break;
-    case pb::AttributeProto::GRAPH: {
+    case pb::Attribute::FLOAT: out.type = T::kFloat; out.f = a.f(); break;
+    case pb::Attribute::INT: out.type = T::kInt; out.i = a.i(); break;
+    case pb::Attribute::STRING: out.type = T::kString; out.s = a.s(); break;
+    case pb::Attribute::FLOATS: out.type = T::kFloats; out.floats.assign(a.floats().begin(), a.floats().end()); break;
+    case pb::Attribute::INTS: out.type = T::kInts; out.ints.assign(a.ints().begin(), a.ints().end()); break;
+    case pb::Attribute::STRINGS: out.type = T::kStrings; out.strings.assign(a.strings().begin(), a.strings().end()); break;
+    case pb::Attribute::GRAPH: {
       out.type = T::kGraph;
       if (depth >= 16)
         return Status::error(StatusCode::kInvalidGraph, "onnx: %sattribute '%s': subgraphs nest more than 16 deep",
@@ -226,7 +241,7 @@ Status attribute_from_proto(const pb::AttributeProto& a, const std::string& base
       if (!s.is_ok()) return s;
       break;
     }
-    case pb::AttributeProto::TENSOR: {
+    case pb::Attribute::TENSOR: {
       out.type = T::kTensor;
       out.t = std::make_shared<Tensor>();
       Status s = tensor_from_proto(a.t(), base_dir, *out.t);
@@ -241,7 +256,7 @@ Status attribute_from_proto(const pb::AttributeProto& a, const std::string& base
 // A graph's outputs, and what it declares of its values' types and shapes
 // (the main graph and subgraphs alike).
 template <typename ValueInfoMap>
-void read_outputs_and_value_info(const pb::GraphProto& g, std::vector<ValueInfo>& outputs, ValueInfoMap& value_info) {
+void read_outputs_and_value_info(const pb::Graph& g, std::vector<ValueInfo>& outputs, ValueInfoMap& value_info) {
   for (const auto& v : g.output()) {
     ValueInfo vi;
     value_info_from_proto(v, vi);
@@ -255,10 +270,10 @@ void read_outputs_and_value_info(const pb::GraphProto& g, std::vector<ValueInfo>
   }
 }
 
-Status nodes_from_proto(const pb::GraphProto& g, const std::string& base_dir, int depth, std::vector<Node>& out) {
+Status nodes_from_proto(const pb::Graph& g, const std::string& base_dir, int depth, std::vector<Node>& out) {
   out.reserve(static_cast<size_t>(g.node_size()));
   for (int k = 0; k < g.node_size(); ++k) {
-    const pb::NodeProto& n = g.node(k);
+    const pb::Node& n = g.node(k);
     Node node;
     node.index = k;
     node.name = n.name();
@@ -277,7 +292,7 @@ Status nodes_from_proto(const pb::GraphProto& g, const std::string& base_dir, in
   return Status::ok();
 }
 
-Status subgraph_from_proto(const pb::GraphProto& g, const std::string& base_dir, int depth, SubGraph& out) {
+Status subgraph_from_proto(const pb::Graph& g, const std::string& base_dir, int depth, SubGraph& out) {
   out.name = g.name();
   for (const auto& t : g.initializer()) {
     Tensor tensor;
@@ -294,7 +309,7 @@ Status subgraph_from_proto(const pb::GraphProto& g, const std::string& base_dir,
   return nodes_from_proto(g, base_dir, depth, out.nodes);
 }
 
-Status model_from_proto(pb::ModelProto& m, const std::string& base_dir, Model& out) {
+Status model_from_proto(pb::Model& m, const std::string& base_dir, Model& out) {
   if (!m.has_graph())
     return Status::error(StatusCode::kInvalidGraph, "onnx: the model has no graph: it is empty, truncated or not an "
                                                     "ONNX model");
@@ -313,7 +328,7 @@ Status model_from_proto(pb::ModelProto& m, const std::string& base_dir, Model& o
   // Before IR version 3 there was no opset_import: opset 1.
   if (!have_default) out.opset = m.ir_version() < 3 ? 1 : 0;
 
-  const pb::GraphProto& g = m.graph();
+  const pb::Graph& g = m.graph();
   for (const auto& t : g.initializer()) {
     Tensor tensor;
     RETURN_IF_ERROR(tensor_from_proto(t, base_dir, tensor));
@@ -397,19 +412,19 @@ const Attribute* Node::find(const std::string& attr) const {
 
 DataType dtype_from_onnx(int t) {
   switch (t) {
-    case pb::TensorProto::FLOAT: return DataType::kFloat32;
-    case pb::TensorProto::UINT8: return DataType::kUInt8;
-    case pb::TensorProto::INT8: return DataType::kInt8;
-    case pb::TensorProto::UINT16: return DataType::kUInt16;
-    case pb::TensorProto::INT16: return DataType::kInt16;
-    case pb::TensorProto::INT32: return DataType::kInt32;
-    case pb::TensorProto::INT64: return DataType::kInt64;
-    case pb::TensorProto::BOOL: return DataType::kBool;
-    case pb::TensorProto::FLOAT16: return DataType::kFloat16;
-    case pb::TensorProto::DOUBLE: return DataType::kFloat64;
-    case pb::TensorProto::UINT32: return DataType::kUInt32;
-    case pb::TensorProto::UINT64: return DataType::kUInt64;
-    case pb::TensorProto::BFLOAT16: return DataType::kBFloat16;
+    case pb::Tensor::FLOAT: return DataType::kFloat32;
+    case pb::Tensor::UINT8: return DataType::kUInt8;
+    case pb::Tensor::INT8: return DataType::kInt8;
+    case pb::Tensor::UINT16: return DataType::kUInt16;
+    case pb::Tensor::INT16: return DataType::kInt16;
+    case pb::Tensor::INT32: return DataType::kInt32;
+    case pb::Tensor::INT64: return DataType::kInt64;
+    case pb::Tensor::BOOL: return DataType::kBool;
+    case pb::Tensor::FLOAT16: return DataType::kFloat16;
+    case pb::Tensor::DOUBLE: return DataType::kFloat64;
+    case pb::Tensor::UINT32: return DataType::kUInt32;
+    case pb::Tensor::UINT64: return DataType::kUInt64;
+    case pb::Tensor::BFLOAT16: return DataType::kBFloat16;
     default: return DataType::kInvalid;
   }
 }
@@ -425,7 +440,8 @@ const char* onnx_type_name(int t) {
                                        "INT16",     "INT32",     "INT64",      "STRING",       "BOOL",
                                        "FLOAT16",   "DOUBLE",    "UINT32",     "UINT64",       "COMPLEX64",
                                        "COMPLEX128", "BFLOAT16", "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2",
-                                       "FLOAT8E5M2FNUZ", "UINT4", "INT4",      "FLOAT4E2M1"};
+                                       "FLOAT8E5M2FNUZ", "UINT4", "INT4",      "FLOAT4E2M1",   "FLOAT8E8M0",
+                                       "UINT2",     "INT2"};
   if (t < 0 || t >= static_cast<int>(sizeof(kNames) / sizeof(kNames[0]))) return "an unknown type";
   return kNames[t];
 }
@@ -437,7 +453,7 @@ Status model_parse(const void* data, size_t size, const std::string& base_dir, M
       return Status::error(StatusCode::kInvalidGraph, "onnx: the model is %zu bytes; protobuf reads at most %d "
                                                       "(store large weights as external data)",
                            size, INT_MAX);
-    pb::ModelProto m;
+    pb::Model m;
     if (!m.ParseFromArray(data, static_cast<int>(size)))
       return Status::error(StatusCode::kInvalidGraph,
                            "onnx: the buffer (%zu bytes) is not a valid ONNX model: protobuf parsing failed (the "
@@ -470,14 +486,6 @@ Status model_read_file(const std::string& path, Model& out) {
   const size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? std::string(".") : path.substr(0, slash == 0 ? 1 : slash);
   return model_parse(bytes.data(), bytes.size(), dir, out);
-}
-
-std::vector<std::pair<std::string, int>> default_domain_operators() {
-  std::vector<std::pair<std::string, int>> ops;
-  for (const auto& s : pb::OpSchemaRegistry::get_all_schemas())
-    if (s.domain().empty()) ops.emplace_back(s.Name(), s.SinceVersion());
-  std::sort(ops.begin(), ops.end());
-  return ops;
 }
 
 }  // namespace libops::graph::onnx

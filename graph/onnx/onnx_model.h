@@ -3,8 +3,8 @@
 // ONNX and protobuf headers (they are heavy to compile); everything else of
 // the importer works on these structs.
 //
-// The protobuf is parsed by libonnx's generated code (Debian's libonnx-dev,
-// libprotobuf-dev), never by hand.
+// The protobuf is parsed by the protobuf library, with the code protoc
+// generates from onnx_ir.proto at build time, never by hand.
 #pragma once
 
 #include <cstdint>
@@ -65,9 +65,13 @@ struct Node {
 struct ValueInfo {
   std::string name;
   DataType dtype = DataType::kInvalid;
-  int onnx_type = 0;
+  int onnx_type = 0;  // 0: not a tensor (or no type given)
   bool rank_known = false;
   std::vector<int64_t> dims;
+  // Per dim, the symbolic name the model gives an unknown extent ("batch",
+  // "height"); empty where it gives none. Empty when the rank is unknown.
+  std::vector<std::string> dim_params;
+  std::string type_label;  // "tensor(FLOAT)", "seq(tensor(INT64))"; empty when no type is declared
 };
 
 // The body of a control-flow node. Its nodes may read values of the
@@ -103,8 +107,5 @@ DataType dtype_from_onnx(int onnx_type);
 int dtype_to_onnx(DataType t);
 const char* onnx_type_name(int onnx_type);
 
-// Every operator of the default domain that this build's ONNX schema
-// registry knows, with the opset of its latest version, sorted by name.
-std::vector<std::pair<std::string, int>> default_domain_operators();
 
 }  // namespace libops::graph::onnx

@@ -59,6 +59,13 @@ Status done(C& c, int k, Value v) {
   return Status::ok();
 }
 
+// The float dtype the arithmetic runs in: float64 stays, others go to float32.
+DataType compute_dtype(DataType t) { return t == DataType::kFloat64 ? DataType::kFloat64 : DataType::kFloat32; }
+
+Value cast_to(C& c, Value v, DataType from, DataType to) {
+  return from == to ? v : c.op("cast").in(v).arg("dtype", to).emit1();
+}
+
 Status unary(C& c, const char* op) { return done(c, 0, c.op(op).in(c.input(0)).emit1()); }
 Status binary(C& c, const char* op) { return done(c, 0, c.op(op).in(c.input(0)).in(c.input(1)).emit1()); }
 
@@ -1134,6 +1141,7 @@ Status map_gather_nd(C& c) {
 Status map_cast(C& c) {
   const int64_t to = c.attr_int("to", 0);
   if (c.opset() >= 19) c.ignore_attr("saturate");  // float8 targets only, which are refused below
+  if (c.opset() >= 24) c.ignore_attr("round_mode");  // float8e8m0 targets only, likewise
   const DataType t = dtype_from_onnx(static_cast<int>(to));
   if (t == DataType::kInvalid)
     return c.fail_attr("to", str_format("= %s is not a dtype libops supports", onnx_type_name(static_cast<int>(to))));
@@ -1144,6 +1152,7 @@ Status map_cast_like(C& c) {
   const DataType t = c.input_dtype(1);
   if (t == DataType::kInvalid) return c.fail("the dtype of input 1 (target_type) is not known");
   if (c.opset() >= 19) c.ignore_attr("saturate");
+  if (c.opset() >= 24) c.ignore_attr("round_mode");
   c.input(1);
   return done(c, 0, c.op("cast").in(c.input(0)).arg("dtype", t).emit1());
 }
@@ -1392,7 +1401,23 @@ Status map_pad(C& c) {
 }
 
 Status map_range(C& c) {
-  return done(c, 0, c.op("range").in(c.input(0)).in(c.input(1)).in(c.input(2)).emit1());
+  // Range-27 takes float16 and bfloat16, and with stash_type 1 (the default)
+  // counts in float32: start + i * delta rounded once, as here.
+  const DataType t = c.input_dtype(0);
+  const bool half = t == DataType::kFloat16 || t == DataType::kBFloat16;
+  if (c.opset() >= 27) {
+    const int64_t stash = c.attr_int("stash_type", 1);
+    if (half && stash != 1)
+      return c.fail_attr("stash_type", str_format("= %lld is not supported: float (1) only",
+                                                  static_cast<long long>(stash)));
+  }
+  if (!half) return done(c, 0, c.op("range").in(c.input(0)).in(c.input(1)).in(c.input(2)).emit1());
+  Value r = c.op("range")
+                .in(cast_to(c, c.input(0), t, DataType::kFloat32))
+                .in(cast_to(c, c.input(1), t, DataType::kFloat32))
+                .in(cast_to(c, c.input(2), t, DataType::kFloat32))
+                .emit1();
+  return done(c, 0, cast_to(c, r, DataType::kFloat32, t));
 }
 
 Status map_cumsum(C& c) {
@@ -2208,12 +2233,6 @@ bool integer_range(DataType t, double& lo, double& hi) {
   }
 }
 
-// The float dtype the arithmetic runs in: float64 stays, others go to float32.
-DataType compute_dtype(DataType t) { return t == DataType::kFloat64 ? DataType::kFloat64 : DataType::kFloat32; }
-
-Value cast_to(C& c, Value v, DataType from, DataType to) {
-  return from == to ? v : c.op("cast").in(v).arg("dtype", to).emit1();
-}
 
 // Input k (a scale or a zero point) shaped to broadcast against x: as it is
 // when a scalar, else a 1-D tensor laid along `axis` of x.
@@ -2273,7 +2292,15 @@ Status map_quantize_linear(C& c) {
   RETURN_IF_ERROR(quantized_dtype(c, qt));
   const DataType xt = c.input_dtype(0), st = c.input_dtype(1);
   if (xt == DataType::kInvalid || st == DataType::kInvalid) return c.fail("the dtypes of x and y_scale must be known");
-  const DataType ct = compute_dtype(st);
+  DataType ct = compute_dtype(st);
+  if (c.opset() >= 23) {  // the division's precision; y_scale's dtype when 0
+    const int64_t precision = c.attr_int("precision", 0);
+    const DataType p = dtype_from_onnx(static_cast<int>(precision));
+    if (precision != 0 && p != DataType::kFloat32 && p != DataType::kFloat64 && p != st)
+      return c.fail_attr("precision", str_format("= %s is not supported: float or double",
+                                                 onnx_type_name(static_cast<int>(precision))));
+    if (precision != 0) ct = compute_dtype(p);
+  }
   Value scale, zp;
   RETURN_IF_ERROR(along_axis(c, 1, scale));
   if (c.has_input(2)) RETURN_IF_ERROR(along_axis(c, 2, zp));
@@ -2289,6 +2316,16 @@ Status map_dequantize_linear(C& c) {
     return c.fail(str_format("x's dtype %s is not supported: int8, uint8, int16, uint16 or int32",
                              xt == DataType::kInvalid ? "(not known)" : dtype_name(xt)));
   if (!dtype_is_float(st)) return c.fail("y_scale must have a known float dtype");
+  DataType out = st;
+  if (c.opset() >= 23) {  // the result's dtype; y_scale's when 0
+    const int64_t code = c.attr_int("output_dtype", 0);
+    if (code != 0) {
+      out = dtype_from_onnx(static_cast<int>(code));
+      if (!dtype_is_float(out))
+        return c.fail_attr("output_dtype", str_format("= %s is not a float dtype libops supports",
+                                                      onnx_type_name(static_cast<int>(code))));
+    }
+  }
   const DataType ct = compute_dtype(st);
   Value scale, zp;
   RETURN_IF_ERROR(along_axis(c, 1, scale));
@@ -2296,7 +2333,7 @@ Status map_dequantize_linear(C& c) {
   Value y = cast_to(c, c.input(0), xt, ct);
   if (zp.valid()) y = c.op("subtract").in(y).in(cast_to(c, zp, xt, ct)).emit1();
   y = c.op("multiply").in(y).in(cast_to(c, scale, st, ct)).emit1();
-  return done(c, 0, cast_to(c, y, ct, st));
+  return done(c, 0, cast_to(c, y, ct, out));
 }
 
 // DynamicQuantizeLinear: uint8 with the scale and zero point that map
@@ -2967,8 +3004,8 @@ const std::vector<OpMapping> kTable = {
     ROW("LogSoftmax", 13, kMaxOpset, [](C& c) { return softmax_like(c, true, false); }, ""),
     ROW("Dropout", 7, kMaxOpset, map_dropout, "training_mode true; the mask output."),
     // Control flow: branches become libops subgraphs.
-    ROW("If", 7, kMaxOpset, map_if, "a branch that reads an outer value whose dtype is not known."),
-    ROW("Loop", 7, kMaxOpset, map_loop,
+    ROW("If", 1, kMaxOpset, map_if, "a branch that reads an outer value whose dtype is not known."),
+    ROW("Loop", 1, kMaxOpset, map_loop,
         "loop-carried or outer values whose dtype is not known; after zero iterations, a scan output whose shape "
         "the body's shape inference cannot tell (a run-time error)."),
     ROW("Scan", 8, 8, map_scan,

@@ -1,0 +1,146 @@
+// ONNX models as exporters write them (tools/gen_goldens_onnx_exported.py):
+// symbolic dims, shapes computed at run time, shape logic wrapped in If,
+// opsets 11 to 27. Each golden case is loaded once and run through one
+// session on each of its input sets in order (a model with symbolic dims
+// sees several shapes), every output compared with ONNX Runtime's; then the
+// refusals, and the operator-version table (Note [Operator versions]).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "golden_util.h"
+#include "graph/executor.h"
+#include "graph/onnx/onnx_convert.h"
+#include "graph/onnx/onnx_import.h"
+#include "graph/onnx/onnx_versions.h"
+#include "test_util.h"
+
+namespace libops::graph {
+namespace {
+
+const std::string kSub = "onnx_exported/";
+const std::string kDir = std::string(LIBOPS_GOLDEN_DIR) + "/" + kSub;
+
+struct ExportedCase {
+  std::string name;
+  int n_in = 0, n_out = 0, sets = 1;
+  double rtol = 1e-5, atol = 1e-6;
+};
+
+void PrintTo(const ExportedCase& c, std::ostream* os) { *os << c.name; }
+
+std::vector<ExportedCase> load_cases() {
+  std::vector<ExportedCase> v;
+  std::ifstream in(kDir + "MANIFEST");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ss(line);
+    ExportedCase c;
+    ss >> c.name;
+    for (std::string tok; ss >> tok;) {
+      const size_t eq = tok.find('=');
+      const std::string key = tok.substr(0, eq), val = tok.substr(eq + 1);
+      if (key == "in") c.n_in = std::stoi(val);
+      else if (key == "out") c.n_out = std::stoi(val);
+      else if (key == "sets") c.sets = std::stoi(val);
+      else if (key == "rtol") c.rtol = std::stod(val);
+      else if (key == "atol") c.atol = std::stod(val);
+    }
+    v.push_back(c);
+  }
+  return v;
+}
+
+class OnnxExported : public ::testing::TestWithParam<ExportedCase> {};
+
+TEST_P(OnnxExported, MatchesOnnxRuntimeAtEveryShape) {
+  const ExportedCase& c = GetParam();
+  std::shared_ptr<const Graph> g;
+  ASSERT_OK(Graph::load_file(kDir + c.name + ".onnx", g));
+  ASSERT_EQ(static_cast<int>(g->main().inputs.size()), c.n_in);
+  ASSERT_EQ(static_cast<int>(g->main().outputs.size()), c.n_out);
+  Session s(g);
+  for (int j = 0; j < c.sets; ++j) {
+    const std::string set = c.name + ".s" + std::to_string(j);
+    std::vector<NDArray> inputs;
+    for (int k = 0; k < c.n_in; ++k) inputs.push_back(test::load_golden(kSub + set + ".in" + std::to_string(k) + ".npy"));
+    std::vector<const NDArray*> ptrs;
+    for (const NDArray& a : inputs) ptrs.push_back(&a);
+    SCOPED_TRACE("input set " + std::to_string(j));
+    ASSERT_OK(s.run(ptrs.data(), static_cast<int>(ptrs.size())));
+    for (int k = 0; k < c.n_out; ++k) {
+      NDArray want = test::load_golden(kSub + set + ".out" + std::to_string(k) + ".npy");
+      EXPECT_TRUE(test::matches_golden(s.output(k), want, c.rtol, c.atol))
+          << "input set " << j << ", output " << k << " ('" << g->main().outputs[k].name << "')";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Exported, OnnxExported, ::testing::ValuesIn(load_cases()),
+                         [](const ::testing::TestParamInfo<ExportedCase>& info) { return info.param.name; });
+
+TEST(OnnxExportedGoldens, ManifestIsThere) { EXPECT_GE(load_cases().size(), 4u); }
+
+std::string convert_error(const std::string& file) {
+  onnx::ConvertResult r;
+  Status s = onnx::convert_file(kDir + file, r);
+  EXPECT_FALSE(s.is_ok()) << file << " converted";
+  return s.message();
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(OnnxOperatorVersions, NodesResolveToTheVersionAtTheirOpset) {
+  using onnx::operator_version;
+  EXPECT_EQ(operator_version("Add", 25).version, 14);
+  EXPECT_EQ(operator_version("Add", 13).version, 13);
+  EXPECT_EQ(operator_version("Add", 7).version, 7);
+  EXPECT_EQ(operator_version("Reshape", 27).version, 25);
+  EXPECT_EQ(operator_version("Attention", 27).version, 24);
+  // Not yet there, removed, and not an ONNX operator.
+  onnx::OperatorVersion gelu = operator_version("Gelu", 18);
+  EXPECT_EQ(gelu.version, 0);
+  EXPECT_EQ(gelu.first, 20);
+  onnx::OperatorVersion up = operator_version("Upsample", 12);
+  EXPECT_EQ(up.version, 0);
+  EXPECT_EQ(up.removed, 10);
+  EXPECT_EQ(operator_version("Upsample", 9).version, 9);
+  EXPECT_EQ(operator_version("Upsample", 9).removed, 0);
+  EXPECT_EQ(operator_version("FusedConv", 13).first, 0);
+  EXPECT_EQ(onnx::newest_opset(), onnx::kMaxOpset);
+}
+
+// A row is written for the operator versions it names; it must start at one
+// of the operator's versions and end at the newest or just before another,
+// or a model whose opset falls between would be mapped by the wrong row.
+TEST(OnnxOperatorVersions, EveryRowSpansWholeVersions) {
+  std::map<std::string, std::set<int>> since;
+  for (const auto& [name, versions] : onnx::default_domain_operators())
+    for (int v : versions) since[name].insert(v);
+  for (const onnx::OpMapping& m : onnx::mapping_table()) {
+    SCOPED_TRACE(std::string(m.op_type) + " " + std::to_string(m.first_version) + "-" +
+                 std::to_string(m.last_version));
+    ASSERT_TRUE(since.count(m.op_type)) << "not an operator of the version table";
+    EXPECT_TRUE(since[m.op_type].count(m.first_version)) << "the first version is not one of the operator's";
+    EXPECT_TRUE(m.last_version == onnx::kMaxOpset || since[m.op_type].count(m.last_version + 1) ||
+                since[m.op_type].count(-(m.last_version + 1)))
+        << "the row ends inside a version";
+  }
+}
+
+TEST(OnnxOperatorVersions, RefusalsSayWhy) {
+  std::string m = convert_error("err_upsample_opset10.onnx");
+  EXPECT_TRUE(has(m, "(Upsample, opset 10): op Upsample was removed from ONNX at opset 10")) << m;
+  m = convert_error("err_gelu_opset18.onnx");
+  EXPECT_TRUE(has(m, "(Gelu, opset 18): op Gelu exists from opset 20 on; the model imports opset 18")) << m;
+}
+
+}  // namespace
+}  // namespace libops::graph
