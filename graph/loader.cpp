@@ -673,8 +673,9 @@ Status GraphLoader::check_subgraph_calls() {
 
 // Load-time shape inference (planner.h): exact and strict when every input
 // shape is declared in full; otherwise a best effort that probes the
-// unknown extents with two sizes and keeps what both agree on, for
-// listing outputs. The executor re-infers at run time either way.
+// unknown extents (Note [Probing unknown extents]) and keeps what the probes
+// agree on, for the optimizer and for listing outputs. The executor
+// re-infers at run time either way.
 Status GraphLoader::plan_body(int index) {
   Body& body = g_.bodies_[static_cast<size_t>(index)];
   std::vector<ValueShape> declared;
@@ -696,24 +697,37 @@ Status GraphLoader::plan_body(int index) {
     for (size_t s = 0; s < body.static_shapes.size(); ++s)
       if (holds[s]) body.static_plan = body.static_plan && body.static_shapes[s].fully_known();
   } else {
-    std::vector<ValueShape> probes[2];
-    std::vector<ValueShape> slots[2];
-    for (int p = 0; p < 2; ++p) {
-      probes[p] = declared;
-      for (ValueShape& v : probes[p])
+    // Note [Probing unknown extents] (planner.h). A probe whose inference
+    // fails as a whole (extents multiplying past 2^63) drops out.
+    std::vector<ValueShape> slots[kNumProbes];
+    bool ran[kNumProbes] = {};
+    for (int p = 0; p < kNumProbes; ++p) {
+      std::vector<ValueShape> probe = declared;
+      for (ValueShape& v : probe)
         for (int d = 0; d < v.dims.size(); ++d)
-          if (v.dims[d] < 0) v.dims[d] = 2 + p;
-      RETURN_IF_ERROR(infer_shapes(g_, index, probes[p], false, slots[p]));
+          if (v.dims[d] < 0) v.dims[d] = kProbeExtents[p];
+      ran[p] = infer_shapes(g_, index, probe, false, slots[p]).is_ok();
     }
     body.static_shapes.assign(static_cast<size_t>(body.num_slots), ValueShape{});
     for (size_t s = 0; s < body.static_shapes.size(); ++s) {
-      const ValueShape& a = slots[0][s];
-      const ValueShape& b = slots[1][s];
-      if (!a.fully_known() || !b.fully_known() || a.dtype != b.dtype || a.dims.size() != b.dims.size()) continue;
+      bool reached[kNumProbes] = {};
+      int first = -1;
+      for (int p = 0; p < kNumProbes; ++p) {
+        reached[p] = ran[p] && slots[p][s].fully_known();
+        if (reached[p] && first < 0) first = p;
+      }
+      if (!probes_known(reached)) continue;
+      const ValueShape& a = slots[first][s];
       ValueShape merged = a;
-      for (int d = 0; d < a.dims.size(); ++d)
-        if (a.dims[d] != b.dims[d]) merged.dims[d] = -1;
-      body.static_shapes[s] = merged;
+      bool agree = true;
+      for (int p = first + 1; p < kNumProbes && agree; ++p) {
+        if (!reached[p]) continue;
+        const ValueShape& b = slots[p][s];
+        agree = a.dtype == b.dtype && a.dims.size() == b.dims.size();
+        for (int d = 0; agree && d < a.dims.size(); ++d)
+          if (a.dims[d] != b.dims[d]) merged.dims[d] = -1;
+      }
+      if (agree) body.static_shapes[s] = merged;
     }
     for (const GraphInput& in : body.inputs) body.static_shapes[static_cast<size_t>(in.slot)] = in.shape;
     body.static_plan = false;

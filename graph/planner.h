@@ -27,6 +27,25 @@
 
 namespace libops::graph {
 
+// Note [Probing unknown extents]
+//  Where a graph input has extents known only at run time (a symbolic
+//  batch, image size or sequence length), load-time shape inference (and
+//  the ONNX importer's, Note [Import-time shapes]) runs once per extent
+//  below, every unknown extent taking it at once, and keeps what the probes
+//  agree on. A probe that a shape function refuses (the input cannot have
+//  that extent) drops out. The probes are 1 (it broadcasts and squeezes), 2
+//  and 3 (a slice of the first 3 rows tells them apart), and two primes far
+//  apart (a 32x downsampling takes 2 and 3 pixels to 1 alike, but not 257
+//  and 1031). A value is known when both large probes reach it and every
+//  probe that reaches it agrees on its rank and dtype; an extent, when every
+//  such probe gives the same one. The executor infers the real shapes when
+//  the graph runs; what the probes agree on only guides the optimizer and
+//  the importer, so they must not be fooled easily.
+inline constexpr int kNumProbes = 5;
+inline constexpr int64_t kProbeExtents[kNumProbes] = {1, 2, 3, 257, 1031};
+// True when a value reached by the probes `ok` can be known.
+inline bool probes_known(const bool (&ok)[kNumProbes]) { return ok[3] && ok[4]; }
+
 // Sorts body.nodes topologically (keeping file order where it is already
 // valid), fills body.producer and the release lists. `slot_producer` gives each
 // slot's producer by file position before sorting (-1 for variables); errors

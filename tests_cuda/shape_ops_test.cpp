@@ -46,6 +46,18 @@ TEST(CudaShapeOps, MatchTheCpu) {
   expect_same_on_gpu("permute", {.in = {&x}, .i = {2, 0, 1}});
   expect_same_on_gpu("concat", {.in = {&x, &y}, .i = {1}});
   expect_same_on_gpu("tear", {.in = {&x}, .i = {1, 2}});
+  // ONNX's Slice, Expand, Unsqueeze and Trilu with their values as inputs
+  // (read on the host, copied on the device).
+  NDArray starts = make(DataType::kInt64, {2}, {-1, 1}), ends = make(DataType::kInt64, {2}, {-1000, 4});
+  NDArray axes = make(DataType::kInt64, {2}, {0, -1}), steps = make(DataType::kInt64, {2}, {-2, 2});
+  expect_same_on_gpu("slice_axes", {.in = {&x, &starts, &ends, &axes, &steps}});
+  NDArray col = make(DataType::kFloat32, {3, 1}, wave(3)), target = make(DataType::kInt64, {3}, {2, 1, 4});
+  expect_same_on_gpu("broadcast_to", {.in = {&col, &target}, .b = {true}});
+  NDArray new_axes = make(DataType::kInt64, {2}, {-1, 1});
+  expect_same_on_gpu("expand_dims", {.in = {&x, &new_axes}});
+  NDArray k = make(DataType::kInt64, {}, {-1});
+  expect_same_on_gpu("triu", {.in = {&y, &k}});
+  expect_same_on_gpu("tril", {.in = {&y, &k}});
 }
 
 // gather (Note [gather on devices]): rows of 1, 2, 4, 8, 12, 32 and 64 bytes, so

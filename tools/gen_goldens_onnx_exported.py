@@ -131,11 +131,132 @@ def opset_cases():
     error_model("err_gelu_opset18", m)
 
 
+# ---------------------------------------------------------------- shapes at run time
+
+
+def i64(*v):
+    return np.array(v, np.int64)
+
+
+def scalar(v):
+    return np.array(v, np.int64)
+
+
+def shape_subgraph_cases():
+    """Shapes computed from the input's: Shape -> Gather -> Concat -> Reshape
+    (as torch.onnx writes x.view(x.size(0), -1)), Range over a sequence
+    length, Expand and ConstantOfShape to a computed shape."""
+    w = f32(48, 10)
+    nodes = [N("Shape", ["x"], ["s"]), const("zero", scalar(0)), N("Gather", ["s", "zero"], ["n"], axis=0),
+             const("ax0", i64(0)), N("Unsqueeze", ["n", "ax0"], ["n1"]), const("minus1", i64(-1)),
+             N("Concat", ["n1", "minus1"], ["target"], axis=0), N("Reshape", ["x", "target"], ["flat"]),
+             N("MatMul", ["flat", "w"], ["y"])]
+    m = make_model("view_batch_flatten", nodes, [("x", np.float32, ["N", 3, 4, 4])], ["y"], {"w": w}, opset=13)
+    case("view_batch_flatten", m, [{"x": f32(2, 3, 4, 4)}, {"x": f32(5, 3, 4, 4)}, {"x": f32(1, 3, 4, 4)}])
+
+    # Positions: Range(0, seq) from Shape, Unsqueeze, Expand to [batch, seq],
+    # an embedding Gather and a causal mask from Trilu on ConstantOfShape.
+    table = f32(16, 4)
+    nodes = [N("Shape", ["ids"], ["s"]), const("one", scalar(1)), const("one1", i64(1)),
+             N("Gather", ["s", "one"], ["seq"], axis=0),
+             const("start", scalar(0)), const("step", scalar(1)), N("Range", ["start", "seq", "step"], ["pos"]),
+             const("ax0", i64(0)), N("Unsqueeze", ["pos", "ax0"], ["pos1"]), N("Expand", ["pos1", "s"], ["posb"]),
+             N("Gather", ["table", "posb"], ["emb"], axis=0),
+             const("two1", i64(2)), N("Slice", ["s", "one1", "two1"], ["seq1"]), N("Concat", ["seq1", "seq1"], ["sq"], axis=0),
+             N("ConstantOfShape", ["sq"], ["ones"], value=numpy_helper.from_array(np.array([1.0], np.float32))),
+             N("Trilu", ["ones"], ["mask"], upper=0)]
+    m = make_model("positions_and_causal_mask", nodes, [("ids", np.int64, ["batch", "seq"])], ["emb", "mask"],
+                   {"table": table}, opset=14)
+    case("positions_and_causal_mask", m, [{"ids": np.zeros((2, 5), np.int64)}, {"ids": np.zeros((1, 9), np.int64)}])
+
+
+def runtime_input_cases():
+    """Inputs that give a shape, computed at run time: Slice starts/ends,
+    Pad pads, Split sizes, TopK's K, Trilu's k, OneHot's depth, Unsqueeze and
+    Squeeze axes, Clip with one bound."""
+    # x[:, : n // 2] and x[:, ::-1][:, 1:] with n = x.shape[1].
+    nodes = [N("Shape", ["x"], ["s"]), const("one", scalar(1)), N("Gather", ["s", "one"], ["n"], axis=0),
+             const("two", scalar(2)), N("Div", ["n", "two"], ["half"]), const("ax0", i64(0)),
+             N("Unsqueeze", ["half", "ax0"], ["half1"]), const("zero1", i64(0)), const("axis1", i64(1)),
+             N("Slice", ["x", "zero1", "half1", "axis1"], ["left"]),
+             const("big", i64(-1)), const("small", i64(-(2 ** 62))), const("neg", i64(-1)),
+             N("Slice", ["x", "big", "small", "axis1", "neg"], ["rev"])]
+    m = make_model("slice_runtime", nodes, [("x", np.float32, [2, "n"])], ["left", "rev"], opset=13)
+    case("slice_runtime", m, [{"x": f32(2, 6)}, {"x": f32(2, 9)}])
+
+    # Center crop / pad to 4x4: pads computed from the input's H and W
+    # (what CenterCropPad's function body does); negative pads crop.
+    nodes = [N("Shape", ["x"], ["s"]), const("hw_idx", i64(2, 3)), N("Gather", ["s", "hw_idx"], ["hw"], axis=0),
+             const("target", i64(4, 4)), N("Sub", ["target", "hw"], ["diff"]), const("two", scalar(2)),
+             N("Div", ["diff", "two"], ["before"]), N("Sub", ["diff", "before"], ["after"]),
+             const("z2", i64(0, 0)), N("Concat", ["z2", "before", "z2", "after"], ["pads"], axis=0),
+             N("Pad", ["x", "pads"], ["y"], mode="constant")]
+    m = make_model("pad_runtime", nodes, [("x", np.float32, [1, 2, "H", "W"])], ["y"], opset=18)
+    case("pad_runtime", m, [{"x": f32(1, 2, 2, 3)}, {"x": f32(1, 2, 4, 4)}])
+    # Constant pads with a negative (cropping) one, and a fill value given
+    # at run time.
+    nodes = [N("Pad", ["x", "pads", "v"], ["y"], mode="constant")]
+    m = make_model("pad_crop_runtime_value", nodes, [("x", np.float32, [3, 5]), ("v", np.float32, [])], ["y"],
+                   {"pads": i64(1, -2, 0, 1)}, opset=18)
+    case("pad_crop_runtime_value", m, [{"x": f32(3, 5), "v": np.array(7.5, np.float32)}])
+
+    # Split into [n - 2, 2] along the last axis; TopK of n // 2; Trilu with k
+    # from the input; OneHot with its depth from the input.
+    nodes = [N("Shape", ["x"], ["s"]), const("last", scalar(-1)), N("Gather", ["s", "last"], ["n"], axis=0),
+             const("two", scalar(2)), N("Sub", ["n", "two"], ["rest"]), const("ax0", i64(0)),
+             N("Unsqueeze", ["rest", "ax0"], ["rest1"]), N("Unsqueeze", ["two", "ax0"], ["two1"]),
+             N("Concat", ["rest1", "two1"], ["sizes"], axis=0), N("Split", ["x", "sizes"], ["a", "b"], axis=-1),
+             N("Div", ["n", "two"], ["k0"]), N("Unsqueeze", ["k0", "ax0"], ["k"]),
+             N("TopK", ["x", "k"], ["vals", "idx"], axis=-1)]
+    m = make_model("split_topk_runtime", nodes, [("x", np.float32, [3, "n"])], ["a", "b", "vals", "idx"], opset=13)
+    case("split_topk_runtime", m, [{"x": f32(3, 6)}, {"x": f32(3, 8)}])
+    nodes = [N("Trilu", ["x", "k"], ["lo"], upper=0), N("Trilu", ["x", "k"], ["hi"], upper=1),
+             N("OneHot", ["ids", "depth", "vals"], ["oh"], axis=-1)]
+    m = make_model("trilu_onehot_runtime", nodes, [("x", np.float32, [4, 5]), ("k", np.int64, []),
+                                                   ("ids", np.int64, [3]), ("depth", np.int64, []),
+                                                   ("vals", np.float32, [2])], ["lo", "hi", "oh"], opset=14)
+    case("trilu_onehot_runtime", m, [{"x": f32(4, 5), "k": np.array(-1, np.int64), "ids": i64(0, 2, -1),
+                                      "depth": np.array(4, np.int64), "vals": np.array([-1, 3], np.float32)}])
+    # Unsqueeze and Squeeze with axes as graph inputs, Clip with a min only.
+    nodes = [N("Unsqueeze", ["x", "axes"], ["u"]), N("Squeeze", ["u", "axes"], ["back"]),
+             N("Clip", ["x", "lo", ""], ["c"])]
+    m = make_model("axes_and_clip_runtime", nodes, [("x", np.float32, [2, 3]), ("axes", np.int64, [2]),
+                                                    ("lo", np.float32, [])], ["u", "back", "c"], opset=13)
+    case("axes_and_clip_runtime", m, [{"x": f32(2, 3), "axes": i64(-1, 0), "lo": np.array(0.1, np.float32)}])
+
+
+def dynamic_spatial_cases():
+    """A small CNN on images of any size: five stride-2 convolutions take 64 or
+    96 pixels to 2 or 3, and small probes (2 or 3 pixels) to 1; the head reads
+    H and W back with Shape to flatten. A probed 1 must never be baked in."""
+    nodes, inits = [], {}
+    c_in, name = 3, "x"
+    for i, c_out in enumerate([4, 8, 8, 8, 8]):
+        inits[f"w{i}"] = f32(c_out, c_in, 3, 3) * 0.3
+        nodes.append(N("Conv", [name, f"w{i}"], [f"c{i}"], strides=[2, 2], pads=[1, 1, 1, 1]))
+        nodes.append(N("Relu", [f"c{i}"], [f"r{i}"]))
+        c_in, name = c_out, f"r{i}"
+    nodes += [N("Shape", [name], ["s"]), const("hw_idx", i64(2, 3)), N("Gather", ["s", "hw_idx"], ["hw"], axis=0),
+              const("first2", i64(0, 1)), N("Gather", ["s", "first2"], ["nc"], axis=0),
+              N("ReduceProd", ["hw"], ["area"], keepdims=1), N("Concat", ["nc", "area"], ["target"], axis=0),
+              N("Reshape", [name, "target"], ["flat"]), N("ReduceMean", ["flat"], ["pooled"], axes=[2], keepdims=0),
+              N("GlobalAveragePool", [name], ["gap"]), N("Add", [name, "gap"], ["y"])]
+    for batch in ("N", 1):  # a symbolic batch, and a fixed one (every dim but H and W known)
+        name = f"cnn_dynamic_hw_batch_{batch}"
+        m = make_model(name, nodes, [("x", np.float32, [batch, 3, "H", "W"])], ["pooled", "y"], inits, opset=13)
+        b2 = 2 if batch == "N" else 1
+        case(name, m, [{"x": f32(1, 3, 64, 64)}, {"x": f32(b2, 3, 96, 64)}, {"x": f32(1, 3, 32, 32)}],
+             rtol=1e-4, atol=1e-5)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
         os.remove(os.path.join(OUT, f))
     opset_cases()
+    shape_subgraph_cases()
+    runtime_input_cases()
+    dynamic_spatial_cases()
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# written by tools/gen_goldens_onnx_exported.py; do not edit\n")
         f.write("\n".join(lines) + "\n")

@@ -37,11 +37,56 @@ def views():
     c = arange((3, 1), np.float64)
     case("broadcast_to", "grow", [c], [np.broadcast_to(c, (2, 3, 4))], i=[2, 3, 4])
     case("broadcast_to", "shape_input", [c, np.array([3, 5], np.int32)], [np.broadcast_to(c, (3, 5))])
+    # bidirectional (ONNX Expand): a 1 in the shape keeps x's dim.
+    case("broadcast_to", "bidirectional", [c, np.array([2, 1, 4], np.int64)], [np.broadcast_to(c, (2, 3, 4))], b=[1])
+    # Several axes at once, counted in the output's dims (ONNX Unsqueeze).
+    case("expand_dims", "axes_input", [x, np.array([-1, 0], np.int64)], [x.reshape(1, 2, 3, 4, 1)])
+    case("expand_dims", "axes_input_middle", [x, np.array([1, 3], np.int64)], [x.reshape(2, 1, 3, 1, 4)])
     m = arange((4, 5), np.float64)
     case("slice", "block", [m], [m[1:3, 2:5]], i=[1, 2, 2, 3])
     case("slice", "to_end", [m], [m[2:, 1:]], i=[2, 1, -1, -1])
     case("slice", "inputs", [m, np.array([0, 4], np.int64), np.array([3, 1], np.int64)], [m[0:3, 4:5]])
     case("slice", "empty", [m], [m[1:1, :]], i=[1, 0, 0, -1])
+
+
+def onnx_slice(x, starts, ends, axes=None, steps=None):
+    """ONNX Slice's clamping (not Python's: a negative step's start below
+    -extent takes element 0 here), then a Python slice."""
+    axes = list(range(len(starts))) if axes is None else list(axes)
+    steps = [1] * len(starts) if steps is None else list(steps)
+    index = [slice(None)] * x.ndim
+    for s, e, a, st in zip(starts, ends, axes, steps):
+        dim = x.shape[a]
+        s = s + dim if s < 0 else s
+        e = e + dim if e < 0 else e
+        if st > 0:
+            s, e = min(max(s, 0), dim), min(max(e, 0), dim)
+        else:
+            s, e = min(max(s, 0), dim - 1), min(max(e, -1), dim - 1)
+        index[a] = slice(s, e if e >= 0 else None, st)
+    return x[tuple(index)]
+
+
+def slices_by_axes():
+    x = arange((4, 5, 6))
+    def sa(name, starts, ends, axes=None, steps=None):
+        ins = [x, np.array(starts, np.int64), np.array(ends, np.int64)]
+        if axes is not None or steps is not None:
+            ins.append(np.array(axes if axes is not None else [], np.int64))
+        if steps is not None:
+            ins.append(np.array(steps, np.int64))
+        case("slice_axes", name, ins, [onnx_slice(x, starts, ends, axes, steps)])
+    sa("leading", [1, 0], [3, 2])
+    sa("axes", [1], [-1], axes=[2])
+    sa("negative_axes_steps", [0, 4], [6, 0], axes=[-1, 1], steps=[2, -1])
+    sa("clamped", [-100, 2], [100, 1000], axes=[0, 2])
+    # A negative step from before the start: ONNX takes element 0.
+    sa("reverse_from_before_start", [-10], [-(2 ** 62)], axes=[1], steps=[-1])
+    sa("reverse_whole", [-1], [-(2 ** 63)], axes=[0], steps=[-2])
+    sa("empty", [3], [1], axes=[0])
+    sa("default_axes_with_steps", [0], [4], steps=[3])
+    case("slice_axes", "int32_inputs", [x, np.array([1], np.int32), np.array([3], np.int32),
+                                        np.array([2], np.int32)], [x[:, :, 1:3]])
 
 
 def strided_slices():
@@ -173,6 +218,8 @@ def bands_and_selects():
     case("triu", "kneg", [m], [np.triu(m, -2)], i=[-2])
     case("tril", "main", [m], [np.tril(m)])
     case("tril", "k2", [m], [np.tril(m, 2)], i=[2])
+    case("triu", "k_input", [m, np.array(-1, np.int64)], [np.triu(m, -1)])
+    case("tril", "k_input", [m, np.array([1], np.int32)], [np.tril(m, 1)])
     idx = np.array([[0, 2], [-1, 3]], np.int64)
     oh = np.stack([np.where(idx == k, 5.0, -1.0) for k in range(3)], axis=-1).astype(np.float32)
     case("one_hot", "last", [idx], [oh], i=[-1, 3], t=[5, -1])
@@ -275,6 +322,7 @@ def main():
     complex_parts()
     views()
     strided_slices()
+    slices_by_axes()
     pads()
     tiles_and_repeats()
     joins()

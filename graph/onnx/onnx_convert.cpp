@@ -66,18 +66,31 @@ struct LNode {
 //  emitted: the ones the loader and executor run, hardened by the op-call
 //  fuzzing. ONNX's shape inference is not used: its functions trust the
 //  model (a fuzzed Conv crashed libonnx), and a converter must not.
-//  A graph input's unknown extents (a symbolic batch) are probed twice, as
-//  2 and as 3, as the loader does (GraphLoader::plan_body); an extent both
-//  probes agree on is known, one that differs stays unknown (-1), and a
-//  value whose probes disagree on rank or dtype, or which a shape function
-//  could not infer, is unknown. Constants reach the shape functions with
-//  their data when they are small (a shape a Reshape reads), shape-only
-//  when large. Declared value_info of the model is the fallback.
+//  A graph input's unknown extents (a symbolic batch, height, sequence) are
+//  probed: the shape functions run once per extent of kProbeExtents
+//  (Note [Probing unknown extents] in graph/planner.h, as the loader does).
+//  A probe that a shape function refuses (a 7x7 window over 2 pixels) says
+//  only that the input cannot have that extent, and drops out for what
+//  follows. A value's rank and dtype are known when the large probes
+//  succeed and every probe that succeeds agrees on them; a dim is known when
+//  every such probe gives it the same extent. So a dim that shrinks to 1
+//  over small probes (a 32x downsampling of 2 or 3 pixels) is not taken for
+//  a static 1, nor a slice of the first 3 rows for a static 3.
+//  Small integer values are computed per probe (shape arithmetic: Shape,
+//  Gather, Concat, Mul on a few elements): a shape computed at run time
+//  then still gives its Reshape a known rank and its static dims. Constants
+//  reach the shape functions with their data when they are small (a shape a
+//  Reshape reads), shape-only when large. Declared value_info of the model
+//  is the fallback.
 struct Probed {
-  DataType dtype = DataType::kInvalid;
-  Dims dims[2];
+  DataType dtype = DataType::kInvalid;  // kInvalid: not known
+  bool ok[kNumProbes] = {};             // the probe reached this value
+  Dims dims[kNumProbes];
+  std::shared_ptr<NDArray> data[kNumProbes];  // the value under this probe, when small and computed
 };
 constexpr int64_t kMaxProbeDataElements = int64_t{1} << 16;
+// Values computed per probe stay this small (shape arithmetic).
+constexpr int64_t kMaxProbeComputedElements = 4096;
 
 }  // namespace
 
@@ -150,7 +163,10 @@ struct Converter::Impl {
     if (static_cast<int64_t>(t->dims.size()) <= kMaxRank) {
       Probed p;
       p.dtype = t->dtype;
-      p.dims[0] = p.dims[1] = Dims(t->dims.data(), static_cast<int>(t->dims.size()));
+      for (int k = 0; k < kNumProbes; ++k) {
+        p.dims[k] = Dims(t->dims.data(), static_cast<int>(t->dims.size()));
+        p.ok[k] = true;
+      }
       probed[v.id] = {p};
     }
     vars.push_back(std::move(v));
@@ -231,8 +247,14 @@ ValueType Converter::Impl::type_of(const std::string& name) const {
       if (pr.dtype != DataType::kInvalid) {
         vt.dtype = pr.dtype;
         vt.rank_known = true;
-        for (int d = 0; d < pr.dims[0].size(); ++d)
-          vt.dims.push_back(pr.dims[0][d] == pr.dims[1][d] ? pr.dims[0][d] : -1);
+        int first = 0;
+        while (!pr.ok[first]) ++first;  // a known value has its large probes at least
+        for (int d = 0; d < pr.dims[first].size(); ++d) {
+          int64_t e = pr.dims[first][d];
+          for (int k = first + 1; k < kNumProbes; ++k)
+            if (pr.ok[k] && pr.dims[k][d] != e) e = -1;
+          vt.dims.push_back(e);
+        }
         return vt;
       }
     }
@@ -253,16 +275,17 @@ void Converter::Impl::probe_placeholder(const LVar& v) {
   if (t.dtype == DataType::kInvalid || !t.rank_known || static_cast<int64_t>(t.dims.size()) > kMaxRank) return;
   Probed p;
   p.dtype = t.dtype;
-  for (int k = 0; k < 2; ++k) {
-    for (int64_t d : t.dims) p.dims[k].push_back(d < 0 ? 2 + k : d);
-    if (!strides_fit(p.dims[k])) return;
+  for (int k = 0; k < kNumProbes; ++k) {
+    for (int64_t d : t.dims) p.dims[k].push_back(d < 0 ? kProbeExtents[k] : d);
+    p.ok[k] = strides_fit(p.dims[k]);
   }
-  probed[v.id] = {p};
+  if (probes_known(p.ok)) probed[v.id] = {p};
 }
 
-// Runs the node's shape function (or the legacy rule) once per probe; the
-// node's outputs are known only when both runs succeed and agree on rank
-// and dtypes (Note [Import-time shapes]).
+// Runs the node's shape function (or the legacy rule) once per probe that
+// reached all its inputs, and computes small values per probe (Note
+// [Import-time shapes]). An output is known when the large probes succeed
+// and every probe that succeeds agrees on its rank and dtype.
 void Converter::Impl::probe_node(const LNode& n, DeclarableOp* op) {
   std::vector<const Probed*> ins;
   for (const Value& v : n.inputs) {
@@ -272,27 +295,62 @@ void Converter::Impl::probe_node(const LNode& n, DeclarableOp* op) {
     ins.push_back(&it->second[v.output]);
   }
   std::vector<Probed> outs(n.num_outputs);
-  for (int k = 0; k < 2; ++k) {
+  std::vector<DataType> dtypes(static_cast<size_t>(n.num_outputs) * kNumProbes, DataType::kInvalid);
+  for (int k = 0; k < kNumProbes; ++k) {
+    bool reached = true;
+    for (const Probed* p : ins) reached = reached && p->ok[k];
+    if (!reached) continue;
     ShapeList shapes;
+    std::vector<NDArray> computed;
     if (op != nullptr) {
       std::vector<NDArray> arrays(ins.size());
       Context ctx;
+      bool all_data = true;
       for (size_t i = 0; i < ins.size(); ++i) {
         auto c = constant_of.find(n.inputs[i].id);
         const Tensor* t = c == constant_of.end() ? nullptr : c->second;
-        bool wrapped = false;
-        if (t != nullptr && t->numel() <= kMaxProbeDataElements && !t->data.empty())
-          wrapped = NDArray::wrap(const_cast<uint8_t*>(t->data.data()), t->data.size(), t->dtype, ins[i]->dims[k],
-                                  nullptr, arrays[i])
-                        .is_ok();  // shape functions only read
-        if (!wrapped) arrays[i] = NDArray::shape_only(TensorShape{ins[i]->dtype, ins[i]->dims[k], 'c'});
+        bool has_data = false;
+        if (ins[i]->data[k] != nullptr) {
+          arrays[i] = *ins[i]->data[k];
+          has_data = true;
+        } else if (t != nullptr && t->numel() <= kMaxProbeDataElements && !t->data.empty()) {
+          has_data = NDArray::wrap(const_cast<uint8_t*>(t->data.data()), t->data.size(), t->dtype,
+                                   ins[i]->dims[k], nullptr, arrays[i])
+                         .is_ok();  // shape functions and the small computations below only read
+        }
+        if (!has_data) arrays[i] = NDArray::shape_only(TensorShape{ins[i]->dtype, ins[i]->dims[k], 'c'});
+        all_data = all_data && has_data && arrays[i].length() <= kMaxProbeComputedElements;
         ctx.add_input(&arrays[i]);
       }
       ctx.t_args() = n.t;
       ctx.i_args() = n.i;
       ctx.b_args() = n.b;
       ctx.d_args() = n.d;
-      if (!op->infer_shapes(ctx, shapes).is_ok()) return;
+      if (!op->infer_shapes(ctx, shapes).is_ok()) continue;
+      bool small = true;
+      for (const TensorShape& sh : shapes) small = small && strides_fit(sh.dims) && sh.dims.product() <= kMaxProbeComputedElements;
+      if (small && op->name() == std::string_view("shape_of") && shapes.size() == 1) {
+        // Shape reads only its input's extents, which the probe knows.
+        std::vector<int64_t> all(ins[0]->dims[k].begin(), ins[0]->dims[k].end());
+        // shape_of's i args: start, then end (OpCall places them by name).
+        int64_t from = n.i.size() > 0 ? n.i[0] : 0;
+        int64_t to = n.i.size() > 1 ? n.i[1] : static_cast<int64_t>(all.size());
+        const int64_t r = static_cast<int64_t>(all.size());
+        if (from < 0) from += r;
+        if (to < 0) to += r;
+        from = std::clamp<int64_t>(from, 0, r);
+        to = std::clamp<int64_t>(to, from, r);
+        NDArray a;
+        if (NDArray::create(DataType::kInt64, Dims{to - from}, 'c', a).is_ok() && a.shape() == shapes[0].dims &&
+            a.dtype() == shapes[0].dtype) {
+          for (int64_t d = from; d < to; ++d) static_cast<int64_t*>(a.data())[d - from] = all[static_cast<size_t>(d)];
+          computed.push_back(a);
+        }
+      } else if (small && all_data) {
+        ctx.set_device(Device::cpu());
+        if (op->execute(ctx).is_ok() && ctx.num_outputs() == static_cast<int>(shapes.size()))
+          for (int o = 0; o < ctx.num_outputs(); ++o) computed.push_back(*ctx.output(o));
+      }
     } else {
       ::libops::graph::Node legacy;
       legacy.kind = NodeKind::kLegacy;
@@ -302,19 +360,36 @@ void Converter::Impl::probe_node(const LNode& n, DeclarableOp* op) {
       std::vector<TensorShape> in;
       for (const Probed* p : ins) in.push_back(TensorShape{p->dtype, p->dims[k], 'c'});
       TensorShape out;
-      if (!legacy_output_shape(legacy, in.data(), static_cast<int>(in.size()), out).is_ok()) return;
+      if (!legacy_output_shape(legacy, in.data(), static_cast<int>(in.size()), out).is_ok()) continue;
       shapes.push_back(out);
     }
-    if (shapes.size() != outs.size()) return;
+    if (shapes.size() != outs.size()) continue;
+    bool fits = true;
+    for (const TensorShape& sh : shapes) fits = fits && strides_fit(sh.dims);
+    if (!fits) continue;
     for (size_t o = 0; o < outs.size(); ++o) {
-      const TensorShape& s = shapes[o];
-      if (!strides_fit(s.dims)) return;
-      if (k == 1 && (outs[o].dtype != s.dtype || outs[o].dims[0].size() != s.dims.size())) return;
-      outs[o].dtype = s.dtype;
-      outs[o].dims[k] = s.dims;
+      outs[o].ok[k] = true;
+      outs[o].dims[k] = shapes[o].dims;
+      dtypes[o * kNumProbes + static_cast<size_t>(k)] = shapes[o].dtype;
+      if (computed.size() == outs.size()) outs[o].data[k] = std::make_shared<NDArray>(computed[o]);
     }
   }
-  probed[n.id] = std::move(outs);
+  bool any = false;
+  for (size_t o = 0; o < outs.size(); ++o) {
+    Probed& p = outs[o];
+    if (!probes_known(p.ok)) continue;
+    int first = 0;
+    while (!p.ok[first]) ++first;
+    bool agree = true;
+    for (int k = first; k < kNumProbes; ++k)
+      agree = agree && (!p.ok[k] || (dtypes[o * kNumProbes + static_cast<size_t>(k)] ==
+                                         dtypes[o * kNumProbes + static_cast<size_t>(first)] &&
+                                     p.dims[k].size() == p.dims[first].size()));
+    if (!agree) continue;
+    p.dtype = dtypes[o * kNumProbes + static_cast<size_t>(first)];
+    any = true;
+  }
+  if (any) probed[n.id] = std::move(outs);
 }
 
 namespace {
@@ -1159,24 +1234,24 @@ ValueInfo scalar_type(DataType t) {
 }
 
 // Note [Import-time shapes] for a While's scan outputs: a body value's
-// probed type with the iteration axis in front, probed as 2 and as 3 like
-// any extent only known at run time. Unknown (kInvalid) where the body's
-// value is.
+// probed type with the iteration axis in front, probed like any extent only
+// known at run time. Unknown (kInvalid) where the body's value is.
 std::vector<Probed> stacked_types(const Converter::Impl& body, const std::vector<Value>& values) {
   std::vector<Probed> out(values.size());
   for (size_t k = 0; k < values.size(); ++k) {
     auto it = body.probed.find(values[k].id);
     if (it == body.probed.end() || values[k].output >= it->second.size()) continue;
     const Probed& piece = it->second[values[k].output];
-    if (piece.dtype == DataType::kInvalid || piece.dims[0].size() >= kMaxRank) continue;
+    if (piece.dtype == DataType::kInvalid) continue;
     Probed p;
     p.dtype = piece.dtype;
-    for (int probe = 0; probe < 2; ++probe) {
-      p.dims[probe].push_back(2 + probe);
+    for (int probe = 0; probe < kNumProbes; ++probe) {
+      if (!piece.ok[probe] || piece.dims[probe].size() >= kMaxRank) continue;
+      p.dims[probe].push_back(kProbeExtents[probe]);
       for (int d = 0; d < piece.dims[probe].size(); ++d) p.dims[probe].push_back(piece.dims[probe][d]);
-      if (!strides_fit(p.dims[probe])) p.dtype = DataType::kInvalid;
+      p.ok[probe] = strides_fit(p.dims[probe]);
     }
-    out[k] = p;
+    if (probes_known(p.ok)) out[k] = p;
   }
   return out;
 }

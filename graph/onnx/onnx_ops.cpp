@@ -18,6 +18,7 @@
 #include <numeric>
 
 #include "graph/onnx/onnx_convert.h"
+#include "libops/core/half.h"
 
 namespace libops::graph::onnx {
 namespace {
@@ -64,6 +65,14 @@ DataType compute_dtype(DataType t) { return t == DataType::kFloat64 ? DataType::
 
 Value cast_to(C& c, Value v, DataType from, DataType to) {
   return from == to ? v : c.op("cast").in(v).arg("dtype", to).emit1();
+}
+
+Tensor bool_scalar(bool v) {
+  Tensor t;
+  t.dtype = DataType::kBool;
+  t.onnx_type = dtype_to_onnx(DataType::kBool);
+  t.data.assign(1, v ? 1 : 0);
+  return t;
 }
 
 Status unary(C& c, const char* op) { return done(c, 0, c.op(op).in(c.input(0)).emit1()); }
@@ -186,6 +195,36 @@ Status map_clip_attr(C& c) {
   return done(c, 0, c.op("clip").in(c.input(0)).arg("lo", lo).arg("hi", hi).emit1());
 }
 
+// A scalar of dtype t holding its lowest (or highest) value: -inf / inf for
+// floats, the exact integer limits otherwise (no round trip through double).
+Tensor extreme_scalar(DataType t, bool highest) {
+  Tensor out;
+  out.dtype = t;
+  out.onnx_type = dtype_to_onnx(t);
+  out.data.resize(dtype_size(t));
+  auto put = [&](auto v) { std::memcpy(out.data.data(), &v, sizeof v); };
+  auto limit = [&](auto zero) {
+    using T = decltype(zero);
+    put(highest ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest());
+  };
+  switch (t) {
+    case DataType::kInt8: limit(int8_t{}); break;
+    case DataType::kInt16: limit(int16_t{}); break;
+    case DataType::kInt32: limit(int32_t{}); break;
+    case DataType::kInt64: limit(int64_t{}); break;
+    case DataType::kUInt8: limit(uint8_t{}); break;
+    case DataType::kUInt16: limit(uint16_t{}); break;
+    case DataType::kUInt32: limit(uint32_t{}); break;
+    case DataType::kUInt64: limit(uint64_t{}); break;
+    case DataType::kFloat64: put(highest ? HUGE_VAL : -HUGE_VAL); break;
+    case DataType::kFloat32: put(highest ? HUGE_VALF : -HUGE_VALF); break;
+    case DataType::kFloat16: put(float16(highest ? HUGE_VALF : -HUGE_VALF)); break;
+    case DataType::kBFloat16: put(bfloat16(highest ? HUGE_VALF : -HUGE_VALF)); break;
+    default: out.data.assign(out.data.size(), 0); break;
+  }
+  return out;
+}
+
 Status map_clip(C& c) {
   double bounds[2] = {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
   bool constant = true;
@@ -200,9 +239,13 @@ Status map_clip(C& c) {
     bounds[k - 1] = v[0];
   }
   if (constant) return done(c, 0, c.op("clip").in(c.input(0)).arg("lo", bounds[0]).arg("hi", bounds[1]).emit1());
-  if (!c.has_input(1) || !c.has_input(2))
-    return c.fail("min or max is computed at run time and the other is omitted; libops' clip then needs both as inputs");
-  return done(c, 0, c.op("clip").in(c.input(0)).in(c.input(1)).in(c.input(2)).emit1());
+  // A bound computed at run time: clip takes both as inputs, so an omitted
+  // one becomes x's dtype's lowest or highest value (infinity for floats).
+  const DataType t = c.input_dtype(0);
+  if (t == DataType::kInvalid) return c.fail("a bound is computed at run time and x's dtype is not known");
+  auto bound = [&](int k) { return c.has_input(k) ? c.input(k) : c.constant(extreme_scalar(t, k == 2)); };
+  Value lo = bound(1), hi = bound(2);
+  return done(c, 0, c.op("clip").in(c.input(0)).in(lo).in(hi).emit1());
 }
 
 Status map_gemm(C& c) {
@@ -907,51 +950,11 @@ Status map_reshape(C& c) {
     return done(c, 0, c.op("reshape").in(x).in(c.input(1)).arg("copy_zeros", allowzero == 0).emit1());
   std::vector<int64_t> shape;
   if (!st->to_int64s(shape)) return c.fail("input 1 (shape) is not an integer tensor");
-  if (allowzero) return done(c, 0, c.op("reshape").in(x).arg("shape", shape).emit1());
-  // A 0 copies the input's dim at the same index.
-  const ValueType in = c.input_type(0);
-  std::vector<int64_t> out = shape;
-  int copied_unknown = -1, unknowns = 0, minus_one = -1;
-  for (size_t k = 0; k < shape.size(); ++k) {
-    if (shape[k] == -1) {
-      minus_one = static_cast<int>(k);
-      ++unknowns;
-    }
-    if (shape[k] != 0) continue;
-    if (!in.rank_known || k >= in.dims.size())
-      return c.fail(str_format("shape %s copies dim %zu of the input (a 0), and the input's rank is not known",
-                               ints_str(shape).c_str(), k));
-    out[k] = in.dims[k];
-    if (out[k] < 0) {
-      copied_unknown = static_cast<int>(k);
-      ++unknowns;
-    }
-  }
-  if (unknowns <= 1) {
-    if (copied_unknown >= 0) out[static_cast<size_t>(copied_unknown)] = -1;
-    return done(c, 0, c.op("reshape").in(x).arg("shape", out).emit1());
-  }
-  // [0, -1] with a dynamic dim copied: the -1 is the product of the input's
-  // other dims over the output's other dims, when those are all known.
-  if (unknowns == 2 && copied_unknown >= 0 && minus_one >= 0) {
-    int64_t num = 1, den = 1;
-    bool known = true;
-    for (size_t k = 0; k < in.dims.size(); ++k) {
-      if (static_cast<int>(k) == copied_unknown) continue;
-      if (in.dims[k] < 0) known = false;
-      else num *= in.dims[k];
-    }
-    for (size_t k = 0; k < out.size(); ++k)
-      if (static_cast<int>(k) != copied_unknown && static_cast<int>(k) != minus_one) den *= out[k];
-    if (known && den > 0 && num % den == 0) {
-      out[static_cast<size_t>(minus_one)] = num / den;
-      out[static_cast<size_t>(copied_unknown)] = -1;
-      return done(c, 0, c.op("reshape").in(x).arg("shape", out).emit1());
-    }
-  }
-  return c.fail(str_format("shape %s leaves more than one extent unknown for an input of shape %s; libops' reshape "
-                           "infers one only",
-                           ints_str(shape).c_str(), in.rank_known ? ints_str(in.dims).c_str() : "(unknown)"));
+  // A 0 copies x's dim at the same index, which the reshape takes from x
+  // when it runs (Note [Import-time shapes]: the importer never writes an
+  // extent it only probed).
+  const bool copies = allowzero == 0 && std::count(shape.begin(), shape.end(), 0) > 0;
+  return done(c, 0, c.op("reshape").in(x).arg("shape", shape).arg("copy_zeros", copies).emit1());
 }
 
 Status map_transpose(C& c) {
@@ -984,7 +987,17 @@ Status map_split(C& c) {
   if (c.opset() < 13) {
     have_sizes = c.attr_ints("split", sizes);
   } else if (c.has_input(1)) {
-    if (!c.constant_ints(1, "split", sizes)) return reported();
+    const Tensor* t = c.constant_input(1);
+    if (t == nullptr) {  // sizes computed at run time
+      const int n = c.num_outputs();
+      if (c.opset() >= 18) c.ignore_attr("num_outputs");  // the sizes decide; n outputs checked when it runs
+      std::vector<Value> parts =
+          c.op("split_v").in(c.input(0)).in(c.input(1)).arg("axis", axis).outputs(n).emit();
+      if (static_cast<int>(parts.size()) != n) return reported();
+      for (int k = 0; k < n; ++k) c.set_output(k, parts[static_cast<size_t>(k)]);
+      return Status::ok();
+    }
+    if (!t->to_int64s(sizes)) return c.fail("input 1 (split) is not an integer tensor");
     have_sizes = true;
   }
   const int n = c.num_outputs();
@@ -1016,106 +1029,47 @@ Status map_split(C& c) {
   return Status::ok();
 }
 
+// Slice: slice_axes takes starts, ends, axes and steps as inputs, so any of
+// them may be computed at run time, and clamps them as ONNX does.
 Status map_slice(C& c) {
-  std::vector<int64_t> starts, ends, axes, steps;
+  OpCall call = c.op("slice_axes");
+  call.in(c.input(0));
   if (c.opset() < 10) {
+    std::vector<int64_t> starts, ends, axes;
     if (!c.attr_ints("starts", starts)) return c.fail_attr("starts", "is required");
     if (!c.attr_ints("ends", ends)) return c.fail_attr("ends", "is required");
-    c.attr_ints("axes", axes);
-  } else {
-    if (!c.constant_ints(1, "starts", starts) || !c.constant_ints(2, "ends", ends))
-      return reported();
-    if (c.has_input(3) && !c.constant_ints(3, "axes", axes)) return reported();
-    if (c.has_input(4) && !c.constant_ints(4, "steps", steps)) return reported();
+    call.in(c.constant_ints(starts)).in(c.constant_ints(ends));
+    if (c.attr_ints("axes", axes)) call.in(c.constant_ints(axes));
+    return done(c, 0, call.emit1());
   }
-  if (axes.empty())
-    for (size_t k = 0; k < starts.size(); ++k) axes.push_back(static_cast<int64_t>(k));
-  if (steps.empty()) steps.assign(starts.size(), 1);
-  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
-    return c.fail(str_format("starts, ends, axes and steps have %zu, %zu, %zu and %zu values; they must match",
-                             starts.size(), ends.size(), axes.size(), steps.size()));
-  const int r = c.input_rank(0);
-  int n = 0;
-  std::vector<int64_t> norm(axes.size());
-  for (size_t k = 0; k < axes.size(); ++k) {
-    if (!norm_axis(axes[k], r, norm[k]))
-      return c.fail(str_format("axis %lld is outside the input's rank %d", static_cast<long long>(axes[k]), r));
-    n = std::max(n, static_cast<int>(norm[k]) + 1);
-  }
-  // One strided_slice spec entry per dim up to the last one sliced; the
-  // others take the whole dim (begin and end masks).
-  constexpr int64_t kBig = int64_t{1} << 40;  // beyond any extent; keeps index arithmetic in range
-  std::vector<int64_t> b(n, 0), e(n, 0), s(n, 1);
-  int64_t begin_mask = 0, end_mask = 0;
-  std::vector<bool> seen(n, false);
-  for (int d = 0; d < n; ++d) {
-    begin_mask |= int64_t{1} << d;
-    end_mask |= int64_t{1} << d;
-  }
-  for (size_t k = 0; k < axes.size(); ++k) {
-    const int d = static_cast<int>(norm[k]);
-    if (seen[d]) return c.fail(str_format("axis %d is sliced twice", d));
-    seen[d] = true;
-    if (steps[k] == 0) return c.fail("a step is 0");
-    int64_t start = starts[k];
-    if (steps[k] < 0 && start < -1) {
-      // Stepping back from before the dim's start: ONNX clamps the start to
-      // 0 (one element), Python's slicing (strided_slice) to -1 (none).
-      const ValueType vt = c.input_type(0);
-      const int64_t dim = vt.rank_known ? vt.dims[static_cast<size_t>(d)] : -1;
-      if (dim < 0)
-        return c.fail(str_format("start %lld with step %lld needs the extent of dim %d, which is not known",
-                                 static_cast<long long>(start), static_cast<long long>(steps[k]), d));
-      if (start + dim < 0) start = 0;
-    }
-    b[d] = std::clamp(start, -kBig, kBig);
-    e[d] = std::clamp(ends[k], -kBig, kBig);
-    s[d] = steps[k];
-    begin_mask &= ~(int64_t{1} << d);
-    end_mask &= ~(int64_t{1} << d);
-  }
-  std::vector<int64_t> spec = b;
-  spec.insert(spec.end(), e.begin(), e.end());
-  spec.insert(spec.end(), s.begin(), s.end());
-  return done(c, 0, c.op("strided_slice").in(c.input(0)).arg("begin_mask", begin_mask).arg("ellipsis_mask", int64_t{0})
-                        .arg("end_mask", end_mask).arg("new_axis_mask", int64_t{0}).arg("shrink_axis_mask", int64_t{0})
-                        .arg("spec", spec).emit1());
+  call.in(c.input(1)).in(c.input(2));
+  if (c.has_input(3)) call.in(c.input(3));
+  else if (c.has_input(4)) call.in(c.constant_ints(std::vector<int64_t>{}));  // axes omitted, steps given
+  if (c.has_input(4)) call.in(c.input(4));
+  return done(c, 0, call.emit1());
 }
 
 Status map_squeeze(C& c) {
   std::vector<int64_t> axes;
-  if (c.opset() < 13) {
-    c.attr_ints("axes", axes);
-  } else if (c.has_input(1) && !c.constant_ints(1, "axes", axes)) {
-    return reported();
-  }
   OpCall call = c.op("squeeze");
   call.in(c.input(0));
-  if (!axes.empty()) call.arg("axes", axes);
+  if (c.opset() < 13) {
+    if (c.attr_ints("axes", axes) && !axes.empty()) call.arg("axes", axes);
+  } else if (c.has_input(1)) {
+    call.in(c.input(1));  // constant or computed at run time
+  }
   return done(c, 0, call.emit1());
 }
 
+// Unsqueeze: expand_dims inserts every axis at once, counted in the
+// output's dims, from an axes input that may be computed at run time.
 Status map_unsqueeze(C& c) {
-  std::vector<int64_t> axes;
   if (c.opset() < 13) {
+    std::vector<int64_t> axes;
     if (!c.attr_ints("axes", axes)) return c.fail_attr("axes", "is required");
-  } else if (!c.constant_ints(1, "axes", axes)) {
-    return reported();
+    return done(c, 0, c.op("expand_dims").in(c.input(0)).in(c.constant_ints(axes)).emit1());
   }
-  const int r = c.input_rank(0);
-  const int out_rank = r < 0 ? -1 : r + static_cast<int>(axes.size());
-  std::vector<int64_t> norm;
-  for (int64_t a : axes) {
-    int64_t v = 0;
-    if (!norm_axis(a, out_rank, v))
-      return c.fail(str_format("axes %s: axis %lld needs the input's rank to be known", ints_str(axes).c_str(),
-                               static_cast<long long>(a)));
-    norm.push_back(v);
-  }
-  std::sort(norm.begin(), norm.end());
-  Value v = c.input(0);
-  for (int64_t a : norm) v = c.op("expand_dims").in(v).arg("axis", a).emit1();
-  return done(c, 0, v);
+  return done(c, 0, c.op("expand_dims").in(c.input(0)).in(c.input(1)).emit1());
 }
 
 Status map_gather(C& c) {
@@ -1168,6 +1122,13 @@ Status map_dropout(C& c) {
       return c.fail("input 2 (training_mode) must be a constant false: inference only");
   }
   c.ignore_attr("seed");
+  if (c.num_outputs() > 1 && c.output_used(1)) {
+    // The mask: every element kept (all true) in inference.
+    Value x = c.input(0);
+    c.set_output(0, x);
+    Value all = c.op("broadcast_to").in(c.constant(bool_scalar(true))).in(c.op("shape_of").in(x).emit1()).emit1();
+    return done(c, 1, all);
+  }
   return map_identity(c);
 }
 
@@ -1326,27 +1287,21 @@ Status map_constant_of_shape(C& c) {
   return done(c, 0, c.op("fill").in(c.input(0)).arg("value", value).arg("dtype", t).emit1());
 }
 
+// Expand broadcasts both ways (a 1 in the shape keeps x's dim):
+// broadcast_to with bidirectional, from a shape that may be computed at run
+// time.
 Status map_expand(C& c) {
+  const Tensor* t = c.constant_input(1);
   std::vector<int64_t> shape;
-  if (!c.constant_ints(1, "shape", shape)) return reported();
-  // Expand broadcasts both ways: the result has the broadcast shape of x and
-  // `shape`, which needs x's dims where `shape` has a 1.
-  const ValueType vt = c.input_type(0);
-  if (!vt.rank_known) return c.fail("the input's rank is not known");
-  const size_t r = std::max(shape.size(), vt.dims.size());
-  std::vector<int64_t> out(r);
-  for (size_t k = 0; k < r; ++k) {
-    const int64_t s = k + shape.size() >= r ? shape[k + shape.size() - r] : 1;
-    const int64_t d = k + vt.dims.size() >= r ? vt.dims[k + vt.dims.size() - r] : 1;
-    if (s != 1) {
-      out[k] = s;
-    } else if (d >= 0) {
-      out[k] = d;
-    } else {
-      return c.fail(str_format("shape %s has a 1 where the input's dim %zu is not known", ints_str(shape).c_str(), k));
-    }
+  OpCall call = c.op("broadcast_to");
+  call.in(c.input(0));
+  if (t != nullptr) {
+    if (!t->to_int64s(shape)) return c.fail("input 1 (shape) is not an integer tensor");
+    call.arg("shape", shape);
+  } else {
+    call.in(c.input(1));
   }
-  return done(c, 0, c.op("broadcast_to").in(c.input(0)).arg("shape", out).emit1());
+  return done(c, 0, call.arg("bidirectional", true).emit1());
 }
 
 Status map_tile(C& c) {
@@ -1354,6 +1309,20 @@ Status map_tile(C& c) {
   std::vector<int64_t> reps;
   if (t != nullptr && t->to_int64s(reps)) return done(c, 0, c.op("tile").in(c.input(0)).arg("reps", reps).emit1());
   return done(c, 0, c.op("tile").in(c.input(0)).in(c.input(1)).emit1());
+}
+
+// Pad. Constant pads: pad with the positive ones, then slice off the
+// negative ones (ONNX crops there). Pads, axes or the fill value computed at
+// run time: pad's paddings input is built from them ([2n] as ONNX orders
+// them, begins then ends, to [rank, 2]); negative ones are then an error
+// when it runs.
+// A constant-mode pad whose fill value is computed at run time: `padded`
+// was filled with 0; its pads (where a pad of an all-true x is false) take
+// the value instead.
+Value fill_pads(C& c, Value padded, Value x, Value paddings, Value fill) {
+  Value inside = c.op("broadcast_to").in(c.constant(bool_scalar(true))).in(c.op("shape_of").in(x).emit1()).emit1();
+  inside = c.op("pad").in(inside).in(paddings).arg("mode", int64_t{0}).arg("value", 0.0).emit1();
+  return c.op("where").in(inside).in(padded).in(fill).emit1();
 }
 
 Status map_pad(C& c) {
@@ -1365,39 +1334,90 @@ Status map_pad(C& c) {
   else return c.fail_attr("mode", "= '" + mode + "' is not supported: constant, reflect or edge");
   std::vector<int64_t> pads, axes;
   double value = 0;
+  Value value_at_run_time;
+  bool pads_constant = true, axes_constant = true;
   if (c.opset() < 11) {
     if (!c.attr_ints("pads", pads)) return c.fail_attr("pads", "is required");
     value = c.attr_float("value", 0.0);
   } else {
-    if (!c.constant_ints(1, "pads", pads)) return reported();
+    const Tensor* pt = c.constant_input(1);
+    pads_constant = pt != nullptr;
+    if (pt != nullptr && !pt->to_int64s(pads)) return c.fail("input 1 (pads) is not an integer tensor");
     if (c.has_input(2)) {
       const Tensor* t = c.constant_input(2);
       std::vector<double> v;
-      if (t == nullptr || !t->to_doubles(v) || v.size() != 1)
-        return c.fail("input 2 (constant_value) must be a constant scalar");
-      value = v[0];
+      if (t == nullptr) value_at_run_time = c.input(2);
+      else if (!t->to_doubles(v) || v.size() != 1) return c.fail("input 2 (constant_value) must hold one value");
+      else value = v[0];
     }
-    if (c.has_input(3) && !c.constant_ints(3, "axes", axes)) return reported();
+    if (c.has_input(3)) {
+      const Tensor* at = c.constant_input(3);
+      axes_constant = at != nullptr;
+      if (at != nullptr && !at->to_int64s(axes)) return c.fail("input 3 (axes) is not an integer tensor");
+    }
+  }
+  const int r = c.input_rank(0);
+  Value x = c.input(0);
+  if (!pads_constant || !axes_constant) {
+    // paddings [rank, 2] at run time. Without axes the pads cover every dim.
+    if (c.has_input(3) && r < 0)
+      return c.fail("input 3 (axes) is given with pads or axes computed at run time; the input's rank must then be "
+                    "known");
+    Value p = c.op("cast").in(c.input(1)).arg("dtype", DataType::kInt64).emit1();
+    p = c.op("reshape").in(p).arg("shape", std::vector<int64_t>{2, -1}).emit1();
+    p = c.op("permute").in(p).arg("perm", std::vector<int64_t>{1, 0}).emit1();  // [n, 2]: (begin, end) per axis
+    if (c.has_input(3)) {
+      // Each axis' row in place (negative axes count from the end), zeros
+      // for the dims not listed.
+      Value a = c.op("cast").in(c.input(3)).arg("dtype", DataType::kInt64).emit1();
+      Value negative = c.op("less").in(a).in(c.constant_scalar(DataType::kInt64, 0)).emit1();
+      a = c.op("where").in(negative).in(c.op("add").in(a).in(c.constant_scalar(DataType::kInt64, r)).emit1()).in(a).emit1();
+      a = c.op("reshape").in(a).arg("shape", std::vector<int64_t>{-1, 1}).emit1();
+      p = c.op("scatter_nd").in(a).in(p).arg("shape", std::vector<int64_t>{r, 2}).emit1();
+    }
+    OpCall call = c.op("pad");
+    call.in(x).in(p).arg("mode", m);
+    if (!value_at_run_time.valid()) return done(c, 0, call.arg("value", value).emit1());
+    return done(c, 0, fill_pads(c, call.arg("value", 0.0).emit1(), x, p, value_at_run_time));
   }
   if (pads.size() % 2 != 0) return c.fail("pads " + ints_str(pads) + " must have an even count");
   const size_t n = pads.size() / 2;
-  int r = c.input_rank(0);
+  int rank = r;
   if (axes.empty()) {
     for (size_t k = 0; k < n; ++k) axes.push_back(static_cast<int64_t>(k));
-    if (r < 0) r = static_cast<int>(n);
-  } else if (r < 0) {
+    if (rank < 0) rank = static_cast<int>(n);
+  } else if (rank < 0) {
     return c.fail("input 3 (axes) is given and the input's rank is not known");
   }
   if (axes.size() != n) return c.fail("pads and axes do not match");
-  std::vector<int64_t> paddings(static_cast<size_t>(2 * r), 0);
+  std::vector<int64_t> paddings(static_cast<size_t>(2 * rank), 0);
+  std::vector<int64_t> crop_axes, crop_starts, crop_ends;
   for (size_t k = 0; k < n; ++k) {
     int64_t a = 0;
-    if (!norm_axis(axes[k], r, a)) return c.fail(str_format("pad axis %lld is out of range", static_cast<long long>(axes[k])));
-    if (pads[k] < 0 || pads[k + n] < 0) return c.fail("pads " + ints_str(pads) + ": negative pads (cropping) are not supported");
-    paddings[static_cast<size_t>(2 * a)] = pads[k];
-    paddings[static_cast<size_t>(2 * a + 1)] = pads[k + n];
+    if (!norm_axis(axes[k], rank, a))
+      return c.fail(str_format("pad axis %lld is out of range", static_cast<long long>(axes[k])));
+    const int64_t before = pads[k], after = pads[k + n];
+    paddings[static_cast<size_t>(2 * a)] = std::max<int64_t>(before, 0);
+    paddings[static_cast<size_t>(2 * a + 1)] = std::max<int64_t>(after, 0);
+    if (before < 0 || after < 0) {
+      crop_axes.push_back(a);
+      crop_starts.push_back(std::max<int64_t>(-before, 0));
+      crop_ends.push_back(after < 0 ? after : std::numeric_limits<int64_t>::max());
+    }
   }
-  return done(c, 0, c.op("pad").in(c.input(0)).arg("mode", m).arg("paddings", paddings).arg("value", value).emit1());
+  Value padded = x;
+  Value paddings_value;
+  if (std::any_of(paddings.begin(), paddings.end(), [](int64_t v) { return v != 0; }) || crop_axes.empty()) {
+    padded = c.op("pad").in(x).arg("mode", m).arg("paddings", paddings).arg("value", value_at_run_time.valid() ? 0.0 : value).emit1();
+    if (value_at_run_time.valid()) {
+      Value p = c.constant_ints(paddings);
+      p = c.op("reshape").in(p).arg("shape", std::vector<int64_t>{rank, 2}).emit1();
+      padded = fill_pads(c, padded, x, p, value_at_run_time);
+    }
+  }
+  if (crop_axes.empty()) return done(c, 0, padded);
+  return done(c, 0, c.op("slice_axes").in(padded).in(c.constant_ints(crop_starts)).in(c.constant_ints(crop_ends))
+                        .in(c.constant_ints(crop_axes)).emit1());
 }
 
 Status map_range(C& c) {
@@ -1435,11 +1455,12 @@ Status map_top_k(C& c) {
   int64_t k = 0;
   if (c.opset() < 10) {
     k = c.attr_int("k", -1);
-  } else {
+  } else if (const Tensor* t = c.constant_input(1)) {
     std::vector<int64_t> kv;
-    if (!c.constant_ints(1, "K", kv)) return reported();
-    if (kv.size() != 1) return c.fail("input 1 (K) must hold one value");
+    if (!t->to_int64s(kv) || kv.size() != 1) return c.fail("input 1 (K) must hold one integer");
     k = kv[0];
+  } else {
+    k = -1;  // computed at run time: top_k's k input
   }
   const int64_t axis = c.attr_int("axis", -1);
   bool largest = true;
@@ -1447,7 +1468,15 @@ Status map_top_k(C& c) {
     largest = c.attr_int("largest", 1) != 0;
     c.ignore_attr("sorted");  // sorted output is a valid unsorted output too
   }
-  std::vector<Value> out = c.op("top_k").in(c.input(0)).arg("k", k).arg("axis", axis).arg("largest", largest).outputs(2).emit();
+  OpCall call = c.op("top_k");
+  call.in(c.input(0));
+  if (k < 0 && c.opset() >= 10) {
+    Value kv = c.input(1);
+    call.in(c.op("reshape").in(kv).arg("shape", std::vector<int64_t>{}).emit1());
+  } else {
+    call.arg("k", k);
+  }
+  std::vector<Value> out = call.arg("axis", axis).arg("largest", largest).outputs(2).emit();
   if (out.size() != 2) return reported();
   c.set_output(0, out[0]);
   c.set_output(1, out[1]);
@@ -1797,13 +1826,19 @@ Status map_where(C& c) {
 
 Status map_trilu(C& c) {
   const int64_t upper = c.attr_int("upper", 1);
-  int64_t k = 0;
+  OpCall call = c.op(upper ? "triu" : "tril");
+  call.in(c.input(0));
   if (c.has_input(1)) {
+    const Tensor* t = c.constant_input(1);
     std::vector<int64_t> kv;
-    if (!c.constant_ints(1, "k", kv) || kv.size() != 1) return c.fail("input 1 (k) must be a constant scalar");
-    k = kv[0];
+    if (t == nullptr) {
+      call.in(c.input(1));  // k computed at run time
+    } else {
+      if (!t->to_int64s(kv) || kv.size() != 1) return c.fail("input 1 (k) must hold one integer");
+      call.arg("k", kv[0]);
+    }
   }
-  return done(c, 0, c.op(upper ? "triu" : "tril").in(c.input(0)).arg("k", k).emit1());
+  return done(c, 0, call.emit1());
 }
 
 // ---- scatter, one-hot, space and depth, resizing ----
@@ -1833,15 +1868,43 @@ Status map_scatter_nd(C& c) {
 }
 
 Status map_one_hot(C& c) {
-  std::vector<int64_t> depth;
-  if (!c.constant_ints(1, "depth", depth)) return reported();
-  if (depth.size() != 1) return c.fail("input 1 (depth) must hold one value");
+  const int64_t axis = c.attr_int("axis", -1);
+  // depth: a scalar or one-element tensor of any number type, constant or
+  // computed at run time (one_hot's depth input then).
+  Value depth_value;
+  const Tensor* dt = c.constant_input(1);
+  std::vector<double> depth;
+  if (dt != nullptr) {
+    if (!dt->to_doubles(depth) || depth.size() != 1) return c.fail("input 1 (depth) must hold one value");
+    depth_value = c.constant_scalar(DataType::kInt64, std::trunc(depth[0]));
+  } else {
+    Value d = c.op("cast").in(c.input(1)).arg("dtype", DataType::kInt64).emit1();
+    depth_value = c.op("reshape").in(d).arg("shape", std::vector<int64_t>{}).emit1();
+  }
+  // Indices may be of any number type; a negative one counts from depth.
+  Value idx = c.input(0);
+  if (c.input_dtype(0) != DataType::kInt64) idx = c.op("cast").in(idx).arg("dtype", DataType::kInt64).emit1();
+  Value negative = c.op("less").in(idx).in(c.constant_scalar(DataType::kInt64, 0)).emit1();
+  idx = c.op("where").in(negative).in(c.op("add").in(idx).in(depth_value).emit1()).in(idx).emit1();
+  OpCall call = c.op("one_hot");
+  call.in(idx);
+  if (dt != nullptr) call.arg("depth", static_cast<int64_t>(depth[0]));
+  else call.in(depth_value);
+  call.arg("axis", axis);
   const Tensor* values = c.constant_input(2);
   std::vector<double> v;
-  if (values == nullptr || !values->to_doubles(v) || v.size() != 2)
-    return c.fail("input 2 (values) must be a constant [off, on] pair");
-  return done(c, 0, c.op("one_hot").in(c.input(0)).arg("axis", c.attr_int("axis", -1)).arg("depth", depth[0])
-                        .arg("on", v[1]).arg("off", v[0]).arg("dtype", values->dtype).emit1());
+  if (values != nullptr) {
+    if (!values->to_doubles(v) || v.size() != 2) return c.fail("input 2 (values) must be an [off, on] pair");
+    return done(c, 0, call.arg("on", v[1]).arg("off", v[0]).arg("dtype", values->dtype).emit1());
+  }
+  // [off, on] computed at run time: a 0/1 one-hot picks between them.
+  const DataType vt = c.input_dtype(2);
+  if (vt == DataType::kInvalid) return c.fail("the dtype of input 2 (values) is not known");
+  Value hot = call.arg("on", 1.0).arg("off", 0.0).arg("dtype", DataType::kBool).emit1();
+  Value pair = c.input(2);
+  Value off = c.op("gather").in(pair).in(c.constant_ints({0}, false)).arg("axis", int64_t{0}).emit1();
+  Value on = c.op("gather").in(pair).in(c.constant_ints({1}, false)).arg("axis", int64_t{0}).emit1();
+  return done(c, 0, c.op("where").in(hot).in(on).in(off).emit1());
 }
 
 // DepthToSpace and SpaceToDepth: the depth_to_space / space_to_depth ops
@@ -2972,7 +3035,7 @@ const std::vector<OpMapping> kTable = {
     ROW("HardSwish", 14, kMaxOpset, map_hard_swish, ""),
     ROW("Gelu", 20, kMaxOpset, map_gelu, ""),
     ROW("Clip", 6, 10, map_clip_attr, ""),
-    ROW("Clip", 11, kMaxOpset, map_clip, "min or max computed at run time with the other omitted."),
+    ROW("Clip", 11, kMaxOpset, map_clip, ""),
     // Linear algebra and neural-network layers.
     ROW("Gemm", 7, kMaxOpset, map_gemm, ""),
     ROW("Conv", 1, kMaxOpset, map_conv,
@@ -3002,7 +3065,7 @@ const std::vector<OpMapping> kTable = {
     ROW("LogSoftmax", 1, 12, [](C& c) { return softmax_like(c, true, true); },
         "an axis other than the last when more than one dim is unknown."),
     ROW("LogSoftmax", 13, kMaxOpset, [](C& c) { return softmax_like(c, true, false); }, ""),
-    ROW("Dropout", 7, kMaxOpset, map_dropout, "training_mode true; the mask output."),
+    ROW("Dropout", 7, kMaxOpset, map_dropout, "training_mode true or computed at run time (inference only)."),
     // Control flow: branches become libops subgraphs.
     ROW("If", 1, kMaxOpset, map_if, "a branch that reads an outer value whose dtype is not known."),
     ROW("Loop", 1, kMaxOpset, map_loop,
@@ -3017,13 +3080,13 @@ const std::vector<OpMapping> kTable = {
         "output whose shape the body's shape inference cannot tell (a run-time error)."),
     // Shapes and data movement.
     ROW("Flatten", 1, kMaxOpset, map_flatten, "inputs with unknown dims on both sides of axis."),
-    ROW("Reshape", 5, kMaxOpset, map_reshape, "a constant shape that leaves two extents unknown."),
+    ROW("Reshape", 5, kMaxOpset, map_reshape, ""),
     ROW("Transpose", 1, kMaxOpset, map_transpose, ""),
     ROW("Concat", 4, kMaxOpset, map_concat, ""),
-    ROW("Split", 2, kMaxOpset, map_split, "split sizes computed at run time."),
-    ROW("Slice", 1, kMaxOpset, map_slice, "starts, ends, axes or steps computed at run time."),
-    ROW("Squeeze", 1, kMaxOpset, map_squeeze, "axes computed at run time."),
-    ROW("Unsqueeze", 1, kMaxOpset, map_unsqueeze, "axes computed at run time."),
+    ROW("Split", 2, kMaxOpset, map_split, ""),
+    ROW("Slice", 1, kMaxOpset, map_slice, ""),
+    ROW("Squeeze", 1, kMaxOpset, map_squeeze, ""),
+    ROW("Unsqueeze", 1, kMaxOpset, map_unsqueeze, ""),
     ROW("Gather", 1, kMaxOpset, map_gather, ""),
     ROW("GatherElements", 11, kMaxOpset, map_gather_elements, ""),
     ROW("ReverseSequence", 10, kMaxOpset, map_reverse_sequence, ""),
@@ -3035,17 +3098,18 @@ const std::vector<OpMapping> kTable = {
     ROW("Size", 1, kMaxOpset, map_size, ""),
     ROW("Constant", 1, kMaxOpset, map_constant, "sparse_value, value_string(s)."),
     ROW("ConstantOfShape", 9, kMaxOpset, map_constant_of_shape, ""),
-    ROW("Expand", 8, kMaxOpset, map_expand,
-        "a shape computed at run time; a 1 in shape where the input's dim is not known."),
+    ROW("Expand", 8, kMaxOpset, map_expand, ""),
     ROW("Tile", 6, kMaxOpset, map_tile, ""),
-    ROW("Pad", 2, kMaxOpset, map_pad, "mode wrap; negative pads; a constant_value computed at run time."),
+    ROW("Pad", 2, kMaxOpset, map_pad,
+        "mode wrap; negative pads computed at run time (an error when the graph runs); axes with an input of "
+        "unknown rank."),
     ROW("Range", 11, kMaxOpset, map_range, ""),
     ROW("CumSum", 11, kMaxOpset, map_cumsum, ""),
-    ROW("TopK", 1, kMaxOpset, map_top_k, "K computed at run time."),
-    ROW("Trilu", 14, kMaxOpset, map_trilu, "k computed at run time."),
+    ROW("TopK", 1, kMaxOpset, map_top_k, ""),
+    ROW("Trilu", 14, kMaxOpset, map_trilu, ""),
     ROW("ScatterElements", 11, kMaxOpset, map_scatter_elements, ""),
     ROW("ScatterND", 11, kMaxOpset, map_scatter_nd, ""),
-    ROW("OneHot", 9, kMaxOpset, map_one_hot, "depth or values computed at run time."),
+    ROW("OneHot", 9, kMaxOpset, map_one_hot, ""),
     ROW("DepthToSpace", 1, kMaxOpset, [](C& c) { return map_depth_space(c, true); }, ""),
     ROW("SpaceToDepth", 1, kMaxOpset, [](C& c) { return map_depth_space(c, false); }, ""),
     ROW("Resize", 10, kMaxOpset, map_resize,

@@ -57,6 +57,18 @@ Status keep_band(const Context& block, double lo, double hi) {
   return select_into(block, mask, x, zero, *z);
 }
 
+// triu's and tril's diagonal: input 1 (an integer scalar, ONNX Trilu's k,
+// known only at run time) when given, else the i arg.
+Status band_k(const Context& block, double& k) {
+  k = static_cast<double>(INT_ARG(0));
+  if (block.num_inputs() < 2) return Status::ok();
+  std::vector<int64_t> v;
+  RETURN_IF_ERROR(block.int_values(1, "k", v));
+  REQUIRE_TRUE(v.size() == 1, 0, "k given as input 1 must hold one value, got %zu", v.size());
+  k = static_cast<double>(v[0]);
+  return Status::ok();
+}
+
 Status matrix_shape(Context& block, ShapeList& shapes) {
   const NDArray* x = block.input(0);
   REQUIRE_TRUE(x->rank() >= 2, OPS_ERR_SHAPE, "x%s must have rank >= 2 ([..., rows, cols])", x->shape().str().c_str());
@@ -82,26 +94,36 @@ DECLARE_ARGS(matrix_band_part) {
   args.i_arg("num_upper", "diagonals kept above the main one; < 0 keeps all");
 }
 
-CUSTOM_OP_IMPL(triu, 1, 1, false, 0, 0) {
-  return libops::ops::keep_band(block, static_cast<double>(INT_ARG(0)), libops::ops::kInf);
+CUSTOM_OP_IMPL(triu, -1, 1, false, 0, 0) {
+  double k = 0;
+  RETURN_IF_ERROR(libops::ops::band_k(block, k));
+  return libops::ops::keep_band(block, k, libops::ops::kInf);
 }
 DECLARE_SHAPE_FN(triu) { return libops::ops::matrix_shape(block, shapes); }
-DECLARE_TYPES(triu) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
+DECLARE_TYPES(triu) {
+  descriptor.allow_input(0, libops::types::kAny).allow_input(1, libops::types::kInt).runs_on_any_device();
+}
 DECLARE_ARGS(triu) {
   args.describe("The upper triangle of each matrix: zeros below diagonal k.");
   args.input("x", "[..., rows, cols]");
+  args.optional_input("k", "the diagonal as an integer scalar, instead of the i arg");
   args.output("z", "x where col - row >= k, else 0");
   args.i_arg("k", 0, "the lowest diagonal kept: 0 main, > 0 above, < 0 below");
 }
 
-CUSTOM_OP_IMPL(tril, 1, 1, false, 0, 0) {
-  return libops::ops::keep_band(block, -libops::ops::kInf, static_cast<double>(INT_ARG(0)));
+CUSTOM_OP_IMPL(tril, -1, 1, false, 0, 0) {
+  double k = 0;
+  RETURN_IF_ERROR(libops::ops::band_k(block, k));
+  return libops::ops::keep_band(block, -libops::ops::kInf, k);
 }
 DECLARE_SHAPE_FN(tril) { return libops::ops::matrix_shape(block, shapes); }
-DECLARE_TYPES(tril) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
+DECLARE_TYPES(tril) {
+  descriptor.allow_input(0, libops::types::kAny).allow_input(1, libops::types::kInt).runs_on_any_device();
+}
 DECLARE_ARGS(tril) {
   args.describe("The lower triangle of each matrix: zeros above diagonal k.");
   args.input("x", "[..., rows, cols]");
+  args.optional_input("k", "the diagonal as an integer scalar, instead of the i arg");
   args.output("z", "x where col - row <= k, else 0");
   args.i_arg("k", 0, "the highest diagonal kept: 0 main, > 0 above, < 0 below");
 }

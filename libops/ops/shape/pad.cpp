@@ -30,8 +30,12 @@ Status pad_amounts(Context& block, std::vector<int64_t>& before, std::vector<int
   std::vector<int64_t> p;
   if (block.num_inputs() > 1) {
     const NDArray& pa = *block.input(1);
+    REQUIRE_TRUE(dtype_is_integer(pa.dtype()), OPS_ERR_DTYPE, "paddings must be an integer array, got %s",
+                 dtype_name(pa.dtype()));
     REQUIRE_TRUE(pa.rank() == 2 && pa.dim(0) == rank && pa.dim(1) == 2, OPS_ERR_SHAPE,
                  "paddings%s must be [%d, 2] for x%s", pa.shape().str().c_str(), rank, x.shape().str().c_str());
+    // Shape inference before the values exist (a graph's load-time plan).
+    REQUIRE_TRUE(pa.has_data(), 0, "paddings given as input 1: its values are not known yet");
     NDArray flat;
     RETURN_IF_ERROR(pa.reshape_copy(Dims{2 * static_cast<int64_t>(rank)}, flat));
     if (flat.buffer()->host_stale()) RETURN_IF_ERROR(flat.buffer()->sync_to_host());
