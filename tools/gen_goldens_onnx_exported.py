@@ -249,6 +249,33 @@ def dynamic_spatial_cases():
              rtol=1e-4, atol=1e-5)
 
 
+def transformer_cases():
+    """Opset 23/24 operators on symbolic sequence lengths: Attention with
+    grouped KV heads, a KV cache and a causal mask, after RotaryEmbedding of Q
+    and K and an RMSNormalization, as a decoder step is exported."""
+    d, qh, kvh = 16, 4, 2
+    hd = d // qh
+    inits = {"wq": f32(d, d) * 0.3, "wk": f32(d, kvh * hd) * 0.3, "wv": f32(d, kvh * hd) * 0.3,
+             "g": (rng.random(d) + 0.5).astype(np.float32)}
+    pos = np.arange(32, dtype=np.float64)[:, None] / (10000 ** (np.arange(hd // 2) / (hd // 2)))
+    inits["cos"] = np.cos(pos).astype(np.float32)
+    inits["sin"] = np.sin(pos).astype(np.float32)
+    nodes = [N("RMSNormalization", ["x", "g"], ["xn"], axis=-1),
+             N("MatMul", ["xn", "wq"], ["q"]), N("MatMul", ["xn", "wk"], ["k"]), N("MatMul", ["xn", "wv"], ["v"]),
+             N("RotaryEmbedding", ["q", "cos", "sin", "pos_ids"], ["qr"], num_heads=qh),
+             N("RotaryEmbedding", ["k", "cos", "sin", "pos_ids"], ["kr"], num_heads=kvh),
+             N("Attention", ["qr", "kr", "v", "", "past_k", "past_v"], ["y", "present_k", "present_v"],
+               q_num_heads=qh, kv_num_heads=kvh, is_causal=1)]
+    m = make_model("decoder_step_gqa_cache", nodes,
+                   [("x", np.float32, ["batch", "seq", d]), ("pos_ids", np.int64, ["batch", "seq"]),
+                    ("past_k", np.float32, ["batch", kvh, "past", hd]), ("past_v", np.float32, ["batch", kvh, "past", hd])],
+                   ["y", "present_k", "present_v"], inits, opset=24)
+    def feeds(b, s, past):
+        return {"x": f32(b, s, d), "pos_ids": np.tile(np.arange(past, past + s, dtype=np.int64), (b, 1)),
+                "past_k": f32(b, kvh, past, hd), "past_v": f32(b, kvh, past, hd)}
+    case("decoder_step_gqa_cache", m, [feeds(1, 5, 3), feeds(2, 1, 8), feeds(1, 4, 0)], rtol=1e-4, atol=1e-5)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
@@ -257,6 +284,7 @@ def main():
     shape_subgraph_cases()
     runtime_input_cases()
     dynamic_spatial_cases()
+    transformer_cases()
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# written by tools/gen_goldens_onnx_exported.py; do not edit\n")
         f.write("\n".join(lines) + "\n")

@@ -181,6 +181,10 @@ Status map_if(Converter& c);
 Status map_loop(Converter& c);
 Status map_scan(Converter& c);
 
+// The transformer operators of opset 23 and later (onnx_ops_attention.cpp).
+Status map_attention(Converter& c);
+Status map_rotary_embedding(Converter& c);
+
 // The newest opset of the default domain the importer reads: the newest
 // the operator version table knows (a static_assert in onnx_versions.cpp
 // keeps the two equal). Rows that map every version up to the newest end

@@ -18,62 +18,19 @@
 #include <numeric>
 
 #include "graph/onnx/onnx_convert.h"
+#include "graph/onnx/onnx_map_util.h"
 #include "libops/core/half.h"
 
 namespace libops::graph::onnx {
 namespace {
 
 using C = Converter;
+using namespace map_util;
 
 // Legacy op groups and numbers used here (docs/ops.md, "Legacy ops").
 constexpr int kTransformStrict = 2, kBroadcast = 11;
 constexpr int kStrictGelu = 26, kStrictPreciseGelu = 27;
 constexpr int kBroadcastLeakyRelu = 26, kBroadcastElu = 27;
-
-std::string ints_str(const std::vector<int64_t>& v) {
-  std::string s = "[";
-  for (size_t k = 0; k < v.size(); ++k) {
-    if (k) s += ',';
-    s += std::to_string(v[k]);
-  }
-  return s + "]";
-}
-
-// Normalizes an axis of a rank-`rank` value; false when out of range or
-// negative with an unknown rank.
-bool norm_axis(int64_t axis, int rank, int64_t& out) {
-  if (axis < 0) {
-    if (rank < 0) return false;
-    axis += rank;
-  }
-  if (axis < 0 || (rank >= 0 && axis >= rank)) return false;
-  out = axis;
-  return true;
-}
-
-// The status of a mapping whose problem the Converter has recorded already.
-Status reported() { return Status::error(StatusCode::kNotImplemented, "an input it needs is missing or could not be made"); }
-
-Status done(C& c, int k, Value v) {
-  if (!v.valid()) return reported();
-  c.set_output(k, v);
-  return Status::ok();
-}
-
-// The float dtype the arithmetic runs in: float64 stays, others go to float32.
-DataType compute_dtype(DataType t) { return t == DataType::kFloat64 ? DataType::kFloat64 : DataType::kFloat32; }
-
-Value cast_to(C& c, Value v, DataType from, DataType to) {
-  return from == to ? v : c.op("cast").in(v).arg("dtype", to).emit1();
-}
-
-Tensor bool_scalar(bool v) {
-  Tensor t;
-  t.dtype = DataType::kBool;
-  t.onnx_type = dtype_to_onnx(DataType::kBool);
-  t.data.assign(1, v ? 1 : 0);
-  return t;
-}
 
 Status unary(C& c, const char* op) { return done(c, 0, c.op(op).in(c.input(0)).emit1()); }
 Status binary(C& c, const char* op) { return done(c, 0, c.op(op).in(c.input(0)).in(c.input(1)).emit1()); }
@@ -867,9 +824,49 @@ Status map_layer_norm(C& c) {
   if (stash != 1 && t != DataType::kInvalid)
     return c.fail_attr("stash_type", str_format("= %lld is not supported", static_cast<long long>(stash)));
   OpCall ln = c.op("layer_norm");
-  ln.in(c.input(0)).in(c.input(1));
+  Value x = c.input(0);
+  ln.in(x).in(c.input(1));
   if (c.has_input(2)) ln.in(c.input(2));
-  return done(c, 0, ln.arg("axis", axis).arg("epsilon", eps).emit1());
+  RETURN_IF_ERROR(done(c, 0, ln.arg("axis", axis).arg("epsilon", eps).emit1()));
+  const bool mean_used = c.num_outputs() > 1 && c.output_used(1);
+  const bool inv_used = c.num_outputs() > 2 && c.output_used(2);
+  if (!mean_used && !inv_used) return Status::ok();
+  // Mean and InvStdDev over the normalized axes, kept as extent 1, computed
+  // in float32 (stash_type 1; float64 stays) and given in x's dtype.
+  const int r = c.input_rank(0);
+  int64_t a = 0;
+  if (!dtype_is_float(t) || !norm_axis(axis, r, a))
+    return c.fail("the Mean and InvStdDev outputs need x's dtype and rank");
+  std::vector<int64_t> axes;
+  for (int64_t d = a; d < r; ++d) axes.push_back(d);
+  const DataType ct = compute_dtype(t);
+  Value xc = cast_to(c, x, t, ct);
+  Value mean = c.op("reduce_mean").in(xc).arg("axes", axes).arg("keep_dims", true).emit1();
+  Value diff = c.op("subtract").in(xc).in(mean).emit1();
+  Value var = c.op("reduce_mean").in(c.op("multiply").in(diff).in(diff).emit1()).arg("axes", axes).arg("keep_dims", true).emit1();
+  Value inv = c.op("reciprocal").in(c.op("sqrt").in(c.op("add").in(var).in(c.constant_scalar(ct, eps)).emit1()).emit1()).emit1();
+  if (mean_used) c.set_output(1, cast_to(c, mean, ct, t));
+  if (inv_used) c.set_output(2, cast_to(c, inv, ct, t));
+  return Status::ok();
+}
+
+Status map_rms_norm(C& c) {
+  const int64_t axis = c.attr_int("axis", -1);
+  const double eps = c.attr_float("epsilon", 1e-5);
+  const int64_t stash = c.attr_int("stash_type", 1);
+  if (stash != 1) return c.fail_attr("stash_type", str_format("= %lld is not supported", static_cast<long long>(stash)));
+  return done(c, 0, c.op("rms_norm").in(c.input(0)).in(c.input(1)).arg("axis", axis).arg("epsilon", eps).emit1());
+}
+
+// Swish-24: x * sigmoid(alpha * x).
+Status map_swish(C& c) {
+  const double alpha = c.attr_float("alpha", 1.0);
+  Value x = c.input(0);
+  if (alpha == 1.0) return done(c, 0, c.op("silu").in(x).emit1());
+  const DataType t = c.input_dtype(0);
+  if (t == DataType::kInvalid) return c.fail("x's dtype must be known for an alpha other than 1");
+  Value gate = c.op("sigmoid").in(c.op("multiply").in(x).in(c.constant_scalar(t, alpha)).emit1()).emit1();
+  return done(c, 0, c.op("multiply").in(x).in(gate).emit1());
 }
 
 // ---- softmax ----
@@ -1165,9 +1162,18 @@ Status reduce(C& c, const char* op, int axes_input_from, const char* then = null
 
 Status arg_reduce(C& c, const char* op) {
   const int64_t axis = c.attr_int("axis", 0), keep = c.attr_int("keepdims", 1);
-  if (c.opset() >= 12 && c.attr_int("select_last_index", 0) != 0)
-    return c.fail_attr("select_last_index", "= 1 is not supported: libops returns the first index on ties");
-  return done(c, 0, c.op(op).in(c.input(0)).arg("axes", std::vector<int64_t>{axis}).arg("keep_dims", keep != 0).emit1());
+  const bool last = c.opset() >= 12 && c.attr_int("select_last_index", 0) != 0;
+  if (!last)
+    return done(c, 0, c.op(op).in(c.input(0)).arg("axes", std::vector<int64_t>{axis}).arg("keep_dims", keep != 0).emit1());
+  // The last index of the extreme: the first one along the reversed axis,
+  // counted back from the end (extent - 1 - i).
+  Value x = c.input(0);
+  Value first = c.op(op).in(c.op("reverse").in(x).arg("axes", std::vector<int64_t>{axis}).emit1())
+                    .arg("axes", std::vector<int64_t>{axis}).arg("keep_dims", keep != 0).emit1();
+  Value extent = c.op("shape_of").in(x).arg("start", axis).arg("end", axis == -1 ? int64_t{std::numeric_limits<int64_t>::max()} : axis + 1).emit1();
+  extent = c.op("reshape").in(extent).arg("shape", std::vector<int64_t>{}).emit1();
+  Value back = c.op("subtract").in(c.op("subtract").in(extent).in(c.constant_scalar(DataType::kInt64, 1)).emit1()).in(first).emit1();
+  return done(c, 0, back);
 }
 
 Tensor int64_tensor(const std::vector<int64_t>& v, bool vector = true) {
@@ -1440,11 +1446,12 @@ Status map_range(C& c) {
   return done(c, 0, cast_to(c, r, DataType::kFloat32, t));
 }
 
-Status map_cumsum(C& c) {
+// CumSum, CumProd: the running sum or product along the axis input.
+Status running(C& c, const char* op) {
   const int64_t exclusive = c.attr_int("exclusive", 0), reverse = c.attr_int("reverse", 0);
   const Tensor* t = c.constant_input(1);
   std::vector<int64_t> axis;
-  OpCall call = c.op("cumsum");
+  OpCall call = c.op(op);
   call.in(c.input(0));
   if (t != nullptr && t->to_int64s(axis) && axis.size() == 1) call.arg("axes", axis);
   else call.in(c.input(1));
@@ -3058,13 +3065,18 @@ const std::vector<OpMapping> kTable = {
         "training_mode = 1 and the running mean and variance outputs (inference only); spatial = 0."),
     ROW("InstanceNormalization", 6, kMaxOpset, map_instance_norm, ""),
     ROW("LayerNormalization", 17, kMaxOpset, map_layer_norm,
-        "the Mean and InvStdDev outputs; stash_type other than 1 (float)."),
+        "stash_type other than 1 (float); the Mean and InvStdDev outputs of an input of unknown rank."),
+    ROW("RMSNormalization", 23, kMaxOpset, map_rms_norm, "stash_type other than 1 (float)."),
+    ROW("Swish", 24, kMaxOpset, map_swish, ""),
     ROW("Softmax", 1, 12, [](C& c) { return softmax_like(c, false, true); },
         "an axis other than the last when more than one dim is unknown."),
     ROW("Softmax", 13, kMaxOpset, [](C& c) { return softmax_like(c, false, false); }, ""),
     ROW("LogSoftmax", 1, 12, [](C& c) { return softmax_like(c, true, true); },
         "an axis other than the last when more than one dim is unknown."),
     ROW("LogSoftmax", 13, kMaxOpset, [](C& c) { return softmax_like(c, true, false); }, ""),
+    ROW("Attention", 23, kMaxOpset, map_attention,
+        "Q of unknown rank; a float attn_mask of another dtype than Q's."),
+    ROW("RotaryEmbedding", 23, kMaxOpset, map_rotary_embedding, "X of unknown rank."),
     ROW("Dropout", 7, kMaxOpset, map_dropout, "training_mode true or computed at run time (inference only)."),
     // Control flow: branches become libops subgraphs.
     ROW("If", 1, kMaxOpset, map_if, "a branch that reads an outer value whose dtype is not known."),
@@ -3104,7 +3116,8 @@ const std::vector<OpMapping> kTable = {
         "mode wrap; negative pads computed at run time (an error when the graph runs); axes with an input of "
         "unknown rank."),
     ROW("Range", 11, kMaxOpset, map_range, ""),
-    ROW("CumSum", 11, kMaxOpset, map_cumsum, ""),
+    ROW("CumSum", 11, kMaxOpset, [](C& c) { return running(c, "cumsum"); }, ""),
+    ROW("CumProd", 26, kMaxOpset, [](C& c) { return running(c, "cumprod"); }, ""),
     ROW("TopK", 1, kMaxOpset, map_top_k, ""),
     ROW("Trilu", 14, kMaxOpset, map_trilu, ""),
     ROW("ScatterElements", 11, kMaxOpset, map_scatter_elements, ""),
@@ -3158,8 +3171,8 @@ const std::vector<OpMapping> kTable = {
     ROW("MeanVarianceNormalization", 9, kMaxOpset, map_mean_variance_normalization, ""),
     ROW("GlobalLpPool", 2, kMaxOpset, map_global_lp_pool, "inputs of unknown rank."),
     ROW("LpPool", 2, kMaxOpset, map_lp_pool, "3-D pooling; auto_pad SAME_UPPER; ceil_mode = 1."),
-    ROW("ArgMax", 1, kMaxOpset, [](C& c) { return arg_reduce(c, "argmax"); }, "select_last_index = 1."),
-    ROW("ArgMin", 1, kMaxOpset, [](C& c) { return arg_reduce(c, "argmin"); }, "select_last_index = 1."),
+    ROW("ArgMax", 1, kMaxOpset, [](C& c) { return arg_reduce(c, "argmax"); }, ""),
+    ROW("ArgMin", 1, kMaxOpset, [](C& c) { return arg_reduce(c, "argmin"); }, ""),
     ROW("Unique", 11, kMaxOpset, map_unique, "axis."),
     // Random numbers (Note [ONNX random ops]: a node draws the same numbers on every run).
     ROW("RandomUniform", 1, kMaxOpset, [](C& c) { return map_random(c, false, false); },
