@@ -75,6 +75,28 @@ TEST(CudaSequenceImageOps, EveryCaseMatchesTheCpu) {
   }
 }
 
+// resize with ONNX's sizes and scales as inputs (read on the host, as the
+// i args are): the same output on the device as on the CPU, and as with
+// the args.
+TEST(CudaSequenceImageOps, ResizeSizeAndScalesInputsMatchTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  NDArray x = test::make(DataType::kFloat32, {2, 3, 17, 9}, wave(2 * 3 * 17 * 9, 1.5, 0.0));
+  NDArray size = test::make(DataType::kInt64, {4}, {2, 3, 40, 5}), none = test::make(DataType::kInt64, {0}, {});
+  NDArray scales = test::make(DataType::kFloat32, {2}, {1.7, 2.25});
+  for (int64_t coords : {0, 2, 5}) {
+    SCOPED_TRACE(coords);
+    for (int by_scales = 0; by_scales < 2; ++by_scales) {
+      std::vector<NDArray> in = by_scales ? std::vector<NDArray>{x, none, scales} : std::vector<NDArray>{x, size};
+      Context cpu, gpu;
+      ASSERT_OK(test::run_on_cpu_and_gpu("resize", in, {.i = {-1, -1, 1, coords}}, cpu, gpu));
+      NDArray& z = *gpu.output(0);
+      ASSERT_OK(z.buffer()->sync_to_host());
+      EXPECT_EQ(z.shape(), cpu.output(0)->shape());
+      EXPECT_TRUE(test::all_close(z, test::values(*cpu.output(0)), 2e-5, 2e-5));
+    }
+  }
+}
+
 // Runs without a GPU: the kernels these ops need are registered for CUDA.
 TEST(CudaSequenceImageOps, DeviceKernelsAreRegistered) {
   EXPECT_NE(ops::rnn::cell_device_kernel.get(DeviceType::kCuda), nullptr) << "lstm_layer, gru_layer, rnn_layer";

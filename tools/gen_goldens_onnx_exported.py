@@ -249,6 +249,28 @@ def dynamic_spatial_cases():
              rtol=1e-4, atol=1e-5)
 
 
+def fpn_cases():
+    """A feature pyramid's top-down path as detectors export it: the coarse
+    map is resized to the size of the finer one, read with Shape at run time
+    (sizes), or by a computed scale (scales), then added to it. With H and W
+    symbolic, probes that agree by chance must not decide the sizes."""
+    inits = {"w1": f32(8, 3, 3, 3) * 0.3, "w2": f32(8, 8, 3, 3) * 0.2, "lat": f32(8, 8, 1, 1) * 0.3}
+    nodes = [N("Conv", ["x", "w1"], ["c1"], strides=[2, 2], pads=[1, 1, 1, 1]),   # H/2
+             N("Conv", ["c1", "w2"], ["c2"], strides=[2, 2], pads=[1, 1, 1, 1]),  # H/4
+             N("Conv", ["c1", "lat"], ["l1"]),
+             N("Shape", ["l1"], ["s1"]), const("hw", i64(2)), const("end", i64(4)),
+             N("Slice", ["s1", "hw", "end"], ["size_hw"]), N("Shape", ["c2"], ["s2"]), const("nc0", i64(0)),
+             N("Slice", ["s2", "nc0", "hw"], ["nc"]), N("Concat", ["nc", "size_hw"], ["sizes"], axis=0),
+             N("Resize", ["c2", "", "", "sizes"], ["up"], mode="nearest"),
+             N("Add", ["up", "l1"], ["p1"]),
+             const("two", np.array([1, 1, 2, 2], np.float32)),
+             N("Resize", ["p1", "", "two"], ["p0"], mode="linear", coordinate_transformation_mode="half_pixel")]
+    m = make_model("fpn_resize_to_lateral", nodes, [("x", np.float32, [1, 3, "H", "W"])], ["p1", "p0"], inits,
+                   opset=13)
+    case("fpn_resize_to_lateral", m, [{"x": f32(1, 3, 32, 48)}, {"x": f32(1, 3, 24, 24)}, {"x": f32(1, 3, 8, 8)}],
+         rtol=1e-4, atol=1e-5)
+
+
 def transformer_cases():
     """Opset 23/24 operators on symbolic sequence lengths: Attention with
     grouped KV heads, a KV cache and a causal mask, after RotaryEmbedding of Q
@@ -284,6 +306,7 @@ def main():
     shape_subgraph_cases()
     runtime_input_cases()
     dynamic_spatial_cases()
+    fpn_cases()
     transformer_cases()
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# written by tools/gen_goldens_onnx_exported.py; do not edit\n")

@@ -1949,9 +1949,10 @@ Status resize_nearest(C& c, Value x, const std::vector<double>& scales) {
 // ranks take whole nearest factors only (repeat along each axis).
 Status map_resize(C& c) {
   const std::string mode = c.attr_string("mode", "nearest");
-  std::string coord = "asymmetric", nearest = "round_prefer_floor";
+  std::string coord = "asymmetric", nearest = "round_prefer_floor", policy = "stretch";
   double cubic_a = -0.75;
   int64_t exclude = 0;
+  std::vector<int64_t> axes;
   if (c.opset() >= 11) {
     coord = c.attr_string("coordinate_transformation_mode", "half_pixel");
     nearest = c.attr_string("nearest_mode", "round_prefer_floor");
@@ -1963,13 +1964,14 @@ Status map_resize(C& c) {
   }
   if (c.opset() >= 18) {
     if (c.attr_int("antialias", 0) != 0) return c.fail_attr("antialias", "= 1 is not supported");
-    std::vector<int64_t> axes;
-    if (c.attr_ints("axes", axes)) return c.fail_attr("axes", "is not supported");
-    c.ignore_attr("keep_aspect_ratio_policy");  // applies to sizes; the sizes given are what is resized to
+    c.attr_ints("axes", axes);
+    policy = c.attr_string("keep_aspect_ratio_policy", "stretch");
+    if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller")
+      return c.fail_attr("keep_aspect_ratio_policy", "= '" + policy + "' is not stretch, not_larger or not_smaller");
   }
   static const char* const kModes[] = {"nearest", "linear", "cubic"};
   static const char* const kCoords[] = {"half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel",
-                                        "tf_half_pixel_for_nn"};
+                                        "tf_half_pixel_for_nn", "half_pixel_symmetric"};
   static const char* const kNearest[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
   auto code = [](const auto& names, const std::string& v) -> int64_t {
     for (size_t k = 0; k < std::size(names); ++k)
@@ -1985,20 +1987,38 @@ Status map_resize(C& c) {
   const int scales_at = c.opset() >= 11 ? 2 : 1;
   if (c.opset() >= 11 && c.has_input(1)) c.constant_input(1);  // roi: tf_crop_and_resize only
   const ValueType t = c.input_type(0);
+  const int rank = t.rank();
+  // Scales or sizes: constants, or values computed at run time.
   std::vector<double> scales;
   std::vector<int64_t> sizes;
-  const Tensor* st = c.has_input(scales_at) ? c.constant_input(scales_at) : nullptr;
-  if (st != nullptr && st->numel() > 0) {
-    if (!st->to_doubles(scales)) return c.fail("the scales are not numbers");
-  } else if (c.opset() >= 11 && c.has_input(3)) {
-    if (!c.constant_ints(3, "sizes", sizes)) return reported();
-  } else {
-    return c.fail("the scales (or sizes) must be constants");
+  Value runtime_scales, runtime_sizes;
+  if (c.has_input(scales_at)) {
+    const Tensor* st = c.constant_input(scales_at);
+    if (st == nullptr) runtime_scales = c.input(scales_at);
+    else if (!st->to_doubles(scales)) return c.fail("the scales are not numbers");
   }
-  const size_t rank = scales.empty() ? sizes.size() : scales.size();
-  if (t.rank() >= 0 && static_cast<size_t>(t.rank()) != rank)
-    return c.fail(str_format("%zu scales or sizes for a rank-%d input", rank, t.rank()));
+  if (scales.empty() && !runtime_scales.valid() && c.opset() >= 11 && c.has_input(3)) {
+    const Tensor* zt = c.constant_input(3);
+    if (zt == nullptr) runtime_sizes = c.input(3);
+    else if (!zt->to_int64s(sizes)) return c.fail("input 3 (sizes) is not an integer tensor");
+  }
+  if (scales.empty() && sizes.empty() && !runtime_scales.valid() && !runtime_sizes.valid())
+    return c.fail("neither scales nor sizes is given");
+  // axes: the dims the scales or sizes name; the others keep their extent.
+  if (!axes.empty()) {
+    if (rank < 0) return c.fail_attr("axes", "is given and the input's rank is not known");
+    for (int64_t& a : axes)
+      if (!norm_axis(a, rank, a)) return c.fail_attr("axes", "holds an axis outside the input's rank");
+    std::vector<int64_t> all;
+    for (int64_t d = 0; d < rank; ++d) all.push_back(d);
+    if (axes == all) axes.clear();
+  }
   if (rank != 4) {  // any rank: whole nearest factors, by repeat
+    if (runtime_scales.valid() || runtime_sizes.valid())
+      return c.fail("scales or sizes computed at run time are supported for 4-D inputs only");
+    if (!axes.empty()) return c.fail_attr("axes", "other than every axis are supported for 4-D inputs only");
+    if (policy != "stretch")
+      return c.fail_attr("keep_aspect_ratio_policy", "other than stretch is supported for 4-D inputs only");
     if (mode != "nearest") return c.fail_attr("mode", "= '" + mode + "' is supported over the H and W of 4-D inputs only");
     if (!sizes.empty()) {
       if (!t.dims_known()) return c.fail("sizes needs the input's dims to be known");
@@ -2007,31 +2027,62 @@ Status map_resize(C& c) {
         scales.push_back(static_cast<double>(sizes[d] / t.dims[d]));
       }
     }
+    if (t.rank() >= 0 && static_cast<size_t>(t.rank()) != scales.size())
+      return c.fail(str_format("%zu scales or sizes for a rank-%d input", scales.size(), t.rank()));
     return resize_nearest(c, c.input(0), scales);
   }
-  // 4-D: N and C stay, H and W resize. The output extents: sizes, or
-  // floor(in * scale), which needs the input's H and W.
-  int64_t out_hw[2];
-  double scale_hw[2] = {0, 0};
-  for (int d = 0; d < 2; ++d) {
-    if (!sizes.empty()) {
-      if (t.rank() == 4 && t.dims[d] >= 0 && sizes[d] != t.dims[d])
-        return c.fail(str_format("sizes %s change dim %d (N or C): only H and W resize", ints_str(sizes).c_str(), d));
-      out_hw[d] = sizes[2 + d];
-      continue;
+  // 4-D: N and C stay, H and W resize (resize checks, when it runs, that a
+  // size or scale for all four dims keeps N and C). The values, constant or
+  // computed at run time, become resize's size or scales input.
+  const bool by_sizes = !sizes.empty() || runtime_sizes.valid();
+  Value vals;
+  if (runtime_sizes.valid()) {
+    vals = runtime_sizes;
+  } else if (runtime_scales.valid()) {
+    vals = runtime_scales;
+  } else if (by_sizes) {
+    vals = c.constant_ints(sizes);
+  } else {
+    Tensor st;
+    st.dtype = DataType::kFloat32;
+    st.onnx_type = dtype_to_onnx(DataType::kFloat32);
+    st.dims = {static_cast<int64_t>(scales.size())};
+    st.data.resize(scales.size() * 4);
+    for (size_t k = 0; k < scales.size(); ++k) {
+      const float f = static_cast<float>(scales[k]);
+      std::memcpy(st.data.data() + 4 * k, &f, 4);
     }
-    if (scales[d] != 1.0) return c.fail(str_format("scale %g along dim %d (N or C): only H and W resize", scales[d], d));
-    const int64_t in = t.rank() == 4 ? t.dims[2 + d] : -1;
-    if (in < 0) return c.fail("scales need the input's H and W to be known (or give sizes)");
-    scale_hw[d] = scales[2 + d];
-    // floor(in * scale) in float, as ONNX Runtime computes it: 5 * 1.8f is
-    // 9 there, 8.99999976 (so 8) in double.
-    out_hw[d] = static_cast<int64_t>(std::floor(static_cast<float>(in) * static_cast<float>(scale_hw[d])));
+    vals = c.constant(std::move(st));
   }
-  return done(c, 0, c.op("resize").in(c.input(0)).arg("height", out_hw[0]).arg("width", out_hw[1])
-                        .arg("mode", mode_code).arg("coordinate_mode", coord_code).arg("nearest_mode", nearest_code)
-                        .arg("exclude_outside", exclude).arg("scale_h", scale_hw[0]).arg("scale_w", scale_hw[1])
-                        .arg("cubic_coeff_a", cubic_a).emit1());
+  if (!axes.empty()) {  // H and W only, in either order
+    if (axes == std::vector<int64_t>{3, 2}) vals = c.op("reverse").in(vals).arg("axes", std::vector<int64_t>{0}).emit1();
+    else if (axes != std::vector<int64_t>{2, 3})
+      return c.fail_attr("axes", "other than every axis, or H and W (2 and 3), are not supported");
+  }
+  Value scales_in;
+  if (by_sizes && policy != "stretch") {
+    // keep_aspect_ratio_policy: one scale for H and W, the smallest (or
+    // largest) size / extent; the extents round(scale * in).
+    if (axes.empty()) vals = c.op("slice_axes").in(vals).in(c.constant_ints({2})).in(c.constant_ints({4})).emit1();
+    Value in_hw = c.op("cast").in(c.op("shape_of").in(c.input(0)).arg("start", int64_t{2}).emit1())
+                      .arg("dtype", DataType::kFloat32).emit1();
+    Value ratio = c.op("divide").in(c.op("cast").in(vals).arg("dtype", DataType::kFloat32).emit1()).in(in_hw).emit1();
+    Value common = c.op(policy == "not_larger" ? "reduce_min" : "reduce_max").in(ratio).arg("keep_dims", true).emit1();
+    Value out = c.op("floor").in(c.op("add").in(c.op("multiply").in(common).in(in_hw).emit1())
+                                  .in(c.constant_scalar(DataType::kFloat32, 0.5)).emit1()).emit1();
+    vals = c.op("cast").in(out).arg("dtype", DataType::kInt64).emit1();
+    scales_in = c.op("concat").in(common).in(common).arg("axis", int64_t{0}).emit1();
+  }
+  OpCall call = c.op("resize");
+  call.in(c.input(0));
+  if (by_sizes) {
+    call.in(vals);
+    if (scales_in.valid()) call.in(scales_in);
+  } else {
+    call.in(c.constant_ints(std::vector<int64_t>{})).in(vals);  // no size: the scales decide
+  }
+  return done(c, 0, call.arg("mode", mode_code).arg("coordinate_mode", coord_code).arg("nearest_mode", nearest_code)
+                        .arg("exclude_outside", exclude).arg("cubic_coeff_a", cubic_a).emit1());
 }
 
 // ---- recurrent layers ----
@@ -3126,8 +3177,10 @@ const std::vector<OpMapping> kTable = {
     ROW("DepthToSpace", 1, kMaxOpset, [](C& c) { return map_depth_space(c, true); }, ""),
     ROW("SpaceToDepth", 1, kMaxOpset, [](C& c) { return map_depth_space(c, false); }, ""),
     ROW("Resize", 10, kMaxOpset, map_resize,
-        "coordinate modes tf_crop_and_resize and half_pixel_symmetric; antialias; axes; linear and cubic (and "
-        "scales that are not whole numbers) over other than the H and W of 4-D inputs; scales with unknown H and W."),
+        "coordinate mode tf_crop_and_resize; antialias; axes other than all or H and W; linear and cubic (and "
+        "scales that are not whole numbers) over other than the H and W of 4-D inputs; scales or sizes computed at "
+        "run time for other than 4-D inputs. align_corners with scales divides by out - 1, as ONNX Runtime and "
+        "PyTorch do (ONNX's reference takes scale * in - 1)."),
     ROW("Einsum", 12, kMaxOpset, map_einsum, "ellipses; an index repeated within one operand (diagonals)."),
     ROW("LSTM", 7, kMaxOpset, [](C& c) { return map_recurrent(c, Recurrent::kLstm); },
         "clip; input_forget = 1; activations that differ between the two directions."),

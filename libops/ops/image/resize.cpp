@@ -3,7 +3,14 @@
 //
 //   input   x: [N, C, H, W] (data_format 0) or [N, H, W, C] (1), float16,
 //           bfloat16, float32 or float64, any strides
-//   i args  height, width: the output's spatial extents (>= 0)
+//   inputs  size (optional): the output's extents as integers, [height,
+//           width] or one per dim of x in its order (N and C unchanged);
+//           scales (optional): floats, [scale_h, scale_w] or one per dim (N
+//           and C 1), the output extents then floor(in * scale). Either may
+//           be known only at run time (ONNX's sizes and scales inputs); an
+//           empty size stands for none.
+//   i args  height, width: the output's spatial extents (>= 0), when no
+//           size or scales input gives them
 //           mode 0 nearest, 1 linear, 2 cubic
 //           coordinate_mode, nearest_mode, exclude_outside (Note [Resize taps])
 //           data_format 0 NCHW, 1 NHWC
@@ -44,9 +51,18 @@ double source_coordinate(const ResizeSpec& spec, const ResizeAxis& a, int64_t o)
     case CoordinateMode::kHalfPixel: return (x + 0.5) / s - 0.5;
     case CoordinateMode::kAsymmetric: return x / s;
     case CoordinateMode::kAlignCorners:
+      // (out - 1), not (s * in - 1), also when a scale is given: ONNX
+      // Runtime and PyTorch agree on that; ONNX's reference implementation
+      // takes the unrounded length, and its align_corners tests with scales
+      // differ from both.
       return a.out == 1 ? 0.0 : x * static_cast<double>(a.in - 1) / static_cast<double>(a.out - 1);
     case CoordinateMode::kPytorchHalfPixel: return a.out > 1 ? (x + 0.5) / s - 0.5 : 0.0;
     case CoordinateMode::kTfHalfPixelForNn: return (x + 0.5) / s;
+    case CoordinateMode::kHalfPixelSymmetric: {
+      const double in = static_cast<double>(a.in);
+      const double adjustment = static_cast<double>(a.out) / (s * in);
+      return in / 2 * (1 - adjustment) + (x + 0.5) / s - 0.5;
+    }
   }
   return x;
 }
@@ -379,6 +395,69 @@ namespace {
 using namespace libops;
 using namespace libops::ops::image;
 
+// The values of input `index` as doubles: a scalar or vector, integer or
+// float, read on the host.
+Status values_of(const Context& block, int index, const char* what, std::vector<double>& out) {
+  out.clear();
+  const NDArray& v = *block.input(index);
+  if (v.rank() > 1)
+    return block.error(StatusCode::kShape, "%s given as input %d must be a vector, got %s", what, index,
+                       v.shape().str().c_str());
+  if (!v.has_data())
+    return block.error(StatusCode::kInvalidArgument, "%s given as input %d: its values are not known yet", what,
+                       index);
+  if (v.buffer()->host_stale()) RETURN_IF_ERROR(v.buffer()->sync_to_host());
+  for (int64_t k = 0; k < v.length(); ++k) out.push_back(v.get_double(k));
+  return Status::ok();
+}
+
+// The output extents and scales from the size and scales inputs: 2 values
+// (H, W) or one per dim of x (the others must keep their extent).
+Status resize_from_inputs(const Context& block, const NDArray& x, bool nhwc, ResizeAxis& ay, ResizeAxis& ax) {
+  const int h_dim = nhwc ? 1 : 2, w_dim = nhwc ? 2 : 3;
+  std::vector<double> size, scales;
+  if (block.num_inputs() > 1 && block.input(1)->length() > 0) RETURN_IF_ERROR(values_of(block, 1, "size", size));
+  if (block.num_inputs() > 2 && block.input(2)->length() > 0) RETURN_IF_ERROR(values_of(block, 2, "scales", scales));
+  auto pick = [&](const std::vector<double>& v, const char* what, double keep, double& h, double& w) -> Status {
+    if (v.size() == 2) {
+      h = v[0], w = v[1];
+      return Status::ok();
+    }
+    if (static_cast<int>(v.size()) != x.rank())
+      return block.error(StatusCode::kShape, "%s has %zu values for x%s: it needs 2 (height, width) or %d", what,
+                         v.size(), x.shape().str().c_str(), x.rank());
+    for (int d = 0; d < x.rank(); ++d) {
+      if (d == h_dim || d == w_dim) continue;
+      const double want = keep < 0 ? static_cast<double>(x.dim(d)) : keep;
+      if (v[static_cast<size_t>(d)] != want)
+        return block.error(StatusCode::kInvalidArgument,
+                           "%s[%d] = %g would resize dim %d of x%s; only the height and width resize", what, d,
+                           v[static_cast<size_t>(d)], d, x.shape().str().c_str());
+    }
+    h = v[static_cast<size_t>(h_dim)], w = v[static_cast<size_t>(w_dim)];
+    return Status::ok();
+  };
+  if (!scales.empty()) {
+    double sh = 0, sw = 0;
+    RETURN_IF_ERROR(pick(scales, "scales", 1.0, sh, sw));
+    if (!(sh > 0) || !(sw > 0) || !std::isfinite(sh) || !std::isfinite(sw))
+      return block.error(StatusCode::kInvalidArgument, "scales %g and %g must be finite and > 0", sh, sw);
+    ay.scale = sh, ax.scale = sw;
+    // floor(in * scale) in float, as ONNX Runtime computes it (5 * 1.8f is
+    // 9 there, 8.99999976 in double).
+    ay.out = static_cast<int64_t>(std::floor(static_cast<float>(ay.in) * static_cast<float>(sh)));
+    ax.out = static_cast<int64_t>(std::floor(static_cast<float>(ax.in) * static_cast<float>(sw)));
+  }
+  if (!size.empty()) {
+    double oh = 0, ow = 0;
+    RETURN_IF_ERROR(pick(size, "size", -1.0, oh, ow));
+    if (!(oh >= 0) || !(ow >= 0) || oh > static_cast<double>(INT32_MAX) || ow > static_cast<double>(INT32_MAX))
+      return block.error(StatusCode::kInvalidArgument, "size %g x %g is out of range", oh, ow);
+    ay.out = static_cast<int64_t>(oh), ax.out = static_cast<int64_t>(ow);
+  }
+  return Status::ok();
+}
+
 // The call's spec and axes; errors name the op.
 Status resize_call(const Context& block, ResizeSpec& spec, ResizeAxis& ay, ResizeAxis& ax, bool& nhwc) {
   const NDArray& x = *block.input(0);
@@ -393,6 +472,10 @@ Status resize_call(const Context& block, ResizeSpec& spec, ResizeAxis& ay, Resiz
   spec.cubic_a = block.t_arg(2);
   ay = ResizeAxis{x.dim(nhwc ? 1 : 2), block.i_arg(0), block.t_arg(0)};
   ax = ResizeAxis{x.dim(nhwc ? 2 : 3), block.i_arg(1), block.t_arg(1)};
+  RETURN_IF_ERROR(resize_from_inputs(block, x, nhwc, ay, ax));
+  if (ay.out < 0 || ax.out < 0)
+    return block.error(StatusCode::kInvalidArgument, "the output's height and width are not given (i args height "
+                                                     "and width, or a size or scales input)");
   for (const ResizeAxis* a : {&ay, &ax})
     if (a->in == 0 && a->out > 0)
       return block.error(StatusCode::kInvalidArgument, "x%s has an empty spatial axis: nothing to resample from",
@@ -402,7 +485,7 @@ Status resize_call(const Context& block, ResizeSpec& spec, ResizeAxis& ay, Resiz
 
 }  // namespace
 
-CUSTOM_OP_IMPL(resize, 1, 1, false, 0, 2) {
+CUSTOM_OP_IMPL(resize, -1, 1, false, 0, 0) {
   ResizeSpec spec;
   ResizeAxis ay, ax;
   bool nhwc = false;
@@ -423,20 +506,23 @@ DECLARE_SHAPE_FN(resize) {
 
 DECLARE_TYPES(resize) {
   // On a device through resize_device_kernel (resize.cu for CUDA).
-  descriptor.allow_inputs(libops::types::kFloat).runs_on_any_device();
+  descriptor.allow_input(0, libops::types::kFloat).allow_input(1, libops::types::kInt)
+      .allow_input(2, libops::types::kFloat).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
 }
 
 DECLARE_ARGS(resize) {
   args.describe("Resample the spatial axes of images: nearest, linear or cubic, with ONNX's coordinate modes.");
   args.input("x", "images, [N, C, H, W] (NCHW) or [N, H, W, C] (NHWC)");
+  args.optional_input("size", "the output's extents: [height, width] or one per dim of x (empty: none)");
+  args.optional_input("scales", "[scale_h, scale_w] or one per dim of x; the output is floor(in * scale)");
   args.output("z", "x's dtype, [N, C, height, width] or [N, height, width, C]");
-  args.i_arg("height", "the output's height").at_least(0);
-  args.i_arg("width", "the output's width").at_least(0);
+  args.i_arg("height", -1, "the output's height (-1: from the size or scales input)").at_least(-1);
+  args.i_arg("width", -1, "the output's width (-1: from the size or scales input)").at_least(-1);
   args.i_arg("mode", 0, "interpolation").one_of({{0, "nearest"}, {1, "linear"}, {2, "cubic"}});
   args.i_arg("coordinate_mode", 0, "how an output index maps to a source coordinate (ONNX's names)")
       .one_of({{0, "half_pixel"}, {1, "asymmetric"}, {2, "align_corners"}, {3, "pytorch_half_pixel"},
-               {4, "tf_half_pixel_for_nn"}});
+               {4, "tf_half_pixel_for_nn"}, {5, "half_pixel_symmetric"}});
   args.i_arg("nearest_mode", 0, "rounding of the source coordinate in nearest mode")
       .one_of({{0, "round_prefer_floor"}, {1, "round_prefer_ceil"}, {2, "floor"}, {3, "ceil"}});
   args.i_arg("data_format", 0, "layout of x and z").one_of({{0, "NCHW"}, {1, "NHWC"}});

@@ -14,6 +14,8 @@
 //   align_corners         o * (in - 1) / (out - 1)   (0 when out == 1)
 //   pytorch_half_pixel    half_pixel, or 0 when out == 1
 //   tf_half_pixel_for_nn  (o + 0.5) / s
+//   half_pixel_symmetric  half_pixel shifted by c * (1 - out / (s * in)),
+//                         c = in / 2 (the same centre when out is rounded)
 // nearest: the coordinate rounded by nearest_mode (round half down / up,
 //   floor, ceil), clamped into [0, in - 1];
 // linear: floor(c) and floor(c) + 1 weighted 1 - f and f (f = c - floor(c)),
@@ -40,6 +42,7 @@ namespace libops::ops::image {
 enum class ResizeMode : int { kNearest = 0, kLinear = 1, kCubic = 2 };
 enum class CoordinateMode : int {
   kHalfPixel = 0, kAsymmetric = 1, kAlignCorners = 2, kPytorchHalfPixel = 3, kTfHalfPixelForNn = 4,
+  kHalfPixelSymmetric = 5,
 };
 enum class NearestMode : int { kRoundPreferFloor = 0, kRoundPreferCeil = 1, kFloor = 2, kCeil = 3 };
 

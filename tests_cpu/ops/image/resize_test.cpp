@@ -92,3 +92,45 @@ TEST(Resize, EmptyOutputAndErrors) {
 }
 
 }  // namespace
+
+// ONNX's sizes and scales as inputs (values known at run time): [H, W] or
+// one per dim of x. The same output as the i and t args give; a size or
+// scale that would resize N or C is refused; half_pixel_symmetric by hand.
+TEST(Resize, SizeAndScalesInputs) {
+  NDArray x = make(DataType::kFloat32, {1, 2, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  Context by_args, by_size, by_size4, by_scales, by_scales4;
+  ASSERT_OK(run_op("resize", {.in = {&x}, .i = {5, 4, 1}}, by_args));
+  NDArray size = make(DataType::kInt64, {2}, {5, 4}), size4 = make(DataType::kInt32, {4}, {1, 2, 5, 4});
+  ASSERT_OK(run_op("resize", {.in = {&x, &size}, .i = {-1, -1, 1}}, by_size));
+  ASSERT_OK(run_op("resize", {.in = {&x, &size4}, .i = {-1, -1, 1}}, by_size4));
+  EXPECT_EQ(values(*by_size.output(0)), values(*by_args.output(0)));
+  EXPECT_EQ(values(*by_size4.output(0)), values(*by_args.output(0)));
+  // Scales 2.5 and 1.5: floor(2 * 2.5) = 5, floor(3 * 1.5) = 4, and the
+  // formulas take the scales themselves (not 5 / 2 and 4 / 3).
+  NDArray none = make(DataType::kInt64, {0}, {});
+  NDArray scales = make(DataType::kFloat32, {2}, {2.5, 1.5}), scales4 = make(DataType::kFloat32, {4}, {1, 1, 2.5, 1.5});
+  Context by_t;
+  ASSERT_OK(run_op("resize", {.in = {&x}, .t = {2.5, 1.5}, .i = {5, 4, 1}}, by_t));
+  ASSERT_OK(run_op("resize", {.in = {&x, &none, &scales}, .i = {-1, -1, 1}}, by_scales));
+  ASSERT_OK(run_op("resize", {.in = {&x, &none, &scales4}, .i = {-1, -1, 1}}, by_scales4));
+  EXPECT_EQ(by_scales.output(0)->shape(), (Dims{1, 2, 5, 4}));
+  EXPECT_EQ(values(*by_scales.output(0)), values(*by_t.output(0)));
+  EXPECT_EQ(values(*by_scales4.output(0)), values(*by_t.output(0)));
+  NDArray bad_size = make(DataType::kInt64, {4}, {1, 3, 5, 4}), bad_scales = make(DataType::kFloat32, {4}, {2, 1, 1, 1});
+  Context e1, e2, e3;
+  EXPECT_EQ(run_op("resize", {.in = {&x, &bad_size}, .i = {-1, -1}}, e1).message(),
+            "resize: size[1] = 3 would resize dim 1 of x[1,2,2,3]; only the height and width resize");
+  EXPECT_EQ(run_op("resize", {.in = {&x, &none, &bad_scales}, .i = {-1, -1}}, e2).message(),
+            "resize: scales[0] = 2 would resize dim 0 of x[1,2,2,3]; only the height and width resize");
+  EXPECT_EQ(run_op("resize", {.in = {&x}}, e3).message(),
+            "resize: the output's height and width are not given (i args height and width, or a size or scales input)");
+  // half_pixel_symmetric, 1 x 4 -> 1 x 2 by scale 0.6 (floor(2.4) = 2),
+  // linear: adjustment 2 / 2.4, offset 2 * (1 - 2 / 2.4) = 1/3, so the
+  // sources are 1/3 + (o + 0.5) / 0.6 - 0.5 = 0.6667 and 2.3333.
+  NDArray row = make(DataType::kFloat64, {1, 1, 1, 4}, {10, 20, 30, 40});
+  NDArray s2 = make(DataType::kFloat32, {2}, {1, 0.6f});
+  Context sym;
+  ASSERT_OK(run_op("resize", {.in = {&row, &none, &s2}, .i = {-1, -1, 1, 5}}, sym));
+  const double s = static_cast<double>(0.6f), off = 2.0 * (1 - 2.0 / (s * 4.0));
+  EXPECT_TRUE(all_close(*sym.output(0), {10 + 10 * (off + 0.5 / s - 0.5), 10 + 10 * (off + 1.5 / s - 0.5)}, 1e-12));
+}
