@@ -133,8 +133,10 @@ Status dnnl_conv2d_f32(const Conv2dGeometry& g, const float* x, const float* w, 
                        const float* residual = nullptr);
 
 // oneDNN's name for the kernel a call with g (with or without a bias) runs
-// on `threads` threads, e.g. "jit:avx512_core" or "jit_wino_4x3:avx512_core";
-// empty where oneDNN refuses the case or is off. For logs and tests.
+// on `threads` threads, e.g. "jit:avx512_core" or "jit_wino_4x3:avx512_core"
+// ("... (over the padded image)": Note [Padding oneDNN cannot take] in
+// conv_dnnl.cpp); empty where oneDNN refuses the case or is off. For logs
+// and tests.
 std::string dnnl_conv2d_kernel(const Conv2dGeometry& g, bool has_bias, int threads);
 
 }  // namespace libops::blas

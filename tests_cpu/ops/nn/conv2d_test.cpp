@@ -433,6 +433,56 @@ TEST(Conv2dOp, OneDnnTakesNchwGroupedConvolutionsBlockedOrNot) {
   }
 }
 
+// Note [Padding oneDNN cannot take]: pads past half the kernel (an audio
+// model's 3x39 kernel with pads 19), where oneDNN has only its reference
+// code, run one of its kernels over the image padded first, in NCHW and in
+// NHWC, with the im2col path's results.
+TEST(Conv2dOp, OneDnnRunsWidePadsOverThePaddedImage) {
+  if (!blas::dnnl_enabled()) GTEST_SKIP() << "built without oneDNN, or LIBOPS_DNNL=0";
+  struct Case {
+    int64_t c, h, w, cout, kh, kw, s, ph, pw, d = 1;
+  };
+  const Case cases[] = {{8, 12, 50, 8, 3, 39, 1, 1, 19}, {4, 9, 40, 6, 1, 15, 1, 0, 14},
+                        {8, 20, 20, 16, 5, 5, 2, 4, 4, 2}, {3, 11, 13, 8, 3, 3, 1, 2, 2}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << "c " << c.c << " kernel " << c.kh << "x" << c.kw << " pads " << c.ph << ","
+                                    << c.pw);
+    NDArray x = make(DataType::kFloat32, {1, c.c, c.h, c.w}, ramp(c.c * c.h * c.w, 1.0));
+    NDArray w = make(DataType::kFloat32, {c.cout, c.c, c.kh, c.kw}, ramp(c.cout * c.c * c.kh * c.kw, 0.2));
+    std::vector<int64_t> iargs = {c.kh, c.kw, c.s, c.s, c.ph, c.pw, c.d, c.d, 0, 0, 1};  // ..., weights OIHW
+    Context ref;
+    {
+      Im2colOnly off;
+      ASSERT_OK(run_op("conv2d", {.in = {&x, &w}, .i = iargs}, ref));
+    }
+    const NDArray& want = *ref.output(0);
+    for (bool nhwc : {false, true}) {
+      SCOPED_TRACE(nhwc ? "nhwc" : "nchw");
+      blas::Conv2dGeometry g;
+      g.n = 1, g.c = c.c, g.h = c.h, g.w = c.w, g.cout = c.cout, g.kh = c.kh, g.kw = c.kw, g.sh = g.sw = c.s;
+      g.pad_top = c.ph, g.pad_left = c.pw, g.dh = g.dw = c.d, g.oh = want.dim(2), g.ow = want.dim(3), g.nhwc = nhwc;
+      const std::string kernel = blas::dnnl_conv2d_kernel(g, false, 1);
+      EXPECT_NE(kernel, "");
+      EXPECT_NE(kernel.rfind("ref", 0), 0u) << "oneDNN's reference code: " << kernel;
+      NDArray xv, xin, zv, zt;
+      ASSERT_OK(x.permute(nhwc ? Dims{0, 2, 3, 1} : Dims{0, 1, 2, 3}, xv));
+      ASSERT_OK(xv.dup('c', xin));
+      const Dims zshape = nhwc ? Dims{1, want.dim(2), want.dim(3), c.cout} : want.shape();
+      NDArray z = zeros(DataType::kFloat32, zshape);
+      const Status st = blas::dnnl_conv2d_f32(g, xin.data_as<float>(), w.data_as<float>(), nullptr,
+                                              z.data_as<float>(), 1);
+      ASSERT_TRUE(st.is_ok()) << st.message();
+      ASSERT_OK(z.permute(nhwc ? Dims{0, 3, 1, 2} : Dims{0, 1, 2, 3}, zv));
+      ASSERT_OK(zv.dup('c', zt));
+      double peak = 0, worst = 0;
+      for (int64_t i = 0; i < want.length(); ++i) peak = std::max(peak, std::fabs(want.get_double(i)));
+      for (int64_t i = 0; i < want.length(); ++i)
+        worst = std::max(worst, std::fabs(zt.get_double(i) - want.get_double(i)));
+      EXPECT_LE(worst, 1e-5 * peak);
+    }
+  }
+}
+
 // Note [NCHW pointwise]: an NCHW 1x1 convolution on images of 128 pixels
 // or more is one GEMM per image, with oneDNN on as well; bias and
 // activation (relu6) follow. Checked against sums in double.
