@@ -249,6 +249,26 @@ def dynamic_spatial_cases():
              rtol=1e-4, atol=1e-5)
 
 
+def if_cases():
+    """Shape logic wrapped in If, as PyTorch's exporter writes shape-dependent
+    code: the then branch squeezes a batch of one to rank 2, the else branch
+    keeps rank 3; what follows reads the If's output, whose rank is known
+    only when the graph runs."""
+    then_g = helper.make_graph([N("Squeeze", ["x", "ax0"], ["t"])], "then", [],
+                               [helper.make_empty_tensor_value_info("t")])
+    else_g = helper.make_graph([N("Identity", ["x"], ["e"])], "else", [],
+                               [helper.make_empty_tensor_value_info("e")])
+    nodes = [N("Shape", ["x"], ["s"]), const("zero", scalar(0)), N("Gather", ["s", "zero"], ["n"], axis=0),
+             const("one", scalar(1)), N("Equal", ["n", "one"], ["single"]),
+             const("ax0", i64(0)),
+             N("If", ["single"], ["y"], then_branch=then_g, else_branch=else_g),
+             N("ReduceSum", ["y", "last"], ["total"], keepdims=0), N("CastLike", ["total", "x"], ["c"]),
+             N("Mul", ["c", "c"], ["out"])]
+    m = make_model("if_squeeze_or_identity", nodes, [("x", np.float32, ["N", 3, 4])], ["out"],
+                   {"last": i64(-1)}, opset=15)
+    case("if_squeeze_or_identity", m, [{"x": f32(1, 3, 4)}, {"x": f32(2, 3, 4)}])
+
+
 def fpn_cases():
     """A feature pyramid's top-down path as detectors export it: the coarse
     map is resized to the size of the finer one, read with Shape at run time
@@ -306,6 +326,7 @@ def main():
     shape_subgraph_cases()
     runtime_input_cases()
     dynamic_spatial_cases()
+    if_cases()
     fpn_cases()
     transformer_cases()
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:

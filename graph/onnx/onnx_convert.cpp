@@ -19,6 +19,7 @@
 #include "graph/onnx/onnx_import.h"
 #include "graph/onnx/onnx_versions.h"
 #include "libops/array/ndarray.h"
+#include "libops/core/log.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/registry.h"
 #include "schemas/graph_generated.h"
@@ -129,6 +130,9 @@ struct Converter::Impl {
   // Note [Import-time shapes]: libops value id -> the probed types of its
   // outputs (absent: not known).
   std::unordered_map<int64_t, std::vector<Probed>> probed;
+  // Values whose dtype is known but not their rank (an If whose branches
+  // give different ranks, a placeholder of unknown rank): id -> per output.
+  std::unordered_map<int64_t, std::vector<DataType>> dtype_only;
   std::unordered_map<int64_t, const Tensor*> constant_of;  // variable id -> its data, for constants
 
   // What is known of an ONNX value's type: a constant's exactly, else what
@@ -146,6 +150,8 @@ struct Converter::Impl {
   }
   void probe_placeholder(const LVar& v);
   void probe_node(const LNode& n, DeclarableOp* op);
+  void infer_dtypes_only(const LNode& n, DeclarableOp* op);
+  DataType dtype_of(Value v) const;
 
   std::string unique_name(const std::string& base) {
     std::string n = base;
@@ -259,6 +265,14 @@ ValueType Converter::Impl::type_of(const std::string& name) const {
       }
     }
   }
+  if (v != values.end()) {
+    auto d = dtype_only.find(v->second.id);
+    if (d != dtype_only.end() && v->second.output < d->second.size() &&
+        d->second[v->second.output] != DataType::kInvalid) {
+      vt.dtype = d->second[v->second.output];
+      return vt;
+    }
+  }
   if (info != nullptr) {
     auto it = info->find(name);
     if (it != info->end()) {
@@ -272,6 +286,7 @@ ValueType Converter::Impl::type_of(const std::string& name) const {
 
 void Converter::Impl::probe_placeholder(const LVar& v) {
   const ValueInfo& t = v.placeholder;
+  if (t.dtype != DataType::kInvalid && !t.rank_known) dtype_only[v.id] = {t.dtype};
   if (t.dtype == DataType::kInvalid || !t.rank_known || static_cast<int64_t>(t.dims.size()) > kMaxRank) return;
   Probed p;
   p.dtype = t.dtype;
@@ -282,6 +297,75 @@ void Converter::Impl::probe_placeholder(const LVar& v) {
   if (probes_known(p.ok)) probed[v.id] = {p};
 }
 
+// An input's dtype when its rank is not known (Note [Import-time shapes]).
+DataType Converter::Impl::dtype_of(Value v) const {
+  auto p = probed.find(v.id);
+  if (p != probed.end() && v.output < p->second.size() && p->second[v.output].dtype != DataType::kInvalid)
+    return p->second[v.output].dtype;
+  auto d = dtype_only.find(v.id);
+  if (d != dtype_only.end() && v.output < d->second.size()) return d->second[v.output];
+  return DataType::kInvalid;
+}
+
+// Where an input's rank is not known, or no probe could infer the node's
+// shapes (a shape read from an input computed at run time), its output
+// dtypes usually still follow from its inputs' alone: the shape function
+// runs on inputs of each rank from 0 to 4 with extents of 1 (which broadcast
+// with anything) or 12 (which splits evenly), until one is accepted, and
+// only the dtypes it gives are kept.
+void Converter::Impl::infer_dtypes_only(const LNode& n, DeclarableOp* op) {
+  std::vector<DataType> in_types;
+  for (const Value& v : n.inputs) {
+    const DataType t = dtype_of(v);
+    if (t == DataType::kInvalid) return;
+    in_types.push_back(t);
+  }
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    const int rank = attempt / 4;
+    const double int_value = attempt % 2 == 0 ? 1.0 : 0.0;  // a shape's 1, an index's 0
+    const int64_t extent = attempt % 4 < 2 ? 1 : 12;           // 12: splits into 2, 3, 4 or 6 parts
+    std::vector<DataType> outs;
+    Dims ones;
+    for (int d = 0; d < rank; ++d) ones.push_back(extent);
+    if (op != nullptr) {
+      // Integer inputs (shapes, axes, counts, indices) hold a 1 or a 0,
+      // which a shape function may read.
+      std::vector<NDArray> arrays;
+      for (size_t i = 0; i < in_types.size(); ++i) {
+        NDArray a;
+        if (dtype_is_integer(in_types[i]) && NDArray::create(in_types[i], ones, 'c', a).is_ok()) {
+          for (int64_t k = 0; k < a.length(); ++k) a.set_double(k, int_value);
+          arrays.push_back(a);
+        } else {
+          arrays.push_back(NDArray::shape_only(TensorShape{in_types[i], ones, 'c'}));
+        }
+      }
+      Context ctx;
+      for (NDArray& a : arrays) ctx.add_input(&a);
+      ctx.t_args() = n.t;
+      ctx.i_args() = n.i;
+      ctx.b_args() = n.b;
+      ctx.d_args() = n.d;
+      ShapeList shapes;
+      if (!op->infer_shapes(ctx, shapes).is_ok() || shapes.size() != n.num_outputs) continue;
+      for (const TensorShape& sh : shapes) outs.push_back(sh.dtype);
+    } else {
+      ::libops::graph::Node legacy;
+      legacy.kind = NodeKind::kLegacy;
+      legacy.group = static_cast<ops_legacy_group_t>(n.group);
+      legacy.num = n.num;
+      std::vector<TensorShape> in;
+      for (DataType t : in_types) in.push_back(TensorShape{t, ones, 'c'});
+      TensorShape out;
+      if (!legacy_output_shape(legacy, in.data(), static_cast<int>(in.size()), out).is_ok() || n.num_outputs != 1)
+        continue;
+      outs.push_back(out.dtype);
+    }
+    dtype_only[n.id] = outs;
+    return;
+  }
+}
+
 // Runs the node's shape function (or the legacy rule) once per probe that
 // reached all its inputs, and computes small values per probe (Note
 // [Import-time shapes]). An output is known when the large probes succeed
@@ -290,8 +374,10 @@ void Converter::Impl::probe_node(const LNode& n, DeclarableOp* op) {
   std::vector<const Probed*> ins;
   for (const Value& v : n.inputs) {
     auto it = probed.find(v.id);
-    if (it == probed.end() || v.output >= it->second.size() || it->second[v.output].dtype == DataType::kInvalid)
+    if (it == probed.end() || v.output >= it->second.size() || it->second[v.output].dtype == DataType::kInvalid) {
+      infer_dtypes_only(n, op);
       return;
+    }
     ins.push_back(&it->second[v.output]);
   }
   std::vector<Probed> outs(n.num_outputs);
@@ -390,6 +476,7 @@ void Converter::Impl::probe_node(const LNode& n, DeclarableOp* op) {
     any = true;
   }
   if (any) probed[n.id] = std::move(outs);
+  else infer_dtypes_only(n, op);
 }
 
 namespace {
@@ -1013,6 +1100,19 @@ void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_
     } else if (all_constant && impl.nodes.size() > first_node) {
       fold_constants(impl, n, first_node);  // Note [Constant folding]
     }
+    if (log_enabled(LogLevel::kDebug)) {  // what the importer knows of each output (Note [Import-time shapes])
+      std::string types;
+      for (const std::string& o : n.outputs) {
+        if (o.empty()) continue;
+        const ValueType t = impl.type_of(o);
+        std::string dims = t.rank_known ? "[" : "[...]";
+        for (size_t d = 0; t.rank_known && d < t.dims.size(); ++d)
+          dims += (d ? "," : "") + (t.dims[d] < 0 ? std::string("?") : std::to_string(t.dims[d]));
+        if (t.rank_known) dims += "]";
+        types += " " + o + ": " + (t.dtype == DataType::kInvalid ? "?" : dtype_name(t.dtype)) + dims;
+      }
+      log_debug("onnx: %s ->%s%s", impl.label.c_str(), types.c_str(), impl.failed.count(n.outputs.empty() ? "" : n.outputs[0]) ? " (not imported)" : "");
+    }
   }
 }
 
@@ -1122,6 +1222,64 @@ void free_names(const SubGraph& g, std::vector<std::string>& out, std::unordered
 
 }  // namespace
 
+namespace {
+
+// Note [Import-time shapes] for an If's outputs: known as far as both
+// branches agree. Same dtype and rank: an extent both give alike under every
+// probe is known, one they give differently is a new unknown extent (probed
+// like a placeholder's). Same dtype, other ranks (PyTorch's exporter writes
+// a Squeeze in one branch and an Identity in the other): the dtype alone.
+void merge_branch_types(Converter::Impl& host, int64_t id, const Converter::Impl& then_b,
+                        const Converter::Impl& else_b) {
+  const size_t n = then_b.body_outputs.size();
+  if (else_b.body_outputs.size() != n) return;
+  std::vector<Probed> merged(n);
+  std::vector<DataType> dtypes(n, DataType::kInvalid);
+  bool any_probed = false, any_dtype = false;
+  auto probed_of = [](const Converter::Impl& b, Value v) -> const Probed* {
+    auto it = b.probed.find(v.id);
+    if (it == b.probed.end() || v.output >= it->second.size() || it->second[v.output].dtype == DataType::kInvalid)
+      return nullptr;
+    return &it->second[v.output];
+  };
+  for (size_t k = 0; k < n; ++k) {
+    const Value tv = then_b.body_outputs[k].second, ev = else_b.body_outputs[k].second;
+    const std::string& tn = then_b.body_outputs[k].first;
+    const std::string& en = else_b.body_outputs[k].first;
+    const ValueType tt = then_b.type_of(tn), et = else_b.type_of(en);
+    if (tt.dtype == DataType::kInvalid || tt.dtype != et.dtype) continue;
+    dtypes[k] = tt.dtype;
+    any_dtype = true;
+    const Probed* a = probed_of(then_b, tv);
+    const Probed* b = probed_of(else_b, ev);
+    if (a == nullptr || b == nullptr) continue;
+    Probed m;
+    m.dtype = a->dtype;
+    for (int p = 0; p < kNumProbes; ++p) {
+      if (!a->ok[p] || !b->ok[p] || a->dims[p].size() != b->dims[p].size()) continue;
+      m.ok[p] = true;
+      m.dims[p] = a->dims[p];
+      for (int d = 0; d < m.dims[p].size(); ++d)
+        if (a->dims[p][d] != b->dims[p][d]) m.dims[p][d] = kProbeExtents[p];
+    }
+    // Both branches must agree on the rank under every probe that reached both.
+    bool same_rank = probes_known(m.ok);
+    int first = -1;
+    for (int p = 0; p < kNumProbes && same_rank; ++p) {
+      if (!m.ok[p]) continue;
+      if (first < 0) first = p;
+      same_rank = m.dims[p].size() == m.dims[first].size();
+    }
+    if (!same_rank) continue;
+    merged[k] = m;
+    any_probed = true;
+  }
+  if (any_probed) host.probed[id] = merged;
+  if (any_dtype) host.dtype_only[id] = dtypes;
+}
+
+}  // namespace
+
 // If: both branches become libops subgraphs of their own (Note [Subgraphs]
 // in schemas/graph.fbs). ONNX branches read outer values by name; libops
 // subgraphs see only what is passed in, so every outer value a branch reads
@@ -1208,6 +1366,8 @@ Status map_if(Converter& c) {
   n.num_outputs = static_cast<uint32_t>(then_a->g->outputs.size());
   const int64_t id = n.id;
   outer.nodes.push_back(std::move(n));
+  merge_branch_types(outer, id, *outer.root->subgraphs[static_cast<size_t>(index[0])],
+                     *outer.root->subgraphs[static_cast<size_t>(index[1])]);
   for (int k = 0; k < c.num_outputs(); ++k) c.set_output(k, Value{id, static_cast<uint32_t>(k)});
   return Status::ok();
 }

@@ -958,14 +958,7 @@ Status map_transpose(C& c) {
   std::vector<int64_t> perm;
   OpCall call = c.op("permute");
   call.in(c.input(0));
-  if (c.attr_ints("perm", perm)) {
-    call.arg("perm", perm);
-  } else {
-    const int r = c.input_rank(0);
-    if (r < 0) return c.fail("perm is absent and the input's rank is not known");
-    for (int k = r - 1; k >= 0; --k) perm.push_back(k);
-    call.arg("perm", perm);
-  }
+  if (c.attr_ints("perm", perm)) call.arg("perm", perm);  // else permute reverses the dims, as ONNX does
   return done(c, 0, call.emit1());
 }
 
