@@ -118,6 +118,24 @@ extern "C" ops_status_t ops_graph_input_info(const ops_graph_t* graph, int index
   return report(Status::ok());
 }
 
+extern "C" ops_status_t ops_graph_input_dim_name(const ops_graph_t* graph, int index, int dim, const char** out) {
+  CHECK_NOT_NULL(graph, "ops_graph_input_dim_name: graph");
+  CHECK_NOT_NULL(out, "ops_graph_input_dim_name: out");
+  *out = nullptr;
+  const auto& inputs = graph->graph->main().inputs;
+  if (index < 0 || static_cast<size_t>(index) >= inputs.size())
+    return report_error(StatusCode::kInvalidArgument, "ops_graph_input_dim_name: index %d is out of range 0..%zu",
+                        index, inputs.size());
+  const libops::graph::GraphInput& in = inputs[static_cast<size_t>(index)];
+  const int rank = in.shape.rank_known ? in.shape.dims.size() : -1;
+  if (dim < 0 || dim >= rank)
+    return report_error(StatusCode::kInvalidArgument, "ops_graph_input_dim_name: dim %d is out of range for input "
+                                                      "'%s' of rank %d", dim, in.name.c_str(), rank);
+  static const std::string kNone;
+  *out = static_cast<size_t>(dim) < in.dim_names.size() ? in.dim_names[static_cast<size_t>(dim)].c_str() : kNone.c_str();
+  return report(Status::ok());
+}
+
 extern "C" ops_status_t ops_graph_output_info(const ops_graph_t* graph, int index, ops_value_info_t* out) {
   CHECK_NOT_NULL(graph, "ops_graph_output_info: graph");
   CHECK_NOT_NULL(out, "ops_graph_output_info: out");

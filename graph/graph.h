@@ -89,6 +89,10 @@ struct GraphInput {
   std::string name;
   int32_t slot = 0;
   ValueShape shape;   // as declared
+  // Per dim, the symbolic name of an extent known only at run time
+  // (Placeholder.dim_names: "batch", "seq_len"); empty, or "" per dim, where
+  // the file gives none.
+  std::vector<std::string> dim_names;
   bool used = false;  // read by a node or an output; an unused one is checked, never bound
 };
 

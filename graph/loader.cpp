@@ -285,6 +285,12 @@ Status GraphLoader::read_variable(Body& body, const fb::Variable* v, int32_t slo
       in.shape.rank_known = p->shape() != nullptr;
       Status s = read_dims(p->shape(), true, in.shape.dims, why);
       if (!s.is_ok()) return s.with_prefix(prefix);
+      if (const auto* names = p->dim_names()) {
+        if (!in.shape.rank_known || static_cast<int>(names->size()) != in.shape.dims.size())
+          return Status::error(StatusCode::kInvalidGraph, "%splaceholder has %u dim names for %s", prefix.c_str(),
+                               names->size(), in.shape.str().c_str());
+        for (const auto* n : *names) in.dim_names.push_back(n ? n->str() : std::string());
+      }
       body.inputs.push_back(std::move(in));
       return Status::ok();
     }

@@ -7,6 +7,7 @@
 //   ops-run --list-ops [--format text|markdown|json]
 //   ops-run --list-onnx                    (docs/onnx.md)
 //   ops-run --list-unsupported model.onnx
+//   ops-run model.onnx|model.lops --info
 //   ops-run model.onnx --convert model.lops
 //
 // ONNX models (.onnx) run like .lops files: ops_graph_load_file converts
@@ -58,6 +59,7 @@ const char* kUsage =
     "       ops-run --list-ops [--format text|markdown|json]\n"
     "       ops-run --list-onnx | --list-unsupported model.onnx\n"
     "       ops-run model.onnx --convert model.lops\n"
+    "       ops-run model.onnx|model.lops --info\n"
     "\n"
     "Runs a libops graph and prints its outputs (or writes them as DIR/<name>.npy).\n"
     "Inputs not given with --input get deterministic example values: the\n"
@@ -74,6 +76,8 @@ const char* kUsage =
     "                  markdown gives docs/ops.md, json the signatures bindings read\n"
     "Models may be ONNX files (.onnx); they are converted when loaded.\n"
     "  --list-unsupported  every node of an ONNX model that cannot be imported, one a line\n"
+    "  --info          the inputs and outputs with their dtypes and dims (symbolic ones by\n"
+    "                  name), and for ONNX models the opsets; nothing is run\n"
     "  --convert OUT       write the ONNX model as a libops graph file and stop\n"
     "  --list-onnx     the ONNX operators the importer maps (docs/onnx.md)\n";
 
@@ -89,6 +93,7 @@ struct Options {
   bool list_ops = false;
   bool list_onnx = false;
   bool list_unsupported = false;
+  bool info = false;
   std::string convert;  // --convert OUT.lops
   long repeat = 1;
   long threads = 0;
@@ -132,6 +137,8 @@ int parse_args(int argc, char** argv, Options& o) {
       o.list_onnx = true;
     } else if (arg == "--list-unsupported") {
       o.list_unsupported = true;
+    } else if (arg == "--info") {
+      o.info = true;
     } else if (arg == "--profile") {
       o.profile = true;
     } else if (arg == "--rewrites") {
@@ -379,6 +386,43 @@ int list_unsupported(const std::string& model) {
   return kRunError;
 }
 
+// --info: what the model declares (an ONNX file's own declarations, then
+// the loaded graph's inputs and outputs as libops sees them).
+std::string dims_text(const ops_graph_t* g, const ops_value_info_t& v, int input_index) {
+  std::string s = v.dtype == OPS_DTYPE_INVALID ? "?" : ops_dtype_name(v.dtype);
+  if (v.rank < 0) return s + "[...]";
+  s += '[';
+  for (int d = 0; d < v.rank; ++d) {
+    if (d) s += ',';
+    const char* name = nullptr;
+    if (v.shape[d] >= 0) s += std::to_string(v.shape[d]);
+    else if (input_index >= 0 && ops_graph_input_dim_name(g, input_index, d, &name) == OPS_OK && name[0] != '\0')
+      s += name;
+    else s += '?';
+  }
+  return s + ']';
+}
+
+int print_info(const std::string& model) {
+  const char* text = nullptr;
+  if (ops_onnx_describe(model.c_str(), &text) == OPS_OK) {
+    std::printf("%s (ONNX): %s", model.c_str(), text);
+    std::printf("as a libops graph:\n");
+  }
+  ops_graph_t* g = nullptr;
+  if (ops_graph_load_file(model.c_str(), &g) != OPS_OK) return fail(kRunError, "%s", ops_last_error());
+  for (int k = 0; k < ops_graph_input_count(g); ++k) {
+    ops_value_info_t v{};
+    if (ops_graph_input_info(g, k, &v) == OPS_OK) std::printf("input %s: %s\n", v.name, dims_text(g, v, k).c_str());
+  }
+  for (int k = 0; k < ops_graph_output_count(g); ++k) {
+    ops_value_info_t v{};
+    if (ops_graph_output_info(g, k, &v) == OPS_OK) std::printf("output %s: %s\n", v.name, dims_text(g, v, -1).c_str());
+  }
+  ops_graph_free(g);
+  return 0;
+}
+
 int convert_model(const std::string& model, const std::string& out) {
   void* data = nullptr;
   size_t size = 0;
@@ -538,6 +582,7 @@ int main(int argc, char** argv) {
   if (o.list_ops) return list_ops(o.format);
   if (o.list_onnx) return list_onnx();
   if (o.list_unsupported) return list_unsupported(o.model);
+  if (o.info) return print_info(o.model);
   if (!o.convert.empty()) return convert_model(o.model, o.convert);
   return run_model(o);
 }

@@ -98,3 +98,18 @@ extern "C" ops_status_t ops_onnx_coverage(const char** out_markdown) {
     return report_exception();
   }
 }
+
+extern "C" ops_status_t ops_onnx_describe(const char* path, const char** out_text) {
+  try {
+    if (out_text == nullptr) return report_error(StatusCode::kNullPointer, "ops_onnx_describe: out_text is null");
+    *out_text = nullptr;
+    if (path == nullptr) return report_error(StatusCode::kNullPointer, "ops_onnx_describe: path is null");
+    thread_local std::string text;
+    Status s = onnx::describe_file(path, text);
+    if (!s.is_ok()) return report(s);
+    *out_text = text.c_str();
+    return report(Status::ok());
+  } catch (...) {
+    return report_exception();
+  }
+}

@@ -901,7 +901,11 @@ BodyTables write_body(flatbuffers::FlatBufferBuilder& fbb, const std::vector<LVa
       vars.push_back(fb::CreateVariable(fbb, v.id, fbb.CreateString(v.name), fb::VariableValue::Array, arr.Union()));
     } else if (with_placeholders) {
       auto shape = v.placeholder.rank_known ? fbb.CreateVector(v.placeholder.dims) : 0;
-      auto p = fb::CreatePlaceholder(fbb, static_cast<fb::DType>(v.placeholder.dtype), shape);
+      const std::vector<std::string>& dp = v.placeholder.dim_params;
+      const bool named = v.placeholder.rank_known && dp.size() == v.placeholder.dims.size() &&
+                         std::any_of(dp.begin(), dp.end(), [](const std::string& d) { return !d.empty(); });
+      auto names = named ? fbb.CreateVectorOfStrings(dp) : 0;
+      auto p = fb::CreatePlaceholder(fbb, static_cast<fb::DType>(v.placeholder.dtype), shape, names);
       vars.push_back(fb::CreateVariable(fbb, v.id, fbb.CreateString(v.name), fb::VariableValue::Placeholder, p.Union()));
       input_names.push_back(v.name);
     }
@@ -2093,6 +2097,39 @@ Status convert_file(const std::string& path, ConvertResult& result) {
     return Status::error(StatusCode::kInternal, "onnx: unexpected error while converting '%s': %s", path.c_str(),
                          e.what());
   }
+}
+
+namespace {
+
+// "float32[batch,3,?,224]": a declared value's type, symbolic dims by name.
+std::string declared_type(const ValueInfo& v) {
+  std::string s = v.dtype != DataType::kInvalid ? dtype_name(v.dtype)
+                  : v.type_label.empty()        ? std::string("(no type)")
+                                                : v.type_label;
+  if (v.dtype == DataType::kInvalid) return s;
+  if (!v.rank_known) return s + "[...]";
+  s += '[';
+  for (size_t d = 0; d < v.dims.size(); ++d) {
+    if (d) s += ',';
+    if (v.dims[d] >= 0) s += std::to_string(v.dims[d]);
+    else s += d < v.dim_params.size() && !v.dim_params[d].empty() ? v.dim_params[d] : "?";
+  }
+  return s + ']';
+}
+
+}  // namespace
+
+Status describe_file(const std::string& path, std::string& text) {
+  Model m;
+  RETURN_IF_ERROR(model_read_file(path, m));
+  text = str_format("ir_version %lld, producer '%s'\n", static_cast<long long>(m.ir_version), m.producer.c_str());
+  text += str_format("opset %lld (default domain; the importer reads 1 to %d)\n", static_cast<long long>(m.opset),
+                     kMaxOpset);
+  for (const auto& [domain, version] : m.other_opsets)
+    text += str_format("opset %lld of domain '%s'\n", static_cast<long long>(version), domain.c_str());
+  for (const ValueInfo& in : m.inputs) text += "input " + in.name + ": " + declared_type(in) + "\n";
+  for (const ValueInfo& out : m.outputs) text += "output " + out.name + ": " + declared_type(out) + "\n";
+  return Status::ok();
 }
 
 bool looks_like_onnx(const std::string& path, const void* head, size_t head_size) {

@@ -46,6 +46,11 @@ Status convert_buffer(const void* data, size_t size, const ConvertOptions& optio
 // ir_version, as a varint).
 bool looks_like_onnx(const std::string& path, const void* head, size_t head_size);
 
+// What the model at `path` declares, without converting it: IR version,
+// producer, opsets, and each graph input and output with its dtype and dims
+// (symbolic ones by name), one per line (ops-run --info).
+Status describe_file(const std::string& path, std::string& text);
+
 // docs/onnx.md: every operator of the default domain, supported or not,
 // with the opset range and the attributes that are not supported.
 std::string coverage_markdown();

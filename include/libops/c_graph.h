@@ -76,6 +76,12 @@ void ops_onnx_free(void* data); /* NULL is ignored */
 ops_status_t ops_onnx_list_unsupported(const char* path, const char** out_text);
 /* docs/onnx.md: every ONNX operator, supported or not, as markdown. */
 ops_status_t ops_onnx_coverage(const char** out_markdown);
+/* What an ONNX model declares, read without converting or running it: its
+ * IR version, producer, opsets (the default domain's and others'), and
+ * each graph input and output with its dtype and dims (symbolic ones by
+ * name, "?" where unnamed), one per line. The text stays valid until this
+ * thread's next call of it. */
+ops_status_t ops_onnx_describe(const char* path, const char** out_text);
 
 /* ---- inputs and outputs of the graph ---- */
 
@@ -91,6 +97,12 @@ int ops_graph_input_count(const ops_graph_t* graph);
 ops_status_t ops_graph_input_info(const ops_graph_t* graph, int index, ops_value_info_t* out);
 int ops_graph_output_count(const ops_graph_t* graph);
 ops_status_t ops_graph_output_info(const ops_graph_t* graph, int index, ops_value_info_t* out);
+/* The symbolic name of extent `dim` of input `index` ("batch", "height": an
+ * ONNX model's dim_param), "" where the graph gives none. The string stays
+ * valid while the graph lives. An accessor rather than a field of
+ * ops_value_info_t, whose layout callers compiled against this header
+ * rely on. */
+ops_status_t ops_graph_input_dim_name(const ops_graph_t* graph, int index, int dim, const char** out);
 /* The graph's stored configuration (threads 0 = library default; device
  * "" = default). */
 ops_status_t ops_graph_config(const ops_graph_t* graph, const char** device, int* threads, bool* profiling);

@@ -19,6 +19,7 @@
 #include "graph/onnx/onnx_convert.h"
 #include "graph/onnx/onnx_import.h"
 #include "graph/onnx/onnx_versions.h"
+#include "libops/c_graph.h"
 #include "test_util.h"
 
 namespace libops::graph {
@@ -140,6 +141,37 @@ TEST(OnnxOperatorVersions, RefusalsSayWhy) {
   EXPECT_TRUE(has(m, "(Upsample, opset 10): op Upsample was removed from ONNX at opset 10")) << m;
   m = convert_error("err_gelu_opset18.onnx");
   EXPECT_TRUE(has(m, "(Gelu, opset 18): op Gelu exists from opset 20 on; the model imports opset 18")) << m;
+}
+
+// Symbolic dims keep their names from the ONNX file to the loaded graph
+// (ops_graph_input_dim_name), and ops_onnx_describe lists the model's own
+// declarations without converting it.
+TEST(OnnxExportedInfo, SymbolicDimsKeepTheirNames) {
+  const std::string path = kDir + "decoder_step_gqa_cache.onnx";
+  ops_graph_t* g = nullptr;
+  ASSERT_EQ(ops_graph_load_file(path.c_str(), &g), OPS_OK) << ops_last_error();
+  const char* name = nullptr;
+  ASSERT_EQ(ops_graph_input_dim_name(g, 2, 0, &name), OPS_OK);
+  EXPECT_STREQ(name, "batch");
+  ASSERT_EQ(ops_graph_input_dim_name(g, 2, 2, &name), OPS_OK);
+  EXPECT_STREQ(name, "past");
+  ASSERT_EQ(ops_graph_input_dim_name(g, 2, 1, &name), OPS_OK);
+  EXPECT_STREQ(name, "") << "a known extent has no name";
+  EXPECT_EQ(ops_graph_input_dim_name(g, 2, 4, &name), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_TRUE(has(ops_last_error(), "dim 4 is out of range for input 'past_k' of rank 4")) << ops_last_error();
+  EXPECT_EQ(ops_graph_input_dim_name(g, 9, 0, &name), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(ops_graph_input_dim_name(nullptr, 0, 0, &name), OPS_ERR_NULL_POINTER);
+  EXPECT_EQ(ops_graph_input_dim_name(g, 0, 0, nullptr), OPS_ERR_NULL_POINTER);
+  ops_graph_free(g);
+
+  const char* text = nullptr;
+  ASSERT_EQ(ops_onnx_describe(path.c_str(), &text), OPS_OK) << ops_last_error();
+  const std::string t = text;
+  EXPECT_TRUE(has(t, "opset 24 (default domain")) << t;
+  EXPECT_TRUE(has(t, "input past_k: float32[batch,2,past,4]\n")) << t;
+  EXPECT_TRUE(has(t, "input pos_ids: int64[batch,seq]\n")) << t;
+  EXPECT_EQ(ops_onnx_describe((kDir + "missing.onnx").c_str(), &text), OPS_ERR_IO);
+  EXPECT_EQ(ops_onnx_describe(nullptr, &text), OPS_ERR_NULL_POINTER);
 }
 
 }  // namespace

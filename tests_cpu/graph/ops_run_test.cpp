@@ -121,3 +121,21 @@ TEST_F(OpsRun, RunsAnExampleAndListsOps) {
 }
 
 }  // namespace
+
+namespace {
+
+// --info prints what an ONNX model declares (symbolic dims by name, the
+// opsets) and what libops loads of it, without running it.
+TEST_F(OpsRun, InfoListsSymbolicDimsAndOpsets) {
+  const std::string model = std::string(LIBOPS_GOLDEN_DIR) + "/onnx_exported/cnn_dynamic_hw_batch_N.onnx";
+  Result r = run(model + " --info");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("opset 13 (default domain"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("as a libops graph:\ninput x: float32[N,3,H,W]\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("output y: float32[?,8,?,?]"), std::string::npos) << r.out;
+  r = run(kBuild + "/no_such_model.onnx --info");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("cannot open"), std::string::npos) << r.err;
+}
+
+}  // namespace
