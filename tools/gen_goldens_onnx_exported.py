@@ -269,6 +269,40 @@ def if_cases():
     case("if_squeeze_or_identity", m, [{"x": f32(1, 3, 4)}, {"x": f32(2, 3, 4)}])
 
 
+def function_cases():
+    """Model-local functions, as onnxscript and the dynamo exporter write
+    modules: a scaled GELU block with an attribute (and its default), called
+    twice, one call leaving an output unused; it calls a second function.
+    The functions import another opset than the model."""
+    inner = helper.make_function(
+        "mylib", "Scale", ["x"], ["y"],
+        [N("Constant", [], ["s"], value_float=0.0), helper.make_node("Constant", [], ["k"]),
+         N("Mul", ["x", "k"], ["y"])],
+        opset_imports=[helper.make_opsetid("", 13)], attributes=[])
+    # Constant's value_float comes from the caller's attribute 'factor'.
+    inner.node[1].attribute.append(
+        helper.make_attribute_ref("value_float", onnx.AttributeProto.FLOAT, ref_attr_name="factor"))
+    del inner.node[0]
+    inner.attribute.append("factor")
+    gelu = helper.make_function(
+        "mylib", "GeluBlock", ["x"], ["y", "aux"],
+        [N("Scale", ["x"], ["xs"], domain="mylib"), const("half", np.array(0.5, np.float32)),
+         const("rsqrt2", np.array(1 / np.sqrt(2), np.float32)), N("Mul", ["xs", "rsqrt2"], ["u"]),
+         N("Erf", ["u"], ["e"]), const("one", np.array(1.0, np.float32)), N("Add", ["e", "one"], ["e1"]),
+         N("Mul", ["xs", "e1"], ["p"]), N("Mul", ["p", "half"], ["y"]), N("Neg", ["y"], ["aux"])],
+        opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("mylib", 1)], attributes=[])
+    gelu.attribute_proto.append(helper.make_attribute("factor", 1.0))
+    gelu.node[0].attribute.append(helper.make_attribute_ref("factor", onnx.AttributeProto.FLOAT, ref_attr_name="factor"))
+    nodes = [N("GeluBlock", ["x"], ["g1", "a1"], domain="mylib", factor=2.0),
+             N("GeluBlock", ["g1"], ["g2", "unused"], domain="mylib"), N("Add", ["g2", "a1"], ["y"])]
+    g = helper.make_graph(nodes, "functions", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 5])],
+                          [helper.make_empty_tensor_value_info("y")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18), helper.make_opsetid("mylib", 1)],
+                          functions=[inner, gelu], producer_name="gen_goldens_onnx_exported")
+    m.ir_version = 10
+    case("model_local_functions", m, [{"x": f32(3, 5)}, {"x": f32(1, 5)}])
+
+
 def fpn_cases():
     """A feature pyramid's top-down path as detectors export it: the coarse
     map is resized to the size of the finer one, read with Shape at run time
@@ -327,6 +361,7 @@ def main():
     runtime_input_cases()
     dynamic_spatial_cases()
     if_cases()
+    function_cases()
     fpn_cases()
     transformer_cases()
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:

@@ -1023,12 +1023,13 @@ bool fold_constants(Converter::Impl& impl, const Node& n, size_t first_node) {
 
 // Maps `nodes` into `impl` in order (Note [Nothing ignored]), collecting
 // every problem.
-void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_t opset) {
+void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_t graph_opset) {
   auto problem = [&](const std::string& msg) { impl.problems.push_back(msg); };
   Converter c(impl);
   for (const Node& n : nodes) {
-    impl.label = str_format("node %d '%s' (%s, opset %lld)%s", n.index, n.name.c_str(), n.op_type.c_str(),
-                            static_cast<long long>(opset), impl.where.c_str());
+    const int64_t opset = n.opset > 0 ? n.opset : graph_opset;  // a function's nodes mean its own opset
+    impl.label = str_format("node %d '%s' (%s, opset %lld)%s%s", n.index, n.name.c_str(), n.op_type.c_str(),
+                            static_cast<long long>(opset), n.inlined_from.c_str(), impl.where.c_str());
     auto mark_failed = [&] {
       for (const std::string& o : n.outputs)
         if (!o.empty() && !impl.values.count(o) && !impl.constants.count(o) && !impl.sequences.count(o) &&

@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <unordered_map>
 
 #include "graph/onnx/onnx_ir.pb.h"
 
@@ -223,6 +225,7 @@ Status attribute_from_proto(const pb::Attribute& a, const std::string& base_dir,
                             int depth, Attribute& out) {
   using T = Attribute::Type;
   out.name = a.name();
+  out.ref_attr_name = a.ref_attr_name();
   out.type_name = attribute_type_name(a.type());
   switch (a.type()) {
     case pb::Attribute::FLOAT: out.type = T::kFloat; out.f = a.f(); break;
@@ -270,10 +273,11 @@ void read_outputs_and_value_info(const pb::Graph& g, std::vector<ValueInfo>& out
   }
 }
 
-Status nodes_from_proto(const pb::Graph& g, const std::string& base_dir, int depth, std::vector<Node>& out) {
-  out.reserve(static_cast<size_t>(g.node_size()));
-  for (int k = 0; k < g.node_size(); ++k) {
-    const pb::Node& n = g.node(k);
+template <typename Nodes>
+Status nodes_from_proto(const Nodes& nodes, const std::string& base_dir, int depth, std::vector<Node>& out) {
+  out.reserve(static_cast<size_t>(nodes.size()));
+  for (int k = 0; k < nodes.size(); ++k) {
+    const pb::Node& n = nodes.Get(k);
     Node node;
     node.index = k;
     node.name = n.name();
@@ -306,7 +310,109 @@ Status subgraph_from_proto(const pb::Graph& g, const std::string& base_dir, int 
     out.value_info[vi.name] = vi;
   }
   read_outputs_and_value_info(g, out.outputs, out.value_info);
-  return nodes_from_proto(g, base_dir, depth, out.nodes);
+  return nodes_from_proto(g.node(), base_dir, depth, out.nodes);
+}
+
+// Note [Model-local functions]
+//  Exporters (onnxscript, PyTorch's dynamo exporter, spox) may write a
+//  module as a function in the model (ModelProto.functions) and call it by
+//  (domain, name) like an operator. The importer inlines each call before it
+//  maps anything: the function's nodes, with its formal inputs and outputs
+//  renamed to the call's values, its other values to names of their own
+//  ("<call>/<function>/<value>"), and each attribute that refers to one of
+//  the call's (ref_attr_name) given the call's value, else the function's
+//  default, else left out. The nodes keep the function's opset of the
+//  default domain, and messages name the call they came from. Functions
+//  calling functions are inlined in turn, at most 16 deep.
+struct LocalFunction {
+  std::string domain, name;
+  std::vector<std::string> inputs, outputs;
+  std::vector<Attribute> defaults;  // attribute_proto: the defaults of its attributes
+  std::vector<Node> nodes;
+  int64_t opset = 0;
+};
+using Functions = std::map<std::pair<std::string, std::string>, LocalFunction>;
+
+void rename_values(std::vector<Node>& nodes, const std::unordered_map<std::string, std::string>& names) {
+  for (Node& n : nodes) {
+    for (std::vector<std::string>* v : {&n.inputs, &n.outputs})
+      for (std::string& s : *v) {
+        auto it = names.find(s);
+        if (it != names.end()) s = it->second;
+      }
+    for (Attribute& a : n.attributes)
+      if (a.g) {
+        rename_values(a.g->nodes, names);
+        for (std::vector<ValueInfo>* list : {&a.g->inputs, &a.g->outputs})
+          for (ValueInfo& v : *list) {
+            auto it = names.find(v.name);
+            if (it != names.end()) v.name = it->second;
+          }
+      }
+  }
+}
+
+Status inline_functions(std::vector<Node>& nodes, const Functions& functions, int depth, int& calls) {
+  std::vector<Node> out;
+  out.reserve(nodes.size());
+  for (Node& call : nodes) {
+    for (Attribute& a : call.attributes)
+      if (a.g) RETURN_IF_ERROR(inline_functions(a.g->nodes, functions, depth, calls));
+    auto it = functions.find({call.domain, call.op_type});
+    if (it == functions.end()) {
+      out.push_back(std::move(call));
+      continue;
+    }
+    const LocalFunction& f = it->second;
+    const std::string label = str_format(" (inlined from node %d '%s', function %s%s%s)", call.index,
+                                         call.name.c_str(), f.domain.c_str(), f.domain.empty() ? "" : ".",
+                                         f.name.c_str());
+    if (depth >= 16)
+      return Status::error(StatusCode::kInvalidGraph, "onnx: node %d '%s': model-local functions nest more than 16 "
+                                                      "deep (%s)", call.index, call.name.c_str(), f.name.c_str());
+    if (call.inputs.size() > f.inputs.size() || call.outputs.size() > f.outputs.size())
+      return Status::error(StatusCode::kInvalidGraph, "onnx: node %d '%s' calls function %s with %zu inputs and %zu "
+                                                      "outputs; it has %zu and %zu", call.index, call.name.c_str(),
+                           f.name.c_str(), call.inputs.size(), call.outputs.size(), f.inputs.size(), f.outputs.size());
+    // Names: formal -> actual; every other value of the body -> its own.
+    const std::string prefix = (call.name.empty() ? "call" + std::to_string(calls) : call.name) + "/" + f.name + "/";
+    ++calls;
+    std::unordered_map<std::string, std::string> names;
+    for (size_t k = 0; k < f.inputs.size(); ++k) names[f.inputs[k]] = k < call.inputs.size() ? call.inputs[k] : "";
+    for (size_t k = 0; k < f.outputs.size(); ++k)
+      names[f.outputs[k]] = k < call.outputs.size() ? call.outputs[k] : prefix + f.outputs[k];
+    std::vector<Node> body = f.nodes;
+    for (const Node& b : body)
+      for (const std::string& o : b.outputs)
+        if (!o.empty() && !names.count(o)) names[o] = prefix + o;
+    rename_values(body, names);
+    for (Node& b : body) {
+      std::vector<Attribute> attrs;
+      for (Attribute& a : b.attributes) {
+        if (a.ref_attr_name.empty()) {
+          attrs.push_back(std::move(a));
+          continue;
+        }
+        const Attribute* given = call.find(a.ref_attr_name);
+        const Attribute* fallback = nullptr;
+        for (const Attribute& d : f.defaults)
+          if (d.name == a.ref_attr_name) fallback = &d;
+        const Attribute* value = given != nullptr ? given : fallback;
+        if (value == nullptr) continue;  // neither given nor defaulted: the attribute is absent
+        Attribute resolved = *value;
+        resolved.name = a.name;
+        attrs.push_back(std::move(resolved));
+      }
+      b.attributes = std::move(attrs);
+      b.opset = f.opset;
+      b.inlined_from = label + b.inlined_from;
+      b.index = call.index;
+    }
+    RETURN_IF_ERROR(inline_functions(body, functions, depth + 1, calls));
+    for (Node& b : body) out.push_back(std::move(b));
+  }
+  nodes = std::move(out);
+  return Status::ok();
 }
 
 Status model_from_proto(pb::Model& m, const std::string& base_dir, Model& out) {
@@ -343,7 +449,30 @@ Status model_from_proto(pb::Model& m, const std::string& base_dir, Model& out) {
     if (!is_init.count(vi.name)) out.inputs.push_back(vi);
   }
   read_outputs_and_value_info(g, out.outputs, out.value_info);
-  return nodes_from_proto(g, base_dir, 0, out.nodes);
+  RETURN_IF_ERROR(nodes_from_proto(g.node(), base_dir, 0, out.nodes));
+  // Note [Model-local functions]
+  if (m.functions_size() == 0) return Status::ok();
+  Functions functions;
+  for (const pb::Function& f : m.functions()) {
+    LocalFunction lf;
+    lf.name = f.name();
+    lf.domain = f.domain() == "ai.onnx" ? std::string() : f.domain();
+    lf.inputs.assign(f.input().begin(), f.input().end());
+    lf.outputs.assign(f.output().begin(), f.output().end());
+    lf.opset = out.opset;
+    for (const auto& o : f.opset_import())
+      if (o.domain().empty() || o.domain() == "ai.onnx") lf.opset = o.version();
+    const std::string where = "function '" + f.domain() + "." + f.name() + "': ";
+    for (const pb::Attribute& a : f.attribute_proto()) {
+      Attribute attr;
+      RETURN_IF_ERROR(attribute_from_proto(a, base_dir, where, 0, attr));
+      lf.defaults.push_back(std::move(attr));
+    }
+    RETURN_IF_ERROR(nodes_from_proto(f.node(), base_dir, 0, lf.nodes).with_prefix("onnx: " + where));
+    functions[{lf.domain, lf.name}] = std::move(lf);
+  }
+  int calls = 0;
+  return inline_functions(out.nodes, functions, 0, calls);
 }
 
 }  // namespace

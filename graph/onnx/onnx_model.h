@@ -49,6 +49,9 @@ struct Attribute {
   std::shared_ptr<Tensor> t;
   std::shared_ptr<SubGraph> g;  // GRAPH: If's branches, Loop's body
   std::string type_name;  // "INT", "FLOATS", "GRAPH", ...
+  // Inside a model-local function: the calling node's attribute of this
+  // name gives the value (resolved when the function is inlined).
+  std::string ref_attr_name;
 };
 
 struct Node {
@@ -56,6 +59,11 @@ struct Node {
   std::string name, op_type, domain;
   std::vector<std::string> inputs, outputs;  // "" = an omitted optional one
   std::vector<Attribute> attributes;
+  // A node inlined from a model-local function (Note [Model-local
+  // functions] in onnx_model.cpp): the function's opset of the default
+  // domain, which its nodes mean (0: the model's); and the caller's label.
+  int64_t opset = 0;
+  std::string inlined_from;
 
   const Attribute* find(const std::string& attr) const;
 };
