@@ -11,6 +11,7 @@
 #include "graph/planner.h"
 #include "libops/blas/conv_dnnl.h"
 #include "libops/core/cpu_isa.h"
+#include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/registry.h"
 
@@ -993,6 +994,7 @@ bool swaps_last_two(const Node& n, size_t rank) {
 // exporters write attention, becomes dot_product_attention(q, k, v, mask)
 // (Note [Blocked attention] in libops/ops/nn/dot_product_attention.cpp):
 //   scores = matmul(q, permute(k, swap last two))  or  matmul(q, k, transpose_y)
+//            or matmul(q, k^T) with k^T a constant (a permute folded at load)
 //            q, k or k^T may each be multiplied by a constant first, as
 //            PyTorch exports scaled_dot_product_attention (sqrt(scale) on
 //            each side)
@@ -1090,13 +1092,30 @@ bool fuse_attention(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_
   };
   const int32_t q = unscaled(qk->inputs[0]);
   int32_t k = unscaled(qk->inputs[1]);
+  // k^T folded to a constant at load (constant folding): k is that
+  // constant with its last two dims swapped back, made once here.
+  const NDArray* constant_kt = nullptr;
   if (qk->args.i[1] == 0) {
     const Node* t = here(m.node(k, "permute", 1));
-    if (t == nullptr || !fits(t->inputs[0]) || !swaps_last_two(*t, shape(t->inputs[0]).dims.size())) return false;
-    k = unscaled(t->inputs[0]);
-    matched.push_back(t);
+    if (t != nullptr && fits(t->inputs[0]) && swaps_last_two(*t, shape(t->inputs[0]).dims.size())) {
+      k = unscaled(t->inputs[0]);
+      matched.push_back(t);
+    } else {
+      constant_kt = index.constant(body, k);
+      if (constant_kt == nullptr || constant_kt->rank() < 2 || constant_kt->dtype() != dt) return false;
+    }
   }
-  if (!(scale > 0) || !std::isfinite(scale) || !fits(q) || !fits(k)) return false;
+  if (!(scale > 0) || !std::isfinite(scale) || !fits(q) || (constant_kt == nullptr && !fits(k))) return false;
+  if (constant_kt != nullptr) {
+    Dims perm;
+    for (int d = 0; d < constant_kt->rank(); ++d) perm.push_back(d);
+    std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+    NDArray view, dense;
+    if (!constant_kt->permute(perm, view).is_ok() || !view.dup('c', dense).is_ok()) return false;
+    const ValueShape dense_shape = ValueShape::of(dense.desc());
+    k = add_constant(body, index, std::move(dense));
+    body.static_shapes.push_back(dense_shape);  // `shape` references are not used past here
+  }
   std::vector<int32_t> inputs = {q, k, v};
   if (mask >= 0) inputs.push_back(mask);
   OpArgs args;
@@ -1150,7 +1169,103 @@ GraphLayout layout_from_environment() {
   return layout;
 }
 
+namespace {
+
+// Note [Graph rewrites], constant folding: runs `node` (all inputs
+// constants) on the CPU; its outputs in `outputs`. False when it cannot be
+// folded (a random op, an error, an output too large to keep).
+bool run_on_constants(const Body& body, const Node& node, const std::vector<const NDArray*>& in,
+                      std::vector<NDArray>& outputs) {
+  constexpr int64_t kMaxFoldedBytes = int64_t{64} << 20;
+  outputs.clear();
+  if (node.kind == NodeKind::kCustom) {
+    if (node.op == nullptr || std::string_view(node.op->name()).rfind("random", 0) == 0) return false;
+    Context ctx(node.op->name());
+    for (const NDArray* a : in) ctx.add_input(const_cast<NDArray*>(a));  // ops only read their inputs
+    ctx.args() = node.args;
+    ctx.set_device(Device::cpu());
+    if (!node.op->execute(ctx).is_ok() || ctx.num_outputs() != node.num_outputs) return false;
+    for (int k = 0; k < ctx.num_outputs(); ++k) outputs.push_back(*ctx.output(k));
+  } else if (node.kind == NodeKind::kLegacy) {
+    if (node.group == OPS_RANDOM || in.empty() || in.size() > 2) return false;
+    TensorShape shapes[2];
+    for (size_t k = 0; k < in.size(); ++k) shapes[k] = in[k]->desc();
+    TensorShape out;
+    NDArray z;
+    if (!legacy_output_shape(node, shapes, static_cast<int>(in.size()), out).is_ok() ||
+        !NDArray::create(out.dtype, out.dims, 'c', z).is_ok())
+      return false;
+    legacy::LegacyCall call;
+    call.group = node.group;
+    call.num = node.num;
+    call.x = in[0];
+    call.y = in.size() > 1 ? in[1] : nullptr;
+    call.z = &z;
+    call.axes = node.axes.data();
+    call.n_axes = static_cast<int>(node.axes.size());
+    call.extra = node.extra;
+    call.device = Device::cpu();
+    if (!legacy::exec(call).is_ok()) return false;
+    outputs.push_back(z);
+  } else {
+    return false;
+  }
+  (void)body;
+  for (const NDArray& o : outputs)
+    if (o.length() * static_cast<int64_t>(o.element_size()) > kMaxFoldedBytes || !o.has_data()) return false;
+  return true;
+}
+
+// Folds every node whose inputs are constants (in topological order, so
+// chains fold whole); true when any was.
+bool fold_constant_nodes(Body& body, std::vector<std::string>& log) {
+  std::unordered_map<int32_t, size_t> constant_of;  // slot -> index into body.constants
+  for (size_t i = 0; i < body.constant_slots.size(); ++i) constant_of[body.constant_slots[i]] = i;
+  std::vector<Node> kept;
+  bool any = false;
+  for (Node& n : body.nodes) {
+    std::vector<const NDArray*> in;
+    bool all_constant = !n.inputs.empty() && !n.placed;
+    for (int32_t s : n.inputs) {
+      auto it = constant_of.find(s);
+      if (it == constant_of.end()) {
+        all_constant = false;
+        break;
+      }
+      in.push_back(&body.constants[it->second]);
+    }
+    std::vector<NDArray> outputs;
+    if (!all_constant || !run_on_constants(body, n, in, outputs)) {
+      kept.push_back(std::move(n));
+      continue;
+    }
+    std::string shapes;
+    for (int32_t k = 0; k < n.num_outputs; ++k) {
+      NDArray dense;
+      if (!outputs[static_cast<size_t>(k)].dup('c', dense).is_ok()) dense = outputs[static_cast<size_t>(k)];
+      constant_of[n.first_output + k] = body.constants.size();
+      body.constant_slots.push_back(n.first_output + k);
+      shapes += (k ? ", " : "") + dense.desc().str();
+      body.constants.push_back(std::move(dense));
+    }
+    log.push_back(str_format("%snode %u '%s' (%s) folded to a constant %s at load", body.where.c_str(), n.id,
+                             n.name.c_str(), n.op_label.c_str(), shapes.c_str()));
+    any = true;
+  }
+  body.nodes = std::move(kept);
+  return any;
+}
+
+}  // namespace
+
 Status optimize_body(Body& body, const LayoutChoice& choice, std::vector<std::string>& log) {
+  if (fold_constant_nodes(body, log)) {
+    std::vector<int32_t> producer(static_cast<size_t>(body.num_slots), -1);
+    for (size_t p = 0; p < body.nodes.size(); ++p)
+      for (int32_t k = 0; k < body.nodes[p].num_outputs; ++k)
+        producer[static_cast<size_t>(body.nodes[p].first_output + k)] = static_cast<int32_t>(p);
+    RETURN_IF_ERROR(order_and_liveness(body, producer));
+  }
   BodyIndex index(body);
   std::vector<uint8_t> dropped(body.nodes.size(), 0);
   std::vector<int32_t> replaced;  // constant slots that lost a reader

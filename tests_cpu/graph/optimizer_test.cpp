@@ -653,6 +653,10 @@ struct AttentionGraph {
   bool scores_also_output = false;
   DataType dtype = DataType::kFloat32;
   DataType q_dtype = DataType::kFloat32;  // another than dtype: matmul promotes, the rewrite must not fuse
+  // k computed from the graph's input (plus 0 * sum(q)), so that the load's
+  // constant folding cannot turn k^T into a constant, which the rewrite
+  // takes whatever made it.
+  bool k_from_input = false;
 
   int64_t batch() const { return wide_mask ? 1 : 2; }
   std::vector<uint8_t> build() const {
@@ -668,9 +672,18 @@ struct AttentionGraph {
     Ref kt;
     if (transpose == 2) {
       perm.i = {0, 2, 3, 1};
-      kt = m.op("permute", {m.constant("k", make(dtype, {b, tk, h, d}, ramp(b * tk * h * d, 1.0, 0.3)))}, perm, "kt");
+      Ref k = m.constant("k", make(dtype, {b, tk, h, d}, ramp(b * tk * h * d, 1.0, 0.3)));
+      if (k_from_input) {
+        Ref none = m.op("multiply", {m.op("reduce_sum", {q}, {}, "sum_q"), scalar("zero", 0.0)}, {}, "none");
+        k = m.op("add", {k, none}, {}, "k_plus_none");
+      }
+      kt = m.op("permute", {k}, perm, "kt");
     } else {
       Ref k = m.constant("k", make(dtype, {b, h, tk, d}, ramp(b * h * tk * d, 1.0, 0.3)));
+      if (k_from_input) {
+        Ref none = m.op("multiply", {m.op("reduce_sum", {q}, {}, "sum_q"), scalar("zero", 0.0)}, {}, "none");
+        k = m.op("add", {k, none}, {}, "k_plus_none");
+      }
       if (scale == 5) k = m.op("multiply", {scalar("ck", 0.7), k}, {}, "scale_k");
       kt = transpose == 0 ? m.op("permute", {k}, perm, "kt") : k;
     }
@@ -750,10 +763,59 @@ TEST(GraphRewrites, LeavesAttentionItCannotFuse) {
   cases[6].second.scale = 6;
   cases[7].first = "scores times 0 (dot_product_attention's scale 0 means 1 / sqrt(d))";
   cases[7].second.scale = 7;
-  for (const auto& [what, graph] : cases) {
+  for (auto& [what, graph] : cases) {
     SCOPED_TRACE(what);
+    graph.k_from_input = true;
     expect_attention(graph, false);
   }
+}
+
+// k^T a constant (a permute of a constant k, folded at load): the rewrite
+// fuses with k the constant transposed back.
+TEST(GraphRewrites, FusesAttentionWithAConstantKeyTranspose) {
+  AttentionGraph a;
+  a.transpose = 2;  // k stored [B, Tk, H, d], permuted to k^T: a constant once folded
+  expect_attention(a, true);
+}
+
+}  // namespace
+}  // namespace libops::graph
+
+namespace libops::graph {
+namespace {
+
+// Constant folding at load: a weight transposed and cast from constants
+// (as exporters write Transpose and Cast of an initializer) runs once when
+// the graph loads; the graph keeps the matmul alone, lists the folds, and
+// computes what the unfolded graph does. A random op is not folded.
+TEST(GraphRewrites, FoldsConstantSubgraphsAtLoad) {
+  GraphBuilder g;
+  auto& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3});
+  NodeArgs perm, to_float;
+  perm.i = {1, 0};
+  to_float.d = {static_cast<int32_t>(DataType::kFloat32)};
+  Ref w = m.constant("w", make(DataType::kFloat64, {4, 3}, ramp(12, 0.5, 0.1)));
+  Ref wt = m.op("cast", {m.op("permute", {w}, perm, "w_t")}, to_float, "w_f32");
+  m.output("y", m.op("matmul", {x, wt}, {}, "mm"));
+  NDArray in = make(DataType::kFloat32, {2, 3}, ramp(6, 1.0, 0.2));
+  auto loaded = expect_same_outputs(g.finish(), in, 1e-6);
+  ASSERT_TRUE(loaded);
+  EXPECT_EQ(loaded->main().nodes.size(), 1u);
+  EXPECT_EQ(count_ops(*loaded, "matmul"), 1);
+  std::string all;
+  for (const std::string& line : loaded->rewrites()) all += line + "\n";
+  EXPECT_NE(all.find("node 2 'w_t' (permute) folded to a constant float64[3,4] at load"), std::string::npos) << all;
+  EXPECT_NE(all.find("'w_f32' (cast) folded to a constant float32[3,4] at load"), std::string::npos) << all;
+
+  GraphBuilder r;
+  auto& rm = r.main();
+  NodeArgs shape;
+  shape.i = {2, 3};
+  rm.output("u", rm.op("random_uniform", {}, shape, "draw"));
+  std::shared_ptr<const Graph> rg;
+  ASSERT_OK(test::load(r.finish(), rg));
+  EXPECT_EQ(count_ops(*rg, "random_uniform"), 1) << "a random op draws anew on every run";
 }
 
 }  // namespace
