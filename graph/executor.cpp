@@ -6,10 +6,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <list>
 #include <map>
 #include <new>
 
 #include "graph/planner.h"
+#include "libops/core/log.h"
 #include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
 
@@ -124,12 +126,32 @@ struct Plan {
   std::vector<TensorShape> shapes;
   std::vector<int64_t> bytes;  // bytes_of(shapes[s])
   std::vector<uint8_t> node_known;
+  // Note [Shape values] (planner.cpp): the values inference computed, per
+  // slot (empty where none), and the nodes whose outputs all have one and
+  // none is a graph output: a run binds those values instead of running
+  // the node. They depend on the input shapes alone, as the plan does.
+  std::vector<NDArray> values;
+  std::vector<uint8_t> node_computed;
   // The bytes of buffers a run with this plan holds at once at most, per
   // size, summed: what the pool keeps so that later runs allocate nothing
   // (Note [Memory planning]).
   int64_t footprint = 0;
 
-  void build(const Body& body, const std::vector<ValueShape>& slots) {
+  void build(const Body& body, const std::vector<ValueShape>& slots, std::vector<NDArray> computed = {}) {
+    values = std::move(computed);
+    values.resize(slots.size());
+    node_computed.assign(body.nodes.size(), 0);
+    std::vector<uint8_t> is_output(slots.size(), 0);
+    for (const GraphOutput& o : body.outputs) is_output[static_cast<size_t>(o.slot)] = 1;
+    for (size_t p = 0; p < body.nodes.size(); ++p) {
+      const Node& node = body.nodes[p];
+      bool all = node.num_outputs > 0;
+      for (int32_t k = 0; k < node.num_outputs; ++k) {
+        const size_t slot = static_cast<size_t>(node.first_output + k);
+        all = all && values[slot].has_data() && !is_output[slot];
+      }
+      node_computed[p] = all;
+    }
     shapes.assign(slots.size(), TensorShape{});
     bytes.assign(slots.size(), -1);
     for (size_t s = 0; s < slots.size(); ++s) {
@@ -183,9 +205,13 @@ struct Frame {
   std::vector<int64_t> owned;   // bytes the executor allocated for the slot
   std::vector<uint8_t> constant;
   Plan static_plan;  // from the load-time shapes, when the body has them in full
-  Plan plan;         // this Session's plan, for plan_key
-  std::vector<TensorShape> plan_key;
-  bool has_plan = false;
+  // Note [Plans per input shapes]: this Session's plans, most recently used
+  // first, each for the input shapes of its key.
+  struct KeyedPlan {
+    std::vector<TensorShape> key;
+    Plan plan;
+  };
+  std::list<KeyedPlan> plans;
   std::vector<ValueShape> inferred;  // scratch for re-inference
   // Per node position, the call of a custom node: its op name, args and
   // pointers to its input and output slots in `arrays`, set up once by
@@ -280,7 +306,7 @@ struct Session::Impl {
         f.arrays[s] = body.constants[i];
         f.constant[s] = 1;
       }
-      if (body.static_plan) f.static_plan.build(body, body.static_shapes);
+      if (body.static_plan) f.static_plan.build(body, body.static_shapes, body.static_values);
       f.set_up_calls(body);
       f.set_device(body, device);
     }
@@ -387,26 +413,57 @@ const Plan* Session::Impl::select_plan(int b, Frame& f, const NDArray* const* ar
   return plan;
 }
 
+// Note [Plans per input shapes]
+//  A graph whose input shapes are not all fixed is planned per signature
+//  (the dtypes and shapes fed): the first run with a signature infers every
+//  shape it can, computes the shape values (Note [Shape values]) and builds
+//  the plan (shapes, the memory footprint, the nodes bound to computed
+//  values); later runs with that signature reuse it as a static graph uses
+//  its load-time plan. A Session keeps its last kMaxPlans signatures, so an
+//  OCR recogniser fed lines of a few widths, or a server mixing batch
+//  sizes, plans each once.
+constexpr size_t kMaxPlans = 8;
+
 const Plan* Session::Impl::select_plan_for(int b, Frame& f, const NDArray* const* args, int n) {
   const Body& body = graph->body(b);
   if (body.static_plan) return &f.static_plan;
-  bool same = f.has_plan && static_cast<int>(f.plan_key.size()) == n;
-  for (int i = 0; same && i < n; ++i) {
-    const TensorShape& k = f.plan_key[static_cast<size_t>(i)];
-    same = k.dtype == args[i]->dtype() && k.dims == args[i]->shape();
+  for (auto it = f.plans.begin(); it != f.plans.end(); ++it) {
+    bool same = static_cast<int>(it->key.size()) == n;
+    for (int i = 0; same && i < n; ++i) {
+      const TensorShape& k = it->key[static_cast<size_t>(i)];
+      same = k.dtype == args[i]->dtype() && k.dims == args[i]->shape();
+    }
+    if (!same) continue;
+    if (it != f.plans.begin()) f.plans.splice(f.plans.begin(), f.plans, it);
+    return &f.plans.front().plan;
   }
-  if (same) return &f.plan;
+  Frame::KeyedPlan entry;
   std::vector<ValueShape> key;
-  f.plan_key.clear();
   for (int i = 0; i < n; ++i) {
-    f.plan_key.push_back(TensorShape{args[i]->dtype(), args[i]->shape(), 'c'});
-    key.push_back(ValueShape::of(f.plan_key.back()));
+    entry.key.push_back(TensorShape{args[i]->dtype(), args[i]->shape(), 'c'});
+    key.push_back(ValueShape::of(entry.key.back()));
   }
   // Failures only leave shapes unknown here; the node reports its own error
   // with the real arrays when it runs.
-  f.has_plan = infer_shapes(*graph, b, key, false, f.inferred).is_ok();
-  if (f.has_plan) f.plan.build(body, f.inferred);
-  return f.has_plan ? &f.plan : nullptr;
+  std::vector<NDArray> values;
+  if (!infer_shapes(*graph, b, key, false, f.inferred, &values).is_ok()) return nullptr;
+  entry.plan.build(body, f.inferred, std::move(values));
+  if (log_enabled(LogLevel::kDebug)) {
+    std::string shapes, unknown;
+    for (const TensorShape& k : entry.key) shapes += (shapes.empty() ? "" : ", ") + k.str();
+    int known = 0, computed = 0;
+    for (size_t p = 0; p < body.nodes.size(); ++p) {
+      known += entry.plan.node_known[p];
+      computed += entry.plan.node_computed[p];
+      if (!entry.plan.node_known[p] && unknown.size() < 400) unknown += " " + body.node_prefix(body.nodes[p]);
+    }
+    log_debug("session: planned %s for inputs %s: %d of %zu nodes' shapes known, %d computed when planned%s%s",
+              body.name.c_str(), shapes.c_str(), known, body.nodes.size(), computed,
+              unknown.empty() ? "" : "; not known:", unknown.c_str());
+  }
+  f.plans.push_front(std::move(entry));
+  if (f.plans.size() > kMaxPlans) f.plans.pop_back();
+  return &f.plans.front().plan;
 }
 
 Status Session::Impl::run_body(int b, const NDArray* const* args, int n, std::vector<Carried>& results) {
@@ -420,12 +477,21 @@ Status Session::Impl::run_body(int b, const NDArray* const* args, int n, std::ve
   const Plan* plan = select_plan(b, f, args, n);
   const size_t n_nodes = body.nodes.size();
   for (size_t p = 0; p < n_nodes; ++p) {
-    const bool planned = plan && plan->node_known[p];
-    Status s = take_cancel();
-    if (s.is_ok()) s = profiling ? run_node_profiled(b, f, p, plan, planned) : run_node(body, f, p, plan, planned);
-    if (!s.is_ok()) {
-      clear_frame(f);
-      return s;
+    if (plan && plan->node_computed[p]) {  // Note [Shape values]: computed when planned
+      const Node& node = body.nodes[p];
+      for (int32_t k = 0; k < node.num_outputs; ++k) {
+        const size_t slot = static_cast<size_t>(node.first_output + k);
+        f.arrays[slot] = plan->values[slot];
+        f.owned[slot] = 0;
+      }
+    } else {
+      const bool planned = plan && plan->node_known[p];
+      Status s = take_cancel();
+      if (s.is_ok()) s = profiling ? run_node_profiled(b, f, p, plan, planned) : run_node(body, f, p, plan, planned);
+      if (!s.is_ok()) {
+        clear_frame(f);
+        return s;
+      }
     }
     for (int32_t r = body.release_begin[p]; r < body.release_begin[p + 1]; ++r)
       release(f, body.release[static_cast<size_t>(r)]);

@@ -7,8 +7,10 @@
 //   1. bind: each fed array is checked against its placeholder (dtype
 //      exactly, every declared extent) and bound without a copy;
 //   2. shape: the plan for these input shapes is found (the load-time plan,
-//      or this Session's plan for the same shapes) or re-inferred
-//      (planner.h) when the fed shapes changed;
+//      or one of this Session's plans for its last input shapes) or made
+//      (planner.h: shapes, and the values of the shape arithmetic, Note
+//      [Shape values]) for a new signature (Note [Plans per input shapes]
+//      in executor.cpp);
 //   3. run: nodes in topological order; each output is allocated (or taken
 //      from the buffer pool) from its planned shape and the op writes into
 //      it. A custom node whose inputs have the dtypes and shapes its plan

@@ -123,6 +123,9 @@ struct Body {
   // re-inferring while the fed shapes match the declarations.
   std::vector<ValueShape> static_shapes;
   bool static_plan = false;
+  // With static_plan: the values load-time inference computed (Note [Shape
+  // values] in planner.cpp), per slot; empty arrays elsewhere.
+  std::vector<NDArray> static_values;
 
   // "node 3 'fc1' (op matmul): " with the body's prefix.
   std::string node_prefix(const Node& n) const;

@@ -691,7 +691,7 @@ Status GraphLoader::plan_body(int index) {
     all_known = all_known && in.shape.fully_known();
   }
   if (all_known) {
-    RETURN_IF_ERROR(infer_shapes(g_, index, declared, true, body.static_shapes));
+    RETURN_IF_ERROR(infer_shapes(g_, index, declared, true, body.static_shapes, &body.static_values));
     // Every slot that holds a value: constants, inputs, node outputs (a
     // rewrite may leave a slot that holds none, Note [Graph rewrites]).
     std::vector<uint8_t> holds(static_cast<size_t>(body.num_slots), 0);

@@ -2,7 +2,9 @@
 #include "graph/planner.h"
 
 #include <algorithm>
+#include <string_view>
 
+#include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
 
 namespace libops::graph {
@@ -245,7 +247,7 @@ namespace {
 bool counts_at_load(StatusCode c) { return c == StatusCode::kShape || c == StatusCode::kDtype; }
 
 Status infer_body(const Graph& graph, int b, const std::vector<ValueShape>& inputs, bool strict,
-                  std::vector<ValueShape>& slots, int depth);
+                  std::vector<ValueShape>& slots, int depth, std::vector<NDArray>* values = nullptr);
 
 // If / While outputs (Note [Shape inference strictness]).
 Status infer_control_flow(const Graph& graph, const Body& body, const Node& node, bool strict,
@@ -297,8 +299,77 @@ Status infer_control_flow(const Graph& graph, const Body& body, const Node& node
   return Status::ok();
 }
 
+// Note [Shape values]
+//  Exporters compute shapes from shapes: Shape -> Gather -> Concat ->
+//  Reshape, Range over a Shape's extent, Expand to a computed shape. When
+//  the input shapes are known, those values are too, so inference computes
+//  them: a node whose inputs all hold values (constants, or values computed
+//  here), or a shape_of, runs on the CPU when its outputs are small
+//  (kMaxShapeValueElements), and its outputs hold their values for the
+//  shape functions after it. Then a Reshape to a computed shape has a known
+//  output, the plan covers the graph as if its shapes were static, and the
+//  executor binds the computed values instead of running those nodes again
+//  (Plan::values in executor.cpp). The values depend on the input shapes
+//  alone (no graph input's data reaches them), so they hold for every run
+//  with those shapes. Random ops and control flow are not run.
+constexpr int64_t kMaxShapeValueElements = 4096;
+
+// The outputs of `node` computed from `in` (every input holding data), or
+// false.
+bool compute_values(const Node& node, Context& ctx, const std::vector<const NDArray*>& in,
+                    std::vector<NDArray>& out) {
+  out.clear();
+  if (node.kind == NodeKind::kCustom && std::string_view(node.op->name()) == "shape_of") {
+    // Its input has no data to read, only the shape the value is made of.
+    const Dims& dims = in[0]->shape();
+    const int64_t r = dims.size();
+    int64_t from = node.args.i.size() > 0 ? node.args.i[0] : 0, to = node.args.i.size() > 1 ? node.args.i[1] : r;
+    if (from < 0) from += r;
+    if (to < 0) to += r;
+    from = std::clamp<int64_t>(from, 0, r);
+    to = std::clamp<int64_t>(to, from, r);
+    NDArray v;
+    if (!NDArray::create(DataType::kInt64, Dims{to - from}, 'c', v).is_ok()) return false;
+    for (int64_t d = from; d < to; ++d) static_cast<int64_t*>(v.data())[d - from] = dims[static_cast<int>(d)];
+    out.push_back(std::move(v));
+    return true;
+  }
+  if (node.kind == NodeKind::kCustom) {
+    if (std::string_view(node.op->name()).rfind("random", 0) == 0) return false;
+    ctx.clear();
+    for (const NDArray* a : in) ctx.add_input(const_cast<NDArray*>(a));  // ops only read their inputs
+    ctx.args() = node.args;
+    ctx.set_device(Device::cpu());
+    if (!node.op->execute(ctx).is_ok() || ctx.num_outputs() != node.num_outputs) return false;
+    for (int k = 0; k < ctx.num_outputs(); ++k) out.push_back(*ctx.output(k));
+    ctx.clear();
+    return true;
+  }
+  if (node.kind != NodeKind::kLegacy || node.group == OPS_RANDOM || in.empty() || in.size() > 2) return false;
+  TensorShape shapes[2];
+  for (size_t k = 0; k < in.size(); ++k) shapes[k] = in[k]->desc();
+  TensorShape z_shape;
+  NDArray z;
+  if (!legacy_output_shape(node, shapes, static_cast<int>(in.size()), z_shape).is_ok() ||
+      z_shape.dims.product() > kMaxShapeValueElements || !NDArray::create(z_shape.dtype, z_shape.dims, 'c', z).is_ok())
+    return false;
+  legacy::LegacyCall call;
+  call.group = node.group;
+  call.num = node.num;
+  call.x = in[0];
+  call.y = in.size() > 1 ? in[1] : nullptr;
+  call.z = &z;
+  call.axes = node.axes.data();
+  call.n_axes = static_cast<int>(node.axes.size());
+  call.extra = node.extra;
+  call.device = Device::cpu();
+  if (!legacy::exec(call).is_ok()) return false;
+  out.push_back(z);
+  return true;
+}
+
 Status infer_body(const Graph& graph, int b, const std::vector<ValueShape>& inputs, bool strict,
-                  std::vector<ValueShape>& slots, int depth) {
+                  std::vector<ValueShape>& slots, int depth, std::vector<NDArray>* values) {
   const Body& body = graph.body(b);
   if (depth > 64)  // the loader limits nesting; this only guards the recursion
     return Status::error(StatusCode::kInvalidGraph, "%ssubgraphs nest too deeply", body.where.c_str());
@@ -331,9 +402,38 @@ Status infer_body(const Graph& graph, int b, const std::vector<ValueShape>& inpu
   for (size_t i = 0; i < body.inputs.size() && i < inputs.size(); ++i)
     RETURN_IF_ERROR(publish(body.inputs[i].slot, inputs[i]).with_prefix(body.where));
 
-  Context ctx;
+  Context ctx, value_ctx;
   ShapeList shapes;
   std::vector<TensorShape> in_shapes;
+  // Note [Shape values]: slot -> its value computed here (empty: none).
+  std::vector<NDArray> computed(n_slots);
+  std::vector<const NDArray*> value_in;
+  std::vector<NDArray> value_out;
+  auto compute = [&](const Node& node) {
+    value_in.clear();
+    const bool reads_shapes_only = node.kind == NodeKind::kCustom && std::string_view(node.op->name()) == "shape_of";
+    for (int32_t s : node.inputs) {
+      const NDArray* a = arrays[static_cast<size_t>(s)];
+      if (a == nullptr) return;
+      if (!reads_shapes_only && (!a->has_data() || a->length() > kMaxShapeValueElements)) return;
+      value_in.push_back(a);
+    }
+    for (int32_t k = 0; k < node.num_outputs; ++k) {
+      const ValueShape& o = slots[static_cast<size_t>(node.first_output + k)];
+      if (!o.fully_known() || o.dims.product() > kMaxShapeValueElements) return;
+    }
+    if (!compute_values(node, value_ctx, value_in, value_out)) return;
+    for (int32_t k = 0; k < node.num_outputs; ++k) {
+      const size_t s = static_cast<size_t>(node.first_output + k);
+      NDArray& v = value_out[static_cast<size_t>(k)];
+      if (v.dtype() != slots[s].dtype || v.shape() != slots[s].dims) return;  // not what inference said: leave it
+    }
+    for (int32_t k = 0; k < node.num_outputs; ++k) {
+      const size_t s = static_cast<size_t>(node.first_output + k);
+      computed[s] = std::move(value_out[static_cast<size_t>(k)]);
+      arrays[s] = &computed[s];
+    }
+  };
   for (const Node& node : body.nodes) {
     bool known = true;
     for (int32_t s : node.inputs) known = known && slots[static_cast<size_t>(s)].fully_known();
@@ -357,6 +457,7 @@ Status infer_body(const Graph& graph, int b, const std::vector<ValueShape>& inpu
         for (int32_t k = 0; k < node.num_outputs; ++k)
           RETURN_IF_ERROR(publish(node.first_output + k, ValueShape::of(shapes[static_cast<size_t>(k)]))
                               .with_prefix(body.node_prefix(node)));
+        compute(node);
         break;
       }
       case NodeKind::kLegacy: {
@@ -369,6 +470,7 @@ Status infer_body(const Graph& graph, int b, const std::vector<ValueShape>& inpu
           continue;
         }
         RETURN_IF_ERROR(publish(node.first_output, ValueShape::of(out)).with_prefix(body.node_prefix(node)));
+        compute(node);
         break;
       }
       case NodeKind::kIf:
@@ -381,14 +483,15 @@ Status infer_body(const Graph& graph, int b, const std::vector<ValueShape>& inpu
       }
     }
   }
+  if (values != nullptr) *values = std::move(computed);
   return Status::ok();
 }
 
 }  // namespace
 
 Status infer_shapes(const Graph& graph, int b, const std::vector<ValueShape>& inputs, bool strict,
-                    std::vector<ValueShape>& slots) {
-  return infer_body(graph, b, inputs, strict, slots, 0);
+                    std::vector<ValueShape>& slots, std::vector<NDArray>* values) {
+  return infer_body(graph, b, inputs, strict, slots, 0, values);
 }
 
 }  // namespace libops::graph

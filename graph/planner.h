@@ -55,9 +55,11 @@ Status order_and_liveness(Body& body, const std::vector<int32_t>& slot_producer)
 // Infers the shapes of every slot of `body` given the shapes of its inputs
 // (in body.inputs order). `strict` selects the load-time rule of Note [Shape
 // inference strictness]; otherwise failures only leave shapes unknown.
-// `slots` receives num_slots entries.
+// `slots` receives num_slots entries; `values`, when given, the values of
+// the slots computed on the way (Note [Shape values] in planner.cpp; empty
+// arrays elsewhere).
 Status infer_shapes(const Graph& graph, int body, const std::vector<ValueShape>& inputs, bool strict,
-                    std::vector<ValueShape>& slots);
+                    std::vector<ValueShape>& slots, std::vector<NDArray>* values = nullptr);
 
 // The dtype and shape of a legacy node's output (z) for the given inputs:
 //   transform_float: float_result_type(x); transform_same/strict: x's dtype;

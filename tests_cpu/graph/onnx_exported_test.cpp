@@ -143,6 +143,31 @@ TEST(OnnxOperatorVersions, RefusalsSayWhy) {
   EXPECT_TRUE(has(m, "(Gelu, opset 18): op Gelu exists from opset 20 on; the model imports opset 18")) << m;
 }
 
+// Note [Plans per input shapes] and Note [Shape values]: a model with a
+// symbolic batch, fed two batch sizes in turn, plans each once; its shape
+// arithmetic (Shape -> Gather -> Unsqueeze -> Concat) is computed when
+// planned and not run again, so a run executes the reshape and the matmul
+// alone, as the same model with fixed dims does, with the golden outputs.
+TEST(OnnxExportedPlans, ShapeArithmeticRunsOncePerSignature) {
+  std::shared_ptr<const Graph> g;
+  ASSERT_OK(Graph::load_file(kDir + "view_batch_flatten.onnx", g));
+  Session s(g);
+  s.set_profiling(true);
+  for (int round = 0; round < 2; ++round)
+    for (int j = 0; j < 2; ++j) {
+      SCOPED_TRACE(testing::Message() << "round " << round << ", set " << j);
+      const std::string set = "view_batch_flatten.s" + std::to_string(j);
+      NDArray x = test::load_golden(kSub + set + ".in0.npy");
+      const NDArray* in[] = {&x};
+      ASSERT_OK(s.run(in, 1));
+      EXPECT_TRUE(test::matches_golden(s.output(0), test::load_golden(kSub + set + ".out0.npy"), 1e-5, 1e-6));
+      std::set<std::string> ran;
+      for (const NodeProfile& n : s.profile().nodes)
+        if (n.calls > 0) ran.insert(n.op);
+      EXPECT_EQ(ran, (std::set<std::string>{"reshape", "matmul"}));
+    }
+}
+
 // Symbolic dims keep their names from the ONNX file to the loaded graph
 // (ops_graph_input_dim_name), and ops_onnx_describe lists the model's own
 // declarations without converting it.
