@@ -11,7 +11,8 @@ namespace libops {
 namespace {
 
 const char* const kManifests[] = {"shape_ops", "scans", "sorting", "indexing", "linalg_ops", "random", "selection", "windows",
-                                   "nn_act", "rnn", "image", "conv", "attention", "metrics", "layers", "conv3d"};
+                                   "nn_act", "rnn", "image", "conv", "attention", "metrics", "layers", "conv3d",
+                                   "low_precision"};
 
 std::vector<test::ManifestCase> all_cases() {
   std::vector<test::ManifestCase> v;

@@ -1164,8 +1164,6 @@ def quantize_cases():
     case("dynamic_quantize_positive", dq, {"x": np.abs(x) + 1}, ["y", "scale", "zp"], opset=11)
     case("dynamic_quantize_negative", dq, {"x": -np.abs(x) - 1}, ["y", "scale", "zp"], opset=11)
     case("dynamic_quantize_zeros", dq, {"x": np.zeros((2, 3), np.float32)}, ["y", "scale", "zp"], opset=11)
-    save_only("err_quantize_blocked", [N("QuantizeLinear", ["x", "s"], ["z"], name="qb", axis=1, block_size=2)],
-              {"x": [2, 4]}, ["z"], {"s": np.ones((2, 2), np.float32)}, opset=21)
 
 
 def window_cases():

@@ -43,10 +43,13 @@ def const(name, array):
     return N("Constant", [], [name], value=numpy_helper.from_array(np.asarray(array), name + "_value"))
 
 
-def run_reference(m, feeds):
+def run_reference(m, feeds, optimize=True):
     try:
         import onnxruntime as ort
-        sess = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+        so = ort.SessionOptions()
+        if not optimize:
+            so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        sess = ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
         return sess.run(None, feeds)
     except Exception as e:  # no ORT kernel for this op or opset
         from onnx.reference import ReferenceEvaluator
@@ -66,13 +69,14 @@ def make_model(name, nodes, inputs, outputs, inits=None, opset=17, ir_version=No
     return m
 
 
-def case(name, model, input_sets, rtol=1e-5, atol=1e-6):
-    """input_sets: a list of {input name: array}, run in order through one session."""
+def case(name, model, input_sets, rtol=1e-5, atol=1e-6, optimize=True):
+    """input_sets: a list of {input name: array}, run in order through one session.
+    optimize=False: ONNX Runtime's graph rewrites off, where they approximate."""
     with open(os.path.join(OUT, f"{name}.onnx"), "wb") as f:
         f.write(model.SerializeToString())
     n_out = None
     for j, feeds in enumerate(input_sets):
-        results = run_reference(model, feeds)
+        results = run_reference(model, feeds, optimize)
         n_out = len(results)
         for k, a in enumerate(feeds.values()):
             np.save(os.path.join(OUT, f"{name}.s{j}.in{k}.npy"), np.require(a, requirements="C"))
@@ -352,6 +356,77 @@ def transformer_cases():
     case("decoder_step_gqa_cache", m, [feeds(1, 5, 3), feeds(2, 1, 8), feeds(1, 4, 0)], rtol=1e-4, atol=1e-5)
 
 
+def low_precision_cases():
+    """Quantized weights as exporters write them (Note [Low-precision values]
+    in graph/onnx/onnx_convert.cpp): float8 E4M3FN weights dequantized per
+    output channel, activations quantized to float8 and back; int4 weights
+    in blocks of 16 along the input axis with int4 zero points; an If whose
+    branches read a captured float8 weight and give float8 values."""
+    import ml_dtypes
+    fp8, int4 = ml_dtypes.float8_e4m3fn, ml_dtypes.int4
+    w8 = numpy_helper.from_array((rng.standard_normal((16, 8)) * 40).astype(np.float32).astype(fp8), "w8")
+    nodes = [N("DequantizeLinear", ["w8", "w_scale"], ["w"], axis=1),
+             N("QuantizeLinear", ["x", "x_scale", "x_zero"], ["xq"]),
+             N("DequantizeLinear", ["xq", "x_scale"], ["xd"]),
+             N("MatMul", ["xd", "w"], ["y0"]), N("Add", ["y0", "bias"], ["y"])]
+    m = make_model("fp8_dq_matmul", nodes, [("x", np.float32, ["batch", 16])], ["y"],
+                   {"w_scale": (rng.random(8) * 0.02 + 0.01).astype(np.float32),
+                    "x_scale": np.float32(0.01), "bias": f32(8)}, opset=19)
+    m.graph.initializer.append(w8)
+    m.graph.initializer.append(numpy_helper.from_array(np.zeros((), np.float32).astype(fp8), "x_zero"))
+    case("fp8_dq_matmul", m, [{"x": f32(3, 16) * 3}, {"x": f32(1, 16)}], rtol=1e-4, atol=1e-5)
+
+    w4 = numpy_helper.from_array(rng.integers(-8, 8, (32, 8)).astype(np.int8).astype(int4), "w4")
+    z4 = numpy_helper.from_array(rng.integers(-2, 3, (2, 8)).astype(np.int8).astype(int4), "z4")
+    nodes = [N("DequantizeLinear", ["w4", "s4", "z4"], ["w"], axis=0, block_size=16),
+             N("MatMul", ["x", "w"], ["y"])]
+    m = make_model("int4_blocked_dq_matmul", nodes, [("x", np.float32, ["batch", 32])], ["y"],
+                   {"s4": (rng.random((2, 8)) * 0.1 + 0.05).astype(np.float32)}, opset=21)
+    m.graph.initializer.extend([w4, z4])
+    # Optimized, ONNX Runtime fuses the pair into MatMulNBits, which
+    # quantizes x as well (results 2% off); the golden is the exact one.
+    case("int4_blocked_dq_matmul", m, [{"x": f32(2, 32)}], rtol=1e-4, atol=1e-5, optimize=False)
+
+    # QuantizeLinear in blocks of 2 along axis 1, to uint8 with zero points;
+    # and a scale whose rank is not x's, refused.
+    nodes = [N("QuantizeLinear", ["x", "qs", "qz"], ["q"], axis=1, block_size=2),
+             N("Cast", ["q"], ["y"], to=TensorProto.FLOAT)]
+    m = make_model("quantize_blocked", nodes, [("x", np.float32, [2, 5])], ["y"],
+                   {"qs": np.array([[0.1, 0.2, 0.05], [0.3, 0.02, 0.5]], np.float32),
+                    "qz": np.array([[10, 128, 0], [3, 250, 7]], np.uint8)}, opset=21)
+    case("quantize_blocked", m, [{"x": f32(2, 5) * 3}], optimize=False)
+    m = make_model("err_quantize_blocked_rank", [N("QuantizeLinear", ["x", "qs"], ["q"], name="qb", axis=1, block_size=2)],
+                   [("x", np.float32, [2, 4])], ["q"], {"qs": np.ones(2, np.float32)}, opset=21)
+    error_model("err_quantize_blocked_rank", m)
+
+    # The branches give float8 (one reads the captured weight, the other
+    # requantizes it at half scale); the If's output is dequantized after.
+    then_g = helper.make_graph([N("Identity", ["w8"], ["t"])], "then", [], [helper.make_empty_tensor_value_info("t")])
+    else_g = helper.make_graph([N("DequantizeLinear", ["w8", "half"], ["e0"]),
+                                N("QuantizeLinear", ["e0", "one", "zero8"], ["e"])], "else", [],
+                               [helper.make_empty_tensor_value_info("e")])
+    nodes = [N("If", ["flag"], ["wq"], then_branch=then_g, else_branch=else_g),
+             N("DequantizeLinear", ["wq", "two"], ["w"]), N("MatMul", ["x", "w"], ["y"])]
+    m = make_model("if_fp8_branches", nodes, [("flag", np.bool_, []), ("x", np.float32, [2, 16])], ["y"],
+                   {"half": np.float32(0.5), "one": np.float32(1.0), "two": np.float32(2.0)}, opset=19)
+    m.graph.initializer.extend([w8, numpy_helper.from_array(np.zeros((), np.float32).astype(fp8), "zero8")])
+    x = f32(2, 16)
+    case("if_fp8_branches", m, [{"flag": np.array(True), "x": x}, {"flag": np.array(False), "x": x}],
+         rtol=1e-4, atol=1e-5)
+
+    # A loop whose body makes float8: its results would carry no format.
+    body = helper.make_graph([N("Identity", ["cond_in"], ["cond_out"]), N("Cast", ["v_in"], ["v8"], to=TensorProto.FLOAT8E4M3FN),
+                              N("Cast", ["v8"], ["v_out"], to=TensorProto.FLOAT8E4M3FN)], "body",
+                             [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+                              helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+                              helper.make_tensor_value_info("v_in", TensorProto.FLOAT, [3])],
+                             [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+                              helper.make_empty_tensor_value_info("v_out")])
+    m = make_model("err_loop_fp8_body", [N("Loop", ["trips", "go", "v"], ["v_final"], body=body)],
+                   [("v", np.float32, [3])], ["v_final"], {"trips": np.int64(2), "go": np.array(True)}, opset=19)
+    error_model("err_loop_fp8_body", m)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
@@ -364,6 +439,7 @@ def main():
     function_cases()
     fpn_cases()
     transformer_cases()
+    low_precision_cases()
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# written by tools/gen_goldens_onnx_exported.py; do not edit\n")
         f.write("\n".join(lines) + "\n")

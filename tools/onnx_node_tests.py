@@ -10,7 +10,7 @@ with the test's expected values.
 Each test folder holds model.onnx and test_data_set_*/input_*.pb and
 output_*.pb (TensorProtos). The inputs are written as .npy files, ops-run
 runs the model on them (--output-dir), and each output must have the expected
-dtype and shape and agree within rtol 1e-3, atol 1e-7 (onnx.backend.test's
+dtype (float8, float4, int4 and int2 as libops holds them: one byte each) and shape and agree within rtol 1e-3, atol 1e-7 (onnx.backend.test's
 defaults), NaNs in the same places. A test whose inputs or outputs are
 sequences or optionals cannot be fed through ops-run's .npy files; it counts
 as failed ("sequence or optional input/output").
@@ -60,7 +60,26 @@ def read_pb(path):
     # fields; a real tensor has a data type.
     if t.data_type == 0:
         return "other", t.name, None
-    return "tensor", t.name, numpy_helper.to_array(t)
+    return "tensor", t.name, as_libops_bytes(t.data_type, numpy_helper.to_array(t))
+
+
+# ONNX's types narrower than a byte or without a numpy dtype (float8, float4,
+# int4, int2: TensorProto codes 17-26) cross ops-run's .npy files one element
+# a byte, as libops holds them: the float formats' bit patterns as uint8, the
+# integers' values as int8 (signed) or uint8.
+LOW_PRECISION_FLOATS = {17, 18, 19, 20, 23, 24}
+LOW_PRECISION_SIGNED = {22, 26}
+LOW_PRECISION_UNSIGNED = {21, 25}
+
+
+def as_libops_bytes(data_type, value):
+    if data_type in LOW_PRECISION_FLOATS:
+        return value.view(np.uint8)
+    if data_type in LOW_PRECISION_SIGNED:
+        return value.astype(np.int8)
+    if data_type in LOW_PRECISION_UNSIGNED:
+        return value.astype(np.uint8)
+    return value
 
 
 def model_io(model_path):

@@ -133,6 +133,8 @@ struct Converter::Impl {
   // Values whose dtype is known but not their rank (an If whose branches
   // give different ranks, a placeholder of unknown rank): id -> per output.
   std::unordered_map<int64_t, std::vector<DataType>> dtype_only;
+  // Note [Low-precision values]: ONNX value name -> its LowPrecision format.
+  std::unordered_map<std::string, int> lowp_of;
   std::unordered_map<int64_t, const Tensor*> constant_of;  // variable id -> its data, for constants
 
   // What is known of an ONNX value's type: a constant's exactly, else what
@@ -603,6 +605,20 @@ bool Converter::input_is_sequence(int k) const {
   return has_input(k) && impl_.sequences.count(node_->inputs[static_cast<size_t>(k)]) > 0;
 }
 
+int Converter::input_lowp(int k) const {
+  if (!has_input(k)) return 0;
+  const std::string& name = node_->inputs[static_cast<size_t>(k)];
+  auto c = impl_.constants.find(name);
+  if (c != impl_.constants.end()) return c->second->lowp;
+  auto it = impl_.lowp_of.find(name);
+  return it == impl_.lowp_of.end() ? 0 : it->second;
+}
+
+void Converter::set_output_lowp(int k, int lowp) {
+  if (k < num_outputs() && !node_->outputs[static_cast<size_t>(k)].empty() && lowp != 0)
+    impl_.lowp_of[node_->outputs[static_cast<size_t>(k)]] = lowp;
+}
+
 bool Converter::input_is_optional(int k) const {
   return has_input(k) && impl_.optionals.count(node_->inputs[static_cast<size_t>(k)]) > 0;
 }
@@ -1021,6 +1037,34 @@ bool fold_constants(Converter::Impl& impl, const Node& n, size_t first_node) {
   return true;
 }
 
+// Note [Low-precision values]
+//  ONNX's float8, float4, int4 and int2 types have no libops dtype. The
+//  importer holds such values one element a byte (uint8; int8 for int4 and
+//  int2: the bytes of cast_low_precision, libops/ops/arith/low_precision.h),
+//  graph inputs and outputs included, and remembers each value's format.
+//  Cast, CastLike, QuantizeLinear and DequantizeLinear convert with
+//  cast_low_precision; ops that only move elements (Reshape, Transpose,
+//  Concat, Gather, ...) pass them on with their format; any other op on
+//  such a value is refused by name, so bytes are never computed on as
+//  numbers. A graph input or output of such a type is fed and read as its
+//  bytes.
+bool lowp_converts(const std::string& op) {
+  return op == "Cast" || op == "CastLike" || op == "QuantizeLinear" || op == "DequantizeLinear" || op == "Shape" ||
+         op == "Size";
+}
+bool lowp_moves(const std::string& op) {
+  static const char* const kMoves[] = {"Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose",
+                                       "Concat", "Split", "Slice", "Gather", "GatherElements", "GatherND",
+                                       "Expand", "Tile", "DepthToSpace", "SpaceToDepth"};
+  for (const char* m : kMoves)
+    if (op == m) return true;
+  return false;
+}
+int lowp_onnx_type(int lowp) {
+  static const int kTypes[] = {0, 17, 18, 19, 20, 24, 23, 22, 21, 26, 25};
+  return lowp > 0 && lowp < 11 ? kTypes[lowp] : 0;
+}
+
 // Maps `nodes` into `impl` in order (Note [Nothing ignored]), collecting
 // every problem.
 void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_t graph_opset) {
@@ -1089,7 +1133,21 @@ void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_
     for (const std::string& i : n.inputs)
       if (!i.empty() && !impl.constants.count(i)) all_constant = false;
     ConverterAccess::begin(c, n, opset);
+    // Note [Low-precision values]
+    int lowp_in = 0;
+    for (int k = 0; k < c.num_inputs(); ++k) lowp_in = lowp_in != 0 ? lowp_in : c.input_lowp(k);
+    const bool takes_lowp = lowp_converts(n.op_type) || lowp_moves(n.op_type);
+    if (lowp_in != 0 && !takes_lowp) {
+      problem(impl.label + str_format(": an input holds %s, which libops keeps as its bytes: only Cast, CastLike, "
+                                      "QuantizeLinear, DequantizeLinear and data movement (Reshape, Transpose, "
+                                      "Concat, ...) take it",
+                                      onnx_type_name(lowp_onnx_type(lowp_in))));
+      mark_failed();
+      continue;
+    }
     Status s = mapping->fn(c);
+    if (s.is_ok() && lowp_in != 0 && lowp_moves(n.op_type))
+      for (int k = 0; k < c.num_outputs(); ++k) c.set_output_lowp(k, lowp_in);
     if (s.is_ok() && impl.problems.size() == before) ConverterAccess::check_all_read(c);
     // A mapping that gave up without saying why (an omitted input where it
     // needs one, say) is still a problem of this node.
@@ -1162,6 +1220,7 @@ Status convert_model(const Model& m, ConvertResult& result) {
       impl.probe_placeholder(v);
       impl.vars.push_back(v);
       impl.values[in.name] = Value{v.id, 0};
+      if (in.lowp != 0) impl.lowp_of[in.name] = in.lowp;  // Note [Low-precision values]
       impl.constants.erase(in.name);
     }
     count_uses(m.nodes, impl.uses);
@@ -1285,6 +1344,20 @@ void merge_branch_types(Converter::Impl& host, int64_t id, const Converter::Impl
 
 }  // namespace
 
+namespace {
+
+// Note [Low-precision values]: a loop's results carry no format, so a body
+// that gives one (a Cast to float8 inside it) is refused rather than its
+// bytes read as numbers after the loop.
+Status refuse_low_precision_output(Converter& c, const Converter::Impl& body, const std::string& name) {
+  auto it = body.lowp_of.find(name);
+  if (it == body.lowp_of.end() || it->second == 0) return Status::ok();
+  return c.fail(str_format("body output '%s' is %s; loops over float8, float4, int4 and int2 values are not "
+                           "supported", name.c_str(), onnx_type_name(lowp_onnx_type(it->second))));
+}
+
+}  // namespace
+
 // If: both branches become libops subgraphs of their own (Note [Subgraphs]
 // in schemas/graph.fbs). ONNX branches read outer values by name; libops
 // subgraphs see only what is passed in, so every outer value a branch reads
@@ -1323,6 +1396,7 @@ Status map_if(Converter& c) {
     const char* which = b == 0 ? "then_branch" : "else_branch";
     auto sub = std::make_unique<Converter::Impl>(outer.model, &outer, nullptr);
     sub->own_info = *outer.info;
+    sub->lowp_of = outer.lowp_of;  // captured values keep their format
     for (const auto& kv : g.value_info) sub->own_info[kv.first] = kv.second;
     sub->info = &sub->own_info;
     sub->where = str_format(" in %s of node %d '%s'%s", which, node.index, node.name.c_str(), outer.where.c_str());
@@ -1360,6 +1434,24 @@ Status map_if(Converter& c) {
     index[b] = static_cast<int>(outer.root->subgraphs.size()) - 1;
   }
   if (failed) return Status::error(StatusCode::kNotImplemented, "a branch could not be imported");
+  // Note [Low-precision values]: an output holds a format when both
+  // branches give it; bytes from one branch and numbers from the other
+  // would be read alike.
+  std::vector<int> out_lowp;
+  for (size_t k = 0; k < then_a->g->outputs.size(); ++k) {
+    int lowp[2];
+    for (int b = 0; b < 2; ++b) {
+      const Converter::Impl& br = *outer.root->subgraphs[static_cast<size_t>(index[b])];
+      const std::string& name = (b == 0 ? then_a : else_a)->g->outputs[k].name;
+      auto it = br.lowp_of.find(name);
+      lowp[b] = it == br.lowp_of.end() ? (br.constants.count(name) ? br.constants.at(name)->lowp : 0) : it->second;
+    }
+    if (lowp[0] != lowp[1])
+      return c.fail(str_format("output %zu is %s in then_branch and %s in else_branch", k,
+                               lowp[0] ? onnx_type_name(lowp_onnx_type(lowp[0])) : "not low-precision",
+                               lowp[1] ? onnx_type_name(lowp_onnx_type(lowp[1])) : "not low-precision"));
+    out_lowp.push_back(lowp[0]);
+  }
   LNode n;
   n.id = outer.next_id++;
   n.name = node.name.empty() ? "If_" + std::to_string(node.index) : node.name;
@@ -1373,7 +1465,10 @@ Status map_if(Converter& c) {
   outer.nodes.push_back(std::move(n));
   merge_branch_types(outer, id, *outer.root->subgraphs[static_cast<size_t>(index[0])],
                      *outer.root->subgraphs[static_cast<size_t>(index[1])]);
-  for (int k = 0; k < c.num_outputs(); ++k) c.set_output(k, Value{id, static_cast<uint32_t>(k)});
+  for (int k = 0; k < c.num_outputs(); ++k) {
+    c.set_output(k, Value{id, static_cast<uint32_t>(k)});
+    if (static_cast<size_t>(k) < out_lowp.size()) c.set_output_lowp(k, out_lowp[static_cast<size_t>(k)]);
+  }
   return Status::ok();
 }
 
@@ -1500,6 +1595,7 @@ Status map_loop(Converter& c) {
   auto make_sub = [&](const char* which) {
     auto sub = std::make_unique<Converter::Impl>(outer.model, &outer, nullptr);
     sub->own_info = *outer.info;
+    sub->lowp_of = outer.lowp_of;  // captured values keep their format
     for (const auto& kv : g.value_info) sub->own_info[kv.first] = kv.second;
     sub->info = &sub->own_info;
     sub->where = str_format(" in the body of node %d '%s'%s", node.index, node.name.c_str(), outer.where.c_str());
@@ -1558,6 +1654,7 @@ Status map_loop(Converter& c) {
     const std::string& name = g.outputs[static_cast<size_t>(k)].name;
     Value v = body_sub->failed.count(name) ? Value{} : body_sub->lookup(name);
     if (!v.valid()) return c.fail("body output '" + name + "' is not computed by any node");
+    RETURN_IF_ERROR(refuse_low_precision_output(c, *body_sub, name));
     outs.push_back(v);
   }
   for (size_t k = 0; k < args.size(); ++k) outs.push_back(bvars[static_cast<size_t>(3 + n_carried) + k]);
@@ -1696,6 +1793,7 @@ Status build_scan_loop(Converter& c, const ScanLoop& L, Value length, std::vecto
   auto make_sub = [&](const char* which) {
     auto sub = std::make_unique<Converter::Impl>(host.model, &host, nullptr);
     sub->own_info = *host.info;
+    sub->lowp_of = host.lowp_of;  // captured values keep their format
     sub->info = &sub->own_info;
     sub->where = str_format(" in the body of node %d '%s'%s", node.index, node.name.c_str(), host.where.c_str());
     sub->body_name = L.base + "/" + which;
@@ -1950,6 +2048,7 @@ Status map_scan(Converter& c) {
       const std::string& name = g.outputs[k].name;
       Value v = body.failed.count(name) ? Value{} : body.lookup(name);
       if (!v.valid()) return c.fail("body output '" + name + "' is not computed by any node");
+      RETURN_IF_ERROR(refuse_low_precision_output(c, body, name));
       (static_cast<int>(k) < n_states ? next : scans).push_back(v);
       if (static_cast<int>(k) >= n_states) ranks.push_back(body.type_of(name).rank());
     }
@@ -2192,6 +2291,11 @@ std::string coverage_markdown() {
   s += "the sequence ops work where that list is known at import (built and read in one graph, positions and\n";
   s += "splits constant). A sequence grown in a Loop, passed into a subgraph, or given as a graph input or output\n";
   s += "is refused.\n\n";
+  s += "float8 (E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0), float4 (E2M1), int4, uint4, int2 and uint2 values are held\n";
+  s += "one element a byte: the float formats' bit patterns as uint8, the integers' values as int8 or uint8, graph\n";
+  s += "inputs and outputs included. Cast, CastLike, QuantizeLinear and DequantizeLinear convert them, and the ops\n";
+  s += "that only move elements (Reshape, Transpose, Concat, Gather, Slice, ...) pass them on; any other op given\n";
+  s += "one is refused by name.\n\n";
   s += str_format("%d of %zu operators are supported.\n\n", supported, known.size());
   s += "| ONNX operator | versions (opsets) | mapped | not supported |\n|---|---|---|---|\n";
   s += rows;

@@ -125,6 +125,11 @@ class Converter {
   bool input_optional(int k, bool& present, Value& v);
   void set_output_optional(int k, bool present, Value v);
 
+  // Note [Low-precision values] (onnx_convert.cpp): the LowPrecision format
+  // input k holds (0: a libops dtype), and the one output k will hold.
+  int input_lowp(int k) const;
+  void set_output_lowp(int k, int lowp);
+
   // Outputs.
   int num_outputs() const { return static_cast<int>(node_->outputs.size()); }
   bool output_used(int k) const;  // present, and read by a node or a graph output

@@ -121,10 +121,49 @@ void copy_cast(const google::protobuf::RepeatedField<Src>& src, std::vector<uint
   for (int k = 0; k < src.size(); ++k) d[k] = static_cast<Dst>(src.Get(k));
 }
 
+// A low-precision tensor's elements, one a byte: 8-bit formats as they are,
+// 4-bit ones two a byte and 2-bit ones four a byte, first element in the
+// lowest bits (ONNX's packing); int4 and int2 sign-extended into int8.
+Status lowp_tensor_from_proto(const pb::Tensor& t, const std::string& base_dir, Tensor& out) {
+  const int bits = out.lowp >= 7 && out.lowp <= 8 ? 4 : out.lowp >= 9 ? 2 : out.lowp == 6 ? 4 : 8;
+  const int64_t n = checked_numel(out.dims);
+  if (n < 0 || n > kMaxTensorBytes)
+    return Status::error(StatusCode::kInvalidGraph, "onnx: %s has invalid or too large dims (%d dims)",
+                         tensor_label(t).c_str(), t.dims_size());
+  const size_t packed = static_cast<size_t>((n * bits + 7) / 8);
+  std::vector<uint8_t> bytes;
+  if (t.data_location() == 1) {
+    RETURN_IF_ERROR(read_external(t, base_dir, packed, bytes));
+  } else if (t.has_raw_data()) {
+    bytes.assign(t.raw_data().begin(), t.raw_data().end());
+  } else {
+    for (int32_t v : t.int32_data()) bytes.push_back(static_cast<uint8_t>(v));
+  }
+  if (bytes.size() != packed)
+    return Status::error(StatusCode::kInvalidGraph, "onnx: %s holds %zu bytes; its %lld %s values take %zu",
+                         tensor_label(t).c_str(), bytes.size(), static_cast<long long>(n), onnx_type_name(t.data_type()),
+                         packed);
+  out.data.resize(static_cast<size_t>(n));
+  const bool is_signed = out.lowp == 7 || out.lowp == 9;
+  const int per_byte = 8 / bits, mask = (1 << bits) - 1;
+  for (int64_t k = 0; k < n; ++k) {
+    int v = (bytes[static_cast<size_t>(k / per_byte)] >> (bits * (k % per_byte))) & mask;
+    if (is_signed && v >= (1 << (bits - 1))) v -= 1 << bits;
+    out.data[static_cast<size_t>(k)] = static_cast<uint8_t>(static_cast<int8_t>(v));
+  }
+  return Status::ok();
+}
+
 Status tensor_from_proto(const pb::Tensor& t, const std::string& base_dir, Tensor& out) {
   out.name = t.name();
   out.onnx_type = t.data_type();
   out.dtype = dtype_from_onnx(t.data_type());
+  out.lowp = lowp_from_onnx(t.data_type());
+  if (out.lowp != 0) {
+    out.dtype = lowp_storage_dtype(out.lowp);
+    out.dims.assign(t.dims().begin(), t.dims().end());
+    return lowp_tensor_from_proto(t, base_dir, out);
+  }
   if (out.dtype == DataType::kInvalid)
     return Status::error(StatusCode::kDtype, "onnx: %s has dtype %s, which libops does not support",
                          tensor_label(t).c_str(), onnx_type_name(t.data_type()));
@@ -191,6 +230,8 @@ void value_info_from_proto(const pb::ValueInfo& v, ValueInfo& out) {
   const auto& tt = v.type().tensor_type();
   out.onnx_type = tt.elem_type();
   out.dtype = dtype_from_onnx(tt.elem_type());
+  out.lowp = lowp_from_onnx(tt.elem_type());
+  if (out.lowp != 0) out.dtype = lowp_storage_dtype(out.lowp);
   if (!tt.has_shape()) return;
   out.rank_known = true;
   out.dims.clear();
@@ -556,6 +597,26 @@ DataType dtype_from_onnx(int t) {
     case pb::Tensor::BFLOAT16: return DataType::kBFloat16;
     default: return DataType::kInvalid;
   }
+}
+
+int lowp_from_onnx(int t) {
+  switch (t) {
+    case pb::Tensor::FLOAT8E4M3FN: return 1;
+    case pb::Tensor::FLOAT8E4M3FNUZ: return 2;
+    case pb::Tensor::FLOAT8E5M2: return 3;
+    case pb::Tensor::FLOAT8E5M2FNUZ: return 4;
+    case pb::Tensor::FLOAT8E8M0: return 5;
+    case pb::Tensor::FLOAT4E2M1: return 6;
+    case pb::Tensor::INT4: return 7;
+    case pb::Tensor::UINT4: return 8;
+    case pb::Tensor::INT2: return 9;
+    case pb::Tensor::UINT2: return 10;
+    default: return 0;
+  }
+}
+
+DataType lowp_storage_dtype(int lowp) {
+  return lowp == 7 || lowp == 9 ? DataType::kInt8 : lowp != 0 ? DataType::kUInt8 : DataType::kInvalid;
 }
 
 int dtype_to_onnx(DataType t) {

@@ -27,6 +27,11 @@ struct Tensor {
   int onnx_type = 0;  // TensorProto.DataType, for messages
   std::vector<int64_t> dims;
   std::vector<uint8_t> data;
+  // A type narrower than libops' dtypes (float8, float4, int4, int2:
+  // LowPrecision in libops/ops/arith/low_precision.h), held one element a
+  // byte in `dtype` (Note [Low-precision values] in onnx_convert.cpp); 0:
+  // none.
+  int lowp = 0;
 
   int64_t numel() const;
   // The values converted to int64 / double (integer, bool or float tensors).
@@ -80,6 +85,7 @@ struct ValueInfo {
   // "height"); empty where it gives none. Empty when the rank is unknown.
   std::vector<std::string> dim_params;
   std::string type_label;  // "tensor(FLOAT)", "seq(tensor(INT64))"; empty when no type is declared
+  int lowp = 0;            // as Tensor::lowp; dtype is then the bytes' dtype
 };
 
 // The body of a control-flow node. Its nodes may read values of the
@@ -112,6 +118,11 @@ Status model_read_file(const std::string& path, Model& out);
 
 // libops dtype of an ONNX TensorProto.DataType (kInvalid: none) and its name.
 DataType dtype_from_onnx(int onnx_type);
+// The low-precision format of an ONNX type with no libops dtype (float8,
+// float4, int4, int2; 0 for any other), and the dtype its elements are held
+// in (uint8, or int8 for int4 and int2).
+int lowp_from_onnx(int onnx_type);
+DataType lowp_storage_dtype(int lowp);
 int dtype_to_onnx(DataType t);
 const char* onnx_type_name(int onnx_type);
 

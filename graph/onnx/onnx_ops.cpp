@@ -1082,23 +1082,45 @@ Status map_gather_nd(C& c) {
   return done(c, 0, c.op("gather_nd").in(c.input(0)).in(c.input(1)).arg("batch_dims", batch_dims).emit1());
 }
 
+// Note [Low-precision values] (onnx_convert.cpp): a cast to, from or
+// between float8, float4, int4 and int2 runs cast_low_precision.
+Value lowp_cast(C& c, Value x, int from, int to, DataType dtype, bool saturate, const std::string& round) {
+  const int64_t mode = round == "down" ? 1 : round == "nearest" ? 2 : 0;
+  OpCall call = c.op("cast_low_precision");
+  call.in(x).arg("from_format", static_cast<int64_t>(from)).arg("to_format", static_cast<int64_t>(to))
+      .arg("round_mode", mode).arg("saturate", saturate);
+  if (to == 0) call.arg("dtype", dtype);
+  return call.emit1();
+}
+
+// Cast and CastLike to dtype t (a libops dtype) or to low-precision format
+// to_lowp.
+Status cast_as(C& c, DataType t, int to_lowp) {
+  const bool saturate = c.opset() >= 19 ? c.attr_int("saturate", 1) != 0 : true;
+  const std::string round = c.opset() >= 24 ? c.attr_string("round_mode", "up") : "up";
+  if (round != "up" && round != "down" && round != "nearest")
+    return c.fail_attr("round_mode", "= '" + round + "' is not up, down or nearest");
+  const int from_lowp = c.input_lowp(0);
+  if (to_lowp == 0 && from_lowp == 0) return done(c, 0, c.op("cast").in(c.input(0)).arg("dtype", t).emit1());
+  c.set_output_lowp(0, to_lowp);
+  return done(c, 0, lowp_cast(c, c.input(0), from_lowp, to_lowp, t, saturate, round));
+}
+
 Status map_cast(C& c) {
-  const int64_t to = c.attr_int("to", 0);
-  if (c.opset() >= 19) c.ignore_attr("saturate");  // float8 targets only, which are refused below
-  if (c.opset() >= 24) c.ignore_attr("round_mode");  // float8e8m0 targets only, likewise
-  const DataType t = dtype_from_onnx(static_cast<int>(to));
-  if (t == DataType::kInvalid)
-    return c.fail_attr("to", str_format("= %s is not a dtype libops supports", onnx_type_name(static_cast<int>(to))));
-  return done(c, 0, c.op("cast").in(c.input(0)).arg("dtype", t).emit1());
+  const int to = static_cast<int>(c.attr_int("to", 0));
+  const DataType t = dtype_from_onnx(to);
+  const int to_lowp = lowp_from_onnx(to);
+  if (t == DataType::kInvalid && to_lowp == 0)
+    return c.fail_attr("to", str_format("= %s is not a dtype libops supports", onnx_type_name(to)));
+  return cast_as(c, t, to_lowp);
 }
 
 Status map_cast_like(C& c) {
   const DataType t = c.input_dtype(1);
   if (t == DataType::kInvalid) return c.fail("the dtype of input 1 (target_type) is not known");
-  if (c.opset() >= 19) c.ignore_attr("saturate");
-  if (c.opset() >= 24) c.ignore_attr("round_mode");
+  const int to_lowp = c.input_lowp(1);
   c.input(1);
-  return done(c, 0, c.op("cast").in(c.input(0)).arg("dtype", t).emit1());
+  return cast_as(c, to_lowp != 0 ? DataType::kInvalid : t, to_lowp);
 }
 
 Status map_dropout(C& c) {
@@ -2349,14 +2371,29 @@ bool integer_range(DataType t, double& lo, double& hi) {
 
 
 // Input k (a scale or a zero point) shaped to broadcast against x: as it is
-// when a scalar, else a 1-D tensor laid along `axis` of x.
+// when a scalar, else a 1-D tensor laid along `axis` of x; with block_size
+// (blocked quantization), x's rank with ceil(extent / block_size) along axis,
+// each entry repeated over its block and the last block cut to x's extent.
 Status along_axis(C& c, int k, Value& v) {
   const ValueType vt = c.input_type(k);
   v = c.input(k);
-  if (vt.rank() == 0) return Status::ok();
-  if (vt.rank() == 1 && vt.dims[0] == 1) return Status::ok();  // a one-element 1-D: broadcasts as a scalar
+  c.ignore_attr("axis");  // moot for a scalar scale
+  const int64_t block = c.opset() >= 21 ? c.attr_int("block_size", 0) : 0;
+  if (block < 0) return c.fail_attr("block_size", "must be >= 0");
   const int rank = c.input_rank(0);
   int64_t axis = 0;
+  if (block > 0) {
+    if (rank < 1 || vt.rank() != rank || !norm_axis(c.attr_int("axis", 1), rank, axis))
+      return c.fail(str_format("input %d has rank %d; blocked quantization (block_size %lld) needs x's rank, %s", k,
+                               vt.rank(), static_cast<long long>(block),
+                               rank < 1 ? "which is not known" : std::to_string(rank).c_str()));
+    Value rep = c.op("repeat").in(v).arg("axis", axis).arg("repeats", std::vector<int64_t>{block}).emit1();
+    Value extent = c.op("shape_of").in(c.input(0)).arg("start", axis).arg("end", axis + 1).emit1();
+    v = c.op("slice_axes").in(rep).in(c.constant_ints({0})).in(extent).in(c.constant_ints({axis})).emit1();
+    return Status::ok();
+  }
+  if (vt.rank() == 0) return Status::ok();
+  if (vt.rank() == 1 && vt.dims[0] == 1) return Status::ok();  // a one-element 1-D: broadcasts as a scalar
   if (vt.rank() != 1 || rank < 1 || !norm_axis(c.opset() >= 13 ? c.attr_int("axis", 1) : 1, rank, axis))
     return c.fail(str_format("input %d must be a scalar, or 1-D along axis of an input of known rank", k));
   std::vector<int64_t> shape(static_cast<size_t>(rank), 1);
@@ -2365,45 +2402,55 @@ Status along_axis(C& c, int k, Value& v) {
   return Status::ok();
 }
 
-// QuantizeLinear's result dtype: the zero point's, else output_dtype, else uint8.
-Status quantized_dtype(C& c, DataType& t) {
-  t = c.has_input(2) ? c.input_dtype(2) : DataType::kUInt8;
+// The quantized type of QuantizeLinear: the zero point's, else
+// output_dtype, else uint8; a libops dtype or a low-precision format.
+struct QuantType {
+  DataType dtype = DataType::kInvalid;  // the stored elements'
+  int lowp = 0;                         // Note [Low-precision values]
+};
+
+// Integer ranges of the integer quantized types.
+bool quant_range(const QuantType& q, double& lo, double& hi) {
+  switch (q.lowp) {
+    case 7: lo = -8; hi = 7; return true;
+    case 8: lo = 0; hi = 15; return true;
+    case 9: lo = -2; hi = 1; return true;
+    case 10: lo = 0; hi = 3; return true;
+    case 0: return integer_range(q.dtype, lo, hi);
+    default: return false;
+  }
+}
+
+Status quantized_type(C& c, QuantType& q) {
+  if (c.has_input(2)) {
+    q.dtype = c.input_dtype(2);
+    q.lowp = c.input_lowp(2);
+  } else {
+    q.dtype = DataType::kUInt8;
+  }
   if (c.opset() >= 21) {
-    const int64_t code = c.attr_int("output_dtype", 0);
+    const int code = static_cast<int>(c.attr_int("output_dtype", 0));
     if (code != 0) {
-      const DataType want = dtype_from_onnx(static_cast<int>(code));
-      if (c.has_input(2) && want != t) return c.fail_attr("output_dtype", "differs from the zero point's dtype");
-      t = want;
+      QuantType want{dtype_from_onnx(code), lowp_from_onnx(code)};
+      if (want.lowp != 0) want.dtype = lowp_storage_dtype(want.lowp);
+      if (c.has_input(2) && (want.dtype != q.dtype || want.lowp != q.lowp))
+        return c.fail_attr("output_dtype", "differs from the zero point's dtype");
+      q = want;
     }
   }
   double lo, hi;
-  if (!integer_range(t, lo, hi))
-    return c.fail(str_format("the quantized dtype %s is not supported: int8, uint8, int16 or uint16",
-                             t == DataType::kInvalid ? "(not known)" : dtype_name(t)));
-  return Status::ok();
-}
-
-Value quantize(C& c, Value x, Value scale, Value zero_point, DataType ct, DataType qt) {
-  double lo = 0, hi = 0;
-  integer_range(qt, lo, hi);
-  Value y = c.op("rint").in(c.op("divide").in(x).in(scale).emit1()).emit1();
-  if (zero_point.valid()) y = c.op("add").in(y).in(cast_to(c, zero_point, qt, ct)).emit1();
-  y = c.op("clip").in(y).arg("lo", lo).arg("hi", hi).emit1();
-  return c.op("cast").in(y).arg("dtype", qt).emit1();
-}
-
-Status refuse_blocks(C& c) {
-  if (c.opset() >= 21 && c.attr_int("block_size", 0) != 0)
-    return c.fail_attr("block_size", "!= 0 is not supported: blocked quantization");
+  const bool float_lowp = q.lowp >= 1 && q.lowp <= 6 && q.lowp != 5;
+  if (!float_lowp && !quant_range(q, lo, hi))
+    return c.fail(str_format("the quantized dtype %s is not supported: int8, uint8, int16, uint16, int4, uint4, "
+                             "int2, uint2, float8 or float4",
+                             q.dtype == DataType::kInvalid ? "(not known)" : dtype_name(q.dtype)));
   return Status::ok();
 }
 
 Status map_quantize_linear(C& c) {
-  if (c.opset() >= 19 && c.attr_int("saturate", 1) != 1)
-    return c.fail_attr("saturate", "= 0 applies to float8 only, which is not supported");
-  RETURN_IF_ERROR(refuse_blocks(c));
-  DataType qt;
-  RETURN_IF_ERROR(quantized_dtype(c, qt));
+  const bool saturate = c.opset() >= 19 ? c.attr_int("saturate", 1) != 0 : true;
+  QuantType qt;
+  RETURN_IF_ERROR(quantized_type(c, qt));
   const DataType xt = c.input_dtype(0), st = c.input_dtype(1);
   if (xt == DataType::kInvalid || st == DataType::kInvalid) return c.fail("the dtypes of x and y_scale must be known");
   DataType ct = compute_dtype(st);
@@ -2419,15 +2466,29 @@ Status map_quantize_linear(C& c) {
   RETURN_IF_ERROR(along_axis(c, 1, scale));
   if (c.has_input(2)) RETURN_IF_ERROR(along_axis(c, 2, zp));
   Value x = cast_to(c, c.input(0), xt, ct);
-  return done(c, 0, quantize(c, x, cast_to(c, scale, st, ct), zp, ct, qt));
+  Value y = c.op("divide").in(x).in(cast_to(c, scale, st, ct)).emit1();
+  c.set_output_lowp(0, qt.lowp);
+  if (qt.lowp >= 1 && qt.lowp <= 4)  // float8: the zero point is 0 (ONNX's reference leaves it out)
+    return done(c, 0, lowp_cast(c, y, 0, qt.lowp, DataType::kInvalid, saturate, "up"));
+  if (qt.lowp == 6) {  // float4 E2M1: plus the zero point, rounded and saturated
+    if (zp.valid()) y = c.op("add").in(y).in(lowp_cast(c, zp, qt.lowp, 0, ct, true, "up")).emit1();
+    return done(c, 0, lowp_cast(c, y, 0, qt.lowp, DataType::kInvalid, true, "up"));
+  }
+  double lo = 0, hi = 0;
+  quant_range(qt, lo, hi);
+  y = c.op("rint").in(y).emit1();
+  if (zp.valid()) y = c.op("add").in(y).in(cast_to(c, zp, qt.dtype, ct)).emit1();
+  y = c.op("clip").in(y).arg("lo", lo).arg("hi", hi).emit1();
+  return done(c, 0, c.op("cast").in(y).arg("dtype", qt.dtype).emit1());
 }
 
 Status map_dequantize_linear(C& c) {
   const DataType xt = c.input_dtype(0), st = c.input_dtype(1);
-  RETURN_IF_ERROR(refuse_blocks(c));
+  const int x_lowp = c.input_lowp(0);
   double lo, hi;
-  if (!integer_range(xt, lo, hi) && xt != DataType::kInt32)
-    return c.fail(str_format("x's dtype %s is not supported: int8, uint8, int16, uint16 or int32",
+  if (x_lowp == 0 && !integer_range(xt, lo, hi) && xt != DataType::kInt32)
+    return c.fail(str_format("x's dtype %s is not supported: int8, uint8, int16, uint16, int32, int4, uint4, int2, "
+                             "uint2, float8 or float4",
                              xt == DataType::kInvalid ? "(not known)" : dtype_name(xt)));
   if (!dtype_is_float(st)) return c.fail("y_scale must have a known float dtype");
   DataType out = st;
@@ -2444,8 +2505,12 @@ Status map_dequantize_linear(C& c) {
   Value scale, zp;
   RETURN_IF_ERROR(along_axis(c, 1, scale));
   if (c.has_input(2)) RETURN_IF_ERROR(along_axis(c, 2, zp));
-  Value y = cast_to(c, c.input(0), xt, ct);
-  if (zp.valid()) y = c.op("subtract").in(y).in(cast_to(c, zp, xt, ct)).emit1();
+  // The stored elements as numbers: low-precision ones decoded.
+  auto as_numbers = [&](Value v, int lowp) {
+    return lowp != 0 ? lowp_cast(c, v, lowp, 0, ct, true, "up") : cast_to(c, v, xt, ct);
+  };
+  Value y = as_numbers(c.input(0), x_lowp);
+  if (zp.valid()) y = c.op("subtract").in(y).in(as_numbers(zp, c.input_lowp(2))).emit1();
   y = c.op("multiply").in(y).in(cast_to(c, scale, st, ct)).emit1();
   return done(c, 0, cast_to(c, y, ct, out));
 }
@@ -2467,7 +2532,10 @@ Status map_dynamic_quantize_linear(C& c) {
   zp = c.op("cast").in(c.op("clip").in(zp).arg("lo", 0.0).arg("hi", 255.0).emit1()).arg("dtype", DataType::kUInt8).emit1();
   c.set_output(1, scale);
   c.set_output(2, zp);
-  return done(c, 0, quantize(c, x, scale, zp, f, DataType::kUInt8));
+  Value y = c.op("rint").in(c.op("divide").in(x).in(scale).emit1()).emit1();
+  y = c.op("add").in(y).in(c.op("cast").in(zp).arg("dtype", f).emit1()).emit1();
+  y = c.op("clip").in(y).arg("lo", 0.0).arg("hi", 255.0).emit1();
+  return done(c, 0, c.op("cast").in(y).arg("dtype", DataType::kUInt8).emit1());
 }
 
 // Unique without axis: the distinct values of x flattened; the first index
@@ -3148,8 +3216,8 @@ const std::vector<OpMapping> kTable = {
     ROW("ReverseSequence", 10, kMaxOpset, map_reverse_sequence, ""),
     ROW("NonMaxSuppression", 10, kMaxOpset, map_non_max_suppression, ""),
     ROW("GatherND", 11, kMaxOpset, map_gather_nd, ""),
-    ROW("Cast", 6, kMaxOpset, map_cast, "string, complex, float8 and 4-bit dtypes."),
-    ROW("CastLike", 15, kMaxOpset, map_cast_like, "a target whose dtype is not known."),
+    ROW("Cast", 6, kMaxOpset, map_cast, "string and complex dtypes."),
+    ROW("CastLike", 15, kMaxOpset, map_cast_like, "a target whose dtype is not known; string and complex dtypes."),
     ROW("Shape", 1, kMaxOpset, map_shape, ""),
     ROW("Size", 1, kMaxOpset, map_size, ""),
     ROW("Constant", 1, kMaxOpset, map_constant, "sparse_value, value_string(s)."),
@@ -3232,8 +3300,8 @@ const std::vector<OpMapping> kTable = {
     ROW("Bernoulli", 15, kMaxOpset, map_bernoulli, "a node draws the same numbers on every run."),
     ROW("Multinomial", 7, kMaxOpset, map_multinomial, "a node draws the same numbers on every run."),
     // Quantization, composed of element-wise ops.
-    ROW("QuantizeLinear", 10, kMaxOpset, map_quantize_linear, "block_size; 4-bit and float8 dtypes."),
-    ROW("DequantizeLinear", 10, kMaxOpset, map_dequantize_linear, "block_size; 4-bit and float8 dtypes."),
+    ROW("QuantizeLinear", 10, kMaxOpset, map_quantize_linear, ""),
+    ROW("DequantizeLinear", 10, kMaxOpset, map_dequantize_linear, ""),
     ROW("DynamicQuantizeLinear", 11, kMaxOpset, map_dynamic_quantize_linear, ""),
     ROW("MatMulInteger", 10, kMaxOpset, map_matmul_integer, ""),
     ROW("ConvInteger", 10, kMaxOpset, [](C& c) { return map_conv_quantized(c, false); },

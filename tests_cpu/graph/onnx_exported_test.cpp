@@ -143,6 +143,20 @@ TEST(OnnxOperatorVersions, RefusalsSayWhy) {
   EXPECT_TRUE(has(m, "(Gelu, opset 18): op Gelu exists from opset 20 on; the model imports opset 18")) << m;
 }
 
+// Note [Low-precision values]: a loop's results carry no format, so a body
+// that makes float8 is refused, naming the value and its type.
+TEST(OnnxQuantization, BlockedScaleOfAnotherRankIsRefused) {
+  const std::string m = convert_error("err_quantize_blocked_rank.onnx");
+  EXPECT_TRUE(has(m, "node 0 'qb' (QuantizeLinear, opset 21): input 1 has rank 1; blocked quantization (block_size 2) "
+                     "needs x's rank, 2"))
+      << m;
+}
+
+TEST(OnnxLowPrecision, LoopBodyMakingFloat8IsRefused) {
+  const std::string m = convert_error("err_loop_fp8_body.onnx");
+  EXPECT_TRUE(has(m, "(Loop, opset 19): body output 'v_out' is FLOAT8E4M3FN; loops over float8")) << m;
+}
+
 // Note [Plans per input shapes] and Note [Shape values]: a model with a
 // symbolic batch, fed two batch sizes in turn, plans each once; its shape
 // arithmetic (Shape -> Gather -> Unsqueeze -> Concat) is computed when

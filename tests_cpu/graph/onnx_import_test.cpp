@@ -496,11 +496,6 @@ TEST(OnnxImportErrors, RandomOpWithAnIntegerDtypeIsRefused) {
   EXPECT_TRUE(has(m, "node 0 'ru' (RandomUniform, opset 13): attribute 'dtype' = INT32 is not supported")) << m;
 }
 
-TEST(OnnxImportErrors, BlockedQuantizationIsRefused) {
-  const std::string m = convert_error("err_quantize_blocked.onnx");
-  EXPECT_TRUE(has(m, "node 0 'qb' (QuantizeLinear, opset 21): attribute 'block_size' != 0 is not supported")) << m;
-}
-
 // Sequences live only during import (Note [Import-time sequences]): one
 // that would leave the graph, or a position known only at run time, is
 // refused naming it.
