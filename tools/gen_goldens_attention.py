@@ -48,6 +48,56 @@ def case(name, tag, qs, ks, vs, mask_shape=None, bool_mask=False, scale=0.0, cau
     M.case("dot_product_attention", f"{name}_{tag}", ins, outs, t=[scale], b=[causal, weights], rtol=rtol, atol=atol)
 
 
+def linear_attention(q, k, v, state, decay, beta, hq, hkv, rule, scale):
+    """The recurrence of ONNX's LinearAttention written out with loops over
+    batch, KV head and step (float64): S *= exp(g); u = beta (v - S^T k) or v;
+    S += k u^T; o = scale S^T q for each query head of the group."""
+    B, T, _ = q.shape
+    dk, dv = q.shape[2] // hq, v.shape[2] // hkv
+    group = hq // hkv
+    scale = scale if scale != 0.0 else 1.0 / np.sqrt(dk)
+    S = state.astype(np.float64).copy()
+    out = np.zeros((B, T, hq * dv))
+    for b in range(B):
+        for h in range(hkv):
+            for t in range(T):
+                kt = k[b, t, h * dk:(h + 1) * dk]
+                vt = v[b, t, h * dv:(h + 1) * dv]
+                if rule in (1, 3):
+                    w = decay.shape[2] // hkv
+                    g = decay[b, t, h * w:(h + 1) * w]
+                    S[b, h] *= np.exp(g)[:, None]
+                u = vt
+                if rule in (2, 3):
+                    rate = beta[b, t, h if beta.shape[2] > 1 else 0]
+                    u = rate * (vt - S[b, h].T @ kt)
+                S[b, h] += np.outer(kt, u)
+                for j in range(group):
+                    hh = h * group + j
+                    out[b, t, hh * dv:(hh + 1) * dv] = scale * (S[b, h].T @ q[b, t, hh * dk:(hh + 1) * dk])
+    return out, S
+
+
+def linear_attention_case(name, dt, B, T, hq, hkv, dk, dv, rule, per_key_decay=False, beta_heads=None, scale=0.0):
+    q = rng.standard_normal((B, T, hq * dk)).astype(dt)
+    k = (rng.standard_normal((B, T, hkv * dk)) / np.sqrt(dk)).astype(dt)
+    v = rng.standard_normal((B, T, hkv * dv)).astype(dt)
+    state = (rng.standard_normal((B, hkv, dk, dv)) * 0.5).astype(dt)
+    ins = [q, k, v, state]
+    decay = beta = None
+    if rule in (1, 3):
+        decay = (-rng.random((B, T, hkv * (dk if per_key_decay else 1))) * 0.5).astype(dt)
+        ins.append(decay)
+    if rule in (2, 3):
+        beta = rng.random((B, T, beta_heads or hkv)).astype(dt)
+        ins.append(beta)
+    out, S = linear_attention(*(a if a is None else a.astype(np.float64) for a in (q, k, v, state, decay, beta)),
+                              hq, hkv, rule, scale)
+    tol = 1e-4 if dt == np.float32 else 1e-10
+    M.case("linear_attention", name, ins, [out.astype(dt), S.astype(dt)], i=[hq, hkv, rule], t=[scale],
+           rtol=tol, atol=tol)
+
+
 def main():
     global M
     M = Manifest("attention")
@@ -60,6 +110,13 @@ def main():
         case("causal_fewer_queries", tag, (1, 3, 4), (1, 7, 4), (1, 7, 5), causal=True)
         case("explicit_scale", tag, (3, 2, 4), (3, 3, 4), (3, 3, 4), scale=0.7)
         case("shared_keys", tag, (2, 2, 4, 4), (4, 4), (4, 3))
+    # After the dot-product cases, so that their values stay as they were.
+    for dt, tag in ((np.float64, "f64"), (np.float32, "f32")):
+        linear_attention_case(f"linear_{tag}", dt, 2, 5, 2, 2, 4, 3, 0)
+        linear_attention_case(f"gated_per_key_{tag}", dt, 1, 6, 2, 1, 4, 5, 1, per_key_decay=True)
+        linear_attention_case(f"delta_{tag}", dt, 2, 4, 2, 2, 3, 4, 2, scale=0.5)
+        linear_attention_case(f"gated_delta_gqa_{tag}", dt, 2, 7, 4, 2, 4, 4, 3, beta_heads=1)
+        linear_attention_case(f"gated_delta_decode_{tag}", dt, 3, 1, 2, 2, 8, 2, 3)
     M.write("tools/gen_goldens_attention.py")
 
 

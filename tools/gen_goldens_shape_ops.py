@@ -318,8 +318,23 @@ def blocks():
     assert np.array_equal(depth_to_space(space_to_depth(s, 2, True), 2, True, False), s)
 
 
+def bitcasts():
+    """The same bytes as another dtype: numpy's view. A narrower dtype adds
+    a last dim of the size ratio, a wider one takes it away (TF's bitcast)."""
+    x = np.array([[1.0, -2.5, np.inf], [0.0, -0.0, 3.0e-41]], np.float32)
+    case("bitcast", "f32_to_i32", [x], [x.view(np.int32)], d="int32")
+    case("bitcast", "f32_to_u8", [x], [x.view(np.uint8).reshape(2, 3, 4)], d="uint8")
+    b = (np.arange(24, dtype=np.uint8) * 37).reshape(2, 3, 4)
+    case("bitcast", "u8_to_f32", [b], [b.view(np.float32).reshape(2, 3)], d="float32")
+    h = np.array([-1, 0, 1, 32767, -32768], np.int16)
+    case("bitcast", "i16_to_f16", [h], [h.view(np.float16)], d="float16")
+    d = np.array(1.5, np.float64)
+    case("bitcast", "scalar_f64_to_i64", [d], [d.view(np.int64)], d="int64")
+
+
 def main():
     complex_parts()
+    bitcasts()
     views()
     strided_slices()
     slices_by_axes()

@@ -256,6 +256,10 @@ def main():
     M.case("fold", "of_unfold", [unfold(x, kernel, stride, dilation, padding)], [x * cover],
            i=[5, 6] + window_args(kernel, stride, dilation, padding))
     patches()
+    # The same list as input 1 (ONNX's Col2Im with shapes computed at run time).
+    M.case("fold", "of_unfold_list_input",
+           [unfold(x, kernel, stride, dilation, padding), np.array([5, 6] + window_args(kernel, stride, dilation, padding))],
+           [x * cover])
     M.write("tools/gen_goldens_windows.py")
 
 

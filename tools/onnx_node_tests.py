@@ -4,7 +4,7 @@
 with the test's expected values.
 
     python3 tools/onnx_node_tests.py build/cpu-release/ops-run [--jobs 2]
-        [--filter SUBSTRING] [--show-failures] [--json results.json]
+        [--filter REGEX] [--show-failures] [--json results.json]
         [--expect tests_cpu/onnx_node_tests_pass.txt] [--write-expect FILE]
 
 Each test folder holds model.onnx and test_data_set_*/input_*.pb and
@@ -214,7 +214,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
 
     root = node_test_root()
-    tests = sorted(t for t in os.listdir(root) if a.filter in t)
+    tests = sorted(t for t in os.listdir(root) if re.search(a.filter, t))
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
         futs = {pool.submit(run_test, a.ops_run, os.path.join(root, t)): t for t in tests}

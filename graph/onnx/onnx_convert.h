@@ -189,6 +189,8 @@ Status map_scan(Converter& c);
 // The transformer operators of opset 23 and later (onnx_ops_attention.cpp).
 Status map_attention(Converter& c);
 Status map_rotary_embedding(Converter& c);
+Status map_causal_conv_with_state(Converter& c);
+Status map_linear_attention(Converter& c);
 
 // The newest opset of the default domain the importer reads: the newest
 // the operator version table knows (a static_assert in onnx_versions.cpp

@@ -105,14 +105,14 @@ Status map_elu(C& c) {
 
 Status map_selu(C& c) {
   // libops' selu has the fixed constants; ONNX's defaults are the same
-  // numbers rounded to float.
+  // numbers rounded to float. Other constants: gamma * elu(x, alpha).
   const double alpha = c.attr_float("alpha", 1.67326319217681884765625);
   const double gamma = c.attr_float("gamma", 1.05070102214813232421875);
-  if (static_cast<float>(alpha) != 1.67326319217681884765625f)
-    return c.fail_attr("alpha", str_format("= %g is not supported: libops' selu has alpha 1.6732632 only", alpha));
-  if (static_cast<float>(gamma) != 1.05070102214813232421875f)
-    return c.fail_attr("gamma", str_format("= %g is not supported: libops' selu has gamma 1.0507010 only", gamma));
-  return unary(c, "selu");
+  if (static_cast<float>(alpha) == 1.67326319217681884765625f && static_cast<float>(gamma) == 1.05070102214813232421875f)
+    return unary(c, "selu");
+  const DataType t = c.input_dtype(0);
+  Value e = c.legacy(kBroadcast, kBroadcastElu, {c.input(0), c.constant_scalar(t, alpha)});
+  return done(c, 0, c.op("multiply").in(e).in(c.constant_scalar(t, gamma)).emit1());
 }
 
 // alpha * x + beta, clipped to [0, 1].
@@ -140,10 +140,16 @@ Status map_gelu(C& c) {
   return c.fail_attr("approximate", "= '" + approx + "' is not supported: 'none' or 'tanh'");
 }
 
+// IsInf: libops' is_inf detects both signs; one sign is that and the sign.
 Status map_is_inf(C& c) {
-  if (c.attr_int("detect_negative", 1) != 1 || c.attr_int("detect_positive", 1) != 1)
-    return c.fail_attr("detect_negative", "/ detect_positive = 0 is not supported: libops' is_inf detects both signs");
-  return unary(c, "is_inf");
+  const bool negative = c.attr_int("detect_negative", 1) != 0, positive = c.attr_int("detect_positive", 1) != 0;
+  if (negative && positive) return unary(c, "is_inf");
+  Value x = c.input(0);
+  Value zero = c.constant_scalar(c.input_dtype(0), 0.0);
+  Value r = c.op("is_inf").in(x).emit1();
+  if (!negative) r = c.op("logical_and").in(r).in(c.op("greater").in(x).in(zero).emit1()).emit1();
+  if (!positive) r = c.op("logical_and").in(r).in(c.op("less").in(x).in(zero).emit1()).emit1();
+  return done(c, 0, r);
 }
 
 Status map_clip_attr(C& c) {
@@ -568,9 +574,15 @@ bool integer_range(DataType t, double& lo, double& hi);
 
 // QLinearMatMul and QLinearConv: their scales (inputs 1, 4, 6) float32 and
 // y's zero point (input 7) int8 or uint8, whose dtype `qt` is the output's.
-Status qlinear_types(C& c, DataType& qt) {
-  for (int k : {1, 4, 6})
-    if (c.input_dtype(k) != DataType::kFloat32) return c.fail(str_format("input %d (a scale) must be float32", k));
+// half_scales: QLinearMatMul 21's float16 and bfloat16 scales, widened to
+// float32 by the caller.
+Status qlinear_types(C& c, DataType& qt, bool half_scales = false) {
+  for (int k : {1, 4, 6}) {
+    const DataType t = c.input_dtype(k);
+    if (t == DataType::kFloat32) continue;
+    if (half_scales && (t == DataType::kFloat16 || t == DataType::kBFloat16)) continue;
+    return c.fail(str_format("input %d (a scale) must be float32%s", k, half_scales ? ", float16 or bfloat16" : ""));
+  }
   qt = c.input_dtype(7);
   if (qt != DataType::kInt8 && qt != DataType::kUInt8) return c.fail("input 7 (y_zero_point) must be int8 or uint8");
   return Status::ok();
@@ -753,21 +765,43 @@ Status map_max_pool(C& c) {
   int64_t ceil = 0;
   RETURN_IF_ERROR(read_ceil_mode(c, w, ceil));
   const bool indices = c.output_used(1);
-  if (c.attr_int("storage_order", 0) != 0 && indices) return c.fail_attr("storage_order", "= 1 is not supported");
+  const bool column_major = c.attr_int("storage_order", 0) != 0 && indices;
+  const ValueType xt = c.input_type(0);
+  if (column_major && (xt.rank() != 4 || xt.dims[2] < 0 || xt.dims[3] < 0))
+    return c.fail_attr("storage_order", "= 1 needs a 4-D input with known H and W");
   if (indices && (w.pt != w.pb || w.pl != w.pr))
     return c.fail_attr("pads", "with different pads before and after are not supported with the Indices output");
-  Value x = pad_if_asymmetric(c, lift(c, c.input(0), w), w, -std::numeric_limits<double>::infinity());
+  // 8- and 16-bit integers pool exactly as float32 (libops' pools are float).
+  const bool narrow_int = xt.dtype == DataType::kInt8 || xt.dtype == DataType::kUInt8 ||
+                          xt.dtype == DataType::kInt16 || xt.dtype == DataType::kUInt16;
+  Value in = c.input(0);
+  if (narrow_int) in = c.op("cast").in(in).arg("dtype", DataType::kFloat32).emit1();
+  auto restore = [&](Value v) { return narrow_int ? c.op("cast").in(v).arg("dtype", xt.dtype).emit1() : v; };
+  Value x = pad_if_asymmetric(c, lift(c, in, w), w, -std::numeric_limits<double>::infinity());
   auto pool = c.op(indices ? "max_pool_with_argmax" : "maxpool2d").in(x).arg("kH", w.kh).arg("kW", w.kw)
                   .arg("sH", w.sh).arg("sW", w.sw).arg("pH", w.pt).arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw)
                   .arg("same_mode", static_cast<int64_t>(w.same)).arg("data_format", int64_t{0})
                   .arg("ceil_mode", ceil);
-  if (!indices) return done(c, 0, unlift(c, pool.emit1(), w));
+  if (!indices) return done(c, 0, restore(unlift(c, pool.emit1(), w)));
   // Indices: offsets into the (N, C, spatial...) input, as ONNX counts them;
   // a 1-D pool's unit height leaves them unchanged.
   const std::vector<Value> outs = pool.outputs(2).emit();
   if (outs.size() != 2 || !outs[0].valid() || !outs[1].valid()) return reported();
-  c.set_output(1, unlift(c, outs[1], w));
-  return done(c, 0, unlift(c, outs[0], w));
+  Value idx = unlift(c, outs[1], w);
+  if (column_major) {
+    // storage_order 1: (h, w) of each image counted column by column,
+    // h + w * H in place of h * W + w.
+    const int64_t H = xt.dims[2], W = xt.dims[3];
+    const DataType it = DataType::kInt64;
+    idx = c.op("cast").in(idx).arg("dtype", it).emit1();
+    Value hw = c.op("floor_mod").in(idx).in(c.constant_scalar(it, static_cast<double>(H * W))).emit1();
+    Value h = c.op("floor_div").in(hw).in(c.constant_scalar(it, static_cast<double>(W))).emit1();
+    Value wc = c.op("floor_mod").in(hw).in(c.constant_scalar(it, static_cast<double>(W))).emit1();
+    Value col = c.op("add").in(h).in(c.op("multiply").in(wc).in(c.constant_scalar(it, static_cast<double>(H))).emit1()).emit1();
+    idx = c.op("add").in(c.op("subtract").in(idx).in(hw).emit1()).in(col).emit1();
+  }
+  c.set_output(1, idx);
+  return done(c, 0, restore(unlift(c, outs[0], w)));
 }
 
 Status map_average_pool(C& c) {
@@ -780,11 +814,21 @@ Status map_average_pool(C& c) {
   if (w.same && include_pad)
     return c.fail_attr("count_include_pad", "= 1 with auto_pad SAME_UPPER is not supported");
   Value x = lift(c, c.input(0), w);
-  if (w.pt != w.pb || w.pl != w.pr) {
-    if (!include_pad)
-      return c.fail_attr("pads", "with different pads before and after are not supported unless count_include_pad = 1");
+  if ((w.pt != w.pb || w.pl != w.pr) && !include_pad) {
+    // Different pads before and after, pads not counted: the sum over each
+    // window of x padded with zeros, over the count of x's elements in it
+    // (a mask of ones padded alike), both pooled with the pads counted.
+    Window wm = w;
+    Value mask = pad_if_asymmetric(c, c.op("ones_like").in(x).emit1(), wm, 0.0);
     x = pad_if_asymmetric(c, x, w, 0.0);
+    auto pool = [&](Value v) {
+      return c.op("avgpool2d").in(v).arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw).arg("pH", w.pt)
+          .arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw).arg("same_mode", int64_t{0})
+          .arg("count_include_pad", int64_t{1}).arg("data_format", int64_t{0}).arg("ceil_mode", ceil).emit1();
+    };
+    return done(c, 0, unlift(c, c.op("divide").in(pool(x)).in(pool(mask)).emit1(), w));
   }
+  x = pad_if_asymmetric(c, x, w, 0.0);
   return done(c, 0, unlift(c, c.op("avgpool2d").in(x).arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw)
                                   .arg("pH", w.pt).arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw)
                                   .arg("same_mode", static_cast<int64_t>(w.same)).arg("count_include_pad", include_pad)
@@ -801,14 +845,53 @@ Status map_global_pool(C& c, const char* reduce) {
 
 Status map_batch_norm(C& c) {
   const double eps = c.attr_float("epsilon", 1e-5);
-  c.ignore_attr("momentum");  // training only
   if (c.opset() < 9 && c.attr_int("spatial", 1) != 1)
     return c.fail_attr("spatial", "= 0 is not supported");
-  if (c.opset() >= 14 && c.attr_int("training_mode", 0) != 0)
-    return c.fail_attr("training_mode", "= 1 is not supported: inference only");
-  // ONNX: X, scale, B, mean, var; libops: x, mean, variance, gamma, beta.
-  return done(c, 0, c.op("batchnorm").in(c.input(0)).in(c.input(3)).in(c.input(4)).in(c.input(1)).in(c.input(2))
-                        .arg("axis", int64_t{1}).arg("epsilon", eps).emit1());
+  const bool training = c.opset() >= 14 && c.attr_int("training_mode", 0) != 0;
+  if (!training) {
+    c.ignore_attr("momentum");  // the running statistics are training outputs
+    // ONNX: X, scale, B, mean, var; libops: x, mean, variance, gamma, beta.
+    return done(c, 0, c.op("batchnorm").in(c.input(0)).in(c.input(3)).in(c.input(4)).in(c.input(1)).in(c.input(2))
+                          .arg("axis", int64_t{1}).arg("epsilon", eps).emit1());
+  }
+  // training_mode: normalized by the batch's own mean and (population)
+  // variance over every axis but 1; outputs 1 and 2 are the running mean and
+  // variance moved toward them by 1 - momentum.
+  const double momentum = c.attr_float("momentum", 0.9);
+  const int r = c.input_rank(0);
+  const DataType t = c.input_dtype(0);
+  if (r < 2) return c.fail("training_mode = 1 needs an input of known rank >= 2");
+  std::vector<int64_t> axes{0};
+  for (int a = 2; a < r; ++a) axes.push_back(a);
+  Value x = c.input(0);
+  Value mean = c.op("reduce_mean").in(x).arg("axes", axes).arg("keep_dims", false).emit1();
+  std::vector<int64_t> channel_shape(static_cast<size_t>(r), 1);
+  channel_shape[1] = -1;
+  Value centered = c.op("subtract").in(x).in(c.op("reshape").in(mean).arg("shape", channel_shape).emit1()).emit1();
+  Value var = c.op("reduce_mean").in(c.op("multiply").in(centered).in(centered).emit1()).arg("axes", axes)
+                  .arg("keep_dims", false).emit1();
+  auto running = [&](int k, Value batch) {
+    Value kept = c.op("multiply").in(c.input(k)).in(c.constant_scalar(t, momentum)).emit1();
+    return c.op("add").in(kept).in(c.op("multiply").in(batch).in(c.constant_scalar(t, 1.0 - momentum)).emit1()).emit1();
+  };
+  c.set_output(1, running(3, mean));
+  c.set_output(2, running(4, var));
+  return done(c, 0, c.op("batchnorm").in(x).in(mean).in(var).in(c.input(1)).in(c.input(2)).arg("axis", int64_t{1})
+                        .arg("epsilon", eps).emit1());
+}
+
+// GroupNormalization (opset 21; version 18, whose scale and bias were per
+// group, is deprecated): group_norm over [N, C, ...], scale and bias per
+// channel.
+Status map_group_normalization(C& c) {
+  const int64_t groups = c.attr_int("num_groups", 0);
+  const double eps = c.attr_float("epsilon", 1e-5);
+  if (groups < 1) return c.fail_attr("num_groups", "must be >= 1");
+  const int64_t stash = c.attr_int("stash_type", 1);
+  if (stash != 1)
+    return c.fail_attr("stash_type", str_format("= %lld is not supported (1: float)", static_cast<long long>(stash)));
+  return done(c, 0, c.op("group_norm").in(c.input(0)).in(c.input(1)).in(c.input(2)).arg("num_groups", groups)
+                        .arg("epsilon", eps).emit1());
 }
 
 Status map_instance_norm(C& c) {
@@ -1166,11 +1249,17 @@ Status reduce(C& c, const char* op, int axes_input_from, const char* then = null
     }
   }
   if (!axes_value.valid() && axes.empty() && noop) return map_identity(c);
+  // ReduceMax and ReduceMin of bools (opset 20): any and all, over uint8.
+  const bool boolean = c.input_dtype(0) == DataType::kBool &&
+                       (std::strcmp(op, "reduce_max") == 0 || std::strcmp(op, "reduce_min") == 0);
+  Value x = c.input(0);
+  if (boolean) x = c.op("cast").in(x).arg("dtype", DataType::kUInt8).emit1();
   OpCall call = c.op(op);
-  call.in(c.input(0));
+  call.in(x);
   if (axes_value.valid()) call.in(axes_value);
   else if (!axes.empty()) call.arg("axes", axes);
   Value v = call.arg("keep_dims", keep != 0).emit1();
+  if (boolean) v = c.op("cast").in(v).arg("dtype", DataType::kBool).emit1();
   if (then != nullptr && v.valid()) v = c.op(then).in(v).emit1();
   return done(c, 0, v);
 }
@@ -1346,13 +1435,190 @@ Value fill_pads(C& c, Value padded, Value x, Value paddings, Value fill) {
   return c.op("where").in(inside).in(padded).in(fill).emit1();
 }
 
+// BitCast: x's bytes as dtype `to`, of the same size.
+Status map_bitcast(C& c) {
+  const int to = static_cast<int>(c.attr_int("to", 0));
+  const DataType t = dtype_from_onnx(to), xt = c.input_dtype(0);
+  if (t == DataType::kInvalid) return c.fail_attr("to", str_format("= %s is not a dtype libops supports", onnx_type_name(to)));
+  if (xt == DataType::kInvalid || dtype_size(xt) != dtype_size(t))
+    return c.fail_attr("to", str_format("= %s: the input's dtype (%s) must be known and of the same size",
+                                        onnx_type_name(to), xt == DataType::kInvalid ? "not known" : dtype_name(xt)));
+  return done(c, 0, c.op("bitcast").in(c.input(0)).arg("dtype", t).emit1());
+}
+
+// AffineGrid: each output position's normalized coordinates in [-1, 1]
+// (x along W first, then H, then D; pixel centres, or corners with
+// align_corners) with a 1 appended, times theta^T: [N, spatial..., K].
+// The size may be computed at run time.
+Status map_affine_grid(C& c) {
+  const ValueType tt = c.input_type(0), st = c.input_type(1);
+  if (tt.rank() != 3 || tt.dims[1] < 0) return c.fail("theta must be [N, 2, 3] or [N, 3, 4] with known dims");
+  const int64_t k = tt.dims[1];
+  if ((k != 2 && k != 3) || tt.dims[2] != k + 1) return c.fail("theta must be [N, 2, 3] or [N, 3, 4]");
+  if (st.rank() != 1 || (st.dims[0] >= 0 && st.dims[0] != k + 2))
+    return c.fail(str_format("size must be 1-D with %lld values [N, C, spatial...]", static_cast<long long>(k + 2)));
+  const bool corners = c.attr_int("align_corners", 0) != 0;
+  const DataType t = tt.dtype, i64 = DataType::kInt64;
+  Value size = c.op("cast").in(c.input(1)).arg("dtype", i64).emit1();
+  Value spatial = c.op("slice_axes").in(size).in(c.constant_ints({2})).in(c.constant_ints({k + 2})).emit1();
+  std::vector<Value> coords(static_cast<size_t>(k));
+  for (int64_t d = 0; d < k; ++d) {
+    Value extent = c.op("reshape").in(c.op("slice_axes").in(size).in(c.constant_ints({d + 2})).in(c.constant_ints({d + 3}))
+                                          .emit1()).arg("shape", std::vector<int64_t>{}).emit1();
+    Value i = c.op("cast").in(c.op("range").in(c.constant_scalar(i64, 0.0)).in(extent).in(c.constant_scalar(i64, 1.0))
+                                  .emit1()).arg("dtype", t).emit1();
+    Value l = c.op("cast").in(extent).arg("dtype", t).emit1();
+    Value a;
+    if (corners) {  // -1 + 2 i / (L - 1); one position sits at -1
+      Value span = c.op("maximum").in(c.op("subtract").in(l).in(c.constant_scalar(t, 1.0)).emit1())
+                       .in(c.constant_scalar(t, 1.0)).emit1();
+      a = c.op("divide").in(c.op("multiply").in(i).in(c.constant_scalar(t, 2.0)).emit1()).in(span).emit1();
+    } else {  // (2 i + 1) / L - 1
+      a = c.op("divide").in(c.op("add").in(c.op("multiply").in(i).in(c.constant_scalar(t, 2.0)).emit1())
+                                .in(c.constant_scalar(t, 1.0)).emit1()).in(l).emit1();
+    }
+    a = c.op("subtract").in(a).in(c.constant_scalar(t, 1.0)).emit1();
+    std::vector<int64_t> along(static_cast<size_t>(k), 1);
+    along[static_cast<size_t>(d)] = -1;
+    a = c.op("reshape").in(a).arg("shape", along).emit1();
+    coords[static_cast<size_t>(k - 1 - d)] = c.op("broadcast_to").in(a).in(spatial).emit1();  // x (W) first
+  }
+  OpCall stack = c.op("stack");
+  for (const Value& v : coords) stack.in(v);
+  stack.in(c.op("fill").in(spatial).arg("value", 1.0).arg("dtype", t).emit1());
+  Value base = c.op("reshape").in(stack.arg("axis", k).emit1()).arg("shape", std::vector<int64_t>{1, -1, k + 1}).emit1();
+  Value theta_t = c.op("permute").in(c.input(0)).arg("perm", std::vector<int64_t>{0, 2, 1}).emit1();
+  Value grid = c.op("matmul").in(base).in(theta_t).emit1();  // [N, prod(spatial), K]
+  Value shape = c.op("concat").in(c.op("slice_axes").in(size).in(c.constant_ints({0})).in(c.constant_ints({1})).emit1())
+                    .in(spatial).in(c.constant_ints({k})).arg("axis", int64_t{0}).emit1();
+  return done(c, 0, c.op("reshape").in(grid).in(shape).emit1());
+}
+
+// TensorScatter (a KV cache update): update's positions along axis, moved
+// by each batch entry's write index (mod the cache's extent when
+// circular), scattered into a copy of the past cache.
+Status map_tensor_scatter(C& c) {
+  const int r = c.input_rank(0);
+  if (r < 2) return c.fail("past_cache must have a known rank >= 2");
+  int64_t axis = 0;
+  if (!norm_axis(c.attr_int("axis", -2), r, axis) || axis == 0)
+    return c.fail_attr("axis", "must be an axis of past_cache other than the batch axis 0");
+  const std::string mode = c.attr_string("mode", "linear");
+  if (mode != "linear" && mode != "circular") return c.fail_attr("mode", "= '" + mode + "' is not linear or circular");
+  const DataType i64 = DataType::kInt64;
+  Value past = c.input(0), update = c.input(1);
+  Value seq = c.op("reshape").in(c.op("shape_of").in(update).arg("start", axis).arg("end", axis + 1).emit1())
+                  .arg("shape", std::vector<int64_t>{}).emit1();
+  std::vector<int64_t> along(static_cast<size_t>(r), 1);
+  along[static_cast<size_t>(axis)] = -1;
+  Value at = c.op("range").in(c.constant_scalar(i64, 0.0)).in(seq).in(c.constant_scalar(i64, 1.0)).emit1();
+  at = c.op("reshape").in(at).arg("shape", along).emit1();
+  if (c.has_input(2)) {
+    std::vector<int64_t> per_batch(static_cast<size_t>(r), 1);
+    per_batch[0] = -1;
+    at = c.op("add").in(at).in(c.op("reshape").in(c.op("cast").in(c.input(2)).arg("dtype", i64).emit1())
+                                   .arg("shape", per_batch).emit1()).emit1();
+  }
+  if (mode == "circular") {
+    Value extent = c.op("reshape").in(c.op("shape_of").in(past).arg("start", axis).arg("end", axis + 1).emit1())
+                       .arg("shape", std::vector<int64_t>{}).emit1();
+    at = c.op("floor_mod").in(at).in(extent).emit1();
+  }
+  at = c.op("broadcast_to").in(at).in(c.op("shape_of").in(update).emit1()).emit1();
+  return done(c, 0, c.op("scatter_elements").in(past).in(at).in(update).arg("axis", axis).emit1());
+}
+
+// Col2Im: fold over [N, C, prod(block_shape), L] (x's [N, C * prod, L]
+// split), its list the image and block shapes (constants or computed at
+// run time), then the strides, dilations and (begin, end) pads per dim.
+Status map_col2im(C& c) {
+  const ValueType it = c.input_type(1);
+  if (it.rank() != 1 || it.dims[0] < 1) return c.fail("input 1 (image_shape) must be 1-D with a known length");
+  const int64_t k = it.dims[0];
+  std::vector<int64_t> strides(static_cast<size_t>(k), 1), dilations(static_cast<size_t>(k), 1),
+      pads(static_cast<size_t>(2 * k), 0);
+  for (auto [name, v] : {std::pair<const char*, std::vector<int64_t>*>{"strides", &strides},
+                         {"dilations", &dilations}, {"pads", &pads}}) {
+    const size_t want = v->size();
+    if (c.attr_ints(name, *v) && v->size() != want)
+      return c.fail_attr(name, str_format("has %zu values; %zu expected", v->size(), want));
+  }
+  std::vector<int64_t> window = strides;
+  window.insert(window.end(), dilations.begin(), dilations.end());
+  for (int64_t d = 0; d < k; ++d) {
+    window.push_back(pads[static_cast<size_t>(d)]);
+    window.push_back(pads[static_cast<size_t>(k + d)]);
+  }
+  const DataType i64 = DataType::kInt64;
+  Value image = c.op("cast").in(c.input(1)).arg("dtype", i64).emit1();
+  Value block = c.op("cast").in(c.input(2)).arg("dtype", i64).emit1();
+  Value list = c.op("concat").in(image).in(block).in(c.constant_ints(window)).arg("axis", int64_t{0}).emit1();
+  Value x = c.input(0);
+  Value shape = c.op("shape_of").in(x).emit1();
+  Value taps = c.op("reduce_prod").in(block).arg("keep_dims", true).emit1();
+  Value split = c.op("concat").in(c.op("slice_axes").in(shape).in(c.constant_ints({0})).in(c.constant_ints({1})).emit1())
+                    .in(c.constant_ints({-1})).in(taps)
+                    .in(c.op("slice_axes").in(shape).in(c.constant_ints({2})).in(c.constant_ints({3})).emit1())
+                    .arg("axis", int64_t{0}).emit1();
+  x = c.op("reshape").in(x).in(split).emit1();
+  return done(c, 0, c.op("fold").in(x).in(list).emit1());
+}
+
+// CenterCropPad: along each axis, a centred window of the target extent
+// (crops start at floor((extent - target) / 2)), then zeros around what
+// is smaller (the odd one after). The target shape may be computed at run
+// time; constant ones are computed when the graph is planned.
+Status map_center_crop_pad(C& c) {
+  const int r = c.input_rank(0);
+  if (r < 0) return c.fail("the input's rank must be known");
+  std::vector<int64_t> axes;
+  if (!c.attr_ints("axes", axes))
+    for (int a = 0; a < r; ++a) axes.push_back(a);
+  for (int64_t& a : axes)
+    if (!norm_axis(a, r, a)) return c.fail_attr("axes", "holds an axis outside the input's rank");
+  const DataType i64 = DataType::kInt64;
+  const int64_t n = static_cast<int64_t>(axes.size());
+  Value x = c.input(0);
+  Value extent = c.op("gather").in(c.op("shape_of").in(x).emit1()).in(c.constant_ints(axes)).emit1();
+  Value target = c.op("reshape").in(c.op("cast").in(c.input(1)).arg("dtype", i64).emit1())
+                     .arg("shape", std::vector<int64_t>{n}).emit1();
+  Value zero = c.constant_scalar(i64, 0.0), two = c.constant_scalar(i64, 2.0);
+  Value diff = c.op("subtract").in(extent).in(target).emit1();
+  Value start = c.op("floor_div").in(c.op("maximum").in(diff).in(zero).emit1()).in(two).emit1();
+  Value end = c.op("add").in(start).in(c.op("minimum").in(extent).in(target).emit1()).emit1();
+  Value cropped = c.op("slice_axes").in(x).in(start).in(end).in(c.constant_ints(axes)).emit1();
+  Value grow = c.op("maximum").in(c.op("neg").in(diff).emit1()).in(zero).emit1();
+  Value before = c.op("floor_div").in(grow).in(two).emit1();
+  Value after = c.op("subtract").in(grow).in(before).emit1();
+  Value rows = c.op("stack").in(before).in(after).arg("axis", int64_t{1}).emit1();  // [n, 2]
+  std::vector<int64_t> at(axes);
+  Value where = c.op("reshape").in(c.constant_ints(at)).arg("shape", std::vector<int64_t>{n, 1}).emit1();
+  Value paddings = c.op("scatter_nd").in(where).in(rows).arg("shape", std::vector<int64_t>{r, 2}).emit1();
+  return done(c, 0, c.op("pad").in(cropped).in(paddings).arg("mode", int64_t{0}).arg("value", 0.0).emit1());
+}
+
+// Pad mode 'wrap' along axis a: output position i reads x at
+// (i - before) mod extent, so pads repeat x periodically and negative pads
+// crop; `before` and `after` are int64 scalars (constants or computed).
+Value wrap_axis(C& c, Value x, int64_t a, Value before, Value after) {
+  const DataType i64 = DataType::kInt64;
+  Value extent = c.op("reshape").in(c.op("shape_of").in(x).arg("start", a).arg("end", a + 1).emit1())
+                     .arg("shape", std::vector<int64_t>{}).emit1();
+  Value start = c.op("neg").in(before).emit1();
+  Value limit = c.op("add").in(extent).in(after).emit1();
+  Value at = c.op("range").in(start).in(limit).in(c.constant_scalar(i64, 1.0)).emit1();
+  at = c.op("floor_mod").in(at).in(extent).emit1();
+  return c.op("gather").in(x).in(at).arg("axis", a).emit1();
+}
+
 Status map_pad(C& c) {
   const std::string mode = c.attr_string("mode", "constant");
   int64_t m = 0;
   if (mode == "constant") m = 0;
   else if (mode == "reflect") m = 1;
   else if (mode == "edge") m = 3;
-  else return c.fail_attr("mode", "= '" + mode + "' is not supported: constant, reflect or edge");
+  else if (mode != "wrap") return c.fail_attr("mode", "= '" + mode + "' is not supported: constant, reflect, edge or wrap");
+  const bool wrap = mode == "wrap";
   std::vector<int64_t> pads, axes;
   double value = 0;
   Value value_at_run_time;
@@ -1396,6 +1662,19 @@ Status map_pad(C& c) {
       a = c.op("reshape").in(a).arg("shape", std::vector<int64_t>{-1, 1}).emit1();
       p = c.op("scatter_nd").in(a).in(p).arg("shape", std::vector<int64_t>{r, 2}).emit1();
     }
+    if (wrap) {
+      if (r < 0) return c.fail("mode 'wrap' with pads computed at run time needs the input's rank");
+      Value y = x;
+      for (int a = 0; a < r; ++a) {
+        auto pad_at = [&](int64_t side) {
+          Value v = c.op("slice_axes").in(p).in(c.constant_ints({a, side})).in(c.constant_ints({a + 1, side + 1}))
+                        .in(c.constant_ints({0, 1})).emit1();
+          return c.op("reshape").in(v).arg("shape", std::vector<int64_t>{}).emit1();
+        };
+        y = wrap_axis(c, y, a, pad_at(0), pad_at(1));
+      }
+      return done(c, 0, y);
+    }
     OpCall call = c.op("pad");
     call.in(x).in(p).arg("mode", m);
     if (!value_at_run_time.valid()) return done(c, 0, call.arg("value", value).emit1());
@@ -1427,8 +1706,18 @@ Status map_pad(C& c) {
     }
   }
   Value padded = x;
-  Value paddings_value;
-  if (std::any_of(paddings.begin(), paddings.end(), [](int64_t v) { return v != 0; }) || crop_axes.empty()) {
+  if (wrap) {
+    bool changed = false;
+    for (size_t k = 0; k < n; ++k) {
+      int64_t a = 0;
+      norm_axis(axes[k], rank, a);
+      if (pads[k] == 0 && pads[k + n] == 0) continue;
+      changed = true;
+      padded = wrap_axis(c, padded, a, c.constant_scalar(DataType::kInt64, static_cast<double>(pads[k])),
+                         c.constant_scalar(DataType::kInt64, static_cast<double>(pads[k + n])));
+    }
+    return changed ? done(c, 0, padded) : map_identity(c);
+  } else if (std::any_of(paddings.begin(), paddings.end(), [](int64_t v) { return v != 0; }) || crop_axes.empty()) {
     padded = c.op("pad").in(x).arg("mode", m).arg("paddings", paddings).arg("value", value_at_run_time.valid() ? 0.0 : value).emit1();
     if (value_at_run_time.valid()) {
       Value p = c.constant_ints(paddings);
@@ -1710,7 +1999,7 @@ Status map_shrink(C& c) {
 Status map_eye_like(C& c) {
   const ValueType t = c.input_type(0);
   if (!t.dims_known() || t.dims.size() != 2) return c.fail("the input must be 2-D with known dims");
-  if (c.attr_int("k", 0) != 0) return c.fail_attr("k", "!= 0 is not supported: the main diagonal only");
+  const int64_t k = c.attr_int("k", 0);
   DataType dt = t.dtype;
   if (c.has_attr("dtype")) {
     const int64_t code = c.attr_int("dtype", 0);
@@ -1718,7 +2007,16 @@ Status map_eye_like(C& c) {
     if (dt == DataType::kInvalid) return c.fail_attr("dtype", str_format("= %lld is not supported", static_cast<long long>(code)));
   }
   c.input(0);  // only its shape is read
-  return done(c, 0, c.op("eye").arg("rows", t.dims[0]).arg("cols", t.dims[1]).arg("dtype", dt).emit1());
+  const int64_t rows = t.dims[0], cols = t.dims[1];
+  if (k == 0) return done(c, 0, c.op("eye").arg("rows", rows).arg("cols", cols).arg("dtype", dt).emit1());
+  // Ones at (i, i + k): rows k .. of a taller identity (k > 0), or columns
+  // -k .. of a wider one (k < 0).
+  const int64_t shift = k > 0 ? std::min(k, cols) : std::min(-k, rows);  // past them: all zeros
+  Value eye = c.op("eye").arg("rows", k > 0 ? rows + shift : rows).arg("cols", k > 0 ? cols : cols + shift)
+                  .arg("dtype", dt).emit1();
+  std::vector<int64_t> begin_size = k > 0 ? std::vector<int64_t>{shift, 0, rows, cols}
+                                          : std::vector<int64_t>{0, shift, rows, cols};
+  return done(c, 0, c.op("slice").in(eye).arg("begin_size", begin_size).emit1());
 }
 
 // Hardmax (opset 13): 1 at the first maximum along the axis, 0 elsewhere.
@@ -1739,6 +2037,10 @@ Status map_lp_normalization(C& c) {
   Value x = c.input(0);
   Value norm = c.op(p == 1 ? "reduce_norm1" : "reduce_norm2").in(x).arg("axes", std::vector<int64_t>{axis})
                    .arg("keep_dims", true).emit1();
+  // A zero vector stays zero (ONNX's reference), not 0 / 0.
+  const DataType t = c.input_dtype(0);
+  Value zero_norm = c.op("equal").in(norm).in(c.constant_scalar(t, 0.0)).emit1();
+  norm = c.op("where").in(zero_norm).in(c.constant_scalar(t, 1.0)).in(norm).emit1();
   return done(c, 0, c.op("divide").in(x).in(norm).emit1());
 }
 
@@ -2238,7 +2540,16 @@ Status map_upsample(C& c) {
     if (!c.attr_floats("scales", scales)) return c.fail_attr("scales", "is required");
   } else {
     const Tensor* st = c.constant_input(1);
-    if (st == nullptr || !st->to_doubles(scales)) return c.fail("input 1 (scales) must be a constant");
+    if (st == nullptr) {
+      // Scales computed at run time: resize by them over H and W of a 4-D
+      // input, with Upsample's asymmetric coordinates (nearest: floor).
+      if (c.input_rank(0) != 4) return c.fail("input 1 (scales) is computed at run time; the input must then be 4-D");
+      Value sc = c.op("cast").in(c.input(1)).arg("dtype", DataType::kFloat32).emit1();
+      return done(c, 0, c.op("resize").in(c.input(0)).in(c.constant_ints(std::vector<int64_t>{})).in(sc)
+                            .arg("mode", static_cast<int64_t>(mode == "nearest" ? 0 : 1))
+                            .arg("coordinate_mode", int64_t{1}).arg("nearest_mode", int64_t{2}).emit1());
+    }
+    if (!st->to_doubles(scales)) return c.fail("input 1 (scales) is not numbers");
   }
   if (mode == "nearest") return resize_nearest(c, c.input(0), scales);
   const ValueType t = c.input_type(0);
@@ -2604,10 +2915,11 @@ Status map_qlinear_matmul(C& c) {
   RETURN_IF_ERROR(int32_operand(c, 0, 2, true, a));
   RETURN_IF_ERROR(int32_operand(c, 3, 5, false, b));
   DataType qt;
-  RETURN_IF_ERROR(qlinear_types(c, qt));
-  Value a_scale = c.input(1);
+  RETURN_IF_ERROR(qlinear_types(c, qt, c.opset() >= 21));
+  auto scale = [&](int k) { return cast_to(c, c.input(k), c.input_dtype(k), DataType::kFloat32); };
+  Value a_scale = scale(1);
   if (c.input_rank(1) == 1) a_scale = c.op("reshape").in(a_scale).arg("shape", std::vector<int64_t>{-1, 1}).emit1();
-  Value multiplier = c.op("divide").in(c.op("multiply").in(a_scale).in(c.input(4)).emit1()).in(c.input(6)).emit1();
+  Value multiplier = c.op("divide").in(c.op("multiply").in(a_scale).in(scale(4)).emit1()).in(scale(6)).emit1();
   Value acc = c.op("cast").in(c.op("matmul").in(a).in(b).emit1()).arg("dtype", DataType::kFloat32).emit1();
   return qlinear_output(c, acc, multiplier, qt);
 }
@@ -3119,7 +3431,7 @@ const std::vector<OpMapping> kTable = {
     UNARY("Det", 11, "matrix_determinant"),
     UNARY("BitwiseNot", 18, "bitwise_not"),
     ROW("Identity", 1, kMaxOpset, map_identity, ""),
-    ROW("IsInf", 10, kMaxOpset, map_is_inf, "detect_negative = 0 or detect_positive = 0."),
+    ROW("IsInf", 10, kMaxOpset, map_is_inf, ""),
     // Element-wise, two inputs, numpy broadcasting.
     BINARY("Add", 7, "add"),
     BINARY("Sub", 7, "subtract"),
@@ -3149,7 +3461,7 @@ const std::vector<OpMapping> kTable = {
     // Activations with parameters.
     ROW("LeakyRelu", 6, kMaxOpset, map_leaky_relu, ""),
     ROW("Elu", 6, kMaxOpset, map_elu, ""),
-    ROW("Selu", 6, kMaxOpset, map_selu, "alpha and gamma other than the defaults."),
+    ROW("Selu", 6, kMaxOpset, map_selu, ""),
     ROW("HardSigmoid", 6, kMaxOpset, map_hard_sigmoid, ""),
     ROW("HardSwish", 14, kMaxOpset, map_hard_swish, ""),
     ROW("Gelu", 20, kMaxOpset, map_gelu, ""),
@@ -3173,8 +3485,9 @@ const std::vector<OpMapping> kTable = {
     ROW("MaxRoiPool", 1, kMaxOpset, map_max_roi_pool, ""),
     ROW("GlobalAveragePool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_mean"); }, "inputs of unknown rank."),
     ROW("GlobalMaxPool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_max"); }, "inputs of unknown rank."),
+    ROW("GroupNormalization", 21, kMaxOpset, map_group_normalization, "stash_type other than 1 (float)."),
     ROW("BatchNormalization", 7, kMaxOpset, map_batch_norm,
-        "training_mode = 1 and the running mean and variance outputs (inference only); spatial = 0."),
+        "spatial = 0; the saved mean and variance outputs of opsets 7 to 13 (training)."),
     ROW("InstanceNormalization", 6, kMaxOpset, map_instance_norm, ""),
     ROW("LayerNormalization", 17, kMaxOpset, map_layer_norm,
         "stash_type other than 1 (float); the Mean and InvStdDev outputs of an input of unknown rank."),
@@ -3189,6 +3502,8 @@ const std::vector<OpMapping> kTable = {
     ROW("Attention", 23, kMaxOpset, map_attention,
         "Q of unknown rank; a float attn_mask of another dtype than Q's."),
     ROW("RotaryEmbedding", 23, kMaxOpset, map_rotary_embedding, "X of unknown rank."),
+    ROW("CausalConvWithState", 27, kMaxOpset, map_causal_conv_with_state, "weights of unknown shape."),
+    ROW("LinearAttention", 27, kMaxOpset, map_linear_attention, ""),
     ROW("Dropout", 7, kMaxOpset, map_dropout, "training_mode true or computed at run time (inference only)."),
     // Control flow: branches become libops subgraphs.
     ROW("If", 1, kMaxOpset, map_if, "a branch that reads an outer value whose dtype is not known."),
@@ -3224,8 +3539,13 @@ const std::vector<OpMapping> kTable = {
     ROW("ConstantOfShape", 9, kMaxOpset, map_constant_of_shape, ""),
     ROW("Expand", 8, kMaxOpset, map_expand, ""),
     ROW("Tile", 6, kMaxOpset, map_tile, ""),
+    ROW("CenterCropPad", 18, kMaxOpset, map_center_crop_pad, "inputs of unknown rank."),
+    ROW("Col2Im", 18, kMaxOpset, map_col2im, "an image_shape of unknown length."),
+    ROW("TensorScatter", 24, kMaxOpset, map_tensor_scatter, "the batch axis as axis."),
+    ROW("AffineGrid", 20, kMaxOpset, map_affine_grid, "theta of unknown shape."),
+    ROW("BitCast", 26, kMaxOpset, map_bitcast, "string, float8 and 4-bit dtypes."),
     ROW("Pad", 2, kMaxOpset, map_pad,
-        "mode wrap; negative pads computed at run time (an error when the graph runs); axes with an input of "
+        "negative pads computed at run time (an error when the graph runs); axes with an input of "
         "unknown rank."),
     ROW("Range", 11, kMaxOpset, map_range, ""),
     ROW("CumSum", 11, kMaxOpset, [](C& c) { return running(c, "cumsum"); }, ""),
@@ -3279,7 +3599,7 @@ const std::vector<OpMapping> kTable = {
     ROW("Celu", 12, kMaxOpset, map_celu, ""),
     ROW("ThresholdedRelu", 10, kMaxOpset, map_thresholded_relu, ""),
     ROW("Shrink", 9, kMaxOpset, map_shrink, ""),
-    ROW("EyeLike", 9, kMaxOpset, map_eye_like, "k != 0; inputs whose dims are not known."),
+    ROW("EyeLike", 9, kMaxOpset, map_eye_like, "inputs whose dims are not known."),
     ROW("Hardmax", 13, kMaxOpset, map_hardmax, "an axis whose extent is not known."),
     ROW("LpNormalization", 1, kMaxOpset, map_lp_normalization, "p other than 1 and 2."),
     ROW("MeanVarianceNormalization", 9, kMaxOpset, map_mean_variance_normalization, ""),
@@ -3308,7 +3628,7 @@ const std::vector<OpMapping> kTable = {
         "3-D windows; auto_pad SAME_LOWER with unknown spatial dims."),
     ROW("QLinearConv", 10, kMaxOpset, [](C& c) { return map_conv_quantized(c, true); },
         "3-D windows; auto_pad SAME_LOWER with unknown spatial dims; scales other than float32."),
-    ROW("QLinearMatMul", 10, kMaxOpset, map_qlinear_matmul, "scales other than float32."),
+    ROW("QLinearMatMul", 10, kMaxOpset, map_qlinear_matmul, ""),
     // Losses.
     ROW("NegativeLogLikelihoodLoss", 12, kMaxOpset, map_nll_loss, ""),
     ROW("SoftmaxCrossEntropyLoss", 12, kMaxOpset, map_softmax_cross_entropy, ""),

@@ -1,6 +1,7 @@
-// ONNX's transformer operators of opset 23 and later, composed of libops
-// ops: Attention (with its masks, causal bias, grouped KV heads, KV cache,
-// softcap and qk_matmul_output) and RotaryEmbedding. Their decomposition
+// ONNX's transformer operators of opset 23 and later: Attention (with its
+// masks, causal bias, grouped KV heads, KV cache, softcap and
+// qk_matmul_output), RotaryEmbedding and CausalConvWithState composed of
+// libops ops; LinearAttention (opset 27) onto linear_attention. Their decomposition
 // follows the operators' definitions (the ONNX reference implementation's
 // order of operations: Q and K each scaled by sqrt(scale), softcap before
 // the mask), so the graph optimizer's attention rewrite can still fuse the
@@ -229,6 +230,84 @@ Status map_rotary_embedding(Converter& c) {
   Value y = rank == 4 ? c.op("permute").in(rotated).arg("perm", dims4(0, 2, 1, 3)).emit1()
                       : c.op("reshape").in(rotated).in(c.op("shape_of").in(c.input(0)).emit1()).emit1();
   return done(c, 0, y);
+}
+
+// CausalConvWithState (opset 27): a depthwise convolution over the past
+// state (zeros when none) followed by x, with no padding, so that output t
+// sees x up to t; bias and SiLU after. present_state is the last k - 1
+// positions of that sequence (empty for k = 1).
+Status map_causal_conv_with_state(Converter& c) {
+  const std::string act = c.attr_string("activation", "none");
+  if (act != "none" && act != "silu" && act != "swish")
+    return c.fail_attr("activation", "= '" + act + "' is not none, silu or swish");
+  const ValueType xt = c.input_type(0), wt = c.input_type(1);
+  if (xt.rank() != 3) return c.fail("input must be [batch, channels, length] (rank 3)");
+  if (wt.rank() != 3 || wt.dims[0] < 1 || wt.dims[2] < 1)
+    return c.fail("weight must be [channels, 1, k] with known channels and k");
+  const int64_t channels = wt.dims[0], k = wt.dims[2];
+  Value x = c.input(0);
+  Value seq = c.has_input(3) ? c.op("concat").in(c.input(3)).in(x).arg("axis", int64_t{2}).emit1()
+                             : c.op("pad").in(x).arg("mode", int64_t{0}).arg("value", 0.0)
+                                   .arg("paddings", std::vector<int64_t>{0, 0, 0, 0, k - 1, 0}).emit1();
+  // [B, C, 1, k - 1 + L] by [C, 1, 1, k] weights, one group a channel.
+  Value lifted = c.op("expand_dims").in(seq).arg("axis", int64_t{2}).emit1();
+  Value w = c.op("reshape").in(c.input(1)).arg("shape", dims4(channels, 1, 1, k)).emit1();
+  OpCall conv = c.op("conv2d");
+  conv.in(lifted).in(w);
+  if (c.has_input(2)) conv.in(c.input(2));
+  Value y = conv.arg("kH", int64_t{1}).arg("kW", k).arg("sH", int64_t{1}).arg("sW", int64_t{1}).arg("pH", int64_t{0})
+                .arg("pW", int64_t{0}).arg("dH", int64_t{1}).arg("dW", int64_t{1}).arg("same_mode", int64_t{0})
+                .arg("data_format", int64_t{0}).arg("weights_format", int64_t{1}).arg("groups", channels).emit1();
+  y = c.op("squeeze").in(y).arg("axes", std::vector<int64_t>{2}).emit1();
+  if (act != "none") y = c.op("multiply").in(y).in(c.op("sigmoid").in(y).emit1()).emit1();
+  c.set_output(1, c.op("slice_axes").in(seq).in(extent_of(c, x, 2)).in(c.constant_ints({std::numeric_limits<int64_t>::max()}))
+                      .in(c.constant_ints({2})).emit1());
+  return done(c, 0, y);
+}
+
+// LinearAttention (opset 27): linear_attention, its past state zeros when
+// none is given (in q's dtype, as present_state then is), decay and beta
+// passed as the update rule takes them.
+Status map_linear_attention(Converter& c) {
+  const int64_t hq = c.attr_int("q_num_heads", 0), hkv = c.attr_int("kv_num_heads", 0);
+  if (hq < 1 || hkv < 1 || hq % hkv != 0)
+    return c.fail_attr("q_num_heads", "and kv_num_heads must be given, q_num_heads a positive multiple of kv_num_heads");
+  c.ignore_attr("chunk_size");  // a tuning hint of chunked kernels; the result is the recurrence's
+  const std::string rule = c.attr_string("update_rule", "gated_delta");
+  static const char* const kRules[] = {"linear", "gated", "delta", "gated_delta"};
+  int64_t code = -1;
+  for (int64_t r = 0; r < 4; ++r)
+    if (rule == kRules[r]) code = r;
+  if (code < 0) return c.fail_attr("update_rule", "= '" + rule + "' is not linear, gated, delta or gated_delta");
+  const bool gated = code == 1 || code == 3, delta = code == 2 || code == 3;
+  if (gated != c.has_input(4))
+    return c.fail(std::string("input 4 (decay) ") + (gated ? "is required" : "must be omitted") + " by update_rule '" +
+                  rule + "'");
+  if (delta != c.has_input(5))
+    return c.fail(std::string("input 5 (beta) ") + (delta ? "is required" : "must be omitted") + " by update_rule '" +
+                  rule + "'");
+  Value q = c.input(0), k = c.input(1), v = c.input(2);
+  Value state;
+  if (c.has_input(3)) {
+    state = c.input(3);
+  } else {
+    // [B, Hkv, dk, dv]: dk from q's last dim, dv from v's.
+    auto extent = [&](Value a, int64_t d, int64_t heads) {
+      return c.op("floor_div").in(extent_of(c, a, d)).in(c.constant_ints({heads})).emit1();
+    };
+    Value shape = c.op("concat").in(extent_of(c, q, 0)).in(c.constant_ints({hkv})).in(extent(q, 2, hq))
+                      .in(extent(v, 2, hkv)).arg("axis", int64_t{0}).emit1();
+    state = c.op("fill").in(shape).arg("value", 0.0).arg("dtype", c.input_dtype(0)).emit1();
+  }
+  OpCall call = c.op("linear_attention");
+  call.in(q).in(k).in(v).in(state);
+  if (gated) call.in(c.input(4));
+  if (delta) call.in(c.input(5));
+  const std::vector<Value> outs = call.arg("q_num_heads", hq).arg("kv_num_heads", hkv).arg("update_rule", code)
+                                      .arg("scale", c.attr_float("scale", 0.0)).outputs(2).emit();
+  if (outs.size() != 2) return reported();
+  c.set_output(1, outs[1]);
+  return done(c, 0, outs[0]);
 }
 
 }  // namespace libops::graph::onnx

@@ -358,6 +358,39 @@ Status NDArray::expand_dims(int axis, NDArray& out) const {
   return Status::ok();
 }
 
+Status NDArray::bitcast(DataType to, NDArray& out) const {
+  const size_t from_size = element_size(), to_size = dtype_size(to);
+  if (is_null() || to_size == 0)
+    return Status::error(StatusCode::kDtype, "bitcast: %s to %s: both must be dtypes with a size",
+                         is_null() ? "(null)" : dtype_name(dtype_), dtype_name(to));
+  if (!is_c_contiguous())
+    return Status::error(StatusCode::kShape, "bitcast: x%s is not C-contiguous", shape_.str().c_str());
+  Dims shape = shape_;
+  if (to_size < from_size) {
+    if (from_size % to_size != 0 || rank() >= kMaxRank)
+      return Status::error(StatusCode::kShape, "bitcast: %s x%s cannot be read as %s", dtype_name(dtype_),
+                           shape_.str().c_str(), dtype_name(to));
+    shape.push_back(static_cast<int64_t>(from_size / to_size));
+  } else if (to_size > from_size) {
+    const int64_t ratio = static_cast<int64_t>(to_size / from_size);
+    if (to_size % from_size != 0 || rank() == 0 || shape_[rank() - 1] != ratio)
+      return Status::error(StatusCode::kShape, "bitcast: %s x%s to %s needs a last dim of %lld", dtype_name(dtype_),
+                           shape_.str().c_str(), dtype_name(to), static_cast<long long>(ratio));
+    shape.resize(shape.size() - 1);
+  }
+  const int64_t offset_bytes = offset_ * static_cast<int64_t>(from_size);
+  if (offset_bytes % static_cast<int64_t>(to_size) != 0)
+    return Status::error(StatusCode::kShape, "bitcast: the view starts %lld bytes in, not at a %s element",
+                         static_cast<long long>(offset_bytes), dtype_name(to));
+  NDArray r = *this;
+  r.dtype_ = to;
+  r.shape_ = shape;
+  r.strides_ = dense_strides(shape, 'c');
+  r.offset_ = offset_bytes / static_cast<int64_t>(to_size);
+  out = std::move(r);
+  return Status::ok();
+}
+
 Status NDArray::squeeze(NDArray& out) const {
   NDArray r = *this;
   r.shape_.clear();

@@ -92,6 +92,10 @@ class NDArray {
   Status flip(int axis, NDArray& out) const;
   Status expand_dims(int axis, NDArray& out) const;
   Status squeeze(NDArray& out) const;  // drops every extent-1 axis
+  // The same bytes read as dtype `to` (C-contiguous arrays): a narrower
+  // dtype adds a last dim of size ratio, a wider one takes a last dim of
+  // that ratio away (TensorFlow's bitcast); the same size keeps the shape.
+  Status bitcast(DataType to, NDArray& out) const;
 
   // ---- copies ----
   // Host-side copies: they first bring the host copies they read (and, for

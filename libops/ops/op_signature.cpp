@@ -325,7 +325,8 @@ int OpSignature::required_count(ArgKind kind) const {
   for (const ArgSpec& a : args) {
     if (a.kind != kind) continue;
     if (a.required) n = std::max(n, a.position + 1);
-    if (a.list && a.min_count > 0) n = std::max(n, a.position + a.min_count);
+    // A list that may come as an input instead is checked by its op.
+    if (a.list && a.min_count > 0 && a.from_input < 0) n = std::max(n, a.position + a.min_count);
   }
   return n;
 }

@@ -37,6 +37,35 @@ TEST(NDArray, ReshapeViewSharesBuffer) {
   EXPECT_EQ(a.reshape({-1, -1}, r).code(), StatusCode::kShape);
 }
 
+// The bytes of 1.0f (0x3F800000, little endian) as other dtypes, sharing
+// the buffer; a view that does not start on a target element, a strided
+// view and a mismatched last dim are refused.
+TEST(NDArray, BitcastViewsTheSameBytes) {
+  NDArray a = make(DataType::kFloat32, {2, 2}, {1.0, 1.0, 1.0, 1.0});
+  NDArray i, b, back;
+  ASSERT_OK(a.bitcast(DataType::kInt32, i));
+  EXPECT_EQ(i.shape(), (Dims{2, 2}));
+  EXPECT_EQ(i.buffer(), a.buffer());
+  EXPECT_EQ(i.get_int64(3), 0x3F800000);
+  ASSERT_OK(a.bitcast(DataType::kUInt8, b));
+  EXPECT_EQ(b.shape(), (Dims{2, 2, 4}));
+  EXPECT_EQ(b.get_int64(0), 0x00);
+  EXPECT_EQ(b.get_int64(3), 0x3F);
+  ASSERT_OK(b.bitcast(DataType::kFloat32, back));
+  EXPECT_EQ(back.shape(), (Dims{2, 2}));
+  EXPECT_EQ(back.get_double(2), 1.0);
+  NDArray wide;
+  ASSERT_OK(i.bitcast(DataType::kInt64, wide));  // [2, 2] int32: a last dim of 2 becomes one int64
+  EXPECT_EQ(wide.shape(), (Dims{2}));
+  NDArray flat, odd, col, bad;
+  ASSERT_OK(b.reshape({16}, flat));
+  ASSERT_OK(flat.slice(0, 1, 3, 1, odd));  // dense, but 1 byte in
+  EXPECT_EQ(odd.bitcast(DataType::kInt16, bad).code(), StatusCode::kShape);
+  ASSERT_OK(a.slice(1, 0, 1, 1, col));  // strided
+  EXPECT_EQ(col.bitcast(DataType::kInt32, bad).code(), StatusCode::kShape);
+  EXPECT_EQ(b.bitcast(DataType::kFloat64, bad).code(), StatusCode::kShape);  // a last dim of 4 bytes, not 8
+}
+
 TEST(NDArray, ReshapeOfStridedViewWhereStridesAllow) {
   // [4,6] sliced to every other row: rows stay contiguous, so [2,6] -> [2,2,3] is a view.
   NDArray a = make(DataType::kFloat32, {4, 6}, iota(24));

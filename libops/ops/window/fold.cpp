@@ -5,7 +5,8 @@
 //   input   x (leading..., prod(kernel_size), L), any numeric dtype
 //   i args  K output sizes, then unfold's window: K kernel sizes, K strides,
 //           K dilations, a (before, after) padding pair per spatial dim
-//           (6K values)
+//           (6K values); or the same list as input 1 (ONNX's Col2Im, whose
+//           image and block shapes may be computed at run time)
 //   output  (leading..., output_size...) in x's dtype
 //
 // Each output element gathers the entries that land on it, taps in
@@ -15,7 +16,7 @@
 #include "libops/ops/device_copy.h"
 #include "libops/ops/window/window.h"
 
-CUSTOM_OP_IMPL(fold, 1, 1, false, 0, 6) {
+CUSTOM_OP_IMPL(fold, -1, 1, false, 0, 0) {
   using namespace libops;
   using namespace libops::ops;
   WindowGeometry g;
@@ -58,9 +59,11 @@ DECLARE_ARGS(fold) {
   args.describe("Sums sliding windows back into place (unfold's adjoint): (leading..., prod(kernel_size), L) -> "
                 "(leading..., output_size...).");
   args.input("x", "(leading..., prod(kernel_size), L), L the number of windows the args give");
+  args.optional_input("output_size_and_window", "the i args' list as an integer vector, instead of i args");
   args.output("z", "x's dtype; each element the sum of the entries of x whose tap lands on it (0 where none does)");
   args.i_list("output_size_and_window",
               "K output sizes (>= 0), then as unfold's window: K kernel sizes, K strides, K dilations (each >= 1), "
               "(before, after) zero padding per spatial dim (>= 0); K = values / 6")
-      .count(6, 6 * libops::kMaxRank);
+      .count(6, 6 * libops::kMaxRank)
+      .or_input(1);
 }

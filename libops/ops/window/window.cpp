@@ -46,7 +46,13 @@ std::vector<int64_t> part(const std::vector<int64_t>& all, size_t from, size_t c
 
 Status window_geometry(const Context& block, bool fold, WindowGeometry& g, Dims& out_shape) {
   const NDArray& x = *block.input(0);
-  const std::vector<int64_t>& args = block.i_args();
+  std::vector<int64_t> args;
+  if (fold) {
+    RETURN_IF_ERROR(block.int_list("output_size_and_window", args));  // i args or input 1
+    REQUIRE_TRUE(!args.empty(), 0, "output_size_and_window is not given: 6 values per spatial dim, as i args or input 1");
+  } else {
+    args = block.i_args();
+  }
   const size_t per_dim = fold ? 6 : 5;
   REQUIRE_TRUE(args.size() % per_dim == 0, 0,
                fold ? "output_size_and_window with %zu values: it needs %zu per spatial dim (K output sizes, K "

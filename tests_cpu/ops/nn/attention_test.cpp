@@ -32,6 +32,38 @@ TEST(DotProductAttention, BadShapesAndMaskDtype) {
   EXPECT_FALSE(run_op("dot_product_attention", {.in = {&q, &k8, &v, &mask}}, c2).is_ok());
 }
 
+// linear_attention by hand: one head, dk = dv = 1, state 0, the linear
+// rule: S_t = sum of k v up to t, o_t = scale q_t S_t.
+TEST(LinearAttention, OneScalarHeadByHand) {
+  NDArray q = make(DataType::kFloat32, {1, 3, 1}, {1, 2, 3});
+  NDArray k = make(DataType::kFloat32, {1, 3, 1}, {1, 1, 2});
+  NDArray v = make(DataType::kFloat32, {1, 3, 1}, {4, -1, 0.5});
+  NDArray s = zeros(DataType::kFloat32, {1, 1, 1, 1});
+  Context ctx;
+  ASSERT_OK(run_op("linear_attention", {.in = {&q, &k, &v, &s}, .t = {0.5}, .i = {1, 1, 0}}, ctx));
+  // S: 4, 3, 4; o: 0.5 * (1 * 4, 2 * 3, 3 * 4)
+  EXPECT_TRUE(all_close(*ctx.output(0), {2, 3, 6}));
+  EXPECT_TRUE(all_close(*ctx.output(1), {4}));
+}
+
+TEST(LinearAttention, InputsTheRuleDoesNotTakeAndBadShapes) {
+  NDArray q = zeros(DataType::kFloat32, {2, 3, 8});
+  NDArray k = zeros(DataType::kFloat32, {2, 3, 4});
+  NDArray v = zeros(DataType::kFloat32, {2, 3, 6});
+  NDArray s = zeros(DataType::kFloat32, {2, 1, 4, 6});
+  NDArray g = zeros(DataType::kFloat32, {2, 3, 1});
+  Context c1;
+  EXPECT_EQ(run_op("linear_attention", {.in = {&q, &k, &v, &s}, .i = {2, 1, 3}}, c1).message(),
+            "linear_attention: update_rule gated_delta takes 6 inputs (q, k, v, past_state, decay, beta), got 4");
+  Context c2;
+  EXPECT_EQ(run_op("linear_attention", {.in = {&q, &k, &v, &s, &g}, .i = {3, 1, 1}}, c2).message(),
+            "linear_attention: q[2,3,8]'s last dim must divide by q_num_heads 3 and v[2,3,6]'s by kv_num_heads 1");
+  NDArray s_bad = zeros(DataType::kFloat32, {2, 1, 6, 4});
+  Context c3;
+  EXPECT_EQ(run_op("linear_attention", {.in = {&q, &k, &v, &s_bad}, .i = {2, 1, 0}}, c3).message(),
+            "linear_attention: past_state[2,1,6,4] must be [2,1,4,6]");
+}
+
 }  // namespace
 
 // Float32 on the CPU without the weights output takes the blocked path
