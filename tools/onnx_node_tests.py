@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
-"""Runs ONNX's own node tests (the onnx wheel's backend/test/data/node) through
-`ops-run model.onnx`, as a user would run a model, and compares every output
-with the test's expected values.
+"""Runs ONNX's own node tests (the onnx wheel's backend/test/data/node) and its
+nine light models (backend/test/data/light) through `ops-run model.onnx`, as a
+user would run a model, and compares every output with the expected values.
 
     python3 tools/onnx_node_tests.py build/cpu-release/ops-run [--jobs 2]
         [--filter REGEX] [--show-failures] [--json results.json]
-        [--expect tests_cpu/onnx_node_tests_pass.txt] [--write-expect FILE]
+        [--expect tests_cpu/graph/onnx_node_tests_pass.txt] [--write-expect FILE]
 
 Each test folder holds model.onnx and test_data_set_*/input_*.pb and
 output_*.pb (TensorProtos). The inputs are written as .npy files, ops-run
 runs the model on them (--output-dir), and each output must have the expected
-dtype (float8, float4, int4 and int2 as libops holds them: one byte each) and shape and agree within rtol 1e-3, atol 1e-7 (onnx.backend.test's
-defaults), NaNs in the same places. A test whose inputs or outputs are
+dtype (float8, float4, int4 and int2 as libops holds them: one byte each) and
+shape and agree within rtol 1e-3, atol 1e-7 (onnx.backend.test's defaults),
+NaNs in the same places. A test whose inputs or outputs are
 sequences or optionals cannot be fed through ops-run's .npy files; it counts
 as failed ("sequence or optional input/output").
 
@@ -42,6 +43,17 @@ TIMEOUT_S = 60
 def node_test_root():
     import onnx
     return os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "node")
+
+
+def light_model_root():
+    import onnx
+    return os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light")
+
+
+def file_name_for(output):
+    """The file ops-run --output-dir writes an output to (tools/ops_run.cpp)."""
+    s = re.sub(r"[^A-Za-z0-9_.-]", "_", output)
+    return "_" + s if not s or s[0] == "." else s
 
 
 def read_pb(path):
@@ -166,13 +178,54 @@ def run_test(ops_run, test_dir):
                 kind, _, want = read_pb(os.path.join(ds_dir, f"output_{k}.pb"))
                 if kind != "tensor":
                     return "fail", "sequence or optional input/output (not fed through .npy)"
-                got_path = os.path.join(out_dir, f"{name}.npy")
+                got_path = os.path.join(out_dir, file_name_for(name) + ".npy")
                 if not os.path.exists(got_path):
                     return "fail", f"output '{name}' was not written"
                 got = np.load(got_path, allow_pickle=False)
                 err = compare(name, got, want)
                 if err:
                     return "fail", f"{ds}: {err}"
+    return "pass", ""
+
+
+def run_light_model(ops_run, model):
+    """One of ONNX's light models (backend/test/data/light: AlexNet,
+    DenseNet-121, Inception v1 and v2, ResNet-50, ShuffleNet, SqueezeNet,
+    VGG-19, ZFNet-512): fed what ONNX's backend test runner feeds them
+    (arange(n) / n in float32, unknown dims 1) and compared with the stored
+    output the same way as a node test."""
+    import onnx
+    from onnx import numpy_helper
+    m = onnx.load(model)
+    inits = {i.name for i in m.graph.initializer}
+    prefix = os.path.splitext(model)[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        args = [ops_run, model]
+        for k, x in enumerate(i for i in m.graph.input if i.name not in inits):
+            shape = tuple(d.dim_value if d.HasField("dim_value") else 1 for d in x.type.tensor_type.shape.dim)
+            n = int(np.prod(shape))
+            path = os.path.join(tmp, f"in{k}.npy")
+            np.save(path, (np.arange(n).reshape(shape) / n).astype(np.float32))
+            args += ["--input", f"{x.name}={path}"]
+        out_dir = os.path.join(tmp, "out")
+        os.mkdir(out_dir)
+        args += ["--output-dir", out_dir]
+        try:
+            p = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            return "fail", f"timed out after {TIMEOUT_S} s"
+        if p.returncode != 0:
+            return "fail", (f"CRASH (signal {-p.returncode}): " if p.returncode < 0 else "") + first_line(p.stderr)
+        for k, o in enumerate(m.graph.output):
+            t = onnx.TensorProto()
+            with open(f"{prefix}_output_{k}.pb", "rb") as f:
+                t.ParseFromString(f.read())
+            got_path = os.path.join(out_dir, file_name_for(o.name) + ".npy")
+            if not os.path.exists(got_path):
+                return "fail", f"output '{o.name}' was not written"
+            err = compare(o.name, np.load(got_path, allow_pickle=False), numpy_helper.to_array(t))
+            if err:
+                return "fail", err
     return "pass", ""
 
 
@@ -213,19 +266,26 @@ def main(argv=None):
     ap.add_argument("--groups", type=int, default=25, help="how many failure groups to print")
     a = ap.parse_args(argv)
 
-    root = node_test_root()
-    tests = sorted(t for t in os.listdir(root) if re.search(a.filter, t))
+    root, light_root = node_test_root(), light_model_root()
+    node_tests = sorted(t for t in os.listdir(root) if re.search(a.filter, t))
+    light = sorted(f[:-5] for f in os.listdir(light_root) if f.endswith(".onnx") and re.search(a.filter, f[:-5]))
+    tests = node_tests + light
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        futs = {pool.submit(run_test, a.ops_run, os.path.join(root, t)): t for t in tests}
+        futs = {pool.submit(run_test, a.ops_run, os.path.join(root, t)): t for t in node_tests}
+        futs.update({pool.submit(run_light_model, a.ops_run, os.path.join(light_root, t + ".onnx")): t for t in light})
         for fut in concurrent.futures.as_completed(futs):
             results[futs[fut]] = fut.result()
 
     passed = sorted(t for t, (s, _) in results.items() if s == "pass")
     failed = sorted(t for t, (s, _) in results.items() if s != "pass")
     import onnx
-    print(f"ONNX {onnx.__version__} node tests: {len(passed)} of {len(tests)} pass "
-          f"({100.0 * len(passed) / max(1, len(tests)):.1f}%), {len(failed)} fail")
+    node_passed = sum(1 for t in node_tests if results[t][0] == "pass")
+    print(f"ONNX {onnx.__version__} node tests: {node_passed} of {len(node_tests)} pass "
+          f"({100.0 * node_passed / max(1, len(node_tests)):.1f}%), {len(node_tests) - node_passed} fail")
+    if light:
+        light_passed = sum(1 for t in light if results[t][0] == "pass")
+        print(f"ONNX {onnx.__version__} light models: {light_passed} of {len(light)} pass")
 
     groups = collections.Counter(reason_key(results[t][1]) for t in failed)
     example = {}
@@ -245,7 +305,7 @@ def main(argv=None):
             json.dump({t: list(results[t]) for t in tests}, f, indent=1, sort_keys=True)
     if a.write_expect:
         with open(a.write_expect, "w") as f:
-            f.write(f"# ONNX {onnx.__version__} node tests that pass through ops-run "
+            f.write(f"# ONNX {onnx.__version__} node tests and light models that pass through ops-run "
                     f"(tools/onnx_node_tests.py --write-expect); one a line.\n")
             f.write("\n".join(passed) + "\n")
     status = 0
