@@ -35,6 +35,9 @@
 //       still runs it: there conv2d and the pools go through NCHW and NHWC
 //       views on the device.
 //     * NHWC through permutes: the rest.
+//    kAuto leaves a body with a single NCHW window op as it is: with no
+//    neighbour to cancel against, its two conversions cost more than the
+//    layout saves it.
 //  - batchnorm folded into conv2d: a batchnorm over the channel axis whose
 //    only input is the output of a conv2d read by nothing else, with the
 //    conv2d's weights and bias and all of the batchnorm's statistics

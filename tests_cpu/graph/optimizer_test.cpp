@@ -325,6 +325,27 @@ TEST(GraphRewrites, ChoosesChannelBlockedWhereEveryWindowOpTakesIt) {
   }
 }
 
+// A body with one window op (a lone conv2d, then a relu) keeps NCHW under
+// kAuto: its conversions would have nothing to cancel against. Asked for
+// explicitly, the layout still applies.
+TEST(GraphRewrites, LeavesALoneWindowOpInNchw) {
+  GraphBuilder g;
+  auto& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, 16, 6, 6});
+  NodeArgs a;
+  a.i = {1, 1, 1, 1, 0, 0, 1, 1, 0};
+  Ref w = m.constant("w", make(DataType::kFloat32, {16, 16, 1, 1}, ramp(256, 0.2, 0.1)));
+  m.output("y", m.op("relu", {m.op("conv2d", {x, w}, a, "conv")}, {}, "relu"));
+  const std::vector<uint8_t> bytes = g.finish();
+  auto lone = load_with_layout(bytes, GraphLayout::kAuto);
+  ASSERT_TRUE(lone);
+  for (const std::string& r : lone->rewrites()) EXPECT_EQ(r.find("convolution and pooling nodes run"), std::string::npos) << r;
+  EXPECT_EQ(count_ops(*lone, "permute") + count_ops(*lone, "block_channels") + count_ops(*lone, "unblock_channels"), 0);
+  auto forced = load_with_layout(bytes, GraphLayout::kNhwc);
+  ASSERT_TRUE(forced);
+  EXPECT_EQ(count_ops(*forced, "permute"), 2);
+}
+
 // What NCHWc cannot carry stays NCHW around it: a sigmoid (which makes
 // the zero lanes 0.5) and an add of a value broadcast across the
 // channels; each convolution then has its own conversions, and the
