@@ -19,6 +19,10 @@ Engines, each at every thread count given:
   ort        ONNX Runtime with all its graph optimizations (its default)
   ort_basic  ONNX Runtime with no graph optimizations (ORT_DISABLE_ALL): the
              same node-by-node work libops does before any graph rewrite
+The first run of each engine (loading or session creation, then one run)
+is timed once and reported beside the timings: what a new shape or a new
+process costs before the steady state.
+
 Every engine's output is first compared with the others' (relative error
 under 1e-4 of the largest magnitude); then rounds of timing: in each round
 the engines run in random order, each for about --seconds after a pause of
@@ -647,12 +651,19 @@ def main():
         flops = gemm_flops(model_bytes) if args.floor else 0
         for threads in thread_counts:
             ops.lib.ops_set_num_threads(threads)
-            engines = {"libops": LibopsModel(ops, bytes(m.g.to_bytes()) if onnx_path is None else None, onnx_path),
-                       "ort": OrtModel(model_bytes, threads, True),
-                       "ort_basic": OrtModel(model_bytes, threads, False)}
-            for e in engines.values():
+            makers = {"libops": lambda: LibopsModel(ops, bytes(m.g.to_bytes()) if onnx_path is None else None, onnx_path),
+                      "ort": lambda: OrtModel(model_bytes, threads, True),
+                      "ort_basic": lambda: OrtModel(model_bytes, threads, False)}
+            # First run: loading (libops: reading, checking, rewriting and
+            # planning the graph; ORT: session creation) plus one run.
+            engines, first = {}, {}
+            for name, make in makers.items():
+                t0 = time.perf_counter()
+                e = make()
                 e.bind(x)
                 e.run()
+                first[name] = 1e3 * (time.perf_counter() - t0)
+                engines[name] = e
             ref = engines["ort_basic"].output(engines["ort_basic"].io.get_outputs()[0].shape())
             for name, e in engines.items():
                 err = rel_error(e.output(ref.shape), ref)
@@ -660,19 +671,22 @@ def main():
                     sys.exit(f"{model_name}: {name}'s output differs from ONNX Runtime's by {err:.2e} (relative)")
             t = time_engines(engines, args.rounds, args.seconds, args.stat, args.settle)
             floor = flops / peaks[threads] / 1e6 if args.floor else None  # ms
-            rows.append((model_name, threads, t["libops"], t["ort"], t["ort_basic"], floor))
+            rows.append((model_name, threads, t["libops"], t["ort"], t["ort_basic"], floor, first))
             print(f"{model_name:12s} {threads}t  libops {t['libops']:9.3f} ms  ort {t['ort']:9.3f} ms  "
                   f"ort_basic {t['ort_basic']:9.3f} ms  ratio {t['libops'] / t['ort']:.2f} / "
-                  f"{t['libops'] / t['ort_basic']:.2f}", flush=True)
+                  f"{t['libops'] / t['ort_basic']:.2f}  | first run: libops {first['libops']:.1f} ms, "
+                  f"ort {first['ort']:.1f} ms", flush=True)
             if args.profile and threads == int(args.threads.split(",")[0]):
                 prof_ort = OrtModel(model_bytes, threads, True, profile=True)
                 prof_ort.bind(x)
                 profiles.append((model_name, threads, engines["libops"].profile_by_op(), prof_ort.profile_by_op()))
 
     print(f"\nmodel          threads   libops ms      ORT ms  ORT basic ms   libops/ORT  libops/ORT basic"
+          f"  first run: libops ms  ORT ms"
           + ("    floor ms  libops/floor  ORT/floor  ORT basic/floor" if args.floor else "") + f"   (via {args.via})")
-    for name, threads, lo, o, ob, floor in rows:
-        line = f"{name:14s} {threads:7d} {lo:11.3f} {o:11.3f} {ob:13.3f} {lo / o:12.2f} {lo / ob:17.2f}"
+    for name, threads, lo, o, ob, floor, first in rows:
+        line = (f"{name:14s} {threads:7d} {lo:11.3f} {o:11.3f} {ob:13.3f} {lo / o:12.2f} {lo / ob:17.2f}"
+                f" {first['libops']:20.1f} {first['ort']:7.1f}")
         if floor:
             line += f" {floor:11.3f} {lo / floor:13.2f} {o / floor:10.2f} {ob / floor:16.2f}"
         print(line)

@@ -867,9 +867,9 @@ Status Graph::load_file(const std::string& path, const LoadOptions& load_options
     onnx::ConvertResult converted;
     Status c = onnx::convert_buffer(buffer->host(), size, options, converted);
     if (!c.is_ok()) return c.with_prefix(path + ": ");
-    LoadOptions copied = load_options;
-    copied.borrow_buffer = false;
-    Status s = load_buffer(converted.lops.data(), converted.lops.size(), copied, out);
+    // The converted bytes are aligned and kept alive by the graph: their
+    // constants are used in place.
+    Status s = load_bytes(converted.lops.data(), converted.lops.size(), converted.lops.buffer(), load_options, out);
     return s.is_ok() ? s : s.with_prefix(path + " (converted from ONNX): ");
   }
   Status s = load_bytes(static_cast<const uint8_t*>(buffer->host()), size, buffer, load_options, out);

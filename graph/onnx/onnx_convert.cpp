@@ -966,11 +966,39 @@ BodyTables write_body(flatbuffers::FlatBufferBuilder& fbb, const std::vector<LVa
                     fbb.CreateVector(outputs)};
 }
 
-// Writes a libops graph file: the main body and the subgraphs `subs`.
-void write_graph(const std::vector<LVar>& all_vars, const std::vector<LNode>& all_nodes, size_t first_node,
-                 const std::vector<std::pair<std::string, Value>>& named_outputs, bool with_placeholders,
-                 std::vector<uint8_t>& out, const std::vector<std::unique_ptr<Converter::Impl>>* subs = nullptr) {
-  flatbuffers::FlatBufferBuilder fbb(1024 * 64);
+// The builder's memory, 64-byte aligned: a finished buffer whose size and
+// reserve are multiples of 64 starts on a 64-byte boundary, so the graph's
+// aligned constants are aligned in memory too and load in place.
+class AlignedAllocator : public flatbuffers::Allocator {
+ public:
+  uint8_t* allocate(size_t size) override {
+    return static_cast<uint8_t*>(::operator new(size, std::align_val_t{64}));
+  }
+  void deallocate(uint8_t* p, size_t) override { ::operator delete(p, std::align_val_t{64}); }
+};
+
+AlignedAllocator& aligned_allocator() {
+  static AlignedAllocator a;  // stateless
+  return a;
+}
+
+// Writes a libops graph file: the main body and the subgraphs `subs`. The
+// builder starts with room for every constant, so that it does not grow
+// (a copy of all written so far each time) while the weights go in.
+flatbuffers::DetachedBuffer write_graph(const std::vector<LVar>& all_vars, const std::vector<LNode>& all_nodes,
+                                        size_t first_node, const std::vector<std::pair<std::string, Value>>& named_outputs,
+                                        bool with_placeholders,
+                                        const std::vector<std::unique_ptr<Converter::Impl>>* subs = nullptr) {
+  size_t constant_bytes = 0;
+  auto count = [&](const std::vector<LVar>& vars) {
+    for (const LVar& v : vars)
+      if (v.is_constant && v.tensor != nullptr) constant_bytes += v.tensor->data.size() + 64;
+  };
+  count(all_vars);
+  if (subs != nullptr)
+    for (const auto& sub : *subs) count(sub->vars);
+  const size_t reserve = (constant_bytes + 1024 * 64 + 63) / 64 * 64;
+  flatbuffers::FlatBufferBuilder fbb(reserve, &aligned_allocator(), false, 64);
   std::vector<flatbuffers::Offset<fb::Subgraph>> subgraphs;
   if (subs != nullptr)
     for (const auto& sub : *subs) {
@@ -982,7 +1010,7 @@ void write_graph(const std::vector<LVar>& all_vars, const std::vector<LNode>& al
   auto root = fb::CreateGraph(fbb, static_cast<uint32_t>(fb::SchemaVersion::V1), main.vars, main.nodes, main.inputs,
                               main.outputs, subgraphs.empty() ? 0 : fbb.CreateVector(subgraphs));
   fb::FinishGraphBuffer(fbb, root);
-  out.assign(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+  return fbb.Release();
 }
 
 // Note [Constant folding]
@@ -1006,8 +1034,7 @@ bool fold_constants(Converter::Impl& impl, const Node& n, size_t first_node) {
     for (const Value& v : impl.nodes[k].inputs)
       for (const LVar& var : impl.vars)
         if (var.id == static_cast<uint32_t>(v.id) && !var.is_constant) return false;
-  std::vector<uint8_t> bytes;
-  write_graph(impl.vars, impl.nodes, first_node, outs, false, bytes);
+  const flatbuffers::DetachedBuffer bytes = write_graph(impl.vars, impl.nodes, first_node, outs, false);
   std::shared_ptr<const Graph> g;
   if (!Graph::load_buffer(bytes.data(), bytes.size(), LoadOptions{}, g).is_ok()) return false;
   Session session(g);
@@ -1252,8 +1279,7 @@ Status convert_model(const Model& m, ConvertResult& result) {
     auto it = impl.values.find(o.name);
     if (it != impl.values.end()) outputs.emplace_back(o.name, it->second);
   }
-  write_graph(impl.vars, impl.nodes, 0, outputs, true, result.lops, &impl.subgraphs);
-  return Status::ok();
+  return result.lops.adopt(write_graph(impl.vars, impl.nodes, 0, outputs, true, &impl.subgraphs));
 }
 
 }  // namespace
@@ -2300,6 +2326,24 @@ std::string coverage_markdown() {
   s += "| ONNX operator | versions (opsets) | mapped | not supported |\n|---|---|---|---|\n";
   s += rows;
   return s;
+}
+
+Status GraphBytes::adopt(flatbuffers::DetachedBuffer bytes) {
+  if (reinterpret_cast<uintptr_t>(bytes.data()) % 64 != 0) return assign(bytes.data(), bytes.size());
+  auto owner = std::make_shared<flatbuffers::DetachedBuffer>(std::move(bytes));
+  buffer_ = DataBuffer::wrap(owner->data(), owner->size(), [owner](void*) {});
+  size_ = buffer_ ? owner->size() : 0;
+  if (!buffer_) return Status::error(StatusCode::kOutOfMemory, "onnx: cannot wrap the converted graph");
+  return Status::ok();
+}
+
+Status GraphBytes::assign(const uint8_t* bytes, size_t size) {
+  buffer_ = DataBuffer::allocate(size > 0 ? size : 1);
+  size_ = 0;
+  if (!buffer_) return Status::error(StatusCode::kOutOfMemory, "onnx: cannot allocate %zu bytes for the graph", size);
+  if (size > 0) std::memcpy(buffer_->host(), bytes, size);
+  size_ = size;
+  return Status::ok();
 }
 
 }  // namespace libops::graph::onnx

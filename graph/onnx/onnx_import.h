@@ -19,6 +19,11 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
+#include <flatbuffers/flatbuffers.h>
+
+#include "libops/array/data_buffer.h"
 #include "libops/core/status.h"
 
 namespace libops::graph::onnx {
@@ -29,10 +34,28 @@ struct ConvertOptions {
   std::string base_dir;
 };
 
+// A converted graph's bytes, 64-byte aligned, so that the loader views the
+// constants in them where they are rather than copying each (a ResNet-50's
+// weights are 100 MB, and each copy of them is a page fault a page).
+class GraphBytes {
+ public:
+  Status assign(const uint8_t* bytes, size_t size);  // copied once, into an aligned buffer
+  // A builder's finished buffer, kept as it is when aligned (else copied).
+  Status adopt(flatbuffers::DetachedBuffer bytes);
+  const uint8_t* data() const { return buffer_ ? static_cast<const uint8_t*>(buffer_->host()) : nullptr; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const std::shared_ptr<DataBuffer>& buffer() const { return buffer_; }
+
+ private:
+  std::shared_ptr<DataBuffer> buffer_;
+  size_t size_ = 0;
+};
+
 // The result: .lops bytes on success; every problem found (list mode) in
 // `problems`, one message each, in node order.
 struct ConvertResult {
-  std::vector<uint8_t> lops;
+  GraphBytes lops;
   std::vector<std::string> problems;
 };
 

@@ -134,9 +134,16 @@ TEST(OnnxImport, ConvertsToLopsBytes) {
   EXPECT_TRUE(r.problems.empty());
   ASSERT_GT(r.lops.size(), 8u);
   EXPECT_EQ(std::memcmp(r.lops.data() + 4, "LOPS", 4), 0);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(r.lops.data()) % 64, 0u);  // aligned, so its constants can be viewed
   std::shared_ptr<const Graph> g;
   ASSERT_OK(Graph::load_buffer(r.lops.data(), r.lops.size(), LoadOptions{}, g));
   EXPECT_GT(g->num_nodes(), 10);
+  // Loaded from the .onnx file, the weights are used where the converted
+  // bytes hold them, not copied.
+  std::shared_ptr<const Graph> direct;
+  ASSERT_OK(Graph::load_file(kDir + "model_cnn.onnx", direct));
+  EXPECT_GT(direct->constants_in_place(), 0);
+  EXPECT_EQ(direct->constants_copied(), 0);
 }
 
 // Note [Constant folding] in onnx_convert.cpp: a shape computed from a
