@@ -220,8 +220,8 @@ fi
 if [ "$DO_RUN" = 1 ]; then
   if [ -x "$BUILD_DIR/ops-run" ] && [ -f "$BUILD_DIR/examples/mlp.lops" ]; then
     for model in "$BUILD_DIR"/examples/*.lops; do
-      echo "== ops-run $(basename "$model") --profile"
-      "$BUILD_DIR/ops-run" "$model" --profile
+      echo "== ops-run $(basename "$model") --example-inputs --profile"
+      "$BUILD_DIR/ops-run" "$model" --example-inputs --profile
     done
   else
     echo "== running the core demo"

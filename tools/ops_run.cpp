@@ -1,9 +1,11 @@
 // ops-run: load a libops graph, run it on .npy inputs, print or save the
 // outputs, and optionally profile it. Also lists every op this build knows.
 //
-//   ops-run model.lops [--input name=file.npy]... [--output-dir DIR]
-//           [--device cpu|cuda] [--profile] [--trace out.json] [--rewrites]
-//           [--repeat N] [--threads N]
+//   ops-run model.lops [--input name=file.npy]... [--example-inputs]
+//           [--output-dir DIR] [--device cpu|cuda] [--profile]
+//           [--trace out.json] [--rewrites] [--repeat N] [--threads N]
+//           [--op-library lib.so]...
+//   ops-run --version
 //   ops-run --list-ops [--format text|markdown|json]
 //   ops-run --list-onnx                    (docs/onnx.md)
 //   ops-run --list-unsupported model.onnx
@@ -16,8 +18,10 @@
 // Every failure prints one message on stderr and exits non-zero (2 for a
 // usage error, 1 for anything else); it never crashes on bad input.
 //
-// Example inputs: an input not given with --input is fed a deterministic
-// array, so that `ops-run model.lops` shows a graph working. Its shape is
+// Example inputs: with --example-inputs, an input not given with --input is
+// fed a deterministic array, so that `ops-run model.lops --example-inputs`
+// shows a graph working (without it, a missing input is an error). Its
+// shape is
 // the placeholder's, with 1 for each unknown extent (and a scalar when even
 // the rank is unknown); element i (C order) is
 //   floats:        ((i * 7 + 3) mod 17 - 8) / 8     (in [-1, 1])
@@ -53,19 +57,23 @@ constexpr int kUsageError = 2;
 constexpr int kRunError = 1;
 
 const char* kUsage =
-    "usage: ops-run model.lops [--input name=file.npy]... [--output-dir DIR]\n"
+    "usage: ops-run model.lops [--input name=file.npy]... [--example-inputs] [--output-dir DIR]\n"
     "               [--device cpu|cuda] [--profile] [--trace out.json] [--rewrites]\n"
-    "               [--repeat N] [--threads N]\n"
+    "               [--repeat N] [--threads N] [--op-library lib.so]...\n"
+    "       ops-run --version\n"
     "       ops-run --list-ops [--format text|markdown|json]\n"
     "       ops-run --list-onnx | --list-unsupported model.onnx\n"
     "       ops-run model.onnx --convert model.lops\n"
     "       ops-run model.onnx|model.lops --info\n"
     "\n"
     "Runs a libops graph and prints its outputs (or writes them as DIR/<name>.npy).\n"
-    "Inputs not given with --input get deterministic example values: the\n"
-    "placeholder's shape (1 for unknown extents), element i = ((7i + 3) mod 17 - 8) / 8\n"
-    "for floats, (7i + 3) mod 17 - 8 for signed and (7i + 3) mod 17 for unsigned\n"
-    "integers, i mod 3 == 0 for bool.\n"
+    "Every input must be given with --input, unless --example-inputs asks for\n"
+    "deterministic example values for those that are not: the placeholder's shape\n"
+    "(1 for unknown extents), element i = ((7i + 3) mod 17 - 8) / 8 for floats,\n"
+    "(7i + 3) mod 17 - 8 for signed and (7i + 3) mod 17 for unsigned integers,\n"
+    "i mod 3 == 0 for bool.\n"
+    "  --op-library L  load a library of ops built with libops_add_op_library first\n"
+    "                  (repeatable); its ops run in graphs and as ONNX custom-domain nodes\n"
     "  --profile       print a per-node profile table of the last run (sorted by time)\n"
     "  --trace FILE    write a Chrome trace (chrome://tracing, Perfetto) of the last run\n"
     "  --rewrites      list the folds and fusions the loader applied, before running\n"
@@ -94,6 +102,9 @@ struct Options {
   bool list_onnx = false;
   bool list_unsupported = false;
   bool info = false;
+  bool example_inputs = false;
+  bool version = false;
+  std::vector<std::string> op_libraries;
   std::string convert;  // --convert OUT.lops
   long repeat = 1;
   long threads = 0;
@@ -143,8 +154,13 @@ int parse_args(int argc, char** argv, Options& o) {
       o.profile = true;
     } else if (arg == "--rewrites") {
       o.rewrites = true;
+    } else if (arg == "--example-inputs") {
+      o.example_inputs = true;
+    } else if (arg == "--version") {
+      o.version = true;
     } else if (arg == "--input" || arg == "--output-dir" || arg == "--device" || arg == "--trace" ||
-               arg == "--repeat" || arg == "--threads" || arg == "--format" || arg == "--convert") {
+               arg == "--repeat" || arg == "--threads" || arg == "--format" || arg == "--convert" ||
+               arg == "--op-library") {
       const char* v = value(arg.c_str());
       if (v == nullptr) return fail(kUsageError, "%s needs a value\n%s", arg.c_str(), kUsage);
       if (arg == "--input") {
@@ -162,6 +178,8 @@ int parse_args(int argc, char** argv, Options& o) {
         o.format = v;
       } else if (arg == "--convert") {
         o.convert = v;
+      } else if (arg == "--op-library") {
+        o.op_libraries.emplace_back(v);
       } else if (arg == "--repeat") {
         if (!parse_count(v, 1, 1000000, o.repeat)) return fail(kUsageError, "--repeat expects 1..1000000, got '%s'", v);
       } else if (!parse_count(v, 1, 4096, o.threads)) {
@@ -175,6 +193,7 @@ int parse_args(int argc, char** argv, Options& o) {
       return fail(kUsageError, "more than one model given ('%s' and '%s')", o.model.c_str(), arg.c_str());
     }
   }
+  if (o.version) return -1;
   if (o.list_onnx) return o.model.empty() ? -1 : fail(kUsageError, "--list-onnx takes no model");
   if (!o.list_ops && o.model.empty()) return fail(kUsageError, "no model given\n%s", kUsage);
   if (o.list_ops && !o.model.empty()) return fail(kUsageError, "--list-ops takes no model");
@@ -500,6 +519,19 @@ int run_model(const Options& o) {
     if (!read_npy(path, arrays[static_cast<size_t>(k)], error))
       return fail(kRunError, "--input %s=%s: %s", name.c_str(), path.c_str(), error.c_str());
   }
+  if (!o.example_inputs) {
+    std::string missing;
+    for (int k = 0; k < n_in; ++k) {
+      if (arrays[static_cast<size_t>(k)].a) continue;
+      ops_value_info_t info{};
+      ops_graph_input_info(h.graph, k, &info);
+      missing += std::string(missing.empty() ? "" : ", ") + info.name;
+    }
+    if (!missing.empty())
+      return fail(kUsageError, "%s needs input%s %s: give each with --input NAME=FILE.npy, or --example-inputs to "
+                  "run on generated values", o.model.c_str(), missing.find(',') == std::string::npos ? "" : "s",
+                  missing.c_str());
+  }
   for (int k = 0; k < n_in; ++k) {
     ops_value_info_t info{};
     ops_graph_input_info(h.graph, k, &info);
@@ -579,6 +611,12 @@ int main(int argc, char** argv) {
   Options o;
   const int parsed = parse_args(argc, argv, o);
   if (parsed >= 0) return parsed;
+  if (o.version) {
+    std::printf("ops-run (libops %s)\n", ops_version());
+    return 0;
+  }
+  for (const std::string& lib : o.op_libraries)
+    if (ops_load_op_library(lib.c_str()) != OPS_OK) return fail(kRunError, "%s", ops_last_error());
   if (o.list_ops) return list_ops(o.format);
   if (o.list_onnx) return list_onnx();
   if (o.list_unsupported) return list_unsupported(o.model);

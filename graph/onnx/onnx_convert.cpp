@@ -1092,6 +1092,60 @@ int lowp_onnx_type(int lowp) {
   return lowp > 0 && lowp < 11 ? kTypes[lowp] : 0;
 }
 
+// Note [Custom domains]
+//  A node of a domain other than ONNX's own (ai.onnx.*) runs the registered
+//  op its op type names, as ONNX Runtime's custom-op libraries work: one of
+//  libops' ops, or one an op library registered (ops_load_op_library). Its
+//  inputs go to the op in order (an omitted one may only trail), each
+//  attribute sets the op's arg of that name (INT and INTS an integer or
+//  bool arg, FLOAT a float arg), and its outputs come out in order. An
+//  attribute the op does not declare, or of another type, is refused by
+//  name.
+Status map_custom_domain_node(Converter& c) {
+  const Node& n = c.node();
+  const DeclarableOp* op = OpRegistry::instance().find(n.op_type);
+  const OpSignature& sig = op->descriptor().signature;
+  OpCall call = c.op(op->name());
+  int last = -1;
+  for (int k = 0; k < c.num_inputs(); ++k)
+    if (c.has_input(k)) last = k;
+  for (int k = 0; k <= last; ++k) {
+    if (!c.has_input(k))
+      return c.fail(str_format("input %d is omitted and input %d is given; an op of a custom domain takes its inputs "
+                               "in order", k, last));
+    call.in(c.input(k));
+  }
+  for (const Attribute& a : n.attributes) {
+    const char* name = a.name.c_str();
+    const ArgSpec* spec = sig.find(name);
+    if (spec == nullptr) {
+      std::string declared;
+      for (const ArgSpec& s : sig.args) declared += (declared.empty() ? "" : ", ") + s.name;
+      return c.fail_attr(name, str_format("is not an arg of op '%s' (it declares: %s)", op->name(),
+                                          declared.empty() ? "none" : declared.c_str()));
+    }
+    const bool integer = spec->kind == ArgKind::kInt || spec->kind == ArgKind::kBool;
+    if (a.type == Attribute::Type::kInt && (integer || spec->kind == ArgKind::kFloat) && !spec->list) {
+      call.arg(name, c.attr_int(name, 0));
+    } else if (a.type == Attribute::Type::kInts && spec->kind == ArgKind::kInt && spec->list) {
+      std::vector<int64_t> v;
+      c.attr_ints(name, v);
+      call.arg(name, v);
+    } else if (a.type == Attribute::Type::kFloat && spec->kind == ArgKind::kFloat && !spec->list) {
+      call.arg(name, c.attr_float(name, 0.0));
+    } else {
+      return c.fail_attr(name, str_format("is %s, and op '%s' declares it as %s%s", a.type_name.c_str(), op->name(),
+                                          spec->list ? "a list of " : "", arg_kind_label(spec->kind)));
+    }
+  }
+  const int n_out = c.num_outputs();
+  const std::vector<Value> outs = call.outputs(n_out).emit();
+  if (static_cast<int>(outs.size()) != n_out) return Status::error(StatusCode::kNotImplemented, "not emitted");
+  for (int k = 1; k < n_out; ++k) c.set_output(k, outs[static_cast<size_t>(k)]);
+  if (n_out > 0) c.set_output(0, outs[0]);
+  return Status::ok();
+}
+
 // Maps `nodes` into `impl` in order (Note [Nothing ignored]), collecting
 // every problem.
 void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_t graph_opset) {
@@ -1099,8 +1153,11 @@ void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_
   Converter c(impl);
   for (const Node& n : nodes) {
     const int64_t opset = n.opset > 0 ? n.opset : graph_opset;  // a function's nodes mean its own opset
-    impl.label = str_format("node %d '%s' (%s, opset %lld)%s%s", n.index, n.name.c_str(), n.op_type.c_str(),
-                            static_cast<long long>(opset), n.inlined_from.c_str(), impl.where.c_str());
+    impl.label = n.domain.empty()
+                     ? str_format("node %d '%s' (%s, opset %lld)%s%s", n.index, n.name.c_str(), n.op_type.c_str(),
+                                  static_cast<long long>(opset), n.inlined_from.c_str(), impl.where.c_str())
+                     : str_format("node %d '%s' (%s, domain %s)%s%s", n.index, n.name.c_str(), n.op_type.c_str(),
+                                  n.domain.c_str(), n.inlined_from.c_str(), impl.where.c_str());
     auto mark_failed = [&] {
       for (const std::string& o : n.outputs)
         if (!o.empty() && !impl.values.count(o) && !impl.constants.count(o) && !impl.sequences.count(o) &&
@@ -1121,14 +1178,25 @@ void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_
         missing = true;
       }
     }
-    if (!n.domain.empty()) {
+    const bool custom = !n.domain.empty() && n.domain.rfind("ai.onnx", 0) != 0;
+    if (!n.domain.empty() && !custom) {
       problem(impl.label + ": domain '" + n.domain + "' is not supported (only the default ONNX domain is)");
       mark_failed();
       continue;
     }
+    if (custom && OpRegistry::instance().find(n.op_type) == nullptr) {
+      problem(impl.label + ": op type '" + n.op_type + "' of domain '" + n.domain +
+              "' names no registered op (load the library that defines it: ops_load_op_library, ops-run "
+              "--op-library, libops.load_op_library)");
+      mark_failed();
+      continue;
+    }
+    static const OpMapping kCustomDomain{"", 1, kMaxOpset, map_custom_domain_node, ""};
     bool elsewhere = false;
-    const OperatorVersion v = operator_version(n.op_type, opset);
-    const OpMapping* mapping = v.version > 0 ? find_mapping(n.op_type, v.version, elsewhere) : nullptr;
+    const OperatorVersion v = custom ? OperatorVersion{} : operator_version(n.op_type, opset);
+    const OpMapping* mapping = custom           ? &kCustomDomain
+                               : v.version > 0 ? find_mapping(n.op_type, v.version, elsewhere)
+                                               : nullptr;
     if (mapping == nullptr) {
       if (elsewhere)
         problem(impl.label + str_format(": %s-%d (the version at opset %lld) is not supported; the importer maps "
@@ -2311,8 +2379,10 @@ std::string coverage_markdown() {
   s += "listed as not supported, fails the conversion with a message naming the node, its op type, the opset and the\n";
   s += "attribute (`ops-run --list-unsupported model.onnx` lists every such node at once); it is never imported as a\n";
   s += "different computation. Any attribute, input or used output that a mapping does not read is refused the same\n";
-  s += "way. Only the default domain (`\"\"` or `ai.onnx`) is read: the `ai.onnx.ml` and `ai.onnx.preview.training`\n";
-  s += "domains are not.\n\n";
+  s += "way. Of ONNX's domains only the default one (`\"\"` or `ai.onnx`) is read: `ai.onnx.ml`,\n";
+  s += "`ai.onnx.preview` and `ai.onnx.preview.training` are not. A node of any other (custom) domain runs the\n";
+  s += "registered op its op type names, libops' own or one an op library registered (`ops_load_op_library`,\n";
+  s += "`ops-run --op-library`): inputs in order, INT, INTS and FLOAT attributes as the op's args of those names.\n\n";
   s += "Sequences and optionals exist only while a model is imported: each is the list of the tensors it holds, so\n";
   s += "the sequence ops work where that list is known at import (built and read in one graph, positions and\n";
   s += "splits constant). A sequence grown in a Loop, passed into a subgraph, or given as a graph input or output\n";

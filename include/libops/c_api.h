@@ -7,7 +7,15 @@
  * when the failure came from the op's compute step).
  *
  * Arrays are opaque handles; free each one you receive with ops_array_free.
- * Plain C11. */
+ * Plain C11.
+ *
+ * Note [ABI]
+ *  The shared library's SONAME carries the major version (libops.so.0). Within
+ *  a major version, functions and enum values are only added, never removed,
+ *  renamed or renumbered, and handles stay opaque, so a program built against
+ *  an older 0.x header runs with a newer 0.y library. OPS_VERSION_* are the
+ *  header's version; ops_version() is the loaded library's. Until 1.0 the
+ *  minor version may also retire a function, said in the release notes. */
 #ifndef LIBOPS_C_API_H
 #define LIBOPS_C_API_H
 
@@ -21,8 +29,13 @@
 extern "C" {
 #endif
 
+/* The version of this header (CMakeLists.txt checks that they agree). */
+#define OPS_VERSION_MAJOR 0
+#define OPS_VERSION_MINOR 1
+#define OPS_VERSION_PATCH 0
+
 /* ---- library ---- */
-const char* ops_version(void);      /* "major.minor.patch" */
+const char* ops_version(void);      /* the library's "major.minor.patch" */
 const char* ops_last_error(void);   /* message of this thread's last failure, "" after a success */
 const char* ops_status_name(ops_status_t status);
 const char* ops_dtype_name(ops_dtype_t dtype);
@@ -35,6 +48,16 @@ void ops_set_num_threads(int n);    /* n <= 0: default (LIBOPS_NUM_THREADS or al
  * unchanged. Arrays move to and from the device by themselves. */
 ops_status_t ops_set_device(const char* device);
 int ops_get_num_threads(void);
+
+/* Loads a shared library of ops written with libops' op macros (built with
+ * the installed CMake helper libops_add_op_library) and registers its ops,
+ * which are then found by name like libops' own: by ops_op_find, in graphs,
+ * and for ONNX nodes of a custom domain whose op type names them. Fails, naming
+ * the library, when it cannot be loaded, registers no op, or declares an op
+ * whose name is taken (ops it registered before that stay registered). Load
+ * op libraries before running ops from other threads; a loaded library stays
+ * loaded until the process ends. */
+ops_status_t ops_load_op_library(const char* path);
 
 /* ---- arrays ---- */
 typedef struct ops_array ops_array_t;

@@ -3,6 +3,9 @@
 // thread-local message; exceptions never cross it.
 #include "libops/c_api.h"
 
+#include <dlfcn.h>
+
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -109,6 +112,45 @@ extern "C" ops_status_t ops_set_device(const char* device) {
   return report(Status::ok());
 }
 extern "C" int ops_get_num_threads(void) { return libops::get_num_threads(); }
+
+extern "C" ops_status_t ops_load_op_library(const char* path) {
+  try {
+    CHECK_NOT_NULL(path, "ops_load_op_library: path");
+    libops::OpRegistry& registry = libops::OpRegistry::instance();
+    const int before = registry.size();
+    const size_t errors_before = registry.load_errors().size();
+    // RTLD_LOCAL: the library's own symbols stay its own; it finds libops'
+    // through its link to libops.so, the copy already loaded here.
+    void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      const char* why = dlerror();
+      return report_error(StatusCode::kIo, "ops_load_op_library: cannot load '%s': %s", path, why ? why : "unknown error");
+    }
+    // A library loaded before: its ops are registered already.
+    static std::mutex loaded_mutex;
+    static std::vector<void*> loaded;
+    std::lock_guard<std::mutex> lock(loaded_mutex);
+    if (std::find(loaded.begin(), loaded.end(), handle) != loaded.end()) {
+      dlclose(handle);  // the reference this call took
+      return report(Status::ok());
+    }
+    const std::vector<std::string>& errors = registry.load_errors();
+    if (errors.size() > errors_before) {
+      std::string all;
+      for (size_t k = errors_before; k < errors.size(); ++k) all += (all.empty() ? "" : "; ") + errors[k];
+      return report_error(StatusCode::kInvalidArgument, "ops_load_op_library: '%s': %s", path, all.c_str());
+    }
+    if (registry.size() == before)
+      return report_error(StatusCode::kInvalidArgument,
+                          "ops_load_op_library: '%s' registered no op (is it built with libops' op macros, linked to "
+                          "this libops?)",
+                          path);
+    loaded.push_back(handle);  // never closed: its ops' code lives in it
+    return report(Status::ok());
+  } catch (...) {
+    return report_exception();
+  }
+}
 
 // ---------------------------------------------------------------- arrays
 

@@ -152,6 +152,20 @@ TEST(OnnxQuantization, BlockedScaleOfAnotherRankIsRefused) {
       << m;
 }
 
+// Note [Custom domains]: what a custom-domain node may not do is named.
+TEST(OnnxCustomDomains, UndeclaredAttributesAndUnknownOpsAreRefused) {
+  const std::string m = convert_error("err_custom_domain.onnx");
+  EXPECT_TRUE(has(m, "node 0 'sm' (softmax, domain com.example): attribute 'temperature' is not an arg of op 'softmax' "
+                     "(it declares: axis)"))
+      << m;
+  onnx::ConvertResult r;
+  (void)onnx::convert_file(kDir + "err_custom_domain.onnx", r);
+  ASSERT_EQ(r.problems.size(), 2u);
+  EXPECT_TRUE(has(r.problems[1], "node 1 'fr' (frobnicate, domain com.example): op type 'frobnicate' of domain "
+                                 "'com.example' names no registered op"))
+      << r.problems[1];
+}
+
 TEST(OnnxLowPrecision, LoopBodyMakingFloat8IsRefused) {
   const std::string m = convert_error("err_loop_fp8_body.onnx");
   EXPECT_TRUE(has(m, "(Loop, opset 19): body output 'v_out' is FLOAT8E4M3FN; loops over float8")) << m;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "libops/c_api.h"
 #include "libops/core/device.h"
 
 namespace {
@@ -84,7 +85,12 @@ TEST_F(OpsRun, FailuresExitNonZeroWithAMessage) {
 TEST_F(OpsRun, RunsAnExampleAndListsOps) {
   const std::string mlp = kBuild + "/examples/mlp.lops";
   if (!exists(mlp)) GTEST_SKIP() << "the examples are not built";
-  Result r = run(mlp + " --profile");
+  // Inputs not given are an error unless --example-inputs asks for values.
+  Result r = run(mlp);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("needs input x: give each with --input NAME=FILE.npy, or --example-inputs"), std::string::npos)
+      << r.err;
+  r = run(mlp + " --example-inputs --profile");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("probs: float32[1,10]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("fc1/matmul"), std::string::npos) << r.out;  // the profile table
@@ -92,7 +98,7 @@ TEST_F(OpsRun, RunsAnExampleAndListsOps) {
 
   // Without a usable GPU (a CPU build, or no device), --device cuda says why.
   if (libops::check_device(libops::Device::cuda()).code() == libops::StatusCode::kDevice) {
-    r = run(mlp + " --device cuda");
+    r = run(mlp + " --example-inputs --device cuda");
     EXPECT_EQ(r.code, 1) << r.err;
     EXPECT_NE(r.err.find("cuda:0"), std::string::npos) << r.err;
     EXPECT_TRUE(r.err.find("built without the cuda backend") != std::string::npos ||
@@ -102,7 +108,7 @@ TEST_F(OpsRun, RunsAnExampleAndListsOps) {
 
   // The loader's rewrites, before the run: the MLP's bias adds and relus
   // fused into its matmuls.
-  r = run(mlp + " --rewrites");
+  r = run(mlp + " --example-inputs --rewrites");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("5 rewrites:\n  node 4 'fc1/bias_add' (bias_add) fused into node 3 'fc1/matmul' (matmul) "
                        "as its bias"),
@@ -118,6 +124,13 @@ TEST_F(OpsRun, RunsAnExampleAndListsOps) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("matmul"), std::string::npos);
   EXPECT_NE(r.out.find("pairwise"), std::string::npos);
+
+  r = run("--version");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, std::string("ops-run (libops ") + ops_version() + ")\n");
+  r = run("--list-ops --op-library /nonexistent/libmyops.so");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("ops_load_op_library: cannot load '/nonexistent/libmyops.so'"), std::string::npos) << r.err;
 }
 
 }  // namespace
