@@ -73,7 +73,8 @@ fi
 # ---- dependencies ----
 # Debian packages the build needs, and the file that proves each is there.
 DEB_PACKAGES=(cmake g++ make ninja-build flatbuffers-compiler libflatbuffers-dev libspdlog-dev libopenblas-dev
-              libgtest-dev libbenchmark-dev libdnnl-dev python3 python3-pip ccache libprotobuf-dev protobuf-compiler)
+              libgtest-dev libbenchmark-dev libdnnl-dev python3 python3-pip python3-dev ccache libprotobuf-dev
+              protobuf-compiler pkgconf)
 ONNX_TESTS_VERSION=1.22.0
 missing_packages() {
   local missing=()
@@ -119,6 +120,17 @@ install_dependencies() {
       die "missing Python package: onnx==$ONNX_TESTS_VERSION (python3 -m pip install onnx==$ONNX_TESTS_VERSION)"
     fi
   fi
+  # The Python package's native module (nanobind) and its tests (pytest),
+  # built and run with the tests.
+  if [ "$DO_TEST" = 1 ] && [ -z "$SANITIZE" ] && ! python3 -c "import nanobind, pytest" 2>/dev/null; then
+    if [ "$DO_INSTALL" = 1 ]; then
+      echo "== installing Python packages: nanobind pytest (the Python package and its tests)"
+      python3 -m pip install --quiet nanobind pytest 2>/dev/null ||
+        python3 -m pip install --quiet --break-system-packages nanobind pytest
+    else
+      die "missing Python packages: nanobind and pytest (python3 -m pip install nanobind pytest)"
+    fi
+  fi
   # Sanitizer and fuzz builds use clang: libFuzzer, and an OpenMP runtime
   # (libomp) that ThreadSanitizer understands.
   if [ -n "$SANITIZE" ]; then
@@ -150,6 +162,11 @@ BUILD_DIR="$ROOT/build/$CHIP-$BUILD_TYPE"
 
 CMAKE_ARGS=(-S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$CMAKE_BUILD_TYPE" -DLIBOPS_BUILD_TESTS=ON
             -DLIBOPS_BUILD_BENCH=$([ "$DO_BENCH" = 1 ] && echo ON || echo OFF))
+# The Python package's native module where nanobind is installed (sanitized
+# builds leave it out: an uninstrumented Python cannot load them).
+if [ -z "$SANITIZE" ] && python3 -c "import nanobind" 2>/dev/null; then
+  CMAKE_ARGS+=(-DLIBOPS_PYTHON=ON)
+fi
 # Ninja for a new build folder (a folder keeps the generator it was made
 # with): under Makefiles, configuring again rewrites flags.make, which
 # rebuilds the precompiled headers and so every object, whenever a source

@@ -191,6 +191,15 @@ extern "C" ops_status_t ops_graph_session_set_profiling(ops_graph_session_t* ses
   return report(Status::ok());
 }
 
+extern "C" ops_status_t ops_graph_session_set_threads(ops_graph_session_t* session, int threads) {
+  CHECK_NOT_NULL(session, "ops_graph_session_set_threads: session");
+  if (threads < 0)
+    return report_error(StatusCode::kInvalidArgument, "ops_graph_session_set_threads: threads is %d; 0 or more",
+                        threads);
+  session->session.set_threads(threads);
+  return report(Status::ok());
+}
+
 extern "C" ops_status_t ops_graph_session_set_seed(ops_graph_session_t* session, uint64_t seed) {
   CHECK_NOT_NULL(session, "ops_graph_session_set_seed: session");
   session->session.set_seed(seed);

@@ -12,6 +12,7 @@
 
 #include "graph/planner.h"
 #include "libops/core/log.h"
+#include "libops/core/parallel.h"
 #include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
 
@@ -272,6 +273,7 @@ struct Session::Impl {
   Profile profile;
   bool profiling = false;
   uint64_t seed = 0;
+  int threads = 0;  // Session::set_threads; 0: the process's count
   Device device;  // for nodes without a placement of their own
   int64_t live = 0;
   int64_t peak = 0;
@@ -855,8 +857,12 @@ void Session::set_device(Device d) {
 Status Session::run(const NDArray* const* inputs, int n_inputs) {
   if (inputs == nullptr && n_inputs > 0)
     return Status::error(StatusCode::kNullPointer, "graph: the input list is null");
+  ScopedThreads threads(impl_->threads);
   return impl_->run_main(inputs, n_inputs);
 }
+
+void Session::set_threads(int n) { impl_->threads = n > 0 ? n : 0; }
+int Session::threads() const { return impl_->threads; }
 
 Status Session::run(const std::vector<Feed>& feeds) {
   const Body& main = impl_->graph->main();
@@ -883,6 +889,7 @@ Status Session::run(const std::vector<Feed>& feeds) {
     if (ordered[i] == nullptr)
       return Status::error(StatusCode::kInvalidArgument, "graph: placeholder '%s' (%s) was not fed",
                            main.inputs[i].name.c_str(), main.inputs[i].shape.str().c_str());
+  ScopedThreads threads(impl_->threads);
   return impl_->run_main(ordered.data(), static_cast<int>(ordered.size()));
 }
 

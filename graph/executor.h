@@ -83,6 +83,10 @@ class Session {
   bool profiling() const;
   // Seed for random nodes that carry none; default 0.
   void set_seed(uint64_t seed);
+  // Kernel threads for this session's runs (ScopedThreads); 0, the
+  // default: the process's count (set_num_threads).
+  void set_threads(int n);
+  int threads() const;
   // Where nodes without a placement of their own run; default: the graph's
   // configured device, else the CPU. A run on a device that is not usable
   // fails at once with the reason (no CUDA backend, no such device).

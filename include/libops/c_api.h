@@ -189,7 +189,8 @@ ops_status_t ops_op_output_info(const ops_op_t* op, int index, ops_io_info_t* ou
 ops_status_t ops_op_arg_info(const ops_op_t* op, int index, ops_arg_info_t* out);
 /* The whole op reference as one string: format "text" (what ops-run
  * --list-ops prints), "markdown" (docs/ops.md) or "json" (op signatures for
- * bindings). Valid while the library is loaded. */
+ * bindings), of the ops registered now (op libraries loaded since are in
+ * the next call's text). Valid while the library is loaded. */
 ops_status_t ops_registry_reference(const char* format, const char** out);
 /* Problems found while ops registered (duplicates); count, then messages. */
 int ops_registry_error_count(void);

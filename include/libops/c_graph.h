@@ -121,6 +121,10 @@ void ops_graph_session_free(ops_graph_session_t* session); /* NULL is ignored */
 ops_status_t ops_graph_session_set_profiling(ops_graph_session_t* session, bool on);
 /* Seed for random nodes that carry none (default 0). */
 ops_status_t ops_graph_session_set_seed(ops_graph_session_t* session, uint64_t seed);
+/* Kernel threads for this session's runs, whatever ops_set_num_threads says
+ * (0, the default: follow it). Sessions of different counts may run at
+ * once. Negative is OPS_ERR_INVALID_ARGUMENT. */
+ops_status_t ops_graph_session_set_threads(ops_graph_session_t* session, int threads);
 /* Where the session's nodes run unless a node names its own device: "cpu",
  * "cuda" or "cuda:N" (default: the graph's configured device, else the CPU).
  * OPS_ERR_DEVICE, saying why, when the device is not usable here. */

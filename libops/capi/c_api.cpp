@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <mutex>
 #include <new>
@@ -763,13 +764,18 @@ extern "C" ops_status_t ops_registry_reference(const char* format, const char** 
         {"json", libops::ReferenceFormat::kJson}};
     for (const auto& f : kFormats) {
       if (std::strcmp(format, f.name) != 0) continue;
-      // Made once per format: the registry does not change once loaded.
+      // Made once per format and registry size: the registry changes only
+      // when an op library loads. Texts handed out earlier stay valid.
       static std::mutex mu;
-      static std::string texts[3];
+      static std::deque<std::string> texts[3];
+      static int sizes[3] = {-1, -1, -1};
       std::lock_guard<std::mutex> lock(mu);
-      std::string& text = texts[static_cast<int>(f.format)];
-      if (text.empty()) text = libops::op_reference(f.format);
-      *out = text.c_str();
+      const int k = static_cast<int>(f.format), size = libops::OpRegistry::instance().size();
+      if (sizes[k] != size) {
+        texts[k].push_back(libops::op_reference(f.format));
+        sizes[k] = size;
+      }
+      *out = texts[k].back().c_str();
       return report(Status::ok());
     }
     return report_error(StatusCode::kInvalidArgument,

@@ -21,7 +21,10 @@ int default_threads() {
 }
 }  // namespace
 
+thread_local int t_num_threads = 0;  // ScopedThreads; 0: the process's count
+
 int get_num_threads() {
+  if (t_num_threads > 0) return t_num_threads;
   int n = g_num_threads.load(std::memory_order_relaxed);
   if (n <= 0) {
     n = default_threads();
@@ -31,6 +34,11 @@ int get_num_threads() {
 }
 
 void set_num_threads(int n) { g_num_threads.store(n > 0 ? n : default_threads()); }
+
+ScopedThreads::ScopedThreads(int n) : saved_(t_num_threads) {
+  if (n > 0) t_num_threads = n;
+}
+ScopedThreads::~ScopedThreads() { t_num_threads = saved_; }
 
 namespace detail {
 

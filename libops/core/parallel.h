@@ -13,6 +13,21 @@ namespace libops {
 int get_num_threads();
 void set_num_threads(int n);  // n <= 0 restores the default
 
+// The calling thread's count, while it lives, in place of the process's (a
+// graph session run with its own thread count, Session::set_threads).
+// Kernels read the count on the thread that starts them, so their teams,
+// OpenBLAS's and oneDNN's follow it.
+class ScopedThreads {
+ public:
+  explicit ScopedThreads(int n);  // n <= 0: no change
+  ~ScopedThreads();
+  ScopedThreads(const ScopedThreads&) = delete;
+  ScopedThreads& operator=(const ScopedThreads&) = delete;
+
+ private:
+  int saved_;
+};
+
 namespace detail {
 // Runs fn(ctx, begin, end) on `threads` threads over [0, n).
 void parallel_run(int64_t n, int threads, void (*fn)(void*, int64_t, int64_t), void* ctx);

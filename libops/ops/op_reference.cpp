@@ -133,7 +133,7 @@ std::string markdown_reference() {
   return s;
 }
 
-// ---- json: tools/libops_graph/op_signatures.json ----
+// ---- json: python/libops/op_signatures.json ----
 
 std::string json_string(const std::string& v) {
   std::string out = "\"";

@@ -75,6 +75,9 @@ TEST(GraphCApi, LoadDescribeRun) {
   ASSERT_EQ(ops_graph_session_create(g, &s), OPS_OK);
   ops_graph_free(g);  // the session keeps the graph alive
   ASSERT_EQ(ops_graph_session_set_profiling(s, true), OPS_OK);
+  EXPECT_EQ(ops_graph_session_set_threads(s, -1), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(ops_last_error(), "ops_graph_session_set_threads: threads is -1; 0 or more");
+  ASSERT_EQ(ops_graph_session_set_threads(s, 1), OPS_OK);  // the run below on one thread, same values
 
   const float xv[] = {1, 1, 2, -1, 0, 3};
   const int64_t shape[] = {3, 2};

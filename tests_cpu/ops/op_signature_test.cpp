@@ -247,8 +247,8 @@ TEST(OpReference, CommittedFilesMatchTheRegistry) {
     const char* command;
   } files[] = {
       {"/docs/ops.md", ReferenceFormat::kMarkdown, "ops-run --list-ops --format markdown > docs/ops.md"},
-      {"/tools/libops_graph/op_signatures.json", ReferenceFormat::kJson,
-       "ops-run --list-ops --format json > tools/libops_graph/op_signatures.json"},
+      {"/python/libops/op_signatures.json", ReferenceFormat::kJson,
+       "ops-run --list-ops --format json > python/libops/op_signatures.json"},
   };
   for (const auto& f : files)
     EXPECT_TRUE(read_file(root + f.path) == op_reference(f.format))

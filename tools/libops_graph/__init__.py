@@ -1,9 +1,10 @@
 """libops_graph: build libops graph files (schemas/graph.fbs) from Python.
 
-Setup: ``pip install flatbuffers numpy``, flatc on PATH (or see below), and
-``tools/`` on PYTHONPATH. The flatc-generated reader/writer code is not
-committed; ``_fbgen`` finds it in ``$LIBOPS_GRAPH_PYGEN`` or generates it
-once into ``~/.cache/libops_graph`` (see _fbgen.py).
+The builder lives in the libops package (python/libops/graph.py, as
+libops.Graph); this module keeps ``import libops_graph`` working for scripts
+that put tools/ on their path, by putting python/ there too. Setup: ``pip
+install flatbuffers numpy`` and flatc on PATH (the flatc-generated code is
+not committed; libops/_fbgen.py finds or makes it).
 
 Example::
 
@@ -30,6 +31,13 @@ it sees nothing of the outer graph::
 
 Run ``python3 -m libops_graph.selftest`` (from tools/) to check the setup.
 """
-from .graph import Graph, Subgraph, Value, fnv1a64
+import os as _os
+import sys as _sys
+
+_PYTHON = _os.path.abspath(_os.path.join(_os.path.dirname(__file__), "..", "..", "python"))
+if _PYTHON not in _sys.path:
+    _sys.path.insert(0, _PYTHON)
+
+from libops.graph import Graph, Subgraph, Value, fnv1a64  # noqa: E402
 
 __all__ = ["Graph", "Subgraph", "Value", "fnv1a64"]

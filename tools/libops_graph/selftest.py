@@ -26,7 +26,7 @@ def build():
     then_g.output("out", a)  # identity: a subgraph without nodes
     else_g = g.subgraph("else")
     b = else_g.placeholder("b", "float32", None)  # unknown rank
-    else_g.output("out", else_g.op("mul", b, else_g.constant(
+    else_g.output("out", else_g.op("multiply", b, else_g.constant(
         "two", np.float32(2))))
     (picked,) = g.if_then_else(flag, then_g, else_g, inputs=[y])
 

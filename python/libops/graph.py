@@ -16,6 +16,17 @@ _OP_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _INT64 = (-(1 << 63), (1 << 63) - 1)
 
 
+def _registry():
+    """The signatures ops are checked against: the loaded library's registry
+    (which holds loaded op libraries' ops) where the native module is there,
+    else op_signatures.json, generated from libops' own registry."""
+    try:
+        from .ops import _table
+        return _table()
+    except ImportError:
+        return _signatures.signatures()
+
+
 def fnv1a64(name):
     """FNV-1a 64 hash of the name's UTF-8 bytes: the custom-op hash."""
     h = 0xcbf29ce484222325
@@ -102,7 +113,10 @@ class _Scope:
                  "i": [_int64(v, "i_args") for v in i_args],
                  "b": [bool(v) for v in b_args],
                  "d": [self.root.dtype(d) for d in d_args]}
-        _signatures.resolve(op_name, kwargs, lists, self.root.dtype)
+        table = _registry()
+        _signatures.resolve(op_name, kwargs, lists, self.root.dtype, table)
+        # Checked now, where the mistake is made, rather than when the file loads.
+        _signatures.check_call(op_name, len(inputs), num_outputs, table)
         return self._node(("custom", op_name), inputs, name, device,
                           num_outputs=num_outputs,
                           t_args=lists["t"],
@@ -263,8 +277,10 @@ class Graph(_Scope):
         return sub
 
     def dtype(self, d):
-        """DType code of a numpy dtype or name ("float32", "bfloat16")."""
-        name = "bfloat16" if str(d) == "bfloat16" else np.dtype(d).name
+        """DType code of a numpy dtype or name ("float32", "bfloat16"; "float"
+        is float32 and "double" float64, as in ONNX and C)."""
+        aliases = {"float": "float32", "double": "float64", "bfloat16": "bfloat16"}
+        name = aliases[d] if isinstance(d, str) and d in aliases else np.dtype(d).name
         code = getattr(self.fb.DType.DType, name.upper(), None)
         if code is None:
             raise ValueError(f"dtype {d!r} has no libops DType")

@@ -1,7 +1,9 @@
 """Keyword arguments for custom ops, from the registry's op signatures.
 
 op_signatures.json beside this file is generated from the op registry
-(``ops-run --list-ops --format json``; tests_cpu checks that it matches).
+(``ops-run --list-ops --format json``; tests_cpu checks that it matches); the
+graph builder reads it. ``libops.ops`` reads the loaded library's registry
+instead (``table``), which also holds the ops of loaded op libraries.
 Each op's args have a name, a kind (t, i, b, d), a position among the args
 of that kind, a default and, for enumerated ints, named choices. This module
 turns ``g.op("conv2d", x, w, kH=3, kW=3, ..., data_format="NHWC")`` into the
@@ -22,12 +24,7 @@ def signatures():
     global _SIGNATURES
     if _SIGNATURES is None:
         with open(_PATH, encoding="utf-8") as f:
-            ops = json.load(f)
-        table = dict(ops)
-        for sig in ops.values():
-            for alias in sig["aliases"]:
-                table[alias] = sig
-        _SIGNATURES = table
+            _SIGNATURES = table_from_json(f.read())
     return _SIGNATURES
 
 
@@ -54,15 +51,26 @@ def _value(op, spec, v, dtype):
     return float(v)
 
 
-def resolve(op, kwargs, lists, dtype):
+def table_from_json(text):
+    """{op name: signature}, aliases included, from the registry's JSON."""
+    ops = json.loads(text)
+    table = dict(ops)
+    for sig in ops.values():
+        for alias in sig["aliases"]:
+            table[alias] = sig
+    return table
+
+
+def resolve(op, kwargs, lists, dtype, table=None):
     """Fills `lists` ({kind: list of positional args}) from keyword `kwargs`.
 
-    ``dtype`` converts a dtype name for d args. Raises ValueError naming the
+    ``dtype`` converts a dtype name for d args; ``table`` is the signature
+    table to read (default: op_signatures.json). Raises ValueError naming the
     op and the arg for an unknown op or arg, an arg given twice (by position
     and by name), or a required arg left out before one that is given."""
     if not kwargs:
         return lists
-    sig = signatures().get(op)
+    sig = (table if table is not None else signatures()).get(op)
     if sig is None:
         raise ValueError(f"{op}: keyword args need the op's signature, and no op '{op}' is in "
                          f"op_signatures.json (regenerate it with ops-run --list-ops --format json)")
@@ -88,3 +96,29 @@ def resolve(op, kwargs, lists, dtype):
             out.append(_value(op, before, before["default"], dtype))
         out.extend(_value(op, spec, x, dtype) for x in values)
     return lists
+
+
+def check_call(op, n_inputs, n_outputs, table=None):
+    """Checks a call of `op` against its signature: the op exists and takes
+    `n_inputs` inputs and `n_outputs` outputs. (Its args are checked by the
+    library, which also takes libnd4j's spellings: bools given as t args and
+    the like.) Raises ValueError naming the op; returns the signature."""
+    table = table if table is not None else signatures()
+    sig = table.get(op)
+    if sig is None:
+        import difflib
+        close = difflib.get_close_matches(op, list(table), n=3)
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise ValueError(f"no op named '{op}' is registered{hint}")
+    ins = sig["inputs"]
+    variadic = any(i["variadic"] for i in ins)
+    lo = sum(1 for i in ins if not i["optional"])
+    hi = None if variadic else len(ins)
+    if n_inputs < lo or (hi is not None and n_inputs > hi):
+        want = f"at least {lo}" if hi is None else (str(lo) if lo == hi else f"{lo} to {hi}")
+        names = ", ".join(i["name"] + ("..." if i["variadic"] else "?" if i["optional"] else "") for i in ins)
+        raise ValueError(f"{op}: takes {want} inputs ({names}), got {n_inputs}")
+    outs = sig["outputs"]
+    if not any(o["variadic"] for o in outs) and n_outputs > len(outs):
+        raise ValueError(f"{op}: has {len(outs)} outputs, {n_outputs} asked for")
+    return sig

@@ -1,0 +1,148 @@
+"""InferenceSession: ONNX and builder models, inputs and outputs, threads."""
+import threading
+
+import numpy as np
+import pytest
+
+import libops
+
+
+def relu_graph(dtype="float32", shape=(-1, 3)):
+    g = libops.Graph()
+    x = g.placeholder("x", dtype, list(shape))
+    g.output("y", g.op("relu", x))
+    return g.to_bytes()
+
+
+def test_an_onnx_model_as_exporters_write_it(golden):
+    # Symbolic batch, a Shape-computed flatten into a matmul: ONNX Runtime's
+    # outputs are the goldens (tools/gen_goldens_onnx_exported.py).
+    sess = libops.InferenceSession(golden("onnx_exported", "view_batch_flatten.onnx"))
+    assert [i.name for i in sess.inputs] == ["x"]
+    assert isinstance(sess.inputs[0].shape[0], str)  # the symbolic batch, by its name
+    for s in ("s0", "s1"):
+        x = np.load(golden("onnx_exported", f"view_batch_flatten.{s}.in0.npy"))
+        want = np.load(golden("onnx_exported", f"view_batch_flatten.{s}.out0.npy"))
+        [y] = sess.run({"x": x})
+        np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-6)
+
+
+def test_a_builder_model_and_named_outputs():
+    g = libops.Graph()
+    x = g.placeholder("x", "float", [-1, 4])  # "float" is float32, as in ONNX
+    w = g.constant("w", np.arange(8, dtype=np.float32).reshape(4, 2))
+    logits = g.op("matmul", x, w)
+    g.output("logits", logits)
+    g.output("probs", g.op("softmax", logits, axis=1))
+    sess = libops.InferenceSession(g.to_bytes(), threads=1, profiling=True)
+    assert [o.name for o in sess.outputs] == ["logits", "probs"]
+    assert sess.inputs[0].dtype == np.float32
+    xv = np.array([[1, 0, -1, 2], [0.5, 0.5, 0.5, 0.5]], np.float32)
+    logits_v, probs_v = sess.run({"x": xv})
+    want = xv @ np.arange(8, dtype=np.float32).reshape(4, 2)
+    np.testing.assert_allclose(logits_v, want, rtol=1e-6)
+    e = np.exp(want - want.max(axis=1, keepdims=True))
+    [p] = sess.run({"x": xv}, outputs=["probs"])
+    np.testing.assert_allclose(p, e / e.sum(axis=1, keepdims=True), rtol=1e-6)
+    assert "matmul" in sess.profile()
+    with pytest.raises(KeyError, match="no output named 'nope'"):
+        sess.run({"x": xv}, outputs=["nope"])
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                                   "float16", "float32", "float64"])
+def test_every_dtype_round_trips(dtype):
+    g = libops.Graph()
+    x = g.placeholder("x", dtype, [-1])
+    g.output("y", g.op("reshape", x, shape=[-1, 2]))
+    sess = libops.InferenceSession(g.to_bytes())
+    a = (np.arange(6) % 3).astype(dtype)
+    [y] = sess.run({"x": a})
+    assert y.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(y, a.reshape(3, 2))
+
+
+def test_bfloat16_crosses_as_ml_dtypes():
+    ml = pytest.importorskip("ml_dtypes")
+    sess = libops.InferenceSession(relu_graph("bfloat16", [-1]))
+    a = np.array([-1.5, 0.0, 2.25], ml.bfloat16)
+    [y] = sess.run({"x": a})
+    assert y.dtype == ml.bfloat16
+    np.testing.assert_array_equal(y.astype(np.float32), [0.0, 0.0, 2.25])
+
+
+def test_strided_and_empty_inputs():
+    sess = libops.InferenceSession(relu_graph())
+    base = np.arange(-12, 12, dtype=np.float32).reshape(6, 4)
+    view = base[::2, 1:]  # rows 0, 2, 4; columns 1..3: strided, read in place
+    [y] = sess.run({"x": view})
+    np.testing.assert_array_equal(y, np.maximum(view, 0))
+    flipped = base[::-1, :3]  # a negative stride: copied first
+    [y] = sess.run({"x": flipped})
+    np.testing.assert_array_equal(y, np.maximum(flipped, 0))
+    [y] = sess.run({"x": np.zeros((0, 3), np.float32)})
+    assert y.shape == (0, 3)
+
+
+def test_outputs_are_the_engines_memory_and_inputs_are_not_copied():
+    # An identity graph's output is its input's memory: the input was read
+    # in place. The package copies such an output (the engine does not own
+    # the caller's array), so the result does not share it.
+    g = libops.Graph()
+    x = g.placeholder("x", "float32", [-1])
+    g.output("same", x)
+    g.output("doubled", g.op("add", x, x))
+    sess = libops.InferenceSession(g.to_bytes())
+    a = np.arange(4, dtype=np.float32)
+    same, doubled = sess.run({"x": a})
+    np.testing.assert_array_equal(same, a)
+    assert not np.shares_memory(same, a)
+    # The computed output is a view of the engine's buffer, owned by it.
+    assert not doubled.flags["OWNDATA"] and doubled.base is not None
+    np.testing.assert_array_equal(doubled, 2 * a)
+    del sess  # the arrays outlive the session
+    np.testing.assert_array_equal(doubled, 2 * a)
+
+
+def test_errors_name_what_went_wrong():
+    sess = libops.InferenceSession(relu_graph())
+    with pytest.raises(libops.DtypeError, match="float64"):
+        sess.run({"x": np.zeros((2, 3), np.float64)})
+    with pytest.raises(libops.InvalidArgumentError, match="has no input 'z' \\(inputs: x\\)"):
+        sess.run({"z": np.zeros((2, 3), np.float32)})
+    with pytest.raises(libops.ShapeError):
+        sess.run({"x": np.zeros((2, 4), np.float32)})
+    with pytest.raises(libops.IOError_, match="cannot open"):
+        libops.InferenceSession("/nonexistent/model.onnx")
+    with pytest.raises(libops.InvalidGraphError):
+        libops.InferenceSession(b"not a graph at all, just some bytes")
+    with pytest.raises(ValueError, match="object"):
+        sess.run({"x": np.array([None, None])})
+    with pytest.raises(libops.InvalidArgumentError, match="unknown device 'tpu'"):
+        libops.InferenceSession(relu_graph(), device="tpu")
+    assert issubclass(libops.ShapeError, libops.Error)
+
+
+def test_eight_threads_share_one_session():
+    g = libops.Graph()
+    x = g.placeholder("x", "float32", [-1, 64])
+    w = g.constant("w", (np.arange(64 * 64, dtype=np.float32).reshape(64, 64) % 7 - 3) / 8)
+    g.output("y", g.op("matmul", g.op("relu", x), w))
+    sess = libops.InferenceSession(g.to_bytes(), threads=1)
+    wv = (np.arange(64 * 64, dtype=np.float32).reshape(64, 64) % 7 - 3) / 8
+    failures = []
+
+    def worker(seed):
+        rng = np.random.default_rng(seed)
+        for _ in range(20):
+            xv = rng.standard_normal((5, 64)).astype(np.float32)
+            [y] = sess.run({"x": xv})
+            if not np.allclose(y, np.maximum(xv, 0) @ wv, rtol=1e-4, atol=1e-4):
+                failures.append(seed)
+
+    threads = [threading.Thread(target=worker, args=(s,)) for s in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
