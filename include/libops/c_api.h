@@ -28,6 +28,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* Exported from libops.so (built with hidden visibility). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 /* The version of this header (CMakeLists.txt checks that they agree). */
 #define OPS_VERSION_MAJOR 0
@@ -195,6 +199,10 @@ ops_status_t ops_registry_reference(const char* format, const char** out);
 /* Problems found while ops registered (duplicates); count, then messages. */
 int ops_registry_error_count(void);
 const char* ops_registry_error(int index);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -35,6 +35,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* Exported from libops.so (built with hidden visibility). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 typedef struct ops_graph ops_graph_t;
 typedef struct ops_graph_session ops_graph_session_t;
@@ -176,6 +180,10 @@ ops_status_t ops_graph_session_profile_node(const ops_graph_session_t* session, 
 ops_status_t ops_graph_session_profile_table(const ops_graph_session_t* session, const char** out);
 /* Chrome trace JSON (chrome://tracing, Perfetto) of the last run. */
 ops_status_t ops_graph_session_write_trace(const ops_graph_session_t* session, const char* path);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

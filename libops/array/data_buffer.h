@@ -19,6 +19,8 @@
 // needed, is one atomic load.
 #pragma once
 
+#include "libops/core/api.h"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +29,8 @@
 #include <mutex>
 
 #include "libops/core/device.h"
+
+LIBOPS_API_BEGIN
 
 namespace libops {
 
@@ -113,3 +117,5 @@ class DataBuffer {
 };
 
 }  // namespace libops
+
+LIBOPS_API_END

@@ -3,11 +3,15 @@
 // lets a custom op on tiny arrays run in a fraction of a microsecond.
 #pragma once
 
+#include "libops/core/api.h"
+
 #include <cstdint>
 #include <initializer_list>
 #include <string>
 
 #include "libops/c_types.h"
+
+LIBOPS_API_BEGIN
 
 namespace libops {
 
@@ -69,3 +73,5 @@ class Dims {
 };
 
 }  // namespace libops
+
+LIBOPS_API_END

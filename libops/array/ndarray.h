@@ -9,6 +9,8 @@
 // what shape inference works on.
 #pragma once
 
+#include "libops/core/api.h"
+
 #include <initializer_list>
 #include <memory>
 
@@ -17,6 +19,8 @@
 #include "libops/array/shape.h"
 #include "libops/core/dtype.h"
 #include "libops/core/status.h"
+
+LIBOPS_API_BEGIN
 
 namespace libops {
 
@@ -136,3 +140,5 @@ inline Status sync_for_kernel(Device d, std::initializer_list<const NDArray*> in
 }
 
 }  // namespace libops
+
+LIBOPS_API_END

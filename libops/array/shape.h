@@ -6,11 +6,15 @@
 // leading dimension counts as 1. A 0 extent broadcasts only against 0 or 1.
 #pragma once
 
+#include "libops/core/api.h"
+
 #include <string>
 
 #include "libops/array/dims.h"
 #include "libops/core/dtype.h"
 #include "libops/core/status.h"
+
+LIBOPS_API_BEGIN
 
 namespace libops {
 
@@ -53,3 +57,5 @@ bool strides_fit(const Dims& shape);
 bool broadcasts_to_shape(const Dims& a, const Dims& target);
 
 }  // namespace libops
+
+LIBOPS_API_END

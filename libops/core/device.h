@@ -8,11 +8,15 @@
 // the machine does not have ("no CUDA device").
 #pragma once
 
+#include "libops/core/api.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "libops/core/status.h"
+
+LIBOPS_API_BEGIN
 
 namespace libops {
 
@@ -68,3 +72,5 @@ const DeviceRuntime* device_runtime(DeviceType type);
 Status check_device(Device d);
 
 }  // namespace libops
+
+LIBOPS_API_END

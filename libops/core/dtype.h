@@ -26,6 +26,8 @@
 //     every value below 2^63).
 #pragma once
 
+#include "libops/core/api.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -33,6 +35,8 @@
 
 #include "libops/c_types.h"
 #include "libops/core/half.h"
+
+LIBOPS_API_BEGIN
 
 namespace libops {
 
@@ -129,3 +133,5 @@ decltype(auto) dispatch_compute(ComputeType c, F&& f) {
 }
 
 }  // namespace libops
+
+LIBOPS_API_END

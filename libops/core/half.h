@@ -23,6 +23,10 @@
 #include <immintrin.h>
 #endif
 
+#include "libops/core/api.h"
+
+LIBOPS_API_BEGIN
+
 namespace libops {
 
 namespace detail {
@@ -256,5 +260,7 @@ static_assert(std::is_trivially_copyable_v<float16> && std::is_trivially_copyabl
 static_assert(std::is_standard_layout_v<float16> && std::is_standard_layout_v<bfloat16>);
 
 }  // namespace libops
+
+LIBOPS_API_END
 
 #endif  // LIBOPS_CORE_HALF_H

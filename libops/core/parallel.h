@@ -8,6 +8,10 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "libops/core/api.h"
+
+LIBOPS_API_BEGIN
+
 namespace libops {
 
 int get_num_threads();
@@ -84,3 +88,5 @@ void parallel_team(int threads, F&& f) {
 void team_barrier();
 
 }  // namespace libops
+
+LIBOPS_API_END

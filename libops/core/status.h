@@ -10,6 +10,10 @@
 
 #include "libops/c_types.h"
 
+#include "libops/core/api.h"
+
+LIBOPS_API_BEGIN
+
 namespace libops {
 
 enum class StatusCode : int {
@@ -74,6 +78,8 @@ class [[nodiscard]] Status {
 };
 
 }  // namespace libops
+
+LIBOPS_API_END
 
 #define LIBOPS_CONCAT_INNER(a, b) a##b
 #define LIBOPS_CONCAT(a, b) LIBOPS_CONCAT_INNER(a, b)

@@ -13,6 +13,10 @@
 #include "libops/core/status.h"
 #include "libops/ops/op_signature.h"
 
+#include "libops/core/api.h"
+
+LIBOPS_API_BEGIN
+
 namespace libops {
 
 // Scratch memory an op allocates with ALLOCATE and frees with RELEASE (or
@@ -159,3 +163,5 @@ class Context {
 };
 
 }  // namespace libops
+
+LIBOPS_API_END

@@ -41,6 +41,10 @@
 #include "libops/ops/op_signature.h"
 #include "libops/ops/type_set.h"
 
+#include "libops/core/api.h"
+
+LIBOPS_API_BEGIN
+
 namespace libops {
 
 enum class OpKind { kOp, kConfigurable, kReduction, kCustom, kBoolean };
@@ -125,6 +129,8 @@ class DeclarableOp {
 };
 
 }  // namespace libops
+
+LIBOPS_API_END
 
 // ---------------------------------------------------------------------------
 // Macros: thin sugar over a class, a registrar and a function body.

@@ -43,6 +43,10 @@
 #include "libops/core/dtype.h"
 #include "libops/core/status.h"
 
+#include "libops/core/api.h"
+
+LIBOPS_API_BEGIN
+
 namespace libops {
 
 class NDArray;
@@ -198,3 +202,5 @@ Status check_args_against_inputs(const OpSignature& sig, const char* op_name, co
                                  const NDArray* const* inputs, int n_inputs);
 
 }  // namespace libops
+
+LIBOPS_API_END

@@ -10,6 +10,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "libops/core/api.h"
+
+LIBOPS_API_BEGIN
+
 namespace libops {
 
 class DeclarableOp;
@@ -58,3 +62,5 @@ struct OpAliasRegistrar {
 };
 
 }  // namespace libops
+
+LIBOPS_API_END

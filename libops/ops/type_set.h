@@ -9,6 +9,10 @@
 
 #include "libops/core/dtype.h"
 
+#include "libops/core/api.h"
+
+LIBOPS_API_BEGIN
+
 namespace libops {
 
 class TypeSet {
@@ -46,3 +50,5 @@ inline constexpr TypeSet kIndex = {DataType::kInt32, DataType::kInt64};
 }  // namespace types
 
 }  // namespace libops
+
+LIBOPS_API_END

@@ -27,6 +27,15 @@ for f in lib/libops.so include/libops/c_api.h include/libops/ops/declarable_op.h
   [ -e "$prefix/$f" ] || fail "the install lacks $f"
 done
 
+step "libops.so exports the C API and the op headers' C++ alone (Note [Exported symbols])"
+if command -v nm >/dev/null; then
+  exported=$(nm -D --defined-only -C "$prefix/lib/libops.so" | awk '{ $1 = ""; $2 = ""; print }')
+  echo "$exported" | grep -q "^  *ops_graph_run$" || fail "ops_graph_run is not exported"
+  echo "$exported" | grep -q "libops::OpRegistry::instance()" || fail "OpRegistry::instance is not exported"
+  inside=$(echo "$exported" | grep -E "libops::(graph|onnx|legacy|blas|loops|capi)::" | head -3)
+  [ -z "$inside" ] || fail "internal symbols are exported: $inside"
+fi
+
 step "examples/ with find_package(libops CONFIG)"
 generator=""
 command -v ninja >/dev/null && generator="-G Ninja"
