@@ -1187,43 +1187,10 @@ namespace {
 // Note [Graph rewrites], constant folding: runs `node` (all inputs
 // constants) on the CPU; its outputs in `outputs`. False when it cannot be
 // folded (a random op, an error, an output too large to keep).
-bool run_on_constants(const Body& body, const Node& node, const std::vector<const NDArray*>& in,
-                      std::vector<NDArray>& outputs) {
+bool run_on_constants(const Node& node, const std::vector<const NDArray*>& in, std::vector<NDArray>& outputs) {
   constexpr int64_t kMaxFoldedBytes = int64_t{64} << 20;
-  outputs.clear();
-  if (node.kind == NodeKind::kCustom) {
-    if (node.op == nullptr || std::string_view(node.op->name()).rfind("random", 0) == 0) return false;
-    Context ctx(node.op->name());
-    for (const NDArray* a : in) ctx.add_input(const_cast<NDArray*>(a));  // ops only read their inputs
-    ctx.args() = node.args;
-    ctx.set_device(Device::cpu());
-    if (!node.op->execute(ctx).is_ok() || ctx.num_outputs() != node.num_outputs) return false;
-    for (int k = 0; k < ctx.num_outputs(); ++k) outputs.push_back(*ctx.output(k));
-  } else if (node.kind == NodeKind::kLegacy) {
-    if (node.group == OPS_RANDOM || in.empty() || in.size() > 2) return false;
-    TensorShape shapes[2];
-    for (size_t k = 0; k < in.size(); ++k) shapes[k] = in[k]->desc();
-    TensorShape out;
-    NDArray z;
-    if (!legacy_output_shape(node, shapes, static_cast<int>(in.size()), out).is_ok() ||
-        !NDArray::create(out.dtype, out.dims, 'c', z).is_ok())
-      return false;
-    legacy::LegacyCall call;
-    call.group = node.group;
-    call.num = node.num;
-    call.x = in[0];
-    call.y = in.size() > 1 ? in[1] : nullptr;
-    call.z = &z;
-    call.axes = node.axes.data();
-    call.n_axes = static_cast<int>(node.axes.size());
-    call.extra = node.extra;
-    call.device = Device::cpu();
-    if (!legacy::exec(call).is_ok()) return false;
-    outputs.push_back(z);
-  } else {
-    return false;
-  }
-  (void)body;
+  Context ctx(node.op != nullptr ? node.op->name() : "legacy");
+  if (!run_node_on_cpu(node, in, kMaxFoldedBytes, ctx, outputs)) return false;
   for (const NDArray& o : outputs)
     if (o.length() * static_cast<int64_t>(o.element_size()) > kMaxFoldedBytes || !o.has_data()) return false;
   return true;
@@ -1248,7 +1215,7 @@ bool fold_constant_nodes(Body& body, std::vector<std::string>& log) {
       in.push_back(&body.constants[it->second]);
     }
     std::vector<NDArray> outputs;
-    if (!all_constant || !run_on_constants(body, n, in, outputs)) {
+    if (!all_constant || !run_on_constants(n, in, outputs)) {
       kept.push_back(std::move(n));
       continue;
     }

@@ -334,38 +334,7 @@ bool compute_values(const Node& node, Context& ctx, const std::vector<const NDAr
     out.push_back(std::move(v));
     return true;
   }
-  if (node.kind == NodeKind::kCustom) {
-    if (std::string_view(node.op->name()).rfind("random", 0) == 0) return false;
-    ctx.clear();
-    for (const NDArray* a : in) ctx.add_input(const_cast<NDArray*>(a));  // ops only read their inputs
-    ctx.args() = node.args;
-    ctx.set_device(Device::cpu());
-    if (!node.op->execute(ctx).is_ok() || ctx.num_outputs() != node.num_outputs) return false;
-    for (int k = 0; k < ctx.num_outputs(); ++k) out.push_back(*ctx.output(k));
-    ctx.clear();
-    return true;
-  }
-  if (node.kind != NodeKind::kLegacy || node.group == OPS_RANDOM || in.empty() || in.size() > 2) return false;
-  TensorShape shapes[2];
-  for (size_t k = 0; k < in.size(); ++k) shapes[k] = in[k]->desc();
-  TensorShape z_shape;
-  NDArray z;
-  if (!legacy_output_shape(node, shapes, static_cast<int>(in.size()), z_shape).is_ok() ||
-      z_shape.dims.product() > kMaxShapeValueElements || !NDArray::create(z_shape.dtype, z_shape.dims, 'c', z).is_ok())
-    return false;
-  legacy::LegacyCall call;
-  call.group = node.group;
-  call.num = node.num;
-  call.x = in[0];
-  call.y = in.size() > 1 ? in[1] : nullptr;
-  call.z = &z;
-  call.axes = node.axes.data();
-  call.n_axes = static_cast<int>(node.axes.size());
-  call.extra = node.extra;
-  call.device = Device::cpu();
-  if (!legacy::exec(call).is_ok()) return false;
-  out.push_back(z);
-  return true;
+  return run_node_on_cpu(node, in, kMaxShapeValueElements, ctx, out);
 }
 
 Status infer_body(const Graph& graph, int b, const std::vector<ValueShape>& inputs, bool strict,
@@ -492,6 +461,46 @@ Status infer_body(const Graph& graph, int b, const std::vector<ValueShape>& inpu
 Status infer_shapes(const Graph& graph, int b, const std::vector<ValueShape>& inputs, bool strict,
                     std::vector<ValueShape>& slots, std::vector<NDArray>* values) {
   return infer_body(graph, b, inputs, strict, slots, 0, values);
+}
+
+// The one place a node runs outside a session: shape values (Note [Shape
+// values]) and constant folding (Note [Graph rewrites] in optimizer.h).
+bool run_node_on_cpu(const Node& node, const std::vector<const NDArray*>& in, int64_t max_legacy_elements,
+                     Context& ctx, std::vector<NDArray>& out) {
+  out.clear();
+  if (node.kind == NodeKind::kCustom) {
+    if (node.op == nullptr || std::string_view(node.op->name()).rfind("random", 0) == 0) return false;
+    ctx.clear();
+    for (const NDArray* a : in) ctx.add_input(const_cast<NDArray*>(a));  // ops only read their inputs
+    ctx.args() = node.args;
+    ctx.set_device(Device::cpu());
+    const bool ran = node.op->execute(ctx).is_ok() && ctx.num_outputs() == node.num_outputs;
+    if (ran)
+      for (int k = 0; k < ctx.num_outputs(); ++k) out.push_back(*ctx.output(k));
+    ctx.clear();
+    return ran;
+  }
+  if (node.kind != NodeKind::kLegacy || node.group == OPS_RANDOM || in.empty() || in.size() > 2) return false;
+  TensorShape shapes[2];
+  for (size_t k = 0; k < in.size(); ++k) shapes[k] = in[k]->desc();
+  TensorShape z_shape;
+  NDArray z;
+  if (!legacy_output_shape(node, shapes, static_cast<int>(in.size()), z_shape).is_ok() ||
+      z_shape.dims.product() > max_legacy_elements || !NDArray::create(z_shape.dtype, z_shape.dims, 'c', z).is_ok())
+    return false;
+  legacy::LegacyCall call;
+  call.group = node.group;
+  call.num = node.num;
+  call.x = in[0];
+  call.y = in.size() > 1 ? in[1] : nullptr;
+  call.z = &z;
+  call.axes = node.axes.data();
+  call.n_axes = static_cast<int>(node.axes.size());
+  call.extra = node.extra;
+  call.device = Device::cpu();
+  if (!legacy::exec(call).is_ok()) return false;
+  out.push_back(z);
+  return true;
 }
 
 }  // namespace libops::graph

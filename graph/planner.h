@@ -75,6 +75,14 @@ Status infer_shapes(const Graph& graph, int body, const std::vector<ValueShape>&
 //     given, else x's when it is a float type, else float32.
 Status legacy_output_shape(const Node& node, const TensorShape* inputs, int n_inputs, TensorShape& out);
 
+// Runs `node` once on the CPU over `in` (every input holding data), with
+// `ctx` as the custom op's context: its outputs, or false for a random op,
+// control flow, an error, or a legacy output of more than
+// `max_legacy_elements`. Shape values (Note [Shape values]) and constant
+// folding (optimizer.cpp) run nodes through it.
+bool run_node_on_cpu(const Node& node, const std::vector<const NDArray*>& in, int64_t max_legacy_elements,
+                     Context& ctx, std::vector<NDArray>& out);
+
 // The number of inputs a legacy group takes: exactly `min` .. `max`.
 void legacy_arity(ops_legacy_group_t group, int& min_inputs, int& max_inputs);
 

@@ -134,6 +134,20 @@ def compare(name, got, want):
     return None
 
 
+def run_ops_run(args):
+    """Runs ops-run; None when it succeeded, else ("fail", its first error line)."""
+    try:
+        p = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return "fail", f"timed out after {TIMEOUT_S} s"
+    if p.returncode != 0:
+        msg = first_line(p.stderr)
+        if p.returncode < 0:
+            msg = f"CRASH (signal {-p.returncode}): {msg}"
+        return "fail", msg
+    return None
+
+
 def run_test(ops_run, test_dir):
     """Returns (status, message): status 'pass' or 'fail'."""
     model = os.path.join(test_dir, "model.onnx")
@@ -165,15 +179,9 @@ def run_test(ops_run, test_dir):
             out_dir = os.path.join(tmp, "out")
             os.mkdir(out_dir)
             args += ["--output-dir", out_dir]
-            try:
-                p = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                return "fail", f"timed out after {TIMEOUT_S} s"
-            if p.returncode != 0:
-                msg = first_line(p.stderr)
-                if p.returncode < 0:
-                    msg = f"CRASH (signal {-p.returncode}): {msg}"
-                return "fail", msg
+            failed = run_ops_run(args)
+            if failed:
+                return failed
             for k, (name, _) in enumerate(outs):
                 kind, _, want = read_pb(os.path.join(ds_dir, f"output_{k}.pb"))
                 if kind != "tensor":
@@ -210,12 +218,9 @@ def run_light_model(ops_run, model):
         out_dir = os.path.join(tmp, "out")
         os.mkdir(out_dir)
         args += ["--output-dir", out_dir]
-        try:
-            p = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            return "fail", f"timed out after {TIMEOUT_S} s"
-        if p.returncode != 0:
-            return "fail", (f"CRASH (signal {-p.returncode}): " if p.returncode < 0 else "") + first_line(p.stderr)
+        failed = run_ops_run(args)
+        if failed:
+            return failed
         for k, o in enumerate(m.graph.output):
             t = onnx.TensorProto()
             with open(f"{prefix}_output_{k}.pb", "rb") as f:

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "golden_util.h"
+#include "onnx_golden_manifest.h"
 #include "graph/executor.h"
 #include "graph/onnx/onnx_import.h"
 #include "libops/c_graph.h"
@@ -26,35 +27,9 @@ namespace {
 
 const std::string kDir = std::string(LIBOPS_GOLDEN_DIR) + "/onnx/";
 
-struct OnnxCase {
-  std::string name;
-  int n_in = 0, n_out = 0;
-  double rtol = 1e-5, atol = 1e-6;
-};
+using OnnxCase = test::OnnxGoldenCase;
 
-void PrintTo(const OnnxCase& c, std::ostream* os) { *os << c.name; }
-
-std::vector<OnnxCase> load_cases() {
-  std::vector<OnnxCase> v;
-  std::ifstream in(kDir + "MANIFEST");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream ss(line);
-    OnnxCase c;
-    ss >> c.name;
-    for (std::string tok; ss >> tok;) {
-      const size_t eq = tok.find('=');
-      const std::string key = tok.substr(0, eq), val = tok.substr(eq + 1);
-      if (key == "in") c.n_in = std::stoi(val);
-      else if (key == "out") c.n_out = std::stoi(val);
-      else if (key == "rtol") c.rtol = std::stod(val);
-      else if (key == "atol") c.atol = std::stod(val);
-    }
-    v.push_back(c);
-  }
-  return v;
-}
+std::vector<OnnxCase> load_cases() { return test::load_onnx_manifest(kDir); }
 
 std::vector<uint8_t> read_bytes(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
