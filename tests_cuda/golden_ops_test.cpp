@@ -43,6 +43,17 @@ TEST(CudaGoldenOps, EveryCaseMatchesNumpyOnTheGpu) {
   }
 }
 
+// The ops added with their CUDA kernels in the ONNX work (cast_low_precision,
+// linear_attention) and those whose device path is a copy (bitcast, fold with
+// its list as an input) are in the manifests the GPU test above compares, so
+// none of them goes untested on a GPU.
+TEST(CudaGoldenOps, TheNewOpsAreComparedOnTheGpu) {
+  std::map<std::string, int> n;
+  for (const test::ManifestCase& c : all_cases()) ++n[c.op];
+  for (const char* op : {"cast_low_precision", "linear_attention", "bitcast", "fold"})
+    EXPECT_GE(n[op], 5) << op << " has too few cases in the manifests";
+}
+
 // Runs without a GPU: each op of the manifest declares a device path.
 TEST(CudaGoldenOps, EveryOpRunsOnDevices) {
   std::map<std::string, int> n;

@@ -4,20 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "c_check.h"
 #include "libops/c_api.h"
 
-static int passed = 0, failed = 0;
-
-#define CHECK(cond)                                                         \
-  do {                                                                      \
-    if (cond) {                                                             \
-      ++passed;                                                             \
-    } else {                                                                \
-      ++failed;                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s (last error: %s)\n",         \
-              __FILE__, __LINE__, #cond, ops_last_error());                 \
-    }                                                                       \
-  } while (0)
 
 static void test_add_broadcast(void) {
   const int64_t sx[2] = {2, 3}, sy[1] = {3};

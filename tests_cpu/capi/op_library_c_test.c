@@ -8,20 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "c_check.h"
 #include "libops/c_api.h"
 #include "libops/c_graph.h"
 
-static int passed = 0, failed = 0;
-
-#define CHECK(cond)                                                                                  \
-  do {                                                                                               \
-    if (cond) {                                                                                      \
-      ++passed;                                                                                      \
-    } else {                                                                                         \
-      ++failed;                                                                                      \
-      fprintf(stderr, "%s:%d: check failed: %s (last error: %s)\n", __FILE__, __LINE__, #cond, ops_last_error()); \
-    }                                                                                                \
-  } while (0)
 
 int main(void) {
   ops_op_t* op = NULL;
