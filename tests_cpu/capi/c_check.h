@@ -1,4 +1,4 @@
-/* CHECK for the plain C test programs (tests_cpu/capi/*.c): counts what
+/* CHECK for the plain C test programs (the .c files of tests_cpu/capi): counts what
  * passed and failed, and on a failure prints the condition with the last
  * libops error; each program's main returns failed == 0. */
 #ifndef LIBOPS_TESTS_C_CHECK_H
