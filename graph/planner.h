@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "graph/graph.h"
+#include "libops/ops/context.h"
 
 namespace libops::graph {
 
