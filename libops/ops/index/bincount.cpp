@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "libops/legacy/ops/reduce_ops.h"
+#include "libops/ops/data_sized.h"
 #include "libops/ops/index/index_call.h"
 #include "libops/ops/reduce/reduce_common.h"
 
@@ -32,8 +33,8 @@ Status bincount_length(Context& block, int64_t& length) {
   }
   length = std::max<int64_t>(top == INT64_MAX ? INT64_MAX : top + 1, INT_ARG(0));
   if (INT_ARG(1) >= 0) length = std::min<int64_t>(length, INT_ARG(1));
-  REQUIRE_TRUE(length <= (int64_t{1} << 36), OPS_ERR_SHAPE, "the counts would have %lld bins; at most 2^36",
-               static_cast<long long>(length));
+  // Past minlength the length comes from the data (Note [Outputs sized by data]).
+  if (length > INT_ARG(0)) RETURN_IF_ERROR(check_data_sized(block, "the largest id in x", top, length, 1));
   if (block.num_inputs() > 1)
     REQUIRE_TRUE(block.input(1)->shape() == x.shape(), OPS_ERR_SHAPE, "weights%s must have x%s's shape",
                  block.input(1)->shape().str().c_str(), x.shape().str().c_str());
@@ -66,7 +67,9 @@ CUSTOM_OP_IMPL(bincount, -1, 1, false, 0, 0) {
     RETURN_IF_ERROR(NDArray::scalar(ct, 1.0, one));
     RETURN_IF_ERROR(assign_on_device(block, w, one));
   }
-  RETURN_IF_ERROR(dense_on_device(block, x, x.dtype(), id));
+  // The row kernels read int32 or 64-bit ids; narrower ones are widened.
+  const DataType id_type = x.dtype() == DataType::kInt32 || x.dtype() == DataType::kUInt64 ? x.dtype() : DataType::kInt64;
+  RETURN_IF_ERROR(dense_on_device(block, x, id_type, id));
   IndexedRows d;
   d.k = 1;
   d.dims[0] = length;

@@ -36,9 +36,19 @@ inline Status bad_index_error(const Context& block, const NDArray& indices, cons
                      first_indexed_dim + static_cast<int>(k), x.shape().str().c_str());
 }
 
+// The row kernels read indices as int32 or 64-bit integers; a caller that
+// hands them another dtype gets an error, not a misread buffer.
+inline Status check_index_dtype(const Context& block, const NDArray& indices) {
+  const DataType t = indices.dtype();
+  if (t == DataType::kInt32 || t == DataType::kInt64 || t == DataType::kUInt64) return Status::ok();
+  return block.error(StatusCode::kInternal, "indices of dtype %s reached the row kernels (int32 or int64 expected)",
+                     dtype_name(t));
+}
+
 // z = the gathered rows; x and z dense, of one dtype; indices dense.
 inline Status run_gather_rows(const Context& block, const IndexedRows& d, const NDArray& x, const NDArray& indices,
                               NDArray& z, int64_t& bad) {
+  RETURN_IF_ERROR(check_index_dtype(block, indices));
   if (block.device().is_cpu()) {
     RETURN_IF_ERROR(with_op_name(block, gather_rows_cpu(d, x, indices, z, &bad)));
     z.buffer()->mark_host_written();
@@ -52,6 +62,7 @@ inline Status run_gather_rows(const Context& block, const IndexedRows& d, const 
 // z (dense, a scatter compute dtype) combined with updates (dense, z's dtype).
 inline Status run_scatter_rows(const Context& block, const IndexedRows& d, ScatterMode mode, const NDArray& indices,
                                const NDArray& updates, NDArray& z, int64_t& bad) {
+  RETURN_IF_ERROR(check_index_dtype(block, indices));
   if (block.device().is_cpu()) {
     RETURN_IF_ERROR(with_op_name(block, scatter_rows_cpu(d, mode, indices, updates, z, &bad)));
     z.buffer()->mark_host_written();
