@@ -11,6 +11,7 @@
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 namespace libops {
@@ -130,12 +131,28 @@ void free_host(void* p, size_t bytes) {
   std::free(p);
 }
 
+// The machine's physical memory in bytes (SIZE_MAX where unknown). A
+// request past it is refused at once: it cannot be filled without the OOM
+// killer or swap, and sanitizer allocators abort on such sizes instead of
+// returning null (a huge size argument to irfft, repeat and the like).
+size_t physical_memory_bytes() {
+  static const size_t bytes = [] {
+#if defined(__linux__)
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page > 0) return static_cast<size_t>(pages) * static_cast<size_t>(page);
+#endif
+    return SIZE_MAX;
+  }();
+  return bytes;
+}
+
 // `bytes` (> 0) of host memory aligned to kAlignment, or nullptr.
 void* allocate_host(size_t bytes) {
   const int64_t count = g_host_allocations.fetch_add(1, std::memory_order_relaxed) + 1;
   if (g_fail_at.load(std::memory_order_relaxed) == count) return nullptr;
   const size_t cap = g_fail_over.load(std::memory_order_relaxed);
   if (cap != 0 && bytes > cap) return nullptr;
+  if (bytes > physical_memory_bytes()) return nullptr;
   const size_t align = bytes >= kHugeMin ? kHugePage : kAlignment;
   const size_t rounded = rounded_size(bytes);
   if (rounded < bytes) return nullptr;  // overflow

@@ -18,6 +18,7 @@
 #include "libops/legacy/ops/binary_bool_ops.h"
 #include "libops/legacy/ops/binary_ops.h"
 #include "libops/legacy/ops/reduce_ops.h"
+#include "libops/ops/data_sized.h"
 #include "libops/ops/index/index_call.h"
 #include "libops/ops/legacy_steps.h"
 #include "libops/ops/reduce/reduce_common.h"
@@ -93,9 +94,14 @@ class SegmentOp final : public DeclarableOp {
     for (int k = 0; k < ids.rank(); ++k)
       REQUIRE_TRUE(ids.dim(k) == x.dim(k), OPS_ERR_SHAPE, "ids%s must be a prefix of x%s's shape",
                    ids.shape().str().c_str(), x.shape().str().c_str());
+    int64_t row = 1;
+    for (int k = ids.rank(); k < x.rank(); ++k) row *= x.dim(k);
     if (def_.sorted) {
-      RETURN_IF_ERROR(max_of(block, ids, num));
-      num += 1;
+      int64_t top = 0;
+      RETURN_IF_ERROR(max_of(block, ids, top));
+      // Note [Outputs sized by data]; INT64_MAX is refused before + 1 overflows.
+      RETURN_IF_ERROR(check_data_sized(block, "the largest segment id", top, top == INT64_MAX ? top : top + 1, row));
+      num = top + 1;
     } else {
       num = block.i_arg(0);
       if (block.num_inputs() > 2) {
@@ -109,8 +115,7 @@ class SegmentOp final : public DeclarableOp {
     d.k = 1;
     d.dims[0] = num;
     d.count = ids.length();
-    d.row = 1;
-    for (int k = ids.rank(); k < x.rank(); ++k) d.row *= x.dim(k);
+    d.row = row;
     // Sorted ids are checked to be >= 0 first (validate_and_execute), so
     // kError never sees one counting from the end.
     d.out_of_range = def_.sorted ? OutOfRange::kError : OutOfRange::kDropNegative;

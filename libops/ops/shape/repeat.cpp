@@ -5,7 +5,6 @@
 // One count r: x seen as [..., n, 1, ...] broadcast into z seen as
 // [..., n, r, ...], a single copy. Per-position counts: one broadcast copy
 // per position of the axis. Copies run on the call's device.
-#include <numeric>
 #include <vector>
 
 #include "libops/ops/declarable_op.h"
@@ -77,7 +76,17 @@ DECLARE_SHAPE_FN(repeat) {
   RETURN_IF_ERROR(ops::repeat_counts(block, axis, counts));
   const NDArray* x = INPUT_VARIABLE(0);
   Dims out = x->shape();
-  out[axis] = counts.size() == 1 ? x->dim(axis) * counts[0] : std::accumulate(counts.begin(), counts.end(), int64_t{0});
+  // Counts come from the caller: their total must not overflow.
+  int64_t extent = 0;
+  bool overflow = false;
+  if (counts.size() == 1) {
+    overflow = __builtin_mul_overflow(x->dim(axis), counts[0], &extent);
+  } else {
+    for (int64_t r : counts) overflow = overflow || __builtin_add_overflow(extent, r, &extent);
+  }
+  REQUIRE_TRUE(!overflow, OPS_ERR_SHAPE, "repeats would make axis %d of x%s longer than 2^63 - 1", axis,
+               x->shape().str().c_str());
+  out[axis] = extent;
   shapes.push_back(TensorShape{x->dtype(), out, 'c'});
   return Status::ok();
 }
