@@ -129,6 +129,9 @@ bool fold_batchnorm(Body& body, BodyIndex& index, size_t bn_pos, std::vector<uin
   Node* producer = sole_producer(body, index, dropped, x, bn, "conv2d");
   if (producer == nullptr || producer->num_outputs != 1 || producer->args.i.size() < 11) return false;
   Node& conv = *producer;
+  // A residual (input 3) is added before the batchnorm, which would scale
+  // it too: no fold (the fold keeps inputs 0 to 2 only).
+  if (conv.inputs.size() > 3) return false;
   // An activation the conv2d applies comes before the batchnorm: no fold.
   if (conv.args.i.size() > 12 && conv.args.i[12] != 0) return false;
 
@@ -269,6 +272,19 @@ class Matcher {
     const NDArray* a = index_.constant(body_, slot);
     return a != nullptr && a->rank() == 1 && a->length() > 1 && is_float(a->dtype());
   }
+  // The dtype the planner inferred for `slot`; kInvalid where it is not
+  // known.
+  DataType dtype(int32_t slot) const {
+    const size_t s = static_cast<size_t>(slot);
+    return s < body_.static_shapes.size() ? body_.static_shapes[s].dtype : DataType::kInvalid;
+  }
+  // Whether a fused op that computes in x's dtype gives the dtype node `n`
+  // gave: a float32 x with float64 constants (the Python builder's default
+  // for Python floats) computes in float64 when left unfused.
+  bool keeps_dtype(int32_t x, const Node& n) const {
+    const DataType t = dtype(x);
+    return t != DataType::kInvalid && t == dtype(n.first_output);
+  }
   // The input of a binary node other than the one at `k`.
   static int32_t other(const Node& n, int k) { return n.inputs[static_cast<size_t>(1 - k)]; }
   size_t position(const Node* n) const { return static_cast<size_t>(n - body_.nodes.data()); }
@@ -352,6 +368,8 @@ Status fuse_layer_norm(Body& body, BodyIndex& index, size_t pos, std::vector<uin
         const Node* mean = sub ? m.node(sub->inputs[1], "reduce_mean", 1) : nullptr;
         if (!mean_over_last_axis(mean) || mean->inputs[0] != sub->inputs[0]) continue;
         const int32_t x = sub->inputs[0];
+        const DataType gamma_t = index.constant(body, gamma)->dtype(), beta_t = index.constant(body, beta)->dtype();
+        if (!m.keeps_dtype(x, n) || gamma_t != m.dtype(x) || beta_t != m.dtype(x)) continue;
         OpArgs args;
         args.i = {-1};
         args.t = {eps};
@@ -456,9 +474,9 @@ Status fuse_gelu(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>&
       if (inner == nullptr) continue;
       for (int j = 0; j < 2; ++j) {
         const int32_t xt = one_plus_tanh(inner->inputs[static_cast<size_t>(j)], tanh_nodes);
-        if (xt >= 0 && xt == Matcher::other(*inner, j)) return tanh_gelu(xt, inner);
+        if (xt >= 0 && xt == Matcher::other(*inner, j) && m.keeps_dtype(xt, n)) return tanh_gelu(xt, inner);
         const int32_t x = one_plus_erf(inner->inputs[static_cast<size_t>(j)], add, erf, scaled);
-        if (x < 0 || x != Matcher::other(*inner, j)) continue;
+        if (x < 0 || x != Matcher::other(*inner, j) || !m.keeps_dtype(x, n)) continue;
         log.push_back(str_format("%snode %u '%s' and 5 nodes before it (a decomposed gelu) became gelu",
                                  body.where.c_str(), n.id, n.name.c_str()));
         return replace_node(body, index, n, "gelu", {x}, OpArgs{}, {inner, add, erf, scaled}, dropped);
@@ -470,9 +488,9 @@ Status fuse_gelu(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>&
     for (int j = 0; j < 2; ++j) {
       if (!m.scalar_is(half->inputs[static_cast<size_t>(j)], 0.5)) continue;
       const int32_t xt = one_plus_tanh(b, tanh_nodes);
-      if (xt >= 0 && xt == Matcher::other(*half, j)) return tanh_gelu(xt, half);
+      if (xt >= 0 && xt == Matcher::other(*half, j) && m.keeps_dtype(xt, n)) return tanh_gelu(xt, half);
       const int32_t x = one_plus_erf(b, add, erf, scaled);
-      if (x < 0 || x != Matcher::other(*half, j)) continue;
+      if (x < 0 || x != Matcher::other(*half, j) || !m.keeps_dtype(x, n)) continue;
       log.push_back(str_format("%snode %u '%s' and 5 nodes before it (a decomposed gelu) became gelu",
                                body.where.c_str(), n.id, n.name.c_str()));
       return replace_node(body, index, n, "gelu", {x}, OpArgs{}, {half, add, erf, scaled}, dropped);
@@ -653,6 +671,7 @@ class LayoutRewrite {
           conv.args.i.resize(14);
           conv.args.i[9] = 2;
           conv.args.i[13] = target_.lanes;
+          RETURN_IF_ERROR(convert_residual(i));
           RETURN_IF_ERROR(convert_back(i, channels));
           ++converted;
           continue;
@@ -662,6 +681,7 @@ class LayoutRewrite {
       RETURN_IF_ERROR(add_to(body_.nodes[i].inputs[0], i, in));
       body_.nodes[i].inputs[0] = in;
       body_.nodes[i].args.i[static_cast<size_t>(fmt)] = target_.blocked ? 2 : 1;
+      RETURN_IF_ERROR(convert_residual(i));
       RETURN_IF_ERROR(convert_back(i, channels));
       ++converted;
     }
@@ -840,6 +860,17 @@ class LayoutRewrite {
   Status add_to(int32_t slot, size_t anchor, int32_t& out) {
     if (target_.blocked) return add_conversion(to_op_, slot, {target_.lanes}, anchor, "/to_nchwc", out);
     return add_conversion(to_op_, slot, {kToNhwc, kToNhwc + 4}, anchor, "/to_nhwc", out);
+  }
+
+  // A conv2d's residual (input 3) is added to its output, so it takes the
+  // output's layout too (step 3 cancels the conversion where the residual
+  // came out of that layout).
+  Status convert_residual(size_t i) {
+    if (!is_op(body_.nodes[i], "conv2d") || body_.nodes[i].inputs.size() < 4) return Status::ok();
+    int32_t r = -1;
+    RETURN_IF_ERROR(add_to(body_.nodes[i].inputs[3], i, r));
+    body_.nodes[i].inputs[3] = r;
+    return Status::ok();
   }
 
   // Node i's output is now NHWC / NCHWc (of `channels` channels): its
@@ -1150,8 +1181,18 @@ Status optimize_planned_body(Body& body, std::vector<std::string>& log, bool& ch
   if (body.static_shapes.size() != static_cast<size_t>(body.num_slots)) return Status::ok();
   BodyIndex index(body);
   std::vector<uint8_t> dropped(body.nodes.size(), 0);
+  // Decomposed layer norms and gelus: here, where the dtypes are known
+  // (the fused op computes in x's dtype; Matcher::keeps_dtype).
+  const size_t before = log.size();
+  for (size_t p = 0; p < body.nodes.size(); ++p) {
+    if (dropped[p]) continue;
+    RETURN_IF_ERROR(fuse_layer_norm(body, index, p, dropped, log));
+    RETURN_IF_ERROR(fuse_gelu(body, index, p, dropped, log));
+  }
+  changed = log.size() != before;
   for (size_t p = 0; p < body.nodes.size(); ++p)
-    changed |= fuse_residual_add(body, index, p, dropped, log) || fuse_bias_add(body, index, p, dropped, log);
+    if (!dropped[p])
+      changed |= fuse_residual_add(body, index, p, dropped, log) || fuse_bias_add(body, index, p, dropped, log);
   // relu(conv + residual) and relu(x W + b): the activation joins the
   // conv2d or matmul too.
   if (changed)
@@ -1254,13 +1295,6 @@ Status optimize_body(Body& body, const LayoutChoice& choice, std::vector<std::st
     if (is_op(body.nodes[p], "batchnorm")) changed |= fold_batchnorm(body, index, p, dropped, replaced, log);
   for (size_t p = 0; p < body.nodes.size(); ++p)
     if (!dropped[p]) changed |= fuse_activation(body, index, p, dropped, log);
-  const size_t before = log.size();
-  for (size_t p = 0; p < body.nodes.size(); ++p) {
-    if (dropped[p]) continue;
-    RETURN_IF_ERROR(fuse_layer_norm(body, index, p, dropped, log));
-    RETURN_IF_ERROR(fuse_gelu(body, index, p, dropped, log));
-  }
-  changed |= log.size() != before;
 
   if (changed) {
     std::vector<Node> kept;

@@ -58,6 +58,7 @@ struct ConvBnGraph {
   bool gamma = true, beta = true;
   bool mean_is_input = false;  // a placeholder: nothing to fold
   bool conv_also_output = false;
+  bool residual = false;        // conv2d's input 3, added before the batchnorm
   int64_t conv_activation = 0;  // conv2d's own activation arg
   DataType dtype = DataType::kFloat32;
 
@@ -69,7 +70,11 @@ struct ConvBnGraph {
     const Dims ws = nhwc ? Dims{3, 3, 3, 5} : Dims{5, 3, 3, 3};
     Ref w = m.constant("w", make(dtype, ws, ramp(45 * 3, 0.4, 0.1)));
     std::vector<Ref> conv_in = {x, w};
-    if (conv_bias) conv_in.push_back(m.constant("b", make(dtype, {5}, ramp(5, 0.5, 0.3))));
+    if (conv_bias || residual) conv_in.push_back(m.constant("b", make(dtype, {5}, ramp(5, 0.5, 0.3))));
+    if (residual) {
+      const Dims zs = nhwc ? Dims{2, 6, 7, 5} : Dims{2, 5, 6, 7};
+      conv_in.push_back(m.constant("r", make(dtype, zs, ramp(zs.product(), 2.0, 0.4))));
+    }
     NodeArgs ca;
     ca.i = {3, 3, 1, 1, 1, 1, 1, 1, 0, nhwc ? 1 : 0, nhwc ? 0 : 1, 1, conv_activation};
     Ref c = m.op("conv2d", conv_in, ca, "conv1");
@@ -209,6 +214,36 @@ TEST(GraphRewrites, LeavesWhatItCannotFold) {
   ConvBnGraph activated;
   activated.conv_activation = 1;  // batchnorm(relu(conv)): the relu comes first
   expect_fold(activated, false);
+
+  // batchnorm(conv + b + r) would scale r too; the fold once dropped r.
+  for (bool nhwc : {false, true}) {
+    ConvBnGraph with_residual;
+    with_residual.residual = true;
+    with_residual.nhwc = nhwc;
+    expect_fold(with_residual, false);
+  }
+}
+
+// A conv2d given its residual (input 3) by the graph, not by the rewrite,
+// of C == H == W: the layout rewrite converts the residual with input 0
+// (it once stayed NCHW and was added transposed, silently).
+TEST(GraphRewrites, ConvertsAGivenResidualToTheConvsLayout) {
+  GraphBuilder g;
+  auto& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, 8, 8, 8});
+  NodeArgs a;
+  a.i = {3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0};
+  Ref w = m.constant("w", make(DataType::kFloat32, {8, 8, 3, 3}, ramp(8 * 8 * 9, 0.2, 0.1)));
+  Ref b = m.constant("b", make(DataType::kFloat32, {8}, ramp(8, 0.5, 0.3)));
+  Ref r = m.constant("r", make(DataType::kFloat32, {1, 8, 8, 8}, ramp(512, 3.0, 0.7)));
+  Ref c1 = m.op("conv2d", {x, w, b, r}, a, "conv1");
+  m.output("y", m.op("conv2d", {c1, w, b}, a, "conv2"));  // two window ops: the rewrite has a chain to convert
+  NDArray xv = make(DataType::kFloat32, {1, 8, 8, 8}, ramp(512, 1.0, 0.0));
+  auto rewritten = expect_same_outputs(g.finish(), xv, 1e-4, GraphLayout::kNhwc);
+  ASSERT_TRUE(rewritten);
+  int permutes = 0;
+  for (const Node& n : rewritten->main().nodes) permutes += n.op_label == "permute" ? 1 : 0;
+  EXPECT_EQ(permutes, 3) << "x and r to NHWC, the output back";
 }
 
 // A residual block of an NCHW network: conv -> relu -> maxpool -> conv,
@@ -544,11 +579,11 @@ TEST(GraphRewrites, FusesClipsThatAreReluOrRelu6) {
 // LayerNormalization and GELU as exporters decompose them: the loader
 // rewrites them into layer_norm and gelu, with the same outputs. `square`
 // picks how (x - mean)^2 is written; `half_first` which GELU order.
-std::vector<uint8_t> decomposed_block(int square, bool half_first) {
+std::vector<uint8_t> decomposed_block(int square, bool half_first, DataType constants = DataType::kFloat32) {
   GraphBuilder g;
   auto& m = g.main();
   Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3, 8});
-  auto scalar = [&](const char* name, double v) { return m.constant(name, make(DataType::kFloat32, {}, {v})); };
+  auto scalar = [&](const char* name, double v) { return m.constant(name, make(constants, {}, {v})); };
   NodeArgs last;
   last.i = {-1};
   last.b = {true};
@@ -560,8 +595,8 @@ std::vector<uint8_t> decomposed_block(int square, bool half_first) {
   Ref var = m.op("reduce_mean", {sq}, last, "var");
   Ref sd = m.op("sqrt", {m.op("add", {scalar("eps", 1e-5), var}, {}, "add_eps")}, {}, "sd");
   Ref norm = m.op("divide", {xc, sd}, {}, "norm");
-  Ref gamma = m.constant("gamma", make(DataType::kFloat32, {8}, ramp(8, 0.5, 1.0)));
-  Ref beta = m.constant("beta", make(DataType::kFloat32, {8}, ramp(8, 0.3, 2.0)));
+  Ref gamma = m.constant("gamma", make(constants, {8}, ramp(8, 0.5, 1.0)));
+  Ref beta = m.constant("beta", make(constants, {8}, ramp(8, 0.3, 2.0)));
   Ref ln = m.op("add", {beta, m.op("multiply", {norm, gamma}, {}, "scale")}, {}, "ln");
   // gelu(ln)
   Ref e = m.op("erf", {m.op("divide", {ln, scalar("sqrt2", std::sqrt(2.0))}, {}, "div")}, {}, "erf");
@@ -586,6 +621,19 @@ TEST(GraphRewrites, FusesDecomposedLayerNormAndGelu) {
       EXPECT_NE(g->rewrites()[0].find("(a decomposed layer norm) became layer_norm"), std::string::npos) << g->rewrites()[0];
       EXPECT_NE(g->rewrites()[1].find("(a decomposed gelu) became gelu"), std::string::npos) << g->rewrites()[1];
     }
+}
+
+// float32 x with float64 constants computes in float64 when unfused; a
+// fused layer_norm would give float32, so it is not fused. The gelu after
+// it reads that float64 value with float64 constants: fused, in float64.
+TEST(GraphRewrites, LeavesDecompositionsWhoseConstantsWidenTheDtype) {
+  NDArray x = make(DataType::kFloat32, {2, 3, 8}, ramp(48, 2.0, 0.3));
+  const std::vector<uint8_t> bytes = decomposed_block(1, true, DataType::kFloat64);
+  auto g = expect_same_outputs(bytes, x, 1e-5);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(count_ops(*g, "layer_norm"), 0);
+  EXPECT_EQ(count_ops(*g, "gelu"), 1);
+  EXPECT_EQ(load_and_run(bytes, true, x).out.dtype(), DataType::kFloat64);
 }
 
 // GELU's tanh form as GPT-2's exports write it, x^3 three ways (`cube`: 0
