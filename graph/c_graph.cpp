@@ -107,7 +107,7 @@ extern "C" int ops_graph_output_count(const ops_graph_t* graph) {
   return graph ? static_cast<int>(graph->graph->main().outputs.size()) : 0;
 }
 
-extern "C" ops_status_t ops_graph_input_info(const ops_graph_t* graph, int index, ops_value_info_t* out) {
+extern "C" ops_status_t ops_graph_input_info(const ops_graph_t* graph, int index, ops_value_info_t* out) try {
   CHECK_NOT_NULL(graph, "ops_graph_input_info: graph");
   CHECK_NOT_NULL(out, "ops_graph_input_info: out");
   const auto& inputs = graph->graph->main().inputs;
@@ -116,9 +116,11 @@ extern "C" ops_status_t ops_graph_input_info(const ops_graph_t* graph, int index
                         inputs.size());
   fill_info(inputs[static_cast<size_t>(index)].shape, inputs[static_cast<size_t>(index)].name, out);
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
-extern "C" ops_status_t ops_graph_input_dim_name(const ops_graph_t* graph, int index, int dim, const char** out) {
+extern "C" ops_status_t ops_graph_input_dim_name(const ops_graph_t* graph, int index, int dim, const char** out) try {
   CHECK_NOT_NULL(graph, "ops_graph_input_dim_name: graph");
   CHECK_NOT_NULL(out, "ops_graph_input_dim_name: out");
   *out = nullptr;
@@ -134,9 +136,11 @@ extern "C" ops_status_t ops_graph_input_dim_name(const ops_graph_t* graph, int i
   static const std::string kNone;
   *out = static_cast<size_t>(dim) < in.dim_names.size() ? in.dim_names[static_cast<size_t>(dim)].c_str() : kNone.c_str();
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
-extern "C" ops_status_t ops_graph_output_info(const ops_graph_t* graph, int index, ops_value_info_t* out) {
+extern "C" ops_status_t ops_graph_output_info(const ops_graph_t* graph, int index, ops_value_info_t* out) try {
   CHECK_NOT_NULL(graph, "ops_graph_output_info: graph");
   CHECK_NOT_NULL(out, "ops_graph_output_info: out");
   const auto& outputs = graph->graph->main().outputs;
@@ -145,22 +149,26 @@ extern "C" ops_status_t ops_graph_output_info(const ops_graph_t* graph, int inde
                         outputs.size());
   fill_info(outputs[static_cast<size_t>(index)].shape, outputs[static_cast<size_t>(index)].name, out);
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
-extern "C" ops_status_t ops_graph_config(const ops_graph_t* graph, const char** device, int* threads, bool* profiling) {
+extern "C" ops_status_t ops_graph_config(const ops_graph_t* graph, const char** device, int* threads, bool* profiling) try {
   CHECK_NOT_NULL(graph, "ops_graph_config: graph");
   const auto& c = graph->graph->config();
   if (device) *device = c.device.c_str();
   if (threads) *threads = c.threads;
   if (profiling) *profiling = c.profiling;
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
 extern "C" int ops_graph_rewrite_count(const ops_graph_t* graph) {
   return graph ? static_cast<int>(graph->graph->rewrites().size()) : 0;
 }
 
-extern "C" ops_status_t ops_graph_rewrite(const ops_graph_t* graph, int index, const char** out) {
+extern "C" ops_status_t ops_graph_rewrite(const ops_graph_t* graph, int index, const char** out) try {
   CHECK_NOT_NULL(graph, "ops_graph_rewrite: graph");
   CHECK_NOT_NULL(out, "ops_graph_rewrite: out");
   const auto& lines = graph->graph->rewrites();
@@ -169,6 +177,8 @@ extern "C" ops_status_t ops_graph_rewrite(const ops_graph_t* graph, int index, c
                         lines.size());
   *out = lines[static_cast<size_t>(index)].c_str();
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
 extern "C" ops_status_t ops_graph_session_create(const ops_graph_t* graph, ops_graph_session_t** out) {
@@ -185,28 +195,34 @@ extern "C" ops_status_t ops_graph_session_create(const ops_graph_t* graph, ops_g
 
 extern "C" void ops_graph_session_free(ops_graph_session_t* session) { delete session; }
 
-extern "C" ops_status_t ops_graph_session_set_profiling(ops_graph_session_t* session, bool on) {
+extern "C" ops_status_t ops_graph_session_set_profiling(ops_graph_session_t* session, bool on) try {
   CHECK_NOT_NULL(session, "ops_graph_session_set_profiling: session");
   session->session.set_profiling(on);
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
-extern "C" ops_status_t ops_graph_session_set_threads(ops_graph_session_t* session, int threads) {
+extern "C" ops_status_t ops_graph_session_set_threads(ops_graph_session_t* session, int threads) try {
   CHECK_NOT_NULL(session, "ops_graph_session_set_threads: session");
   if (threads < 0)
     return report_error(StatusCode::kInvalidArgument, "ops_graph_session_set_threads: threads is %d; 0 or more",
                         threads);
   session->session.set_threads(threads);
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
-extern "C" ops_status_t ops_graph_session_set_seed(ops_graph_session_t* session, uint64_t seed) {
+extern "C" ops_status_t ops_graph_session_set_seed(ops_graph_session_t* session, uint64_t seed) try {
   CHECK_NOT_NULL(session, "ops_graph_session_set_seed: session");
   session->session.set_seed(seed);
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
-extern "C" ops_status_t ops_graph_session_set_loop_limit(ops_graph_session_t* session, int64_t max_iterations) {
+extern "C" ops_status_t ops_graph_session_set_loop_limit(ops_graph_session_t* session, int64_t max_iterations) try {
   CHECK_NOT_NULL(session, "ops_graph_session_set_loop_limit: session");
   if (max_iterations < 0)
     return report(Status::error(StatusCode::kInvalidArgument,
@@ -214,15 +230,19 @@ extern "C" ops_status_t ops_graph_session_set_loop_limit(ops_graph_session_t* se
                                 static_cast<long long>(max_iterations)));
   session->session.set_loop_limit(max_iterations);
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
-extern "C" ops_status_t ops_graph_session_cancel(ops_graph_session_t* session) {
+extern "C" ops_status_t ops_graph_session_cancel(ops_graph_session_t* session) try {
   CHECK_NOT_NULL(session, "ops_graph_session_cancel: session");
   session->session.cancel();
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
-extern "C" ops_status_t ops_graph_session_set_device(ops_graph_session_t* session, const char* device) {
+extern "C" ops_status_t ops_graph_session_set_device(ops_graph_session_t* session, const char* device) try {
   CHECK_NOT_NULL(session, "ops_graph_session_set_device: session");
   CHECK_NOT_NULL(device, "ops_graph_session_set_device: device");
   libops::Device d;
@@ -231,6 +251,8 @@ extern "C" ops_status_t ops_graph_session_set_device(ops_graph_session_t* sessio
   if (!s.is_ok()) return report(s.with_prefix("ops_graph_session_set_device: "));
   session->session.set_device(d);
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
 extern "C" ops_status_t ops_graph_run(ops_graph_session_t* session, const char* const* names,
@@ -310,11 +332,13 @@ extern "C" ops_status_t ops_graph_session_output(const ops_graph_session_t* sess
 }
 
 extern "C" ops_status_t ops_graph_session_last_run(const ops_graph_session_t* session, int64_t* run_ns,
-                                                   int64_t* peak_bytes) {
+                                                   int64_t* peak_bytes) try {
   CHECK_NOT_NULL(session, "ops_graph_session_last_run: session");
   if (run_ns) *run_ns = session->session.profile().run_ns;
   if (peak_bytes) *peak_bytes = session->session.profile().peak_bytes;
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
 extern "C" int ops_graph_session_profile_count(const ops_graph_session_t* session) {

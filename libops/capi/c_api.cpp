@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdarg>
 #include <cstring>
 #include <deque>
 #include <exception>
@@ -16,6 +17,7 @@
 
 #include "libops/array/ndarray.h"
 #include "libops/capi/c_api_internal.h"
+#include "libops/core/log.h"
 #include "libops/core/parallel.h"
 #include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
@@ -34,28 +36,41 @@ namespace libops::capi {
 
 namespace {
 thread_local std::string g_last_error;
+// Where even the message could not be stored (out of memory), this fixed
+// text stands for it: reporting an error must not throw across the C API.
+thread_local const char* g_fixed_error = nullptr;
+
+void keep_message(const char* fmt, va_list args) noexcept {
+  try {
+    g_last_error = str_vformat(fmt, args);
+    g_fixed_error = nullptr;
+  } catch (...) {
+    g_last_error.clear();
+    g_fixed_error = "out of memory (while recording an error message)";
+  }
 }
+}  // namespace
 
-const char* last_error_cstr() { return g_last_error.c_str(); }
+const char* last_error_cstr() { return g_fixed_error != nullptr ? g_fixed_error : g_last_error.c_str(); }
 
-ops_status_t report(const Status& s) {
+ops_status_t report(const Status& s) noexcept {
   if (s.is_ok()) {
-    if (!g_last_error.empty()) g_last_error.clear();
+    g_last_error.clear();
+    g_fixed_error = nullptr;
     return OPS_OK;
   }
-  g_last_error = s.message();
-  return static_cast<ops_status_t>(s.code());
+  return report_error(s.code(), "%s", s.message().c_str());
 }
 
-ops_status_t report_error(StatusCode code, const char* fmt, ...) {
+ops_status_t report_error(StatusCode code, const char* fmt, ...) noexcept {
   va_list args;
   va_start(args, fmt);
-  g_last_error = str_vformat(fmt, args);
+  keep_message(fmt, args);
   va_end(args);
   return static_cast<ops_status_t>(code);
 }
 
-ops_status_t report_exception() {
+ops_status_t report_exception() noexcept {
   try {
     throw;
   } catch (const std::bad_alloc&) {
@@ -103,7 +118,7 @@ libops::Device& thread_device() {
 }
 }  // namespace
 
-extern "C" ops_status_t ops_set_device(const char* device) {
+extern "C" ops_status_t ops_set_device(const char* device) try {
   CHECK_NOT_NULL(device, "ops_set_device: device");
   libops::Device d;
   Status s = libops::Device::parse(device, d);
@@ -111,6 +126,8 @@ extern "C" ops_status_t ops_set_device(const char* device) {
   if (!s.is_ok()) return report(s.with_prefix("ops_set_device: "));
   thread_device() = d;
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 extern "C" int ops_get_num_threads(void) { return libops::get_num_threads(); }
 
@@ -246,42 +263,52 @@ extern "C" void ops_array_list_free(ops_array_t** arrays, int count) {
   std::free(arrays);
 }
 
-extern "C" ops_status_t ops_array_dtype(const ops_array_t* a, ops_dtype_t* out) {
+extern "C" ops_status_t ops_array_dtype(const ops_array_t* a, ops_dtype_t* out) try {
   CHECK_NOT_NULL(a, "ops_array_dtype: array");
   CHECK_NOT_NULL(out, "ops_array_dtype: out");
   *out = static_cast<ops_dtype_t>(a->array.dtype());
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
-extern "C" ops_status_t ops_array_rank(const ops_array_t* a, int* out) {
+extern "C" ops_status_t ops_array_rank(const ops_array_t* a, int* out) try {
   CHECK_NOT_NULL(a, "ops_array_rank: array");
   CHECK_NOT_NULL(out, "ops_array_rank: out");
   *out = a->array.rank();
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
-extern "C" ops_status_t ops_array_shape(const ops_array_t* a, int64_t* out) {
+extern "C" ops_status_t ops_array_shape(const ops_array_t* a, int64_t* out) try {
   CHECK_NOT_NULL(a, "ops_array_shape: array");
   if (a->array.rank() > 0) CHECK_NOT_NULL(out, "ops_array_shape: out");
   for (int i = 0; i < a->array.rank(); ++i) out[i] = a->array.dim(i);
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
-extern "C" ops_status_t ops_array_strides(const ops_array_t* a, int64_t* out) {
+extern "C" ops_status_t ops_array_strides(const ops_array_t* a, int64_t* out) try {
   CHECK_NOT_NULL(a, "ops_array_strides: array");
   if (a->array.rank() > 0) CHECK_NOT_NULL(out, "ops_array_strides: out");
   for (int i = 0; i < a->array.rank(); ++i) out[i] = a->array.strides()[i];
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
-extern "C" ops_status_t ops_array_length(const ops_array_t* a, int64_t* out) {
+extern "C" ops_status_t ops_array_length(const ops_array_t* a, int64_t* out) try {
   CHECK_NOT_NULL(a, "ops_array_length: array");
   CHECK_NOT_NULL(out, "ops_array_length: out");
   *out = a->array.length();
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
-extern "C" ops_status_t ops_array_data(const ops_array_t* a, void** out) {
+extern "C" ops_status_t ops_array_data(const ops_array_t* a, void** out) try {
   CHECK_NOT_NULL(a, "ops_array_data: array");
   CHECK_NOT_NULL(out, "ops_array_data: out");
   // The caller reads or writes through the pointer: the host copy must be
@@ -293,6 +320,8 @@ extern "C" ops_status_t ops_array_data(const ops_array_t* a, void** out) {
   }
   *out = a->array.data();
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
 extern "C" ops_status_t ops_array_copy_to(const ops_array_t* a, void* dst, size_t bytes) {
@@ -412,6 +441,18 @@ Status fill_context(Context& ctx, DeclarableOp* op, ops_array_t* const* inputs, 
   return Status::ok();
 }
 
+// One line per op call through the C API at LIBOPS_LOG_LEVEL=trace: the
+// op, its inputs and outputs (or its error).
+void trace_call(const Context& ctx, const Status& s) {
+  if (!libops::log_enabled(libops::LogLevel::kTrace)) return;
+  std::string in, out;
+  for (int i = 0; i < ctx.num_inputs(); ++i)
+    in += (i ? ", " : "") + (ctx.input(i) != nullptr ? ctx.input(i)->desc().str() : std::string("null"));
+  for (int i = 0; s.is_ok() && i < ctx.num_outputs(); ++i)
+    out += (i ? ", " : "") + (ctx.output(i) != nullptr ? ctx.output(i)->desc().str() : std::string("null"));
+  log_trace("op call: %s(%s) -> %s", ctx.op_name(), in.c_str(), s.is_ok() ? out.c_str() : s.message().c_str());
+}
+
 Context& thread_context() {
   thread_local Context ctx;
   return ctx;
@@ -436,27 +477,34 @@ ops_status_t exec_op(DeclarableOp* op, ops_array_t* const* inputs, int n_inputs,
     s = ctx.error(StatusCode::kInvalidArgument,
                   "no outputs given: pass arrays of the shapes the op gives, set inplace, or call ops_op_exec_alloc");
   if (s.is_ok()) s = op->execute(ctx);
+  trace_call(ctx, s);
   return report(s);
 }
 
 ops_status_t exec_op_alloc(DeclarableOp* op, ops_array_t* const* inputs, int n_inputs, const ops_args_t* args,
                            ops_array_t*** outputs, int* n_outputs) {
-  CHECK_NOT_NULL(outputs, "outputs");
-  CHECK_NOT_NULL(n_outputs, "n_outputs");
+  // Every message names the op, as fill_context's and the op's own do.
+  if (outputs == nullptr)
+    return report_error(StatusCode::kNullPointer, "%s: outputs is null (the allocated outputs are returned there)",
+                        op->name());
+  if (n_outputs == nullptr)
+    return report_error(StatusCode::kNullPointer, "%s: n_outputs is null (the output count is returned there)",
+                        op->name());
   *outputs = nullptr;
   *n_outputs = 0;
   Context& ctx = thread_context();
   Status s = fill_context(ctx, op, inputs, n_inputs, nullptr, 0, args);
   if (s.is_ok()) s = op->execute(ctx);
+  trace_call(ctx, s);
   if (!s.is_ok()) return report(s);
   const int n = ctx.num_outputs();
   auto** list = static_cast<ops_array_t**>(std::calloc(static_cast<size_t>(n > 0 ? n : 1), sizeof(ops_array_t*)));
-  if (list == nullptr) return report_error(StatusCode::kOutOfMemory, "out of memory");
+  if (list == nullptr) return report_error(StatusCode::kOutOfMemory, "%s: out of memory for the output list", op->name());
   for (int i = 0; i < n; ++i) {
     list[i] = new (std::nothrow) ops_array_t{*ctx.output(i)};
     if (list[i] == nullptr) {
       ops_array_list_free(list, i);
-      return report_error(StatusCode::kOutOfMemory, "out of memory");
+      return report_error(StatusCode::kOutOfMemory, "%s: out of memory for output %d's handle", op->name(), i);
     }
   }
   ctx.clear();  // drop the context's references to the outputs
@@ -601,7 +649,7 @@ extern "C" ops_status_t ops_exec_random(int op_num, uint64_t seed, const ops_arr
 
 extern "C" int ops_legacy_op_count(ops_legacy_group_t group) { return libops::legacy::list_ops(group, nullptr); }
 
-extern "C" ops_status_t ops_legacy_op_info(ops_legacy_group_t group, int index, int* op_num, const char** name) {
+extern "C" ops_status_t ops_legacy_op_info(ops_legacy_group_t group, int index, int* op_num, const char** name) try {
   const libops::legacy::LegacyOpInfo* ops = nullptr;
   int n = libops::legacy::list_ops(group, &ops);
   if (!libops::legacy::group_is_valid(group))
@@ -612,9 +660,11 @@ extern "C" ops_status_t ops_legacy_op_info(ops_legacy_group_t group, int index, 
   if (op_num) *op_num = ops[index].num;
   if (name) *name = ops[index].name;
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
-extern "C" ops_status_t ops_legacy_find(ops_legacy_group_t group, const char* name, int* op_num) {
+extern "C" ops_status_t ops_legacy_find(ops_legacy_group_t group, const char* name, int* op_num) try {
   CHECK_NOT_NULL(name, "ops_legacy_find: name");
   CHECK_NOT_NULL(op_num, "ops_legacy_find: op_num");
   int n = libops::legacy::find_op(group, name);
@@ -623,6 +673,8 @@ extern "C" ops_status_t ops_legacy_find(ops_legacy_group_t group, const char* na
                         name);
   *op_num = n;
   return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
 extern "C" const char* ops_legacy_group_name(ops_legacy_group_t group) { return libops::legacy::group_name(group); }

@@ -13,10 +13,12 @@ struct ops_array {
 namespace libops::capi {
 
 // Records `s` as this thread's last error (or clears it) and returns its code.
-ops_status_t report(const Status& s);
-ops_status_t report_error(StatusCode code, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+// Neither throws: where the message cannot be stored, a fixed text stands
+// for it.
+ops_status_t report(const Status& s) noexcept;
+ops_status_t report_error(StatusCode code, const char* fmt, ...) noexcept __attribute__((format(printf, 2, 3)));
 // Call inside a catch block: maps the active exception to a status.
-ops_status_t report_exception();
+ops_status_t report_exception() noexcept;
 const char* last_error_cstr();
 Status dims_from(const char* what, int rank, const int64_t* values, Dims& out);
 

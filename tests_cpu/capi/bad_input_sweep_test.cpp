@@ -339,6 +339,11 @@ void sweep_counts_and_nulls(const DeclarableOp& op, const Call& base) {
                          "a null input list");
   std::vector<ops_array_t*> in = raw(c.inputs);
   expect_named_failure(ops_exec_alloc(name, in.data(), -1, &a, &outs, &n), name, "a negative input count");
+  // Where the outputs go: null pointers to the list or the count.
+  expect_named_failure(ops_exec_alloc(name, in.data(), static_cast<int>(in.size()), &a, nullptr, &n), name,
+                       "a null outputs pointer");
+  expect_named_failure(ops_exec_alloc(name, in.data(), static_cast<int>(in.size()), &a, &outs, nullptr), name,
+                       "a null n_outputs pointer");
   ops_args_t bad = a;
   bad.n_i_args = -1;
   expect_named_failure(ops_exec_alloc(name, in.data(), static_cast<int>(in.size()), &bad, &outs, &n), name,

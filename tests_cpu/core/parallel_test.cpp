@@ -3,12 +3,37 @@
 // a graph session's through the C API.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <new>
 #include <thread>
 
 #include "libops/c_graph.h"
 #include "libops/core/parallel.h"
 
 namespace {
+
+// Note [Exceptions in parallel regions]: a chunk that throws (a kernel's
+// scratch vector out of memory) reaches the caller as that exception once
+// the other chunks have run; it once called std::terminate.
+TEST(ParallelFor, AnExceptionInAChunkReachesTheCaller) {
+  libops::ScopedThreads four(4);
+  std::atomic<int64_t> done{0}, thrown_at{-1};
+  EXPECT_THROW(libops::parallel_for(4000, 1,
+                                    [&](int64_t begin, int64_t end) {
+                                      if (begin == 0) {
+                                        thrown_at = end;
+                                        throw std::bad_alloc();
+                                      }
+                                      done += end - begin;
+                                    }),
+               std::bad_alloc);
+  ASSERT_GT(thrown_at.load(), 0);
+  EXPECT_EQ(done.load(), 4000 - thrown_at.load()) << "the chunks that did not throw still ran";
+  // The pool works afterwards.
+  done = 0;
+  libops::parallel_for(4000, 1, [&](int64_t begin, int64_t end) { done += end - begin; });
+  EXPECT_EQ(done.load(), 4000);
+}
 
 TEST(ThreadCounts, ScopedThreadsHoldForTheirThreadAlone) {
   libops::set_num_threads(2);
