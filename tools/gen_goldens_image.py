@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Generate the goldens of the resize, crop_and_resize, grid_sample, roi_align
-and non_max_suppression ops under tests_cpu/golden/image/ (tools/golden_manifest.py).
+and non_max_suppression ops, and of libnd4j's resize_nearest_neighbor,
+resize_bilinear and resize_bicubic (TensorFlow's kernels written out in
+numpy: tf_axis_taps), under tests_cpu/golden/image/ (tools/golden_manifest.py).
 
 Run from anywhere:  python3 tools/gen_goldens_image.py
 Needs `pip install onnx numpy` (and onnxruntime for grid_sample's bicubic
@@ -323,6 +325,77 @@ def max_roi_pool_cases():
     M.case("max_roi_pool", "f64", [x64, r64], [max_roi_pool(x64, r64, 2, 2, 1.0)], i=[2, 2], t=[1.0])
 
 
+def tf_axis_taps(n_in, n_out, mode, align, half):
+    """TensorFlow's resize kernels along one axis, written out as (index,
+    weight) lists per output index: the reference of libnd4j's
+    resize_nearest_neighbor / resize_bilinear / resize_bicubic."""
+    scale = (n_in - 1) / (n_out - 1) if align and n_out > 1 else n_in / n_out
+    taps = []
+    for o in range(n_out):
+        if mode == "nearest":
+            if align:
+                i = int(np.floor(o * scale + 0.5))  # roundf of a non-negative value
+            elif half:
+                i = max(int(np.floor((o + 0.5) * scale)), 0)
+            else:
+                i = int(np.floor(o * scale))
+            taps.append([(min(i, n_in - 1), 1.0)])
+            continue
+        c = (o + 0.5) * scale - 0.5 if half else o * scale
+        f = int(np.floor(c))
+        t = c - f
+        if mode == "linear":
+            lower, upper = max(f, 0), min(int(np.ceil(c)), n_in - 1)
+            taps.append([(lower, 1 - t), (upper, t)])
+            continue
+        a = -0.5 if half else -0.75
+
+        def keys(d):
+            d = abs(d)
+            if d <= 1:
+                return ((a + 2) * d - (a + 3)) * d * d + 1
+            return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a if d < 2 else 0.0
+        row = [(f + k, keys(t - k)) for k in (-1, 0, 1, 2)]
+        if half:  # Keys' cubic: taps outside the image weigh 0, the rest renormalized
+            row = [(i, w if 0 <= i < n_in else 0.0) for i, w in row]
+            total = sum(w for _, w in row)
+            row = [(i, w / total) for i, w in row]
+        taps.append([(min(max(i, 0), n_in - 1), w) for i, w in row])
+    return taps
+
+
+def tf_resize(images, out_hw, mode, align, half):
+    """images [N, H, W, C] -> [N, oh, ow, C] in float64."""
+    x = images.astype(np.float64)
+    ty = tf_axis_taps(x.shape[1], out_hw[0], mode, align, half)
+    tx = tf_axis_taps(x.shape[2], out_hw[1], mode, align, half)
+    z = np.zeros((x.shape[0], out_hw[0], out_hw[1], x.shape[3]))
+    for oy, rows in enumerate(ty):
+        for ox, cols in enumerate(tx):
+            for iy, wy in rows:
+                for ix, wx in cols:
+                    z[:, oy, ox, :] += wy * wx * x[:, iy, ix, :]
+    return z.astype(images.dtype)
+
+
+def tf_resize_cases():
+    """libnd4j's resize_nearest_neighbor, resize_bilinear and resize_bicubic."""
+    r = np.random.default_rng(20261129)
+    ops = {"nearest": "resize_nearest_neighbor", "linear": "resize_bilinear", "cubic": "resize_bicubic"}
+    for mode, op in ops.items():
+        for tag, align, half in (("default", False, False), ("align_corners", True, False),
+                                 ("half_pixel", False, True)):
+            for shape, out_hw, kind in (((2, 4, 5, 3), (7, 9), "up"), ((1, 9, 7, 2), (4, 3), "down")):
+                x = r.standard_normal(shape).astype(np.float32)
+                M.case(op, f"{tag}_{kind}", [x], [tf_resize(x, out_hw, mode, align, half)], i=list(out_hw),
+                       b=[align, half], rtol=1e-5, atol=1e-5)
+        # One image [H, W, C], the size as input 1.
+        x = r.standard_normal((5, 4, 2)).astype(np.float32)
+        z = tf_resize(x[None], (3, 6), mode, False, True)[0]
+        M.case(op, "one_image_size_input", [x, np.array([3, 6], np.int32)], [z], b=[False, True], rtol=1e-5,
+               atol=1e-5)
+
+
 def main():
     global M
     M = Manifest("image")
@@ -351,6 +424,7 @@ def main():
     grid_sample_cases()
     roi_align_cases()
     max_roi_pool_cases()
+    tf_resize_cases()
     M.write("tools/gen_goldens_image.py")
 
 

@@ -242,6 +242,32 @@ def bands_and_selects():
          [np.where(cf != 0, np.array([1, 2, 3, 4], np.float32), np.float32(0.5))])
 
 
+def libnd4j_calls():
+    """Calls written as libnd4j's tests write them."""
+    r = np.random.default_rng(20261129)
+    x = r.standard_normal((3, 4)).astype(np.float32) * 3
+    x[1] = 0  # a row of norm 0 stays as it is
+    for name, axes in (("all", []), ("rows", [1]), ("cols", [0])):
+        keep = tuple(axes) if axes else None
+        norm = np.sqrt((x.astype(np.float64) ** 2).sum(axis=keep, keepdims=True))
+        count = x.size / norm.size
+        for clip in (2.0, 100.0):
+            # float32 sums and divides: a few ulps from the float64 reference.
+            case("clip_by_norm", f"{name}_{int(clip)}", [x], [(x * clip / np.maximum(norm, clip)).astype(np.float32)],
+                 t=[clip], i=axes, rtol=1e-6, atol=1e-6)
+            case("clip_by_avg_norm", f"{name}_{int(clip)}", [x],
+                 [(x * clip / np.maximum(norm / count, clip)).astype(np.float32)], t=[clip], i=axes, rtol=1e-6,
+                 atol=1e-6)
+    # tile's reps as a [1, N] array, as libnd4j's tests pass them.
+    t = arange((2, 3), np.float32)
+    case("tile", "reps_row_array", [t, np.array([[2, 1]], np.int64)], [np.tile(t, (2, 1))])
+    # gather with libnd4j's bArg checkIndices; libnd4j's op name Where.
+    idx = np.array([2, 0, 2], np.int64)
+    case("gather", "libnd4j_check_indices", [t, idx], [np.take(t, idx, axis=1)], i=[1], b=[True])
+    cond = np.array([[True, False, True], [False, False, True]])
+    case("Where", "libnd4j_name", [cond, t, -t], [np.where(cond, t, -t)])
+
+
 def complex_parts():
     z = rng.uniform(-2, 2, (3, 2, 2))
     c = z[..., 0] + 1j * z[..., 1]
@@ -345,6 +371,7 @@ def main():
     bands_and_selects()
     sequences()
     blocks()
+    libnd4j_calls()
     M.write("tools/gen_goldens_shape_ops.py")
 
 

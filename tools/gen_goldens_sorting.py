@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the goldens of sort, argsort and top_k under
+"""Generate the goldens of sort, argsort, top_k and topk under
 tests_cpu/golden/sorting/ (tools/golden_manifest.py).
 
 Run from anywhere:  python3 tools/gen_goldens_sorting.py
@@ -70,9 +70,14 @@ def main():
         for largest in (True, False):
             idx = along(x, axis, lambda r: order(r, largest, nan_first=largest)[:k])
             suffix = "" if largest else "_smallest"
-            M.case("top_k", name + suffix, [x], [take(x, idx, axis), idx], i=[k, axis], b=[largest])
-    M.case("top_k", "k_input", [ints, np.array(2, np.int64)],
-           [take(ints, along(ints, -1, lambda r: order(r, True)[:2]), -1), along(ints, -1, lambda r: order(r, True)[:2])])
+            M.case("topk", name + suffix, [x], [take(x, idx, axis), idx], i=[k, axis], b=[largest])
+            if largest and axis == -1:
+                # libnd4j's top_k: i args k and needSort, always the last axis.
+                for needs_sort in (1, 0):
+                    M.case("top_k", f"{name}_sort{needs_sort}", [x], [take(x, idx, axis), idx], i=[k, needs_sort])
+    top2 = along(ints, -1, lambda r: order(r, True)[:2])
+    M.case("topk", "k_input", [ints, np.array(2, np.int64)], [take(ints, top2, -1), top2])
+    M.case("top_k", "k_input", [ints, np.array(2, np.int64)], [take(ints, top2, -1), top2])
     seq = np.array([-1.0, 0.0, 0.0, 2.5, 4.0, np.inf, np.nan])
     vals = np.array([[0.0, -5.0, 2.5], [np.nan, 10.0, np.inf]])
     for side, right in (("left", False), ("right", True)):

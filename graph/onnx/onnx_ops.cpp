@@ -1779,7 +1779,7 @@ Status map_top_k(C& c) {
     largest = c.attr_int("largest", 1) != 0;
     c.ignore_attr("sorted");  // sorted output is a valid unsorted output too
   }
-  OpCall call = c.op("top_k");
+  OpCall call = c.op("topk");
   call.in(c.input(0));
   if (k < 0 && c.opset() >= 10) {
     Value kv = c.input(1);

@@ -95,9 +95,13 @@ Status Context::int_values(int index, const char* what, std::vector<int64_t>& ou
   if (!dtype_is_integer(v.dtype()))
     return error(StatusCode::kDtype, "%s given as input %d must be an integer array, got %s%s", what, index,
                  dtype_name(v.dtype()), v.shape().str().c_str());
-  if (v.rank() > 1)
-    return error(StatusCode::kShape, "%s given as input %d must be a scalar or a vector, got %s%s", what, index,
-                 dtype_name(v.dtype()), v.shape().str().c_str());
+  // A vector may come as [1, N] (libnd4j's tests pass tile's reps so) or
+  // [N, 1]: at most one extent other than 1.
+  int long_dims = 0;
+  for (int d = 0; d < v.rank(); ++d) long_dims += v.dim(d) != 1 ? 1 : 0;
+  if (long_dims > 1)
+    return error(StatusCode::kShape, "%s given as input %d must be a scalar or a vector (or [1, N]), got %s%s", what,
+                 index, dtype_name(v.dtype()), v.shape().str().c_str());
   if (!v.has_data())
     return error(StatusCode::kInvalidArgument, "%s given as input %d: its values are not known yet", what, index);
   if (v.buffer()->host_stale()) RETURN_IF_ERROR(v.buffer()->sync_to_host());

@@ -90,7 +90,21 @@ std::string markdown_reference() {
       "`i 9` is the integer arg at position 9; `i 0..` a list that takes every integer arg from position 0 on. An\n"
       "arg without a default is required; absent optional args take their defaults. An undeclared arg, a missing\n"
       "one or a value outside its range is an error naming the op and the arg. Names are what the Python builder's\n"
-      "keyword arguments and the ONNX importer use.\n\n";
+      "keyword arguments and the ONNX importer use.\n\n"
+      "### libnd4j's conventions\n\n"
+      "An op that libnd4j declares takes libnd4j's args under libnd4j's name, as its tests call it; where libops'\n"
+      "own form differs, that form lives under another name:\n\n"
+      "| libnd4j's call | libops' other form |\n|---|---|\n"
+      "| `top_k`: i args k, needSort; the last axis, the largest | `topk`: i args k, axis; b arg largest (ONNX's "
+      "TopK) |\n"
+      "| `resize_bilinear`, `resize_nearest_neighbor`, `resize_bicubic`: NHWC, TensorFlow's coordinates | `resize`: "
+      "NCHW or NHWC, ONNX's coordinate modes |\n"
+      "| `clipbynorm`, `clipbyavgnorm` (aliases) | `clip_by_norm`, `clip_by_avg_norm` |\n"
+      "| `Where`, `where_np` (aliases) | `where` |\n"
+      "| `gather` with b arg checkIndices (indices are checked either way) | |\n"
+      "| `tile` with reps as a [1, N] array (any integer list input may be [1, N] or [N, 1]) | |\n\n"
+      "Not yet: `conv2d`'s default weight layout is libops' [oC, iC, kH, kW] (weights_format 1), not libnd4j's\n"
+      "[kH, kW, iC, oC] (0): a libnd4j call passes weights_format 0.\n\n";
   s += str_format("## Custom ops (%zu)\n\n", ops.size());
   s += "| op | what it computes | devices |\n|---|---|---|\n";
   for (const DeclarableOp* op : ops)

@@ -144,3 +144,5 @@ DECLARE_ARGS(where) {
 }
 
 DECLARE_SYN(select, where)
+DECLARE_SYN(Where, where)     // libnd4j's name
+DECLARE_SYN(where_np, where)  // libnd4j's numpy-style where: the same three-input form

@@ -307,4 +307,7 @@ DECLARE_ARGS(gather) {
   args.i_arg("axis", 0, "the axis of x to pick along").axis(0);
   args.i_arg("batch_dims", 0, "leading dims x and indices share (TF's gather); the axis must then equal it")
       .range(0, libops::kMaxRank - 1);
+  // libnd4j's bArg checkIndices: libops checks every index whatever it says
+  // (an unchecked one would read outside x).
+  args.b_arg("check_indices", true, "libnd4j's checkIndices; indices are checked either way");
 }

@@ -165,7 +165,7 @@ void check(const std::vector<T>& data, int64_t rows, int64_t n, bool axis0, bool
     Context sorted, order, top;
     ASSERT_OK(run_op("sort", {.in = {&x}, .i = {axis}, .b = {descending}}, sorted));
     ASSERT_OK(run_op("argsort", {.in = {&x}, .i = {axis}, .b = {descending}}, order));
-    ASSERT_OK(run_op("top_k", {.in = {&x}, .i = {k, axis}, .b = {descending}}, top));
+    ASSERT_OK(run_op("topk", {.in = {&x}, .i = {k, axis}, .b = {descending}}, top));
     set_num_threads(0);
     const T* sv = sorted.output(0)->template data_as<T>();
     const int64_t* ov = order.output(0)->template data_as<int64_t>();
