@@ -369,6 +369,7 @@ struct Session::Impl {
   Status run_body(int b, const NDArray* const* args, int n, std::vector<Carried>& results);
   // `planned`: the plan knows the node's output shapes (then `plan` has them).
   Status run_node(const Body& body, Frame& f, size_t position, const Plan* plan, bool planned);
+  Status run_node_traced(const Body& body, Frame& f, size_t position, const Plan* plan, bool planned);
   Status run_node_profiled(int b, Frame& f, size_t position, const Plan* plan, bool planned);
   Status run_node_kind(Frame& f, size_t position, const Node& node, const Plan* plan, bool planned);
   Status run_custom(Frame& f, size_t position, const Node& node, const Plan* plan, bool planned);
@@ -553,9 +554,38 @@ Status Session::Impl::run_node_profiled(int b, Frame& f, size_t position, const 
 
 Status Session::Impl::run_node(const Body& body, Frame& f, size_t position, const Plan* plan, bool planned) {
   const Node& node = body.nodes[position];
+  if (log_enabled(LogLevel::kTrace)) [[unlikely]]
+    return run_node_traced(body, f, position, plan, planned);
   Status s = run_node_kind(f, position, node, plan, planned);
   if (s.is_ok()) return Status::ok();  // not `s`: a fresh ok Status is cheaper than a move
   return s.with_prefix(body.node_prefix(node));
+}
+
+// run_node with a trace line (LIBOPS_LOG_LEVEL=trace): the node, what it
+// read, what it gave and how long it took.
+Status Session::Impl::run_node_traced(const Body& body, Frame& f, size_t position, const Plan* plan, bool planned) {
+  const Node& node = body.nodes[position];
+  std::string in;
+  for (int32_t slot : node.inputs)
+    in += (in.empty() ? "" : ", ") +
+          (slot >= 0 && f.arrays[static_cast<size_t>(slot)].has_data() ? f.arrays[static_cast<size_t>(slot)].desc().str()
+                                                                       : std::string("-"));
+  const int64_t t0 = now_ns();
+  Status s = run_node_kind(f, position, node, plan, planned);
+  const int64_t t1 = now_ns();
+  if (!s.is_ok()) {
+    s = s.with_prefix(body.node_prefix(node));
+    log_trace("run: %s (%s) failed after %.1f us: %s", node.name.c_str(), node.op_label.c_str(), (t1 - t0) / 1e3,
+              s.message().c_str());
+    return s;
+  }
+  std::string out;
+  for (int32_t k = 0; k < node.num_outputs; ++k)
+    out += (out.empty() ? "" : ", ") + f.arrays[static_cast<size_t>(node.first_output + k)].desc().str();
+  log_trace("run: %snode %u '%s' (%s%s) %s -> %s in %.1f us", body.name == "main" ? "" : (body.name + ": ").c_str(),
+            node.id, node.name.c_str(), node.op_label.c_str(), planned ? "" : ", shapes at run time", in.c_str(),
+            out.c_str(), (t1 - t0) / 1e3);
+  return s;
 }
 
 Status Session::Impl::run_node_kind(Frame& f, size_t position, const Node& node, const Plan* plan, bool planned) {

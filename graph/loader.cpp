@@ -29,6 +29,7 @@
 #include "graph/optimizer.h"
 #include "graph/planner.h"
 #include "graph/onnx/onnx_import.h"
+#include "libops/core/log.h"
 #include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
 #include "schemas/graph_generated.h"
@@ -797,12 +798,31 @@ Status GraphLoader::load() {
 
 namespace {
 
+// What a user debugging a model wants to see first (LIBOPS_LOG_LEVEL=info):
+// the graph's size, inputs and outputs; at debug also every rewrite.
+void log_loaded(const Graph& g, size_t size) {
+  int nodes = 0;
+  for (int b = 0; b < g.num_bodies(); ++b) nodes += static_cast<int>(g.body(b).nodes.size());
+  const Body& main = g.main();
+  std::string inputs, outputs;
+  for (const GraphInput& in : main.inputs) inputs += (inputs.empty() ? "" : ", ") + in.name + " " + in.shape.str();
+  for (const GraphOutput& o : main.outputs) outputs += (outputs.empty() ? "" : ", ") + o.name + " " + o.shape.str();
+  log_info("graph: loaded %zu bytes: %d nodes in %d bodies, %zu rewrites; inputs %s; outputs %s", size, nodes,
+           g.num_bodies(), g.rewrites().size(), inputs.c_str(), outputs.c_str());
+  for (const std::string& r : g.rewrites()) log_debug("graph rewrite: %s", r.c_str());
+}
+
 Status load_bytes(const uint8_t* bytes, size_t size, std::shared_ptr<DataBuffer> keep, const LoadOptions& options,
                   std::shared_ptr<const Graph>& out) {
   try {
     auto g = std::make_shared<Graph>();
     GraphLoader loader(*g, bytes, size, std::move(keep), options);
-    RETURN_IF_ERROR(loader.load());
+    const Status loaded = loader.load();
+    if (!loaded.is_ok()) {
+      log_debug("graph: load of %zu bytes failed: %s", size, loaded.message().c_str());
+      return loaded;
+    }
+    if (log_enabled(LogLevel::kInfo)) log_loaded(*g, size);
     out = std::move(g);
     return Status::ok();
   } catch (const std::bad_alloc&) {

@@ -2257,6 +2257,17 @@ Status map_scan(Converter& c) {
   return Status::ok();
 }
 
+// convert_model with what a user debugging an import wants to see
+// (LIBOPS_LOG_LEVEL=info; each node's lowering at debug).
+Status convert_logged(const Model& m, ConvertResult& result) {
+  log_info("onnx: converting a model from '%s', opset %lld, %zu nodes, %zu inputs", m.producer.c_str(),
+           static_cast<long long>(m.opset), m.nodes.size(), m.inputs.size());
+  const Status s = convert_model(m, result);
+  if (s.is_ok()) log_info("onnx: converted to a %zu-byte graph", result.lops.size());
+  else log_info("onnx: %zu problems, the first: %s", result.problems.size(), s.message().c_str());
+  return s;
+}
+
 Status convert_buffer(const void* data, size_t size, const ConvertOptions& options, ConvertResult& result) {
   result = ConvertResult{};
   try {
@@ -2266,7 +2277,7 @@ Status convert_buffer(const void* data, size_t size, const ConvertOptions& optio
       result.problems.push_back(s.message());
       return s;
     }
-    return convert_model(m, result);
+    return convert_logged(m, result);
   } catch (const std::bad_alloc&) {
     return Status::error(StatusCode::kOutOfMemory, "onnx: out of memory while converting the model");
   } catch (const std::exception& e) {
@@ -2283,7 +2294,7 @@ Status convert_file(const std::string& path, ConvertResult& result) {
       result.problems.push_back(s.message());
       return s.with_prefix(path + ": ");
     }
-    s = convert_model(m, result);
+    s = convert_logged(m, result);
     return s.is_ok() ? s : s.with_prefix(path + ": ");
   } catch (const std::bad_alloc&) {
     return Status::error(StatusCode::kOutOfMemory, "onnx: out of memory while converting '%s'", path.c_str());

@@ -16,6 +16,13 @@ void set_log_level(LogLevel level);
 #define log_error(...) ::libops::log_message(::libops::LogLevel::kError, __VA_ARGS__)
 #define log_warn(...) ::libops::log_message(::libops::LogLevel::kWarn, __VA_ARGS__)
 #define log_info(...) ::libops::log_message(::libops::LogLevel::kInfo, __VA_ARGS__)
+// Debug and trace messages are formatted only when their level is on: a
+// trace line per executed node must cost nothing otherwise.
+#define log_trace(...)                                                                \
+  do {                                                                                \
+    if (::libops::log_enabled(::libops::LogLevel::kTrace))                            \
+      ::libops::log_message(::libops::LogLevel::kTrace, __VA_ARGS__);                 \
+  } while (0)
 #define log_debug(...)                                                                \
   do {                                                                                \
     if (::libops::log_enabled(::libops::LogLevel::kDebug))                            \
