@@ -207,7 +207,11 @@ int list_ops(const std::string& format) {
   const char* text = nullptr;
   if (ops_registry_reference(format.c_str(), &text) != OPS_OK) return fail(kUsageError, "%s", ops_last_error());
   std::fputs(text, stdout);
-  return 0;
+  // An op whose declaration was refused is missing from the list: say so,
+  // and fail, rather than leave it to a later "unknown op".
+  const int problems = ops_registry_error_count();
+  for (int i = 0; i < problems; ++i) std::fprintf(stderr, "ops-run: an op was not registered: %s\n", ops_registry_error(i));
+  return problems == 0 ? 0 : kRunError;
 }
 
 // ---- arrays ----

@@ -15,7 +15,13 @@
  *  renamed or renumbered, and handles stay opaque, so a program built against
  *  an older 0.x header runs with a newer 0.y library. OPS_VERSION_* are the
  *  header's version; ops_version() is the loaded library's. Until 1.0 the
- *  minor version may also retire a function, said in the release notes. */
+ *  minor version may also retire a function, said in the release notes.
+ *  The structs below (ops_args_t, ops_op_info_t, ops_io_info_t,
+ *  ops_arg_info_t; ops_value_info_t and ops_node_profile_t in c_graph.h)
+ *  keep their 0.1 layout for the whole major version: a caller's struct
+ *  is filled or read exactly as its header declared it. New facts come as
+ *  new accessor functions (ops_graph_input_dim_name is one), never as new
+ *  fields; tests_cpu/capi/abi_layout_test.cpp fails the build otherwise. */
 #ifndef LIBOPS_C_API_H
 #define LIBOPS_C_API_H
 
