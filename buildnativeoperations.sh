@@ -14,6 +14,7 @@
 #   --fuzz SECONDS             build the libFuzzer targets (clang, ASan+UBSan) and run each
 #                              for SECONDS on its seeds (tests_cpu/fuzz/README.md)
 #   --bench                    also build and run the benchmarks in bench/
+#   --build-bench              also build the benchmarks, without running them (CI)
 #   --wheel                    build the Python wheel (pip wheel .) and make it self-contained
 #                              (auditwheel repair: the shared libraries it needs go inside);
 #                              writes dist/libops-*.whl
@@ -32,6 +33,7 @@ SANITIZE=""
 DO_RUN=0
 DO_TEST=0
 DO_BENCH=0
+BUILD_BENCH=0
 DO_WHEEL=0
 DO_INSTALL=1
 DO_CLEAN=0
@@ -46,7 +48,8 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --run) DO_RUN=1 ;;
     --test) DO_TEST=1 ;;
-    --bench) DO_BENCH=1 ;;
+    --bench) DO_BENCH=1; BUILD_BENCH=1 ;;
+    --build-bench) BUILD_BENCH=1 ;;
     --wheel) DO_WHEEL=1 ;;
     -c|--chip) [ $# -ge 2 ] || die "$1 needs a value"; CHIP=$2; shift ;;
     -b|--build-type) [ $# -ge 2 ] || die "$1 needs a value"; BUILD_TYPE=$2; shift ;;
@@ -166,7 +169,7 @@ BUILD_DIR="$ROOT/build/$CHIP-$BUILD_TYPE"
 [ "$DO_CLEAN" = 1 ] && rm -rf "$BUILD_DIR"
 
 CMAKE_ARGS=(-S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$CMAKE_BUILD_TYPE" -DLIBOPS_BUILD_TESTS=ON
-            -DLIBOPS_BUILD_BENCH=$([ "$DO_BENCH" = 1 ] && echo ON || echo OFF))
+            -DLIBOPS_BUILD_BENCH=$([ "$BUILD_BENCH" = 1 ] && echo ON || echo OFF))
 # The Python package's native module where nanobind is installed (sanitized
 # builds leave it out: an uninstrumented Python cannot load them).
 if [ -z "$SANITIZE" ] && python3 -c "import nanobind" 2>/dev/null; then
@@ -201,6 +204,11 @@ echo "== build finished in $(( $(date +%s) - start )) s"
 export LIBOPS_BUILD_DIR="$BUILD_DIR"
 if [ "$DO_TEST" = 1 ]; then
   echo "== running tests"
+  # Every suite leaves JUnit results here; tools/test_summary.py prints the
+  # counts (passed, failed, skipped and why) and fails on a suite with
+  # failures or without results.
+  results="$BUILD_DIR/test-results"
+  rm -rf "$results" && mkdir -p "$results"
   if [ -n "$SANITIZE" ]; then
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -219,17 +227,19 @@ if [ "$DO_TEST" = 1 ]; then
       fi
       export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1}
       echo "== ThreadSanitizer: the threaded tests ($THREADED_TESTS)"
-      "$BUILD_DIR/tests_cpu" --gtest_filter="$THREADED_TESTS" ;;
+      "$BUILD_DIR/tests_cpu" --gtest_filter="$THREADED_TESTS" --gtest_output="xml:$results/tests_cpu_tsan.xml" ;;
     *)
       # On a failure, the failed cases and the sanitizer's first lines again
       # at the end, where a log's tail shows them (the full output is above).
-      if ! (cd "$BUILD_DIR" && ctest --output-on-failure); then
+      if ! (cd "$BUILD_DIR" && ctest --output-on-failure --output-junit "$results/ctest.xml"); then
+        python3 "$ROOT/tools/test_summary.py" "$results" || true
         echo "== failed, on$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2):"
         grep -h -E '^\[  FAILED  \]|ERROR: (Address|Leak|Thread)Sanitizer|runtime error:|^[^ ]+:[0-9]+: Failure' \
           "$BUILD_DIR/Testing/Temporary/LastTest.log" 2>/dev/null | sort -u | head -40
         exit 1
       fi ;;
   esac
+  python3 "$ROOT/tools/test_summary.py" "$results" || die "the test counts above show a failure or a suite that did not run"
   if [ "$CHIP" = cuda ]; then
     if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
       echo "== tests_cuda ran on: $(nvidia-smi -L | head -1)"
