@@ -50,7 +50,9 @@ TEST(CudaGoldenOps, EveryCaseMatchesNumpyOnTheGpu) {
 TEST(CudaGoldenOps, TheNewOpsAreComparedOnTheGpu) {
   std::map<std::string, int> n;
   for (const test::ManifestCase& c : all_cases()) ++n[c.op];
-  for (const char* op : {"cast_low_precision", "linear_attention", "bitcast", "fold"})
+  for (const char* op : {"cast_low_precision", "linear_attention", "bitcast", "fold", "topk", "top_k",
+                         "resize_nearest_neighbor", "resize_bilinear", "resize_bicubic", "clip_by_norm",
+                         "clip_by_avg_norm"})
     EXPECT_GE(n[op], 5) << op << " has too few cases in the manifests";
 }
 
