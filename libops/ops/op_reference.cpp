@@ -104,7 +104,13 @@ std::string markdown_reference() {
       "| `gather` with b arg checkIndices (indices are checked either way) | |\n"
       "| `tile` with reps as a [1, N] array (any integer list input may be [1, N] or [N, 1]) | |\n\n"
       "Not yet: `conv2d`'s default weight layout is libops' [oC, iC, kH, kW] (weights_format 1), not libnd4j's\n"
-      "[kH, kW, iC, oC] (0): a libnd4j call passes weights_format 0.\n\n";
+      "[kH, kW, iC, oC] (0): a libnd4j call passes weights_format 0.\n\n"
+      "### Host reads on a device\n\n"
+      "An op running on a GPU keeps its data there. Where it must read values on the host (values that size its\n"
+      "output, indices it validates), its summary says what (\"On a device it reads back to the host: ...\"); those\n"
+      "reads wait for the device. Besides them, args given as arrays instead of as args (an arg whose `where`\n"
+      "names an input) are read on the host, and a caller-given output that partly overlaps an input in another\n"
+      "layout is computed from a host copy of that input.\n\n";
   s += str_format("## Custom ops (%zu)\n\n", ops.size());
   s += "| op | what it computes | devices |\n|---|---|---|\n";
   for (const DeclarableOp* op : ops)

@@ -15,6 +15,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/legacy_steps.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops {
 namespace {
@@ -94,6 +95,7 @@ DECLARE_TYPES(range) { descriptor.allow_inputs(libops::types::kNumeric).runs_on_
 
 DECLARE_ARGS(range) {
   args.describe("Values from start by delta up to (not including) limit.");
+  reads_on_host(args, "the start, limit and delta inputs when given (z's length)");
   args.optional_input("start", "scalar (with limit and delta, instead of t args)");
   args.optional_input("limit", "scalar");
   args.optional_input("delta", "scalar");
@@ -134,6 +136,7 @@ DECLARE_TYPES(linspace) { descriptor.allow_inputs(libops::types::kNumeric).runs_
 
 DECLARE_ARGS(linspace) {
   args.describe("num values evenly spaced from start to stop, both included.");
+  reads_on_host(args, "the start, stop and num inputs when given (z's length)");
   args.optional_input("start", "scalar (with stop and num, instead of t and i args)");
   args.optional_input("stop", "scalar");
   args.optional_input("num", "integer scalar");

@@ -19,6 +19,7 @@
 #include "libops/core/parallel.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops {
 
@@ -117,6 +118,7 @@ DECLARE_TYPES(crop_and_resize) {
 
 DECLARE_ARGS(crop_and_resize) {
   args.describe("Boxes cut from images and resized to one size (TF's crop_and_resize).");
+  reads_on_host(args, "crop_size (z's extent)");
   args.input("image", "[batch, H, W, C]");
   args.input("boxes", "[num_boxes, 4]: y1, x1, y2, x2 in [0, 1] image coordinates");
   args.input("box_index", "[num_boxes] integers: each box's image, in [0, batch)");

@@ -16,6 +16,7 @@
 #include "libops/core/parallel.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops {
 
@@ -118,6 +119,7 @@ DECLARE_TYPES(max_roi_pool) {
 
 DECLARE_ARGS(max_roi_pool) {
   args.describe("Regions of interest max-pooled to a fixed grid (Fast R-CNN's RoI pooling, ONNX's MaxRoiPool).");
+  reads_on_host(args, "rois, checked before pooling");
   args.input("x", "[N, C, H, W] float");
   args.input("rois", "[num_rois, 5] float: batch index, x1, y1, x2, y2 in input coordinates (times spatial_scale)");
   args.output("z", "[num_rois, C, pooled_height, pooled_width], x's dtype; an empty bin is 0, NaN wins");

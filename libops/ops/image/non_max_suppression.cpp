@@ -30,6 +30,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/nested_call.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops {
 
@@ -222,6 +223,7 @@ DECLARE_TYPES(non_max_suppression) {
 
 DECLARE_ARGS(non_max_suppression) {
   args.describe("The boxes kept by greedy non-maximum suppression, per slice (TF's and ONNX's forms by rank).");
+  reads_on_host(args, "the inputs max_output_size, iou_threshold and score_threshold when given; the boxes and scores (the greedy walk runs on the host)");
   args.input("boxes", "[n, 4], or [batch, n, 4] (ONNX form)");
   args.input("scores", "[n], or [batch, classes, n]");
   args.optional_input("max_output_size", "scalar integer, overrides the i arg");

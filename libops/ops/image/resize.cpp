@@ -37,6 +37,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/legacy_steps.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops::image {
 
@@ -513,6 +514,7 @@ DECLARE_TYPES(resize) {
 
 DECLARE_ARGS(resize) {
   args.describe("Resample the spatial axes of images: nearest, linear or cubic, with ONNX's coordinate modes.");
+  reads_on_host(args, "the size and scales inputs when given (z's shape)");
   args.input("x", "images, [N, C, H, W] (NCHW) or [N, H, W, C] (NHWC)");
   args.optional_input("size", "the output's extents: [height, width] or one per dim of x (empty: none)");
   args.optional_input("scales", "[scale_h, scale_w] or one per dim of x; the output is floor(in * scale)");

@@ -16,6 +16,7 @@
 
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/image/resize.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops::image {
 namespace {
@@ -83,6 +84,7 @@ Status tf_resize_shape(Context& block, ResizeMode mode, ShapeList& shapes) {
 
 void tf_resize_args(OpSignature& args, const char* what) {
   args.describe(what);
+  reads_on_host(args, "the size input when given (z's shape)");
   args.input("images", "[N, H, W, C] or [H, W, C]");
   args.optional_input("size", "[height, width], integers, instead of the i args");
   args.output("z", "images' dtype, [N, height, width, C] or [height, width, C]");

@@ -20,6 +20,7 @@
 #include "libops/core/parallel.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops {
 
@@ -138,6 +139,7 @@ DECLARE_TYPES(roi_align) {
 
 DECLARE_ARGS(roi_align) {
   args.describe("Regions of interest pooled to a fixed grid by bilinear sampling (ONNX's RoiAlign).");
+  reads_on_host(args, "rois and batch_indices, checked before sampling");
   args.input("x", "[N, C, H, W] float");
   args.input("rois", "[num_rois, 4] float: x1, y1, x2, y2 in input coordinates (times spatial_scale)");
   args.input("batch_indices", "[num_rois] integers: each roi's image, in [0, N)");

@@ -12,6 +12,7 @@
 #include "libops/ops/data_sized.h"
 #include "libops/ops/index/index_call.h"
 #include "libops/ops/reduce/reduce_common.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops {
 namespace {
@@ -101,6 +102,7 @@ DECLARE_TYPES(bincount) {
 
 DECLARE_ARGS(bincount) {
   args.describe("Counts (or weight sums) of each non-negative integer in x.");
+  reads_on_host(args, "the largest id in x (z's length)");
   args.input("x", "non-negative integers, any shape");
   args.optional_input("weights", "x's shape; z then sums them and has their dtype");
   args.output("z", "[length], int64 counts or weight sums");

@@ -24,6 +24,7 @@
 #include "libops/ops/reduce/reduce_common.h"
 #include "libops/ops/registry.h"
 #include "libops/ops/select/where.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops {
 namespace {
@@ -79,6 +80,7 @@ class SegmentOp final : public DeclarableOp {
 
   void declare_args(OpSignature& args) override {
     args.describe(def_.summary);
+    reads_on_host(args, def_.sorted ? "the largest segment id (z's extent)" : "num_segments when given as input 2");
     args.input("x", "[ids' shape..., rest...]");
     args.input("ids", def_.sorted ? "segment ids, int32 or int64, sorted, >= 0" : "segment ids, int32 or int64");
     if (!def_.sorted) args.optional_input("num_segments", "integer scalar, instead of i arg 0");

@@ -18,6 +18,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/linalg/matrix_staging.h"
+#include "libops/ops/host_reads.h"
 
 CUSTOM_OP_IMPL(eig, 1, -1, false, 0, 0) {
   using namespace libops;
@@ -71,6 +72,7 @@ DECLARE_TYPES(eig) {
 
 DECLARE_ARGS(eig) {
   args.describe("Eigenvalues and right eigenvectors of general real matrices, as complex [..., 2] pairs.");
+  reads_on_host(args, "one flag per matrix: whether it holds NaN or Inf");
   args.input("a", "finite matrices [..., n, n]");
   args.output("w", "the n eigenvalues of each matrix, [..., n, 2] (real, imaginary), LAPACK's order");
   args.outputs_variadic("v", "with compute_v: unit eigenvectors as columns, [..., n, n, 2]");

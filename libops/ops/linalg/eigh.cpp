@@ -16,6 +16,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/linalg/matrix_staging.h"
+#include "libops/ops/host_reads.h"
 
 CUSTOM_OP_IMPL(eigh, 1, -1, false, 0, 0) {
   using namespace libops;
@@ -72,6 +73,7 @@ DECLARE_SYN(self_adjoint_eig, eigh)
 
 DECLARE_ARGS(eigh) {
   args.describe("Eigenvalues (ascending) and eigenvectors of symmetric matrices.");
+  reads_on_host(args, "one flag per matrix: whether it holds NaN or Inf");
   args.input("a", "symmetric matrices [..., n, n]; only one triangle is read");
   args.output("w", "the n eigenvalues of each matrix, ascending");
   args.outputs_variadic("v", "with compute_v: the eigenvectors as columns, [..., n, n]");

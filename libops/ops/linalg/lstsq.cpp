@@ -26,6 +26,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/linalg/matrix_staging.h"
+#include "libops/ops/host_reads.h"
 
 CUSTOM_OP_IMPL(lstsq, 2, 1, false, 0, 0) {
   using namespace libops;
@@ -127,6 +128,7 @@ DECLARE_TYPES(lstsq) {
 
 DECLARE_ARGS(lstsq) {
   args.describe("Least-squares (minimum-norm) x minimizing |a x - b|, through the SVD; optional ridge term.");
+  reads_on_host(args, "one flag per matrix: whether it holds NaN or Inf");
   args.input("a", "finite matrices [..., m, n]");
   args.input("b", "right-hand sides [..., m, k] (a's leading dims, or any when a has rank 2), or [m]");
   args.output("x", "[..., n, k] (or [n])");

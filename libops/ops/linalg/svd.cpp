@@ -22,6 +22,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/linalg/matrix_staging.h"
+#include "libops/ops/host_reads.h"
 
 CUSTOM_OP_IMPL(svd, 1, -1, false, 0, 0) {
   using namespace libops;
@@ -88,6 +89,7 @@ DECLARE_TYPES(svd) {
 
 DECLARE_ARGS(svd) {
   args.describe("Singular value decomposition a = u diag(s) v^T (v, not v^T, as TensorFlow and libnd4j).");
+  reads_on_host(args, "one flag per matrix: whether it holds NaN or Inf");
   args.input("a", "finite matrices [..., m, n]");
   args.output("s", "the k = min(m, n) singular values of each matrix, descending");
   args.outputs_variadic("u, v", "with compute_uv: u [..., m, k] and v [..., n, k] (m x m and n x n with full_uv)");

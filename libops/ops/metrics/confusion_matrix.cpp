@@ -19,6 +19,7 @@
 #include "libops/ops/device_copy.h"
 #include "libops/ops/nested_call.h"
 #include "libops/ops/reduce/reduce_common.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops {
 namespace {
@@ -129,6 +130,7 @@ DECLARE_TYPES(confusion_matrix) {
 
 DECLARE_ARGS(confusion_matrix) {
   args.describe("Counts (or weight sums) of each (label, prediction) pair in a [classes, classes] matrix.");
+  reads_on_host(args, "the smallest and largest label and prediction (z's extent, or checked against num_classes)");
   args.input("labels", "[n] integers >= 0");
   args.input("predictions", "[n] integers >= 0");
   args.optional_input("weights", "[n]; converted to z's dtype, then summed per pair (else each pair counts 1)");

@@ -8,6 +8,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/nested_call.h"
 #include "libops/ops/reduce/reduce_common.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops {
 namespace {
@@ -55,6 +56,7 @@ DECLARE_TYPES(embedding_lookup) {
 
 DECLARE_ARGS(embedding_lookup) {
   args.describe("Rows of an embedding table picked by id.");
+  reads_on_host(args, "the smallest and largest id, checked against the table");
   args.input("params", "the table [V, ...]");
   args.input("ids", "integers in [0, V), any shape");
   args.output("z", "ids.shape + params.shape[1:]");

@@ -18,6 +18,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/rnn/layer_spec.h"
 #include "libops/ops/rnn/recurrent.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops::rnn {
 namespace {
@@ -62,6 +63,7 @@ DECLARE_TYPES(gru_layer) {
 
 DECLARE_ARGS(gru_layer) {
   args.describe("A GRU layer over a sequence, with lstm_layer's layouts; ONNX's GRU with weights_format 1.");
+  reads_on_host(args, "seq_len when given, checked against T");
   args.input("x", "the sequence, [T, N, I], [N, T, I] or [N, I, T] (data_format)");
   args.input("W", "input weights: [I, 3H] ([2, I, 3H] bidirectional), or [D, 3H, I] (weights_format 1)");
   args.input("R", "recurrent weights: [H, 3H] ([2, H, 3H]), or [D, 3H, H] (weights_format 1)");

@@ -21,6 +21,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/rnn/layer_spec.h"
 #include "libops/ops/rnn/recurrent.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops::rnn {
 namespace {
@@ -72,6 +73,7 @@ DECLARE_TYPES(lstm_layer) {
 
 DECLARE_ARGS(lstm_layer) {
   args.describe("An LSTM layer over a sequence: libnd4j's lstmLayer, and ONNX's LSTM with weights_format 1.");
+  reads_on_host(args, "seq_len when given, checked against T");
   args.input("x", "the sequence, [T, N, I], [N, T, I] or [N, I, T] (data_format)");
   args.input("W", "input weights: [I, 4H] ([2, I, 4H] bidirectional), or [D, 4H, I] (weights_format 1)");
   args.input("R", "recurrent weights: [H, 4H] ([2, H, 4H]), or [D, 4H, H] (weights_format 1)");

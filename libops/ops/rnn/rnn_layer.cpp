@@ -14,6 +14,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/rnn/layer_spec.h"
 #include "libops/ops/rnn/recurrent.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops::rnn {
 namespace {
@@ -56,6 +57,7 @@ DECLARE_TYPES(rnn_layer) {
 
 DECLARE_ARGS(rnn_layer) {
   args.describe("A simple recurrent layer, h' = act(x W + h R + b), with lstm_layer's layouts; ONNX's RNN.");
+  reads_on_host(args, "seq_len when given, checked against T");
   args.input("x", "the sequence, [T, N, I], [N, T, I] or [N, I, T] (data_format)");
   args.input("W", "input weights: [I, H] ([2, I, H] bidirectional), or [D, H, I] (weights_format 1)");
   args.input("R", "recurrent weights: [H, H] ([2, H, H]), or [D, H, H] (weights_format 1)");

@@ -12,6 +12,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/reduce/reduce_common.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops {
 
@@ -129,6 +130,7 @@ DECLARE_TYPES(argwhere) {
 
 DECLARE_ARGS(argwhere) {
   args.describe("The indices of x's nonzero elements, one row each (numpy.argwhere, TF's where(cond)).");
+  reads_on_host(args, "the count of nonzero elements (z's extent)");
   args.input("x", "any dtype, any shape; nonzero (NaN too) counts");
   args.output("z", "[count, rank] int64: row k is the index of the k-th nonzero element in C order");
 }
@@ -148,6 +150,7 @@ DECLARE_TYPES(nonzero) { descriptor.allow_inputs(libops::types::kAny).runs_on_an
 
 DECLARE_ARGS(nonzero) {
   args.describe("The indices of x's nonzero elements, one row per dim (numpy.nonzero stacked, ONNX NonZero).");
+  reads_on_host(args, "the count of nonzero elements (z's extent)");
   args.input("x", "any dtype, any shape; nonzero (NaN too) counts");
   args.output("z", "[rank, count] int64: row d holds dim d of each nonzero element's index, in C order");
 }

@@ -16,6 +16,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/select/nonzero.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops {
 
@@ -137,6 +138,7 @@ DECLARE_TYPES(where) {
 
 DECLARE_ARGS(where) {
   args.describe("Picks x where cond is true and y elsewhere; with cond alone, the indices of its nonzeros.");
+  reads_on_host(args, "with cond alone, the count of nonzero elements (z's extent)");
   args.input("cond", "any dtype; nonzero (NaN too) is true");
   args.optional_input("x", "values where cond is true (with y)");
   args.optional_input("y", "values where cond is false (with x)");

@@ -18,6 +18,7 @@
 
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops {
 namespace {
@@ -154,6 +155,7 @@ DECLARE_TYPES(pad) {
 
 DECLARE_ARGS(pad) {
   args.describe("Pads x with a constant, a reflection, a symmetric reflection or its edge values.");
+  reads_on_host(args, "the paddings input when given (z's shape)");
   args.input("x", "any array");
   args.optional_input("paddings", "an integer [rank, 2] array of (before, after) per dim, instead of i args");
   args.output("z", "x padded; each dim grows by before + after");

@@ -20,6 +20,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/sort/sort.h"
+#include "libops/ops/host_reads.h"
 
 namespace libops::ops {
 
@@ -247,6 +248,7 @@ DECLARE_TYPES(unique) {
 
 DECLARE_ARGS(unique) {
   args.describe("The distinct values of x and, per element, its value's position among them.");
+  reads_on_host(args, "the count of distinct values (the outputs' extent)");
   libops::ops::unique_signature(args, libops::ops::kValuesInverse);
 }
 
@@ -260,6 +262,7 @@ DECLARE_TYPES(unique_with_counts) { descriptor.allow_inputs(libops::types::kAny)
 
 DECLARE_ARGS(unique_with_counts) {
   args.describe("unique, with how often each distinct value occurs.");
+  reads_on_host(args, "the count of distinct values (the outputs' extent)");
   libops::ops::unique_signature(args, libops::ops::kWithCounts);
 }
 
@@ -271,5 +274,6 @@ DECLARE_TYPES(unique_all) { descriptor.allow_inputs(libops::types::kAny).runs_on
 
 DECLARE_ARGS(unique_all) {
   args.describe("unique_with_counts, with where each distinct value first occurs (numpy.unique_all).");
+  reads_on_host(args, "the count of distinct values (the outputs' extent)");
   libops::ops::unique_signature(args, libops::ops::kAll);
 }
