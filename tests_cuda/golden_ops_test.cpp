@@ -12,7 +12,7 @@ namespace {
 
 const char* const kManifests[] = {"shape_ops", "scans", "sorting", "indexing", "linalg_ops", "random", "selection", "windows",
                                    "nn_act", "rnn", "image", "conv", "attention", "metrics", "layers", "conv3d",
-                                   "low_precision"};
+                                   "low_precision", "loss"};
 
 std::vector<test::ManifestCase> all_cases() {
   std::vector<test::ManifestCase> v;

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Generate the numpy goldens of libnd4j's loss ops (libops/ops/loss) under
+tests_cpu/golden/loss/.
+
+Run from anywhere:  python3 tools/gen_goldens_loss.py
+Each case writes <op>_<case>_in<k>.npy for its inputs and _out<k>.npy for
+its outputs, and a MANIFEST line (tools/golden_manifest.py). The expected
+values are float64 numpy written from the formulas in each op file's
+header (libnd4j's), never from libops. Each op draws from its own seeded
+generator, so adding cases to one op leaves the others' values alone.
+
+The weighted losses take (x, weights, labels) and i arg 0 the reduction:
+0 none, 1 sum, 2 sum / sum of broadcast weights, 3 sum / number of nonzero
+broadcast weights (0 when the divisor is 0).
+"""
+import numpy as np
+
+from golden_manifest import Manifest
+
+M = Manifest("loss")
+F32 = dict(rtol=2e-5, atol=1e-6)
+F64 = dict(rtol=1e-10, atol=1e-12)
+
+
+def tol(dtype):
+    return F32 if np.dtype(dtype) == np.float32 else F64
+
+
+def rng_for(op):
+    return np.random.default_rng(sum(ord(c) * (k + 1) for k, c in enumerate(op)) + 20261201)
+
+
+def reduce_weighted(losses, weights, mode, kept_axes=()):
+    """Note [Loss reduction]: losses * weights, reduced by mode. Weights of
+    the labels' rank (kept_axes at extent 1) lose those axes first."""
+    w = np.asarray(weights, np.float64)
+    if w.size == 1:
+        w = w.reshape(())
+    elif w.ndim != losses.ndim:
+        w = w.squeeze(axis=tuple(kept_axes))
+    wb = np.broadcast_to(w, losses.shape)
+    e = losses * wb
+    if mode == 0:
+        return e
+    if mode == 1:
+        return np.array(e.sum())
+    div = wb.sum() if mode == 2 else np.count_nonzero(wb)
+    return np.array(0.0 if div == 0 else e.sum() / div)
+
+
+def weights_like(rng, shape, zero_some=False):
+    w = rng.uniform(0.25, 2.0, shape)
+    if zero_some and w.size > 1:
+        w.flat[:: max(2, w.size // 2)] = 0
+    return w
+
+
+def weighted_cases(op, losses_fn, make_inputs, t=None, extra_i=()):
+    """The common sweep of a weighted elementwise loss: every reduction,
+    scalar / broadcast / full weights, float32 and float64, zero weights."""
+    rng = rng_for(op)
+    shape = (2, 3, 4)
+    plans = [
+        # name, dtype, weights shape (None: a 0-d scalar), mode, zero some
+        ("none_full_f32", np.float32, shape, 0, False),
+        ("none_scalar11_f64", np.float64, (1, 1), 0, False),
+        ("sum_bcast_f64", np.float64, (2, 1, 4), 1, False),
+        ("sum_full_f32", np.float32, shape, 1, True),
+        ("mean_weight_scalar_f32", np.float32, None, 2, False),
+        ("mean_weight_bcast_f64", np.float64, (1, 3, 1), 2, True),
+        ("mean_nonzero_bcast_f32", np.float32, (2, 3, 1), 3, True),
+        ("mean_nonzero_full_f64", np.float64, shape, 3, True),
+    ]
+    for name, dt, wshape, mode, zero_some in plans:
+        x, y = make_inputs(rng, shape, dt)
+        w = np.array(rng.uniform(0.25, 2.0), dt) if wshape is None else weights_like(rng, wshape, zero_some).astype(dt)
+        want = reduce_weighted(losses_fn(x.astype(np.float64), y.astype(np.float64)), w, mode)
+        M.case(op, name, [x, w, y], [want.astype(dt)], i=[mode, *extra_i], t=t, **tol(dt))
+    # All-zero weights: the means divide by 0 and give 0, as libnd4j.
+    for mode in (2, 3):
+        x, y = make_inputs(rng, shape, np.float32)
+        w = np.zeros((2, 1, 4), np.float32)
+        M.case(op, f"zero_weights_mode{mode}", [x, w, y], [np.array(0.0, np.float32)], i=[mode, *extra_i], t=t, **F32)
+
+
+def normal_pair(rng, shape, dt):
+    return rng.normal(0, 1.5, shape).astype(dt), rng.normal(0, 1.5, shape).astype(dt)
+
+
+def absolute_difference():
+    weighted_cases("absolute_difference_loss", lambda p, y: np.abs(p - y), normal_pair)
+
+
+def mean_sqerr():
+    weighted_cases("mean_sqerr_loss", lambda p, y: (p - y) ** 2, normal_pair)
+
+
+def huber_numpy(p, y, delta):
+    d = np.abs(p - y)
+    return np.where(d <= delta, 0.5 * d * d, delta * (d - 0.5 * delta))
+
+
+def huber():
+    op = "huber_loss"
+    weighted_cases(op, lambda p, y: huber_numpy(p, y, 1.0), normal_pair, t=[1.0])
+    rng = rng_for(op + "delta")
+    p, y = normal_pair(rng, (3, 5), np.float64)
+    w = weights_like(rng, (3, 1))
+    M.case(op, "delta_half", [p, w, y], [reduce_weighted(huber_numpy(p, y, 0.5), w, 0)], i=[0], t=[0.5], **F64)
+    # delta 0: no quadratic part and a zero slope: every loss is 0.
+    M.case(op, "delta_zero", [p, w, y], [np.zeros((3, 5))], i=[0], t=[0.0], **F64)
+
+
+def probabilities(rng, shape, dt):
+    p = rng.uniform(0.02, 0.98, shape).astype(dt)
+    y = rng.integers(0, 2, shape).astype(dt)
+    return p, y
+
+
+def log_loss_numpy(p, y, eps):
+    return -y * np.log(p + eps) - (1 - y) * np.log(1 - p + eps)
+
+
+def log_loss():
+    op = "log_loss"
+    weighted_cases(op, lambda p, y: log_loss_numpy(p, y, 1e-7), probabilities, t=[1e-7])
+    rng = rng_for(op + "eps")
+    p, y = probabilities(rng, (4, 3), np.float64)
+    p[0, :] = [0.0, 1.0, 0.5]  # the logs stay finite only through epsilon
+    y[0, :] = [1.0, 0.0, 0.25]  # soft labels too
+    w = np.ones((1, 1))
+    M.case(op, "epsilon_default_edges", [p, w, y], [log_loss_numpy(p, y, 1e-7)], i=[0], **F64)
+    M.case(op, "epsilon_large", [p, w, y], [log_loss_numpy(p, y, 0.1)], i=[0], t=[0.1], **F64)
+
+
+def scores_and_bits(rng, shape, dt):
+    return rng.normal(0, 2.0, shape).astype(dt), rng.integers(0, 2, shape).astype(dt)
+
+
+def hinge():
+    op = "hinge_loss"
+    weighted_cases(op, lambda x, y: np.maximum(0, 1 - (2 * y - 1) * x), scores_and_bits)
+    rng = rng_for(op + "int")
+    x = rng.normal(0, 2.0, (3, 4)).astype(np.float32)
+    y = rng.integers(0, 2, (3, 4)).astype(np.int32)  # integer labels
+    w = np.array([[1.0], [0.5], [2.0]], np.float32)
+    want = reduce_weighted(np.maximum(0, 1 - (2 * y - 1) * x.astype(np.float64)), w, 1)
+    M.case(op, "int_labels_sum", [x, w, y], [want.astype(np.float32)], i=[1], **F32)
+
+
+def log_poisson_numpy(c, z, full):
+    loss = np.exp(c) - z * c
+    if full:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            loss = loss + z * np.log(z) - z + 0.5 * np.log(2 * np.pi * z)
+    return loss
+
+
+def rates_and_counts(rng, shape, dt):
+    return rng.normal(0, 0.7, shape).astype(dt), rng.integers(0, 6, shape).astype(dt)
+
+
+def log_poisson():
+    op = "log_poisson_loss"
+    weighted_cases(op, lambda c, z: log_poisson_numpy(c, z, False), rates_and_counts)
+    rng = rng_for(op + "full")
+    for dt in (np.float32, np.float64):
+        c = rng.normal(0, 0.7, (3, 4)).astype(dt)
+        z = rng.integers(1, 7, (3, 4)).astype(dt)
+        w = weights_like(rng, (3, 1)).astype(dt)
+        want = reduce_weighted(log_poisson_numpy(c.astype(np.float64), z.astype(np.float64), True), w, 2)
+        M.case(op, f"full_mean_{np.dtype(dt).name}", [c, w, z], [want.astype(dt)], i=[2, 1], **tol(dt))
+    # A label 0 with full: 0 * log(0) is NaN there, as libnd4j (TensorFlow skips z <= 1).
+    c = np.array([0.5, -0.25, 1.0])
+    z = np.array([2.0, 0.0, 3.0])
+    M.case(op, "full_zero_label_nan", [c, np.ones(()), z], [log_poisson_numpy(c, z, True)], i=[0, 1], **F64)
+
+
+def sigm_numpy(x, y, s):
+    y = y * (1 - s) + 0.5 * s
+    return np.maximum(x, 0) - x * y + np.log1p(np.exp(-np.abs(x)))
+
+
+def sigm_cross_entropy():
+    op = "sigm_cross_entropy_loss"
+    weighted_cases(op, lambda x, y: sigm_numpy(x, y, 0.0), scores_and_bits, t=[0.0])
+    rng = rng_for(op + "smooth")
+    x = rng.normal(0, 2.0, (3, 4))
+    x[0, :] = [40.0, -40.0, 80.0, -80.0]  # far from 0: no overflow
+    y = rng.integers(0, 2, (3, 4)).astype(np.float64)
+    w = weights_like(rng, (1, 4))
+    for name, s in (("smoothing_tenth", 0.1), ("smoothing_five", 5.0)):  # libnd4j's tests use 5
+        M.case(op, name, [x, w, y], [reduce_weighted(sigm_numpy(x, y, s), w, 0)], i=[0], t=[s], **F64)
+    xi = x.astype(np.float32)
+    yi = y.astype(np.int64)  # integer labels
+    M.case(op, "int_labels_sum", [xi, w.astype(np.float32), yi],
+           [reduce_weighted(sigm_numpy(xi.astype(np.float64), yi, 0.0), w, 1).astype(np.float32)], i=[1], t=[0.0],
+           **F32)
+
+
+absolute_difference()
+mean_sqerr()
+huber()
+log_loss()
+hinge()
+log_poisson()
+sigm_cross_entropy()
+M.write("tools/gen_goldens_loss.py")
