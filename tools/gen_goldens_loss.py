@@ -198,6 +198,80 @@ def sigm_cross_entropy():
            **F32)
 
 
+def unit(rng, shape, axis, dt):
+    v = rng.normal(0, 1, shape)
+    return (v / np.linalg.norm(v, axis=axis, keepdims=True)).astype(dt)
+
+
+def cosine_distance():
+    op = "cosine_distance_loss"
+    rng = rng_for(op)
+    plans = [
+        # name, dtype, shape, dim, weights shape (None: 0-d), mode
+        ("none_dim_last_f32", np.float32, (2, 3, 4), 2, (2, 3, 1), 0),
+        ("none_dim1_f64", np.float64, (2, 3, 4), 1, (1, 1, 4), 0),
+        ("sum_neg_dim_f32", np.float32, (2, 3, 4), -1, (1, 3, 1), 1),
+        ("mean_weight_scalar_f64", np.float64, (4, 5), 1, None, 2),
+        ("mean_nonzero_f64", np.float64, (4, 5), 0, (1, 5), 3),
+        ("mean_nonzero_f32", np.float32, (3, 4), 1, (3, 1), 3),
+    ]
+    for name, dt, shape, dim, wshape, mode in plans:
+        p, y = unit(rng, shape, dim, dt), unit(rng, shape, dim, dt)
+        losses = 1 - np.sum(p.astype(np.float64) * y.astype(np.float64), axis=dim, keepdims=True)
+        w = np.array(1.5, dt) if wshape is None else weights_like(rng, wshape, mode == 3).astype(dt)
+        M.case(op, name, [p, w, y], [reduce_weighted(losses, w, mode).astype(dt)], i=[mode, dim], **tol(dt))
+    p = unit(rng, (3, 4), 1, np.float32)
+    M.case(op, "zero_weights_mode2", [p, np.zeros((3, 1), np.float32), p], [np.array(0.0, np.float32)], i=[2, 1],
+           **F32)
+
+
+def pairwise_numpy(p, y):
+    d = (p - y).reshape(p.shape[0], -1)
+    n = d.shape[1]
+    if n < 2:
+        return np.zeros(p.shape[0])
+    # libnd4j's definition over the pairs themselves, not the closed form
+    # the op uses: the ordered pairs i != j, divided by n (n - 1) / 2.
+    pairs = (d[:, :, None] - d[:, None, :]) ** 2
+    return pairs.sum(axis=(1, 2)) / (n * (n - 1) / 2)
+
+
+def mean_pairwssqerr():
+    op = "mean_pairwssqerr_loss"
+    rng = rng_for(op)
+    plans = [
+        # name, dtype, shape, weights shape (None: 0-d), mode
+        ("none_rank2_f32", np.float32, (4, 5), (4,), 0),
+        ("none_kept_weights_f64", np.float64, (4, 5), (4, 1), 0),
+        ("sum_rank3_f64", np.float64, (3, 2, 4), (3, 1, 1), 1),
+        ("mean_weight_scalar_f32", np.float32, (4, 5), None, 2),
+        ("mean_nonzero_f64", np.float64, (5, 3), (5,), 3),
+        ("mean_weight_bcast_f32", np.float32, (3, 6), (1,), 2),
+    ]
+    for name, dt, shape, wshape, mode in plans:
+        p, y = normal_pair(rng, shape, dt)
+        w = np.array(0.75, dt) if wshape is None else weights_like(rng, wshape, mode == 3).astype(dt)
+        losses = pairwise_numpy(p.astype(np.float64), y.astype(np.float64))
+        M.case(op, name, [p, w, y], [reduce_weighted(losses, w, mode, range(1, len(shape))).astype(dt)], i=[mode],
+               **tol(dt))
+    # Rows of one element have no pairs: loss 0 (rank 1 too, as libnd4j).
+    p, y = normal_pair(rng, (4,), np.float64)
+    M.case(op, "rank1_zero", [p, np.ones(4), y], [np.zeros(4)], i=[0], **F64)
+    p, y = normal_pair(rng, (3, 1), np.float64)
+    M.case(op, "one_per_row_sum", [p, np.ones((1, 1)), y], [np.array(0.0)], i=[1], **F64)
+
+
+def l2():
+    op = "l2_loss"
+    rng = rng_for(op)
+    for name, dt, shape in (("matrix_f32", np.float32, (2, 3)), ("vector_f64", np.float64, (7,)),
+                            ("rank3_f64", np.float64, (2, 3, 4)), ("scalar_f32", np.float32, ())):
+        x = rng.normal(0, 1.5, shape).astype(dt)
+        M.case(op, name, [x], [np.array((x.astype(np.float64) ** 2).sum() / 2).astype(dt)], **tol(dt))
+    x = np.arange(-3, 3, dtype=np.int32).reshape(2, 3)  # integers give float32
+    M.case(op, "int32_gives_f32", [x], [np.array((x.astype(np.float64) ** 2).sum() / 2, np.float32)], **F32)
+
+
 absolute_difference()
 mean_sqerr()
 huber()
@@ -205,4 +279,7 @@ log_loss()
 hinge()
 log_poisson()
 sigm_cross_entropy()
+cosine_distance()
+mean_pairwssqerr()
+l2()
 M.write("tools/gen_goldens_loss.py")

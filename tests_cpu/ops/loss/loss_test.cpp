@@ -42,6 +42,12 @@ TEST(LossOps, WeightsThatDoNotBroadcastNameTheOpAndShapes) {
   EXPECT_EQ(s.message(),
             "huber_loss: weights[3] do not broadcast against the losses[2,3]: weights must be one value or have "
             "rank 2 with each extent the losses' or 1");
+  // cosine_distance_loss's losses keep dim as extent 1.
+  Context c4;
+  s = run_op("cosine_distance_loss", {.in = {&p, &y, &y}, .i = {0, 1}}, c4);
+  EXPECT_EQ(s.message(),
+            "cosine_distance_loss: weights[2,3] do not broadcast against the losses[2,1]: weights must be one value "
+            "or have rank 2 with each extent the losses' or 1");
 }
 
 TEST(LossOps, ArgumentsOutOfRangeNameTheOp) {
@@ -53,7 +59,11 @@ TEST(LossOps, ArgumentsOutOfRangeNameTheOp) {
             "log_loss: i arg 0 (reduction) is 4: it must be 0 (none), 1 (sum), 2 (mean_by_weight) or 3 "
             "(mean_by_nonzero_weight)");
   Context c2;
-  s = run_op("huber_loss", {.in = {&p, &w, &p}, .t = {-1.0}, .i = {0}}, c2);
+  s = run_op("cosine_distance_loss", {.in = {&p, &w, &p}, .i = {0, 2}}, c2);
+  EXPECT_EQ(s.message(),
+            "cosine_distance_loss: dim (i arg 1) is 2: it must be an axis of input 0 (predictions) [2,3], in [-2, 1]");
+  Context c3;
+  s = run_op("huber_loss", {.in = {&p, &w, &p}, .t = {-1.0}, .i = {0}}, c3);
   EXPECT_EQ(s.message(), "huber_loss: t arg 0 (delta) is -1: it must be >= 0 and finite");
 }
 
