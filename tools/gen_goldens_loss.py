@@ -261,6 +261,91 @@ def mean_pairwssqerr():
     M.case(op, "one_per_row_sum", [p, np.ones((1, 1)), y], [np.array(0.0)], i=[1], **F64)
 
 
+def softmax_ce_numpy(x, y, s, axis=-1):
+    c = x.shape[axis]
+    y = y * (1 - s) + s / c
+    m = x.max(axis=axis, keepdims=True)
+    log_p = x - m - np.log(np.exp(x - m).sum(axis=axis, keepdims=True))
+    return -(y * log_p).sum(axis=axis)
+
+
+def one_hot(rng, shape, dt):
+    labels = rng.integers(0, shape[-1], shape[:-1])
+    return np.eye(shape[-1])[labels].astype(dt)
+
+
+def softmax_cross_entropy():
+    op = "softmax_cross_entropy_loss"
+    rng = rng_for(op)
+    plans = [
+        # name, logits dtype, labels dtype, shape, weights shape (None: 0-d), mode, smoothing
+        ("none_f32", np.float32, np.float32, (4, 5), (4,), 0, 0.0),
+        ("none_kept_weights_f64", np.float64, np.int32, (4, 5), (4, 1), 0, 0.0),
+        ("sum_rank3_smooth_f64", np.float64, np.float64, (2, 3, 4), (2, 1), 1, 0.1),
+        ("mean_weight_scalar11_f32", np.float32, np.int64, (4, 5), (1, 1), 2, 0.0),
+        ("mean_nonzero_f64", np.float64, np.float64, (6, 3), (6,), 3, 0.0),
+        ("mean_weight_rank3_f32", np.float32, np.float32, (2, 3, 4), (1, 3), 2, 0.2),
+    ]
+    for name, dt, ldt, shape, wshape, mode, s in plans:
+        x = rng.normal(0, 2.0, shape).astype(dt)
+        y = one_hot(rng, shape, ldt)
+        w = np.array(0.5, dt) if wshape is None else weights_like(rng, wshape, mode == 3).astype(dt)
+        losses = softmax_ce_numpy(x.astype(np.float64), y.astype(np.float64), s)
+        M.case(op, name, [x, w, y], [reduce_weighted(losses, w, mode, [len(shape) - 1]).astype(dt)], i=[mode], t=[s],
+               **tol(dt))
+    # Rank 1: one example, a scalar loss, smoothing allowed.
+    x = rng.normal(0, 2.0, (5,))
+    y = rng.dirichlet(np.ones(5))
+    M.case(op, "rank1_smooth", [x, np.array(2.0), y], [np.array(2.0 * softmax_ce_numpy(x, y, 0.3))], i=[0], t=[0.3],
+           **F64)
+    # Logits far apart: log_softmax, not log(softmax).
+    x = np.array([[1000.0, 0.0, -1000.0], [0.0, 0.0, 0.0]])
+    y = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
+    M.case(op, "large_logits", [x, np.ones((2,)), y], [softmax_ce_numpy(x, y, 0.0)], i=[0], t=[0.0], **F64)
+
+
+def softmax_ce_with_logits():
+    op = "softmax_cross_entropy_loss_with_logits"
+    rng = rng_for(op)
+    plans = [
+        ("last_f32", np.float32, (4, 5), None),
+        ("last_f64", np.float64, (3, 6), -1),
+        ("dim1_rank3_f64", np.float64, (2, 3, 4), 1),
+        ("dim0_f32", np.float32, (5, 3), 0),
+        ("rank1_f64", np.float64, (7,), 0),
+    ]
+    for name, dt, shape, axis in plans:
+        x = rng.normal(0, 2.0, shape).astype(dt)
+        y = rng.uniform(0, 1, shape)
+        a = -1 if axis is None else axis
+        y = (y / y.sum(axis=a, keepdims=True)).astype(dt)
+        want = softmax_ce_numpy(x.astype(np.float64), y.astype(np.float64), 0.0, axis=a)
+        M.case(op, name, [x, y], [np.asarray(want).astype(dt)], i=None if axis is None else [axis], **tol(dt))
+    x = np.array([[500.0, -500.0], [0.0, 1.0]])
+    y = np.array([[0.0, 1.0], [0.5, 0.5]])
+    M.case(op, "large_logits", [x, y], [softmax_ce_numpy(x, y, 0.0)], **F64)
+
+
+def sparse_softmax_ce():
+    op = "sparse_softmax_cross_entropy_loss_with_logits"
+    rng = rng_for(op)
+    plans = [
+        ("batch_f32_i32", np.float32, np.int32, (4, 5)),
+        ("batch_f64_i64", np.float64, np.int64, (6, 3)),
+        ("rank3_f32_i64", np.float32, np.int64, (2, 3, 4)),
+        ("rank1_f64_i32", np.float64, np.int32, (5,)),
+        ("one_class_f64", np.float64, np.int32, (3, 1)),
+    ]
+    for name, dt, ldt, shape in plans:
+        x = rng.normal(0, 2.0, shape).astype(dt)
+        labels = rng.integers(0, shape[-1], shape[:-1]).astype(ldt)
+        want = softmax_ce_numpy(x.astype(np.float64), np.eye(shape[-1])[labels], 0.0)
+        M.case(op, name, [labels, x], [np.asarray(want).astype(dt)], **tol(dt))
+    x = np.array([[1000.0, 0.0, -1000.0], [3.0, 3.0, 3.0]])
+    labels = np.array([2, 1], np.int32)
+    M.case(op, "large_logits", [labels, x], [softmax_ce_numpy(x, np.eye(3)[labels], 0.0)], **F64)
+
+
 def l2():
     op = "l2_loss"
     rng = rng_for(op)
@@ -281,5 +366,8 @@ log_poisson()
 sigm_cross_entropy()
 cosine_distance()
 mean_pairwssqerr()
+softmax_cross_entropy()
+softmax_ce_with_logits()
+sparse_softmax_ce()
 l2()
 M.write("tools/gen_goldens_loss.py")

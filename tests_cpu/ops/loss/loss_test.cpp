@@ -1,8 +1,8 @@
 // libnd4j's loss ops (libops/ops/loss): what the goldens (tests_cpu/golden/
 // loss, tools/gen_goldens_loss.py) cannot say. The errors, naming the op and
 // the shapes; and a few of libnd4j's own test values (DeclarableOpsTests2's
-// sigm_cross_entropy_loss tests: logits 0.1, 0.2, ..., these labels,
-// weights 0.5), which pin its conventions.
+// sigm_cross_entropy_loss and softmax_cross_entropy_loss tests: logits
+// 0.1, 0.2, ..., these labels, weights 0.5), which pin its conventions.
 #include "op_test_util.h"
 
 using namespace libops;
@@ -23,6 +23,10 @@ TEST(LossOps, LabelsOfAnotherShapeNameTheOp) {
   Context c2;
   s = run_op("hinge_loss", {.in = {&p, &w, &y}, .i = {1}}, c2);
   EXPECT_EQ(s.message(), "hinge_loss: labels[3,2] must have logits[2,3]'s shape");
+  NDArray z = make(DataType::kFloat32, {3}, iota(3));
+  Context c3;
+  s = run_op("softmax_cross_entropy_loss_with_logits", {.in = {&p, &z}}, c3);
+  EXPECT_EQ(s.message(), "softmax_cross_entropy_loss_with_logits: labels[3] must have logits[2,3]'s shape");
 }
 
 TEST(LossOps, WeightsThatDoNotBroadcastNameTheOpAndShapes) {
@@ -42,6 +46,13 @@ TEST(LossOps, WeightsThatDoNotBroadcastNameTheOpAndShapes) {
   EXPECT_EQ(s.message(),
             "huber_loss: weights[3] do not broadcast against the losses[2,3]: weights must be one value or have "
             "rank 2 with each extent the losses' or 1");
+  // Losses that drop the classes axis also take weights that keep it.
+  NDArray w3 = make(DataType::kFloat32, {3}, {1, 2, 3});
+  Context c3;
+  s = run_op("softmax_cross_entropy_loss", {.in = {&p, &w3, &y}, .i = {0}}, c3);
+  EXPECT_EQ(s.message(),
+            "softmax_cross_entropy_loss: weights[3] do not broadcast against the losses[2]: weights must be one "
+            "value or have rank 1 with each extent the losses' or 1 (or rank 2 against [2,1])");
   // cosine_distance_loss's losses keep dim as extent 1.
   Context c4;
   s = run_op("cosine_distance_loss", {.in = {&p, &y, &y}, .i = {0, 1}}, c4);
@@ -67,6 +78,25 @@ TEST(LossOps, ArgumentsOutOfRangeNameTheOp) {
   EXPECT_EQ(s.message(), "huber_loss: t arg 0 (delta) is -1: it must be >= 0 and finite");
 }
 
+TEST(LossOps, SparseLabelsMustBeClassesOfTheLogits) {
+  NDArray logits = make(DataType::kFloat32, {2, 3}, iota(6));
+  NDArray labels = make(DataType::kInt32, {2}, {0, 3});
+  Context c1;
+  Status s = run_op("sparse_softmax_cross_entropy_loss_with_logits", {.in = {&labels, &logits}}, c1);
+  EXPECT_EQ(s.message(), "sparse_softmax_cross_entropy_loss_with_logits: labels[1] = 3 is not a class in [0, 3)");
+  NDArray negative = make(DataType::kInt64, {2}, {-1, 0});
+  Context c2;
+  s = run_op("sparse_softmax_cross_entropy_loss_with_logits", {.in = {&negative, &logits}}, c2);
+  EXPECT_EQ(s.message(), "sparse_softmax_cross_entropy_loss_with_logits: labels[0] = -1 is not a class in [0, 3)");
+  NDArray wrong = make(DataType::kInt32, {3}, {0, 1, 2});
+  Context c3;
+  s = run_op("sparse_softmax_cross_entropy_loss_with_logits", {.in = {&wrong, &logits}}, c3);
+  EXPECT_EQ(s.code(), StatusCode::kShape);
+  EXPECT_EQ(s.message(),
+            "sparse_softmax_cross_entropy_loss_with_logits: labels[3] must have logits[2,3]'s shape less the last "
+            "axis (the classes)");
+}
+
 TEST(LossOps, AnEmptyBatchGivesNoLossesOrZero) {
   NDArray p = make(DataType::kFloat32, {0, 3}, {});
   NDArray w = make(DataType::kFloat32, {1, 3}, {1, 2, 3});
@@ -79,6 +109,10 @@ TEST(LossOps, AnEmptyBatchGivesNoLossesOrZero) {
       EXPECT_TRUE(all_close(*ctx.output(0), {0})) << "reduction " << mode;
     }
   }
+  NDArray labels = make(DataType::kInt32, {0}, {});
+  Context sparse;
+  ASSERT_OK(run_op("sparse_softmax_cross_entropy_loss_with_logits", {.in = {&labels, &p}}, sparse));
+  EXPECT_EQ(sparse.output(0)->shape(), (Dims{0}));
 }
 
 // Integers compute in float32, float16 in float16: the output is x's float dtype.
@@ -110,6 +144,29 @@ TEST(LossOps, SigmCrossEntropyMatchesLibnd4jsTests) {
   Context smoothed;  // sigm_cross_entropy_loss_test16
   ASSERT_OK(run_op("sigm_cross_entropy_loss", {.in = {&logits, &w11, &labels}, .t = {5.0}, .i = {3}}, smoothed));
   EXPECT_NEAR(smoothed.output(0)->get_double(0), 0.425783246756, 1e-5);
+}
+
+TEST(LossOps, SoftmaxCrossEntropyMatchesLibnd4jsTests) {
+  NDArray logits = make(DataType::kFloat64, {2, 3, 4}, iota(24, 0.1, 0.1));
+  NDArray labels = make(DataType::kInt32, {2, 3, 4}, kLibnd4jLabels);
+  NDArray w = make(DataType::kFloat64, {2, 3}, std::vector<double>(6, 0.5));
+  Context none;  // softmax_cross_entropy_loss_test1
+  ASSERT_OK(run_op("softmax_cross_entropy_loss", {.in = {&logits, &w, &labels}, .t = {0.0}, .i = {0}}, none));
+  EXPECT_EQ(none.output(0)->shape(), (Dims{2, 3}));
+  EXPECT_TRUE(all_close(*none.output(0), {1.39253557, 1.44253552, 1.44253552, 1.44253552, 1.39253557, 1.44253552},
+                        1e-7));
+  Context sum;  // softmax_cross_entropy_loss_test6
+  ASSERT_OK(run_op("softmax_cross_entropy_loss", {.in = {&logits, &w, &labels}, .t = {0.0}, .i = {1}}, sum));
+  EXPECT_NEAR(sum.output(0)->get_double(0), 8.55521392822, 1e-5);
+  // softmax_cross_entropy_loss_test14: [2, 4] logits, [2, 1] weights, smoothing 5 toward 1/4. libnd4j gives
+  // [2, 1] (its rank-2 reduce); the losses are [2] here.
+  NDArray logits2 = make(DataType::kFloat64, {2, 4}, iota(8, 0.1, 0.1));
+  NDArray labels2 = make(DataType::kInt32, {2, 4}, {0, 1, 1, 0, 1, 0, 1, 0});
+  NDArray w21 = make(DataType::kFloat64, {2, 1}, {0.5, 0.5});
+  Context smoothed;
+  ASSERT_OK(run_op("softmax_cross_entropy_loss", {.in = {&logits2, &w21, &labels2}, .t = {5.0}, .i = {0}}, smoothed));
+  EXPECT_EQ(smoothed.output(0)->shape(), (Dims{2}));
+  EXPECT_TRUE(all_close(*smoothed.output(0), {-2.08880329, -2.28880334}, 1e-7));
 }
 
 }  // namespace
