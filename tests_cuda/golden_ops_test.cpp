@@ -12,7 +12,7 @@ namespace {
 
 const char* const kManifests[] = {"shape_ops", "scans", "sorting", "indexing", "linalg_ops", "random", "selection", "windows",
                                    "nn_act", "rnn", "image", "conv", "attention", "metrics", "layers", "conv3d",
-                                   "low_precision"};
+                                   "low_precision", "loss"};
 
 std::vector<test::ManifestCase> all_cases() {
   std::vector<test::ManifestCase> v;
@@ -52,7 +52,10 @@ TEST(CudaGoldenOps, TheNewOpsAreComparedOnTheGpu) {
   for (const test::ManifestCase& c : all_cases()) ++n[c.op];
   for (const char* op : {"cast_low_precision", "linear_attention", "bitcast", "fold", "topk", "top_k",
                          "resize_nearest_neighbor", "resize_bilinear", "resize_bicubic", "clip_by_norm",
-                         "clip_by_avg_norm"})
+                         "clip_by_avg_norm", "absolute_difference_loss", "mean_sqerr_loss", "huber_loss", "log_loss",
+                         "hinge_loss", "l2_loss", "log_poisson_loss", "cosine_distance_loss", "sigm_cross_entropy_loss",
+                         "softmax_cross_entropy_loss", "softmax_cross_entropy_loss_with_logits",
+                         "sparse_softmax_cross_entropy_loss_with_logits", "mean_pairwssqerr_loss"})
     EXPECT_GE(n[op], 5) << op << " has too few cases in the manifests";
 }
 
