@@ -23,7 +23,10 @@ CUSTOM_OP_IMPL(absolute_difference_loss, 3, 1, false, 0, 1) {
 DECLARE_SHAPE_FN(absolute_difference_loss) {
   return libops::ops::elementwise_loss_shape(block, "predictions", shapes);
 }
-DECLARE_TYPES(absolute_difference_loss) { libops::ops::loss_weighted_types(descriptor, false); }
+DECLARE_TYPES(absolute_difference_loss) {
+  libops::ops::loss_weighted_types(descriptor, false);
+  descriptor.runs_on_any_device();  // nested ops on the call's device
+}
 DECLARE_ARGS(absolute_difference_loss) {
   args.describe("Weighted |predictions - labels|, reduced (libnd4j's absolute_difference_loss).");
   libops::ops::loss_weighted_io(args, "predictions", "the predicted values", "the true values, predictions' shape");

@@ -46,7 +46,10 @@ Status cosine_distance_shape(Context& block, ShapeList& shapes) {
 
 CUSTOM_OP_IMPL(cosine_distance_loss, 3, 1, false, 0, 2) { return libops::ops::cosine_distances(block); }
 DECLARE_SHAPE_FN(cosine_distance_loss) { return libops::ops::cosine_distance_shape(block, shapes); }
-DECLARE_TYPES(cosine_distance_loss) { libops::ops::loss_weighted_types(descriptor, false); }
+DECLARE_TYPES(cosine_distance_loss) {
+  libops::ops::loss_weighted_types(descriptor, false);
+  descriptor.runs_on_any_device();  // nested ops on the call's device
+}
 DECLARE_ARGS(cosine_distance_loss) {
   args.describe("Weighted cosine distance 1 - sum(predictions * labels) along dim of unit vectors, reduced "
                 "(libnd4j's cosine_distance_loss).");

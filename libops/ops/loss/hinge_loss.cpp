@@ -26,7 +26,10 @@ Status hinge_losses(const Context& block, const NDArray& x, const NDArray& y, ND
 
 CUSTOM_OP_IMPL(hinge_loss, 3, 1, false, 0, 1) { return libops::ops::elementwise_loss_run(block, libops::ops::hinge_losses); }
 DECLARE_SHAPE_FN(hinge_loss) { return libops::ops::elementwise_loss_shape(block, "logits", shapes); }
-DECLARE_TYPES(hinge_loss) { libops::ops::loss_weighted_types(descriptor, false); }
+DECLARE_TYPES(hinge_loss) {
+  libops::ops::loss_weighted_types(descriptor, false);
+  descriptor.runs_on_any_device();  // nested ops on the call's device
+}
 DECLARE_ARGS(hinge_loss) {
   args.describe("Weighted hinge loss max(0, 1 - (2 labels - 1) logits), reduced (libnd4j's hinge_loss).");
   libops::ops::loss_weighted_io(args, "logits", "the scores", "0 or 1 (read as -1 or 1), logits' shape");

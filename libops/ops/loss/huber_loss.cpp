@@ -32,7 +32,10 @@ CUSTOM_OP_IMPL(huber_loss, 3, 1, false, 1, 1) {
   return libops::ops::elementwise_loss_run(block, libops::ops::huber_losses);
 }
 DECLARE_SHAPE_FN(huber_loss) { return libops::ops::elementwise_loss_shape(block, "predictions", shapes); }
-DECLARE_TYPES(huber_loss) { libops::ops::loss_weighted_types(descriptor, false); }
+DECLARE_TYPES(huber_loss) {
+  libops::ops::loss_weighted_types(descriptor, false);
+  descriptor.runs_on_any_device();  // nested ops on the call's device
+}
 DECLARE_ARGS(huber_loss) {
   args.describe("Weighted Huber loss of predictions - labels, reduced (libnd4j's huber_loss).");
   libops::ops::loss_weighted_io(args, "predictions", "the predicted values", "the true values, predictions' shape");

@@ -33,7 +33,10 @@ Status log_losses(const Context& block, const NDArray& p, const NDArray& y, NDAr
 
 CUSTOM_OP_IMPL(log_loss, 3, 1, false, 0, 1) { return libops::ops::elementwise_loss_run(block, libops::ops::log_losses); }
 DECLARE_SHAPE_FN(log_loss) { return libops::ops::elementwise_loss_shape(block, "predictions", shapes); }
-DECLARE_TYPES(log_loss) { libops::ops::loss_weighted_types(descriptor, false); }
+DECLARE_TYPES(log_loss) {
+  libops::ops::loss_weighted_types(descriptor, false);
+  descriptor.runs_on_any_device();  // nested ops on the call's device
+}
 DECLARE_ARGS(log_loss) {
   args.describe("Weighted binary cross-entropy of probabilities, reduced (libnd4j's log_loss).");
   libops::ops::loss_weighted_io(args, "predictions", "probabilities in [0, 1]",

@@ -43,7 +43,10 @@ CUSTOM_OP_IMPL(log_poisson_loss, 3, 1, false, 0, 1) {
   return libops::ops::elementwise_loss_run(block, libops::ops::log_poisson_losses);
 }
 DECLARE_SHAPE_FN(log_poisson_loss) { return libops::ops::elementwise_loss_shape(block, "log_predictions", shapes); }
-DECLARE_TYPES(log_poisson_loss) { libops::ops::loss_weighted_types(descriptor, false); }
+DECLARE_TYPES(log_poisson_loss) {
+  libops::ops::loss_weighted_types(descriptor, false);
+  descriptor.runs_on_any_device();  // nested ops on the call's device
+}
 DECLARE_ARGS(log_poisson_loss) {
   args.describe("Weighted Poisson negative log-likelihood exp(c) - z c of log-rates c, reduced (libnd4j's "
                 "log_poisson_loss).");

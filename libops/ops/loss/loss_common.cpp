@@ -64,8 +64,7 @@ void loss_weighted_io(OpSignature& args, const char* x, const char* x_doc, const
 }
 
 void loss_weighted_types(OpDescriptor& descriptor, bool float_x) {
-  // Computed by nested ops on the call's device (Note [Loss reduction]).
-  descriptor.allow_input(0, float_x ? types::kFloat : types::kNumeric).runs_on_any_device();
+  descriptor.allow_input(0, float_x ? types::kFloat : types::kNumeric);
   descriptor.allow_input(1, types::kNumeric).allow_input(2, types::kNumeric);
   descriptor.allow_outputs(types::kFloat);
 }

@@ -42,7 +42,8 @@ struct LossShape {
 void loss_reduction_arg(OpSignature& args);
 // The inputs (x, weights, labels) and the output of a weighted loss.
 void loss_weighted_io(OpSignature& args, const char* x, const char* x_doc, const char* labels_doc);
-// The dtypes of a weighted loss: numbers; x floats only when `float_x`.
+// The dtypes of a weighted loss: numbers; x floats only when `float_x`. Each
+// op also declares runs_on_any_device: its nested ops run on the call's device.
 void loss_weighted_types(OpDescriptor& descriptor, bool float_x);
 
 // "labels[2,4] must have predictions[2,3]'s shape" unless they agree.

@@ -74,7 +74,10 @@ Status mean_pairwise_shape(Context& block, ShapeList& shapes) {
 
 CUSTOM_OP_IMPL(mean_pairwssqerr_loss, 3, 1, false, 0, 1) { return libops::ops::mean_pairwise_squared_errors(block); }
 DECLARE_SHAPE_FN(mean_pairwssqerr_loss) { return libops::ops::mean_pairwise_shape(block, shapes); }
-DECLARE_TYPES(mean_pairwssqerr_loss) { libops::ops::loss_weighted_types(descriptor, false); }
+DECLARE_TYPES(mean_pairwssqerr_loss) {
+  libops::ops::loss_weighted_types(descriptor, false);
+  descriptor.runs_on_any_device();  // nested ops on the call's device
+}
 DECLARE_ARGS(mean_pairwssqerr_loss) {
   args.describe("Weighted mean pairwise squared error per batch row, reduced (libnd4j's mean_pairwssqerr_loss).");
   libops::ops::loss_weighted_io(args, "predictions", "the predicted values, dim 0 the batch",

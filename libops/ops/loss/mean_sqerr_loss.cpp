@@ -20,7 +20,10 @@ CUSTOM_OP_IMPL(mean_sqerr_loss, 3, 1, false, 0, 1) {
   return libops::ops::elementwise_loss_run(block, libops::ops::squared_errors);
 }
 DECLARE_SHAPE_FN(mean_sqerr_loss) { return libops::ops::elementwise_loss_shape(block, "predictions", shapes); }
-DECLARE_TYPES(mean_sqerr_loss) { libops::ops::loss_weighted_types(descriptor, false); }
+DECLARE_TYPES(mean_sqerr_loss) {
+  libops::ops::loss_weighted_types(descriptor, false);
+  descriptor.runs_on_any_device();  // nested ops on the call's device
+}
 DECLARE_ARGS(mean_sqerr_loss) {
   args.describe("Weighted (predictions - labels)^2, reduced (libnd4j's mean_sqerr_loss).");
   libops::ops::loss_weighted_io(args, "predictions", "the predicted values", "the true values, predictions' shape");

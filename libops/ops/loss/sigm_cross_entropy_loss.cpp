@@ -42,7 +42,10 @@ CUSTOM_OP_IMPL(sigm_cross_entropy_loss, 3, 1, false, 0, 1) {
   return libops::ops::elementwise_loss_run(block, libops::ops::sigmoid_cross_entropies);
 }
 DECLARE_SHAPE_FN(sigm_cross_entropy_loss) { return libops::ops::elementwise_loss_shape(block, "logits", shapes); }
-DECLARE_TYPES(sigm_cross_entropy_loss) { libops::ops::loss_weighted_types(descriptor, false); }
+DECLARE_TYPES(sigm_cross_entropy_loss) {
+  libops::ops::loss_weighted_types(descriptor, false);
+  descriptor.runs_on_any_device();  // nested ops on the call's device
+}
 DECLARE_ARGS(sigm_cross_entropy_loss) {
   args.describe("Weighted sigmoid cross-entropy of logits against 0/1 labels, reduced (libnd4j's "
                 "sigm_cross_entropy_loss).");

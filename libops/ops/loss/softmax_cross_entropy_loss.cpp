@@ -64,7 +64,10 @@ Status softmax_cross_entropy_shape(Context& block, ShapeList& shapes) {
 
 CUSTOM_OP_IMPL(softmax_cross_entropy_loss, 3, 1, false, 0, 1) { return libops::ops::softmax_cross_entropies(block); }
 DECLARE_SHAPE_FN(softmax_cross_entropy_loss) { return libops::ops::softmax_cross_entropy_shape(block, shapes); }
-DECLARE_TYPES(softmax_cross_entropy_loss) { libops::ops::loss_weighted_types(descriptor, true); }
+DECLARE_TYPES(softmax_cross_entropy_loss) {
+  libops::ops::loss_weighted_types(descriptor, true);
+  descriptor.runs_on_any_device();  // nested ops on the call's device
+}
 DECLARE_ARGS(softmax_cross_entropy_loss) {
   args.describe("Weighted softmax cross-entropy over the last axis, reduced (libnd4j's softmax_cross_entropy_loss).");
   libops::ops::loss_weighted_io(args, "logits", "the scores, classes along the last axis",
