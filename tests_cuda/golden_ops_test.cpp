@@ -12,7 +12,7 @@ namespace {
 
 const char* const kManifests[] = {"shape_ops", "scans", "sorting", "indexing", "linalg_ops", "random", "selection", "windows",
                                    "nn_act", "rnn", "image", "conv", "attention", "metrics", "layers", "conv3d",
-                                   "low_precision"};
+                                   "low_precision", "libnd4j"};
 
 std::vector<test::ManifestCase> all_cases() {
   std::vector<test::ManifestCase> v;
@@ -52,7 +52,8 @@ TEST(CudaGoldenOps, TheNewOpsAreComparedOnTheGpu) {
   for (const test::ManifestCase& c : all_cases()) ++n[c.op];
   for (const char* op : {"cast_low_precision", "linear_attention", "bitcast", "fold", "topk", "top_k",
                          "resize_nearest_neighbor", "resize_bilinear", "resize_bicubic", "clip_by_norm",
-                         "clip_by_avg_norm"})
+                         "clip_by_avg_norm", "rgb_to_yuv", "yuv_to_rgb", "rgb_to_yiq", "yiq_to_rgb", "rgb_to_grs",
+                         "rgb_to_hsv", "hsv_to_rgb"})
     EXPECT_GE(n[op], 5) << op << " has too few cases in the manifests";
 }
 

@@ -1,0 +1,52 @@
+// The libnd4j-convention ops beyond their goldens (tests_cpu/golden/libnd4j,
+// tools/gen_goldens_libnd4j.py): the errors and their messages, and facts a
+// golden states only implicitly.
+#include <utility>
+
+#include "op_test_util.h"
+
+using namespace libops;
+using namespace libops::test;
+
+namespace {
+
+TEST(Libnd4jOps, ColourOpsNeedThreeChannels) {
+  NDArray four = zeros(DataType::kFloat32, {2, 4});
+  Context c1;
+  EXPECT_EQ(run_op("rgb_to_yuv", {.in = {&four}}, c1).message(),
+            "rgb_to_yuv: images[2,4] have 4 channels along dim_c = 1: RGB needs 3");
+  Context c2;
+  EXPECT_EQ(run_op("hsv_to_rgb", {.in = {&four}, .i = {0}}, c2).message(),
+            "hsv_to_rgb: images[2,4] have 2 channels along dim_c = 0: HSV needs 3");
+  Context c3;
+  EXPECT_EQ(run_op("rgb_to_grs", {.in = {&four}}, c3).message(),
+            "rgb_to_grs: images[2,4] have 4 channels along dim_c = 1: RGB needs 3");
+  NDArray rgb = zeros(DataType::kFloat32, {2, 3});
+  Context c4;
+  EXPECT_EQ(run_op("yiq_to_rgb", {.in = {&rgb}, .i = {2}}, c4).message(),
+            "yiq_to_rgb: dim_c (i arg 0) is 2: it must be an axis of input 0 (images) [2,3], in [-2, 1]");
+  NDArray ints = zeros(DataType::kInt32, {2, 3});
+  Context c5;
+  EXPECT_FALSE(run_op("rgb_to_hsv", {.in = {&ints}}, c5).is_ok());  // HSV of integers: refused
+  Context c6;
+  ASSERT_OK(run_op("rgb_to_grs", {.in = {&ints}}, c6));  // grayscale takes integers, as libnd4j's
+  EXPECT_EQ(c6.output(0)->shape(), (Dims{2, 1}));
+  EXPECT_EQ(c6.output(0)->dtype(), DataType::kInt32);
+}
+
+// Each conversion undone by its inverse, the channel axis in the middle.
+// TensorFlow's YIQ kernels are inverses of each other only to about 1e-4
+// (their product differs from the identity by up to 6e-5).
+TEST(Libnd4jOps, ColourRoundTrips) {
+  NDArray x = make(DataType::kFloat64, {2, 3, 2}, {0.1, 0.9, 0.5, 0.2, 0.3, 0.3, 0.8, 0.05, 0.6, 0.6, 0.25, 1.0});
+  for (auto [there, back] : {std::pair{"rgb_to_yuv", "yuv_to_rgb"}, std::pair{"rgb_to_yiq", "yiq_to_rgb"},
+                             std::pair{"rgb_to_hsv", "hsv_to_rgb"}}) {
+    SCOPED_TRACE(there);
+    Context c1, c2;
+    ASSERT_OK(run_op(there, {.in = {&x}, .i = {1}}, c1));
+    ASSERT_OK(run_op(back, {.in = {c1.output(0)}, .i = {1}}, c2));
+    EXPECT_TRUE(all_close(*c2.output(0), values(x), 0, 1e-4));
+  }
+}
+
+}  // namespace

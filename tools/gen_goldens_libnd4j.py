@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Generate the numpy goldens of the ops that follow libnd4j's names and
+argument conventions (its declarable ops as its own tests call them) under
+tests_cpu/golden/libnd4j/.
+
+Run from anywhere:  python3 tools/gen_goldens_libnd4j.py
+Expected values are written here in numpy from the formulas libnd4j and
+TensorFlow document (TensorFlow's colour kernels, libnd4j's HSV sectors,
+numpy.tri, numpy.meshgrid, ...), never by calling libops. Each section
+names the conventions its ops take.
+"""
+import numpy as np
+
+from golden_manifest import Manifest
+
+rng = np.random.default_rng(20261130)
+M = Manifest("libnd4j")
+case = M.case
+
+TOL = {np.float16: dict(rtol=2e-3, atol=2e-3), np.float32: dict(rtol=1e-5, atol=1e-6),
+       np.float64: dict(rtol=1e-12, atol=1e-12)}
+
+
+def tol(dtype):
+    return TOL[np.dtype(dtype).type]
+
+
+def uniform(shape, dtype, lo=0.0, hi=1.0):
+    return rng.uniform(lo, hi, size=shape).astype(dtype)
+
+
+# ---- colour spaces: i arg 0 is the channel axis (libnd4j's dimC), default last
+
+# TensorFlow's kernels (tf.image.rgb_to_yuv etc.): out = tensordot(in, K) over the channel axis.
+RGB_TO_YUV = [[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512], [0.114, 0.43601035, -0.10001026]]
+YUV_TO_RGB = [[1, 1, 1], [0, -0.394642334, 2.03206185], [1.13988303, -0.58062185, 0]]
+RGB_TO_YIQ = [[0.299, 0.59590059, 0.2115], [0.587, -0.27455667, -0.52273617], [0.114, -0.32134392, 0.31119955]]
+YIQ_TO_RGB = [[1, 1, 1], [0.95598634, -0.27201283, -1.10674021], [0.6208248, -0.64720424, 1.70423049]]
+GRAY = [0.2989, 0.5870, 0.1140]
+
+
+def linear(x, kernel, axis=-1):
+    moved = np.moveaxis(x.astype(np.float64), axis, -1)
+    return np.moveaxis(moved @ np.array(kernel, np.float64), -1, axis).astype(x.dtype)
+
+
+def linear_cases(op, kernel, lo, hi):
+    for name, shape, dtype, axis in (("nhwc_f32", (2, 4, 5, 3), np.float32, None),
+                                      ("rows_f64", (4, 3), np.float64, None),
+                                      ("nchw_axis1", (2, 3, 4, 5), np.float32, 1),
+                                      ("negative_axis", (3, 2, 4), np.float32, -3),
+                                      ("f16", (5, 3), np.float16, None),
+                                      ("one_pixel", (3,), np.float64, None),
+                                      ("empty", (0, 3), np.float32, None)):
+        x = uniform(shape, dtype, lo, hi)
+        case(op, name, [x], [linear(x, kernel, -1 if axis is None else axis)],
+             i=None if axis is None else [axis], **tol(dtype))
+
+
+def grayscale(x, axis=-1):
+    g = np.tensordot(x.astype(np.float64), np.array(GRAY), axes=([axis], [0]))
+    g = np.expand_dims(g, axis)
+    if np.issubdtype(x.dtype, np.integer):
+        return np.trunc(g).astype(x.dtype)  # libnd4j stores the float sum into T: truncation
+    return g.astype(x.dtype)
+
+
+def gray_ints(shape, dtype):
+    """Integer pixels whose gray value is not within 1e-3 of an integer, so
+    float32 and float64 sums truncate alike."""
+    x = rng.integers(0, 256, size=shape).astype(dtype)
+    while True:
+        g = np.tensordot(x.astype(np.float64), np.array(GRAY), axes=([-1], [0]))
+        bad = np.abs(g - np.round(g)) < 1e-3
+        if not bad.any():
+            return x
+        x[bad] = rng.integers(0, 256, size=(int(bad.sum()), 3)).astype(dtype)
+
+
+def grayscale_cases():
+    x = uniform((2, 4, 5, 3), np.float32)
+    case("rgb_to_grs", "nhwc_f32", [x], [grayscale(x)], **tol(np.float32))
+    x = uniform((2, 3, 4, 4), np.float64)
+    case("rgb_to_grs", "nchw_axis1", [x], [grayscale(x, 1)], i=[1], **tol(np.float64))
+    x = gray_ints((4, 5, 3), np.int32)
+    case("rgb_to_grs", "int32_truncates", [x], [grayscale(x)])
+    x = gray_ints((3, 3), np.uint8)
+    case("rgb_to_grs", "uint8", [x], [grayscale(x)])
+    x = uniform((3, 2, 2), np.float32)
+    case("rgb_to_grs", "negative_axis", [x], [grayscale(x, -3)], i=[-3], **tol(np.float32))
+    x = uniform((6, 3), np.float16)
+    case("rgb_to_grs", "f16", [x], [grayscale(x)], **tol(np.float16))
+    x = uniform((0, 3), np.float32)
+    case("rgb_to_grs", "empty", [x], [grayscale(x)])
+
+
+def rgb_to_hsv(x, axis=-1):
+    """libnd4j's rgbToHsv per pixel (adjust_hue.h), vectorized; H, S, V in [0, 1]."""
+    r, g, b = np.moveaxis(x.astype(np.float64), axis, 0)
+    mx, mn = np.maximum(np.maximum(r, g), b), np.minimum(np.minimum(r, g), b)
+    c = mx - mn
+    safe = np.where(c == 0, 1, c)
+    h = np.where(mx == r, (g - b) / safe / 6 + np.where(g >= b, 0, 1),
+                 np.where(mx == g, ((b - r) / safe + 2) / 6, ((r - g) / safe + 4) / 6))
+    h = np.where(c == 0, 0, h)
+    s = np.where(mx == 0, 0, c / np.where(mx == 0, 1, mx))
+    return np.moveaxis(np.stack([h, s, mx]), 0, axis).astype(x.dtype)
+
+
+def hsv_to_rgb(x, axis=-1):
+    """libnd4j's hsvToRgb sectors, with the hue first wrapped into [0, 1)."""
+    h, s, v = np.moveaxis(x.astype(np.float64), axis, 0)
+    h = h - np.floor(h)
+    sector = h * 6
+    c = v * s
+    k = np.minimum(np.floor(sector), 5).astype(int)
+    table = [(v, v - c * (1 - sector), v - c),
+             (v - c * (sector - 1), v, v - c),
+             (v - c, v, v - c * (3 - sector)),
+             (v - c, v - c * (sector - 3), v),
+             (v - c * (5 - sector), v - c, v),
+             (v, v - c, v - c * (sector - 5))]
+    out = [np.choose(k, [row[ch] for row in table]) for ch in range(3)]
+    return np.moveaxis(np.stack(out), 0, axis).astype(x.dtype)
+
+
+def hsv_cases():
+    x = uniform((2, 4, 5, 3), np.float32)
+    case("rgb_to_hsv", "random_f32", [x], [rgb_to_hsv(x)], **tol(np.float32))
+    x = uniform((6, 3), np.float64)
+    case("rgb_to_hsv", "random_f64", [x], [rgb_to_hsv(x)], **tol(np.float64))
+    # Grays and black (C = 0: hue 0, and S = 0 at V = 0), ties between the
+    # largest channels, and red-sector pixels with G < B, whose hue wraps to just below 1.
+    special = np.array([[0, 0, 0], [0.5, 0.5, 0.5], [1, 1, 1], [0.8, 0.8, 0.2], [0.2, 0.8, 0.8], [0.8, 0.2, 0.8],
+                        [0.9, 0.1, 0.2], [1.0, 0.0, 0.05], [0.6, 0.3, 0.3], [0.25, 0.75, 0.5], [0.1, 0.2, 0.9],
+                        [0.7, 0.5, 0.5]], np.float32)
+    case("rgb_to_hsv", "grays_ties_wrap", [special], [rgb_to_hsv(special)], **tol(np.float32))
+    x = uniform((2, 3, 2, 4), np.float32)
+    case("rgb_to_hsv", "nchw_axis1", [x], [rgb_to_hsv(x, 1)], i=[1], **tol(np.float32))
+    x = uniform((5, 3), np.float16)
+    case("rgb_to_hsv", "f16", [x], [rgb_to_hsv(x)], **tol(np.float16))
+    x = uniform((0, 3), np.float32)
+    case("rgb_to_hsv", "empty", [x], [rgb_to_hsv(x)])
+
+    x = uniform((2, 4, 5, 3), np.float32)
+    case("hsv_to_rgb", "random_f32", [x], [hsv_to_rgb(x)], **tol(np.float32))
+    x = uniform((6, 3), np.float64)
+    case("hsv_to_rgb", "random_f64", [x], [hsv_to_rgb(x)], **tol(np.float64))
+    # Hues on sector borders, 1.0 (= 0), and outside [0, 1] (taken round),
+    # and zero saturation (a gray whatever the hue).
+    hues = np.array([0, 1 / 6, 2 / 6, 0.5, 4 / 6, 5 / 6, 1.0, 1.25, 2.5, -0.25, -1.75, 0.3], np.float64)
+    sat = np.array([1, 1, 0.5, 1, 0.25, 1, 1, 0.75, 0.5, 1, 0.6, 0])
+    val = np.array([1, 0.5, 1, 0.8, 0.6, 1, 0.9, 1, 0.7, 0.4, 1, 0.3])
+    x = np.stack([hues, sat, val], -1)
+    case("hsv_to_rgb", "sectors_wrap_gray", [x], [hsv_to_rgb(x)], **tol(np.float64))
+    x = uniform((2, 3, 2, 4), np.float32)
+    case("hsv_to_rgb", "nchw_axis1", [x], [hsv_to_rgb(x, 1)], i=[1], **tol(np.float32))
+    x = uniform((5, 3), np.float16)
+    case("hsv_to_rgb", "f16", [x], [hsv_to_rgb(x)], **tol(np.float16))
+    x = uniform((0, 3), np.float32)
+    case("hsv_to_rgb", "empty", [x], [hsv_to_rgb(x)])
+
+
+linear_cases("rgb_to_yuv", RGB_TO_YUV, 0, 1)
+linear_cases("yuv_to_rgb", YUV_TO_RGB, -0.5, 0.5)
+linear_cases("rgb_to_yiq", RGB_TO_YIQ, 0, 1)
+linear_cases("yiq_to_rgb", YIQ_TO_RGB, -0.5, 0.5)
+grayscale_cases()
+hsv_cases()
+M.write("tools/gen_goldens_libnd4j.py")
