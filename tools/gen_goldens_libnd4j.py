@@ -161,10 +161,88 @@ def hsv_cases():
     case("hsv_to_rgb", "empty", [x], [hsv_to_rgb(x)])
 
 
+# ---- casts (to_<dtype>) and shape scalars (size, rank, size_at: i arg 0 the dim)
+
+def converted(x, dtype):
+    """libops' conversion rules: floats truncate toward zero and saturate at
+    an integer's range, NaN gives 0; integers wrap; bool is 0 / 1."""
+    dtype = np.dtype(dtype)
+    if np.issubdtype(dtype, np.integer) and np.issubdtype(x.dtype, np.floating):
+        info = np.iinfo(dtype)
+        t = np.nan_to_num(np.trunc(x.astype(np.float64)), nan=0.0, posinf=np.inf, neginf=-np.inf)
+        out = np.empty(x.shape, dtype)
+        flat, res = t.ravel(), out.ravel()
+        for k, v in enumerate(flat):
+            res[k] = info.max if v >= float(info.max) else info.min if v <= float(info.min) else int(v)
+        return out
+    if np.issubdtype(dtype, np.integer) and np.issubdtype(x.dtype, np.integer):
+        bits = dtype.itemsize * 8
+        wrapped = [(int(v) % (1 << bits)) for v in x.ravel()]
+        if np.issubdtype(dtype, np.signedinteger):
+            wrapped = [w - (1 << bits) if w >= 1 << (bits - 1) else w for w in wrapped]
+        return np.array(wrapped, dtype=dtype).reshape(x.shape)
+    with np.errstate(over="ignore"):
+        return x.astype(dtype)
+
+
+def cast_cases():
+    fractions = np.array([[0.0, 1.5, -1.5, 2.75], [-0.25, 100.9, -100.9, 7.0]], np.float32)
+    ints32 = np.array([[0, 1, -1, 2147483647], [-2147483648, 12345, -7, 65504]], np.int32)
+    bools = np.array([True, False, True, True, False])
+    for op, dtype in (("to_double", np.float64), ("to_float16", np.float16), ("to_float32", np.float32),
+                      ("to_int32", np.int32), ("to_int64", np.int64), ("to_uint32", np.uint32),
+                      ("to_uint64", np.uint64)):
+        case(op, "from_f32", [fractions], [converted(fractions, dtype)])
+        case(op, "from_int32", [ints32], [converted(ints32, dtype)])
+        case(op, "from_bool", [bools], [converted(bools, dtype)])
+        x = uniform((3, 4), np.float16, -8, 8)
+        case(op, "from_f16", [x], [converted(x, dtype)])
+        case(op, "empty", [np.zeros((0, 4), np.float64)], [np.zeros((0, 4), dtype)])
+    # What only some targets show.
+    x = np.array([1.0, -1.0, 0.1, 1 / 3, 65504.0, 65520.0, 1e6, -1e6, np.inf, np.nan], np.float64)
+    with np.errstate(over="ignore"):
+        case("to_float16", "rounding_overflow", [x], [x.astype(np.float16)])
+    x = np.array([1.5, -1.5, 1e10, -1e10, np.nan, np.inf, -np.inf, 2147483647.9], np.float64)
+    case("to_int32", "saturates_nan_zero", [x], [converted(x, np.int32)])
+    x = np.array([2**32 + 5, 2**31, -(2**31) - 1, 7], np.int64)
+    case("to_int32", "int64_wraps", [x], [converted(x, np.int32)])
+    x = np.array([1e30, -1e30, np.nan, -3.99, 2.0**62], np.float64)
+    case("to_int64", "saturates_nan_zero", [x], [converted(x, np.int64)])
+    x = np.array([0, 1, 2**63 - 1], np.uint64)
+    case("to_int64", "from_uint64", [x], [converted(x, np.int64)])
+    x = np.array([-1.0, -0.5, 3.9, 5e9, 4294967295.0], np.float64)
+    case("to_uint32", "negative_saturates", [x], [converted(x, np.uint32)])
+    x = np.array([-1, 2**32 + 7, 2**32 - 1], np.int64)
+    case("to_uint32", "int64_wraps", [x], [converted(x, np.uint32)])
+    x = np.array([-1, 0, 2**62], np.int64)
+    case("to_uint64", "int64_wraps", [x], [converted(x, np.uint64)])
+    x = np.array([-2.5, 1e30, 3.5, np.nan], np.float64)
+    case("to_uint64", "saturates_nan_zero", [x], [converted(x, np.uint64)])
+    x = np.array([[1, 2], [3, 250]], np.uint8)
+    case("to_double", "from_uint8", [x], [x.astype(np.float64)])
+    x = np.array([1, -(2**40), 2**53], np.int64)
+    case("to_float32", "from_int64", [x], [x.astype(np.float32)])
+
+
+def shape_scalar_cases():
+    for name, shape, dtype in (("f32_3d", (2, 3, 4), np.float32), ("empty", (0, 5), np.float64),
+                               ("scalar", (), np.int32), ("bool_1d", (7,), np.bool_)):
+        x = np.zeros(shape, dtype)
+        case("size", name, [x], [np.array(x.size, np.int64)])
+        case("rank", name, [x], [np.array(x.ndim, np.int32)])
+    x = np.zeros((2, 3, 4, 5), np.float32)
+    for name, d in (("dim0", 0), ("dim2", 2), ("last", -1), ("negative", -3)):
+        case("size_at", name, [x], [np.array(x.shape[d], np.int64)], i=[d])
+    case("size_at", "zero_extent", [np.zeros((3, 0), np.int64)], [np.array(0, np.int64)], i=[1])
+    case("size_at", "vector", [np.zeros((9,), np.bool_)], [np.array(9, np.int64)], i=[0])
+
+
 linear_cases("rgb_to_yuv", RGB_TO_YUV, 0, 1)
 linear_cases("yuv_to_rgb", YUV_TO_RGB, -0.5, 0.5)
 linear_cases("rgb_to_yiq", RGB_TO_YIQ, 0, 1)
 linear_cases("yiq_to_rgb", YIQ_TO_RGB, -0.5, 0.5)
 grayscale_cases()
 hsv_cases()
+cast_cases()
+shape_scalar_cases()
 M.write("tools/gen_goldens_libnd4j.py")

@@ -49,4 +49,11 @@ TEST(Libnd4jOps, ColourRoundTrips) {
   }
 }
 
+TEST(Libnd4jOps, SizeAtNeedsAnAxis) {
+  NDArray x = zeros(DataType::kFloat32, {2, 3});
+  Context ctx;
+  EXPECT_EQ(run_op("size_at", {.in = {&x}, .i = {2}}, ctx).message(),
+            "size_at: dim (i arg 0) is 2: it must be an axis of input 0 (x) [2,3], in [-2, 1]");
+}
+
 }  // namespace
