@@ -237,6 +237,55 @@ def shape_scalar_cases():
     case("size_at", "vector", [np.zeros((9,), np.bool_)], [np.array(9, np.int64)], i=[0])
 
 
+# ---- invert_permutation; meshgrid (i arg 0 swapFirst2Dims); tri (i args rows, cols, diag; d arg dtype)
+
+def permutation_grid_cases():
+    def inverse(p):
+        out = np.empty(p.size, p.dtype)
+        out[p.ravel()] = np.arange(p.size)
+        return out.reshape(p.shape)
+    p = np.array([3, 0, 4, 1, 2], np.int32)
+    case("invert_permutation", "int32", [p], [inverse(p)])
+    p = rng.permutation(50).astype(np.int64)
+    case("invert_permutation", "shuffled_int64", [p], [inverse(p)])
+    p = np.arange(6, dtype=np.int64)
+    case("invert_permutation", "identity", [p], [inverse(p)])
+    p = np.array([[2, 0, 1]], np.int32)
+    case("invert_permutation", "row_1xN", [p], [inverse(p)])
+    p = np.array([1, 3, 0, 2], np.uint8)
+    case("invert_permutation", "uint8", [p], [inverse(p)])
+    p = np.array([0], np.int64)
+    case("invert_permutation", "one", [p], [inverse(p)])
+    case("invert_permutation", "empty", [np.zeros((0,), np.int32)], [np.zeros((0,), np.int32)])
+
+    # meshgrid: i arg 0 is libnd4j's swapFirst2Dims, 1 (default) = numpy's 'xy'.
+    def mesh(xs, swap=1):
+        flat = [np.ravel(x) for x in xs]
+        return list(np.meshgrid(*flat, indexing="xy" if swap and len(xs) >= 2 else "ij"))
+    a, b, c = np.array([1, 2], np.float64), np.array([10, 20, 30], np.float64), np.array([100, 200, 300, 400.0])
+    case("meshgrid", "two_xy", [a, b], mesh([a, b]))
+    case("meshgrid", "two_ij", [a, b], mesh([a, b], 0), i=[0])
+    case("meshgrid", "three_xy", [a, b, c], mesh([a, b, c]), i=[1])
+    case("meshgrid", "three_ij", [a, b, c], mesh([a, b, c], 0), i=[0])
+    m = np.array([[1, 2], [3, 4]], np.int32)
+    s5, s6 = np.array(5, np.int32), np.array(6, np.int32)
+    case("meshgrid", "matrix_and_scalars_ij", [m, s5, s6], mesh([m, s5, s6], 0), i=[0])
+    case("meshgrid", "matrix_and_scalars_xy", [m, s5, s6], mesh([m, s5, s6]))
+    case("meshgrid", "one_scalar", [np.array(5.0, np.float32)], [np.array([5.0], np.float32)])
+    e = np.zeros((0,), np.float32)
+    f = np.array([1, 2, 3], np.float32)
+    case("meshgrid", "empty", [e, f], mesh([e, f]))
+
+    # tri: i args rows, cols (default rows), diag (default 0); d arg the dtype.
+    case("tri", "rows_cols", [], [np.tri(3, 5, 0, np.float32)], i=[3, 5])
+    case("tri", "diag_above", [], [np.tri(3, 5, 2, np.float32)], i=[3, 5, 2])
+    case("tri", "square", [], [np.tri(4, 4, 0, np.float32)], i=[4])
+    case("tri", "diag_below", [], [np.tri(5, 3, -1, np.float32)], i=[5, 3, -1])
+    case("tri", "int32", [], [np.tri(4, 6, 1, np.int32)], i=[4, 6, 1], d="int32")
+    case("tri", "float64_far_below", [], [np.tri(3, 3, -5, np.float64)], i=[3, 3, -5], d="float64")
+    case("tri", "empty", [], [np.tri(0, 3, 0, np.float32)], i=[0, 3])
+
+
 linear_cases("rgb_to_yuv", RGB_TO_YUV, 0, 1)
 linear_cases("yuv_to_rgb", YUV_TO_RGB, -0.5, 0.5)
 linear_cases("rgb_to_yiq", RGB_TO_YIQ, 0, 1)
@@ -245,4 +294,5 @@ grayscale_cases()
 hsv_cases()
 cast_cases()
 shape_scalar_cases()
+permutation_grid_cases()
 M.write("tools/gen_goldens_libnd4j.py")

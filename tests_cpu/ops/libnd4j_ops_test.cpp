@@ -56,4 +56,33 @@ TEST(Libnd4jOps, SizeAtNeedsAnAxis) {
             "size_at: dim (i arg 0) is 2: it must be an axis of input 0 (x) [2,3], in [-2, 1]");
 }
 
+TEST(Libnd4jOps, InvertPermutationNamesTheBadValue) {
+  NDArray out_of_range = make(DataType::kInt32, {3}, {0, 3, 1});
+  Context c1;
+  EXPECT_EQ(run_op("invert_permutation", {.in = {&out_of_range}}, c1).message(),
+            "invert_permutation: x[1] = 3 is not in [0, 3): x must hold each of 0..2 once");
+  NDArray negative = make(DataType::kInt64, {2}, {-1, 0});
+  Context c2;
+  EXPECT_EQ(run_op("invert_permutation", {.in = {&negative}}, c2).message(),
+            "invert_permutation: x[0] = -1 is not in [0, 2): x must hold each of 0..1 once");
+  NDArray repeated = make(DataType::kInt64, {4}, {1, 0, 3, 1});
+  Context c3;
+  EXPECT_EQ(run_op("invert_permutation", {.in = {&repeated}}, c3).message(),
+            "invert_permutation: x[3] = 1 repeats x[0]: x must hold each of 0..3 once");
+  NDArray matrix = make(DataType::kInt32, {2, 2}, {0, 1, 1, 0});
+  Context c4;
+  EXPECT_EQ(run_op("invert_permutation", {.in = {&matrix}}, c4).message(),
+            "invert_permutation: x[2,2] is not a vector: give [N] (or libnd4j's [1, N] or [N, 1])");
+}
+
+TEST(Libnd4jOps, TriAndMeshgridErrors) {
+  Context c1;
+  EXPECT_EQ(run_op("tri", {.i = {2, 2}, .d = {DataType::kBool}}, c1).message(),
+            "tri: dtype bool is not numeric: tri gives a matrix of 0s and 1s");
+  NDArray f = zeros(DataType::kFloat32, {2});
+  NDArray i = zeros(DataType::kInt32, {2});
+  Context c2;
+  EXPECT_FALSE(run_op("meshgrid", {.in = {&f, &i}}, c2).is_ok());  // one dtype for all inputs
+}
+
 }  // namespace
