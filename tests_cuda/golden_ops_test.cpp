@@ -54,7 +54,8 @@ TEST(CudaGoldenOps, TheNewOpsAreComparedOnTheGpu) {
                          "resize_nearest_neighbor", "resize_bilinear", "resize_bicubic", "clip_by_norm",
                          "clip_by_avg_norm", "rgb_to_yuv", "yuv_to_rgb", "rgb_to_yiq", "yiq_to_rgb", "rgb_to_grs",
                          "rgb_to_hsv", "hsv_to_rgb", "to_double", "to_float16", "to_float32", "to_int32", "to_int64",
-                         "to_uint32", "to_uint64", "size_at", "invert_permutation", "meshgrid", "tri"})
+                         "to_uint32", "to_uint64", "size_at", "invert_permutation", "meshgrid", "tri", "axpy",
+                         "standardize", "mergeadd", "mergeavg", "mergemax", "mergemaxindex"})
     EXPECT_GE(n[op], 5) << op << " has too few cases in the manifests";
 }
 

@@ -286,6 +286,104 @@ def permutation_grid_cases():
     case("tri", "empty", [], [np.tri(0, 3, 0, np.float32)], i=[0, 3])
 
 
+# ---- axpy (inputs x, y; t arg 0 a), standardize (i args the axes), merge ops (d arg the index dtype)
+
+def axpy_cases():
+    # libnd4j's blas.h: z = a * x + y with inputs (x, y), a as t arg 0 (default 1).
+    def axpy(x, y, a):
+        return (a * x.astype(np.float64) + y.astype(np.float64)).astype(x.dtype)
+    x, y = uniform((3, 4), np.float32, -2, 2), uniform((3, 4), np.float32, -2, 2)
+    case("axpy", "f32_a2", [x, y], [axpy(x, y, 2.0)], t=[2.0], **tol(np.float32))
+    x, y = uniform((2, 3, 2), np.float64, -2, 2), uniform((2, 3, 2), np.float64, -2, 2)
+    case("axpy", "f64_negative_a", [x, y], [axpy(x, y, -0.5)], t=[-0.5], **tol(np.float64))
+    case("axpy", "default_a_is_1", [x, y], [axpy(x, y, 1.0)], **tol(np.float64))
+    case("axpy", "a_zero_gives_y", [x, y], [y.copy()], t=[0.0])
+    x, y = uniform((7,), np.float16, -2, 2), uniform((7,), np.float16, -2, 2)
+    case("axpy", "f16", [x, y], [axpy(x, y, 3.0)], t=[3.0], **tol(np.float16))
+    e = np.zeros((0, 2), np.float32)
+    case("axpy", "empty", [e, e], [e], t=[2.0])
+
+
+def standardize_cases():
+    def standardize(x, axes):
+        d = x.astype(np.float64)
+        mean = d.mean(axis=tuple(axes), keepdims=True)
+        sd = d.std(axis=tuple(axes), keepdims=True)  # over n, as libnd4j
+        return ((d - mean) / (sd + 1e-12)).astype(x.dtype)
+    x = uniform((4, 5), np.float32, -3, 3)
+    case("standardize", "rows_f32", [x], [standardize(x, [1])], i=[1], rtol=1e-5, atol=1e-5)
+    x = uniform((2, 3, 4), np.float64, -3, 3)
+    case("standardize", "axes02_f64", [x], [standardize(x, [0, 2])], i=[0, 2], rtol=1e-10, atol=1e-10)
+    case("standardize", "negative_axis", [x], [standardize(x, [-1])], i=[-1], rtol=1e-10, atol=1e-10)
+    case("standardize", "axes_as_input", [x, np.array([2, 1], np.int64)], [standardize(x, [1, 2])],
+         rtol=1e-10, atol=1e-10)
+    x = np.array([[2.0, 2.0, 2.0], [0.5, 1.5, 2.5]], np.float32)
+    case("standardize", "constant_row_is_zero", [x], [standardize(x, [1])], i=[1], rtol=1e-5, atol=1e-5)
+    x = uniform((3, 8), np.float16, -3, 3)
+    case("standardize", "f16", [x], [standardize(x, [1])], i=[1], rtol=2e-3, atol=4e-3)
+    x = uniform((3, 4), np.float32, -3, 3)
+    case("standardize", "all_axes", [x], [standardize(x, [0, 1])], i=[0, 1], rtol=1e-5, atol=1e-5)
+
+
+def merge_cases():
+    def f32(n, shape=(3, 4)):
+        return [uniform(shape, np.float32, -5, 5) for _ in range(n)]
+
+    def add(xs):
+        return np.sum([x.astype(np.float64) for x in xs], axis=0).astype(xs[0].dtype)
+
+    def avg(xs):
+        return (np.sum([x.astype(np.float64) for x in xs], axis=0) / len(xs)).astype(xs[0].dtype)
+
+    def mx(xs):
+        return np.maximum.reduce(xs)
+
+    def max_index(xs, dtype=np.int32):
+        """libnd4j's scan: the first input strictly larger than all before it; NaN never is."""
+        best = np.full(xs[0].shape, -np.inf)
+        idx = np.zeros(xs[0].shape, dtype)
+        for k, x in enumerate(xs):
+            larger = x.astype(np.float64) > best
+            best = np.where(larger, x, best)
+            idx = np.where(larger, k, idx).astype(dtype)
+        return idx
+
+    xs = f32(3)
+    case("mergeadd", "three_f32", xs, [add(xs)], **tol(np.float32))
+    case("mergeavg", "three_f32", xs, [avg(xs)], **tol(np.float32))
+    case("mergemax", "three_f32", xs, [mx(xs)])
+    case("mergemaxindex", "three_f32", xs, [max_index(xs)])
+    xs = [uniform((2, 3), np.float64, -5, 5) for _ in range(5)]
+    case("mergeadd", "five_f64", xs, [add(xs)], **tol(np.float64))
+    case("mergeavg", "five_f64", xs, [avg(xs)], **tol(np.float64))
+    case("mergemax", "five_f64", xs, [mx(xs)])
+    case("mergemaxindex", "five_f64_int64", xs, [max_index(xs, np.int64)], d="int64")
+    xs = [uniform((6,), np.float16, -5, 5) for _ in range(4)]
+    case("mergeadd", "four_f16", xs, [add(xs)], **tol(np.float16))
+    case("mergeavg", "four_f16", xs, [avg(xs)], **tol(np.float16))
+    xs = [rng.integers(-50, 50, size=(2, 5)).astype(np.int32) for _ in range(3)]
+    case("mergeadd", "int32", xs, [add(xs)])
+    case("mergemax", "int32", xs, [mx(xs)])
+    case("mergemaxindex", "int32", xs, [max_index(xs)])
+    big = [np.array([2**31 - 1, -(2**31)], np.int32), np.array([1, -1], np.int32)]
+    case("mergeadd", "int32_wraps", big, [np.array([-(2**31), 2**31 - 1], np.int32)])
+    x = uniform((2, 3), np.float32, -5, 5)
+    case("mergeadd", "one_input", [x], [x.copy()])
+    case("mergeavg", "one_input", [x], [x.copy()])
+    case("mergemax", "one_input", [x], [x.copy()])
+    case("mergemaxindex", "one_input", [x], [np.zeros((2, 3), np.int32)])
+    # Ties (the first wins) and NaN (never wins for the index; propagates for the max).
+    a = np.array([1.0, 5.0, np.nan, 2.0, np.nan, 3.0], np.float32)
+    b = np.array([1.0, 5.0, 4.0, np.nan, np.nan, 3.0], np.float32)
+    c = np.array([0.5, 6.0, 1.0, 1.0, 7.0, 3.0], np.float32)
+    case("mergemaxindex", "ties_and_nan", [a, b, c], [max_index([a, b, c])])
+    with np.errstate(invalid="ignore"):
+        case("mergemax", "nan_propagates", [a, b, c], [mx([a, b, c])])
+    e = np.zeros((0, 3), np.float32)
+    for op, out in (("mergeadd", e), ("mergeavg", e), ("mergemax", e), ("mergemaxindex", np.zeros((0, 3), np.int32))):
+        case(op, "empty", [e, e], [out])
+
+
 linear_cases("rgb_to_yuv", RGB_TO_YUV, 0, 1)
 linear_cases("yuv_to_rgb", YUV_TO_RGB, -0.5, 0.5)
 linear_cases("rgb_to_yiq", RGB_TO_YIQ, 0, 1)
@@ -295,4 +393,7 @@ hsv_cases()
 cast_cases()
 shape_scalar_cases()
 permutation_grid_cases()
+axpy_cases()
+standardize_cases()
+merge_cases()
 M.write("tools/gen_goldens_libnd4j.py")

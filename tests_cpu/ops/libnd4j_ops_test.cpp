@@ -1,6 +1,7 @@
 // The libnd4j-convention ops beyond their goldens (tests_cpu/golden/libnd4j,
 // tools/gen_goldens_libnd4j.py): the errors and their messages, and facts a
 // golden states only implicitly.
+#include <limits>
 #include <utility>
 
 #include "op_test_util.h"
@@ -83,6 +84,52 @@ TEST(Libnd4jOps, TriAndMeshgridErrors) {
   NDArray i = zeros(DataType::kInt32, {2});
   Context c2;
   EXPECT_FALSE(run_op("meshgrid", {.in = {&f, &i}}, c2).is_ok());  // one dtype for all inputs
+}
+
+// libnd4j's blas.h: z = a * x + y with inputs (x, y); a * y + x would give 21, 42.
+TEST(Libnd4jOps, AxpyScalesTheFirstInput) {
+  NDArray x = make(DataType::kFloat32, {2}, {1, 2});
+  NDArray y = make(DataType::kFloat32, {2}, {10, 20});
+  Context ctx;
+  ASSERT_OK(run_op("axpy", {.in = {&x, &y}, .t = {2.0}}, ctx));
+  EXPECT_TRUE(all_close(*ctx.output(0), {12, 24}));
+  NDArray other = zeros(DataType::kFloat32, {3});
+  Context bad;
+  EXPECT_EQ(run_op("axpy", {.in = {&x, &other}}, bad).message(),
+            "axpy: x[2] and y[3] differ in shape: axpy needs one shape");
+}
+
+TEST(Libnd4jOps, StandardizeNeedsAxes) {
+  NDArray x = zeros(DataType::kFloat32, {2, 3});
+  Context c1;
+  EXPECT_EQ(run_op("standardize", {.in = {&x}}, c1).message(),
+            "standardize: no axes: give the axes to standardize over as i args or as input 1");
+  NDArray axes = make(DataType::kInt64, {2}, {1, -1});
+  Context c2;
+  EXPECT_EQ(run_op("standardize", {.in = {&x, &axes}}, c2).message(),
+            "standardize: axes (input 1) names axis 1 twice (values 0 and 1)");
+}
+
+TEST(Libnd4jOps, MergeErrorsAndAllNan) {
+  NDArray a = zeros(DataType::kFloat32, {2, 3});
+  NDArray b = zeros(DataType::kFloat32, {3, 2});
+  Context c1;
+  EXPECT_EQ(run_op("mergeadd", {.in = {&a, &a, &b}}, c1).message(),
+            "mergeadd: input 2[3,2] differs in shape from input 0[2,3]: the inputs must have one shape");
+  Context c2;
+  EXPECT_EQ(run_op("mergemaxindex", {.in = {&a, &a}, .d = {DataType::kFloat32}}, c2).message(),
+            "mergemaxindex: dtype float32 is not an integer dtype: the result holds input indices");
+  NDArray ints = zeros(DataType::kInt32, {2, 3});
+  Context c3;
+  EXPECT_FALSE(run_op("mergeavg", {.in = {&ints, &ints}}, c3).is_ok());  // an integer mean: refused
+  // No input wins where every one is NaN: index 0, as libnd4j's scan.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  NDArray n1 = make(DataType::kFloat64, {2}, {nan, 1});
+  NDArray n2 = make(DataType::kFloat64, {2}, {nan, 2});
+  Context c4;
+  ASSERT_OK(run_op("mergemaxindex", {.in = {&n1, &n2}}, c4));
+  EXPECT_EQ(c4.output(0)->dtype(), DataType::kInt32);
+  EXPECT_TRUE(all_close(*c4.output(0), {0, 1}));
 }
 
 }  // namespace
