@@ -19,7 +19,7 @@ namespace {
 // tools/gen_goldens_<dir>.py writes tests_cpu/golden/<dir>/.
 const char* const kManifests[] = {"shape_ops", "scans", "sorting", "indexing", "linalg_ops", "random", "selection", "windows",
                                    "nn_act", "rnn", "image", "conv", "attention", "metrics", "layers", "conv3d",
-                                   "low_precision", "loss"};
+                                   "low_precision", "loss", "libnd4j"};
 
 std::vector<ManifestCase> all_cases() {
   std::vector<ManifestCase> v;
