@@ -665,32 +665,50 @@ Status map_conv_quantized(C& c, bool qlinear) {
 
 // ConvTranspose: deconv2d, whose padding is symmetric; asymmetric pads
 // (explicit, from auto_pad, or from output_shape) run with the smaller pad
-// on both sides and crop the extra rows and columns with a slice.
+// on both sides and crop the extra rows and columns with a slice. An
+// output_shape past the natural size adds output_padding. 1-D runs as 2-D
+// over a unit height; group > 1 as one deconv2d per group, concatenated
+// (x, the weights [C, M/group, k...] and the bias split by group).
 Status map_conv_transpose(C& c) {
-  std::vector<int64_t> k, s{1, 1}, d{1, 1}, p{0, 0, 0, 0}, op{0, 0}, out_shape;
+  std::vector<int64_t> k, s, d, p, op, out_shape;
   const ValueType wt = c.input_type(1), xt = c.input_type(0);
   if (!c.attr_ints("kernel_shape", k) && wt.rank_known && wt.dims.size() >= 3)
     k.assign(wt.dims.begin() + 2, wt.dims.end());
   if (is_3d(c, k)) return map_conv_transpose3d(c, k);
-  if (k.size() != 2 || (xt.rank_known && xt.dims.size() != 4))
-    return c.fail(str_format("only 2-D transposed convolutions over 4-D NCHW inputs are supported; kernel_shape %s, "
-                             "input rank %d",
+  const bool one_d = k.size() == 1 && (!xt.rank_known || xt.dims.size() == 3);
+  if (!one_d && (k.size() != 2 || (xt.rank_known && xt.dims.size() != 4)))
+    return c.fail(str_format("only 1-D and 2-D transposed convolutions over NCW and NCHW inputs are supported; "
+                             "kernel_shape %s, input rank %d",
                              ints_str(k).c_str(), xt.rank()));
-  auto pair_attr = [&](const char* name, std::vector<int64_t>& v, size_t n) {
-    if (c.attr_ints(name, v) && v.size() != n)
-      return c.fail_attr(name, str_format("= %s must have %zu values", ints_str(v).c_str(), n));
+  const size_t n = k.size();
+  auto list_attr = [&](const char* name, std::vector<int64_t>& v, size_t count, int64_t fill) {
+    if (!c.attr_ints(name, v)) v.assign(count, fill);
+    if (v.size() != count) return c.fail_attr(name, str_format("= %s must have %zu values", ints_str(v).c_str(), count));
     return Status::ok();
   };
-  RETURN_IF_ERROR(pair_attr("strides", s, 2));
-  RETURN_IF_ERROR(pair_attr("dilations", d, 2));
-  RETURN_IF_ERROR(pair_attr("output_padding", op, 2));
-  const bool has_pads = c.attr_ints("pads", p);
-  if (has_pads && p.size() != 4) return c.fail_attr("pads", "= " + ints_str(p) + " must have 4 values");
+  RETURN_IF_ERROR(list_attr("strides", s, n, 1));
+  RETURN_IF_ERROR(list_attr("dilations", d, n, 1));
+  RETURN_IF_ERROR(list_attr("output_padding", op, n, 0));
+  RETURN_IF_ERROR(list_attr("pads", p, 2 * n, 0));
   for (int64_t v : p)
     if (v < 0) return c.fail_attr("pads", "= " + ints_str(p) + " is not supported: negative pads");
   const bool has_out_shape = c.attr_ints("output_shape", out_shape);
+  if (has_out_shape && out_shape.size() != n && out_shape.size() != n + 2)
+    return c.fail_attr("output_shape", str_format("= %s must have %zu (or %zu) values", ints_str(out_shape).c_str(),
+                                                  n, n + 2));
+  if (has_out_shape) out_shape.erase(out_shape.begin(), out_shape.end() - static_cast<std::ptrdiff_t>(n));
   const int64_t group = c.attr_int("group", 1);
-  if (group != 1) return c.fail_attr("group", str_format("= %lld is not supported (only 1)", static_cast<long long>(group)));
+  if (group < 1) return c.fail_attr("group", str_format("= %lld must be >= 1", static_cast<long long>(group)));
+  // 1-D as 2-D: a unit height in front of every spatial list.
+  std::vector<int64_t> in_spatial(n, -1);
+  if (xt.dims_known())
+    for (size_t i = 0; i < n; ++i) in_spatial[i] = xt.dims[2 + i];
+  if (one_d) {
+    k.insert(k.begin(), 1), s.insert(s.begin(), 1), d.insert(d.begin(), 1), op.insert(op.begin(), 0);
+    p = {0, p[0], 0, p[1]};
+    if (has_out_shape) out_shape.insert(out_shape.begin(), 1);
+    in_spatial.insert(in_spatial.begin(), 1);
+  }
   const std::string pad_mode = c.attr_string("auto_pad", "NOTSET");
   if (pad_mode != "NOTSET" && pad_mode != "VALID" && pad_mode != "SAME_UPPER" && pad_mode != "SAME_LOWER")
     return c.fail_attr("auto_pad", "= '" + pad_mode + "' is not supported");
@@ -700,17 +718,17 @@ Status map_conv_transpose(C& c) {
     p[static_cast<size_t>(i) + 2] = total - p[static_cast<size_t>(i)];
   };
   for (int i = 0; i < 2; ++i) {
-    const int64_t eff = (k[static_cast<size_t>(i)] - 1) * d[static_cast<size_t>(i)] + 1;
-    const int64_t si = s[static_cast<size_t>(i)], opi = op[static_cast<size_t>(i)];
+    const size_t u = static_cast<size_t>(i);
+    const int64_t eff = (k[u] - 1) * d[u] + 1;
     int64_t total = -1;
     if (has_out_shape) {
-      if (out_shape.size() != 2 && out_shape.size() != 4)
-        return c.fail_attr("output_shape", "= " + ints_str(out_shape) + " must have 2 (or 4) values");
-      const int64_t in = xt.dims_known() ? xt.dims[static_cast<size_t>(2 + i)] : -1;
-      if (in < 0) return c.fail_attr("output_shape", "needs the input's spatial dims, which are not known");
-      total = si * (in - 1) + opi + eff - out_shape[out_shape.size() - 2 + static_cast<size_t>(i)];
+      if (in_spatial[u] < 0) return c.fail_attr("output_shape", "needs the input's spatial dims, which are not known");
+      total = s[u] * (in_spatial[u] - 1) + op[u] + eff - out_shape[u];
+      // A larger output than the natural one: the rows past it are output
+      // padding (they see no input, only the bias).
+      if (total < 0) op[u] -= total, total = 0;
     } else if (pad_mode == "SAME_UPPER" || pad_mode == "SAME_LOWER") {
-      total = opi + eff - si;  // the output is input * stride
+      total = op[u] + eff - s[u];  // the output is input * stride
     } else if (pad_mode == "VALID") {
       total = 0;
     }
@@ -720,29 +738,55 @@ Status map_conv_transpose(C& c) {
     split(i, total);
   }
   const int64_t ph = std::min(p[0], p[2]), pw = std::min(p[1], p[3]);
-  OpCall call = c.op("deconv2d");
-  call.in(c.input(0)).in(c.input(1));
-  if (c.has_input(2)) call.in(c.input(2));
-  Value y = call.arg("kH", k[0]).arg("kW", k[1]).arg("sH", s[0]).arg("sW", s[1]).arg("pH", ph).arg("pW", pw)
-                .arg("dH", d[0]).arg("dW", d[1]).arg("same_mode", int64_t{0}).arg("data_format", int64_t{0})
-                .arg("weights_format", int64_t{1}).arg("opH", op[0]).arg("opW", op[1]).emit1();
-  if (p[0] == p[2] && p[1] == p[3]) return done(c, 0, y);
-  // Crop: begin at the extra of the start side; the end side's extra needs
-  // the output extent.
-  std::vector<int64_t> begin_size{0, 0, p[0] - ph, p[1] - pw, -1, -1, -1, -1};
-  for (int i = 0; i < 2; ++i) {
-    const int64_t extra_end = p[static_cast<size_t>(i) + 2] - (i == 0 ? ph : pw);
-    if (extra_end == 0) continue;
-    if (!xt.dims_known())
-      return c.fail_attr("pads", "= " + ints_str(p) + ": pads larger at the end need the input's spatial dims, which "
-                                                      "are not known");
-    const int64_t in = xt.dims[static_cast<size_t>(2 + i)];
-    const int64_t eff = (k[static_cast<size_t>(i)] - 1) * d[static_cast<size_t>(i)] + 1;
-    const int64_t pm = i == 0 ? ph : pw;
-    const int64_t full = (in - 1) * s[static_cast<size_t>(i)] + eff - 2 * pm + op[static_cast<size_t>(i)];
-    begin_size[static_cast<size_t>(6 + i)] = full - begin_size[static_cast<size_t>(2 + i)] - extra_end;
+  auto as_2d = [&](Value v) {
+    return one_d ? c.op("expand_dims").in(v).arg("axis", int64_t{2}).emit1() : v;
+  };
+  const Value x = as_2d(c.input(0)), w = as_2d(c.input(1));
+  std::vector<Value> xs{x}, ws{w}, bs;
+  if (c.has_input(2)) bs.push_back(c.input(2));
+  if (group > 1) {
+    auto parts = [&](Value v, int64_t axis) {
+      return c.op("split").in(v).arg("num_split", group).arg("axis", axis).outputs(static_cast<int>(group)).emit();
+    };
+    xs = parts(x, 1), ws = parts(w, 0);
+    if (!bs.empty()) bs = parts(bs[0], 0);
+    if (static_cast<int64_t>(xs.size()) != group || static_cast<int64_t>(ws.size()) != group) return reported();
   }
-  return done(c, 0, c.op("slice").in(y).arg("begin_size", begin_size).emit1());
+  std::vector<Value> ys;
+  for (size_t g = 0; g < xs.size(); ++g) {
+    OpCall call = c.op("deconv2d");
+    call.in(xs[g]).in(ws[g]);
+    if (!bs.empty()) call.in(bs[g]);
+    ys.push_back(call.arg("kH", k[0]).arg("kW", k[1]).arg("sH", s[0]).arg("sW", s[1]).arg("pH", ph).arg("pW", pw)
+                     .arg("dH", d[0]).arg("dW", d[1]).arg("same_mode", int64_t{0}).arg("data_format", int64_t{0})
+                     .arg("weights_format", int64_t{1}).arg("opH", op[0]).arg("opW", op[1]).emit1());
+  }
+  Value y = ys[0];
+  if (ys.size() > 1) {
+    OpCall cat = c.op("concat");
+    for (Value v : ys) cat.in(v);
+    y = cat.arg("axis", int64_t{1}).emit1();
+  }
+  if (p[0] != p[2] || p[1] != p[3]) {
+    // Crop: begin at the extra of the start side; the end side's extra needs
+    // the output extent.
+    std::vector<int64_t> begin_size{0, 0, p[0] - ph, p[1] - pw, -1, -1, -1, -1};
+    for (int i = 0; i < 2; ++i) {
+      const size_t u = static_cast<size_t>(i);
+      const int64_t extra_end = p[u + 2] - (i == 0 ? ph : pw);
+      if (extra_end == 0) continue;
+      if (in_spatial[u] < 0)
+        return c.fail_attr("pads", "= " + ints_str(p) + ": pads larger at the end need the input's spatial dims, "
+                                                        "which are not known");
+      const int64_t eff = (k[u] - 1) * d[u] + 1;
+      const int64_t pm = i == 0 ? ph : pw;
+      const int64_t full = (in_spatial[u] - 1) * s[u] + eff - 2 * pm + op[u];
+      begin_size[6 + u] = full - begin_size[2 + u] - extra_end;
+    }
+    y = c.op("slice").in(y).arg("begin_size", begin_size).emit1();
+  }
+  if (one_d) y = c.op("squeeze").in(y).arg("axes", std::vector<int64_t>{2}).emit1();
+  return done(c, 0, y);
 }
 
 // ceil_mode (opset 10 on) as pooling's ceil_mode arg (Note [Ceil mode]):
