@@ -13,6 +13,7 @@
 #include "libops/core/cpu_isa.h"
 #include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/nn/conv2d.h"
 #include "libops/ops/registry.h"
 
 namespace libops::graph {
@@ -1277,9 +1278,19 @@ bool fold_constant_nodes(Body& body, std::vector<std::string>& log) {
   return any;
 }
 
+// conv2d's default weights_format depends on its data format
+// (conv2d_weights_format): made explicit before any rewrite reads the
+// weights or changes the data format.
+void resolve_conv2d_weights_formats(Body& body) {
+  for (Node& n : body.nodes)
+    if (is_op(n, "conv2d") && n.args.i.size() > 10)
+      n.args.i[10] = ops::nn::conv2d_weights_format(n.args.i[10], n.args.i[9]);
+}
+
 }  // namespace
 
 Status optimize_body(Body& body, const LayoutChoice& choice, std::vector<std::string>& log) {
+  resolve_conv2d_weights_formats(body);
   if (fold_constant_nodes(body, log)) {
     std::vector<int32_t> producer(static_cast<size_t>(body.num_slots), -1);
     for (size_t p = 0; p < body.nodes.size(); ++p)

@@ -70,6 +70,8 @@ const GoldenRow kGoldenRows[] = {
     {"conv2d", "nhwc_dilation2", nullptr},
     {"conv2d", "nhwc_rect", nullptr},
     {"conv2d", "nhwc_pointwise", nullptr},
+    {"conv2d", "nhwc_hwio_default_rect", nullptr},
+    {"conv2d", "nhwc_hwio_default_pointwise", nullptr},
     {"conv2d", "groups2", nullptr},
     {"conv2d", "groups3_stride2", nullptr},
     {"conv2d", "depthwise", nullptr},

@@ -222,7 +222,11 @@ def gen_conv():
         extra = {"b": b} if has_b else {}
         save("conv2d", name, x=x, w=w, iargs=iargs + [0], z=z, **extra)
         if name in CONV_NHWC:
-            save("conv2d", "nhwc_" + name, x=to_nhwc(x), w=w, iargs=iargs + [1], z=to_nhwc(z), **extra)
+            # weights_format 1 said outright: with NHWC the default is [kH, kW, Cin, Cout].
+            save("conv2d", "nhwc_" + name, x=to_nhwc(x), w=w, iargs=iargs + [1, 1], z=to_nhwc(z), **extra)
+            # libnd4j's call: NHWC with [kH, kW, Cin, Cout] weights and no weights_format.
+            save("conv2d", "nhwc_hwio_default_" + name, x=to_nhwc(x), w=np.transpose(w, (2, 3, 1, 0)),
+                 iargs=iargs + [1], z=to_nhwc(z), **extra)
 
 
 # Grouped and depthwise: name: (x shape NCHW, Cout, groups, kernel, bias?,

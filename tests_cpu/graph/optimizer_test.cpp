@@ -563,7 +563,7 @@ TEST(GraphRewrites, FusesClipsThatAreReluOrRelu6) {
     auto& m = g.main();
     Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, 5, 5, 2});
     NodeArgs a;
-    a.i = {3, 3, 1, 1, 1, 1, 1, 1, 0, 1};
+    a.i = {3, 3, 1, 1, 1, 1, 1, 1, 0, 1, 1};  // NHWC with [Cout, Cin, kH, kW] weights
     Ref w = m.constant("w", make(DataType::kFloat32, {3, 2, 3, 3}, ramp(54, 2.0, 0.4)));
     NodeArgs clip;
     clip.t = {0.0, hi};

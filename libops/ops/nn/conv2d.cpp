@@ -5,9 +5,10 @@
 //                    [N, ceil(Cin / b), H, W, b] (NCHWc: Note
 //                    [Channel-blocked layout] in conv_utils.h)
 //           weights  in the layout weights_format names, whatever the
-//                    data format: 1 = [Cout, Cin, kH, kW] (the default:
-//                    PyTorch's and ONNX's layout), 0 = [kH, kW, Cin, Cout]
-//                    (libnd4j's default, TF's HWIO), 2 = [Cout, kH, kW, Cin]
+//                    data format: 1 = [Cout, Cin, kH, kW] (PyTorch's and
+//                    ONNX's layout, the default with NCHW), 0 = [kH, kW, Cin,
+//                    Cout] (libnd4j's, TF's HWIO, the default with NHWC),
+//                    2 = [Cout, kH, kW, Cin]
 //           bias     optional, [Cout]
 //           residual optional (after the bias), z's shape: added to the
 //                    output before the activation, relu(conv + bias + r),
@@ -19,10 +20,10 @@
 //           9     data_format, optional: 0 = NCHW (default), 1 = NHWC,
 //                 2 = NCHWc (float32 through oneDNN, else, and on
 //                 devices, through NCHW copies)
-//           10    weights_format, optional: 1 (default), 0 or 2 (above).
-//                 libnd4j defaults to 0; libops to 1, the layout ONNX and
-//                 PyTorch models carry, so a libnd4j call with 10 i args
-//                 and HWIO weights must say weights_format = 0.
+//           10    weights_format, optional: 0, 1 or 2 (above); by default
+//                 (-1) 0 with NHWC, as libnd4j's and TF's calls give it,
+//                 and 1 with NCHW and NCHWc, as ONNX and PyTorch models
+//                 carry it (conv2d_weights_format in conv2d.h)
 //           11    groups, optional (default 1): Note [Grouped convolution]
 //                 in conv2d.h; the weights' Cin is then Cin / groups
 //           12    activation, optional: 0 none (default), 1 relu, 2 relu6,
@@ -102,7 +103,7 @@ Status conv2d_plan(Context& block, ConvPlan& plan) {
   Window2d win;
   window_args(block, win);
   const NDArray& given = *block.input(1);
-  const int64_t format = INT_ARG(10);
+  const int64_t format = conv2d_weights_format(INT_ARG(10), INT_ARG(9));
   REQUIRE_TRUE(given.rank() == 4, OPS_ERR_SHAPE, "weights%s has rank %d: it must be rank 4 (weights_format %lld)",
                given.shape().str().c_str(), given.rank(), static_cast<long long>(format));
   NDArray w;
@@ -798,8 +799,9 @@ DECLARE_ARGS(conv2d) {
                    "dtype");
   window_signature(args, true);
   data_format_arg(args, true);
-  args.i_arg("weights_format", 1, "layout of the weights (libnd4j's default is 0)")
-      .one_of({{0, "[kH, kW, Cin, Cout]"}, {1, "[Cout, Cin, kH, kW]"}, {2, "[Cout, kH, kW, Cin]"}});
+  args.i_arg("weights_format", -1, "layout of the weights; by default that of the data format's usual callers")
+      .one_of({{-1, "0 with NHWC, 1 with NCHW"}, {0, "[kH, kW, Cin, Cout]"}, {1, "[Cout, Cin, kH, kW]"},
+               {2, "[Cout, kH, kW, Cin]"}});
   args.i_arg("groups", 1, "channel groups: Cin and Cout split into this many runs, run g of the filters seeing "
                           "run g of the channels (Cin = groups: depthwise)")
       .range(1, std::numeric_limits<int32_t>::max());

@@ -18,6 +18,16 @@
 
 namespace libops::ops::nn {
 
+// conv2d's weights_format i arg 10 as a layout: given (0, 1 or 2), or by the
+// data format when left at its default -1: libnd4j's and TensorFlow's
+// [kH, kW, Cin, Cout] (0) with NHWC, ONNX's and PyTorch's [Cout, Cin, kH, kW]
+// (1) with NCHW and NCHWc. The graph optimizer resolves it the same way
+// before it changes a node's data format.
+inline int64_t conv2d_weights_format(int64_t weights_format, int64_t data_format) {
+  if (weights_format >= 0) return weights_format;
+  return data_format == 1 ? 0 : 1;
+}
+
 // An activation applied to the convolution's output (after the bias), as
 // the relu and relu6 ops compute it: NaN stays NaN.
 enum class ConvActivation : int64_t { kNone = 0, kRelu = 1, kRelu6 = 2 };

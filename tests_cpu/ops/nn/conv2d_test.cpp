@@ -26,6 +26,9 @@ const ConvCase kConvCases[] = {
     {"rect", true},          {"pointwise", true},          {"nhwc_pad1_stride2", true},
     {"nhwc_same_stride2", true}, {"nhwc_dilation2", true}, {"nhwc_rect", true},
     {"nhwc_pointwise", true},
+    // libnd4j's NHWC calls: [kH, kW, Cin, Cout] weights, weights_format left out.
+    {"nhwc_hwio_default_pad1_stride2", true}, {"nhwc_hwio_default_same_stride2", true},
+    {"nhwc_hwio_default_dilation2", true}, {"nhwc_hwio_default_rect", true}, {"nhwc_hwio_default_pointwise", true},
     // GROUPED_CASES / GROUPED_NHWC (Note [Grouped convolution]).
     {"groups2", true},       {"groups3_stride2", false},   {"depthwise", true},
     {"depthwise_mult2_same_s2", true}, {"depthwise_dilated", false}, {"groups2_pointwise", true},
@@ -62,6 +65,14 @@ INSTANTIATE_TEST_SUITE_P(Cases, Conv2dGolden,
 // The i args of a square window.
 std::vector<int64_t> window(int64_t k, int64_t s, int64_t p, int64_t d, int64_t same, int64_t format = 0) {
   return {k, k, s, s, p, p, d, d, same, format};
+}
+
+// window() with weights_format 1 said outright: the weights these tests make
+// are [Cout, Cin, kH, kW], and NHWC's default is [kH, kW, Cin, Cout].
+std::vector<int64_t> window_oihw(int64_t k, int64_t s, int64_t p, int64_t d, int64_t same, int64_t format) {
+  std::vector<int64_t> v = window(k, s, p, d, same, format);
+  v.push_back(1);
+  return v;
 }
 
 TEST(Conv2dOp, HandComputedSumsOfWindows) {
@@ -126,7 +137,7 @@ TEST(Conv2dOp, EmptyBatchGivesEmptyOutput) {
   for (int64_t format : {0, 1}) {
     NDArray xf = format == 0 ? x : zeros(DataType::kFloat32, {0, 5, 5, 3});
     Context ctx;
-    ASSERT_OK(run_op("conv2d", {.in = {&xf, &w}, .i = window(3, 1, 1, 1, 0, format)}, ctx));
+    ASSERT_OK(run_op("conv2d", {.in = {&xf, &w}, .i = window_oihw(3, 1, 1, 1, 0, format)}, ctx));
     EXPECT_EQ(ctx.output(0)->shape(), format == 0 ? (Dims{0, 4, 5, 5}) : (Dims{0, 5, 5, 4}));
   }
 }
@@ -160,7 +171,7 @@ TEST(Conv2dOp, RejectsChannelMismatch) {
             "conv2d: channel mismatch with x[2,3,5,5] (NCHW) and weights[4,2,3,3]: x has 3 input channels, weights "
             "[Cout, Cin, kH, kW] expect 2");
   // NHWC reads the channels from the last dim.
-  s = conv_error({2, 5, 5, 3}, {4, 5, 3, 3}, window(3, 1, 0, 1, 0, 1));
+  s = conv_error({2, 5, 5, 3}, {4, 5, 3, 3}, window_oihw(3, 1, 0, 1, 0, 1));
   EXPECT_TRUE(has_substr(s.message(), "x[2,5,5,3] (NHWC) and weights[4,5,3,3]: x has 3 input channels"));
 }
 
@@ -294,8 +305,8 @@ TEST(Conv2dOp, TakesLibnd4jWeightFormats) {
   args.back() = 3;
   s = conv_error({1, 3, 5, 5}, {3, 3, 3, 3}, args);
   EXPECT_EQ(s.message(),
-            "conv2d: i arg 10 (weights_format) is 3: it must be 0 ([kH, kW, Cin, Cout]), 1 ([Cout, Cin, kH, kW]) or 2 "
-            "([Cout, kH, kW, Cin])");
+            "conv2d: i arg 10 (weights_format) is 3: it must be -1 (0 with NHWC, 1 with NCHW), 0 ([kH, kW, Cin, "
+            "Cout]), 1 ([Cout, Cin, kH, kW]) or 2 ([Cout, kH, kW, Cin])");
 }
 
 TEST(Conv2dOp, RejectsWrongRanks) {
@@ -357,7 +368,7 @@ TEST(Conv2dOp, OneDnnAgreesWithIm2colOnNetworkShapes) {
     NDArray b = make(DataType::kFloat32, {c.cout}, ramp(c.cout, 0.5));
     std::vector<NDArray*> in = {&x, &w};
     if (c.bias) in.push_back(&b);
-    const std::vector<int64_t> iargs = window(c.k, c.s, c.p, c.d, c.same, c.nhwc ? 1 : 0);
+    const std::vector<int64_t> iargs = window_oihw(c.k, c.s, c.p, c.d, c.same, c.nhwc ? 1 : 0);
     Context ref;
     {
       Im2colOnly off;

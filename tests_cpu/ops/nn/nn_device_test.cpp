@@ -96,6 +96,7 @@ Status fake_conv2d(Device d, const Conv2dDesc& desc, const NDArray& x, const NDA
   if (!desc.g.nchw) RETURN_IF_ERROR(v[1].permute(Dims{0, 3, 1, 2}, wv));
   std::vector<int64_t> i = window_iargs(desc.win);
   i.push_back(desc.g.nchw ? 0 : 1);
+  i.push_back(1);  // weights_format: [Cout, Cin, kH, kW]
   std::vector<NDArray*> cpu_in = {&v[0], &wv};
   if (bias != nullptr) cpu_in.push_back(&v[2]);
   return run_cpu_op("conv2d", {.in = cpu_in, .out = {&v.back()}, .i = i}, z);
@@ -243,7 +244,7 @@ TEST_F(NnOnDevice, Conv2dNhwcGetsFiltersInItsLayoutAndDenseStridedInputs) {
     return std::vector<NDArray>{x, make(DataType::kFloat64, {3, 2, 3, 3}, ramp(54, 0.3))};
   };
   std::vector<NDArray> c = arrays(), d = arrays();
-  const std::vector<int64_t> iargs = {0, 0, 1, 1, 0, 0, 1, 1, 1, 1};
+  const std::vector<int64_t> iargs = {0, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1};  // NHWC, [Cout, Cin, kH, kW] weights
   Context ctx;
   expect_device_matches_cpu("conv2d", {.in = {&c[0], &c[1]}, .i = iargs}, {.in = {&d[0], &d[1]}, .i = iargs}, ctx);
   const Conv2dDesc& cd = g_seen.conv;
@@ -273,7 +274,7 @@ TEST_F(NnOnDevice, Conv2dSamePaddingWithAnOddTotalReachesTheBackendSymmetric) {
   };
   const Case cases[] = {
       {false, {1, 2, 4, 5}, {2, 2, 1, 1, 0, 0, 1, 1, 1, 0}, {5, 6, 4, 5}},
-      {true, {2, 4, 5, 3}, {2, 2, 1, 2, 0, 0, 1, 1, 1, 1}, {5, 6, 4, 3}},
+      {true, {2, 4, 5, 3}, {2, 2, 1, 2, 0, 0, 1, 1, 1, 1, 1}, {5, 6, 4, 3}},  // weights [Cout, Cin, kH, kW]
   };
   for (const Case& k : cases) {
     SCOPED_TRACE(k.nhwc ? "NHWC" : "NCHW");
