@@ -708,6 +708,11 @@ def einsum_cases():
         ("einsum_grouped_contraction", "abcd,cde->abe", [(2, 3, 4, 5), (4, 5, 6)]),
         ("einsum_summed_before", "ij,jk->i", [(2, 3), (3, 4)]),
         ("einsum_broadcast_batch", "bij,bjk->bik", [(1, 3, 4), (2, 4, 5)]),
+        # "..." (numpy's rule: right-aligned, extents of 1 broadcast)
+        ("einsum_ellipsis_matmul", "...ij,...jk->...ik", [(2, 3, 4, 5), (2, 3, 5, 6)]),
+        ("einsum_ellipsis_implicit", "...ij,jk", [(2, 3, 4), (4, 5)]),
+        ("einsum_ellipsis_middle", "b...d,b...d->b...", [(2, 3, 4), (2, 3, 4)]),
+        ("einsum_ellipsis_broadcast", "...ij,...jk->...ik", [(2, 1, 3, 4), (5, 4, 6)]),
     ]:
         names = [f"x{k}" for k in range(len(shapes))]
         case(name, [N("Einsum", names, ["z0"], equation=eq)], {n: f32(*s) for n, s in zip(names, shapes)}, ["z0"],

@@ -1958,11 +1958,12 @@ Status contract(C& c, const Term& a_in, const Term& b_in, const std::string& nee
 
 }  // namespace einsum
 
-Status map_einsum(C& c) {
-  using einsum::Term;
-  std::string eq;
-  for (char ch : c.attr_string("equation", "")) if (ch != ' ') eq += ch;
-  if (eq.find("...") != std::string::npos) return c.fail_attr("equation", "'" + eq + "' has an ellipsis, which is not supported");
+// An Einsum equation with "..." rewritten with letters of its own: each
+// operand's ellipsis stands for its leading dims past its explicit letters,
+// right-aligned across the operands (numpy's rule: extents of 1 broadcast);
+// the output's "..." (or, without "->", the front of the output) takes them
+// all. Needs the operands' ranks.
+Status expand_einsum_ellipsis(C& c, std::string& eq) {
   const size_t arrow = eq.find("->");
   const std::string lhs = eq.substr(0, arrow);
   std::vector<std::string> subs;
@@ -1973,7 +1974,84 @@ Status map_einsum(C& c) {
     start = comma + 1;
   }
   if (static_cast<int>(subs.size()) != c.num_inputs())
-    return c.fail_attr("equation", str_format("'%s' names %zu operands; the node has %d inputs", eq.c_str(), subs.size(),
+    return c.fail_attr("equation", str_format("'%s' names %zu operands; the node has %d inputs", eq.c_str(),
+                                              subs.size(), c.num_inputs()));
+  // Letters the equation does not use, for the ellipsis dims.
+  std::string spare;
+  for (char ch = 'A'; ch <= 'Z'; ++ch)
+    if (eq.find(ch) == std::string::npos) spare += ch;
+  for (char ch = 'a'; ch <= 'z'; ++ch)
+    if (eq.find(ch) == std::string::npos) spare += ch;
+  std::vector<int> count(subs.size(), 0);
+  int most = 0;
+  for (size_t k = 0; k < subs.size(); ++k) {
+    const size_t at = subs[k].find("...");
+    if (at == std::string::npos) continue;
+    const int rank = c.input_type(static_cast<int>(k)).rank();
+    if (rank < 0) return c.fail_attr("equation", "'" + eq + "' has an ellipsis over an operand of unknown rank");
+    count[k] = rank - static_cast<int>(subs[k].size() - 3);
+    if (count[k] < 0)
+      return c.fail(str_format("operand %zu's subscripts '%s' name more dims than its rank %d", k, subs[k].c_str(),
+                               rank));
+    most = std::max(most, count[k]);
+  }
+  if (most > static_cast<int>(spare.size()))
+    return c.fail_attr("equation", "'" + eq + "' leaves too few letters for its ellipsis");
+  const std::string letters = spare.substr(0, static_cast<size_t>(most));
+  // The extents each ellipsis letter takes, to refuse broadcasting inside it.
+  std::vector<int64_t> extent(static_cast<size_t>(most), -1);
+  for (size_t k = 0; k < subs.size(); ++k) {
+    const size_t at = subs[k].find("...");
+    if (at == std::string::npos) continue;
+    const ValueType t = c.input_type(static_cast<int>(k));
+    for (int j = 0; j < count[k]; ++j) {
+      const size_t letter = static_cast<size_t>(most - count[k] + j);
+      const int64_t d = t.dims[at + static_cast<size_t>(j)];
+      if (d > 1 && extent[letter] > 1 && d != extent[letter])
+        return c.fail_attr("equation", str_format("'%s': the operands' ellipsis dims %lld and %lld do not broadcast",
+                                                  eq.c_str(), static_cast<long long>(extent[letter]),
+                                                  static_cast<long long>(d)));
+      if (d > 1) extent[letter] = d;
+    }
+    subs[k].replace(at, 3, letters.substr(static_cast<size_t>(most - count[k])));
+  }
+  std::string out;
+  if (arrow != std::string::npos) {
+    out = eq.substr(arrow + 2);
+    const size_t at = out.find("...");
+    if (at != std::string::npos) out.replace(at, 3, letters);
+  } else {  // implicit: the ellipsis first, then the letters seen once, in alphabetical order
+    std::string all = lhs, singles;
+    std::sort(all.begin(), all.end());
+    for (char ch : all)
+      if (std::isalpha(static_cast<unsigned char>(ch)) && std::count(lhs.begin(), lhs.end(), ch) == 1) singles += ch;
+    out = letters + singles;
+  }
+  std::string rewritten;
+  for (size_t k = 0; k < subs.size(); ++k) rewritten += (k ? "," : "") + subs[k];
+  eq = rewritten + "->" + out;
+  return Status::ok();
+}
+
+Status map_einsum(C& c) {
+  using einsum::Term;
+  std::string eq;
+  for (char ch : c.attr_string("equation", "")) if (ch != ' ') eq += ch;
+  const std::string written = eq;
+  if (eq.find("...") != std::string::npos) RETURN_IF_ERROR(expand_einsum_ellipsis(c, eq));
+  // Messages show the equation as written, and as rewritten where it had an ellipsis.
+  const std::string quoted = "'" + written + (written == eq ? "'" : "' (as '" + eq + "')");
+  const size_t arrow = eq.find("->");
+  const std::string lhs = eq.substr(0, arrow);
+  std::vector<std::string> subs;
+  for (size_t start = 0;;) {
+    const size_t comma = lhs.find(',', start);
+    subs.push_back(lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (static_cast<int>(subs.size()) != c.num_inputs())
+    return c.fail_attr("equation", str_format("%s names %zu operands; the node has %d inputs", quoted.c_str(), subs.size(),
                                               c.num_inputs()));
   std::string out;
   if (arrow != std::string::npos) {
@@ -1989,9 +2067,9 @@ Status map_einsum(C& c) {
     const std::string& sub = subs[static_cast<size_t>(k)];
     for (size_t i = 0; i < sub.size(); ++i) {
       if (!std::isalpha(static_cast<unsigned char>(sub[i])))
-        return c.fail_attr("equation", "'" + eq + "' has a character that is not a letter");
+        return c.fail_attr("equation", quoted + " has a character that is not a letter");
       if (sub.find(sub[i], i + 1) != std::string::npos)
-        return c.fail_attr("equation", "'" + eq + "' repeats an index within an operand (a diagonal), which is not "
+        return c.fail_attr("equation", quoted + " repeats an index within an operand (a diagonal), which is not "
                                        "supported");
     }
     const ValueType t = c.input_type(k);
@@ -2001,7 +2079,7 @@ Status map_einsum(C& c) {
   }
   for (char ch : out)
     if (lhs.find(ch) == std::string::npos || std::count(out.begin(), out.end(), ch) > 1)
-      return c.fail_attr("equation", "'" + eq + "': output index '" + std::string(1, ch) + "' is not an input index "
+      return c.fail_attr("equation", quoted + ": output index '" + std::string(1, ch) + "' is not an input index "
                                      "or repeats");
   Term cur = terms[0];
   for (size_t k = 1; k < terms.size(); ++k) {
