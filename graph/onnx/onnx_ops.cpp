@@ -2214,7 +2214,20 @@ Status map_lp_pool(C& c) {
   if (ceil != 0) return c.fail_attr("ceil_mode", "= 1 is not supported");
   const int64_t p = c.attr_int("p", 2);
   if (p < 1) return c.fail_attr("p", "must be >= 1");
-  if (w.same) return c.fail_attr("auto_pad", "SAME_UPPER is not supported");
+  if (w.same) {
+    // lp_pool2d has no SAME mode: SAME_UPPER's pads, worked out from the
+    // input's extents (out = ceil(in / stride); the odd one at the end).
+    const ValueType xt = c.input_type(0);
+    if (!xt.dims_known()) return c.fail_attr("auto_pad", "SAME_UPPER needs the input's spatial dims, which are not known");
+    const size_t rank = xt.dims.size();
+    auto same_pads = [](int64_t in, int64_t k, int64_t s, int64_t d, int64_t& begin, int64_t& end) {
+      const int64_t out = (in + s - 1) / s, total = std::max<int64_t>(0, (out - 1) * s + (k - 1) * d + 1 - in);
+      begin = total / 2, end = total - total / 2;
+    };
+    if (!w.one_d) same_pads(xt.dims[rank - 2], w.kh, w.sh, w.dh, w.pt, w.pb);
+    same_pads(xt.dims[rank - 1], w.kw, w.sw, w.dw, w.pl, w.pr);
+    w.same = 0;
+  }
   Value x = pad_if_asymmetric(c, lift(c, c.input(0), w), w, 0.0);
   return done(c, 0, unlift(c, c.op("lp_pool2d").in(x).arg("kH", w.kh).arg("kW", w.kw).arg("sH", w.sh).arg("sW", w.sw)
                                   .arg("pH", w.pt).arg("pW", w.pl).arg("dH", w.dh).arg("dW", w.dw)
@@ -3594,8 +3607,8 @@ const std::vector<OpMapping> kTable = {
     ROW("Conv", 1, kMaxOpset, map_conv,
         "auto_pad SAME_LOWER with unknown spatial dims, or on 3-D windows."),
     ROW("ConvTranspose", 1, kMaxOpset, map_conv_transpose,
-        "1-D transposed convolutions; 2-D: group > 1, asymmetric pads larger at the end, or output_shape, with "
-        "unknown spatial dims; 3-D: uneven pads, auto_pad SAME, output_shape."),
+        "1-D and 2-D: asymmetric pads larger at the end, or output_shape, with unknown spatial dims; 3-D: uneven "
+        "pads, auto_pad SAME, output_shape."),
     ROW("MaxPool", 1, kMaxOpset, map_max_pool,
         "ceil_mode = 1 with unequal pads before and after; the Indices output with unequal pads, storage_order = 1 "
         "or a 3-D window."),
@@ -3684,7 +3697,8 @@ const std::vector<OpMapping> kTable = {
         "scales that are not whole numbers) over other than the H and W of 4-D inputs; scales or sizes computed at "
         "run time for other than 4-D inputs. align_corners with scales divides by out - 1, as ONNX Runtime and "
         "PyTorch do (ONNX's reference takes scale * in - 1)."),
-    ROW("Einsum", 12, kMaxOpset, map_einsum, "ellipses; an index repeated within one operand (diagonals)."),
+    ROW("Einsum", 12, kMaxOpset, map_einsum,
+        "an index repeated within one operand (diagonals); an ellipsis over an operand of unknown rank."),
     ROW("LSTM", 7, kMaxOpset, [](C& c) { return map_recurrent(c, Recurrent::kLstm); },
         "clip; input_forget = 1; activations that differ between the two directions."),
     ROW("GRU", 7, kMaxOpset, [](C& c) { return map_recurrent(c, Recurrent::kGru); },
@@ -3726,7 +3740,7 @@ const std::vector<OpMapping> kTable = {
     ROW("LpNormalization", 1, kMaxOpset, map_lp_normalization, "p other than 1 and 2."),
     ROW("MeanVarianceNormalization", 9, kMaxOpset, map_mean_variance_normalization, ""),
     ROW("GlobalLpPool", 2, kMaxOpset, map_global_lp_pool, "inputs of unknown rank."),
-    ROW("LpPool", 2, kMaxOpset, map_lp_pool, "3-D pooling; auto_pad SAME_UPPER; ceil_mode = 1."),
+    ROW("LpPool", 2, kMaxOpset, map_lp_pool, "3-D pooling; auto_pad SAME_UPPER over unknown spatial dims; ceil_mode = 1."),
     ROW("ArgMax", 1, kMaxOpset, [](C& c) { return arg_reduce(c, "argmax"); }, ""),
     ROW("ArgMin", 1, kMaxOpset, [](C& c) { return arg_reduce(c, "argmin"); }, ""),
     ROW("Unique", 11, kMaxOpset, map_unique, "axis."),
