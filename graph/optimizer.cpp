@@ -518,7 +518,7 @@ bool elementwise(const Node& n) {
       "relu",    "relu6",    "leaky_relu", "elu",     "selu",    "celu",         "gelu",       "sigmoid",
       "tanh",    "silu",     "mish",       "softplus", "softsign", "hard_sigmoid", "hard_swish", "thresholded_relu",
       "add",     "subtract", "multiply",   "divide",  "maximum", "minimum",      "abs",        "neg",
-      "exp",     "sqrt",     "square",     "log_sigmoid"};
+      "exp",     "sqrt",     "square",     "log_sigmoid", "erf"};
   if (n.kind != NodeKind::kCustom || n.op == nullptr || n.num_outputs != 1 || n.inputs.empty()) return false;
   if (is_op(n, "clip")) return n.inputs.size() == 1;  // bounds as t args, not tensors
   for (const char* name : kOps)
@@ -531,7 +531,8 @@ bool elementwise(const Node& n) {
 bool keeps_zeros(const Node& n) {
   static const char* const kOps[] = {"relu", "relu6", "leaky_relu", "elu",     "selu",    "celu",    "gelu",
                                      "tanh", "silu",  "mish",       "softsign", "hard_swish", "add", "subtract",
-                                     "multiply", "maximum", "minimum", "abs",  "neg",     "sqrt",    "square"};
+                                     "multiply", "maximum", "minimum", "abs",  "neg",     "sqrt",    "square",
+                                     "erf"};
   if (!elementwise(n)) return false;
   if (is_op(n, "clip")) return n.args.t.size() >= 2 && n.args.t[0] <= 0 && n.args.t[1] >= 0;
   for (const char* name : kOps)

@@ -636,6 +636,31 @@ TEST(GraphRewrites, LeavesDecompositionsWhoseConstantsWidenTheDtype) {
   EXPECT_EQ(load_and_run(bytes, true, x).out.dtype(), DataType::kFloat64);
 }
 
+// A GELU written out (x * 0.5 * (1 + erf(x / sqrt 2))) between two NCHW
+// convolutions: the layout rewrite sees its pieces (it runs before the
+// GELU fusion, which waits for the planned dtypes) and moves NHWC through
+// all of them, erf included: one conversion in, one out.
+TEST(GraphRewrites, RunsADecomposedGeluBetweenConvolutionsChannelsLast) {
+  GraphBuilder g;
+  auto& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, 4, 6, 6});
+  auto scalar = [&](const char* name, double v) { return m.constant(name, make(DataType::kFloat32, {}, {v})); };
+  NodeArgs a;
+  a.i = {3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 1};
+  Ref w1 = m.constant("w1", make(DataType::kFloat32, {4, 4, 3, 3}, ramp(144, 0.3, 0.1)));
+  Ref w2 = m.constant("w2", make(DataType::kFloat32, {4, 4, 3, 3}, ramp(144, 0.3, 0.7)));
+  Ref h = m.op("conv2d", {x, w1}, a, "conv1");
+  Ref e = m.op("erf", {m.op("divide", {h, scalar("sqrt2", std::sqrt(2.0))}, {}, "div")}, {}, "erf");
+  Ref gelu = m.op("multiply", {m.op("multiply", {h, scalar("half", 0.5)}, {}, "half"),
+                               m.op("add", {e, scalar("one", 1.0)}, {}, "one_plus")}, {}, "gelu");
+  m.output("y", m.op("conv2d", {gelu, w2}, a, "conv2"));
+  NDArray xv = make(DataType::kFloat32, {1, 4, 6, 6}, ramp(144, 1.0, 0.0));
+  auto rewritten = expect_same_outputs(g.finish(), xv, 1e-5, GraphLayout::kNhwc);
+  ASSERT_TRUE(rewritten);
+  EXPECT_EQ(count_ops(*rewritten, "permute"), 2);
+  EXPECT_EQ(count_ops(*rewritten, "gelu"), 1);
+}
+
 // GELU's tanh form as GPT-2's exports write it, x^3 three ways (`cube`: 0
 // pow, 1 x * (x * x), 2 (x * x) * x), 0.5 * x first or last. `other`
 // puts another value where one x belongs (0 nowhere, 1 the cube's base or
