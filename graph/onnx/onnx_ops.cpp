@@ -1958,6 +1958,32 @@ Status contract(C& c, const Term& a_in, const Term& b_in, const std::string& nee
 
 }  // namespace einsum
 
+// The operands' subscripts of an equation's left side, one per input
+// (`quoted`: the equation as messages show it).
+Status einsum_operands(C& c, const std::string& lhs, const std::string& quoted, std::vector<std::string>& subs) {
+  subs.clear();
+  for (size_t start = 0;;) {
+    const size_t comma = lhs.find(',', start);
+    subs.push_back(lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (static_cast<int>(subs.size()) != c.num_inputs())
+    return c.fail_attr("equation", str_format("%s names %zu operands; the node has %d inputs", quoted.c_str(),
+                                              subs.size(), c.num_inputs()));
+  return Status::ok();
+}
+
+// The output of an equation without "->": the letters seen once, in
+// alphabetical order.
+std::string einsum_implicit_output(const std::string& lhs) {
+  std::string all = lhs, out;
+  std::sort(all.begin(), all.end());
+  for (char ch : all)
+    if (std::isalpha(static_cast<unsigned char>(ch)) && std::count(lhs.begin(), lhs.end(), ch) == 1) out += ch;
+  return out;
+}
+
 // An Einsum equation with "..." rewritten with letters of its own: each
 // operand's ellipsis stands for its leading dims past its explicit letters,
 // right-aligned across the operands (numpy's rule: extents of 1 broadcast);
@@ -1967,15 +1993,7 @@ Status expand_einsum_ellipsis(C& c, std::string& eq) {
   const size_t arrow = eq.find("->");
   const std::string lhs = eq.substr(0, arrow);
   std::vector<std::string> subs;
-  for (size_t start = 0;;) {
-    const size_t comma = lhs.find(',', start);
-    subs.push_back(lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  if (static_cast<int>(subs.size()) != c.num_inputs())
-    return c.fail_attr("equation", str_format("'%s' names %zu operands; the node has %d inputs", eq.c_str(),
-                                              subs.size(), c.num_inputs()));
+  RETURN_IF_ERROR(einsum_operands(c, lhs, "'" + eq + "'", subs));
   // Letters the equation does not use, for the ellipsis dims.
   std::string spare;
   for (char ch = 'A'; ch <= 'Z'; ++ch)
@@ -2020,12 +2038,8 @@ Status expand_einsum_ellipsis(C& c, std::string& eq) {
     out = eq.substr(arrow + 2);
     const size_t at = out.find("...");
     if (at != std::string::npos) out.replace(at, 3, letters);
-  } else {  // implicit: the ellipsis first, then the letters seen once, in alphabetical order
-    std::string all = lhs, singles;
-    std::sort(all.begin(), all.end());
-    for (char ch : all)
-      if (std::isalpha(static_cast<unsigned char>(ch)) && std::count(lhs.begin(), lhs.end(), ch) == 1) singles += ch;
-    out = letters + singles;
+  } else {  // implicit: the ellipsis first, then the letters seen once
+    out = letters + einsum_implicit_output(lhs);
   }
   std::string rewritten;
   for (size_t k = 0; k < subs.size(); ++k) rewritten += (k ? "," : "") + subs[k];
@@ -2044,23 +2058,12 @@ Status map_einsum(C& c) {
   const size_t arrow = eq.find("->");
   const std::string lhs = eq.substr(0, arrow);
   std::vector<std::string> subs;
-  for (size_t start = 0;;) {
-    const size_t comma = lhs.find(',', start);
-    subs.push_back(lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  if (static_cast<int>(subs.size()) != c.num_inputs())
-    return c.fail_attr("equation", str_format("%s names %zu operands; the node has %d inputs", quoted.c_str(), subs.size(),
-                                              c.num_inputs()));
+  RETURN_IF_ERROR(einsum_operands(c, lhs, quoted, subs));
   std::string out;
   if (arrow != std::string::npos) {
     out = eq.substr(arrow + 2);
-  } else {  // implicit: the letters seen once, in alphabetical order
-    std::string all = lhs;
-    std::sort(all.begin(), all.end());
-    for (char ch : all)
-      if (std::isalpha(static_cast<unsigned char>(ch)) && std::count(lhs.begin(), lhs.end(), ch) == 1) out += ch;
+  } else {
+    out = einsum_implicit_output(lhs);
   }
   std::vector<Term> terms;
   for (int k = 0; k < c.num_inputs(); ++k) {
