@@ -77,10 +77,11 @@ fi
 [ -z "$SANITIZE" ] || [ "$CHIP" = cpu ] || die "--sanitize and --fuzz build the CPU backend only (drop -c $CHIP)"
 
 # ---- dependencies ----
-# Debian packages the build needs, and the file that proves each is there.
+# Debian packages the build needs, and the file that proves each is there
+# (clang: the tests also build Matrix<T, R, C> on Clang's matrix types).
 DEB_PACKAGES=(cmake g++ make ninja-build flatbuffers-compiler libflatbuffers-dev libspdlog-dev libopenblas-dev
               libgtest-dev libbenchmark-dev libdnnl-dev python3 python3-pip python3-dev ccache libprotobuf-dev
-              protobuf-compiler pkgconf)
+              protobuf-compiler pkgconf clang)
 ONNX_TESTS_VERSION=1.22.0
 missing_packages() {
   local missing=()
