@@ -13,6 +13,7 @@
 
 #include "libops/blas/blas_threads.h"
 #include "libops/blas/sgemm_dnnl.h"
+#include "libops/blas/small_gemm.h"
 #include "libops/core/cpu_isa.h"
 #include "libops/core/half.h"
 #include "libops/core/parallel.h"
@@ -432,6 +433,10 @@ void run_gemm(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, 
 Status gemm(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha, const void* a,
             int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc) {
   RETURN_IF_ERROR(check_gemm_args("gemm", dtype, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc));
+  if (alpha != 0.0 && is_small_gemm(dtype, m, n, k)) {  // Note [Small matrices]
+    small_gemm_batched(dtype, trans_a, trans_b, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1);
+    return Status::ok();
+  }
   run_gemm(dtype, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   return Status::ok();
 }
@@ -460,6 +465,11 @@ Status gemm_batched(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64
   RETURN_IF_NOT(batch == 1 || stride_c >= c_span, StatusCode::kInvalidArgument,
                 "gemm_batched: C matrices overlap: stride_c=%lld but each spans %lld elements",
                 static_cast<long long>(stride_c), static_cast<long long>(c_span));
+  if (alpha != 0.0 && is_small_gemm(dtype, m, n, k)) {  // Note [Small matrices]
+    small_gemm_batched(dtype, trans_a, trans_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
+                       stride_c, batch);
+    return Status::ok();
+  }
   const size_t es = dtype_size(dtype);
   const char* ab = static_cast<const char*>(a);
   const char* bb = static_cast<const char*>(b);

@@ -30,10 +30,13 @@ TEST(BlasThreads, LapackTakesLibopsThreadCountAndGemmOne) {
   ThreadCountGuard guard;
   for (int threads : {1, 2, 1}) {
     set_num_threads(threads);
-    // [[1, 2], [3, 4]] * [[5, 6], [7, 8]]
-    const std::vector<float> a = {1, 2, 3, 4}, b = {5, 6, 7, 8};
+    // [[1, 2], [3, 4]] * [[5, 6], [7, 8]], padded with zeros to k = 9: a
+    // GEMM with every extent <= 8 never reaches BLAS (Note [Small matrices]).
+    std::vector<float> a(2 * 9, 0.f), b(9 * 2, 0.f);
+    a[0] = 1, a[1] = 2, a[9] = 3, a[10] = 4;
+    b[0] = 5, b[1] = 6, b[2] = 7, b[3] = 8;
     std::vector<float> c(4, -1);
-    ASSERT_OK(blas::gemm(DataType::kFloat32, false, false, 2, 2, 2, 1.0, a.data(), 2, b.data(), 2, 0.0, c.data(), 2));
+    ASSERT_OK(blas::gemm(DataType::kFloat32, false, false, 2, 2, 9, 1.0, a.data(), 9, b.data(), 2, 0.0, c.data(), 2));
     EXPECT_EQ(c, (std::vector<float>{19, 22, 43, 50}));
     EXPECT_EQ(openblas_get_num_threads(), 1) << "after gemm";
 
