@@ -101,6 +101,31 @@ TEST(CudaMatmul, LayoutsAndEdgeExtentsMatchTheCpu) {
 
 // Note [Matmul epilogue] on the device: bias, relu / relu6 and
 // transpose_z, against the CPU (whose values tests_cpu checks by hand).
+// Note [Small matrices]: square 2x2 to 4x4 batches run a thread per
+// matrix (small_gemm_cuda.cu) instead of cuBLAS; the CPU runs its own
+// small-matrix kernels. Both transposes, a shared (broadcast) operand, a
+// batch larger than one grid's worth of threads, and an empty batch.
+TEST(CudaMatmul, SmallSquareBatchesMatchTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  for (DataType t : {DataType::kFloat32, DataType::kFloat64}) {
+    for (int64_t s : {2, 3, 4}) {
+      for (int tx = 0; tx < 2; ++tx)
+        for (int ty = 0; ty < 2; ++ty) {
+          NDArray x = make(t, {1000, s, s}, ramp(1000 * s * s, 0.5));
+          NDArray y = make(t, {1000, s, s}, ramp(1000 * s * s, 0.25));
+          expect_cuda_matches_cpu(x, y, {tx, ty}, {1000, s, s},
+                                  "[1000," + std::to_string(s) + "," + std::to_string(s) + "] tx " +
+                                      std::to_string(tx) + " ty " + std::to_string(ty));
+        }
+      NDArray shared = make(t, {s, s}, ramp(s * s, 0.7));
+      NDArray many = make(t, {70000, s, s}, ramp(70000 * s * s, 0.1));
+      expect_cuda_matches_cpu(many, shared, {}, {70000, s, s}, "a shared y, 70000 entries");
+      NDArray none = test::zeros(t, {0, s, s});
+      expect_cuda_matches_cpu(none, none, {}, {0, s, s}, "an empty batch");
+    }
+  }
+}
+
 TEST(CudaMatmul, BiasActivationAndTransposeZMatchTheCpu) {
   REQUIRE_CUDA_DEVICE();
   DeclarableOp* op = OpRegistry::instance().find("matmul");

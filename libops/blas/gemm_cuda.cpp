@@ -1,5 +1,6 @@
 // GEMM on CUDA devices through cuBLAS (compiled in CUDA builds only; it
-// registers itself with gemm_batched_on when the library loads).
+// registers itself with gemm_batched_on when the library loads), and
+// square matrices of 2 to 4 through small_gemm_cuda.cu.
 //
 // libops matrices are row-major; cuBLAS is column-major. A row-major m x n
 // matrix is the column-major n x m transpose, so C = op(A) op(B) is computed
@@ -15,6 +16,7 @@
 #include <climits>
 
 #include "libops/blas/gemm.h"
+#include "libops/blas/small_gemm_cuda.h"
 #include "libops/backends/cuda/cuda_check.h"
 #include "libops/backends/cuda/launch_context.h"
 
@@ -47,6 +49,10 @@ Status cublas_gemm_batched(int device_index, DataType dtype, bool trans_a, bool 
                            device_index, static_cast<long long>(v));
   cuda::LaunchContext* ctx = nullptr;
   RETURN_IF_ERROR(cuda::LaunchContext::get(device_index, &ctx));
+  // Note [Small matrices]: square 2x2 to 4x4 products, a thread per matrix.
+  if (alpha != 0.0 && is_small_gemm_cuda(dtype, m, n, k))
+    return small_gemm_batched_cuda(ctx->stream(), dtype, trans_a, trans_b, m, alpha, a, lda, stride_a, b, ldb,
+                                   stride_b, beta, c, ldc, stride_c, batch);
   cublasHandle_t handle = nullptr;
   RETURN_IF_ERROR(ctx->cublas(&handle));
   LIBOPS_CUBLAS_CHECK(cublasSetMathMode(

@@ -67,7 +67,8 @@
 // Every loop over a matrix's fixed extents is unrolled completely: GCC's
 // own limit stops short of an 8 x 8 product, whose rolled loops then run 5x
 // slower (elements stored one by one and read back as vectors).
-#if defined(__CUDACC__) || defined(__clang__)
+// (nvcc's device pass takes "unroll"; its host pass runs the host compiler.)
+#if defined(__CUDA_ARCH__) || defined(__clang__)
 #define LIBOPS_MATRIX_UNROLL _Pragma("unroll")
 #elif defined(__GNUC__)
 #define LIBOPS_MATRIX_UNROLL _Pragma("GCC unroll 64")
