@@ -100,12 +100,43 @@ def gather_cases():
     save("gather_axis0_z", np.take(x, idx0, axis=0))
 
 
+def small_matmul_cases():
+    """Batches of small matrices (Note [Small matrices]: every extent <= 8
+    runs libops' Matrix kernels, not BLAS), with their own generator so the
+    goldens above keep their values. x and y are stored as multiplied;
+    the `_t` cases store x or y transposed in the last two dims, for the
+    transpose flags."""
+    r = np.random.default_rng(37)
+
+    def u(shape, dtype=np.float32):
+        return r.uniform(-2.0, 2.0, size=shape).astype(dtype)
+
+    cases = {
+        "small4": (u((64, 4, 4)), u((64, 4, 4))),
+        "small3_bcast": (u((5, 1, 3, 3)), u((1, 6, 3, 3))),
+        "small2_f64": (u((9, 2, 2), np.float64), u((9, 2, 2), np.float64)),
+        "small_points": (u((50, 4, 4)), u((50, 4, 1))),   # a transform per point
+        "small_rect_f64": (u((7, 7, 5), np.float64), u((7, 5, 8), np.float64)),  # the 8x8x8 kernel
+        "small_shared": (u((100, 3, 3)), u((3, 3))),      # one y for every entry
+    }
+    for name, (x, y) in cases.items():
+        save(f"matmul_{name}_x", x)
+        save(f"matmul_{name}_y", y)
+        save(f"matmul_{name}_z", np.matmul(x, y))
+    # Transpose flags: x and y stored transposed, z the product of the untransposed.
+    x, y = u((33, 4, 3)), u((33, 2, 4))
+    save("matmul_small_t_x", x)
+    save("matmul_small_t_y", y)
+    save("matmul_small_t_z", np.matmul(np.swapaxes(x, 1, 2), np.swapaxes(y, 1, 2)))
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     matmul_cases()
     reduce_cases()
     softmax_cases()
     gather_cases()
+    small_matmul_cases()
 
 
 if __name__ == "__main__":

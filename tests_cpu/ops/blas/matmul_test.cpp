@@ -52,6 +52,39 @@ TEST(MatmulOp, Float16WithinTolerance) { expect_golden("f16", {}, 4e-3); }
 TEST(MatmulOp, Int32WrapsExactlyLikeNumpy) { expect_golden("i32", {}, 0.0); }
 TEST(MatmulOp, MixedDtypesPromote) { expect_golden("mixed"); }  // int32 x float32 -> float32
 
+// Note [Small matrices]: batches whose matrices have every extent <= 8 run
+// libops' Matrix kernels instead of BLAS; numpy's results all the same.
+TEST(MatmulOp, SmallMatrixBatches) {
+  expect_golden("small4");                        // [64,4,4] x [64,4,4]
+  expect_golden("small3_bcast");                  // [5,1,3,3] x [1,6,3,3]
+  expect_golden("small2_f64", {}, 1e-14);         // [9,2,2] float64
+  expect_golden("small_points");                  // [50,4,4] x [50,4,1]
+  expect_golden("small_rect_f64", {}, 1e-14);     // [7,7,5] x [7,5,8]: the padded 8x8x8 kernel
+  expect_golden("small_shared");                  // [100,3,3] x [3,3]
+  expect_golden("small_t", {1, 1});               // x [33,4,3] and y [33,2,4] both transposed
+}
+
+// The small-matrix path keeps the op's contract: the bias and activation
+// epilogue, transpose_z, and an empty batch.
+TEST(MatmulOp, SmallMatrixBatchesKeepTheEpilogueAndEmptyBatches) {
+  NDArray x = golden("small4", "x"), y = golden("small4", "y"), z = golden("small4", "z");
+  NDArray b = make(DataType::kFloat32, {4}, {0.5, -1, 0, 100});
+  std::vector<double> want(static_cast<size_t>(z.length()));
+  for (int64_t i = 0; i < z.length(); ++i) want[static_cast<size_t>(i)] = std::max(0.0, z.get_double(i) + b.get_double(i % 4));
+  Context ctx;
+  ASSERT_OK(run_op("matmul", {.in = {&x, &y, &b}, .i = {0, 0, 0, 1}}, ctx));
+  EXPECT_TRUE(all_close(*ctx.output(0), want, 1e-5, 1e-5));
+
+  Context zt;
+  ASSERT_OK(run_op("matmul", {.in = {&x, &y}, .i = {0, 0, 1}}, zt));
+  EXPECT_TRUE(all_close(*zt.output(0), values(transposed_copy(z)), 1e-5, 1e-5));
+
+  NDArray e = make(DataType::kFloat32, {0, 4, 4}, {});
+  Context ce;
+  ASSERT_OK(run_op("matmul", {.in = {&e, &e}}, ce));
+  EXPECT_EQ(ce.output(0)->shape(), (Dims{0, 4, 4}));
+}
+
 TEST(MatmulOp, DotOfTwoVectorsIsScalar) {
   expect_golden("dot");
   NDArray x = make(DataType::kFloat32, {3}, {1, 2, 3});
