@@ -105,6 +105,9 @@ class DecompositionsOnDevice : public ::testing::TestWithParam<test::ManifestCas
   legacy::TableRunFn saved_tables_[std::size(kTables)] = {};
 };
 
+// Determinants of n <= 3 take the CPU's closed form (Note [Small determinants]).
+const std::set<std::string> kSmallDeterminants = {"matrix_determinant", "log_matrix_determinant", "slogdet"};
+
 // The ops whose input passes the finiteness check, read back once.
 const std::set<std::string> kChecksFinite = {"svd", "eigh", "eig", "lstsq"};
 
@@ -133,7 +136,13 @@ TEST_P(DecompositionsOnDevice, GivesTheCpuValuesAndStaysThere) {
       EXPECT_EQ(on_dev.output(k)->buffer()->sync(), DataBuffer::Sync::kDeviceNewer) << "output " << k;
     }
     ASSERT_OK(on_dev.output(k)->buffer()->sync_to_host());
-    EXPECT_EQ(values(*on_dev.output(k)), values(*cpu.output(k))) << "output " << k;
+    if (kSmallDeterminants.count(c.op) && host[0].rank() >= 2 && host[0].dim(host[0].rank() - 1) <= 3) {
+      // Note [Small determinants]: the CPU takes these by cofactors, the
+      // device from LU factors: the same values within rounding.
+      EXPECT_TRUE(test::all_close(*on_dev.output(k), values(*cpu.output(k)), 1e-6, 1e-6)) << "output " << k;
+    } else {
+      EXPECT_EQ(values(*on_dev.output(k)), values(*cpu.output(k))) << "output " << k;
+    }
   }
 }
 
