@@ -101,6 +101,51 @@ TEST(Factorizations, SingularMatricesAreErrorsWhereTheyMustBe) {
   ASSERT_OK(run_op("lu", {.in = {&a}}, lu));
 }
 
+// Note [Small determinants]: n <= 3 by cofactors on the CPU. Hand values
+// (numpy.linalg.det agrees), a strided view, NaN, signs and log|det|, and a
+// float32 result rounded once from the double sum.
+TEST(Factorizations, SmallDeterminantsByCofactors) {
+  NDArray a = make(DataType::kFloat64, {3, 3, 3},
+                   {2, 0, 1, 1, 3, 2, 1, 1, 2,     // det 6
+                    1, 2, 3, 4, 5, 6, 7, 8, 9,     // singular: det 0 exactly
+                    0, 1, 0, 1, 0, 0, 0, 0, -5});  // a swap times -5: det 5
+  Context det, slog, logdet;
+  ASSERT_OK(run_op("matrix_determinant", {.in = {&a}}, det));
+  EXPECT_TRUE(all_close(*det.output(0), {6, 0, 5}, 0, 0));
+  ASSERT_OK(run_op("slogdet", {.in = {&a}}, slog));
+  EXPECT_TRUE(all_close(*slog.output(0), {1, 0, 1}, 0, 0));
+  EXPECT_TRUE(all_close(*slog.output(1), {std::log(6.0), -std::numeric_limits<double>::infinity(), std::log(5.0)},
+                        1e-15, 0));
+  ASSERT_OK(run_op("log_matrix_determinant", {.in = {&a}}, logdet));
+  EXPECT_EQ(values(*logdet.output(0)), values(*slog.output(1)));
+
+  // 1x1 and 2x2 (negative), through a transposed view of float32 matrices.
+  NDArray one = make(DataType::kFloat32, {2, 1, 1}, {-3, 0.5});
+  Context d1;
+  ASSERT_OK(run_op("matrix_determinant", {.in = {&one}}, d1));
+  EXPECT_TRUE(all_close(*d1.output(0), {-3, 0.5}, 0, 0));
+  NDArray two = make(DataType::kFloat32, {2, 2}, {1, 2, 3, 4}), two_t;
+  ASSERT_OK(two.permute({1, 0}, two_t));
+  Context d2;
+  ASSERT_OK(run_op("matrix_determinant", {.in = {&two_t}}, d2));
+  EXPECT_TRUE(all_close(*d2.output(0), {-2}, 0, 0));
+
+  // NaN: det NaN, sign NaN, log|det| NaN (as the LU path gives).
+  NDArray n = make(DataType::kFloat32, {2, 2}, {std::nan(""), 1, 1, 1});
+  Context dn, sn;
+  ASSERT_OK(run_op("matrix_determinant", {.in = {&n}}, dn));
+  EXPECT_TRUE(std::isnan(dn.output(0)->get_double(0)));
+  ASSERT_OK(run_op("slogdet", {.in = {&n}}, sn));
+  EXPECT_TRUE(std::isnan(sn.output(0)->get_double(0)) && std::isnan(sn.output(1)->get_double(0)));
+
+  // float32: summed in double, rounded once. 1e4 * 1e4 - (1e4 - 1) * (1e4 + 1) = 1
+  // exactly; float32 products alone (1e8 and 99999999 -> 1e8) would give 0.
+  NDArray f = make(DataType::kFloat32, {2, 2}, {1e4, 1e4 - 1, 1e4 + 1, 1e4});
+  Context df;
+  ASSERT_OK(run_op("matrix_determinant", {.in = {&f}}, df));
+  EXPECT_EQ(df.output(0)->get_double(0), 1.0);
+}
+
 TEST(Factorizations, IterativeSolversRejectNanAndInf) {
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
   NDArray a = make(DataType::kFloat64, {3, 2, 2}, {1, 0, 0, 1, 2, 0, 0, 2, 1, nan, 0, 1});
