@@ -37,14 +37,20 @@
 // zero, and m(i, j) is a real reference (its address may be taken).
 //
 // Note [Two implementations]
-// Built with Clang and -fenable-matrix (the sanitizer builds here), the
-// arithmetic runs on the matrix_type extension: each operation loads the
-// operands into the extension's type, and LLVM's matrix lowering emits the
-// vector code. Elsewhere (GCC, nvcc) it is plain loops over fixed extents,
-// which the compiler unrolls and vectorizes. float16 and bfloat16 are
-// libops' storage types, which the extension does not take: they always use
-// the plain loops. LIBOPS_MATRIX_EXTENSION says which is in use; the tests
-// (tests_cpu/matrix/matrix_test.cpp) are the same for both.
+// Compiled by Clang with -fenable-matrix, the arithmetic runs on the
+// matrix_type extension: each operation loads the operands into the
+// extension's type, and LLVM's matrix lowering emits the vector code.
+// Elsewhere (GCC, nvcc, Clang without the flag) it is plain loops over
+// fixed extents, which the compiler unrolls and vectorizes. float16 and
+// bfloat16 are libops' storage types, which the extension does not take:
+// they always use the plain loops. LIBOPS_MATRIX_EXTENSION says which is in
+// use. The tests (tests_cpu/matrix/matrix_test.cpp) are the same for both:
+// tests_cpu runs the plain one, and ctest's matrix_compile_checks builds
+// the file again with clang++ -fenable-matrix and runs it. libops itself is
+// built without the flag in every configuration: one program must not mix
+// the two (an inline function compiled both ways would break the one
+// definition rule), and the flag would be one more way for the Clang builds
+// to differ from the GCC one.
 #pragma once
 
 #include <cassert>
