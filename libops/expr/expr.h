@@ -1,0 +1,555 @@
+// Lazy element-wise expressions over NDArrays, evaluated in one pass (after
+// MatX's operators; docs/cpp-authoring.md, "Expressions").
+//
+//   using namespace libops::expr;
+//   Status st = (out(z) = tanh(in(x) * 2.f + 1.f) * in(x)).run();
+//
+// Note [Expressions]
+// in(a) and out(z) wrap arrays; operators and the free functions below build
+// a tree of small value objects, and nothing is computed until run(). Then
+// every element of the output is computed from the leaves in one pass over
+// memory, with no temporary arrays: the chain above reads x once and writes
+// z once where the same ops as separate calls make four passes.
+//
+// - Nodes: every functor of the legacy transform tables (exp, tanh, sigmoid,
+//   gelu, abs, sqrt, is_nan, ...), the binary tables (the operators + - * /,
+//   max, min, pow, atan2, ... and the comparisons < <= > >= == !=, which give
+//   bool), where(c, a, b) and cast<T>(x). One generic node per arity wraps a
+//   table's functor; the functions are generated from the tables' rows, so
+//   a new row is a new function here with nothing else to edit.
+// - Leaves: arrays of any dtype and strides, and scalars. Leaves broadcast to
+//   the output's shape (Note [Broadcasting]); an array that does not is an
+//   error naming the expression and the shapes.
+// - Types: the tree is evaluated in one compute type (Note [Compute types]),
+//   that of the promoted dtype of its array leaves; float when those are
+//   integers but a node computes only in floating point (sqrt, tanh ...) or
+//   a scalar has a fraction. Scalars take the compute type (they do not
+//   widen it: float32 x * 2.5 stays float32). Leaves of other dtypes are
+//   converted on load and the result on store, into the output's dtype.
+// - Evaluation: the loop engine's strided N-d iterator over the output
+//   (loops/nd_loop.h), split over the threads, each run compiled per
+//   instruction set (Note [Runtime ISA dispatch]). Where every leaf and the
+//   output are dense in the compute type, a run is one loop the compiler
+//   vectorizes, with streaming stores for outputs larger than the cache
+//   (Note [Streaming stores]); elsewhere leaves are loaded in blocks.
+// - Every node prints itself: str() gives the tree, e.g.
+//   "multiply(tanh(add(multiply(float32[16], 2), 1)), float32[16])", for
+//   errors and profiling ranges.
+// - An element computes from the same functors as the legacy ops, with the
+//   same compute type, so a node's result equals its legacy op's bit for bit
+//   (tests_cpu/expr/expr_test.cpp); a chain may differ from separate calls
+//   only where those round an intermediate to a narrower dtype.
+//
+// Not yet: reductions as roots, CUDA evaluation (run() on a device is an
+// error naming the expression), and the graph optimizer's use of it.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <type_traits>
+
+#include "libops/array/ndarray.h"
+#include "libops/array/shape.h"
+#include "libops/core/cpu_isa.h"
+#include "libops/core/device.h"
+#include "libops/core/parallel.h"
+#include "libops/core/status.h"
+#include "libops/legacy/dispatch.h"
+#include "libops/legacy/ops/binary_bool_ops.h"
+#include "libops/legacy/ops/binary_ops.h"
+#include "libops/legacy/ops/transform_bool_ops.h"
+#include "libops/legacy/ops/transform_float_ops.h"
+#include "libops/legacy/ops/transform_same_ops.h"
+#include "libops/legacy/ops/transform_strict_ops.h"
+#include "libops/loops/convert.h"
+#include "libops/loops/copy.h"
+#include "libops/loops/elementwise.h"
+#include "libops/loops/extra_params.h"
+#include "libops/loops/nd_loop.h"
+
+namespace libops::expr {
+
+// A subtree without array leaves (a scalar): it takes its parent's type.
+inline constexpr int kNoLeaf = -2;
+
+// Note [Compute types] of a storage type, when the program is compiled.
+template <typename T>
+inline constexpr ComputeType compute_type_of_v =
+    std::is_same_v<T, double>                                      ? ComputeType::kF64
+    : std::is_floating_point_v<T> || std::is_same_v<T, float16> ||
+            std::is_same_v<T, bfloat16>                            ? ComputeType::kF32
+    : std::is_same_v<T, uint64_t>                                  ? ComputeType::kU64
+    : std::is_same_v<T, int64_t> || std::is_same_v<T, uint32_t>    ? ComputeType::kI64
+                                                                   : ComputeType::kI32;
+
+// The most array leaves one expression may read (the N-d iterator's
+// operand count is a template argument, the output included).
+inline constexpr int kMaxLeaves = 8;
+
+// ---- what an expression is ----
+
+struct ExprBase {};  // every node derives from it
+
+template <typename T>
+concept Expression = std::is_base_of_v<ExprBase, T>;
+
+template <typename T>
+concept ScalarValue = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+
+// How a node constrains the compute type: the union of what its functors
+// accept (legacy::TypeSet) and whether a scalar or node forces float.
+struct TypeNeeds {
+  unsigned types = legacy::kNumericTypes;  // compute types every node accepts
+  bool wants_float = false;                // a fractional scalar, or a float-only node
+};
+
+inline TypeNeeds combine(TypeNeeds a, TypeNeeds b) {
+  return {a.types & b.types, a.wants_float || b.wants_float};
+}
+
+// The compute type a tree runs in when its array leaves are typed (in<T>),
+// known when the program is compiled: run() then instantiates the tree for
+// that type alone instead of for every compute type. kDynamic: decided
+// from the arrays' dtypes when the expression runs.
+inline constexpr int kDynamic = -1;
+constexpr int combine_static(int a, int b) {
+  if (a == kDynamic || b == kDynamic) return kDynamic;
+  if (a == kNoLeaf) return b;
+  if (b == kNoLeaf) return a;
+  return a == b ? a : kDynamic;
+}
+// A node computing only in floating point keeps a float static type; over
+// typed integer leaves it makes the tree decide at run time.
+constexpr int float_only(unsigned set, int st) {
+  if (set != 1u /* legacy::kFloatTypes */ || st == kNoLeaf || st == kDynamic) return st;
+  return st == int(ComputeType::kF32) || st == int(ComputeType::kF64) ? st : kDynamic;
+}
+
+// ---- leaves ----
+
+// An array read by the expression (in(a)).
+struct Input : ExprBase {
+  static constexpr int kLeaves = 1;
+  static constexpr int kStatic = kDynamic;
+  const NDArray* array;
+
+  explicit Input(const NDArray& a) : array(&a) {}
+  std::string str() const { return std::string(dtype_name(array->dtype())) + array->shape().str(); }
+  void collect(const NDArray** out) const { out[0] = array; }
+  TypeNeeds needs() const { return {}; }
+  Status check() const { return Status::ok(); }
+  template <typename C>
+  LIBOPS_FORCE_INLINE C at(const C* const* p, int64_t i) const {
+    return p[0][i];
+  }
+};
+
+// An array of storage type T (in<float>(a)): run() checks a's dtype, and a
+// tree whose typed leaves share one compute type is compiled for that type
+// alone.
+template <typename T>
+struct TypedInput : Input {
+  static constexpr int kStatic = static_cast<int>(compute_type_of_v<T>);
+  explicit TypedInput(const NDArray& a) : Input(a) {}
+  Status check() const {
+    if (array->dtype() != dtype_of_v<T>)
+      return Status::error(StatusCode::kDtype, "in<%s>(%s): the array is %s", dtype_name(dtype_of_v<T>),
+                           str().c_str(), dtype_name(array->dtype()));
+    return Status::ok();
+  }
+};
+
+// A number, converted to the compute type when the expression runs.
+struct Scalar : ExprBase {
+  static constexpr int kLeaves = 0;
+  static constexpr int kStatic = kNoLeaf;
+  double value;
+
+  explicit Scalar(double v) : value(v) {}
+  std::string str() const {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", value);
+    return buf;
+  }
+  void collect(const NDArray**) const {}
+  Status check() const { return Status::ok(); }
+  TypeNeeds needs() const { return {legacy::kNumericTypes, value != std::trunc(value)}; }
+  template <typename C>
+  LIBOPS_FORCE_INLINE C at(const C* const*, int64_t) const {
+    return static_cast<C>(value);
+  }
+};
+
+inline Input in(const NDArray& a) { return Input(a); }
+template <typename T>
+TypedInput<T> in(const NDArray& a) {
+  return TypedInput<T>(a);
+}
+
+// An operand as a node: expressions as they are, numbers as Scalars.
+template <typename T>
+auto as_node(const T& v) {
+  if constexpr (Expression<T>) {
+    return v;
+  } else {
+    static_assert(ScalarValue<T>,
+                  "libops::expr: an operand must be an expression (in(array), or a node built from one) or a number");
+    return Scalar(static_cast<double>(v));
+  }
+}
+
+// ---- nodes over the legacy functor tables ----
+
+// f(x) for a transform table's functor F, which computes in C for the
+// compute types kSet holds.
+template <template <typename> class F, unsigned kSet, typename X>
+struct Unary : ExprBase {
+  static constexpr int kLeaves = X::kLeaves;
+  static constexpr int kStatic = float_only(kSet, X::kStatic);
+  X x;
+  const char* name;
+  ExtraParams extra;
+
+  Unary(const X& x_, const char* n, ExtraParams e = {}) : x(x_), name(n), extra(e) {}
+  std::string str() const { return std::string(name) + "(" + x.str() + ")"; }
+  void collect(const NDArray** out) const { x.collect(out); }
+  Status check() const { return x.check(); }
+  TypeNeeds needs() const {
+    return combine(x.needs(), {kSet, kSet == legacy::kFloatTypes});
+  }
+  template <typename C>
+  LIBOPS_FORCE_INLINE auto at(const C* const* p, int64_t i) const {
+    if constexpr (legacy::type_set_has<C>(kSet))
+      return F<C>::op(static_cast<C>(x.template at<C>(p, i)), extra);
+    else
+      return C{};  // never run: run() refuses compute types kSet lacks
+  }
+};
+
+// f(x, y) for a binary table's functor F.
+template <template <typename> class F, unsigned kSet, typename X, typename Y>
+struct Binary : ExprBase {
+  static constexpr int kLeaves = X::kLeaves + Y::kLeaves;
+  static constexpr int kStatic = float_only(kSet, combine_static(X::kStatic, Y::kStatic));
+  X x;
+  Y y;
+  const char* name;
+
+  Binary(const X& x_, const Y& y_, const char* n) : x(x_), y(y_), name(n) {}
+  std::string str() const { return std::string(name) + "(" + x.str() + ", " + y.str() + ")"; }
+  void collect(const NDArray** out) const {
+    x.collect(out);
+    y.collect(out + X::kLeaves);
+  }
+  Status check() const {
+    RETURN_IF_ERROR(x.check());
+    return y.check();
+  }
+  TypeNeeds needs() const { return combine(combine(x.needs(), y.needs()), {kSet, kSet == legacy::kFloatTypes}); }
+  template <typename C>
+  LIBOPS_FORCE_INLINE auto at(const C* const* p, int64_t i) const {
+    if constexpr (legacy::type_set_has<C>(kSet))
+      return F<C>::op(static_cast<C>(x.template at<C>(p, i)), static_cast<C>(y.template at<C>(p + X::kLeaves, i)),
+                      ExtraParams{});
+    else
+      return C{};
+  }
+};
+
+// cond ? a : b, element by element (cond nonzero is true).
+template <typename Cond, typename A, typename B>
+struct Where : ExprBase {
+  static constexpr int kLeaves = Cond::kLeaves + A::kLeaves + B::kLeaves;
+  static constexpr int kStatic = combine_static(combine_static(Cond::kStatic, A::kStatic), B::kStatic);
+  Cond cond;
+  A a;
+  B b;
+
+  Where(const Cond& c, const A& a_, const B& b_) : cond(c), a(a_), b(b_) {}
+  std::string str() const { return "where(" + cond.str() + ", " + a.str() + ", " + b.str() + ")"; }
+  void collect(const NDArray** out) const {
+    cond.collect(out);
+    a.collect(out + Cond::kLeaves);
+    b.collect(out + Cond::kLeaves + A::kLeaves);
+  }
+  Status check() const {
+    RETURN_IF_ERROR(cond.check());
+    RETURN_IF_ERROR(a.check());
+    return b.check();
+  }
+  TypeNeeds needs() const { return combine(combine(cond.needs(), a.needs()), b.needs()); }
+  template <typename C>
+  LIBOPS_FORCE_INLINE C at(const C* const* p, int64_t i) const {
+    const bool c = static_cast<bool>(cond.template at<C>(p, i));
+    const C va = static_cast<C>(a.template at<C>(p + Cond::kLeaves, i));
+    const C vb = static_cast<C>(b.template at<C>(p + Cond::kLeaves + A::kLeaves, i));
+    return c ? va : vb;
+  }
+};
+
+// x rounded through storage type T and back: the value a cast to T's dtype
+// would store (float16 rounding, integer truncation and wrap-around).
+template <typename T, typename X>
+struct Cast : ExprBase {
+  static constexpr int kLeaves = X::kLeaves;
+  static constexpr int kStatic = X::kStatic;
+  X x;
+
+  explicit Cast(const X& x_) : x(x_) {}
+  std::string str() const { return std::string("cast<") + dtype_name(dtype_of_v<T>) + ">(" + x.str() + ")"; }
+  void collect(const NDArray** out) const { x.collect(out); }
+  Status check() const { return x.check(); }
+  TypeNeeds needs() const { return x.needs(); }
+  template <typename C>
+  LIBOPS_FORCE_INLINE C at(const C* const* p, int64_t i) const {
+    return convert_value<C>(convert_value<T>(x.template at<C>(p, i)));
+  }
+};
+
+template <typename Cond, typename A, typename B>
+auto where(const Cond& c, const A& a, const B& b) {
+  return Where<decltype(as_node(c)), decltype(as_node(a)), decltype(as_node(b))>(as_node(c), as_node(a),
+                                                                                  as_node(b));
+}
+
+template <typename T, typename X>
+auto cast(const X& x) {
+  static_assert(std::is_arithmetic_v<T> || std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>,
+                "libops::expr::cast<T>: T must be a storage type (a number type, float16 or bfloat16)");
+  return Cast<T, decltype(as_node(x))>(as_node(x));
+}
+
+// One free function per row of the transform tables: exp(x), tanh(x) ...
+// (a row whose name is also a binary row, e.g. relu, gets both arities).
+#define LIBOPS_EXPR_UNARY_FN(NUM, NAME, F, SET)                            \
+  template <Expression X>                                                  \
+  auto NAME(const X& x) {                                                  \
+    return Unary<legacy::F, legacy::SET, X>(x, #NAME);                     \
+  }
+LIBOPS_TRANSFORM_STRICT_OPS(LIBOPS_EXPR_UNARY_FN)
+LIBOPS_TRANSFORM_SAME_OPS(LIBOPS_EXPR_UNARY_FN)
+LIBOPS_TRANSFORM_FLOAT_OPS(LIBOPS_EXPR_UNARY_FN)
+LIBOPS_TRANSFORM_BOOL_OPS(LIBOPS_EXPR_UNARY_FN)
+#undef LIBOPS_EXPR_UNARY_FN
+
+// One per row of the binary tables: max(x, y), pow(x, 2), less_than(x, y) ...
+// with at least one operand an expression (the other may be a number).
+#define LIBOPS_EXPR_BINARY_FN(NUM, NAME, F, SET)                                                        \
+  template <typename X, typename Y>                                                                     \
+    requires(Expression<X> || Expression<Y>)                                                            \
+  auto NAME(const X& x, const Y& y) {                                                                   \
+    return Binary<legacy::F, legacy::SET, decltype(as_node(x)), decltype(as_node(y))>(as_node(x),       \
+                                                                                       as_node(y), #NAME); \
+  }
+LIBOPS_BINARY_OPS(LIBOPS_EXPR_BINARY_FN)
+LIBOPS_BINARY_BOOL_OPS(LIBOPS_EXPR_BINARY_FN)
+#undef LIBOPS_EXPR_BINARY_FN
+
+// Operators, as the binary rows they are.
+#define LIBOPS_EXPR_OPERATOR(OP, NAME)                   \
+  template <typename X, typename Y>                      \
+    requires(Expression<X> || Expression<Y>)             \
+  auto operator OP(const X& x, const Y& y) {             \
+    return NAME(x, y);                                   \
+  }
+LIBOPS_EXPR_OPERATOR(+, add)
+LIBOPS_EXPR_OPERATOR(-, subtract)
+LIBOPS_EXPR_OPERATOR(*, multiply)
+LIBOPS_EXPR_OPERATOR(/, divide)
+LIBOPS_EXPR_OPERATOR(<, less_than)
+LIBOPS_EXPR_OPERATOR(<=, less_or_equal)
+LIBOPS_EXPR_OPERATOR(>, greater_than)
+LIBOPS_EXPR_OPERATOR(>=, greater_or_equal)
+LIBOPS_EXPR_OPERATOR(==, equals)
+LIBOPS_EXPR_OPERATOR(!=, not_equals)
+#undef LIBOPS_EXPR_OPERATOR
+
+template <Expression X>
+auto operator-(const X& x) {
+  return neg(x);
+}
+
+// ---- evaluation ----
+
+namespace detail {
+
+// The compute type an expression runs in (Note [Expressions], Types).
+template <Expression E>
+Status compute_type_for(const E& e, const NDArray* const* leaves, ComputeType& ct) {
+  const TypeNeeds needs = e.needs();
+  DataType dt = DataType::kFloat32;
+  if constexpr (E::kLeaves > 0) {
+    dt = leaves[0]->dtype();
+    for (int k = 1; k < E::kLeaves; ++k) dt = promote_types(dt, leaves[k]->dtype());
+  } else {
+    dt = needs.wants_float ? DataType::kFloat32 : DataType::kInt64;
+  }
+  ct = compute_type_of(dt);
+  const bool is_float = ct == ComputeType::kF32 || ct == ComputeType::kF64;
+  if (!is_float && needs.wants_float) ct = dt == DataType::kInt64 || dt == DataType::kUInt64 ? ComputeType::kF64 : ComputeType::kF32;
+  const bool now_float = ct == ComputeType::kF32 || ct == ComputeType::kF64;
+  const unsigned have = now_float ? legacy::kFloatTypes : legacy::kIntTypes;
+  if ((needs.types & have) == 0)
+    return Status::error(StatusCode::kDtype, "expression %s: a node takes only %s, and its arrays compute in %s",
+                         e.str().c_str(), legacy::type_set_name(needs.types), compute_type_name(ct));
+  return Status::ok();
+}
+
+// Runs root over out's elements in compute type C (Note [Expressions]).
+template <typename C, Expression E>
+void evaluate(const E& root, NDArray& out, const NDArray* const* leaves) {
+  constexpr int L = E::kLeaves;
+  using R = std::remove_cvref_t<decltype(root.template at<C>(static_cast<const C* const*>(nullptr), 0))>;
+  NdLoop<L + 1> loop;
+  loop.init(out.shape());
+  loop.set_operand(0, out.data(), out.strides(), static_cast<int64_t>(out.element_size()));
+  bool leaf_direct[L > 0 ? L : 1] = {};
+  LoadFn<C> load[L > 0 ? L : 1] = {};
+  for (int k = 0; k < L; ++k) {
+    const NDArray& a = *leaves[k];
+    loop.set_operand(k + 1, a.data(), broadcast_strides(a.shape(), a.strides(), out.shape()),
+                     static_cast<int64_t>(a.element_size()));
+    leaf_direct[k] = a.dtype() == dtype_of_v<C>;
+    if (!leaf_direct[k]) load[k] = load_fn<C>(a.dtype());
+  }
+  loop.sort_dims_by_operand(0);
+  loop.coalesce();
+  const bool out_direct = out.dtype() == dtype_of_v<R>;
+  const StoreFn<R> store = out_direct ? nullptr : store_fn<R>(out.dtype());
+  const bool stream = out_direct && libops::detail::stream_output(out);
+
+  auto body = [&](char* const* p, const int64_t* s, int64_t n) {
+    bool dense = out_direct && s[0] == int64_t(sizeof(R));
+    for (int k = 0; k < L; ++k) dense = dense && leaf_direct[k] && s[k + 1] == int64_t(sizeof(C));
+    if (dense) {
+      const C* lp[L > 0 ? L : 1];
+      for (int k = 0; k < L; ++k) lp[k] = reinterpret_cast<const C*>(p[k + 1]);
+      const E r = root;  // a local copy: its scalars are read once, not per element
+      libops::detail::write_dense(reinterpret_cast<R*>(p[0]), n, stream,
+                                  [&](int64_t i) { return static_cast<R>(r.template at<C>(lp, i)); });
+      return;
+    }
+    C blocks[L > 0 ? L : 1][kConvertBlock];
+    R zb[kConvertBlock];
+    for (int64_t i = 0; i < n; i += kConvertBlock) {
+      const int64_t m = std::min(kConvertBlock, n - i);
+      const C* lp[L > 0 ? L : 1];
+      for (int k = 0; k < L; ++k) {
+        const char* src = p[k + 1] + i * s[k + 1];
+        if (leaf_direct[k] && s[k + 1] == int64_t(sizeof(C))) {
+          lp[k] = reinterpret_cast<const C*>(src);
+        } else if (leaf_direct[k]) {
+          for (int64_t j = 0; j < m; ++j) blocks[k][j] = *reinterpret_cast<const C*>(src + j * s[k + 1]);
+          lp[k] = blocks[k];
+        } else {
+          load[k](src, s[k + 1], m, blocks[k]);
+          lp[k] = blocks[k];
+        }
+      }
+      for (int64_t j = 0; j < m; ++j) zb[j] = static_cast<R>(root.template at<C>(lp, j));
+      if (out_direct) {
+        for (int64_t j = 0; j < m; ++j) *reinterpret_cast<R*>(p[0] + (i + j) * s[0]) = zb[j];
+      } else {
+        store(zb, p[0] + i * s[0], s[0], m);
+      }
+    }
+  };
+  parallel_for(loop.count(), kElementwiseGrain, [&](int64_t begin, int64_t end) {
+    loop.run(begin, end, [&](char* const* p, const int64_t* s, int64_t n) { isa_dispatch([&] { body(p, s, n); }); });
+  });
+}
+
+}  // namespace detail
+
+// out(z) = expression: nothing runs until run() (Note [Expressions]).
+template <Expression E>
+class Assignment {
+ public:
+  Assignment(NDArray& out, const E& e) : out_(&out), e_(e) {}
+
+  std::string str() const { return std::string(dtype_name(out_->dtype())) + out_->shape().str() + " = " + e_.str(); }
+
+  // Evaluates on the CPU; on another device an error (not yet supported).
+  Status run(Device device = Device::cpu()) const {
+    static_assert(E::kLeaves <= kMaxLeaves, "libops::expr: an expression reads at most kMaxLeaves (8) arrays");
+    if (!device.is_cpu())
+      return Status::error(StatusCode::kNotImplemented, "expression %s: runs on the CPU only (asked for %s)",
+                           str().c_str(), device.str().c_str());
+    const NDArray* leaves[E::kLeaves > 0 ? E::kLeaves : 1] = {};
+    e_.collect(leaves);
+    for (int k = 0; k < E::kLeaves; ++k) {
+      if (!broadcasts_to_shape(leaves[k]->shape(), out_->shape()))
+        return Status::error(StatusCode::kShape, "expression %s: %s does not broadcast to the output's shape %s",
+                             str().c_str(), leaves[k]->shape().str().c_str(), out_->shape().str().c_str());
+      if (leaves[k]->length() > 0 && !leaves[k]->has_data())
+        return Status::error(StatusCode::kNullPointer, "expression %s: input %d has no memory", str().c_str(), k);
+    }
+    if (out_->length() > 0 && !out_->has_data())
+      return Status::error(StatusCode::kNullPointer, "expression %s: the output has no memory", str().c_str());
+    RETURN_IF_ERROR(e_.check());
+    ComputeType ct;
+    RETURN_IF_ERROR(detail::compute_type_for(e_, leaves, ct));
+    if constexpr (E::kStatic >= 0) {
+      if (ct != static_cast<ComputeType>(E::kStatic))
+        return Status::error(StatusCode::kDtype,
+                             "expression %s: its typed arrays compute in %s, but the expression needs %s (a "
+                             "fractional scalar or a float-only node): cast the arrays first",
+                             str().c_str(), compute_type_name(static_cast<ComputeType>(E::kStatic)),
+                             compute_type_name(ct));
+    }
+    if (out_->length() == 0) return Status::ok();
+    // An input that shares memory with the output, other than as the very
+    // same view (z = z * 2, element by element), would be read after it was
+    // written: the result goes to a temporary first.
+    bool overlap = false;
+    for (int k = 0; k < E::kLeaves; ++k)
+      overlap = overlap || (out_->may_overlap(*leaves[k]) && !out_->same_view(*leaves[k]));
+    NDArray tmp;
+    if (overlap) RETURN_IF_ERROR(NDArray::create(out_->dtype(), out_->shape(), 'c', tmp));
+    NDArray& target = overlap ? tmp : *out_;
+    auto evaluate_as = [&](auto tag) -> Status {
+      using C = decltype(tag);
+      if constexpr (std::is_same_v<C, uint64_t>) {
+        return Status::error(StatusCode::kDtype, "expression %s: uint64 arrays are not supported", str().c_str());
+      } else {
+        detail::evaluate<C>(e_, target, leaves);
+        return Status::ok();
+      }
+    };
+    if constexpr (E::kStatic >= 0) {
+      // One instantiation: the type is known (typed leaves).
+      constexpr auto kC = static_cast<ComputeType>(E::kStatic);
+      if constexpr (kC == ComputeType::kF32) RETURN_IF_ERROR(evaluate_as(float{}));
+      else if constexpr (kC == ComputeType::kF64) RETURN_IF_ERROR(evaluate_as(double{}));
+      else if constexpr (kC == ComputeType::kI32) RETURN_IF_ERROR(evaluate_as(int32_t{}));
+      else if constexpr (kC == ComputeType::kI64) RETURN_IF_ERROR(evaluate_as(int64_t{}));
+      else RETURN_IF_ERROR(evaluate_as(uint64_t{}));
+    } else {
+      RETURN_IF_ERROR(dispatch_compute(ct, evaluate_as));
+    }
+    if (overlap) copy_into(tmp, *out_);
+    return Status::ok();
+  }
+
+ private:
+  NDArray* out_;
+  E e_;
+};
+
+// The array an expression is assigned to: (out(z) = expression).run().
+class Output {
+ public:
+  explicit Output(NDArray& z) : z_(&z) {}
+  template <typename T>
+  Assignment<decltype(as_node(std::declval<T>()))> operator=(const T& e) const {
+    return Assignment<decltype(as_node(e))>(*z_, as_node(e));
+  }
+
+ private:
+  NDArray* z_;
+};
+
+inline Output out(NDArray& z) { return Output(z); }
+
+}  // namespace libops::expr
