@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Runs bench/expr_bench and prints the chain z = tanh(x * 2 + 1) * x over
+16M float32 (Note [Expressions] in libops/expr/expr.h) beside its
+references, measured in the same run:
+
+  libops, one C++ expression (one pass)     against
+    - the same four ops called one by one (four passes),
+    - numpy: np.tanh(x * 2 + 1) * x (float32 throughout),
+    - tanh alone (one pass: the arithmetic floor of the chain),
+    - a STREAM-style copy (the bandwidth floor of one read and one write),
+  at 1 and 2 threads.
+
+  bench/compare_expr.py build/cpu-release/expr_bench [--repetitions N]
+"""
+import json
+import sys
+import timeit
+
+import numpy as np
+
+import bench_json
+
+N = 16 << 20
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    reps = bench_json.repetitions(sys.argv)
+    proc = bench_json.run(sys.argv[1], reps)
+    proc.check_returncode()
+    rows, errors = bench_json.figures(json.loads(proc.stdout), False)
+    for name, msg in sorted(errors.items()):
+        print(f"{name}: error: {msg}")
+
+    def ms(name):
+        row = rows.get(name)
+        if row is None:
+            return float("nan")
+        scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[row.get("time_unit", "ns")]
+        return row["real_time"] * scale
+
+    x = np.sin(np.float32(0.001) * (np.arange(N) % 100003).astype(np.float32)).astype(np.float32)
+    two, one = np.float32(2), np.float32(1)
+    timer = timeit.Timer(lambda: np.tanh(x * two + one) * x)
+    number, _ = timer.autorange()
+    numpy_ms = min(timer.repeat(repeat=reps, number=number)) / number * 1e3
+
+    print(f"z = tanh(x * 2 + 1) * x, {N} float32; ratios measured in this run (numpy: {numpy_ms:.1f} ms)\n")
+    print("| threads | expression ms | four ops ms | tanh alone ms | STREAM copy ms | vs ops | vs numpy "
+          "| of STREAM copy's bandwidth |")
+    print("|---|---|---|---|---|---|---|---|")
+    for t in (1, 2):
+        e, o = ms(f"BM_ChainExpression/{t}"), ms(f"BM_ChainOps/{t}")
+        th, st = ms(f"BM_TanhOp/{t}"), ms(f"BM_StreamCopy/{t}")
+        print(f"| {t} | {e:.1f} | {o:.1f} | {th:.1f} | {st:.1f} | {o / e:.1f}x | {numpy_ms / e:.1f}x | {st / e:.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
