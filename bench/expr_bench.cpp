@@ -6,6 +6,7 @@
 //     add, tanh, multiply), as a graph without fusion runs them;
 //   * tanh alone (one pass with the legacy op's 16-lane kernel): the floor
 //     for any pass that computes a tanh per element;
+//   * the clip op with scalar bounds (one expression on the CPU);
 //   * a STREAM-style copy of the same 64 MiB: the bandwidth a one-read,
 //     one-write pass can reach.
 #include <benchmark/benchmark.h>
@@ -118,11 +119,33 @@ void BM_TanhOp(benchmark::State& state) {
   set_num_threads(0);
 }
 
+// clip(x, -0.5, 0.5): an op built on an expression (one pass on the CPU).
+void BM_ClipOp(benchmark::State& state) {
+  set_num_threads(static_cast<int>(state.range(0)));
+  NDArray x = wave(0.f), z = wave(1.f);
+  DeclarableOp* op = OpRegistry::instance().find("clip");
+  for (auto _ : state) {
+    Context ctx;
+    ctx.add_input(&x);
+    ctx.add_output(&z);
+    ctx.t_args() = {-0.5, 0.5};
+    const Status st = op->execute(ctx);
+    if (!st.is_ok()) {
+      state.SkipWithError(st.message().c_str());
+      break;
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * kN * 2 * int64_t{sizeof(float)});
+  set_num_threads(0);
+}
+
 }  // namespace
 
 BENCHMARK(BM_StreamCopy)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ChainExpression)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ChainOps)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TanhOp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ClipOp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK_MAIN();

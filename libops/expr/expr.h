@@ -430,24 +430,54 @@ void evaluate(const E& root, NDArray& out, const NDArray* const* leaves) {
                                   [&](int64_t i) { return static_cast<R>(r.template at<C>(lp, i)); });
       return;
     }
+    // Otherwise in chunks of kConvertBlock: a contiguous leaf in the compute
+    // type is read where it lies, a leaf broadcast along the run (stride 0)
+    // from a chunk filled once per run, any other leaf converted (or
+    // gathered) into its chunk; the results are written straight into a
+    // contiguous output, else stored through a chunk.
     C blocks[L > 0 ? L : 1][kConvertBlock];
+    enum class Leaf : unsigned char { kInPlace, kRepeated, kLoaded };
+    Leaf kind[L > 0 ? L : 1];
+    for (int k = 0; k < L; ++k) {
+      if (leaf_direct[k] && s[k + 1] == int64_t(sizeof(C))) {
+        kind[k] = Leaf::kInPlace;
+      } else if (s[k + 1] == 0) {
+        kind[k] = Leaf::kRepeated;
+        C v;
+        if (leaf_direct[k]) v = *reinterpret_cast<const C*>(p[k + 1]);
+        else load[k](p[k + 1], 0, 1, &v);
+        for (int64_t j = 0; j < kConvertBlock; ++j) blocks[k][j] = v;
+      } else {
+        kind[k] = Leaf::kLoaded;
+      }
+    }
+    const bool out_in_place = out_direct && s[0] == int64_t(sizeof(R));
     R zb[kConvertBlock];
     for (int64_t i = 0; i < n; i += kConvertBlock) {
       const int64_t m = std::min(kConvertBlock, n - i);
       const C* lp[L > 0 ? L : 1];
       for (int k = 0; k < L; ++k) {
         const char* src = p[k + 1] + i * s[k + 1];
-        if (leaf_direct[k] && s[k + 1] == int64_t(sizeof(C))) {
+        if (kind[k] == Leaf::kInPlace) {
           lp[k] = reinterpret_cast<const C*>(src);
-        } else if (leaf_direct[k]) {
-          for (int64_t j = 0; j < m; ++j) blocks[k][j] = *reinterpret_cast<const C*>(src + j * s[k + 1]);
-          lp[k] = blocks[k];
-        } else {
-          load[k](src, s[k + 1], m, blocks[k]);
-          lp[k] = blocks[k];
+          continue;
         }
+        if (kind[k] == Leaf::kLoaded) {
+          if (leaf_direct[k]) {
+            for (int64_t j = 0; j < m; ++j) blocks[k][j] = *reinterpret_cast<const C*>(src + j * s[k + 1]);
+          } else {
+            load[k](src, s[k + 1], m, blocks[k]);
+          }
+        }
+        lp[k] = blocks[k];
       }
-      for (int64_t j = 0; j < m; ++j) zb[j] = static_cast<R>(root.template at<C>(lp, j));
+      const E r = root;
+      if (out_in_place) {
+        libops::detail::write_dense(reinterpret_cast<R*>(p[0]) + i, m, false,
+                                    [&](int64_t j) { return static_cast<R>(r.template at<C>(lp, j)); });
+        continue;
+      }
+      for (int64_t j = 0; j < m; ++j) zb[j] = static_cast<R>(r.template at<C>(lp, j));
       if (out_direct) {
         for (int64_t j = 0; j < m; ++j) *reinterpret_cast<R*>(p[0] + (i + j) * s[0]) = zb[j];
       } else {

@@ -2,9 +2,12 @@
 // lo and hi broadcast against x (numpy.clip, ONNX's Clip, TF's
 // clip_by_value). The bounds come as inputs (either may be absent) or as t
 // args (default: no bound). NaN in x stays NaN; when lo > hi every element
-// becomes hi, as in numpy. Two legacy pairwise kernels on the call's device.
+// becomes hi, as in numpy. On the CPU one pass over memory as the
+// expression min(max(x, lo), hi) (Note [Expressions] in libops/expr/expr.h);
+// on a device two legacy pairwise kernels.
 #include <limits>
 
+#include "libops/expr/expr.h"
 #include "libops/legacy/ops/binary_ops.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
@@ -21,6 +24,10 @@ CUSTOM_OP_IMPL(clip, -1, 1, true, 0, 0) {
   if (block.num_inputs() > 2) hi = *INPUT_VARIABLE(2);
   else RETURN_IF_ERROR(NDArray::scalar(z->dtype(), T_ARG(1), hi));
   NDArray x = *INPUT_VARIABLE(0);
+  if (block.device().is_cpu()) {
+    using namespace libops::expr;
+    return with_op_name(block, (out(*z) = min(max(in(x), in(lo)), in(hi))).run());
+  }
   if (z->may_overlap(x) && !z->same_view(x)) RETURN_IF_ERROR(dense_on_device(block, x, x.dtype(), x));
   RETURN_IF_ERROR(legacy_step(block, OPS_PAIRWISE, static_cast<int>(legacy::BinaryOp::max), x, &lo, *z));
   return legacy_step(block, OPS_PAIRWISE, static_cast<int>(legacy::BinaryOp::min), *z, &hi, *z);
