@@ -29,7 +29,6 @@ using namespace map_util;
 
 // Legacy op groups and numbers used here (docs/ops.md, "Legacy ops").
 constexpr int kTransformStrict = 2, kBroadcast = 11;
-constexpr int kStrictGelu = 26, kStrictPreciseGelu = 27;
 constexpr int kBroadcastLeakyRelu = 26, kBroadcastElu = 27;
 
 Status unary(C& c, const char* op) { return done(c, 0, c.op(op).in(c.input(0)).emit1()); }
@@ -133,11 +132,15 @@ Status map_hard_swish(C& c) {
   return done(c, 0, c.op("multiply").in(x).in(h).emit1());
 }
 
+// Gelu: the gelu op, whose dense float32 CPU path is vectorized (Note
+// [Vectorized gelu]); it computes the same functors as the legacy
+// precise_gelu / gelu kernels elsewhere. Mapped to those kernels directly,
+// a transformer's exact Gelu took 2.2 ms per node where the op takes 0.23.
 Status map_gelu(C& c) {
   const std::string approx = c.attr_string("approximate", "none");
-  if (approx == "none") return done(c, 0, c.legacy(kTransformStrict, kStrictPreciseGelu, {c.input(0)}));
-  if (approx == "tanh") return done(c, 0, c.legacy(kTransformStrict, kStrictGelu, {c.input(0)}));
-  return c.fail_attr("approximate", "= '" + approx + "' is not supported: 'none' or 'tanh'");
+  if (approx != "none" && approx != "tanh")
+    return c.fail_attr("approximate", "= '" + approx + "' is not supported: 'none' or 'tanh'");
+  return done(c, 0, c.op("gelu").in(c.input(0)).arg("approximate", int64_t{approx == "tanh" ? 1 : 0}).emit1());
 }
 
 // IsInf: libops' is_inf detects both signs; one sign is that and the sign.
