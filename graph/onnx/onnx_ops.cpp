@@ -114,23 +114,15 @@ Status map_selu(C& c) {
   return done(c, 0, c.op("multiply").in(e).in(c.constant_scalar(t, gamma)).emit1());
 }
 
-// alpha * x + beta, clipped to [0, 1].
-Value hard_sigmoid(C& c, Value x, DataType t, double alpha, double beta) {
-  Value y = c.op("multiply").in(x).in(c.constant_scalar(t, alpha)).emit1();
-  y = c.op("add").in(y).in(c.constant_scalar(t, beta)).emit1();
-  return c.op("clip").in(y).arg("lo", 0.0).arg("hi", 1.0).emit1();
-}
-
+// HardSigmoid and HardSwish: one node each, their ops' single functors (one
+// pass over memory, where multiply, add, clip (and multiply) made three or
+// four), element-wise for the layout rewrite as those were.
 Status map_hard_sigmoid(C& c) {
   const double alpha = c.attr_float("alpha", 0.2), beta = c.attr_float("beta", 0.5);
-  return done(c, 0, hard_sigmoid(c, c.input(0), c.input_dtype(0), alpha, beta));
+  return done(c, 0, c.op("hard_sigmoid").in(c.input(0)).arg("alpha", alpha).arg("beta", beta).emit1());
 }
 
-Status map_hard_swish(C& c) {
-  Value x = c.input(0);
-  Value h = hard_sigmoid(c, x, c.input_dtype(0), 1.0 / 6.0, 0.5);
-  return done(c, 0, c.op("multiply").in(x).in(h).emit1());
-}
+Status map_hard_swish(C& c) { return done(c, 0, c.op("hard_swish").in(c.input(0)).emit1()); }
 
 // Gelu: the gelu op, whose dense float32 CPU path is vectorized (Note
 // [Vectorized gelu]); it computes the same functors as the legacy
