@@ -7,6 +7,7 @@
 
 #include "libops/core/cpu_isa.h"
 #include "libops/core/parallel.h"
+#include "libops/loops/streaming_store.h"
 #include "libops/matrix/matrix.h"
 
 namespace libops::blas {
@@ -14,6 +15,7 @@ namespace {
 
 struct SmallGemm {
   bool trans_a, trans_b;
+  bool stream;  // C dense and larger than the cache: Note [Streaming stores]
   int64_t m, n, k;
   double alpha, beta;
   const void* a;
@@ -61,11 +63,36 @@ LIBOPS_FORCE_INLINE void small_gemm_range(const SmallGemm& g, int64_t begin, int
   const T* b = static_cast<const T*>(g.b);
   T* c = static_cast<T*>(g.c);
   if constexpr (kDense) {
-    for (int64_t i = begin; i < end; ++i) {
+    auto product = [&](int64_t i, T* dst) {
       const Matrix<T, N, M> ct = column_major_load<T, N, K>(b + i * g.stride_b, g.ldb) *
                                  column_major_load<T, K, M>(a + i * g.stride_a, g.lda);
-      column_major_store(ct, c + i * g.stride_c, g.ldc);
+      column_major_store(ct, dst, g.ldc);
+    };
+    int64_t i = begin;
+#if LIBOPS_HAVE_STREAMING_STORES
+    // A C larger than the cache goes out with non-temporal stores, whole
+    // 128-byte tiles of matrices from a 64-byte aligned address: without
+    // them every line of C is read before it is written, a fourth stream
+    // beside A, B and C (Note [Streaming stores]). For matrices whose size
+    // divides 128 bytes or is a multiple of it.
+    constexpr int64_t kBytes = int64_t(M) * N * int64_t(sizeof(T));
+    if constexpr (kBytes % 128 == 0 || 128 % kBytes == 0) {
+      if (g.stream) {
+        constexpr int64_t kGroup = kBytes >= 128 ? 1 : 128 / kBytes;
+        for (; i < end && reinterpret_cast<uintptr_t>(c + i * g.stride_c) % 64 != 0; ++i) product(i, c + i * g.stride_c);
+        const bool wide = libops::detail::stream_wide_tiles();
+        for (; i + kGroup <= end; i += kGroup) {
+          alignas(64) T tile[kGroup * M * N];
+          for (int64_t j = 0; j < kGroup; ++j) product(i + j, tile + j * M * N);
+          for (int64_t off = 0; off < kGroup * kBytes; off += 128)
+            libops::detail::stream_tile(reinterpret_cast<char*>(c + i * g.stride_c) + off,
+                                        reinterpret_cast<const char*>(tile) + off, wide);
+        }
+        _mm_sfence();
+      }
     }
+#endif
+    for (; i < end; ++i) product(i, c + i * g.stride_c);
   } else {
     const int64_t brs = g.trans_b ? g.ldb : 1, bcs = g.trans_b ? 1 : g.ldb;
     const int64_t ars = g.trans_a ? g.lda : 1, acs = g.trans_a ? 1 : g.lda;
@@ -90,12 +117,15 @@ template <typename T, int M, int K, int N>
 void small_gemm_kernel(const SmallGemm& g, int64_t batch) {
   const int64_t grain = std::max<int64_t>(1, kWorkPerChunk / (M * K * N));
   const bool dense = !g.trans_a && !g.trans_b && g.alpha == 1.0 && g.beta == 0.0 && g.m == M && g.k == K && g.n == N;
+  SmallGemm gs = g;
+  gs.stream = dense && g.ldc == N && g.stride_c == int64_t(M) * N &&
+              batch * M * N * int64_t(sizeof(T)) >= streaming_store_threshold();
   parallel_for(batch, grain, [&](int64_t begin, int64_t end) {
     isa_dispatch([&] {
       if (dense)
-        small_gemm_range<T, M, K, N, true>(g, begin, end);
+        small_gemm_range<T, M, K, N, true>(gs, begin, end);
       else
-        small_gemm_range<T, M, K, N, false>(g, begin, end);
+        small_gemm_range<T, M, K, N, false>(gs, begin, end);
     });
   });
 }
@@ -126,7 +156,7 @@ bool is_small_gemm(DataType dtype, int64_t m, int64_t n, int64_t k) {
 void small_gemm_batched(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
                         const void* a, int64_t lda, int64_t stride_a, const void* b, int64_t ldb, int64_t stride_b,
                         double beta, void* c, int64_t ldc, int64_t stride_c, int64_t batch) {
-  const SmallGemm g{trans_a, trans_b, m, n, k, alpha, beta, a, lda, stride_a, b, ldb, stride_b, c, ldc, stride_c};
+  const SmallGemm g{trans_a, trans_b, false, m, n, k, alpha, beta, a, lda, stride_a, b, ldb, stride_b, c, ldc, stride_c};
   if (dtype == DataType::kFloat32)
     run_small<float>(g, batch);
   else

@@ -18,6 +18,7 @@
 
 #include "libops/blas/gemm.h"
 #include "libops/core/parallel.h"
+#include "libops/loops/streaming_store.h"
 
 using namespace libops;
 
@@ -113,6 +114,38 @@ TEST(SmallGemm, LargeBatchesSplitOverThreadsGiveTheSameValues) {
   check_case<double>({true, false, 3, 3, 3, 1, 20000, true, 1.0, 0.0}, rng);
   check_case<float>({false, true, 7, 5, 8, 0, 3000, false, 2.0, 1.0}, rng);
   set_num_threads(0);
+}
+
+// Outputs larger than the cache go out with streaming stores in whole
+// 128-byte tiles (Note [Streaming stores]): forced here with a tiny
+// threshold, for matrix sizes that divide 128 bytes and that are multiples of
+// it, C starting off a 64-byte boundary, and batches that end mid-tile.
+TEST(SmallGemm, StreamedOutputsGiveTheSameValues) {
+  std::mt19937 rng(5);
+  set_streaming_store_threshold(1);
+  for (int64_t s : {2, 4, 8})
+    for (int64_t offset : {0, 1, 3})
+      for (int64_t batch : {1, 7, 64, 301}) {
+        SCOPED_TRACE(testing::Message() << "s=" << s << " offset=" << offset << " batch=" << batch);
+        std::uniform_int_distribution<int> dist(-4, 4);
+        std::vector<float> a(batch * s * s), b(batch * s * s), c((batch + offset) * s * s + 5, -7.f);
+        for (auto& v : a) v = float(dist(rng));
+        for (auto& v : b) v = float(dist(rng));
+        float* cz = c.data() + offset * s * s;
+        ASSERT_TRUE(blas::gemm_batched(DataType::kFloat32, false, false, s, s, s, 1.0, a.data(), s, s * s, b.data(), s,
+                                       s * s, 0.0, cz, s, s * s, batch)
+                        .is_ok());
+        for (int64_t e = 0; e < batch; ++e)
+          for (int64_t i = 0; i < s; ++i)
+            for (int64_t j = 0; j < s; ++j) {
+              float want = 0;
+              for (int64_t p = 0; p < s; ++p) want += a[(e * s + i) * s + p] * b[(e * s + p) * s + j];
+              ASSERT_EQ(cz[(e * s + i) * s + j], want) << e << " " << i << " " << j;
+            }
+        for (int64_t k = 0; k < offset * s * s; ++k) ASSERT_EQ(c[k], -7.f);
+        for (size_t k = (batch + offset) * s * s; k < c.size(); ++k) ASSERT_EQ(c[k], -7.f);
+      }
+  set_streaming_store_threshold(0);
 }
 
 TEST(SmallGemm, BetaZeroNeverReadsCAndNaNStaysInItsRow) {
