@@ -6,8 +6,8 @@
 //     called by name as a graph node would be, at 1 and 2 threads;
 //   * OpenBLAS called once per matrix (cblas_sgemm) on the same data: what
 //     the batch cost before the small-matrix kernels;
-//   * matrix_determinant of 2^20 2x2 and 3x3 float32 matrices (Note
-//     [Small determinants]);
+//   * matrix_determinant and matrix_inverse of 2^20 2x2 and 3x3 float32
+//     matrices (Note [Small determinants], Note [Small inverses]);
 //   * a STREAM-style copy of 64 MiB at the same thread count: the bandwidth
 //     the product can reach, counted as the bytes it must move (A and B
 //     read, C written).
@@ -117,6 +117,31 @@ void BM_Determinant(benchmark::State& state) {
   set_num_threads(0);
 }
 
+// matrix_inverse of 2^20 3 x 3 float32 matrices (Note [Small inverses]).
+void BM_Inverse(benchmark::State& state) {
+  set_num_threads(static_cast<int>(state.range(0)));
+  const int64_t s = state.range(1);
+  NDArray x = wave({kBatch, s, s}, 0.f), z = wave({kBatch, s, s}, 1.f);
+  // Diagonally dominant, so that no matrix is singular.
+  float* p = x.data_as<float>();
+  for (int64_t i = 0; i < kBatch; ++i)
+    for (int64_t d = 0; d < s; ++d) p[(i * s + d) * s + d] += 4.f;
+  DeclarableOp* op = OpRegistry::instance().find("matrix_inverse");
+  for (auto _ : state) {
+    Context ctx;
+    ctx.add_input(&x);
+    ctx.add_output(&z);
+    const Status st = op->execute(ctx);
+    if (!st.is_ok()) {
+      state.SkipWithError(st.message().c_str());
+      break;
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * kBatch * s * s * 2 * int64_t{sizeof(float)});
+  set_num_threads(0);
+}
+
 }  // namespace
 
 BENCHMARK(BM_StreamCopy)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -125,6 +150,7 @@ BENCHMARK(BM_MatmulBatched)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_Determinant)->ArgsProduct({{1}, {2, 3}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Inverse)->ArgsProduct({{1}, {2, 3}})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_BlasPerMatrix)->ArgsProduct({{1}, {2, 3, 4, 8}})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK_MAIN();

@@ -1,6 +1,7 @@
 #include "libops/ops/linalg/lu_factors.h"
 
 #include "libops/blas/decompositions.h"
+#include "libops/matrix/matrix.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/linalg/matrix_staging.h"
@@ -29,9 +30,54 @@ Status require_nonsingular(const Context& block, const LuFactors& f, const NDArr
                      static_cast<long long>(f.singular), a.shape().str().c_str());
 }
 
+namespace {
+
+// Note [Small inverses]
+// On the CPU, matrices of n <= 3 are inverted in closed form, as the
+// adjugate over the determinant of a Matrix<double, n, n>
+// (libops/matrix/matrix.h), instead of an LU factorization and a solve each:
+// 2^20 3x3 float32 matrices 433 -> 31 ms, 2x2 293 -> 5.4 ms at one thread
+// (bench/small_matrix_bench.cpp, BM_Inverse). A matrix whose
+// determinant is exactly 0 is singular, the error naming the first one as
+// the LU path does; the values agree with the LU path's within rounding
+// (double arithmetic, one rounding on store for float32).
+template <typename T, int N>
+int64_t small_inverses(const T* a, int64_t batch, T* x) {
+  for (int64_t b = 0; b < batch; ++b) {
+    const auto m = matrix_cast<double>(row_major_load<T, N, N>(a + b * N * N));
+    if (determinant(m) == 0.0) return b;
+    row_major_store(matrix_cast<T>(inverse(m)), x + b * N * N);
+  }
+  return -1;
+}
+
+template <typename T>
+int64_t small_inverses(int64_t n, const T* a, int64_t batch, T* x) {
+  switch (n) {
+    case 1: return small_inverses<T, 1>(a, batch, x);
+    case 2: return small_inverses<T, 2>(a, batch, x);
+    default: return small_inverses<T, 3>(a, batch, x);
+  }
+}
+
+}  // namespace
+
 Status inverse_into(const Context& block, const NDArray& a, NDArray& x) {
   const DataType dt = a.dtype();
   const int64_t n = a.dim(a.rank() - 1);
+  if (block.device().is_cpu() && n >= 1 && n <= 3) {
+    NDArray ad;
+    RETURN_IF_ERROR(dense_on_device(block, a, dt, ad));
+    const int64_t batch = matrix_count(a);
+    const int64_t singular = dt == DataType::kFloat32
+                                 ? small_inverses<float>(n, ad.data_as<float>(), batch, x.data_as<float>())
+                                 : small_inverses<double>(n, ad.data_as<double>(), batch, x.data_as<double>());
+    if (singular >= 0)
+      return block.error(StatusCode::kInvalidArgument, "matrix %lld of a%s is singular (its determinant is 0)",
+                         static_cast<long long>(singular), a.shape().str().c_str());
+    x.buffer()->mark_host_written();
+    return Status::ok();
+  }
   // Note [Factoring the transpose]: the C-order copy is A^T column-major.
   NDArray m;
   RETURN_IF_ERROR(linalg_scratch(block, dt, a.shape(), m));

@@ -105,8 +105,11 @@ class DecompositionsOnDevice : public ::testing::TestWithParam<test::ManifestCas
   legacy::TableRunFn saved_tables_[std::size(kTables)] = {};
 };
 
-// Determinants of n <= 3 take the CPU's closed form (Note [Small determinants]).
-const std::set<std::string> kSmallDeterminants = {"matrix_determinant", "log_matrix_determinant", "slogdet"};
+// Determinants and inverses of n <= 3 take the CPU's closed forms (Note
+// [Small determinants], Note [Small inverses]); matrix_power's negative
+// powers invert.
+const std::set<std::string> kSmallDeterminants = {"matrix_determinant", "log_matrix_determinant", "slogdet",
+                                                  "matrix_inverse", "matrix_power"};
 
 // The ops whose input passes the finiteness check, read back once.
 const std::set<std::string> kChecksFinite = {"svd", "eigh", "eig", "lstsq"};
@@ -137,8 +140,9 @@ TEST_P(DecompositionsOnDevice, GivesTheCpuValuesAndStaysThere) {
     }
     ASSERT_OK(on_dev.output(k)->buffer()->sync_to_host());
     if (kSmallDeterminants.count(c.op) && host[0].rank() >= 2 && host[0].dim(host[0].rank() - 1) <= 3) {
-      // Note [Small determinants]: the CPU takes these by cofactors, the
-      // device from LU factors: the same values within rounding.
+      // Note [Small determinants] and [Small inverses]: the CPU takes these
+      // by cofactors, the device from LU factors: the same values within
+      // rounding.
       EXPECT_TRUE(test::all_close(*on_dev.output(k), values(*cpu.output(k)), 1e-6, 1e-6)) << "output " << k;
     } else {
       EXPECT_EQ(values(*on_dev.output(k)), values(*cpu.output(k))) << "output " << k;

@@ -82,15 +82,21 @@ TEST(Factorizations, LuPermutationOfASwap) {
 TEST(Factorizations, SingularMatricesAreErrorsWhereTheyMustBe) {
   NDArray a = make(DataType::kFloat64, {2, 2, 2}, {1, 2, 3, 4, 1, 2, 2, 4});
   Context inv;
+  // 2x2 on the CPU: inverted in closed form (Note [Small inverses]), singular when the determinant is 0.
   EXPECT_EQ(run_op("matrix_inverse", {.in = {&a}}, inv).message(),
-            "matrix_inverse: matrix 1 of a[2,2,2] is singular (its LU factorization has an exact zero pivot)");
+            "matrix_inverse: matrix 1 of a[2,2,2] is singular (its determinant is 0)");
   NDArray b = make(DataType::kFloat64, {2, 2, 1}, {1, 1, 1, 1});
   Context solve;
   EXPECT_EQ(run_op("solve", {.in = {&a, &b}}, solve).message(),
             "solve: matrix 1 of a[2,2,2] is singular (its LU factorization has an exact zero pivot)");
   Context power;
   EXPECT_EQ(run_op("matrix_power", {.in = {&a}, .i = {-2}}, power).message(),
-            "matrix_power: matrix 1 of a[2,2,2] is singular (its LU factorization has an exact zero pivot)");
+            "matrix_power: matrix 1 of a[2,2,2] is singular (its determinant is 0)");
+  // 4x4 goes through LU: [[1,2],[2,4]] in the top-left corner of an identity.
+  NDArray b4 = make(DataType::kFloat64, {4, 4}, {1, 2, 0, 0, 2, 4, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1});
+  Context inv4;
+  EXPECT_EQ(run_op("matrix_inverse", {.in = {&b4}}, inv4).message(),
+            "matrix_inverse: matrix 0 of a[4,4] is singular (its LU factorization has an exact zero pivot)");
   // Not errors: the determinant is 0, log|det| -inf, and LU factors.
   Context det, slogdet, lu;
   ASSERT_OK(run_op("matrix_determinant", {.in = {&a}}, det));
@@ -144,6 +150,31 @@ TEST(Factorizations, SmallDeterminantsByCofactors) {
   Context df;
   ASSERT_OK(run_op("matrix_determinant", {.in = {&f}}, df));
   EXPECT_EQ(df.output(0)->get_double(0), 1.0);
+}
+
+// Note [Small inverses]: n <= 3 in closed form on the CPU. numpy.linalg.inv
+// of [[2, 0, 1], [1, 3, 2], [1, 1, 2]] is [[4, 1, -3], [0, 3, -3], [-2, -2, 6]] / 6;
+// through a transposed float32 view, and the 1x1 and 2x2 forms.
+TEST(Factorizations, SmallInversesInClosedForm) {
+  NDArray a = make(DataType::kFloat64, {3, 3}, {2, 0, 1, 1, 3, 2, 1, 1, 2});
+  Context inv;
+  ASSERT_OK(run_op("matrix_inverse", {.in = {&a}}, inv));
+  std::vector<double> want = {4, 1, -3, 0, 3, -3, -2, -2, 6};
+  for (double& v : want) v /= 6;
+  EXPECT_TRUE(all_close(*inv.output(0), want, 1e-15, 1e-15));
+  NDArray f = make(DataType::kFloat32, {3, 3}, {2, 1, 1, 0, 3, 1, 1, 2, 2}), ft;  // a^T
+  ASSERT_OK(f.permute({1, 0}, ft));
+  Context invf;
+  ASSERT_OK(run_op("matrix_inverse", {.in = {&ft}}, invf));
+  EXPECT_TRUE(all_close(*invf.output(0), want, 1e-7, 1e-7));
+  NDArray small = make(DataType::kFloat64, {2, 2, 2}, {4, 7, 2, 6, 0, 1, 1, 0});
+  Context inv2;
+  ASSERT_OK(run_op("matrix_inverse", {.in = {&small}}, inv2));
+  EXPECT_TRUE(all_close(*inv2.output(0), {0.6, -0.7, -0.2, 0.4, 0, 1, 1, 0}, 1e-15, 1e-15));
+  NDArray one = make(DataType::kFloat32, {1, 1}, {-4});
+  Context inv1;
+  ASSERT_OK(run_op("matrix_inverse", {.in = {&one}}, inv1));
+  EXPECT_TRUE(all_close(*inv1.output(0), {-0.25}, 0, 0));
 }
 
 TEST(Factorizations, IterativeSolversRejectNanAndInf) {
