@@ -50,3 +50,42 @@ def figures(report, median):
         elif b.get("run_type", "iteration") == "iteration":
             rows[name] = better(rows[name], b) if name in rows else b
     return rows, errors
+
+
+def collect(argv):
+    """Runs the benchmark binary named by argv[1] with argv's --repetitions
+    (bench_json.repetitions), prints the error of each benchmark that
+    failed, and returns (rows, repetitions) as figures() gives them."""
+    import json
+
+    reps = repetitions(argv)
+    proc = run(argv[1], reps)
+    proc.check_returncode()
+    rows, errors = figures(json.loads(proc.stdout), False)
+    for name, msg in sorted(errors.items()):
+        print(f"{name}: error: {msg}")
+    return rows, reps
+
+
+def ms(rows, name):
+    """A row's real time in milliseconds; NaN when the benchmark is missing."""
+    row = rows.get(name)
+    if row is None:
+        return float("nan")
+    scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[row.get("time_unit", "ns")]
+    return row["real_time"] * scale
+
+
+def gbs(rows, name):
+    """A row's bytes per second in GB/s; NaN when the benchmark is missing."""
+    return rows[name]["bytes_per_second"] / 1e9 if name in rows else float("nan")
+
+
+def best_ms(call, repetitions):
+    """The best of `repetitions` timings of call() in milliseconds, each over
+    as many calls as timeit's autorange picks (how the scripts time numpy)."""
+    import timeit
+
+    timer = timeit.Timer(call)
+    number, _ = timer.autorange()
+    return min(timer.repeat(repeat=repetitions, number=number)) / number * 1e3

@@ -12,9 +12,7 @@ references, measured in the same run:
 
   bench/compare_expr.py build/cpu-release/expr_bench [--repetitions N]
 """
-import json
 import sys
-import timeit
 
 import numpy as np
 
@@ -27,25 +25,14 @@ def main():
     if len(sys.argv) < 2:
         print(__doc__)
         return 2
-    reps = bench_json.repetitions(sys.argv)
-    proc = bench_json.run(sys.argv[1], reps)
-    proc.check_returncode()
-    rows, errors = bench_json.figures(json.loads(proc.stdout), False)
-    for name, msg in sorted(errors.items()):
-        print(f"{name}: error: {msg}")
+    rows, reps = bench_json.collect(sys.argv)
 
     def ms(name):
-        row = rows.get(name)
-        if row is None:
-            return float("nan")
-        scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[row.get("time_unit", "ns")]
-        return row["real_time"] * scale
+        return bench_json.ms(rows, name)
 
     x = np.sin(np.float32(0.001) * (np.arange(N) % 100003).astype(np.float32)).astype(np.float32)
     two, one = np.float32(2), np.float32(1)
-    timer = timeit.Timer(lambda: np.tanh(x * two + one) * x)
-    number, _ = timer.autorange()
-    numpy_ms = min(timer.repeat(repeat=reps, number=number)) / number * 1e3
+    numpy_ms = bench_json.best_ms(lambda: np.tanh(x * two + one) * x, reps)
 
     print(f"z = tanh(x * 2 + 1) * x, {N} float32; ratios measured in this run (numpy: {numpy_ms:.1f} ms)\n")
     print("| threads | expression ms | four ops ms | tanh alone ms | STREAM copy ms | vs ops | vs numpy "

@@ -50,14 +50,10 @@ def main():
         print(f"{name}: error: {msg}")
 
     def gbs(name):
-        return rows[name]["bytes_per_second"] / 1e9 if name in rows else float("nan")
+        return bench_json.gbs(rows, name)
 
     def ms(name):
-        row = rows.get(name)
-        if row is None:
-            return float("nan")
-        scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[row.get("time_unit", "ns")]
-        return row["real_time"] * scale
+        return bench_json.ms(rows, name)
 
     print(f"{'op':14} {'threads':>7} {'GB/s':>7} {'reference':>14} {'ref GB/s':>8} {'ratio':>6}")
     for threads in (1, 2):

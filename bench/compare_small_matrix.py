@@ -16,9 +16,7 @@ references, measured in the same run:
 Each libops figure is the best repetition (bench_json.py); numpy's is the
 best of as many.
 """
-import json
 import sys
-import timeit
 
 import numpy as np
 
@@ -33,31 +31,20 @@ def numpy_ms(s, repetitions):
     a = rng.random((BATCH, s, s), dtype=np.float32)
     b = rng.random((BATCH, s, s), dtype=np.float32)
     c = np.empty_like(a)
-    timer = timeit.Timer(lambda: np.matmul(a, b, out=c))
-    number, _ = timer.autorange()
-    return min(timer.repeat(repeat=repetitions, number=number)) / number * 1e3
+    return bench_json.best_ms(lambda: np.matmul(a, b, out=c), repetitions)
 
 
 def main():
     if len(sys.argv) < 2:
         print(__doc__)
         return 2
-    reps = bench_json.repetitions(sys.argv)
-    proc = bench_json.run(sys.argv[1], reps)
-    proc.check_returncode()
-    rows, errors = bench_json.figures(json.loads(proc.stdout), False)
-    for name, msg in sorted(errors.items()):
-        print(f"{name}: error: {msg}")
+    rows, reps = bench_json.collect(sys.argv)
 
     def ms(name):
-        row = rows.get(name)
-        if row is None:
-            return float("nan")
-        scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[row.get("time_unit", "ns")]
-        return row["real_time"] * scale
+        return bench_json.ms(rows, name)
 
     def gbs(name):
-        return rows[name]["bytes_per_second"] / 1e9 if name in rows else float("nan")
+        return bench_json.gbs(rows, name)
 
     print(f"batched matmul, {BATCH} float32 S x S matrices per operand; ratios measured in this run\n")
     print("| S | threads | libops ms | OpenBLAS per matrix ms | numpy.matmul ms | vs OpenBLAS | vs numpy "

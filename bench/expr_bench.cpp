@@ -11,44 +11,22 @@
 //     one-write pass can reach.
 #include <benchmark/benchmark.h>
 
-#include <cmath>
 #include <cstdint>
-#include <cstring>
 
-#include "libops/array/ndarray.h"
-#include "libops/core/parallel.h"
+#include "bench_util.h"
 #include "libops/expr/expr.h"
-#include "libops/ops/declarable_op.h"
-#include "libops/ops/registry.h"
 
 using namespace libops;
+using libops::bench::run_op;
 
 namespace {
 
 constexpr int64_t kN = int64_t{16} << 20;
+constexpr int64_t kOnePass = kN * 2 * int64_t{sizeof(float)};  // one read, one write
 
-NDArray wave(float phase) {
-  NDArray a;
-  if (!NDArray::create(DataType::kFloat32, {kN}, 'c', a).is_ok()) std::abort();
-  float* p = a.data_as<float>();
-  for (int64_t i = 0; i < kN; ++i) p[i] = std::sin(phase + 0.001f * static_cast<float>(i % 100003));
-  return a;
-}
+NDArray wave(float phase) { return libops::bench::wave({kN}, phase); }
 
-void BM_StreamCopy(benchmark::State& state) {
-  set_num_threads(static_cast<int>(state.range(0)));
-  NDArray a = wave(0.f), b = wave(1.f);
-  const float* src = a.data_as<float>();
-  float* dst = b.data_as<float>();
-  for (auto _ : state) {
-    parallel_for(kN, 1 << 16, [&](int64_t begin, int64_t end) {
-      std::memcpy(dst + begin, src + begin, static_cast<size_t>(end - begin) * sizeof(float));
-    });
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * kN * 2 * int64_t{sizeof(float)});
-  set_num_threads(0);
-}
+void BM_StreamCopy(benchmark::State& state) { libops::bench::stream_copy(state, kN); }
 
 // One expression: reads x, writes z.
 void BM_ChainExpression(benchmark::State& state) {
@@ -63,7 +41,7 @@ void BM_ChainExpression(benchmark::State& state) {
     }
     benchmark::ClobberMemory();
   }
-  state.SetBytesProcessed(state.iterations() * kN * 2 * int64_t{sizeof(float)});
+  state.SetBytesProcessed(state.iterations() * kOnePass);
   set_num_threads(0);
 }
 
@@ -94,50 +72,21 @@ void BM_ChainOps(benchmark::State& state) {
     }
     benchmark::ClobberMemory();
   }
-  state.SetBytesProcessed(state.iterations() * kN * 2 * int64_t{sizeof(float)});
+  state.SetBytesProcessed(state.iterations() * kOnePass);
   set_num_threads(0);
 }
 
 // tanh alone, one pass (the legacy op with its 16-lane kernel): the
 // chain's arithmetic floor, since the chain computes a tanh per element.
 void BM_TanhOp(benchmark::State& state) {
-  set_num_threads(static_cast<int>(state.range(0)));
   NDArray x = wave(0.f), z = wave(1.f);
-  DeclarableOp* op = OpRegistry::instance().find("tanh");
-  for (auto _ : state) {
-    Context ctx;
-    ctx.add_input(&x);
-    ctx.add_output(&z);
-    const Status st = op->execute(ctx);
-    if (!st.is_ok()) {
-      state.SkipWithError(st.message().c_str());
-      break;
-    }
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * kN * 2 * int64_t{sizeof(float)});
-  set_num_threads(0);
+  run_op(state, "tanh", {&x}, {&z}, {}, kOnePass);
 }
 
 // clip(x, -0.5, 0.5): an op built on an expression (one pass on the CPU).
 void BM_ClipOp(benchmark::State& state) {
-  set_num_threads(static_cast<int>(state.range(0)));
   NDArray x = wave(0.f), z = wave(1.f);
-  DeclarableOp* op = OpRegistry::instance().find("clip");
-  for (auto _ : state) {
-    Context ctx;
-    ctx.add_input(&x);
-    ctx.add_output(&z);
-    ctx.t_args() = {-0.5, 0.5};
-    const Status st = op->execute(ctx);
-    if (!st.is_ok()) {
-      state.SkipWithError(st.message().c_str());
-      break;
-    }
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * kN * 2 * int64_t{sizeof(float)});
-  set_num_threads(0);
+  run_op(state, "clip", {&x}, {&z}, {-0.5, 0.5}, kOnePass);
 }
 
 }  // namespace

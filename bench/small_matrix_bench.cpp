@@ -15,67 +15,26 @@
 
 #include <cblas.h>
 
-#include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <vector>
 
-#include "libops/array/ndarray.h"
+#include "bench_util.h"
 #include "libops/blas/blas_threads.h"
-#include "libops/core/parallel.h"
-#include "libops/ops/declarable_op.h"
-#include "libops/ops/registry.h"
 
 using namespace libops;
+using libops::bench::run_op;
+using libops::bench::wave;
 
 namespace {
 
 constexpr int64_t kBatch = int64_t{1} << 20;
 
-NDArray wave(const Dims& shape, float phase) {
-  NDArray a;
-  if (!NDArray::create(DataType::kFloat32, shape, 'c', a).is_ok()) std::abort();
-  float* p = a.data_as<float>();
-  for (int64_t i = 0; i < a.length(); ++i) p[i] = std::sin(phase + 0.001f * static_cast<float>(i % 100003));
-  return a;
-}
-
-void BM_StreamCopy(benchmark::State& state) {
-  set_num_threads(static_cast<int>(state.range(0)));
-  constexpr int64_t n = int64_t{16} << 20;
-  NDArray a = wave({n}, 0.f), b = wave({n}, 1.f);
-  const float* src = a.data_as<float>();
-  float* dst = b.data_as<float>();
-  for (auto _ : state) {
-    parallel_for(n, 1 << 16, [&](int64_t begin, int64_t end) {
-      std::memcpy(dst + begin, src + begin, static_cast<size_t>(end - begin) * sizeof(float));
-    });
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * n * 2 * int64_t{sizeof(float)});
-  set_num_threads(0);
-}
+void BM_StreamCopy(benchmark::State& state) { libops::bench::stream_copy(state, int64_t{16} << 20); }
 
 // The matmul op on a batch of S x S matrices: range(0) threads, range(1) S.
 void BM_MatmulBatched(benchmark::State& state) {
-  set_num_threads(static_cast<int>(state.range(0)));
   const int64_t s = state.range(1);
   NDArray x = wave({kBatch, s, s}, 0.f), y = wave({kBatch, s, s}, 2.f), z = wave({kBatch, s, s}, 3.f);
-  DeclarableOp* op = OpRegistry::instance().find("matmul");
-  for (auto _ : state) {
-    Context ctx;
-    ctx.add_input(&x);
-    ctx.add_input(&y);
-    ctx.add_output(&z);
-    const Status st = op->execute(ctx);
-    if (!st.is_ok()) {
-      state.SkipWithError(st.message().c_str());
-      break;
-    }
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * kBatch * s * s * 3 * int64_t{sizeof(float)});
-  set_num_threads(0);
+  run_op(state, "matmul", {&x, &y}, {&z}, {}, kBatch * s * s * 3 * int64_t{sizeof(float)});
 }
 
 // One cblas_sgemm per matrix, OpenBLAS on one thread (libops' setting).
@@ -95,51 +54,23 @@ void BM_BlasPerMatrix(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * kBatch * s * s * 3 * int64_t{sizeof(float)});
 }
 
-// matrix_determinant of 2^20 3 x 3 float32 matrices (Note [Small
+// matrix_determinant of 2^20 S x S float32 matrices (Note [Small
 // determinants]: cofactors, where larger matrices take LU factors).
 void BM_Determinant(benchmark::State& state) {
-  set_num_threads(static_cast<int>(state.range(0)));
   const int64_t s = state.range(1);
   NDArray x = wave({kBatch, s, s}, 0.f), z = wave({kBatch}, 1.f);
-  DeclarableOp* op = OpRegistry::instance().find("matrix_determinant");
-  for (auto _ : state) {
-    Context ctx;
-    ctx.add_input(&x);
-    ctx.add_output(&z);
-    const Status st = op->execute(ctx);
-    if (!st.is_ok()) {
-      state.SkipWithError(st.message().c_str());
-      break;
-    }
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * kBatch * (s * s + 1) * int64_t{sizeof(float)});
-  set_num_threads(0);
+  run_op(state, "matrix_determinant", {&x}, {&z}, {}, kBatch * (s * s + 1) * int64_t{sizeof(float)});
 }
 
-// matrix_inverse of 2^20 3 x 3 float32 matrices (Note [Small inverses]).
+// matrix_inverse of 2^20 S x S float32 matrices (Note [Small inverses]).
 void BM_Inverse(benchmark::State& state) {
-  set_num_threads(static_cast<int>(state.range(0)));
   const int64_t s = state.range(1);
   NDArray x = wave({kBatch, s, s}, 0.f), z = wave({kBatch, s, s}, 1.f);
   // Diagonally dominant, so that no matrix is singular.
   float* p = x.data_as<float>();
   for (int64_t i = 0; i < kBatch; ++i)
     for (int64_t d = 0; d < s; ++d) p[(i * s + d) * s + d] += 4.f;
-  DeclarableOp* op = OpRegistry::instance().find("matrix_inverse");
-  for (auto _ : state) {
-    Context ctx;
-    ctx.add_input(&x);
-    ctx.add_output(&z);
-    const Status st = op->execute(ctx);
-    if (!st.is_ok()) {
-      state.SkipWithError(st.message().c_str());
-      break;
-    }
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * kBatch * s * s * 2 * int64_t{sizeof(float)});
-  set_num_threads(0);
+  run_op(state, "matrix_inverse", {&x}, {&z}, {}, kBatch * s * s * 2 * int64_t{sizeof(float)});
 }
 
 }  // namespace
