@@ -1,128 +1,23 @@
-// Note [Expressions] (libops/expr/expr.h): every node against the legacy op
-// it wraps, bit for bit (the same functor in the same compute type), for
-// every row of the transform and binary tables; then chains against their
-// ops called one by one, broadcasting, strided and empty views, dtype
-// mixes, an output that is also an input, and the errors.
-#include "libops/expr/expr.h"
-
+// Note [Expressions] (libops/expr/expr.h): every row of the binary tables
+// as an expression node against its legacy op (the transform rows are in
+// expr_unary_test.cpp); then chains against their ops called one by one,
+// broadcasting, strided and empty views, dtype mixes, an output that is
+// also an input, and the errors.
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "libops/legacy/legacy.h"
-#include "op_test_util.h"
+#include "expr/expr_test_util.h"
 
 namespace libops {
 namespace {
 
 using namespace libops::expr;
+using namespace libops::expr_test;
 using test::make;
-
-// A spread of values: both signs, zero, small and large, NaN and +-Inf.
-NDArray spread(DataType dt, int64_t n) {
-  std::vector<double> v;
-  for (int64_t i = 0; i < n; ++i) v.push_back(std::sin(0.37 * double(i)) * (i % 7 == 0 ? 40.0 : 3.0));
-  if (n > 4 && (dt == DataType::kFloat32 || dt == DataType::kFloat64 || dt == DataType::kFloat16)) {
-    v[1] = std::numeric_limits<double>::quiet_NaN();
-    v[2] = std::numeric_limits<double>::infinity();
-    v[3] = -std::numeric_limits<double>::infinity();
-    v[4] = 0.0;
-  }
-  return make(dt, {n}, v);
-}
-
-NDArray legacy_unary(int group, int num, const NDArray& x, DataType out_dt) {
-  NDArray z = test::zeros(out_dt, x.shape());
-  legacy::LegacyCall call;
-  call.group = group;
-  call.num = num;
-  call.x = &x;
-  call.z = &z;
-  EXPECT_TRUE(legacy::exec(call).is_ok()) << "legacy " << group << "/" << num;
-  return z;
-}
-
-NDArray legacy_binary(int group, int num, const NDArray& x, const NDArray& y, DataType out_dt, const Dims& shape) {
-  NDArray z = test::zeros(out_dt, shape);
-  legacy::LegacyCall call;
-  call.group = group;
-  call.num = num;
-  call.x = &x;
-  call.y = &y;
-  call.z = &z;
-  EXPECT_TRUE(legacy::exec(call).is_ok()) << "legacy " << group << "/" << num;
-  return z;
-}
-
-// Equal bits, both NaN (the sign and payload of a NaN an operation makes
-// are not specified, and differ between a scalar and a vector path), or
-// within rounding of a multiply-add: where a functor multiplies and adds
-// (hard_sigmoid's 0.2 x + 0.5), GCC may fuse the two into one FMA in one
-// copy of the loop and not in another (one rounding against two, which
-// near a cancellation is several ulp). Every other row, and every binary
-// row, is equal bit for bit.
-bool same_values(const NDArray& a, const NDArray& b, std::string& where) {
-  if (a.dtype() != b.dtype() || a.shape() != b.shape()) return false;
-  const size_t es = a.element_size();
-  for (int64_t i = 0; i < a.length(); ++i) {
-    const char* pa = static_cast<const char*>(a.data()) + i * es;
-    const char* pb = static_cast<const char*>(b.data()) + i * es;
-    const double va = a.get_double(i), vb = b.get_double(i);
-    if (std::memcmp(pa, pb, es) == 0 || (std::isnan(va) && std::isnan(vb))) continue;
-    const double tol = a.dtype() == DataType::kFloat32 ? 1e-7 : a.dtype() == DataType::kFloat64 ? 1e-15 : 0.0;
-    if (std::fabs(va - vb) <= tol * std::max(1.0, std::fabs(vb))) continue;
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "element %lld: %.17g against %.17g", static_cast<long long>(i), a.get_double(i),
-                  b.get_double(i));
-    where = buf;
-    return false;
-  }
-  return true;
-}
-
-template <template <typename> class F, unsigned kSet, typename T>
-void check_unary_row(int group, int num, const char* name, DataType out_dt) {
-  const DataType dt = dtype_of_v<T>;
-  SCOPED_TRACE(std::string(name) + " on " + dtype_name(dt));
-  const NDArray x = spread(dt, 1000);
-  NDArray z = test::zeros(out_dt, x.shape());
-  const auto node = Unary<F, kSet, TypedInput<T>>(in<T>(x), name);
-  ASSERT_TRUE((out(z) = node).run().is_ok());
-  std::string where;
-  EXPECT_TRUE(same_values(z, legacy_unary(group, num, x, out_dt), where)) << where;
-}
-
-// Typed leaves (in<T>), so each row compiles for its one compute type.
-TEST(Expressions, EveryTransformNodeIsItsLegacyOp) {
-#define ROW(NUM, NAME, F, SET) \
-  check_unary_row<legacy::F, legacy::SET, float>(OPS_TRANSFORM_STRICT, NUM, #NAME, DataType::kFloat32);
-  LIBOPS_TRANSFORM_STRICT_OPS(ROW)
-#undef ROW
-#define ROW(NUM, NAME, F, SET) \
-  check_unary_row<legacy::F, legacy::SET, float>(OPS_TRANSFORM_FLOAT, NUM, #NAME, DataType::kFloat32);
-  LIBOPS_TRANSFORM_FLOAT_OPS(ROW)
-#undef ROW
-#define ROW(NUM, NAME, F, SET) \
-  check_unary_row<legacy::F, legacy::SET, float>(OPS_TRANSFORM_BOOL, NUM, #NAME, DataType::kBool);
-  LIBOPS_TRANSFORM_BOOL_OPS(ROW)
-#undef ROW
-#define ROW(NUM, NAME, F, SET)                                                                         \
-  if constexpr (legacy::SET != legacy::kIntTypes)                                                      \
-    check_unary_row<legacy::F, legacy::SET, float>(OPS_TRANSFORM_SAME, NUM, #NAME, DataType::kFloat32); \
-  if constexpr (legacy::SET != legacy::kFloatTypes)                                                    \
-    check_unary_row<legacy::F, legacy::SET, int32_t>(OPS_TRANSFORM_SAME, NUM, #NAME, DataType::kInt32);
-  LIBOPS_TRANSFORM_SAME_OPS(ROW)
-#undef ROW
-  // float64 for a few, through the same engine.
-  check_unary_row<legacy::fn::transform_strict::Exp, legacy::kFloatTypes, double>(OPS_TRANSFORM_STRICT, 0, "exp",
-                                                                                 DataType::kFloat64);
-  check_unary_row<legacy::fn::transform_strict::Tanh, legacy::kFloatTypes, double>(OPS_TRANSFORM_STRICT, 15, "tanh",
-                                                                                  DataType::kFloat64);
-}
 
 template <template <typename> class F, unsigned kSet, typename T>
 void check_binary_row(int group, int num, const char* name, DataType out_dt) {
@@ -152,6 +47,7 @@ TEST(Expressions, EveryBinaryNodeIsItsLegacyOp) {
   LIBOPS_BINARY_BOOL_OPS(ROW)
 #undef ROW
 }
+
 
 // The chain (x * 2 + 1).tanh() * x against its four ops called one by one,
 // dense and then strided: the same float32 values, except that in one pass
