@@ -28,7 +28,7 @@ using C = Converter;
 using namespace map_util;
 
 // Legacy op groups and numbers used here (docs/ops.md, "Legacy ops").
-constexpr int kTransformStrict = 2, kBroadcast = 11;
+constexpr int kBroadcast = 11;
 constexpr int kBroadcastLeakyRelu = 26, kBroadcastElu = 27;
 
 Status unary(C& c, const char* op) { return done(c, 0, c.op(op).in(c.input(0)).emit1()); }
