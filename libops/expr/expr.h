@@ -21,9 +21,11 @@
 //   the output's shape (Note [Broadcasting]); an array that does not is an
 //   error naming the expression and the shapes.
 // - Types: the tree is evaluated in one compute type (Note [Compute types]),
-//   that of the promoted dtype of its array leaves; float when those are
-//   integers but a node computes only in floating point (sqrt, tanh ...) or
-//   a scalar has a fraction. Scalars take the compute type (they do not
+//   that of the promoted dtype of its array leaves; float32 (float64 for
+//   64-bit integers) when those are integers but a node computes only in
+//   floating point (sqrt, tanh ...) or a scalar has a fraction. Typed leaves
+//   (in<float>) fix the type when the program is compiled; such a tree
+//   that would need float is an error. Scalars take the compute type (they do not
 //   widen it: float32 x * 2.5 stays float32). Leaves of other dtypes are
 //   converted on load and the result on store, into the output's dtype.
 // - Evaluation: the loop engine's strided N-d iterator over the output
@@ -122,7 +124,7 @@ constexpr int combine_static(int a, int b) {
 // A node computing only in floating point keeps a float static type; over
 // typed integer leaves it makes the tree decide at run time.
 constexpr int float_only(unsigned set, int st) {
-  if (set != 1u /* legacy::kFloatTypes */ || st == kNoLeaf || st == kDynamic) return st;
+  if (set != legacy::kFloatTypes || st == kNoLeaf || st == kDynamic) return st;
   return st == int(ComputeType::kF32) || st == int(ComputeType::kF64) ? st : kDynamic;
 }
 
@@ -387,7 +389,8 @@ Status compute_type_for(const E& e, const NDArray* const* leaves, ComputeType& c
   }
   ct = compute_type_of(dt);
   const bool is_float = ct == ComputeType::kF32 || ct == ComputeType::kF64;
-  if (!is_float && needs.wants_float) ct = dt == DataType::kInt64 || dt == DataType::kUInt64 ? ComputeType::kF64 : ComputeType::kF32;
+  if (!is_float && needs.wants_float)  // 64-bit integers keep their precision in double
+    ct = dt == DataType::kInt64 || dt == DataType::kUInt64 ? ComputeType::kF64 : ComputeType::kF32;
   const bool now_float = ct == ComputeType::kF32 || ct == ComputeType::kF64;
   const unsigned have = now_float ? legacy::kFloatTypes : legacy::kIntTypes;
   if ((needs.types & have) == 0)
