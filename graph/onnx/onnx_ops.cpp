@@ -1283,7 +1283,14 @@ Status reduce(C& c, const char* op, int axes_input_from, const char* then = null
     if (t != nullptr) {
       if (!t->to_int64s(axes)) return c.fail("input 1 (axes) is not an integer tensor");
     } else {
-      if (noop) return c.fail("input 1 (axes) is computed at run time with noop_with_empty_axes = 1");
+      // At run time an empty axes input makes the node a copy of x: the ops
+      // that declare noop_with_empty_axes (not reduce_logsumexp), and not
+      // with a function after the reduction, which the copy must skip.
+      const DeclarableOp* reduction = OpRegistry::instance().find(op);
+      const bool takes_noop =
+          reduction != nullptr && reduction->descriptor().signature.find("noop_with_empty_axes") != nullptr;
+      if (noop && (then != nullptr || !takes_noop))
+        return c.fail("input 1 (axes) is computed at run time with noop_with_empty_axes = 1");
       axes_value = c.input(1);
     }
   }
@@ -1297,6 +1304,7 @@ Status reduce(C& c, const char* op, int axes_input_from, const char* then = null
   call.in(x);
   if (axes_value.valid()) call.in(axes_value);
   else if (!axes.empty()) call.arg("axes", axes);
+  if (axes_value.valid() && noop) call.arg("noop_with_empty_axes", true);
   Value v = call.arg("keep_dims", keep != 0).emit1();
   if (boolean) v = c.op("cast").in(v).arg("dtype", DataType::kBool).emit1();
   if (then != nullptr && v.valid()) v = c.op(then).in(v).emit1();
@@ -3706,24 +3714,16 @@ const std::vector<OpMapping> kTable = {
     ROW("Upsample", 7, 9, map_upsample,
         "linear over other than the known H and W of 4-D inputs; nearest scales that are not whole numbers."),
     // Reductions.
-    ROW("ReduceSum", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_sum", 13); },
-        "axes computed at run time with noop_with_empty_axes = 1."),
-    ROW("ReduceMean", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_mean", 18); },
-        "axes computed at run time with noop_with_empty_axes = 1."),
-    ROW("ReduceMax", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_max", 18); },
-        "axes computed at run time with noop_with_empty_axes = 1."),
-    ROW("ReduceMin", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_min", 18); },
-        "axes computed at run time with noop_with_empty_axes = 1."),
-    ROW("ReduceProd", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_prod", 18); },
-        "axes computed at run time with noop_with_empty_axes = 1."),
-    ROW("ReduceL1", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_norm1", 18); },
-        "axes computed at run time with noop_with_empty_axes = 1."),
-    ROW("ReduceL2", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_norm2", 18); },
-        "axes computed at run time with noop_with_empty_axes = 1."),
+    ROW("ReduceSum", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_sum", 13); }, ""),
+    ROW("ReduceMean", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_mean", 18); }, ""),
+    ROW("ReduceMax", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_max", 18); }, ""),
+    ROW("ReduceMin", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_min", 18); }, ""),
+    ROW("ReduceProd", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_prod", 18); }, ""),
+    ROW("ReduceL1", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_norm1", 18); }, ""),
+    ROW("ReduceL2", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_norm2", 18); }, ""),
     ROW("ReduceLogSumExp", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_logsumexp", 18); },
         "axes computed at run time with noop_with_empty_axes = 1."),
-    ROW("ReduceSumSquare", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_sqnorm", 18); },
-        "axes computed at run time with noop_with_empty_axes = 1."),
+    ROW("ReduceSumSquare", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_sqnorm", 18); }, ""),
     ROW("ReduceLogSum", 1, kMaxOpset, [](C& c) { return reduce(c, "reduce_sum", 18, "log"); },
         "axes computed at run time with noop_with_empty_axes = 1."),
     ROW("LRN", 1, kMaxOpset, map_lrn, ""),

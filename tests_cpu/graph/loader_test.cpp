@@ -413,7 +413,7 @@ TEST(GraphLoader, ResolvesNodeArgsAgainstTheSignature) {
   ASSERT_OK(test::load(bytes, graph));
   const Node& node = graph->main().nodes[0];
   EXPECT_TRUE(node.args.t.empty());
-  EXPECT_EQ(node.args.b, (std::vector<bool>{true}));
+  EXPECT_EQ(node.args.b, (std::vector<bool>{true, false}));  // keep_dims, then noop_with_empty_axes's default
   EXPECT_EQ(graph->main().outputs[0].shape.str(), "float32[1,1]");
 }
 

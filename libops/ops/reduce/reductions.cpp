@@ -18,6 +18,7 @@
 #include "libops/legacy/ops/index_reduce_ops.h"
 #include "libops/legacy/ops/reduce_ops.h"
 #include "libops/legacy/ops/summary_stats_ops.h"
+#include "libops/ops/device_copy.h"
 #include "libops/ops/reduce/reduce_common.h"
 #include "libops/ops/registry.h"
 
@@ -113,10 +114,24 @@ class ReductionOp final : public DeclarableOp {
     args.describe(def_.summary);
     reduction_args(args, kResults[static_cast<int>(def_.result)]);
     if (def_.bias_arg) args.b_arg("bias_corrected", false, "divide by n - 1 rather than n");
+    if (def_.group != OPS_INDEX_REDUCE)
+      args.b_arg("noop_with_empty_axes", false,
+                 "an empty axes input leaves x as it is (ONNX's noop_with_empty_axes) instead of reducing every axis");
+  }
+
+  // ONNX's noop_with_empty_axes: an axes input given, and empty, makes the
+  // call a copy of x (its b arg follows bias_corrected where there is one).
+  bool noop(const Context& block) const {
+    return def_.group != OPS_INDEX_REDUCE && block.b_arg(def_.bias_arg ? 2 : 1) && block.num_inputs() > 1 &&
+           block.input(1)->length() == 0;
   }
 
   Status calculate_output_shape(Context& block, ShapeList& shapes) override {
     const NDArray& x = *block.input(0);
+    if (noop(block)) {
+      shapes.push_back(TensorShape{result_dtype(def_, x.dtype()), x.shape(), 'c'});
+      return Status::ok();
+    }
     Dims axes;
     RETURN_IF_ERROR(reduction_axes(block, axes));
     const Dims out = reduced_shape(x.shape(), axes, block.b_arg(0));
@@ -128,6 +143,7 @@ class ReductionOp final : public DeclarableOp {
   }
 
   Status validate_and_execute(Context& block) override {
+    if (noop(block)) return assign_on_device(block, *block.output(0), *block.input(0));
     Dims axes;
     RETURN_IF_ERROR(reduction_axes(block, axes));
     ExtraParams extra;

@@ -116,6 +116,31 @@ TEST(Reductions, AxesAsAnInputArray) {
   }
 }
 
+// ONNX's noop_with_empty_axes: with the flag, an empty axes input leaves x as
+// it is (in the result's dtype); axes that are not empty reduce as always;
+// without the flag an empty input reduces every axis.
+TEST(Reductions, NoopWithEmptyAxes) {
+  NDArray x = make(DataType::kFloat32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  NDArray none = make(DataType::kInt64, {0}, {}), one = make(DataType::kInt64, {1}, {1});
+  Context copy, rows, all, var;
+  ASSERT_OK(run_op("reduce_sum", {.in = {&x, &none}, .b = {false, true}}, copy));
+  EXPECT_EQ(copy.output(0)->shape(), (Dims{2, 3}));
+  EXPECT_TRUE(all_close(*copy.output(0), {1, 2, 3, 4, 5, 6}, 0, 0));
+  ASSERT_OK(run_op("reduce_sum", {.in = {&x, &one}, .b = {false, true}}, rows));
+  EXPECT_TRUE(all_close(*rows.output(0), {6, 15}, 0, 0));
+  ASSERT_OK(run_op("reduce_sum", {.in = {&x, &none}, .b = {false, false}}, all));
+  EXPECT_TRUE(all_close(*all.output(0), {21}, 0, 0));
+  // variance: the flag follows bias_corrected.
+  ASSERT_OK(run_op("reduce_variance", {.in = {&x, &none}, .b = {false, false, true}}, var));
+  EXPECT_TRUE(all_close(*var.output(0), {1, 2, 3, 4, 5, 6}, 0, 0));
+  // An integer mean's result dtype is float32, the copy too.
+  NDArray xi = make(DataType::kInt32, {3}, {1, 2, 4});
+  Context mean;
+  ASSERT_OK(run_op("reduce_mean", {.in = {&xi, &none}, .b = {true, true}}, mean));
+  EXPECT_EQ(mean.output(0)->dtype(), DataType::kFloat32);
+  EXPECT_TRUE(all_close(*mean.output(0), {1, 2, 4}, 0, 0));
+}
+
 TEST(Reductions, ArgmaxOfAnEmptyAxisIsAnError) {
   NDArray x = zeros(DataType::kFloat32, {3, 0});
   Context ctx;
