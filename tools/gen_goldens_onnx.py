@@ -798,6 +798,10 @@ def lowering_cases():
     one("GlobalLpPool", "globallppool", {"x": x}, opset=13)
     one("GlobalLpPool", "globallppool_p3", {"x": x}, opset=13, p=3, rtol=1e-5, atol=1e-5)
     one("LpPool", "lppool", {"x": x}, opset=11, kernel_shape=[2, 3], strides=[1, 2], pads=[1, 1, 1, 1])
+    x3 = f32(1, 2, 4, 5, 6)
+    one("LpPool", "lppool_3d", {"x": x3}, opset=18, kernel_shape=[2, 2, 3], strides=[1, 2, 2],
+        pads=[1, 0, 1, 1, 1, 0], rtol=1e-5, atol=1e-5)
+    one("LpPool", "lppool_3d_p1", {"x": x3}, opset=18, kernel_shape=[3, 2, 2], p=1, dilations=[1, 2, 1])
     one("LpPool", "lppool_p1_1d", {"x": f32(2, 3, 9)}, opset=11, kernel_shape=[3], strides=[2], p=1)
 
 

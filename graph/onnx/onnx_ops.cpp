@@ -2212,7 +2212,32 @@ Status map_global_lp_pool(C& c) {
 }
 
 // LpPool: the lp_pool2d op (a window's p-norm, padding counted as zeros).
+// LpPool over 5-D input: (sum over the window of |x|^p)^(1/p), the sum as
+// avgpool3d counting the padding, times the window's volume.
+Status map_lp_pool3d(C& c) {
+  Window3 w;
+  RETURN_IF_ERROR(read_window3(c, w, {}, c.opset() >= 18));
+  if (c.opset() >= 18 && c.attr_int("ceil_mode", 0) != 0) return c.fail_attr("ceil_mode", "= 1 is not supported");
+  if (w.same) return c.fail_attr("auto_pad", "SAME_UPPER is not supported for 3-D windows");
+  const int64_t p = c.attr_int("p", 2);
+  if (p < 1) return c.fail_attr("p", "must be >= 1");
+  const DataType t = c.input_dtype(0);
+  if (t == DataType::kInvalid) return c.fail("x's dtype must be known");
+  Value a = c.op("abs").in(c.input(0)).emit1();
+  if (p != 1) a = c.op("pow").in(a).in(c.constant_scalar(t, static_cast<double>(p))).emit1();
+  OpCall call = c.op("avgpool3d");
+  call.in(pad3_if_asymmetric(c, a, w, 0.0));
+  window3_args(call, w);
+  Value mean =
+      call.arg("count_include_pad", int64_t{1}).arg("data_format", int64_t{0}).arg("ceil_mode", int64_t{0}).emit1();
+  const double volume = static_cast<double>(w.k[0] * w.k[1] * w.k[2]);
+  Value sum = c.op("multiply").in(mean).in(c.constant_scalar(t, volume)).emit1();
+  if (p == 1) return done(c, 0, sum);
+  return done(c, 0, c.op("pow").in(sum).in(c.constant_scalar(t, 1.0 / static_cast<double>(p))).emit1());
+}
+
 Status map_lp_pool(C& c) {
+  if (is_3d(c, {})) return map_lp_pool3d(c);
   Window w;
   RETURN_IF_ERROR(read_window(c, w, {}, c.opset() >= 18));
   int64_t ceil = 0;
@@ -3738,7 +3763,8 @@ const std::vector<OpMapping> kTable = {
     ROW("LpNormalization", 1, kMaxOpset, map_lp_normalization, "p other than 1 and 2."),
     ROW("MeanVarianceNormalization", 9, kMaxOpset, map_mean_variance_normalization, ""),
     ROW("GlobalLpPool", 2, kMaxOpset, map_global_lp_pool, "inputs of unknown rank."),
-    ROW("LpPool", 2, kMaxOpset, map_lp_pool, "3-D pooling; auto_pad SAME_UPPER over unknown spatial dims; ceil_mode = 1."),
+    ROW("LpPool", 2, kMaxOpset, map_lp_pool,
+        "auto_pad SAME_UPPER over unknown spatial dims, and over any 3-D window; ceil_mode = 1."),
     ROW("ArgMax", 1, kMaxOpset, [](C& c) { return arg_reduce(c, "argmax"); }, ""),
     ROW("ArgMin", 1, kMaxOpset, [](C& c) { return arg_reduce(c, "argmin"); }, ""),
     ROW("Unique", 11, kMaxOpset, map_unique, "axis."),
