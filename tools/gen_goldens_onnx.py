@@ -713,6 +713,10 @@ def einsum_cases():
         ("einsum_ellipsis_implicit", "...ij,jk", [(2, 3, 4), (4, 5)]),
         ("einsum_ellipsis_middle", "b...d,b...d->b...", [(2, 3, 4), (2, 3, 4)]),
         ("einsum_ellipsis_broadcast", "...ij,...jk->...ik", [(2, 1, 3, 4), (5, 4, 6)]),
+        # an index repeated within an operand: its diagonal
+        ("einsum_diagonal", "ii->i", [(4, 4)]),
+        ("einsum_batch_trace", "bii->b", [(3, 4, 4)]),
+        ("einsum_diagonal_apart", "iji,jk->ik", [(3, 2, 3), (2, 5)]),
     ]:
         names = [f"x{k}" for k in range(len(shapes))]
         case(name, [N("Einsum", names, ["z0"], equation=eq)], {n: f32(*s) for n, s in zip(names, shapes)}, ["z0"],

@@ -2071,17 +2071,39 @@ Status map_einsum(C& c) {
   std::vector<Term> terms;
   for (int k = 0; k < c.num_inputs(); ++k) {
     const std::string& sub = subs[static_cast<size_t>(k)];
-    for (size_t i = 0; i < sub.size(); ++i) {
+    for (size_t i = 0; i < sub.size(); ++i)
       if (!std::isalpha(static_cast<unsigned char>(sub[i])))
         return c.fail_attr("equation", quoted + " has a character that is not a letter");
-      if (sub.find(sub[i], i + 1) != std::string::npos)
-        return c.fail_attr("equation", quoted + " repeats an index within an operand (a diagonal), which is not "
-                                       "supported");
-    }
     const ValueType t = c.input_type(k);
     if (t.rank() != static_cast<int>(sub.size()))
       return c.fail(str_format("operand %d's subscripts '%s' do not match its rank %d", k, sub.c_str(), t.rank()));
-    terms.push_back(Term{sub, c.input(k), t.dims});
+    // An index repeated within an operand takes its diagonal: the two axes
+    // moved last, matrix_diag_part, the index once at the end ('ii->i',
+    // '...ii->...i'); until no index repeats.
+    std::string letters = sub;
+    std::vector<int64_t> dims = t.dims;
+    Value v = c.input(k);
+    for (;;) {
+      size_t i = 0, j = std::string::npos;
+      for (; i < letters.size() && j == std::string::npos; ++i) j = letters.find(letters[i], i + 1);
+      if (j == std::string::npos) break;
+      --i;
+      std::vector<int64_t> perm, rest_dims;
+      std::string rest;
+      for (size_t a = 0; a < letters.size(); ++a)
+        if (a != i && a != j) {
+          perm.push_back(static_cast<int64_t>(a));
+          rest += letters[a];
+          rest_dims.push_back(dims[a]);
+        }
+      perm.push_back(static_cast<int64_t>(i));
+      perm.push_back(static_cast<int64_t>(j));
+      v = c.op("matrix_diag_part").in(c.op("permute").in(v).arg("perm", perm).emit1()).emit1();
+      rest_dims.push_back(dims[i] < 0 ? dims[j] : dims[j] < 0 ? dims[i] : std::min(dims[i], dims[j]));
+      letters = rest + letters[i];
+      dims = rest_dims;
+    }
+    terms.push_back(Term{letters, v, dims});
   }
   for (char ch : out)
     if (lhs.find(ch) == std::string::npos || std::count(out.begin(), out.end(), ch) > 1)
@@ -3728,8 +3750,7 @@ const std::vector<OpMapping> kTable = {
         "scales that are not whole numbers) over other than the H and W of 4-D inputs; scales or sizes computed at "
         "run time for other than 4-D inputs. align_corners with scales divides by out - 1, as ONNX Runtime and "
         "PyTorch do (ONNX's reference takes scale * in - 1)."),
-    ROW("Einsum", 12, kMaxOpset, map_einsum,
-        "an index repeated within one operand (diagonals); an ellipsis over an operand of unknown rank."),
+    ROW("Einsum", 12, kMaxOpset, map_einsum, "an ellipsis over an operand of unknown rank."),
     ROW("LSTM", 7, kMaxOpset, [](C& c) { return map_recurrent(c, Recurrent::kLstm); },
         "clip; input_forget = 1; activations that differ between the two directions."),
     ROW("GRU", 7, kMaxOpset, [](C& c) { return map_recurrent(c, Recurrent::kGru); },
