@@ -852,7 +852,7 @@ def errors():
               {"x": [1, 1, 5, 5]}, ["z"])
     save_only("err_unknown_attribute", [N("Relu", ["x"], ["z"], name="r", not_an_onnx_attribute=3)],
               {"x": [2]}, ["z"])
-    save_only("err_many", [N("Einsum", ["x"], ["a"], name="e1", equation="ii->i"),
+    save_only("err_many", [N("Einsum", ["x"], ["a"], name="e1", equation="ij->ik"),
                            N("Relu", ["x"], ["b"], name="fine"),
                            N("MaxPool", ["y"], ["c"], name="p", kernel_shape=[2, 2], ceil_mode=1, pads=[1, 0, 0, 0]),
                            N("TfIdfVectorizer", ["b"], ["d"], name="u"),
@@ -869,7 +869,7 @@ def errors():
     save_only("err_loop_scan", [N("Loop", ["n", "", "x"], ["z", "zs"], name="repeat", body=body)], {"x": [2]},
               ["z", "zs"], {"n": np.array(3, np.int64)})
     then_g = helper.make_graph([N("Identity", ["x"], ["t"])], "then", [], [helper.make_empty_tensor_value_info("t")])
-    else_g = helper.make_graph([N("Einsum", ["x"], ["e"], name="inner", equation="ii->i")], "else", [],
+    else_g = helper.make_graph([N("Einsum", ["x"], ["e"], name="inner", equation="i->j")], "else", [],
                                [helper.make_empty_tensor_value_info("e")])
     m = save_only("err_if_branch", [N("If", ["c"], ["z"], name="branch", then_branch=then_g, else_branch=else_g)],
                   {"x": [2]}, ["z"])
