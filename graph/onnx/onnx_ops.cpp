@@ -20,6 +20,8 @@
 #include "graph/onnx/onnx_convert.h"
 #include "graph/onnx/onnx_map_util.h"
 #include "libops/core/half.h"
+#include "libops/ops/declarable_op.h"
+#include "libops/ops/registry.h"
 
 namespace libops::graph::onnx {
 namespace {

@@ -2,6 +2,7 @@
 // every extent <= 8, as Matrix<T, M, K> * Matrix<T, K, N> in registers.
 #include "libops/blas/small_gemm.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
