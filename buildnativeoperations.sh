@@ -83,6 +83,8 @@ DEB_PACKAGES=(cmake g++ make ninja-build flatbuffers-compiler libflatbuffers-dev
               libgtest-dev libbenchmark-dev libdnnl-dev python3 python3-pip python3-dev ccache libprotobuf-dev
               protobuf-compiler pkgconf clang)
 ONNX_TESTS_VERSION=1.22.0
+# libops.ray's tests (python/tests/test_ray.py) run on this Ray release.
+RAY_TESTS_VERSION=2.60.0
 missing_packages() {
   local missing=()
   for p in "${DEB_PACKAGES[@]}"; do
@@ -136,6 +138,19 @@ install_dependencies() {
         python3 -m pip install --quiet --break-system-packages nanobind pytest
     else
       die "missing Python packages: nanobind and pytest (python3 -m pip install nanobind pytest)"
+    fi
+  fi
+  # Ray (Data and Serve) for libops.ray's tests: a local cluster on this
+  # machine, bound to 127.0.0.1.
+  if [ "$DO_TEST" = 1 ] && [ -z "$SANITIZE" ] &&
+     ! python3 -c "import ray, ray.data, ray.serve, sys; sys.exit(ray.__version__ != '$RAY_TESTS_VERSION')" 2>/dev/null; then
+    if [ "$DO_INSTALL" = 1 ]; then
+      echo "== installing Python package: ray[data,serve]==$RAY_TESTS_VERSION (libops.ray's tests)"
+      python3 -m pip install --quiet "ray[data,serve]==$RAY_TESTS_VERSION" 2>/dev/null ||
+        python3 -m pip install --quiet --break-system-packages "ray[data,serve]==$RAY_TESTS_VERSION"
+    else
+      echo "== Ray $RAY_TESTS_VERSION is not installed: libops.ray's tests will be skipped" \
+           "(python3 -m pip install 'ray[data,serve]==$RAY_TESTS_VERSION')"
     fi
   fi
   # Sanitizer and fuzz builds use clang: libFuzzer, and an OpenMP runtime
