@@ -342,6 +342,19 @@ def main():
     one("ReduceL2", "reducel2", {"x": rx}, axes=[2], keepdims=0)
     one("ReduceLogSumExp", "reducelogsumexp", {"x": rx}, axes=[1])
     one("ReduceSumSquare", "reducesumsquare", {"x": rx}, axes=[0])
+    # noop_with_empty_axes without axes: each element reduced alone (|x|,
+    # x^2, log x), not a copy of x; then with the axes at run time.
+    px = pos(2, 3, 4)
+    for op, name, v in (("ReduceL1", "reducel1_noop", rx), ("ReduceL2", "reducel2_noop", rx),
+                        ("ReduceSumSquare", "reducesumsquare_noop", rx), ("ReduceLogSum", "reducelogsum_noop", px),
+                        ("ReduceLogSumExp", "reducelogsumexp_noop", rx)):
+        one(op, name, {"x": v}, opset=18, noop_with_empty_axes=1)
+    for op, name, v in (("ReduceL2", "reducel2_noop_runtime_axes", rx),
+                        ("ReduceLogSum", "reducelogsum_noop_runtime_axes", px),
+                        ("ReduceSumSquare", "reducesumsquare_runtime_axes", rx)):
+        one(op, name, {"x": v, "axes": np.zeros(0, np.int64)}, opset=18, noop_with_empty_axes=1)
+    one("ReduceLogSum", "reducelogsum_runtime_axes_given", {"x": px, "axes": np.array([1], np.int64)}, opset=18,
+        noop_with_empty_axes=1)
     one("ArgMax", "argmax", {"x": rx}, axis=1)
     one("ArgMax", "argmax_nokeep", {"x": rx}, axis=-1, keepdims=0)
     one("ArgMin", "argmin", {"x": rx}, axis=0)

@@ -1268,11 +1268,23 @@ Status map_dropout(C& c) {
   return map_identity(c);
 }
 
+Tensor int64_tensor(const std::vector<int64_t>& v, bool vector = true) {
+  Tensor t;
+  t.dtype = DataType::kInt64;
+  t.onnx_type = 7;
+  if (vector) t.dims = {static_cast<int64_t>(v.size())};
+  t.data.resize(v.size() * 8);
+  if (!v.empty()) std::memcpy(t.data.data(), v.data(), v.size() * 8);
+  return t;
+}
+
 // Reductions: axes as an attribute before opset `axes_input_from`, as an
 // optional input from then on.
 // `then`, when given, is a unary op applied to the reduction (ReduceLogSum:
-// log of reduce_sum); a no-op reduction (noop_with_empty_axes) skips it, as
-// ONNX's reference does.
+// log of reduce_sum). noop_with_empty_axes with no axes reduces each element
+// alone, as ONNX Runtime and ONNX's reference do: x for ReduceSum and
+// ReduceLogSumExp, but |x| for ReduceL1 and ReduceL2, x^2 for
+// ReduceSumSquare, log(x) for ReduceLogSum.
 Status reduce(C& c, const char* op, int axes_input_from, const char* then = nullptr) {
   const int64_t keep = c.attr_int("keepdims", 1);
   const int64_t noop = c.opset() >= axes_input_from ? c.attr_int("noop_with_empty_axes", 0) : 0;
@@ -1285,18 +1297,24 @@ Status reduce(C& c, const char* op, int axes_input_from, const char* then = null
     if (t != nullptr) {
       if (!t->to_int64s(axes)) return c.fail("input 1 (axes) is not an integer tensor");
     } else {
-      // At run time an empty axes input makes the node a copy of x: the ops
-      // that declare noop_with_empty_axes (not reduce_logsumexp), and not
-      // with a function after the reduction, which the copy must skip.
+      // At run time an empty axes input reduces each element alone: the
+      // ops that declare noop_with_empty_axes (not reduce_logsumexp).
       const DeclarableOp* reduction = OpRegistry::instance().find(op);
       const bool takes_noop =
           reduction != nullptr && reduction->descriptor().signature.find("noop_with_empty_axes") != nullptr;
-      if (noop && (then != nullptr || !takes_noop))
+      if (noop && !takes_noop)
         return c.fail("input 1 (axes) is computed at run time with noop_with_empty_axes = 1");
       axes_value = c.input(1);
     }
   }
-  if (!axes_value.valid() && axes.empty() && noop) return map_identity(c);
+  if (!axes_value.valid() && axes.empty() && noop) {
+    // Known now to reduce no axis: x itself where each element reduces to
+    // itself, else the op over an empty axes input (|x|, x^2; then log).
+    if (std::strcmp(op, "reduce_sqnorm") != 0 && std::strcmp(op, "reduce_norm1") != 0 &&
+        std::strcmp(op, "reduce_norm2") != 0 && then == nullptr)
+      return map_identity(c);
+    axes_value = c.constant(int64_tensor({}));
+  }
   // ReduceMax and ReduceMin of bools (opset 20): any and all, over uint8.
   const bool boolean = c.input_dtype(0) == DataType::kBool &&
                        (std::strcmp(op, "reduce_max") == 0 || std::strcmp(op, "reduce_min") == 0);
@@ -1327,16 +1345,6 @@ Status arg_reduce(C& c, const char* op) {
   extent = c.op("reshape").in(extent).arg("shape", std::vector<int64_t>{}).emit1();
   Value back = c.op("subtract").in(c.op("subtract").in(extent).in(c.constant_scalar(DataType::kInt64, 1)).emit1()).in(first).emit1();
   return done(c, 0, back);
-}
-
-Tensor int64_tensor(const std::vector<int64_t>& v, bool vector = true) {
-  Tensor t;
-  t.dtype = DataType::kInt64;
-  t.onnx_type = 7;
-  if (vector) t.dims = {static_cast<int64_t>(v.size())};
-  t.data.resize(v.size() * 8);
-  if (!v.empty()) std::memcpy(t.data.data(), v.data(), v.size() * 8);
-  return t;
 }
 
 Status map_shape(C& c) {

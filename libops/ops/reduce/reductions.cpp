@@ -116,11 +116,14 @@ class ReductionOp final : public DeclarableOp {
     if (def_.bias_arg) args.b_arg("bias_corrected", false, "divide by n - 1 rather than n");
     if (def_.group != OPS_INDEX_REDUCE)
       args.b_arg("noop_with_empty_axes", false,
-                 "an empty axes input leaves x as it is (ONNX's noop_with_empty_axes) instead of reducing every axis");
+                 "an empty axes input reduces no axis (ONNX's noop_with_empty_axes): each element is reduced alone, "
+                 "so z has x's shape (sum, max: x; norm1, norm2: |x|; sqnorm: x^2) instead of reducing every axis");
   }
 
-  // ONNX's noop_with_empty_axes: an axes input given, and empty, makes the
-  // call a copy of x (its b arg follows bias_corrected where there is one).
+  // ONNX's noop_with_empty_axes: an axes input given, and empty, reduces
+  // over no axis, each element alone (its b arg follows bias_corrected
+  // where there is one). Not a copy of x: ONNX Runtime and ONNX's reference
+  // give |x| for ReduceL1 and ReduceL2, x^2 for ReduceSumSquare.
   bool noop(const Context& block) const {
     return def_.group != OPS_INDEX_REDUCE && block.b_arg(def_.bias_arg ? 2 : 1) && block.num_inputs() > 1 &&
            block.input(1)->length() == 0;
@@ -143,15 +146,21 @@ class ReductionOp final : public DeclarableOp {
   }
 
   Status validate_and_execute(Context& block) override {
-    if (noop(block)) return assign_on_device(block, *block.output(0), *block.input(0));
-    Dims axes;
-    RETURN_IF_ERROR(reduction_axes(block, axes));
     ExtraParams extra;
     if (def_.bias_arg) {
       const double bias_corrected = block.b_arg(1) ? 1.0 : 0.0;  // summary_stats_ops.h reads extra[0]
       extra = ExtraParams::from(&bias_corrected, 1);
     }
-    return reduce_into(block, def_.group, def_.num, *block.input(0), axes, *block.output(0), extra);
+    const NDArray& x = *block.input(0);
+    if (noop(block)) {
+      // Each element alone: x with a trailing unit axis, reduced over it.
+      NDArray unit;
+      RETURN_IF_ERROR(x.expand_dims(x.rank(), unit));
+      return reduce_into(block, def_.group, def_.num, unit, Dims{x.rank()}, *block.output(0), extra);
+    }
+    Dims axes;
+    RETURN_IF_ERROR(reduction_axes(block, axes));
+    return reduce_into(block, def_.group, def_.num, x, axes, *block.output(0), extra);
   }
 
  private:

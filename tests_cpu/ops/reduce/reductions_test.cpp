@@ -5,6 +5,7 @@
 // every reduction of the table has cases; axes given as an input array.
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -116,9 +117,11 @@ TEST(Reductions, AxesAsAnInputArray) {
   }
 }
 
-// ONNX's noop_with_empty_axes: with the flag, an empty axes input leaves x as
-// it is (in the result's dtype); axes that are not empty reduce as always;
-// without the flag an empty input reduces every axis.
+// ONNX's noop_with_empty_axes: with the flag, an empty axes input reduces no
+// axis, each element alone (x for sum, |x| for the norms, x^2 for sqnorm, in
+// the result's dtype), as ONNX Runtime and ONNX's reference compute it; axes
+// that are not empty reduce as always; without the flag an empty input
+// reduces every axis.
 TEST(Reductions, NoopWithEmptyAxes) {
   NDArray x = make(DataType::kFloat32, {2, 3}, {1, 2, 3, 4, 5, 6});
   NDArray none = make(DataType::kInt64, {0}, {}), one = make(DataType::kInt64, {1}, {1});
@@ -130,9 +133,25 @@ TEST(Reductions, NoopWithEmptyAxes) {
   EXPECT_TRUE(all_close(*rows.output(0), {6, 15}, 0, 0));
   ASSERT_OK(run_op("reduce_sum", {.in = {&x, &none}, .b = {false, false}}, all));
   EXPECT_TRUE(all_close(*all.output(0), {21}, 0, 0));
-  // variance: the flag follows bias_corrected.
+  // variance: the flag follows bias_corrected; one element varies by 0.
   ASSERT_OK(run_op("reduce_variance", {.in = {&x, &none}, .b = {false, false, true}}, var));
-  EXPECT_TRUE(all_close(*var.output(0), {1, 2, 3, 4, 5, 6}, 0, 0));
+  EXPECT_TRUE(all_close(*var.output(0), {0, 0, 0, 0, 0, 0}, 0, 0));
+  // Not a copy of x: the norms of one element are |x|, its sqnorm x^2 (a
+  // float32 x^2 past the largest float is inf, and so is its norm2).
+  NDArray neg = make(DataType::kFloat32, {2, 2}, {-1.5f, 2, -3, 1e30f});
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const auto& [op, want] : std::vector<std::pair<const char*, std::vector<double>>>{
+           {"reduce_norm1", {1.5, 2, 3, 1e30}},
+           {"reduce_norm2", {1.5, 2, 3, inf}},
+           {"reduce_sqnorm", {2.25, 4, 9, inf}},
+           {"reduce_norm_max", {1.5, 2, 3, 1e30}},
+           {"reduce_max", {-1.5, 2, -3, 1e30}}}) {
+    SCOPED_TRACE(op);
+    Context ctx;
+    ASSERT_OK(run_op(op, {.in = {&neg, &none}, .b = {false, true}}, ctx));
+    EXPECT_EQ(ctx.output(0)->shape(), (Dims{2, 2}));
+    EXPECT_TRUE(all_close(*ctx.output(0), want, 1e-6, 0));
+  }
   // An integer mean's result dtype is float32, the copy too.
   NDArray xi = make(DataType::kInt32, {3}, {1, 2, 4});
   Context mean;
