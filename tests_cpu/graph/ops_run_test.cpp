@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -34,9 +35,14 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
+// A file in the temp folder of this process alone: two test suites run at
+// once on one machine (a release and a sanitizer build) must not read each
+// other's ops-run output.
+std::string temp_file(const char* name) { return ::testing::TempDir() + std::to_string(getpid()) + "_" + name; }
+
 Result run(const std::string& args) {
-  const std::string out = ::testing::TempDir() + "ops_run_test.out";
-  const std::string err = ::testing::TempDir() + "ops_run_test.err";
+  const std::string out = temp_file("ops_run_test.out");
+  const std::string err = temp_file("ops_run_test.err");
   const std::string cmd = kBuild + "/ops-run " + args + " >" + out + " 2>" + err;
   Result r;
   const int status = std::system(cmd.c_str());
@@ -56,7 +62,7 @@ class OpsRun : public ::testing::Test {
 };
 
 TEST_F(OpsRun, FailuresExitNonZeroWithAMessage) {
-  const std::string junk = ::testing::TempDir() + "ops_run_junk.lops";
+  const std::string junk = temp_file("ops_run_junk.lops");
   {
     std::ofstream f(junk, std::ios::binary);
     for (int i = 0; i < 300; ++i) f.put(static_cast<char>((i * 37 + 11) & 0xff));
