@@ -351,7 +351,8 @@ def main():
         one(op, name, {"x": v}, opset=18, noop_with_empty_axes=1)
     for op, name, v in (("ReduceL2", "reducel2_noop_runtime_axes", rx),
                         ("ReduceLogSum", "reducelogsum_noop_runtime_axes", px),
-                        ("ReduceSumSquare", "reducesumsquare_runtime_axes", rx)):
+                        ("ReduceSumSquare", "reducesumsquare_runtime_axes", rx),
+                        ("ReduceLogSumExp", "reducelogsumexp_noop_runtime_axes", rx)):
         one(op, name, {"x": v, "axes": np.zeros(0, np.int64)}, opset=18, noop_with_empty_axes=1)
     one("ReduceLogSum", "reducelogsum_runtime_axes_given", {"x": px, "axes": np.array([1], np.int64)}, opset=18,
         noop_with_empty_axes=1)

@@ -1298,7 +1298,7 @@ Status reduce(C& c, const char* op, int axes_input_from, const char* then = null
       if (!t->to_int64s(axes)) return c.fail("input 1 (axes) is not an integer tensor");
     } else {
       // At run time an empty axes input reduces each element alone: the
-      // ops that declare noop_with_empty_axes (not reduce_logsumexp).
+      // ops that declare noop_with_empty_axes (every reduce_* ONNX uses).
       const DeclarableOp* reduction = OpRegistry::instance().find(op);
       const bool takes_noop =
           reduction != nullptr && reduction->descriptor().signature.find("noop_with_empty_axes") != nullptr;

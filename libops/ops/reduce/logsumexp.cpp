@@ -3,6 +3,8 @@
 // dtype's finite range first, so a reduction holding +inf gives +inf, one of
 // only -inf gives -inf (as scipy's logsumexp), and an empty one gives -inf;
 // a NaN gives NaN. Integers give float32 (they are converted first).
+// noop_with_empty_axes (b arg 1, ONNX's): an empty axes input reduces no
+// axis, each element alone, which gives x (in the float dtype).
 //
 // Six legacy steps on the call's device (legacy_steps.h): max with kept
 // dims, clamp, x - m broadcast, exp, sum with kept dims, log, + m.
@@ -19,6 +21,11 @@
 
 namespace libops::ops {
 namespace {
+
+// b arg 1 and an axes input that is empty: reduce each element alone.
+bool reduces_no_axis(const Context& block) {
+  return block.b_arg(1) && block.num_inputs() > 1 && block.input(1)->length() == 0;
+}
 
 double largest_finite(DataType t) {
   switch (t) {
@@ -46,7 +53,14 @@ CUSTOM_OP_IMPL(reduce_logsumexp, -1, 1, false, 0, 0) {
     x = f;
   }
   Dims axes;
-  RETURN_IF_ERROR(reduction_axes(block, axes));
+  if (reduces_no_axis(block)) {  // x with a trailing unit axis, reduced over it
+    NDArray unit;
+    RETURN_IF_ERROR(x.expand_dims(x.rank(), unit));
+    x = unit;
+    axes = Dims{x.rank() - 1};
+  } else {
+    RETURN_IF_ERROR(reduction_axes(block, axes));
+  }
   const Dims kept = reduced_shape(x.shape(), axes, true);
   NDArray m, d, s;
   RETURN_IF_ERROR(step_array(block, dt, kept, m));
@@ -69,6 +83,10 @@ CUSTOM_OP_IMPL(reduce_logsumexp, -1, 1, false, 0, 0) {
 DECLARE_SHAPE_FN(reduce_logsumexp) {
   using namespace libops;
   const NDArray* x = INPUT_VARIABLE(0);
+  if (ops::reduces_no_axis(block)) {
+    shapes.push_back(TensorShape{float_result_type(x->dtype()), x->shape(), 'c'});
+    return Status::ok();
+  }
   Dims axes;
   RETURN_IF_ERROR(ops::reduction_axes(block, axes));
   shapes.push_back(TensorShape{float_result_type(x->dtype()), reduced_shape(x->shape(), axes, B_ARG(0)), 'c'});
@@ -83,6 +101,8 @@ DECLARE_TYPES(reduce_logsumexp) {
 DECLARE_ARGS(reduce_logsumexp) {
   args.describe("log(sum(exp(x))) over axes, computed without overflow.");
   libops::ops::reduction_args(args, "the reduction, in x's float dtype");
+  args.b_arg("noop_with_empty_axes", false,
+             "an empty axes input reduces no axis (ONNX's noop_with_empty_axes): z is x, in its float dtype");
 }
 
 DECLARE_SYN(logsumexp, reduce_logsumexp)

@@ -145,7 +145,8 @@ TEST(Reductions, NoopWithEmptyAxes) {
            {"reduce_norm2", {1.5, 2, 3, inf}},
            {"reduce_sqnorm", {2.25, 4, 9, inf}},
            {"reduce_norm_max", {1.5, 2, 3, 1e30}},
-           {"reduce_max", {-1.5, 2, -3, 1e30}}}) {
+           {"reduce_max", {-1.5, 2, -3, 1e30}},
+           {"reduce_logsumexp", {-1.5, 2, -3, 1e30}}}) {
     SCOPED_TRACE(op);
     Context ctx;
     ASSERT_OK(run_op(op, {.in = {&neg, &none}, .b = {false, true}}, ctx));
