@@ -3,6 +3,7 @@
 #include "libops/c_graph.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <string>
@@ -112,7 +113,7 @@ TEST(GraphCApi, LoadDescribeRun) {
   const char* table = nullptr;
   ASSERT_EQ(ops_graph_session_profile_table(s, &table), OPS_OK);
   EXPECT_NE(std::string(table).find("matmul"), std::string::npos) << table;
-  const std::string trace = ::testing::TempDir() + "c_graph_trace.json";
+  const std::string trace = ::testing::TempDir() + std::to_string(getpid()) + "_c_graph_trace.json";
   ASSERT_EQ(ops_graph_session_write_trace(s, trace.c_str()), OPS_OK);
   std::remove(trace.c_str());
 

@@ -3,6 +3,7 @@
 #include "graph/executor.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -644,7 +645,7 @@ TEST(GraphExecutor, ProfilesNodesAndWritesAChromeTrace) {
   for (size_t at = trace.find("\"ph\":\"X\""); at != std::string::npos; at = trace.find("\"ph\":\"X\"", at + 1))
     ++events;
   EXPECT_EQ(events, static_cast<size_t>(calls));
-  const std::string path = ::testing::TempDir() + "graph_trace_test.json";
+  const std::string path = ::testing::TempDir() + std::to_string(getpid()) + "_graph_trace_test.json";
   ASSERT_OK(p.write_chrome_trace(path));
   std::remove(path.c_str());
 

@@ -1,8 +1,10 @@
 // Loader tests: hand-built graphs through Graph::load_*, including every
 // kind of bad input the loader must refuse with a clear message.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <string>
 #include <random>
 
 #include "graph/executor.h"
@@ -99,7 +101,7 @@ TEST(GraphLoader, BorrowedBufferIsUsedInPlaceOnlyWhenAligned) {
 
 TEST(GraphLoader, LoadsFromAFile) {
   std::vector<uint8_t> bytes = add_graph();
-  const std::string path = ::testing::TempDir() + "graph_loader_test.lops";
+  const std::string path = ::testing::TempDir() + std::to_string(getpid()) + "_graph_loader_test.lops";
   FILE* f = std::fopen(path.c_str(), "wb");
   ASSERT_NE(f, nullptr);
   ASSERT_EQ(std::fwrite(bytes.data(), 1, bytes.size(), f), bytes.size());

@@ -7,6 +7,7 @@
 #include "graph/npy.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <bit>
 #include <cstdio>
@@ -151,7 +152,7 @@ TEST(NpyRoundTrip, EveryDtypeAndShape) {
 TEST(NpyRoundTrip, TypedValuesThroughAFile) {
   const std::vector<double> values = {1.5, -2.25, 0.0, 1e300, -0.125, 3.0};
   const NpyArray in = make_array(OPS_DTYPE_FLOAT64, {3, 2}, to_bytes(values));
-  const std::string path = ::testing::TempDir() + "npy_test_roundtrip.npy";
+  const std::string path = ::testing::TempDir() + std::to_string(getpid()) + "_npy_test_roundtrip.npy";
   std::string error;
   ASSERT_TRUE(npy_write_file(path, in, error)) << error;
   NpyArray out;
@@ -493,7 +494,7 @@ TEST(NpyMalformed, FileErrors) {
   EXPECT_FALSE(error.empty());
 
   // A truncated file reports the same error as a truncated buffer.
-  const std::string path = ::testing::TempDir() + "npy_test_truncated.npy";
+  const std::string path = ::testing::TempDir() + std::to_string(getpid()) + "_npy_test_truncated.npy";
   const std::vector<uint8_t> bytes = make_npy(header("<f4", "(2, 3)"), 20);
   std::FILE* f = std::fopen(path.c_str(), "wb");
   ASSERT_NE(f, nullptr);
