@@ -695,19 +695,24 @@ class LayoutRewrite {
     for (size_t i = 0; i < n0; ++i) {
       int64_t channels = 0;
       bool needs_back = true;
-      if (!sinks(i, channels, needs_back)) continue;
+      double pad = 0;
+      if (!sinks(i, channels, needs_back, pad)) continue;
       for (int32_t& s : body_.nodes[i].inputs)
         if (const Node* p = back_producer(s)) s = p->inputs[0];
+      // (Channels in whole blocks leave no padding lanes to track.)
+      if (pad != 0 && target_.blocked && channels % target_.lanes != 0)
+        pad_lanes_[body_.nodes[i].first_output] = pad;
       if (needs_back) RETURN_IF_ERROR(convert_back(i, channels));
     }
 
-    // 3. A conversion of a conversion back is the value itself (NCHWc:
-    // its zero lanes were zeros already).
+    // 3. A conversion of a conversion back is the value itself (NCHWc: where
+    // its padding lanes are zeros, as block_channels would make them; an
+    // element-wise chain may leave other values there, Note [Padding lanes]).
     for (size_t p = 0; p < body_.nodes.size(); ++p) {
       const Node& n = body_.nodes[p];
       if (n.op != to_op_ || !(target_.blocked ? n.args.i[0] == target_.lanes : has_perm(n, kToNhwc))) continue;
       if (const Node* src = back_producer(n.inputs[0]))
-        replace_reads(n.first_output, src->inputs[0], body_.nodes.size());
+        if (pad_lanes(src->inputs[0]) == 0) replace_reads(n.first_output, src->inputs[0], body_.nodes.size());
     }
 
     // 4. Conversions nothing reads are dropped.
@@ -756,39 +761,81 @@ class LayoutRewrite {
     return a != nullptr && a->length() == 1 && a->rank() <= 1;
   }
 
-  // Whether input k of element-wise node n is a one-element constant with
-  // which n still gives 0 for 0 (NCHWc's zero lanes): a finite factor, a
-  // finite non-zero divisor, a 0 added or subtracted.
-  bool zero_keeping_scalar(const Node& n, size_t k) const {
-    if (!is_scalar_constant(n.inputs[k])) return false;
-    const double v = constant_of(body_, n.inputs[k])->get_double(0);
-    if (is_op(n, "multiply")) return std::isfinite(v);
-    if (is_op(n, "divide")) return k == 1 && std::isfinite(v) && v != 0;
-    if (is_op(n, "add") || is_op(n, "subtract")) return v == 0;
-    return false;
+  // Note [Padding lanes]
+  // An NCHWc value of C channels holds ceil(C / lanes) blocks; the lanes past
+  // C are padding. Convolutions and block_channels leave zeros there, and a
+  // window op reads them (times zero weights), so they must hold 0 where a
+  // value meets one. An element-wise chain in between may hold something
+  // else for a while: GELU's 1 + erf(x / sqrt 2) holds 1 where x holds 0,
+  // and x * 0.5 * (1 + erf(..)) is 0 again. So each NCHWc value made here
+  // carries its padding lanes' value, the node's function of its inputs'
+  // (scalar constants as they are), and a conversion pair cancels (step 3)
+  // only over a value whose padding lanes hold 0. An op whose value at the
+  // padding is not worked out here does not sink unless its inputs' padding
+  // is 0 and it keeps zeros (keeps_zeros).
+  double pad_lanes(int32_t slot) const {
+    const auto it = pad_lanes_.find(slot);
+    return it == pad_lanes_.end() ? 0.0 : it->second;
+  }
+
+  // Element-wise node n at its padding lanes, given its inputs' values there
+  // (Note [Padding lanes]); false where this does not know the op's value.
+  static bool value_at_padding(const Node& n, const std::vector<double>& v, double& out) {
+    const bool zeros = std::all_of(v.begin(), v.end(), [](double x) { return x == 0; });
+    if (v.size() == 2) {
+      if (is_op(n, "add")) out = v[0] + v[1];
+      else if (is_op(n, "subtract")) out = v[0] - v[1];
+      else if (is_op(n, "multiply")) out = v[0] * v[1];
+      else if (is_op(n, "divide")) out = v[0] / v[1];
+      else if (is_op(n, "maximum")) out = std::isnan(v[0]) || std::isnan(v[1]) ? NAN : std::max(v[0], v[1]);
+      else if (is_op(n, "minimum")) out = std::isnan(v[0]) || std::isnan(v[1]) ? NAN : std::min(v[0], v[1]);
+      else return false;
+      return true;
+    }
+    if (v.size() != 1) return false;
+    const double x = v[0];
+    if (is_op(n, "erf")) out = std::erf(x);
+    else if (is_op(n, "tanh")) out = std::tanh(x);
+    else if (is_op(n, "exp")) out = std::exp(x);
+    else if (is_op(n, "neg")) out = -x;
+    else if (is_op(n, "abs")) out = std::fabs(x);
+    else if (is_op(n, "square")) out = x * x;
+    else if (is_op(n, "sqrt")) out = std::sqrt(x);
+    else if (is_op(n, "sigmoid")) out = 1 / (1 + std::exp(-x));
+    else if (is_op(n, "relu")) out = std::isnan(x) ? x : std::max(x, 0.0);
+    else if (zeros && keeps_zeros(n)) out = 0;
+    else return false;
+    return true;
   }
 
   // Whether node i can read its inputs' NHWC / NCHWc sources instead of
   // their conversions back (adjusting its args); needs_back: its output is
   // then in that layout and needs a conversion back (NHWC: a global pool's
   // [N, C] does not), of `channels` channels (NCHWc).
-  bool sinks(size_t i, int64_t& channels, bool& needs_back) {
+  bool sinks(size_t i, int64_t& channels, bool& needs_back, double& pad) {
     Node& n = body_.nodes[i];
     if (target_.blocked) {
-      // NCHWc values only, all of the same channels (a broadcast across
-      // channels would meet the lanes), and zeros kept.
+      // NCHWc values and scalar constants only, the values all of the same
+      // channels (a broadcast across channels would meet the lanes), the
+      // result's padding lanes known (Note [Padding lanes]).
       if (elementwise(n)) {
-        const bool scaled = is_op(n, "divide") && n.inputs.size() == 2 && zero_keeping_scalar(n, 1);
-        if (!keeps_zeros(n) && !scaled) return false;
-        for (size_t k = 0; k < n.inputs.size(); ++k) {
-          const int64_t c = back_channels(n.inputs[k]);
-          if (c == 0 && zero_keeping_scalar(n, k)) continue;
+        std::vector<double> at_padding;
+        for (int32_t s : n.inputs) {
+          const int64_t c = back_channels(s);
+          if (c == 0 && is_scalar_constant(s)) {
+            at_padding.push_back(constant_of(body_, s)->get_double(0));
+            continue;
+          }
           if (c == 0 || (channels != 0 && c != channels)) return false;
           channels = c;
+          at_padding.push_back(pad_lanes(back_producer(s)->inputs[0]));
         }
-        return channels != 0;
+        return channels != 0 && value_at_padding(n, at_padding, pad);
       }
       if (n.inputs.empty() || back_producer(n.inputs[0]) == nullptr) return false;
+      // Concatenated whole blocks have no padding; a global pool of the
+      // padding would keep its value there: zeros only.
+      if (pad_lanes(back_producer(n.inputs[0])->inputs[0]) != 0) return false;
       if (is_op(n, "concat") && n.args.i.size() == 1 && (n.args.i[0] == 1 || n.args.i[0] == -3)) {
         for (int32_t s : n.inputs) {  // whole blocks only: axis 1 then concatenates the channels
           const int64_t c = back_channels(s);
@@ -929,6 +976,7 @@ class LayoutRewrite {
 
   Body& body_;
   TargetLayout target_;
+  std::unordered_map<int32_t, double> pad_lanes_;  // NCHWc values' padding, where not 0 (Note [Padding lanes])
   DeclarableOp* to_op_;
   DeclarableOp* back_op_;
   uint32_t next_id_ = 0;

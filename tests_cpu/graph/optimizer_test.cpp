@@ -661,6 +661,45 @@ TEST(GraphRewrites, RunsADecomposedGeluBetweenConvolutionsChannelsLast) {
   EXPECT_EQ(count_ops(*rewritten, "gelu"), 1);
 }
 
+// The same with channel-blocked convolutions (Note [Padding lanes]): 1 +
+// erf(x / sqrt 2) holds 1 in the padding lanes, the product with x * 0.5
+// holds 0 again, so the chain runs between the convolutions with no
+// conversion and fuses into gelu. A chain that leaves 1 there (h + 1) keeps
+// its conversion pair before the next convolution, and gives the same
+// values.
+TEST(GraphRewrites, RunsADecomposedGeluBetweenConvolutionsChannelBlocked) {
+  for (bool gelu_chain : {true, false}) {
+    SCOPED_TRACE(gelu_chain ? "gelu" : "h + 1");
+    GraphBuilder g;
+    auto& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, 4, 6, 6});
+    auto scalar = [&](const char* name, double v) { return m.constant(name, make(DataType::kFloat32, {}, {v})); };
+    NodeArgs a;
+    a.i = {3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 1};
+    Ref w1 = m.constant("w1", make(DataType::kFloat32, {20, 4, 3, 3}, ramp(720, 0.3, 0.1)));
+    Ref w2 = m.constant("w2", make(DataType::kFloat32, {4, 20, 3, 3}, ramp(720, 0.3, 0.7)));
+    Ref h = m.op("conv2d", {x, w1}, a, "conv1");
+    Ref between;
+    if (gelu_chain) {
+      Ref e = m.op("erf", {m.op("divide", {h, scalar("sqrt2", std::sqrt(2.0))}, {}, "div")}, {}, "erf");
+      between = m.op("multiply", {m.op("multiply", {h, scalar("half", 0.5)}, {}, "half"),
+                                  m.op("add", {e, scalar("one", 1.0)}, {}, "one_plus")}, {}, "gelu");
+    } else {
+      between = m.op("add", {h, scalar("one", 1.0)}, {}, "plus_one");
+    }
+    m.output("y", m.op("conv2d", {between, w2}, a, "conv2"));
+    NDArray xv = make(DataType::kFloat32, {1, 4, 6, 6}, ramp(144, 1.0, 0.0));
+    auto rewritten = expect_same_outputs(g.finish(), xv, 1e-5, GraphLayout::kNchwc);
+    ASSERT_TRUE(rewritten);
+    // 20 channels: 2 blocks of 16 (or 3 of 8), padding lanes in the last.
+    EXPECT_EQ(count_ops(*rewritten, "block_channels"), gelu_chain ? 0 : 1);
+    EXPECT_EQ(count_ops(*rewritten, "unblock_channels"), gelu_chain ? 1 : 2);
+    if (gelu_chain) {
+      EXPECT_EQ(count_ops(*rewritten, "gelu"), 1);
+    }
+  }
+}
+
 // GELU's tanh form as GPT-2's exports write it, x^3 three ways (`cube`: 0
 // pow, 1 x * (x * x), 2 (x * x) * x), 0.5 * x first or last. `other`
 // puts another value where one x belongs (0 nowhere, 1 the cube's base or
