@@ -249,7 +249,16 @@ def free_port():
 @pytest.fixture(scope="module")
 def served(cluster, model):
     port = free_port()
-    serve.start(http_options={"host": "127.0.0.1", "port": port})
+    # Serve gives its HTTP proxy 60 s to start, a limit of its own that a
+    # machine busy with other test suites can pass: one more try then.
+    for attempt in range(2):
+        try:
+            serve.start(http_options={"host": "127.0.0.1", "port": port})
+            break
+        except ray.exceptions.RayError:
+            if attempt == 1:
+                raise
+            serve.shutdown()
     handle = serve.run(libops_ray.deployment(model, threads=1, max_batch_size=8, batch_wait_timeout_s=0.01),
                        name="cnn", route_prefix="/cnn")
     yield handle, port
