@@ -636,26 +636,37 @@ TEST(GraphRewrites, LeavesDecompositionsWhoseConstantsWidenTheDtype) {
   EXPECT_EQ(load_and_run(bytes, true, x).out.dtype(), DataType::kFloat64);
 }
 
-// A GELU written out (x * 0.5 * (1 + erf(x / sqrt 2))) between two NCHW
-// convolutions: the layout rewrite sees its pieces (it runs before the
-// GELU fusion, which waits for the planned dtypes) and moves NHWC through
-// all of them, erf included: one conversion in, one out.
-TEST(GraphRewrites, RunsADecomposedGeluBetweenConvolutionsChannelsLast) {
+// conv2d (4 -> `mid` channels) -> a GELU written out (x * 0.5 * (1 + erf(x
+// / sqrt 2))), or h + 1 -> conv2d (`mid` -> 4), NCHW, on x[1, 4, 6, 6].
+std::vector<uint8_t> chain_between_convolutions(int64_t mid, bool gelu_chain) {
   GraphBuilder g;
   auto& m = g.main();
   Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, 4, 6, 6});
   auto scalar = [&](const char* name, double v) { return m.constant(name, make(DataType::kFloat32, {}, {v})); };
   NodeArgs a;
   a.i = {3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 1};
-  Ref w1 = m.constant("w1", make(DataType::kFloat32, {4, 4, 3, 3}, ramp(144, 0.3, 0.1)));
-  Ref w2 = m.constant("w2", make(DataType::kFloat32, {4, 4, 3, 3}, ramp(144, 0.3, 0.7)));
+  const int64_t n = mid * 4 * 9;
+  Ref w1 = m.constant("w1", make(DataType::kFloat32, {mid, 4, 3, 3}, ramp(n, 0.3, 0.1)));
+  Ref w2 = m.constant("w2", make(DataType::kFloat32, {4, mid, 3, 3}, ramp(n, 0.3, 0.7)));
   Ref h = m.op("conv2d", {x, w1}, a, "conv1");
-  Ref e = m.op("erf", {m.op("divide", {h, scalar("sqrt2", std::sqrt(2.0))}, {}, "div")}, {}, "erf");
-  Ref gelu = m.op("multiply", {m.op("multiply", {h, scalar("half", 0.5)}, {}, "half"),
-                               m.op("add", {e, scalar("one", 1.0)}, {}, "one_plus")}, {}, "gelu");
-  m.output("y", m.op("conv2d", {gelu, w2}, a, "conv2"));
+  Ref between;
+  if (gelu_chain) {
+    Ref e = m.op("erf", {m.op("divide", {h, scalar("sqrt2", std::sqrt(2.0))}, {}, "div")}, {}, "erf");
+    between = m.op("multiply", {m.op("multiply", {h, scalar("half", 0.5)}, {}, "half"),
+                                m.op("add", {e, scalar("one", 1.0)}, {}, "one_plus")}, {}, "gelu");
+  } else {
+    between = m.op("add", {h, scalar("one", 1.0)}, {}, "plus_one");
+  }
+  m.output("y", m.op("conv2d", {between, w2}, a, "conv2"));
+  return g.finish();
+}
+
+// The GELU between two NCHW convolutions: the layout rewrite sees its pieces
+// (it runs before the GELU fusion, which waits for the planned dtypes) and
+// moves NHWC through all of them, erf included: one conversion in, one out.
+TEST(GraphRewrites, RunsADecomposedGeluBetweenConvolutionsChannelsLast) {
   NDArray xv = make(DataType::kFloat32, {1, 4, 6, 6}, ramp(144, 1.0, 0.0));
-  auto rewritten = expect_same_outputs(g.finish(), xv, 1e-5, GraphLayout::kNhwc);
+  auto rewritten = expect_same_outputs(chain_between_convolutions(4, true), xv, 1e-5, GraphLayout::kNhwc);
   ASSERT_TRUE(rewritten);
   EXPECT_EQ(count_ops(*rewritten, "permute"), 2);
   EXPECT_EQ(count_ops(*rewritten, "gelu"), 1);
@@ -668,30 +679,12 @@ TEST(GraphRewrites, RunsADecomposedGeluBetweenConvolutionsChannelsLast) {
 // its conversion pair before the next convolution, and gives the same
 // values.
 TEST(GraphRewrites, RunsADecomposedGeluBetweenConvolutionsChannelBlocked) {
+  NDArray xv = make(DataType::kFloat32, {1, 4, 6, 6}, ramp(144, 1.0, 0.0));
   for (bool gelu_chain : {true, false}) {
     SCOPED_TRACE(gelu_chain ? "gelu" : "h + 1");
-    GraphBuilder g;
-    auto& m = g.main();
-    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, 4, 6, 6});
-    auto scalar = [&](const char* name, double v) { return m.constant(name, make(DataType::kFloat32, {}, {v})); };
-    NodeArgs a;
-    a.i = {3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 1};
-    Ref w1 = m.constant("w1", make(DataType::kFloat32, {20, 4, 3, 3}, ramp(720, 0.3, 0.1)));
-    Ref w2 = m.constant("w2", make(DataType::kFloat32, {4, 20, 3, 3}, ramp(720, 0.3, 0.7)));
-    Ref h = m.op("conv2d", {x, w1}, a, "conv1");
-    Ref between;
-    if (gelu_chain) {
-      Ref e = m.op("erf", {m.op("divide", {h, scalar("sqrt2", std::sqrt(2.0))}, {}, "div")}, {}, "erf");
-      between = m.op("multiply", {m.op("multiply", {h, scalar("half", 0.5)}, {}, "half"),
-                                  m.op("add", {e, scalar("one", 1.0)}, {}, "one_plus")}, {}, "gelu");
-    } else {
-      between = m.op("add", {h, scalar("one", 1.0)}, {}, "plus_one");
-    }
-    m.output("y", m.op("conv2d", {between, w2}, a, "conv2"));
-    NDArray xv = make(DataType::kFloat32, {1, 4, 6, 6}, ramp(144, 1.0, 0.0));
-    auto rewritten = expect_same_outputs(g.finish(), xv, 1e-5, GraphLayout::kNchwc);
-    ASSERT_TRUE(rewritten);
     // 20 channels: 2 blocks of 16 (or 3 of 8), padding lanes in the last.
+    auto rewritten = expect_same_outputs(chain_between_convolutions(20, gelu_chain), xv, 1e-5, GraphLayout::kNchwc);
+    ASSERT_TRUE(rewritten);
     EXPECT_EQ(count_ops(*rewritten, "block_channels"), gelu_chain ? 0 : 1);
     EXPECT_EQ(count_ops(*rewritten, "unblock_channels"), gelu_chain ? 1 : 2);
     if (gelu_chain) {
