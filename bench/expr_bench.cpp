@@ -7,11 +7,15 @@
 //   * tanh alone (one pass with the legacy op's 16-lane kernel): the floor
 //     for any pass that computes a tanh per element;
 //   * the clip op with scalar bounds (one expression on the CPU);
+//   * a reduction with a prologue, the row sums of (x * 2 + 1)^2 over
+//     [4096, 4096]: one expression (Note [Reductions]) against the ops one
+//     by one (multiply, add, square, reduce_sum: four passes);
 //   * a STREAM-style copy of the same 64 MiB: the bandwidth a one-read,
 //     one-write pass can reach.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "bench_util.h"
 #include "libops/expr/expr.h"
@@ -89,6 +93,54 @@ void BM_ClipOp(benchmark::State& state) {
   run_op(state, "clip", {&x}, {&z}, {-0.5, 0.5}, kOnePass);
 }
 
+// Row sums of (x * 2 + 1)^2 as one expression: reads x once.
+void BM_RowSumExpression(benchmark::State& state) {
+  set_num_threads(static_cast<int>(state.range(0)));
+  NDArray x = libops::bench::wave({4096, 4096}, 0.f), z = libops::bench::wave({4096}, 1.f);
+  using namespace libops::expr;
+  for (auto _ : state) {
+    auto e = in<float>(x) * 2.f + 1.f;
+    const Status st = (out(z) = sum(e * e, {1})).run();
+    if (!st.is_ok()) {
+      state.SkipWithError(st.message().c_str());
+      break;
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * kN * int64_t{sizeof(float)});  // one read
+  set_num_threads(0);
+}
+
+// The same as ops one by one: three element-wise passes and a reduction.
+void BM_RowSumOps(benchmark::State& state) {
+  set_num_threads(static_cast<int>(state.range(0)));
+  NDArray x = libops::bench::wave({4096, 4096}, 0.f), t = libops::bench::wave({4096, 4096}, 1.f);
+  NDArray z = libops::bench::wave({4096}, 1.f);
+  NDArray two, one;
+  if (!NDArray::scalar(DataType::kFloat32, 2.0, two).is_ok() || !NDArray::scalar(DataType::kFloat32, 1.0, one).is_ok())
+    std::abort();
+  auto call = [](const char* name, std::initializer_list<NDArray*> in, NDArray* out, std::vector<int64_t> i = {}) {
+    Context ctx;
+    for (NDArray* a : in) ctx.add_input(a);
+    ctx.add_output(out);
+    ctx.set_i_args(i.data(), static_cast<int>(i.size()));
+    return OpRegistry::instance().find(name)->execute(ctx);
+  };
+  for (auto _ : state) {
+    Status st = call("multiply", {&x, &two}, &t);
+    if (st.is_ok()) st = call("add", {&t, &one}, &t);
+    if (st.is_ok()) st = call("square", {&t}, &t);
+    if (st.is_ok()) st = call("reduce_sum", {&t}, &z, {1});
+    if (!st.is_ok()) {
+      state.SkipWithError(st.message().c_str());
+      break;
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * kN * int64_t{sizeof(float)});
+  set_num_threads(0);
+}
+
 }  // namespace
 
 BENCHMARK(BM_StreamCopy)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -96,5 +148,7 @@ BENCHMARK(BM_ChainExpression)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Us
 BENCHMARK(BM_ChainOps)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TanhOp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ClipOp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_RowSumExpression)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_RowSumOps)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK_MAIN();

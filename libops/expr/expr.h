@@ -42,12 +42,16 @@
 //   (tests_cpu/expr/expr_test.cpp); a chain may differ from separate calls
 //   only where those round an intermediate to a narrower dtype.
 //
-// Not yet: reductions as roots, CUDA evaluation (run() on a device is an
-// error naming the expression), and the graph optimizer's use of it.
+// - Reductions as roots: sum, mean, amax, amin over axes of an element-wise
+//   expression, in the same pass (Note [Reductions]).
+//
+// Not yet: CUDA evaluation (run() on a device is an error naming the
+// expression), and the graph optimizer's use of it.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -399,6 +403,62 @@ Status compute_type_for(const E& e, const NDArray* const* leaves, ComputeType& c
   return Status::ok();
 }
 
+// The leaves of one run of the N-d iterator (operands 1..L, pointers p and
+// byte strides s), kConvertBlock elements at a time, as arrays of the
+// compute type: a contiguous leaf in the compute type is read where it
+// lies, a leaf broadcast along the run (stride 0) from a chunk filled once
+// per run, any other leaf converted (or gathered) into its chunk.
+template <typename C, int L>
+class LeafChunks {
+ public:
+  LeafChunks(const bool* direct, const LoadFn<C>* load, char* const* p, const int64_t* s)
+      : direct_(direct), load_(load), p_(p), s_(s) {
+    for (int k = 0; k < L; ++k) {
+      if (direct[k] && s[k + 1] == int64_t(sizeof(C))) {
+        kind_[k] = Leaf::kInPlace;
+      } else if (s[k + 1] == 0) {
+        kind_[k] = Leaf::kRepeated;
+        C v;
+        if (direct[k]) v = *reinterpret_cast<const C*>(p[k + 1]);
+        else load[k](p[k + 1], 0, 1, &v);
+        for (int64_t j = 0; j < kConvertBlock; ++j) blocks_[k][j] = v;
+      } else {
+        kind_[k] = Leaf::kLoaded;
+      }
+    }
+  }
+
+  // The leaves' elements [i, i + m) of the run, m <= kConvertBlock.
+  const C* const* at(int64_t i, int64_t m) {
+    for (int k = 0; k < L; ++k) {
+      const char* src = p_[k + 1] + i * s_[k + 1];
+      if (kind_[k] == Leaf::kInPlace) {
+        lp_[k] = reinterpret_cast<const C*>(src);
+        continue;
+      }
+      if (kind_[k] == Leaf::kLoaded) {
+        if (direct_[k]) {
+          for (int64_t j = 0; j < m; ++j) blocks_[k][j] = *reinterpret_cast<const C*>(src + j * s_[k + 1]);
+        } else {
+          load_[k](src, s_[k + 1], m, blocks_[k]);
+        }
+      }
+      lp_[k] = blocks_[k];
+    }
+    return lp_;
+  }
+
+ private:
+  enum class Leaf : unsigned char { kInPlace, kRepeated, kLoaded };
+  const bool* direct_;
+  const LoadFn<C>* load_;
+  char* const* p_;
+  const int64_t* s_;
+  Leaf kind_[L > 0 ? L : 1];
+  C blocks_[L > 0 ? L : 1][kConvertBlock];
+  const C* lp_[L > 0 ? L : 1];
+};
+
 // Runs root over out's elements in compute type C (Note [Expressions]).
 template <typename C, Expression E>
 void evaluate(const E& root, NDArray& out, const NDArray* const* leaves) {
@@ -433,47 +493,13 @@ void evaluate(const E& root, NDArray& out, const NDArray* const* leaves) {
                                   [&](int64_t i) { return static_cast<R>(r.template at<C>(lp, i)); });
       return;
     }
-    // Otherwise in chunks of kConvertBlock: a contiguous leaf in the compute
-    // type is read where it lies, a leaf broadcast along the run (stride 0)
-    // from a chunk filled once per run, any other leaf converted (or
-    // gathered) into its chunk; the results are written straight into a
-    // contiguous output, else stored through a chunk.
-    C blocks[L > 0 ? L : 1][kConvertBlock];
-    enum class Leaf : unsigned char { kInPlace, kRepeated, kLoaded };
-    Leaf kind[L > 0 ? L : 1];
-    for (int k = 0; k < L; ++k) {
-      if (leaf_direct[k] && s[k + 1] == int64_t(sizeof(C))) {
-        kind[k] = Leaf::kInPlace;
-      } else if (s[k + 1] == 0) {
-        kind[k] = Leaf::kRepeated;
-        C v;
-        if (leaf_direct[k]) v = *reinterpret_cast<const C*>(p[k + 1]);
-        else load[k](p[k + 1], 0, 1, &v);
-        for (int64_t j = 0; j < kConvertBlock; ++j) blocks[k][j] = v;
-      } else {
-        kind[k] = Leaf::kLoaded;
-      }
-    }
+    // Otherwise in chunks of kConvertBlock (LeafChunks).
+    LeafChunks<C, L> chunks(leaf_direct, load, p, s);
     const bool out_in_place = out_direct && s[0] == int64_t(sizeof(R));
     R zb[kConvertBlock];
     for (int64_t i = 0; i < n; i += kConvertBlock) {
       const int64_t m = std::min(kConvertBlock, n - i);
-      const C* lp[L > 0 ? L : 1];
-      for (int k = 0; k < L; ++k) {
-        const char* src = p[k + 1] + i * s[k + 1];
-        if (kind[k] == Leaf::kInPlace) {
-          lp[k] = reinterpret_cast<const C*>(src);
-          continue;
-        }
-        if (kind[k] == Leaf::kLoaded) {
-          if (leaf_direct[k]) {
-            for (int64_t j = 0; j < m; ++j) blocks[k][j] = *reinterpret_cast<const C*>(src + j * s[k + 1]);
-          } else {
-            load[k](src, s[k + 1], m, blocks[k]);
-          }
-        }
-        lp[k] = blocks[k];
-      }
+      const C* const* lp = chunks.at(i, m);
       const E r = root;
       if (out_in_place) {
         libops::detail::write_dense(reinterpret_cast<R*>(p[0]) + i, m, false,
@@ -490,6 +516,154 @@ void evaluate(const E& root, NDArray& out, const NDArray* const* leaves) {
   };
   parallel_for(loop.count(), kElementwiseGrain, [&](int64_t begin, int64_t end) {
     loop.run(begin, end, [&](char* const* p, const int64_t* s, int64_t n) { isa_dispatch<true>([&] { body(p, s, n); }); });
+  });
+}
+
+// Reductions as roots (Note [Reductions]).
+enum class ReduceKind { kSum, kMean, kMax, kMin };
+
+// What a reduction accumulates in: double for floating compute types and
+// every mean (sums of float32 lose no precision to their order), int64 for
+// integer sums, the compute type for max and min.
+template <ReduceKind K, typename C>
+using Accumulator =
+    std::conditional_t<K == ReduceKind::kMax || K == ReduceKind::kMin, C,
+                       std::conditional_t<std::is_floating_point_v<C> || K == ReduceKind::kMean, double, int64_t>>;
+
+template <ReduceKind K, typename A>
+LIBOPS_FORCE_INLINE A reduce_step(A acc, A v) {
+  if constexpr (K == ReduceKind::kMax) {
+    if constexpr (std::is_floating_point_v<A>) return std::isnan(acc) || v > acc || std::isnan(v) ? (std::isnan(acc) ? acc : v) : acc;
+    else return v > acc ? v : acc;
+  } else if constexpr (K == ReduceKind::kMin) {
+    if constexpr (std::is_floating_point_v<A>) return std::isnan(acc) || v < acc || std::isnan(v) ? (std::isnan(acc) ? acc : v) : acc;
+    else return v < acc ? v : acc;
+  } else {
+    return acc + v;
+  }
+}
+
+template <ReduceKind K, typename A>
+A reduce_identity() {
+  if constexpr (K == ReduceKind::kMax) {
+    return std::numeric_limits<A>::has_infinity ? -std::numeric_limits<A>::infinity() : std::numeric_limits<A>::lowest();
+  } else if constexpr (K == ReduceKind::kMin) {
+    return std::numeric_limits<A>::has_infinity ? std::numeric_limits<A>::infinity() : std::numeric_limits<A>::max();
+  } else {
+    return A{0};
+  }
+}
+
+// out[j] = the reduction over `axes` of root's elements, the root broadcast
+// over `shape` (Note [Reductions]).
+template <ReduceKind K, typename C, Expression E>
+void evaluate_reduction(const E& root, const Dims& shape, const Dims& axes, NDArray& out,
+                        const NDArray* const* leaves) {
+  constexpr int L = E::kLeaves;
+  using A = Accumulator<K, C>;
+  const int rank = shape.size();
+  bool reduced[kMaxRank] = {};
+  for (int d : axes) reduced[d] = true;
+  // The output's strides over the iteration's dims: its own for the kept
+  // dims (out has them in order, with or without the reduced ones as
+  // extent 1), 0 for the reduced ones.
+  Dims out_strides = shape;
+  {
+    const bool kept_dims = out.rank() == rank;
+    int o = 0;
+    for (int d = 0; d < rank; ++d) {
+      if (reduced[d]) {
+        out_strides[d] = 0;
+        if (kept_dims) ++o;
+      } else {
+        out_strides[d] = out.strides()[o++];
+      }
+    }
+  }
+  // Kept dims outer, reduced dims inner (each group in its order): the
+  // C-order enumeration then visits each output element's elements as one
+  // contiguous range of `per_output` elements.
+  int order[kMaxRank], n_order = 0;
+  for (int d = 0; d < rank; ++d)
+    if (!reduced[d]) order[n_order++] = d;
+  for (int d = 0; d < rank; ++d)
+    if (reduced[d]) order[n_order++] = d;
+  Dims iter_shape = shape, os = shape;
+  for (int i = 0; i < rank; ++i) {
+    iter_shape[i] = shape[order[i]];
+    os[i] = out_strides[order[i]];
+  }
+  NdLoop<L + 1> loop;
+  loop.init(iter_shape);
+  loop.set_operand(0, out.data(), os, static_cast<int64_t>(out.element_size()));
+  bool leaf_direct[L > 0 ? L : 1] = {};
+  LoadFn<C> load[L > 0 ? L : 1] = {};
+  for (int k = 0; k < L; ++k) {
+    const NDArray& a = *leaves[k];
+    const Dims bs = broadcast_strides(a.shape(), a.strides(), shape);
+    Dims st = bs;
+    for (int i = 0; i < rank; ++i) st[i] = bs[order[i]];
+    loop.set_operand(k + 1, a.data(), st, static_cast<int64_t>(a.element_size()));
+    leaf_direct[k] = a.dtype() == dtype_of_v<C>;
+    if (!leaf_direct[k]) load[k] = load_fn<C>(a.dtype());
+  }
+  loop.coalesce();
+  int64_t per_output = 1;
+  for (int d : axes) per_output *= shape[d];
+  const int64_t n_out = out.length();
+  const bool out_direct = out.dtype() == dtype_of_v<A>;
+  const StoreFn<A> store = out_direct ? nullptr : store_fn<A>(out.dtype());
+  auto finish = [&](char* dst, A acc) {
+    if constexpr (K == ReduceKind::kMean) acc = static_cast<A>(acc / static_cast<A>(per_output));
+    if (out_direct) *reinterpret_cast<A*>(dst) = acc;
+    else store(&acc, dst, 0, 1);
+  };
+  // Each output element whole in one thread's range: threads never share one.
+  const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(per_output, 1));
+  parallel_for(n_out, grain, [&](int64_t begin, int64_t end) {
+    char* current = nullptr;
+    A acc = reduce_identity<K, A>();
+    auto body = [&](char* const* p, const int64_t* s, int64_t n) {
+      LeafChunks<C, L> chunks(leaf_direct, load, p, s);
+      const E r = root;
+      for (int64_t i = 0; i < n; i += kConvertBlock) {
+        const int64_t m = std::min(kConvertBlock, n - i);
+        const C* const* lp = chunks.at(i, m);
+        if (s[0] == 0) {  // the run reduces into one output element
+          char* dst = p[0];
+          if (dst != current) {
+            if (current != nullptr) finish(current, acc);
+            current = dst;
+            acc = reduce_identity<K, A>();
+          }
+          // The chunk's values first (a loop the compiler vectorizes), then
+          // eight independent partial results: one accumulator would wait
+          // on each add's latency.
+          A vals[kConvertBlock];
+          for (int64_t j = 0; j < m; ++j) vals[j] = static_cast<A>(r.template at<C>(lp, j));
+          A lanes[8];
+          for (A& l : lanes) l = reduce_identity<K, A>();
+          int64_t j = 0;
+          for (; j + 8 <= m; j += 8)
+            for (int l = 0; l < 8; ++l) lanes[l] = reduce_step<K, A>(lanes[l], vals[j + l]);
+          for (; j < m; ++j) lanes[0] = reduce_step<K, A>(lanes[0], vals[j]);
+          for (int l = 0; l < 8; ++l) acc = reduce_step<K, A>(acc, lanes[l]);
+          continue;
+        }
+        for (int64_t j = 0; j < m; ++j) {  // no reduced dim left: one element each
+          char* dst = p[0] + (i + j) * s[0];
+          if (dst != current) {
+            if (current != nullptr) finish(current, acc);
+            current = dst;
+            acc = reduce_identity<K, A>();
+          }
+          acc = reduce_step<K, A>(acc, static_cast<A>(r.template at<C>(lp, j)));
+        }
+      }
+    };
+    loop.run(begin * per_output, end * per_output,
+             [&](char* const* p, const int64_t* s, int64_t n) { isa_dispatch<true>([&] { body(p, s, n); }); });
+    if (current != nullptr) finish(current, acc);
   });
 }
 
@@ -570,13 +744,147 @@ class Assignment {
   E e_;
 };
 
+// ---- reductions as roots ----
+
+// Note [Reductions]
+// sum(e, axes), mean(e, axes), amax(e, axes), amin(e, axes): the root of an
+// assignment, (out(z) = sum(in(x) * in(x), {1})).run(), reduces the
+// element-wise expression e over `axes` (none: every axis; negative count
+// from the end) in one pass, with no temporary for e. e's leaves broadcast
+// to one shape (the broadcast of theirs); z has that shape with the axes
+// removed, or kept as extent 1. e computes in its compute type (Note
+// [Compute types]); sums and means accumulate in double (int64 for integer
+// sums), max and min in the compute type, NaN winning; an empty sum is 0,
+// an empty mean NaN, and an empty max or min is an error. Threads take
+// whole output elements, each reduced in the iterator's order, so a result
+// does not depend on the thread count.
+template <detail::ReduceKind K, Expression E>
+struct Reduction {
+  E e;
+  Dims axes;  // as given
+  std::string str() const {
+    static const char* const kNames[] = {"sum", "mean", "amax", "amin"};
+    return std::string(kNames[static_cast<int>(K)]) + "(" + e.str() + ", " + axes.str() + ")";
+  }
+};
+
+template <typename T>
+inline constexpr bool kIsReduction = false;
+template <detail::ReduceKind K, Expression E>
+inline constexpr bool kIsReduction<Reduction<K, E>> = true;
+
+#define LIBOPS_EXPR_REDUCTION(NAME, KIND)                                      \
+  template <Expression E>                                                      \
+  Reduction<detail::ReduceKind::KIND, E> NAME(const E& e, const Dims& axes = {}) { \
+    return {e, axes};                                                          \
+  }
+LIBOPS_EXPR_REDUCTION(sum, kSum)
+LIBOPS_EXPR_REDUCTION(mean, kMean)
+LIBOPS_EXPR_REDUCTION(amax, kMax)
+LIBOPS_EXPR_REDUCTION(amin, kMin)
+#undef LIBOPS_EXPR_REDUCTION
+
+// out(z) = a reduction: nothing runs until run() (Note [Reductions]).
+template <detail::ReduceKind K, Expression E>
+class ReductionAssignment {
+ public:
+  ReductionAssignment(NDArray& out, const Reduction<K, E>& r) : out_(&out), r_(r) {}
+
+  std::string str() const { return std::string(dtype_name(out_->dtype())) + out_->shape().str() + " = " + r_.str(); }
+
+  Status run(Device device = Device::cpu()) const {
+    static_assert(E::kLeaves >= 1, "libops::expr: a reduction reads at least one array (its shape is theirs)");
+    static_assert(E::kLeaves <= kMaxLeaves, "libops::expr: an expression reads at most kMaxLeaves (8) arrays");
+    if (!device.is_cpu())
+      return Status::error(StatusCode::kNotImplemented, "expression %s: runs on the CPU only (asked for %s)",
+                           str().c_str(), device.str().c_str());
+    const NDArray* leaves[E::kLeaves] = {};
+    r_.e.collect(leaves);
+    const std::string what = "expression " + str();
+    Dims shape = leaves[0]->shape();
+    for (int k = 1; k < E::kLeaves; ++k) {
+      Dims both;
+      RETURN_IF_ERROR(broadcast_shapes(what.c_str(), shape, leaves[k]->shape(), both));
+      shape = both;
+    }
+    for (int k = 0; k < E::kLeaves; ++k)
+      if (leaves[k]->length() > 0 && !leaves[k]->has_data())
+        return Status::error(StatusCode::kNullPointer, "%s: input %d has no memory", what.c_str(), k);
+    Dims axes;
+    RETURN_IF_ERROR(normalize_axes(what.c_str(), r_.axes.data(), r_.axes.size(), shape.size(), true, axes));
+    const Dims dropped = reduced_shape(shape, axes, false), kept = reduced_shape(shape, axes, true);
+    if (out_->shape() != dropped && out_->shape() != kept)
+      return Status::error(StatusCode::kShape, "%s: the output is %s; reducing %s over axes %s gives %s (or %s)",
+                           what.c_str(), out_->shape().str().c_str(), shape.str().c_str(), axes.str().c_str(),
+                           dropped.str().c_str(), kept.str().c_str());
+    if (out_->length() > 0 && !out_->has_data())
+      return Status::error(StatusCode::kNullPointer, "%s: the output has no memory", what.c_str());
+    RETURN_IF_ERROR(r_.e.check());
+    ComputeType ct;
+    RETURN_IF_ERROR(detail::compute_type_for(r_.e, leaves, ct));
+    if (out_->length() == 0) return Status::ok();
+    int64_t per_output = 1;
+    for (int d : axes) per_output *= shape[d];
+    if (per_output == 0) {
+      if constexpr (K == detail::ReduceKind::kMax || K == detail::ReduceKind::kMin)
+        return Status::error(StatusCode::kShape, "%s: the %s of no elements (axes %s of %s are empty)", what.c_str(),
+                             K == detail::ReduceKind::kMax ? "maximum" : "minimum", axes.str().c_str(),
+                             shape.str().c_str());
+      NDArray fill;
+      RETURN_IF_ERROR(NDArray::scalar(out_->dtype(), K == detail::ReduceKind::kSum ? 0.0 : std::nan(""), fill));
+      copy_into(fill, *out_);
+      return Status::ok();
+    }
+    // An output that shares memory with an input is written to a temporary.
+    bool overlap = false;
+    for (int k = 0; k < E::kLeaves; ++k) overlap = overlap || out_->may_overlap(*leaves[k]);
+    NDArray tmp;
+    if (overlap) RETURN_IF_ERROR(NDArray::create(out_->dtype(), out_->shape(), 'c', tmp));
+    NDArray& target = overlap ? tmp : *out_;
+    auto evaluate_as = [&](auto tag) -> Status {
+      using C = decltype(tag);
+      if constexpr (std::is_same_v<C, uint64_t>) {
+        return Status::error(StatusCode::kDtype, "%s: uint64 arrays are not supported", what.c_str());
+      } else {
+        detail::evaluate_reduction<K, C>(r_.e, shape, axes, target, leaves);
+        return Status::ok();
+      }
+    };
+    if constexpr (E::kStatic >= 0) {
+      constexpr auto kC = static_cast<ComputeType>(E::kStatic);
+      if (ct != kC)
+        return Status::error(StatusCode::kDtype,
+                             "%s: its typed arrays compute in %s, but the expression needs %s: cast the arrays first",
+                             what.c_str(), compute_type_name(kC), compute_type_name(ct));
+      if constexpr (kC == ComputeType::kF32) RETURN_IF_ERROR(evaluate_as(float{}));
+      else if constexpr (kC == ComputeType::kF64) RETURN_IF_ERROR(evaluate_as(double{}));
+      else if constexpr (kC == ComputeType::kI32) RETURN_IF_ERROR(evaluate_as(int32_t{}));
+      else if constexpr (kC == ComputeType::kI64) RETURN_IF_ERROR(evaluate_as(int64_t{}));
+      else RETURN_IF_ERROR(evaluate_as(uint64_t{}));
+    } else {
+      RETURN_IF_ERROR(dispatch_compute(ct, evaluate_as));
+    }
+    if (overlap) copy_into(tmp, *out_);
+    return Status::ok();
+  }
+
+ private:
+  NDArray* out_;
+  Reduction<K, E> r_;
+};
+
 // The array an expression is assigned to: (out(z) = expression).run().
 class Output {
  public:
   explicit Output(NDArray& z) : z_(&z) {}
   template <typename T>
+    requires(!kIsReduction<T>)
   Assignment<decltype(as_node(std::declval<T>()))> operator=(const T& e) const {
     return Assignment<decltype(as_node(e))>(*z_, as_node(e));
+  }
+  template <detail::ReduceKind K, Expression E>
+  ReductionAssignment<K, E> operator=(const Reduction<K, E>& r) const {
+    return ReductionAssignment<K, E>(*z_, r);
   }
 
  private:
