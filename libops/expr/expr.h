@@ -877,9 +877,11 @@ class ReductionAssignment {
 class Output {
  public:
   explicit Output(NDArray& z) : z_(&z) {}
+  // (A deduced return type: naming as_node's in the signature would
+  // instantiate it for a Reduction before the constraint set it aside.)
   template <typename T>
     requires(!kIsReduction<T>)
-  Assignment<decltype(as_node(std::declval<T>()))> operator=(const T& e) const {
+  auto operator=(const T& e) const {
     return Assignment<decltype(as_node(e))>(*z_, as_node(e));
   }
   template <detail::ReduceKind K, Expression E>
