@@ -519,6 +519,22 @@ void evaluate(const E& root, NDArray& out, const NDArray* const* leaves) {
   });
 }
 
+// f(C{}) for the compute type C: the one typed leaves fix when the program
+// is compiled (kStatic >= 0: one instantiation), else ct's.
+template <int kStatic, typename F>
+Status dispatch_for(ComputeType ct, F&& f) {
+  if constexpr (kStatic >= 0) {
+    constexpr auto kC = static_cast<ComputeType>(kStatic);
+    if constexpr (kC == ComputeType::kF32) return f(float{});
+    else if constexpr (kC == ComputeType::kF64) return f(double{});
+    else if constexpr (kC == ComputeType::kI32) return f(int32_t{});
+    else if constexpr (kC == ComputeType::kI64) return f(int64_t{});
+    else return f(uint64_t{});
+  } else {
+    return dispatch_compute(ct, f);
+  }
+}
+
 // Reductions as roots (Note [Reductions]).
 enum class ReduceKind { kSum, kMean, kMax, kMin };
 
@@ -724,17 +740,7 @@ class Assignment {
         return Status::ok();
       }
     };
-    if constexpr (E::kStatic >= 0) {
-      // One instantiation: the type is known (typed leaves).
-      constexpr auto kC = static_cast<ComputeType>(E::kStatic);
-      if constexpr (kC == ComputeType::kF32) RETURN_IF_ERROR(evaluate_as(float{}));
-      else if constexpr (kC == ComputeType::kF64) RETURN_IF_ERROR(evaluate_as(double{}));
-      else if constexpr (kC == ComputeType::kI32) RETURN_IF_ERROR(evaluate_as(int32_t{}));
-      else if constexpr (kC == ComputeType::kI64) RETURN_IF_ERROR(evaluate_as(int64_t{}));
-      else RETURN_IF_ERROR(evaluate_as(uint64_t{}));
-    } else {
-      RETURN_IF_ERROR(dispatch_compute(ct, evaluate_as));
-    }
+    RETURN_IF_ERROR(detail::dispatch_for<E::kStatic>(ct, evaluate_as));
     if (overlap) copy_into(tmp, *out_);
     return Status::ok();
   }
@@ -856,14 +862,8 @@ class ReductionAssignment {
         return Status::error(StatusCode::kDtype,
                              "%s: its typed arrays compute in %s, but the expression needs %s: cast the arrays first",
                              what.c_str(), compute_type_name(kC), compute_type_name(ct));
-      if constexpr (kC == ComputeType::kF32) RETURN_IF_ERROR(evaluate_as(float{}));
-      else if constexpr (kC == ComputeType::kF64) RETURN_IF_ERROR(evaluate_as(double{}));
-      else if constexpr (kC == ComputeType::kI32) RETURN_IF_ERROR(evaluate_as(int32_t{}));
-      else if constexpr (kC == ComputeType::kI64) RETURN_IF_ERROR(evaluate_as(int64_t{}));
-      else RETURN_IF_ERROR(evaluate_as(uint64_t{}));
-    } else {
-      RETURN_IF_ERROR(dispatch_compute(ct, evaluate_as));
     }
+    RETURN_IF_ERROR(detail::dispatch_for<E::kStatic>(ct, evaluate_as));
     if (overlap) copy_into(tmp, *out_);
     return Status::ok();
   }
