@@ -46,5 +46,7 @@ void run_elementwise_erased(NDArray& z, const NDArray* const* inputs, InnerFn fn
 
 template void run_elementwise_erased<2>(NDArray&, const NDArray* const*, InnerFn, const void*);
 template void run_elementwise_erased<3>(NDArray&, const NDArray* const*, InnerFn, const void*);
+// The fused_elementwise op: z and up to 8 inputs (ops/elementwise/fused_program.h).
+template void run_elementwise_erased<9>(NDArray&, const NDArray* const*, InnerFn, const void*);
 
 }  // namespace libops::detail

@@ -1,0 +1,263 @@
+// The fused_elementwise op (Note [Fused element-wise programs] in
+// libops/ops/elementwise/fused_program.h): programs against the same rows
+// run as separate ops (equal values, bit for bit: the same functors in
+// float32) and against values worked out here in double; broadcasting,
+// strided inputs, one-value inputs, large arrays over the threads, an
+// output that is an input, and every kind of malformed program.
+#include <cmath>
+#include <cstring>
+
+#include "libops/legacy/ops/binary_ops.h"
+#include "libops/legacy/ops/transform_bool_ops.h"
+#include "libops/legacy/ops/transform_same_ops.h"
+#include "libops/legacy/ops/transform_strict_ops.h"
+#include "libops/ops/elementwise/fused_program.h"
+#include "op_test_util.h"
+
+using namespace libops;
+using namespace libops::test;
+using libops::ops::FusedProgram;
+using libops::ops::FusedStep;
+using libops::ops::kFusedLiteral;
+using libops::ops::kFusedNone;
+
+namespace {
+
+using legacy::BinaryOp;
+using legacy::TransformSameOp;
+using legacy::TransformStrictOp;
+
+FusedStep unary(TransformStrictOp op, int x) {
+  FusedStep s;
+  s.group = OPS_TRANSFORM_STRICT;
+  s.num = static_cast<int>(op);
+  s.x = x;
+  return s;
+}
+FusedStep binary(BinaryOp op, int x, int y, double literal = 0) {
+  FusedStep s;
+  s.group = OPS_PAIRWISE;
+  s.num = static_cast<int>(op);
+  s.x = x;
+  s.y = y;
+  s.literal = literal;
+  return s;
+}
+
+OpCall program_call(const FusedProgram& p, std::vector<NDArray*> in, std::vector<NDArray*> out = {}) {
+  OpCall c;
+  c.in = std::move(in);
+  c.out = std::move(out);
+  p.encode(c.i, c.t);
+  return c;
+}
+
+// Equal float32 values: the same number with the same sign, or both NaN.
+::testing::AssertionResult same_values(const NDArray& got, const NDArray& want) {
+  if (got.shape() != want.shape())
+    return ::testing::AssertionFailure() << "shape " << got.shape().str() << ", want " << want.shape().str();
+  for (int64_t i = 0; i < want.length(); ++i) {
+    const double g = got.get_double(i), w = want.get_double(i);
+    const bool same = std::isnan(w) ? std::isnan(g) : g == w && std::signbit(g) == std::signbit(w);
+    if (!same) return ::testing::AssertionFailure() << "element " << i << ": " << g << ", want " << w;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// z = op(x[, y]) by the op of that name, for the step-by-step reference.
+NDArray run1(const char* name, std::vector<NDArray*> in, std::vector<double> t = {}) {
+  Context ctx;
+  Status s = run_op(name, {.in = std::move(in), .t = std::move(t)}, ctx);
+  EXPECT_TRUE(s.is_ok()) << name << ": " << s.message();
+  return s.is_ok() ? *ctx.output(0) : NDArray();
+}
+
+std::vector<double> wave(int64_t n, double scale) {
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = scale * std::sin(0.37 * static_cast<double>(i) + 0.2);
+  return v;
+}
+
+// HardSwish as exporters write it, x * clip(x + 3, 0, 6) / 6, then SiLU of
+// that: h * sigmoid(h). x0 = x, x1 = 6 (a one-value input).
+FusedProgram hard_swish_silu() {
+  FusedProgram p;
+  p.n_inputs = 2;
+  p.steps = {binary(BinaryOp::add, 0, kFusedLiteral, 3),  binary(BinaryOp::max, 2, kFusedLiteral, 0),
+             binary(BinaryOp::min, 3, kFusedLiteral, 6),  binary(BinaryOp::multiply, 0, 4),
+             binary(BinaryOp::divide, 5, 1),              unary(TransformStrictOp::sigmoid, 6),
+             binary(BinaryOp::multiply, 6, 7)};
+  return p;
+}
+
+TEST(FusedElementwise, ComputesAChainAsItsOpsDoAndAsWorkedOutHere) {
+  const int64_t n = 3 * 701;  // not a whole number of blocks
+  NDArray x = make(DataType::kFloat32, {3, 701}, wave(n, 5.0));
+  NDArray six = make(DataType::kFloat32, {}, {6.0});
+  Context ctx;
+  ASSERT_OK(run_op("fused_elementwise", program_call(hard_swish_silu(), {&x, &six}), ctx));
+  const NDArray& z = *ctx.output(0);
+  ASSERT_EQ(z.dtype(), DataType::kFloat32);
+  ASSERT_EQ(z.shape(), (Dims{3, 701}));
+  // Worked out in double.
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = x.get_double(i);
+    const double h = v * std::min(std::max(v + 3, 0.0), 6.0) / 6;
+    const double want = h / (1 + std::exp(-h));
+    EXPECT_NEAR(z.get_double(i), want, 4e-7 * (1 + std::abs(want))) << i;
+  }
+  // The ops one by one.
+  NDArray a = run1("add", {&x, &six}), three = make(DataType::kFloat32, {}, {3.0});
+  a = run1("add", {&x, &three});
+  NDArray c = run1("clip", {&a}, {0.0, 6.0});
+  NDArray m = run1("multiply", {&x, &c});
+  NDArray h = run1("divide", {&m, &six});
+  NDArray s = run1("sigmoid", {&h});
+  EXPECT_TRUE(same_values(z, run1("multiply", {&h, &s})));
+}
+
+// Inputs [5, 1] and a transposed [1, 7] view broadcast to [5, 7], with a
+// one-value input; the same as the ops.
+TEST(FusedElementwise, BroadcastsAndReadsStridedInputs) {
+  NDArray a = make(DataType::kFloat32, {5, 1}, wave(5, 2.0));
+  NDArray base = make(DataType::kFloat32, {7, 3}, wave(21, 1.5));
+  NDArray column, b;
+  ASSERT_OK(base.slice(1, 1, 2, 1, column));  // [7, 1], strides [3, 1]
+  ASSERT_OK(column.permute({1, 0}, b));        // [1, 7], strides [1, 3]
+  NDArray c = make(DataType::kFloat32, {1}, {0.25});
+  FusedProgram p;
+  p.n_inputs = 3;
+  p.steps = {binary(BinaryOp::multiply, 0, 1), binary(BinaryOp::add, 3, 2), unary(TransformStrictOp::tanh, 4)};
+  Context ctx;
+  ASSERT_OK(run_op("fused_elementwise", program_call(p, {&a, &b, &c}), ctx));
+  NDArray ab = run1("multiply", {&a, &b});
+  NDArray abc = run1("add", {&ab, &c});
+  EXPECT_TRUE(same_values(*ctx.output(0), run1("tanh", {&abc})));
+
+  // A column of a [7, 9] array: stride 9 (gathered into a block).
+  NDArray wide = make(DataType::kFloat32, {7, 9}, wave(63, 3.0));
+  NDArray col, col_t;
+  ASSERT_OK(wide.slice(1, 4, 5, 1, col));  // [7, 1], strides [9, 1]
+  ASSERT_OK(col.reshape({7}, col_t));
+  ASSERT_EQ(col_t.strides()[0], 9);
+  FusedProgram q;
+  q.n_inputs = 1;
+  q.steps = {unary(TransformStrictOp::exp, 0), binary(BinaryOp::subtract, 1, 0)};
+  Context ctx2;
+  ASSERT_OK(run_op("fused_elementwise", program_call(q, {&col_t}), ctx2));
+  NDArray e = run1("exp", {&col_t});
+  EXPECT_TRUE(same_values(*ctx2.output(0), run1("subtract", {&e, &col_t})));
+}
+
+// A value computed from one-value inputs only stays one value; z repeats
+// it where no input with more elements reaches the last step.
+TEST(FusedElementwise, KeepsOneValueInputsOneValue) {
+  NDArray x = make(DataType::kFloat32, {4}, {1, 2, 3, 4});
+  NDArray s = make(DataType::kFloat32, {1}, {0.5});
+  FusedProgram p;
+  p.n_inputs = 2;
+  p.steps = {unary(TransformStrictOp::exp, 1)};  // reads only x1; z still has x0's shape
+  Context ctx;
+  ASSERT_OK(run_op("fused_elementwise", program_call(p, {&x, &s}), ctx));
+  const float e = std::exp(0.5f);
+  EXPECT_TRUE(all_close(*ctx.output(0), {e, e, e, e}, 1e-7));
+  p.steps.push_back(binary(BinaryOp::multiply, 2, 0));  // exp(s) * x
+  Context ctx2;
+  ASSERT_OK(run_op("fused_elementwise", program_call(p, {&x, &s}), ctx2));
+  EXPECT_TRUE(all_close(*ctx2.output(0), {e, 2 * e, 3 * e, 4 * e}, 1e-7));
+}
+
+// Many blocks over the threads, with NaN and infinities; and z given as x
+// itself (the same view: each element is read before it is written).
+TEST(FusedElementwise, RunsLargeArraysAndInPlace) {
+  const int64_t n = 300001;
+  std::vector<double> v = wave(n, 9.0);
+  v[7] = NAN;
+  v[1000] = INFINITY;
+  v[250000] = -INFINITY;
+  NDArray x = make(DataType::kFloat32, {n}, v);
+  NDArray y = make(DataType::kFloat32, {n}, wave(n, 0.5));
+  FusedProgram p;
+  p.n_inputs = 2;
+  p.steps = {binary(BinaryOp::multiply, 0, 1), unary(TransformStrictOp::tanh, 2), binary(BinaryOp::max, 3, 0)};
+  Context ctx;
+  ASSERT_OK(run_op("fused_elementwise", program_call(p, {&x, &y}), ctx));
+  NDArray xy = run1("multiply", {&x, &y});
+  NDArray t = run1("tanh", {&xy});
+  NDArray want = run1("maximum", {&t, &x});
+  EXPECT_TRUE(same_values(*ctx.output(0), want));
+
+  NDArray inplace;
+  ASSERT_OK(x.dup('c', inplace));
+  Context ctx2;
+  ASSERT_OK(run_op("fused_elementwise", program_call(p, {&inplace, &y}, {&inplace}), ctx2));
+  EXPECT_TRUE(same_values(inplace, want));
+}
+
+TEST(FusedElementwise, GivesEmptyOutputsForEmptyInputs) {
+  NDArray x = make(DataType::kFloat32, {0, 3}, {});
+  FusedProgram p;
+  p.n_inputs = 1;
+  p.steps = {unary(TransformStrictOp::exp, 0)};
+  Context ctx;
+  ASSERT_OK(run_op("fused_elementwise", program_call(p, {&x}), ctx));
+  EXPECT_EQ(ctx.output(0)->shape(), (Dims{0, 3}));
+}
+
+// Malformed programs and inputs: an error that says what is wrong.
+TEST(FusedElementwise, RefusesMalformedPrograms) {
+  NDArray x = make(DataType::kFloat32, {3}, {1, 2, 3});
+  auto fails = [&](OpCall call, const char* says) {
+    Context ctx;
+    Status s = run_op("fused_elementwise", call, ctx);
+    EXPECT_FALSE(s.is_ok()) << says;
+    EXPECT_NE(s.message().find(says), std::string::npos) << s.message();
+  };
+  FusedProgram p;
+  p.n_inputs = 1;
+  p.steps = {binary(BinaryOp::add, 0, 5)};  // value 5 is not defined
+  fails(program_call(p, {&x}), "reads value 5 as y, but only values 0 to 0 are defined");
+  p.steps = {binary(BinaryOp::add, 1, 0)};  // its own result
+  fails(program_call(p, {&x}), "reads value 1 as x");
+  FusedStep is_nan;
+  is_nan.group = OPS_TRANSFORM_BOOL;  // a bool result: no float32 block kernel
+  is_nan.num = static_cast<int>(legacy::TransformBoolOp::is_nan);
+  p.steps = {is_nan};
+  fails(program_call(p, {&x}), "has no float32 unary kernel");
+  FusedStep bits = binary(BinaryOp::add, 0, 0);
+  bits.group = OPS_PAIRWISE_INT;
+  p.steps = {bits};
+  fails(program_call(p, {&x}), "has no float32 binary kernel");
+  p.steps = {};
+  fails(program_call(p, {&x}), "the number of steps, 1 to 32");
+  OpCall call = program_call(hard_swish_silu(), {&x, &x});
+  call.i.pop_back();
+  fails(call, "7 steps take 36 i args");
+  call = program_call(hard_swish_silu(), {&x, &x});
+  call.t.pop_back();
+  fails(call, "needs t args");
+  call = program_call(hard_swish_silu(), {&x, &x});
+  call.t.push_back(1.0);
+  fails(call, "the steps take 7 t args; got 8");
+  std::vector<NDArray*> nine(9, &x);
+  FusedProgram wide;
+  wide.n_inputs = 9;
+  wide.steps = {binary(BinaryOp::add, 0, 8)};
+  fails(program_call(wide, nine), "1 to 8 inputs, not 9");
+  NDArray d = make(DataType::kFloat64, {3}, {1, 2, 3});
+  p.steps = {unary(TransformStrictOp::exp, 0)};
+  fails(program_call(p, {&d}), "float64");
+  NDArray four = make(DataType::kFloat32, {4}, {1, 2, 3, 4});
+  p.n_inputs = 2;
+  p.steps = {binary(BinaryOp::add, 0, 1)};
+  fails(program_call(p, {&x, &four}), "broadcast");
+}
+
+TEST(FusedElementwise, PrintsItsProgram) {
+  FusedProgram p = hard_swish_silu();
+  EXPECT_EQ(p.str(),
+            "t0 = add(x0, 3); t1 = max(t0, 0); t2 = min(t1, 6); t3 = multiply(x0, t2); t4 = divide(t3, x1); "
+            "t5 = sigmoid(t4); t6 = multiply(t4, t5)");
+}
+
+}  // namespace

@@ -1,0 +1,79 @@
+// The fused_elementwise op (Note [Fused element-wise programs]) on cuda:0,
+// where it runs one legacy kernel per step, against its one-pass CPU
+// evaluation: a HardSwish-then-SiLU chain with a literal, a one-value input
+// and a broadcast one, and a chain that starts from one-value inputs.
+#include <cmath>
+
+#include "cuda_test_util.h"
+#include "libops/legacy/ops/binary_ops.h"
+#include "libops/legacy/ops/transform_strict_ops.h"
+#include "libops/ops/elementwise/fused_program.h"
+#include "op_test_util.h"
+
+namespace libops {
+namespace {
+
+using legacy::BinaryOp;
+using ops::FusedProgram;
+using ops::FusedStep;
+using ops::kFusedLiteral;
+
+FusedStep step(int group, int num, int x, int y, double literal = 0) {
+  FusedStep s;
+  s.group = group;
+  s.num = num;
+  s.x = x;
+  s.y = y;
+  s.literal = literal;
+  return s;
+}
+FusedStep binary(BinaryOp op, int x, int y, double literal = 0) {
+  return step(OPS_PAIRWISE, static_cast<int>(op), x, y, literal);
+}
+FusedStep strict(legacy::TransformStrictOp op, int x) {
+  return step(OPS_TRANSFORM_STRICT, static_cast<int>(op), x, ops::kFusedNone);
+}
+
+std::vector<double> wave(int64_t n, double scale) {
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) v[static_cast<size_t>(k)] = scale * std::sin(0.731 * static_cast<double>(k) + 0.3);
+  return v;
+}
+
+TEST(CudaFusedElementwise, ProgramsMatchTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  // x [3, 1000]: h = x * clip(x + 3, 0, 6) / six, then (h * sigmoid(h)) + bias[1000].
+  FusedProgram chain;
+  chain.n_inputs = 3;
+  chain.steps = {binary(BinaryOp::add, 0, kFusedLiteral, 3), binary(BinaryOp::max, 3, kFusedLiteral, 0),
+                 binary(BinaryOp::min, 4, kFusedLiteral, 6), binary(BinaryOp::multiply, 0, 5),
+                 binary(BinaryOp::divide, 6, 1),             strict(legacy::TransformStrictOp::sigmoid, 7),
+                 binary(BinaryOp::multiply, 7, 8),           binary(BinaryOp::add, 9, 2)};
+  // exp(s) * x, with s one value.
+  FusedProgram scaled;
+  scaled.n_inputs = 2;
+  scaled.steps = {strict(legacy::TransformStrictOp::exp, 1), binary(BinaryOp::multiply, 2, 0)};
+  struct Case {
+    const FusedProgram* program;
+    std::vector<Dims> shapes;
+  };
+  const Case cases[] = {{&chain, {{3, 1000}, {}, {1000}}}, {&scaled, {{4097}, {1}}}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.program->str());
+    std::vector<NDArray> host;
+    for (size_t k = 0; k < c.shapes.size(); ++k)
+      host.push_back(test::make(DataType::kFloat32, c.shapes[k], wave(c.shapes[k].product(), 5.0 / double(k + 1))));
+    test::OpCall call;
+    c.program->encode(call.i, call.t);
+    Context cpu, gpu;
+    ASSERT_OK(test::run_on_cpu_and_gpu("fused_elementwise", host, call, cpu, gpu));
+    NDArray& z = *gpu.output(0);
+    EXPECT_EQ(z.buffer()->sync(), DataBuffer::Sync::kDeviceNewer);
+    ASSERT_OK(z.buffer()->sync_to_host());
+    EXPECT_EQ(z.shape(), cpu.output(0)->shape());
+    EXPECT_TRUE(test::all_close(z, test::values(*cpu.output(0)), 1e-5, 1e-6));
+  }
+}
+
+}  // namespace
+}  // namespace libops
