@@ -778,7 +778,11 @@ Status GraphLoader::load() {
     RETURN_IF_ERROR(plan_body(b));
     if (!options_.rewrites || !rewrites_enabled_by_environment()) continue;
     bool changed = false;
-    RETURN_IF_ERROR(optimize_planned_body(g_.bodies_[static_cast<size_t>(b)], g_.rewrites_, changed));
+    Body& body = g_.bodies_[static_cast<size_t>(b)];
+    RETURN_IF_ERROR(optimize_planned_body(body, g_.rewrites_, changed));
+    if (changed) RETURN_IF_ERROR(plan_body(b));
+    // Last: the rewrites above take the patterns they know whole first.
+    RETURN_IF_ERROR(fuse_elementwise_chains(body, g_.rewrites_, changed));
     if (changed) RETURN_IF_ERROR(plan_body(b));
   }
 

@@ -1256,11 +1256,7 @@ Status optimize_planned_body(Body& body, std::vector<std::string>& log, bool& ch
   for (size_t p = 0; p < body.nodes.size(); ++p)
     if (!dropped[p]) kept.push_back(std::move(body.nodes[p]));
   body.nodes = std::move(kept);
-  std::vector<int32_t> producer(static_cast<size_t>(body.num_slots), -1);
-  for (size_t p = 0; p < body.nodes.size(); ++p)
-    for (int32_t k = 0; k < body.nodes[p].num_outputs; ++k)
-      producer[static_cast<size_t>(body.nodes[p].first_output + k)] = static_cast<int32_t>(p);
-  return order_and_liveness(body, producer);
+  return order_and_liveness(body, slot_producers(body));
 }
 
 GraphLayout layout_from_environment() {
@@ -1341,11 +1337,7 @@ void resolve_conv2d_weights_formats(Body& body) {
 Status optimize_body(Body& body, const LayoutChoice& choice, std::vector<std::string>& log) {
   resolve_conv2d_weights_formats(body);
   if (fold_constant_nodes(body, log)) {
-    std::vector<int32_t> producer(static_cast<size_t>(body.num_slots), -1);
-    for (size_t p = 0; p < body.nodes.size(); ++p)
-      for (int32_t k = 0; k < body.nodes[p].num_outputs; ++k)
-        producer[static_cast<size_t>(body.nodes[p].first_output + k)] = static_cast<int32_t>(p);
-    RETURN_IF_ERROR(order_and_liveness(body, producer));
+    RETURN_IF_ERROR(order_and_liveness(body, slot_producers(body)));
   }
   BodyIndex index(body);
   std::vector<uint8_t> dropped(body.nodes.size(), 0);
@@ -1384,11 +1376,7 @@ Status optimize_body(Body& body, const LayoutChoice& choice, std::vector<std::st
   RETURN_IF_ERROR(LayoutRewrite(body, choose_layout(body, chosen)).run(log));
   if (!changed && log.size() == logged) return Status::ok();
 
-  std::vector<int32_t> producer(static_cast<size_t>(body.num_slots), -1);
-  for (size_t p = 0; p < body.nodes.size(); ++p)
-    for (int32_t k = 0; k < body.nodes[p].num_outputs; ++k)
-      producer[static_cast<size_t>(body.nodes[p].first_output + k)] = static_cast<int32_t>(p);
-  return order_and_liveness(body, producer);
+  return order_and_liveness(body, slot_producers(body));
 }
 
 }  // namespace libops::graph

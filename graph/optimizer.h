@@ -83,6 +83,13 @@
 //    attention]): the encoder block of bench/compare_models.py lost a
 //    transpose, a multiply and a softmax pass, and its attention took
 //    0.64 -> 0.39 ms at 1 thread. After shape inference, like the adds.
+//  - element-wise fusion (Note [Element-wise fusion] in fuse_elementwise.cpp):
+//    a chain of float32 element-wise nodes whose inner values nothing else
+//    reads (x * clip(x + 3, 0, 6) / 6, x * sigmoid(x), (x * 2 + 1).tanh()
+//    * x, as exporters write HardSwish, SiLU and the like) becomes one
+//    fused_elementwise node that computes it in one pass over memory
+//    instead of one pass per node, with the same values. Last, after the
+//    shapes are inferred and every other rewrite has taken its patterns.
 //  - constant folding: a node whose inputs are all constants (weights
 //    transposed, cast or built by ConstantOfShape and friends, shapes
 //    computed from constants) runs once, at load, and its outputs become
@@ -120,6 +127,12 @@ Status optimize_body(Body& body, const LayoutChoice& choice, std::vector<std::st
 // fusions. The caller plans the body again when `changed`.
 Status optimize_planned_body(Body& body, std::vector<std::string>& log, bool& changed);
 
+// Note [Element-wise fusion] (fuse_elementwise.cpp), after
+// optimize_planned_body and its planning (LIBOPS_GRAPH_FUSION=0 in the
+// environment turns it off): `changed` when it fused a chain; the
+// body's nodes are then ordered and its liveness recomputed, and the caller
+// plans it again.
+Status fuse_elementwise_chains(Body& body, std::vector<std::string>& log, bool& changed);
 // Whether rewrites are on by the environment (LIBOPS_GRAPH_REWRITES).
 bool rewrites_enabled_by_environment();
 

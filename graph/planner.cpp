@@ -59,6 +59,14 @@ TensorShape tensor_shape(const ValueShape& v) { return TensorShape{v.dtype, v.di
 
 // ---------------------------------------------------------------- order
 
+std::vector<int32_t> slot_producers(const Body& body) {
+  std::vector<int32_t> producer(static_cast<size_t>(body.num_slots), -1);
+  for (size_t p = 0; p < body.nodes.size(); ++p)
+    for (int32_t k = 0; k < body.nodes[p].num_outputs; ++k)
+      producer[static_cast<size_t>(body.nodes[p].first_output + k)] = static_cast<int32_t>(p);
+  return producer;
+}
+
 Status order_and_liveness(Body& body, const std::vector<int32_t>& slot_producer) {
   const int n = static_cast<int>(body.nodes.size());
   // Iterative depth-first search in file order, inputs first: a file whose

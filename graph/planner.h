@@ -52,6 +52,9 @@ inline bool probes_known(const bool (&ok)[kNumProbes]) { return ok[3] && ok[4]; 
 // slot's producer by file position before sorting (-1 for variables); errors
 // name the body and node.
 Status order_and_liveness(Body& body, const std::vector<int32_t>& slot_producer);
+// Each slot's producer by the position of body.nodes as they are now (-1
+// for variables): what order_and_liveness takes after a rewrite.
+std::vector<int32_t> slot_producers(const Body& body);
 
 // Infers the shapes of every slot of `body` given the shapes of its inputs
 // (in body.inputs order). `strict` selects the load-time rule of Note [Shape

@@ -10,6 +10,7 @@
 #include "libops/blas/conv_dnnl.h"
 #include "libops/core/cpu_isa.h"
 #include "graph_builder.h"
+#include "libops/ops/elementwise/elementwise.h"
 #include "test_util.h"
 
 namespace libops::graph {
@@ -288,12 +289,17 @@ TEST(GraphRewrites, RunsNchwNetworksChannelsLast) {
   ASSERT_TRUE(rewritten);
   // conv1, pool, conv2 and conv3; permutes: x to NHWC, conv2's output back
   // for the "features" output. relu1 joins conv1; relu2 follows an add.
-  ASSERT_EQ(rewritten->rewrites().size(), 2u);
+  ASSERT_EQ(rewritten->rewrites().size(), 3u);
   EXPECT_EQ(rewritten->rewrites()[0], "node 3 'relu1' (relu) fused into node 2 'conv1' (conv2d)");
   EXPECT_EQ(rewritten->rewrites()[1],
             "main: 4 convolution and pooling nodes run channels-last (NHWC), with 2 layout permutes");
+  // The scale, the residual add and relu2 (Note [Element-wise fusion]).
+  EXPECT_EQ(rewritten->rewrites()[2],
+            "nodes 8 'scale', 9 'residual' fused into node 10 'relu2' (fused_elementwise of multiply, add, relu: "
+            "t0 = multiply(x0, x1); t1 = add(t0, x2); t2 = relu(t1))");
   EXPECT_EQ(count_ops(*rewritten, "permute"), 2);
-  EXPECT_EQ(count_ops(*rewritten, "relu"), 1);
+  EXPECT_EQ(count_ops(*rewritten, "relu"), 0);
+  EXPECT_EQ(count_ops(*rewritten, "fused_elementwise(multiply, add, relu)"), 1);
 }
 
 // The same network channel-blocked (Note [Channel-blocked layout]): conv1
@@ -306,7 +312,7 @@ TEST(GraphRewrites, RunsNchwNetworksChannelBlocked) {
   NDArray xv = make(DataType::kFloat32, {2, 3, 9, 8}, ramp(2 * 3 * 9 * 8, 1.0, 0.0));
   auto rewritten = expect_same_outputs(residual_network(20, 24), xv, 1e-5, GraphLayout::kNchwc);
   ASSERT_TRUE(rewritten);
-  ASSERT_EQ(rewritten->rewrites().size(), 2u);
+  ASSERT_EQ(rewritten->rewrites().size(), 3u);  // relu1 into conv1, the layout, the scale-add-relu2 chain
   const std::string lanes = cpu_isa_supported() == CpuIsa::kAvx512 ? "16" : "8";
   EXPECT_EQ(rewritten->rewrites()[1], "main: 4 convolution and pooling nodes run channel-blocked (NCHWc, " + lanes +
                                           " lanes), with 2 layout conversions");
@@ -455,8 +461,11 @@ TEST(GraphRewrites, FusesResidualAddsIntoConv2d) {
     for (GraphLayout layout : {GraphLayout::kNchwc, GraphLayout::kNhwc}) {
       auto rewritten = expect_same_outputs(bytes, xv, 1e-5, layout);
       ASSERT_TRUE(rewritten);
-      EXPECT_EQ(count_ops(*rewritten, "add"), known_batch ? 1 : 3);
-      EXPECT_EQ(count_ops(*rewritten, "relu"), known_batch ? 0 : 1);
+      // With an unknown batch, res1 and relu2 run as one fused node
+      // (Note [Element-wise fusion]) instead of joining conv2.
+      EXPECT_EQ(count_ops(*rewritten, "add"), known_batch ? 1 : 2);
+      EXPECT_EQ(count_ops(*rewritten, "relu"), 0);
+      EXPECT_EQ(count_ops(*rewritten, "fused_elementwise(add, relu)"), known_batch ? 0 : 1);
       int with_residual = 0;
       for (const Node& n : rewritten->main().nodes)
         if (n.op_label == "conv2d" && n.inputs.size() == 4) {
@@ -942,6 +951,205 @@ TEST(GraphRewrites, FoldsConstantSubgraphsAtLoad) {
   std::shared_ptr<const Graph> rg;
   ASSERT_OK(test::load(r.finish(), rg));
   EXPECT_EQ(count_ops(*rg, "random_uniform"), 1) << "a random op draws anew on every run";
+}
+
+
+// ---- element-wise fusion (Note [Element-wise fusion] in graph/fuse_elementwise.cpp)
+
+// Equal values, element by element: the same float with the same sign, or
+// both NaN.
+::testing::AssertionResult same_values(const NDArray& got, const NDArray& want) {
+  if (got.shape() != want.shape() || got.dtype() != want.dtype())
+    return ::testing::AssertionFailure() << got.desc().str() << ", want " << want.desc().str();
+  for (int64_t i = 0; i < want.length(); ++i) {
+    const double g = got.get_double(i), w = want.get_double(i);
+    if (std::isnan(w) ? !std::isnan(g) : g != w || std::signbit(g) != std::signbit(w))
+      return ::testing::AssertionFailure() << "element " << i << ": " << g << ", want " << w;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Runs `bytes` as written and rewritten; the outputs must be the same
+// values. Returns the rewritten graph.
+std::shared_ptr<const Graph> expect_same_values(const std::vector<uint8_t>& bytes, const NDArray& x) {
+  Loaded plain = load_and_run(bytes, false, x);
+  Loaded fused = load_and_run(bytes, true, x);
+  if (!plain.graph || !fused.graph || plain.out.is_null() || fused.out.is_null()) {
+    ADD_FAILURE() << "did not run";
+    return nullptr;
+  }
+  EXPECT_TRUE(same_values(fused.out, plain.out));
+  return fused.graph;
+}
+
+NDArray with_specials(const Dims& shape, double scale) {
+  std::vector<double> v = ramp(shape.product(), scale, 0.4);
+  v[1] = std::numeric_limits<double>::quiet_NaN();
+  v[2] = std::numeric_limits<double>::infinity();
+  v[3] = -std::numeric_limits<double>::infinity();
+  v[4] = 0.0;
+  v[5] = -0.0;
+  return make(DataType::kFloat32, shape, v);
+}
+
+// HardSwish and SiLU as exporters write them: h = x * clip(x + 3, 0, 6) / 6,
+// y = h * sigmoid(h). Six nodes become one, with the same values.
+TEST(GraphRewrites, FusesElementwiseChainsAsExportersWriteThem) {
+  GraphBuilder g;
+  auto& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3, 5, 7});
+  NodeArgs bounds;
+  bounds.t = {0.0, 6.0};
+  Ref shifted = m.op("add", {x, m.constant("three", make(DataType::kFloat32, {}, {3.0}))}, {}, "add3");
+  Ref clipped = m.op("clip", {shifted}, bounds, "clip");
+  Ref h = m.op("divide", {m.op("multiply", {x, clipped}, {}, "mul"), m.constant("six", make(DataType::kFloat32, {1}, {6.0}))},
+               {}, "div6");
+  m.output("y", m.op("multiply", {h, m.op("sigmoid", {h}, {}, "sig")}, {}, "silu"));
+  auto fused = expect_same_values(g.finish(), with_specials({2, 3, 5, 7}, 5.0));
+  ASSERT_TRUE(fused);
+  ASSERT_EQ(fused->main().nodes.size(), 1u);
+  EXPECT_EQ(fused->main().nodes[0].op_label, "fused_elementwise(add, clip, multiply, divide, sigmoid, multiply)");
+  EXPECT_EQ(fused->main().nodes[0].name, "silu");
+  ASSERT_EQ(fused->rewrites().size(), 1u);
+  EXPECT_EQ(fused->rewrites()[0],
+            "nodes 2 'add3', 3 'clip', 4 'mul', 6 'div6', 7 'sig' fused into node 8 'silu' (fused_elementwise of add, "
+            "clip, multiply, divide, sigmoid, multiply: t0 = add(x0, x1); t1 = max(t0, 0); t2 = min(t1, 6); "
+            "t3 = multiply(x0, t2); t4 = divide(t3, x2); t5 = sigmoid(t4); t6 = multiply(t4, t5))");
+}
+
+// Every element-wise op of the tables (ops/elementwise/) and the arithmetic,
+// relu and clip ops, as `op(x[, c]) -> neg`: fused, the same values as run
+// as written. Ops whose rows give bool, or take no float32, are left alone.
+TEST(GraphRewrites, FusesEveryElementwiseOpWithItsOwnValues) {
+  struct Case {
+    std::string op;
+    int arity;
+    std::vector<double> t;
+  };
+  std::vector<Case> cases = {{"add", 2, {}},      {"subtract", 2, {}},         {"multiply", 2, {}},
+                             {"divide", 2, {}},   {"squared_difference", 2, {}}, {"relu", 1, {}},
+                             {"relu", 1, {0.5}},  {"relu6", 1, {}},           {"clip", 1, {-0.5, 2.0}},
+                             {"clip", 2, {}}};
+  int table_ops = 0;
+  for (auto defs : {&ops::unary_elementwise_defs, &ops::binary_elementwise_defs, &ops::activation_elementwise_defs}) {
+    int n = 0;
+    const ops::ElementwiseDef* d = defs(n);
+    for (int k = 0; k < n; ++k) {
+      if (d[k].result == ops::ElementwiseResult::kBool || !d[k].inputs.contains(DataType::kFloat32)) continue;
+      if (d[k].arity == 2 && d[k].group != OPS_PAIRWISE) continue;  // the integer-only bit ops' groups
+      cases.push_back({d[k].name, d[k].arity, {}});
+      ++table_ops;
+    }
+  }
+  EXPECT_GE(table_ops, 65);
+  const Dims shape{3, 37};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.op);
+    GraphBuilder g;
+    auto& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>(shape.begin(), shape.end()));
+    std::vector<Ref> in = {x};
+    if (c.arity == 2) {
+      std::vector<double> y = ramp(shape.product(), 1.0, 1.3);
+      for (double& v : y) v += 1.5;  // (0.5, 2.5): positive, as pow, igamma and the like want
+      in.push_back(m.constant("c", make(DataType::kFloat32, shape, y)));
+    }
+    NodeArgs a;
+    a.t = c.t;
+    m.output("y", m.op("neg", {m.op(c.op, in, a, "op")}, {}, "neg"));
+    auto fused = expect_same_values(g.finish(), with_specials(shape, 3.0));
+    ASSERT_TRUE(fused);
+    EXPECT_EQ(fused->main().nodes.size(), 1u);
+    EXPECT_EQ(fused->main().nodes[0].op_label, "fused_elementwise(" + c.op + ", neg)");
+  }
+}
+
+// What must stay apart: a value read outside the chain (a graph output, a
+// reduction), a value that broadcasts to a larger shape later (it would be
+// computed once per output element), other dtypes, and more than 8 inputs.
+TEST(GraphRewrites, LeavesElementwiseValuesItMustNotFuse) {
+  auto scalar = [](test::BodyBuilder& m, const char* name, double v) {
+    return m.constant(name, make(DataType::kFloat32, {}, {v}));
+  };
+  const NDArray xv = with_specials({4, 7}, 2.0);
+  {
+    SCOPED_TRACE("an inner value that is also an output, or read by a reduction");
+    for (bool reduced : {false, true}) {
+      GraphBuilder g;
+      auto& m = g.main();
+      Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{4, 7});
+      Ref a = m.op("add", {x, scalar(m, "one", 1.0)}, {}, "a");
+      m.output("y", m.op("multiply", {m.op("tanh", {a}, {}, "t"), x}, {}, "y"));
+      if (reduced) m.output("s", m.op("reduce_sum", {a}, {}, "sum"));
+      else m.output("a", a);
+      auto fused = expect_same_values(g.finish(), xv);
+      ASSERT_TRUE(fused);
+      EXPECT_EQ(count_ops(*fused, "add"), 1);
+      EXPECT_EQ(count_ops(*fused, "fused_elementwise(tanh, multiply)"), 1);
+    }
+  }
+  {
+    SCOPED_TRACE("a value that broadcasts wider later");
+    GraphBuilder g;
+    auto& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{4, 7});
+    Ref row = m.constant("row", make(DataType::kFloat32, {7}, ramp(7, 1.0, 0.2)));
+    Ref e = m.op("exp", {m.op("neg", {row}, {}, "neg")}, {}, "exp");  // [7]: fuses with neg, not with the add
+    m.output("y", m.op("sigmoid", {m.op("add", {x, e}, {}, "add")}, {}, "sig"));
+    auto fused = expect_same_values(g.finish(), xv);
+    ASSERT_TRUE(fused);
+    EXPECT_EQ(count_ops(*fused, "fused_elementwise(add, sigmoid)"), 1);
+    EXPECT_EQ(count_ops(*fused, "exp"), 0) << "constant: folded at load";
+  }
+  {
+    SCOPED_TRACE("float64, and a cast between float32 nodes");
+    GraphBuilder g;
+    auto& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{4, 7});
+    NodeArgs to64;
+    to64.d = {static_cast<int32_t>(DataType::kFloat64)};
+    Ref wide = m.op("cast", {m.op("tanh", {x}, {}, "t32")}, to64, "cast");
+    Ref two = m.constant("two", make(DataType::kFloat64, {}, {2.0}));
+    m.output("y", m.op("sigmoid", {m.op("multiply", {wide, two}, {}, "m64")}, {}, "s64"));
+    const std::vector<uint8_t> bytes = g.finish();
+    Loaded plain = load_and_run(bytes, false, xv), fused = load_and_run(bytes, true, xv);
+    ASSERT_TRUE(fused.graph);
+    EXPECT_TRUE(same_values(fused.out, plain.out));
+    EXPECT_TRUE(fused.graph->rewrites().empty());
+    EXPECT_EQ(fused.graph->main().nodes.size(), 4u);
+  }
+  {
+    SCOPED_TRACE("a sum of 11 values: at most 8 inputs a node");
+    GraphBuilder g;
+    auto& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{4, 7});
+    Ref sum = x;
+    for (int k = 0; k < 10; ++k) {
+      const std::string name = "c" + std::to_string(k);
+      sum = m.op("add", {sum, m.constant(name, make(DataType::kFloat32, {4, 7}, ramp(28, 1.0, k)))}, {},
+                 "add" + std::to_string(k));
+    }
+    m.output("y", sum);
+    auto fused = expect_same_values(g.finish(), xv);
+    ASSERT_TRUE(fused);
+    ASSERT_EQ(fused->main().nodes.size(), 2u);
+    for (const Node& n : fused->main().nodes) {
+      EXPECT_EQ(n.op->name(), std::string("fused_elementwise"));
+      EXPECT_LE(n.inputs.size(), 8u);
+    }
+  }
+}
+
+// LIBOPS_GRAPH_REWRITES=0 / LoadOptions::rewrites = false keeps every node.
+TEST(GraphRewrites, LoadsElementwiseChainsAsWrittenWithoutRewrites) {
+  GraphBuilder g;
+  auto& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{4, 7});
+  m.output("y", m.op("exp", {m.op("neg", {x}, {}, "neg")}, {}, "exp"));
+  Loaded plain = load_and_run(g.finish(), false, with_specials({4, 7}, 1.0));
+  ASSERT_TRUE(plain.graph);
+  EXPECT_EQ(plain.graph->main().nodes.size(), 2u);
+  EXPECT_TRUE(plain.graph->rewrites().empty());
 }
 
 }  // namespace

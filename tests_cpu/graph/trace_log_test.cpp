@@ -53,8 +53,10 @@ TEST(TraceLog, NamesTheLoadEachNodeAndEachOpCall) {
   const std::string text = load_and_run_logged(LogLevel::kTrace);
   EXPECT_NE(text.find("graph: loaded"), std::string::npos) << text;
   EXPECT_NE(text.find("inputs x float32[2,3]; outputs y float32[2,3]"), std::string::npos) << text;
-  EXPECT_NE(text.find("'neg1' (neg) float32[2,3] -> float32[2,3] in"), std::string::npos) << text;
-  EXPECT_NE(text.find("'relu1' (relu) float32[2,3] -> float32[2,3] in"), std::string::npos) << text;
+  // neg and relu run as one node that names both (Note [Element-wise fusion]).
+  EXPECT_NE(text.find("graph rewrite: nodes 1 'neg1' fused into node 2 'relu1'"), std::string::npos) << text;
+  EXPECT_NE(text.find("'relu1' (fused_elementwise(neg, relu)) float32[2,3] -> float32[2,3] in"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("op call: abs(float32[3]) -> float32[3]"), std::string::npos) << text;
 }
 

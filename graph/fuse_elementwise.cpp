@@ -1,0 +1,305 @@
+// Element-wise fusion (Note [Graph rewrites] in optimizer.h; the program
+// the fused node runs: Note [Fused element-wise programs] in
+// libops/ops/elementwise/fused_program.h).
+//
+// Note [Element-wise fusion]
+// A node is element-wise here when what it computes is one or two legacy
+// table rows with a float32 block kernel: the element-wise ops are rows of a
+// table (ops/elementwise/elementwise.h: ElementwiseOp says its group and
+// number, so no list of names is kept for them), the arithmetic ops name
+// their binary row, and relu, relu6 and clip are written as theirs below.
+// Starting from the last node of the body, a group takes a producer of one
+// of its values when
+//   - the producer is element-wise, float32 in and out, placed as the group,
+//   - every reader of its value is in the group and no graph output is it
+//     (the value is never needed outside, so it is never written out),
+//   - its value has the group's output shape (a producer of a smaller value
+//     that broadcasts later would be computed once per output element
+//     instead of once: x [1000] -> exp -> + [1000, 1000] keeps exp apart),
+//   - the group stays within 8 inputs and 32 steps.
+// A group of two nodes or more becomes one fused_elementwise node in the
+// place of its last node, with that node's name and outputs, reading the
+// values the group reads from outside. It runs after the other rewrites, so
+// patterns they know (gelu, layer norm, residual adds, matmul bias) are
+// taken whole by them first, and after the layout rewrite, so the fused node
+// runs in the layout its neighbours use. Values are float32 all along, so
+// the fused node gives the nodes' values bit for bit. LIBOPS_GRAPH_FUSION=0
+// in the environment (read at each load) turns this rewrite alone off, for
+// measuring what it gives.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "graph/optimizer.h"
+#include "graph/planner.h"
+#include "libops/legacy/block_kernels.h"
+#include "libops/legacy/ops/binary_ops.h"
+#include "libops/legacy/ops/transform_same_ops.h"
+#include "libops/ops/declarable_op.h"
+#include "libops/ops/elementwise/elementwise.h"
+#include "libops/ops/elementwise/fused_program.h"
+#include "libops/ops/registry.h"
+
+namespace libops::graph {
+namespace {
+
+using ops::FusedProgram;
+using ops::FusedStep;
+using ops::kFusedLiteral;
+using ops::kFusedNone;
+
+FusedStep unary_step(int group, int num, int x, ExtraParams extra = {}) {
+  FusedStep s;
+  s.group = group;
+  s.num = num;
+  s.x = x;
+  s.extra = extra;
+  return s;
+}
+FusedStep binary_step(legacy::BinaryOp op, int x, int y, double literal = 0) {
+  FusedStep s;
+  s.group = OPS_PAIRWISE;
+  s.num = static_cast<int>(op);
+  s.x = x;
+  s.y = y;
+  s.literal = literal;
+  return s;
+}
+bool transform_group(int g) {
+  return g == OPS_TRANSFORM_SAME || g == OPS_TRANSFORM_FLOAT || g == OPS_TRANSFORM_STRICT;
+}
+
+// The ops with files of their own whose computation is one binary row.
+struct ArithRow {
+  const char* op;
+  legacy::BinaryOp row;
+};
+constexpr ArithRow kArithRows[] = {{"add", legacy::BinaryOp::add},
+                                   {"subtract", legacy::BinaryOp::subtract},
+                                   {"multiply", legacy::BinaryOp::multiply},
+                                   {"divide", legacy::BinaryOp::divide},
+                                   {"squared_difference", legacy::BinaryOp::squared_subtract}};
+
+// The steps node `n` computes, its inputs being values `in` of the program
+// and its first step's result value `next`; false for a node that is not
+// element-wise (Note [Element-wise fusion]).
+bool lower(const Node& n, const std::vector<int>& in, int next, std::vector<FusedStep>& steps) {
+  if (n.num_outputs != 1 || n.inputs.empty() || n.inputs.size() != in.size()) return false;
+  const size_t first = steps.size();
+  if (n.kind == NodeKind::kLegacy) {
+    if (!n.axes.empty()) return false;
+    if (transform_group(n.group) && in.size() == 1) {
+      steps.push_back(unary_step(n.group, n.num, in[0], n.extra));
+    } else if ((n.group == OPS_PAIRWISE || n.group == OPS_SCALAR) && in.size() == 2) {
+      steps.push_back(binary_step(static_cast<legacy::BinaryOp>(n.num), in[0], in[1]));
+      steps.back().extra = n.extra;
+    } else {
+      return false;
+    }
+  } else if (n.kind == NodeKind::kCustom && n.op != nullptr) {
+    const char* name = n.op->name();
+    const auto* table_op = dynamic_cast<const ops::ElementwiseOp*>(n.op);
+    if (table_op != nullptr) {
+      const ops::ElementwiseDef& d = table_op->def();
+      if (d.result == ops::ElementwiseResult::kBool || static_cast<int>(n.args.t.size()) < d.n_params) return false;
+      if (d.arity == 1 && d.n_params > 0 && d.param_use == ops::ElementwiseParamUse::kScalarY)
+        steps.push_back(binary_step(static_cast<legacy::BinaryOp>(d.num), in[0], kFusedLiteral, n.args.t[0]));
+      else if (d.arity == 1 && transform_group(d.group))
+        steps.push_back(unary_step(d.group, d.num, in[0], ExtraParams::from(n.args.t.data(), d.n_params)));
+      else if (d.arity == 2 && d.group == OPS_PAIRWISE)
+        steps.push_back(binary_step(static_cast<legacy::BinaryOp>(d.num), in[0], in[1]));
+      else return false;
+    } else if (std::strcmp(name, "relu") == 0 && in.size() == 1) {
+      const double threshold = n.args.t.empty() ? 0.0 : n.args.t[0];
+      if (threshold == 0.0)
+        steps.push_back(unary_step(OPS_TRANSFORM_SAME, static_cast<int>(legacy::TransformSameOp::relu), in[0]));
+      else
+        steps.push_back(binary_step(legacy::BinaryOp::relu, in[0], kFusedLiteral, threshold));
+    } else if (std::strcmp(name, "relu6") == 0 && in.size() == 1) {
+      steps.push_back(unary_step(OPS_TRANSFORM_SAME, static_cast<int>(legacy::TransformSameOp::relu6), in[0]));
+    } else if (std::strcmp(name, "clip") == 0) {
+      // min(max(x, lo), hi), as the op computes it; bounds as inputs or t args.
+      if (in.size() == 1 && n.args.t.size() < 2) return false;
+      const int x = in[0];
+      steps.push_back(in.size() > 1 ? binary_step(legacy::BinaryOp::max, x, in[1])
+                                    : binary_step(legacy::BinaryOp::max, x, kFusedLiteral, n.args.t[0]));
+      steps.push_back(in.size() > 2 ? binary_step(legacy::BinaryOp::min, next, in[2])
+                                    : binary_step(legacy::BinaryOp::min, next, kFusedLiteral, n.args.t[1]));
+    } else {
+      bool found = false;
+      for (const ArithRow& r : kArithRows)
+        if (std::strcmp(name, r.op) == 0 && in.size() == 2) {
+          steps.push_back(binary_step(r.row, in[0], in[1]));
+          found = true;
+        }
+      if (!found) return false;
+    }
+  } else {
+    return false;
+  }
+  // Each step's kernel exists (a row without a float32 kernel cannot fuse).
+  for (size_t k = first; k < steps.size(); ++k) {
+    const FusedStep& s = steps[k];
+    const bool ok = s.binary() ? legacy::block_binary_f32(s.num) != nullptr
+                               : legacy::block_unary_f32(s.group, s.num) != nullptr;
+    if (!ok) {
+      steps.resize(first);
+      return false;
+    }
+  }
+  return true;
+}
+
+// Whether n is element-wise (lowering it against placeholder values).
+bool lowers(const Node& n) {
+  std::vector<FusedStep> steps;
+  return lower(n, std::vector<int>(n.inputs.size(), 0), 1, steps);
+}
+
+bool same_placement(const Node& a, const Node& b) {
+  if (a.placed != b.placed) return false;
+  return !a.placed || a.placement == b.placement;
+}
+
+bool float32_value(const Body& body, int32_t slot) {
+  return body.static_shapes[static_cast<size_t>(slot)].dtype == DataType::kFloat32;
+}
+
+bool same_shape(const ValueShape& a, const ValueShape& b) { return a.rank_known && b.rank_known && a.dims == b.dims; }
+
+// A group's program: the values it reads from outside become inputs in the
+// order first read; the nodes' steps follow in body order.
+struct Built {
+  std::vector<int32_t> inputs;  // slots
+  FusedProgram program;
+};
+
+bool build(const Body& body, std::vector<size_t> members, Built& out) {
+  std::sort(members.begin(), members.end());
+  std::vector<std::pair<int32_t, int>> value_of;  // slot -> program value
+  auto find = [&](int32_t slot) {
+    for (const auto& [s, v] : value_of)
+      if (s == slot) return v;
+    return -1;
+  };
+  Built b;
+  for (size_t p : members)
+    for (int32_t s : body.nodes[p].inputs) {
+      bool internal = false;
+      for (size_t q : members) internal = internal || body.nodes[q].first_output == s;
+      if (!internal && std::find(b.inputs.begin(), b.inputs.end(), s) == b.inputs.end()) b.inputs.push_back(s);
+    }
+  if (b.inputs.size() > static_cast<size_t>(ops::kMaxFusedInputs)) return false;
+  for (size_t k = 0; k < b.inputs.size(); ++k) value_of.push_back({b.inputs[k], static_cast<int>(k)});
+  b.program.n_inputs = static_cast<int>(b.inputs.size());
+  for (size_t p : members) {
+    const Node& n = body.nodes[p];
+    std::vector<int> in;
+    for (int32_t s : n.inputs) in.push_back(find(s));
+    if (!lower(n, in, b.program.n_inputs + static_cast<int>(b.program.steps.size()), b.program.steps)) return false;
+    value_of.push_back({n.first_output, b.program.n_inputs + static_cast<int>(b.program.steps.size()) - 1});
+  }
+  if (b.program.steps.size() > static_cast<size_t>(ops::kMaxFusedSteps)) return false;
+  out = std::move(b);
+  return true;
+}
+
+}  // namespace
+
+bool elementwise_fusion_enabled_by_environment() {
+  const char* v = std::getenv("LIBOPS_GRAPH_FUSION");
+  return v == nullptr || std::strcmp(v, "0") != 0;
+}
+
+Status fuse_elementwise_chains(Body& body, std::vector<std::string>& log, bool& changed) {
+  changed = false;
+  if (body.static_shapes.size() != static_cast<size_t>(body.num_slots) || !elementwise_fusion_enabled_by_environment())
+    return Status::ok();
+  DeclarableOp* fused_op = OpRegistry::instance().find("fused_elementwise");
+  if (fused_op == nullptr) return Status::error(StatusCode::kInternal, "the fused_elementwise op is not registered");
+  const size_t count = body.nodes.size();
+  std::vector<int32_t> reads(static_cast<size_t>(body.num_slots), 0);
+  std::vector<int32_t> producer(static_cast<size_t>(body.num_slots), -1);
+  for (size_t p = 0; p < count; ++p) {
+    for (int32_t s : body.nodes[p].inputs) reads[static_cast<size_t>(s)]++;
+    producer[static_cast<size_t>(body.nodes[p].first_output)] = static_cast<int32_t>(p);
+  }
+  std::vector<uint8_t> is_output(static_cast<size_t>(body.num_slots), 0);
+  for (const GraphOutput& o : body.outputs) is_output[static_cast<size_t>(o.slot)] = 1;
+  // Element-wise, float32 in and out.
+  std::vector<uint8_t> candidate(count, 0);
+  for (size_t p = 0; p < count; ++p) {
+    const Node& n = body.nodes[p];
+    bool ok = lowers(n) && float32_value(body, n.first_output);
+    for (int32_t s : n.inputs) ok = ok && float32_value(body, s);
+    candidate[p] = ok;
+  }
+
+  std::vector<uint8_t> grouped(count, 0), dropped(count, 0);
+  bool any = false;
+  for (size_t r = count; r-- > 0;) {
+    if (!candidate[r] || grouped[r]) continue;
+    const Node& root = body.nodes[r];
+    const ValueShape& shape = body.static_shapes[static_cast<size_t>(root.first_output)];
+    std::vector<size_t> members = {r};
+    Built built;
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (size_t i = 0; i < members.size() && !grew; ++i)
+        for (int32_t s : body.nodes[members[i]].inputs) {
+          const int32_t p = producer[static_cast<size_t>(s)];
+          if (p < 0 || !candidate[p] || grouped[p] || is_output[static_cast<size_t>(s)] ||
+              std::find(members.begin(), members.end(), static_cast<size_t>(p)) != members.end())
+            continue;
+          if (!same_placement(body.nodes[p], root) || !same_shape(body.static_shapes[static_cast<size_t>(s)], shape))
+            continue;
+          int32_t inside = 0;
+          for (size_t m : members)
+            for (int32_t t : body.nodes[m].inputs) inside += t == s;
+          if (inside != reads[static_cast<size_t>(s)]) continue;
+          std::vector<size_t> with = members;
+          with.push_back(static_cast<size_t>(p));
+          Built trial;
+          if (!build(body, with, trial)) continue;
+          members = std::move(with);
+          grew = true;
+          break;
+        }
+    }
+    if (members.size() < 2 || !build(body, members, built)) continue;
+    std::sort(members.begin(), members.end());
+    std::string held;
+    for (size_t m : members) {
+      grouped[m] = 1;
+      if (m != r) dropped[m] = 1;
+      held += (held.empty() ? "" : ", ") + body.nodes[m].op_label;
+    }
+    std::string names;
+    for (size_t m : members)
+      if (m != r) names += str_format("%s%u '%s'", names.empty() ? "" : ", ", body.nodes[m].id, body.nodes[m].name.c_str());
+    Node& n = body.nodes[r];
+    log.push_back(str_format("%snodes %s fused into node %u '%s' (fused_elementwise of %s: %s)", body.where.c_str(),
+                             names.c_str(), n.id, n.name.c_str(), held.c_str(), built.program.str().c_str()));
+    n.kind = NodeKind::kCustom;
+    n.op = fused_op;
+    n.op_label = "fused_elementwise(" + held + ")";
+    n.inputs = built.inputs;
+    n.args.clear();
+    built.program.encode(n.args.i, n.args.t);
+    n.axes.clear();
+    n.extra = {};
+    any = true;
+  }
+  if (!any) return Status::ok();
+  std::vector<Node> kept;
+  kept.reserve(count);
+  for (size_t p = 0; p < count; ++p)
+    if (!dropped[p]) kept.push_back(std::move(body.nodes[p]));
+  body.nodes = std::move(kept);
+  changed = true;
+  return order_and_liveness(body, slot_producers(body));
+}
+
+}  // namespace libops::graph
