@@ -3,7 +3,7 @@
 
   bench/compare_models.py build/cpu-release/libops.so [--models mlp_b1,resnet18_b1]
       [--threads 1,2] [--rounds 7] [--seconds 0.5] [--settle 0.2] [--via builder|onnx]
-      [--profile] [--floor] [--stat mean|median]
+      [--profile] [--floor] [--stat mean|median] [--unfused]
 
 Needs `pip install onnxruntime onnx flatbuffers numpy` (not build
 dependencies) and flatc on PATH for the libops graph builder.
@@ -19,6 +19,8 @@ Engines, each at every thread count given:
   ort        ONNX Runtime with all its graph optimizations (its default)
   ort_basic  ONNX Runtime with no graph optimizations (ORT_DISABLE_ALL): the
              same node-by-node work libops does before any graph rewrite
+  libops_unfused  (--unfused) libops with element-wise fusion off
+             (LIBOPS_GRAPH_FUSION=0 while it loads): what the fusion gives
 The first run of each engine (loading or session creation, then one run)
 is timed once and reported beside the timings: what a new shape or a new
 process costs before the steady state.
@@ -71,6 +73,11 @@ Models (float32, NCHW):
                           batch 8: the conv case of the whole-model issue
   lstm_b16                an LSTM classifier: sequence 64, batch 16, 256
                           features, hidden 512, last h -> linear -> softmax
+  mobilenetv3s_b1         MobileNetV3-Small at 224x224 with HardSwish and
+                          HardSigmoid written out (Add, Clip, Mul, Div) and
+                          squeeze-and-excite blocks, as exporters write it
+  chain_16m               tanh(x * 2 + 1) * x over 16M float32 (four
+                          element-wise nodes; Note [Element-wise fusion])
 """
 import argparse
 import ctypes
@@ -236,6 +243,29 @@ class ModelBuilder:
     def softmax(self, x):
         return self.g.op("softmax", x[0], axis=-1), self._onnx("Softmax", [x], axis=-1)
 
+    def unary(self, lib_op, onnx_op, x):
+        return self.g.op(lib_op, x[0]), self._onnx(onnx_op, [x])
+
+    def binary(self, lib_op, onnx_op, a, b):
+        return self.g.op(lib_op, a[0], b[0]), self._onnx(onnx_op, [a, b])
+
+    def number(self, v):
+        return self.const(np.array(v, np.float32), "c")
+
+    def clip(self, x, lo, hi):
+        onnx_y = self._onnx("Clip", [x, self.number(lo), self.number(hi)])
+        return self.g.op("clip", x[0], lo=float(lo), hi=float(hi)), onnx_y
+
+    def hard_sigmoid_decomposed(self, x):
+        """clip(x + 3, 0, 6) / 6, as exporters write HardSigmoid."""
+        return self.binary("divide", "Div", self.clip(self.binary("add", "Add", x, self.number(3)), 0, 6),
+                           self.number(6))
+
+    def hard_swish_decomposed(self, x):
+        """x * clip(x + 3, 0, 6) / 6, as exporters write HardSwish."""
+        shifted = self.clip(self.binary("add", "Add", x, self.number(3)), 0, 6)
+        return self.binary("divide", "Div", self.binary("multiply", "Mul", x, shifted), self.number(6))
+
     def layer_norm(self, x, d, eps=1e-5):
         gamma = self.const((1 + 0.1 * self.rng.standard_normal(d)).astype(np.float32), "gamma")
         beta = self.const((0.1 * self.rng.standard_normal(d)).astype(np.float32), "beta")
@@ -337,6 +367,51 @@ def mobilenet_v2(m, batch):
     m.output(m.linear(m.global_avgpool_flatten(h), 1280, 1000), (batch, 1000))
 
 
+def mobilenet_v3_small(m, batch):
+    """MobileNetV3-Small at 224x224 as exporters write it: HardSwish and
+    HardSigmoid spelled out as Add, Clip, Mul and Div, squeeze-and-excite
+    blocks (global pool, 1x1 convs, the gate multiplied in), batchnorm."""
+    def act(h, hs):
+        return m.hard_swish_decomposed(h) if hs else m.relu(h)
+
+    def conv_bn(h, cin, cout, k, stride=1, groups=1):
+        return m.batchnorm(m.conv(h, cin, cout, k, stride, k // 2, groups=groups), cout)
+
+    def squeeze_excite(h, c):
+        pooled = m.g.op("reduce_mean", h[0], axes=[2, 3], keep_dims=True), m._onnx("GlobalAveragePool", [h])
+        s = m.relu(m.conv(pooled, c, c // 4, 1, bias=True))
+        gate = m.hard_sigmoid_decomposed(m.conv(s, c // 4, c, 1, bias=True))
+        return m.binary("multiply", "Mul", h, gate)
+
+    x = m.input("x", (batch, 3, 224, 224))
+    h = act(conv_bn(x, 3, 16, 3, 2), True)
+    cin = 16
+    # kernel, expansion, output channels, squeeze-excite, hard swish, stride
+    for k, exp, c, se, hs, s in ((3, 16, 16, True, False, 2), (3, 72, 24, False, False, 2),
+                                 (3, 88, 24, False, False, 1), (5, 96, 40, True, True, 2),
+                                 (5, 240, 40, True, True, 1), (5, 240, 40, True, True, 1),
+                                 (5, 120, 48, True, True, 1), (5, 144, 48, True, True, 1),
+                                 (5, 288, 96, True, True, 2), (5, 576, 96, True, True, 1),
+                                 (5, 576, 96, True, True, 1)):
+        y = act(conv_bn(h, cin, exp, 1), hs) if exp != cin else h
+        y = act(conv_bn(y, exp, exp, k, s, groups=exp), hs)
+        if se:
+            y = squeeze_excite(y, exp)
+        y = conv_bn(y, exp, c, 1)
+        h = m.add(h, y) if s == 1 and cin == c else y
+        cin = c
+    h = act(conv_bn(h, cin, 576, 1), True)
+    h = act(m.linear(m.global_avgpool_flatten(h), 576, 1024), True)
+    m.output(m.linear(h, 1024, 1000), (batch, 1000))
+
+
+def elementwise_chain(m, n=16 << 20):
+    """tanh(x * 2 + 1) * x over 16M float32: four element-wise nodes."""
+    x = m.input("x", (n,))
+    h = m.binary("add", "Add", m.binary("multiply", "Mul", x, m.number(2)), m.number(1))
+    m.output(m.binary("multiply", "Mul", m.unary("tanh", "Tanh", h), x), (n,))
+
+
 def unet(m, batch, size=128, widths=(16, 32, 64, 128)):
     """A U-Net: two 3x3 conv + batchnorm + relu per level, max-pool down,
     ConvTranspose 2x2 / 2 up, skip connections by channel concat."""
@@ -419,6 +494,8 @@ MODELS = {
     "bert": bert,
     "lstm_b16": lstm,
     "conv3x3_b8": lambda m: conv_chain(m, 8),
+    "mobilenetv3s_b1": lambda m: mobilenet_v3_small(m, 1),
+    "chain_16m": elementwise_chain,
 }
 
 
@@ -616,6 +693,8 @@ def main():
     ap.add_argument("--via", choices=("builder", "onnx"), default="builder")
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--floor", action="store_true", help="each model's multiply-add time at this machine's GEMM rate")
+    ap.add_argument("--unfused", action="store_true",
+                    help="also time libops with element-wise fusion off (LIBOPS_GRAPH_FUSION=0 at its load)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--stat", choices=("mean", "median"), default="mean",
                     help="mean: per round, median over rounds (the default); median: of single runs")
@@ -654,6 +733,14 @@ def main():
             makers = {"libops": lambda: LibopsModel(ops, bytes(m.g.to_bytes()) if onnx_path is None else None, onnx_path),
                       "ort": lambda: OrtModel(model_bytes, threads, True),
                       "ort_basic": lambda: OrtModel(model_bytes, threads, False)}
+            if args.unfused:
+                def unfused():
+                    os.environ["LIBOPS_GRAPH_FUSION"] = "0"
+                    try:
+                        return makers["libops"]()
+                    finally:
+                        del os.environ["LIBOPS_GRAPH_FUSION"]
+                makers["libops_unfused"] = unfused
             # First run: loading (libops: reading, checking, rewriting and
             # planning the graph; ORT: session creation) plus one run.
             engines, first = {}, {}
@@ -675,7 +762,9 @@ def main():
             print(f"{model_name:12s} {threads}t  libops {t['libops']:9.3f} ms  ort {t['ort']:9.3f} ms  "
                   f"ort_basic {t['ort_basic']:9.3f} ms  ratio {t['libops'] / t['ort']:.2f} / "
                   f"{t['libops'] / t['ort_basic']:.2f}  | first run: libops {first['libops']:.1f} ms, "
-                  f"ort {first['ort']:.1f} ms", flush=True)
+                  f"ort {first['ort']:.1f} ms"
+                  + (f"  | unfused {t['libops_unfused']:.3f} ms, fused/unfused {t['libops'] / t['libops_unfused']:.2f}"
+                     if args.unfused else ""), flush=True)
             if args.profile and threads == int(args.threads.split(",")[0]):
                 prof_ort = OrtModel(model_bytes, threads, True, profile=True)
                 prof_ort.bind(x)
