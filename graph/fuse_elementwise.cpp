@@ -32,6 +32,8 @@
 #include <string>
 #include <vector>
 
+#include "graph/fuse_elementwise.h"
+
 #include "graph/optimizer.h"
 #include "graph/planner.h"
 #include "libops/legacy/block_kernels.h"
@@ -82,10 +84,9 @@ constexpr ArithRow kArithRows[] = {{"add", legacy::BinaryOp::add},
                                    {"divide", legacy::BinaryOp::divide},
                                    {"squared_difference", legacy::BinaryOp::squared_subtract}};
 
-// The steps node `n` computes, its inputs being values `in` of the program
-// and its first step's result value `next`; false for a node that is not
-// element-wise (Note [Element-wise fusion]).
-bool lower(const Node& n, const std::vector<int>& in, int next, std::vector<FusedStep>& steps) {
+}  // namespace
+
+bool elementwise_steps(const Node& n, const std::vector<int>& in, int next, std::vector<FusedStep>& steps) {
   if (n.num_outputs != 1 || n.inputs.empty() || n.inputs.size() != in.size()) return false;
   const size_t first = steps.size();
   if (n.kind == NodeKind::kLegacy) {
@@ -152,11 +153,34 @@ bool lower(const Node& n, const std::vector<int>& in, int next, std::vector<Fuse
   return true;
 }
 
-// Whether n is element-wise (lowering it against placeholder values).
-bool lowers(const Node& n) {
+bool is_elementwise(const Node& n) {
   std::vector<FusedStep> steps;
-  return lower(n, std::vector<int>(n.inputs.size(), 0), 1, steps);
+  return elementwise_steps(n, std::vector<int>(n.inputs.size(), 0), 1, steps);
 }
+
+bool elementwise_value(const Node& n, const std::vector<double>& inputs, double& out) {
+  std::vector<FusedStep> steps;
+  const int count = static_cast<int>(inputs.size());
+  std::vector<int> in(inputs.size());
+  for (int k = 0; k < count; ++k) in[static_cast<size_t>(k)] = k;
+  if (inputs.size() != n.inputs.size() || !elementwise_steps(n, in, count, steps)) return false;
+  std::vector<float> values(inputs.begin(), inputs.end());
+  for (const FusedStep& s : steps) {
+    float z = 0;
+    const float x = values[static_cast<size_t>(s.x)];
+    if (s.binary()) {
+      const float y = s.y == kFusedLiteral ? static_cast<float>(s.literal) : values[static_cast<size_t>(s.y)];
+      legacy::block_binary_f32(s.num)(&x, 1, &y, 1, &z, 1, s.extra);
+    } else {
+      legacy::block_unary_f32(s.group, s.num)(&x, &z, 1, s.extra);
+    }
+    values.push_back(z);
+  }
+  out = values.back();
+  return true;
+}
+
+namespace {
 
 bool same_placement(const Node& a, const Node& b) {
   if (a.placed != b.placed) return false;
@@ -198,7 +222,8 @@ bool build(const Body& body, std::vector<size_t> members, Built& out) {
     const Node& n = body.nodes[p];
     std::vector<int> in;
     for (int32_t s : n.inputs) in.push_back(find(s));
-    if (!lower(n, in, b.program.n_inputs + static_cast<int>(b.program.steps.size()), b.program.steps)) return false;
+    if (!elementwise_steps(n, in, b.program.n_inputs + static_cast<int>(b.program.steps.size()), b.program.steps))
+      return false;
     value_of.push_back({n.first_output, b.program.n_inputs + static_cast<int>(b.program.steps.size()) - 1});
   }
   if (b.program.steps.size() > static_cast<size_t>(ops::kMaxFusedSteps)) return false;
@@ -206,12 +231,12 @@ bool build(const Body& body, std::vector<size_t> members, Built& out) {
   return true;
 }
 
-}  // namespace
-
 bool elementwise_fusion_enabled_by_environment() {
   const char* v = std::getenv("LIBOPS_GRAPH_FUSION");
   return v == nullptr || std::strcmp(v, "0") != 0;
 }
+
+}  // namespace
 
 Status fuse_elementwise_chains(Body& body, std::vector<std::string>& log, bool& changed) {
   changed = false;
@@ -232,7 +257,7 @@ Status fuse_elementwise_chains(Body& body, std::vector<std::string>& log, bool& 
   std::vector<uint8_t> candidate(count, 0);
   for (size_t p = 0; p < count; ++p) {
     const Node& n = body.nodes[p];
-    bool ok = lowers(n) && float32_value(body, n.first_output);
+    bool ok = is_elementwise(n) && float32_value(body, n.first_output);
     for (int32_t s : n.inputs) ok = ok && float32_value(body, s);
     candidate[p] = ok;
   }

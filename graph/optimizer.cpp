@@ -8,6 +8,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "graph/fuse_elementwise.h"
 #include "graph/planner.h"
 #include "libops/blas/conv_dnnl.h"
 #include "libops/core/cpu_isa.h"
@@ -512,32 +513,11 @@ bool has_perm(const Node& n, const int64_t* perm) {
 
 // Ops whose output element i reads only input element i of each input (a
 // one-element input broadcasts): they commute with any permutation of the
-// dims applied to all of their inputs alike.
+// dims applied to all of their inputs alike. The element-wise nodes of Note
+// [Element-wise fusion] (the rows of the element-wise tables, arithmetic,
+// relu, clip), and gelu, whose CPU kernel is not a table row.
 bool elementwise(const Node& n) {
-  static const char* const kOps[] = {
-      "relu",    "relu6",    "leaky_relu", "elu",     "selu",    "celu",         "gelu",       "sigmoid",
-      "tanh",    "silu",     "mish",       "softplus", "softsign", "hard_sigmoid", "hard_swish", "thresholded_relu",
-      "add",     "subtract", "multiply",   "divide",  "maximum", "minimum",      "abs",        "neg",
-      "exp",     "sqrt",     "square",     "log_sigmoid", "erf"};
-  if (n.kind != NodeKind::kCustom || n.op == nullptr || n.num_outputs != 1 || n.inputs.empty()) return false;
-  if (is_op(n, "clip")) return n.inputs.size() == 1;  // bounds as t args, not tensors
-  for (const char* name : kOps)
-    if (std::strcmp(n.op->name(), name) == 0) return true;
-  return false;
-}
-
-// Element-wise ops that give 0 where every input is 0, so the zero lanes of
-// NCHWc values stay zero (Note [Channel-blocked layout]).
-bool keeps_zeros(const Node& n) {
-  static const char* const kOps[] = {"relu", "relu6", "leaky_relu", "elu",     "selu",    "celu",    "gelu",
-                                     "tanh", "silu",  "mish",       "softsign", "hard_swish", "add", "subtract",
-                                     "multiply", "maximum", "minimum", "abs",  "neg",     "sqrt",    "square",
-                                     "erf"};
-  if (!elementwise(n)) return false;
-  if (is_op(n, "clip")) return n.args.t.size() >= 2 && n.args.t[0] <= 0 && n.args.t[1] >= 0;
-  for (const char* name : kOps)
-    if (std::strcmp(n.op->name(), name) == 0) return true;
-  return false;
+  return is_elementwise(n) || (is_op(n, "gelu") && n.inputs.size() == 1 && n.num_outputs == 1);
 }
 
 // The position of a window op's data_format i arg, -1 for other nodes.
@@ -770,41 +750,19 @@ class LayoutRewrite {
   // and x * 0.5 * (1 + erf(..)) is 0 again. So each NCHWc value made here
   // carries its padding lanes' value, the node's function of its inputs'
   // (scalar constants as they are), and a conversion pair cancels (step 3)
-  // only over a value whose padding lanes hold 0. An op whose value at the
-  // padding is not worked out here does not sink unless its inputs' padding
-  // is 0 and it keeps zeros (keeps_zeros).
+  // only over a value whose padding lanes hold 0. The value is worked out
+  // by the node's own kernels (elementwise_value), in float32.
   double pad_lanes(int32_t slot) const {
     const auto it = pad_lanes_.find(slot);
     return it == pad_lanes_.end() ? 0.0 : it->second;
   }
 
   // Element-wise node n at its padding lanes, given its inputs' values there
-  // (Note [Padding lanes]); false where this does not know the op's value.
+  // (Note [Padding lanes]): worked out by its own kernels; gelu is 0 at 0.
   static bool value_at_padding(const Node& n, const std::vector<double>& v, double& out) {
-    const bool zeros = std::all_of(v.begin(), v.end(), [](double x) { return x == 0; });
-    if (v.size() == 2) {
-      if (is_op(n, "add")) out = v[0] + v[1];
-      else if (is_op(n, "subtract")) out = v[0] - v[1];
-      else if (is_op(n, "multiply")) out = v[0] * v[1];
-      else if (is_op(n, "divide")) out = v[0] / v[1];
-      else if (is_op(n, "maximum")) out = std::isnan(v[0]) || std::isnan(v[1]) ? NAN : std::max(v[0], v[1]);
-      else if (is_op(n, "minimum")) out = std::isnan(v[0]) || std::isnan(v[1]) ? NAN : std::min(v[0], v[1]);
-      else return false;
-      return true;
-    }
-    if (v.size() != 1) return false;
-    const double x = v[0];
-    if (is_op(n, "erf")) out = std::erf(x);
-    else if (is_op(n, "tanh")) out = std::tanh(x);
-    else if (is_op(n, "exp")) out = std::exp(x);
-    else if (is_op(n, "neg")) out = -x;
-    else if (is_op(n, "abs")) out = std::fabs(x);
-    else if (is_op(n, "square")) out = x * x;
-    else if (is_op(n, "sqrt")) out = std::sqrt(x);
-    else if (is_op(n, "sigmoid")) out = 1 / (1 + std::exp(-x));
-    else if (is_op(n, "relu")) out = std::isnan(x) ? x : std::max(x, 0.0);
-    else if (zeros && keeps_zeros(n)) out = 0;
-    else return false;
+    if (elementwise_value(n, v, out)) return true;
+    if (!is_op(n, "gelu") || v.size() != 1 || v[0] != 0) return false;
+    out = 0;
     return true;
   }
 

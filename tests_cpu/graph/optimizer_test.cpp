@@ -646,8 +646,9 @@ TEST(GraphRewrites, LeavesDecompositionsWhoseConstantsWidenTheDtype) {
 }
 
 // conv2d (4 -> `mid` channels) -> a GELU written out (x * 0.5 * (1 + erf(x
-// / sqrt 2))), or h + 1 -> conv2d (`mid` -> 4), NCHW, on x[1, 4, 6, 6].
-std::vector<uint8_t> chain_between_convolutions(int64_t mid, bool gelu_chain) {
+// / sqrt 2))), or h + 1, or the unary op `unary` -> conv2d (`mid` -> 4),
+// NCHW, on x[1, 4, 6, 6].
+std::vector<uint8_t> chain_between_convolutions(int64_t mid, bool gelu_chain, const char* unary = nullptr) {
   GraphBuilder g;
   auto& m = g.main();
   Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, 4, 6, 6});
@@ -663,6 +664,8 @@ std::vector<uint8_t> chain_between_convolutions(int64_t mid, bool gelu_chain) {
     Ref e = m.op("erf", {m.op("divide", {h, scalar("sqrt2", std::sqrt(2.0))}, {}, "div")}, {}, "erf");
     between = m.op("multiply", {m.op("multiply", {h, scalar("half", 0.5)}, {}, "half"),
                                 m.op("add", {e, scalar("one", 1.0)}, {}, "one_plus")}, {}, "gelu");
+  } else if (unary != nullptr) {
+    between = m.op(unary, {h}, {}, unary);
   } else {
     between = m.op("add", {h, scalar("one", 1.0)}, {}, "plus_one");
   }
@@ -699,6 +702,27 @@ TEST(GraphRewrites, RunsADecomposedGeluBetweenConvolutionsChannelBlocked) {
     if (gelu_chain) {
       EXPECT_EQ(count_ops(*rewritten, "gelu"), 1);
     }
+  }
+}
+
+// Any element-wise op of the tables moves through the layouts (the layout
+// rewrite asks Note [Element-wise fusion] what is element-wise): channels-
+// last, one permute in and one out whatever the op; channel-blocked, a
+// chain that keeps 0 in the padding lanes (sin 0 = 0, atan 0 = 0, the op's
+// own kernel says so) needs no conversion between the convolutions, and one
+// that does not (softplus 0 = log 2, cos 0 = 1) keeps its pair.
+TEST(GraphRewrites, MovesLayoutsThroughEveryElementwiseOp) {
+  NDArray xv = make(DataType::kFloat32, {1, 4, 6, 6}, ramp(144, 1.0, 0.0));
+  for (const char* op : {"sin", "atan", "softplus", "cos"}) {
+    SCOPED_TRACE(op);
+    const bool zero_at_zero = std::string(op) == "sin" || std::string(op) == "atan";
+    auto nhwc = expect_same_outputs(chain_between_convolutions(4, false, op), xv, 1e-5, GraphLayout::kNhwc);
+    ASSERT_TRUE(nhwc);
+    EXPECT_EQ(count_ops(*nhwc, "permute"), 2);
+    auto blocked = expect_same_outputs(chain_between_convolutions(20, false, op), xv, 1e-5, GraphLayout::kNchwc);
+    ASSERT_TRUE(blocked);
+    EXPECT_EQ(count_ops(*blocked, "block_channels"), zero_at_zero ? 0 : 1);
+    EXPECT_EQ(count_ops(*blocked, "unblock_channels"), zero_at_zero ? 1 : 2);
   }
 }
 
