@@ -535,6 +535,23 @@ Status dispatch_for(ComputeType ct, F&& f) {
   }
 }
 
+// write(target) with target = `out`, or, where an input shares memory with
+// `out` (other than as the very same view, when `same_view_reads_first`:
+// z = z * 2 reads each element before it writes it), a temporary copied
+// into `out` after: otherwise an input would be read after it was written.
+template <typename Write>
+Status write_around_overlap(NDArray& out, const NDArray* const* leaves, int count, bool same_view_reads_first,
+                            Write&& write) {
+  bool overlap = false;
+  for (int k = 0; k < count; ++k)
+    overlap = overlap || (out.may_overlap(*leaves[k]) && !(same_view_reads_first && out.same_view(*leaves[k])));
+  NDArray tmp;
+  if (overlap) RETURN_IF_ERROR(NDArray::create(out.dtype(), out.shape(), 'c', tmp));
+  RETURN_IF_ERROR(write(overlap ? tmp : out));
+  if (overlap) copy_into(tmp, out);
+  return Status::ok();
+}
+
 // Reductions as roots (Note [Reductions]).
 enum class ReduceKind { kSum, kMean, kMax, kMin };
 
@@ -722,27 +739,17 @@ class Assignment {
                              compute_type_name(ct));
     }
     if (out_->length() == 0) return Status::ok();
-    // An input that shares memory with the output, other than as the very
-    // same view (z = z * 2, element by element), would be read after it was
-    // written: the result goes to a temporary first.
-    bool overlap = false;
-    for (int k = 0; k < E::kLeaves; ++k)
-      overlap = overlap || (out_->may_overlap(*leaves[k]) && !out_->same_view(*leaves[k]));
-    NDArray tmp;
-    if (overlap) RETURN_IF_ERROR(NDArray::create(out_->dtype(), out_->shape(), 'c', tmp));
-    NDArray& target = overlap ? tmp : *out_;
-    auto evaluate_as = [&](auto tag) -> Status {
-      using C = decltype(tag);
-      if constexpr (std::is_same_v<C, uint64_t>) {
-        return Status::error(StatusCode::kDtype, "expression %s: uint64 arrays are not supported", str().c_str());
-      } else {
-        detail::evaluate<C>(e_, target, leaves);
-        return Status::ok();
-      }
-    };
-    RETURN_IF_ERROR(detail::dispatch_for<E::kStatic>(ct, evaluate_as));
-    if (overlap) copy_into(tmp, *out_);
-    return Status::ok();
+    return detail::write_around_overlap(*out_, leaves, E::kLeaves, true, [&](NDArray& target) {
+      return detail::dispatch_for<E::kStatic>(ct, [&](auto tag) -> Status {
+        using C = decltype(tag);
+        if constexpr (std::is_same_v<C, uint64_t>) {
+          return Status::error(StatusCode::kDtype, "expression %s: uint64 arrays are not supported", str().c_str());
+        } else {
+          detail::evaluate<C>(e_, target, leaves);
+          return Status::ok();
+        }
+      });
+    });
   }
 
  private:
@@ -841,21 +848,6 @@ class ReductionAssignment {
       copy_into(fill, *out_);
       return Status::ok();
     }
-    // An output that shares memory with an input is written to a temporary.
-    bool overlap = false;
-    for (int k = 0; k < E::kLeaves; ++k) overlap = overlap || out_->may_overlap(*leaves[k]);
-    NDArray tmp;
-    if (overlap) RETURN_IF_ERROR(NDArray::create(out_->dtype(), out_->shape(), 'c', tmp));
-    NDArray& target = overlap ? tmp : *out_;
-    auto evaluate_as = [&](auto tag) -> Status {
-      using C = decltype(tag);
-      if constexpr (std::is_same_v<C, uint64_t>) {
-        return Status::error(StatusCode::kDtype, "%s: uint64 arrays are not supported", what.c_str());
-      } else {
-        detail::evaluate_reduction<K, C>(r_.e, shape, axes, target, leaves);
-        return Status::ok();
-      }
-    };
     if constexpr (E::kStatic >= 0) {
       constexpr auto kC = static_cast<ComputeType>(E::kStatic);
       if (ct != kC)
@@ -863,9 +855,19 @@ class ReductionAssignment {
                              "%s: its typed arrays compute in %s, but the expression needs %s: cast the arrays first",
                              what.c_str(), compute_type_name(kC), compute_type_name(ct));
     }
-    RETURN_IF_ERROR(detail::dispatch_for<E::kStatic>(ct, evaluate_as));
-    if (overlap) copy_into(tmp, *out_);
-    return Status::ok();
+    // Outputs are written while other outputs' ranges are still being read:
+    // any overlap, the same view too, goes through a temporary.
+    return detail::write_around_overlap(*out_, leaves, E::kLeaves, false, [&](NDArray& target) {
+      return detail::dispatch_for<E::kStatic>(ct, [&](auto tag) -> Status {
+        using C = decltype(tag);
+        if constexpr (std::is_same_v<C, uint64_t>) {
+          return Status::error(StatusCode::kDtype, "%s: uint64 arrays are not supported", what.c_str());
+        } else {
+          detail::evaluate_reduction<K, C>(r_.e, shape, axes, target, leaves);
+          return Status::ok();
+        }
+      });
+    });
   }
 
  private:
