@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs bench/small_matrix_bench and prints the batched products of small
-matrices (Note [Small matrices] in libops/blas/small_gemm.h) beside their
+matrices (Note [Small matrices] in blas/small_gemm.h) beside their
 references, measured in the same run:
 
   libops matmul on [2^20, S, S] x [2^20, S, S] float32, S = 2, 3, 4, 8,

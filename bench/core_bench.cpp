@@ -151,7 +151,7 @@ void BM_SgemmCblasDirect(benchmark::State& state) {
   NDArray a = filled(kGemmN * kGemmN, 0.5f), b = filled(kGemmN * kGemmN, 0.25f), c = filled(kGemmN * kGemmN, 0);
   // OpenBLAS threading itself on as many threads as the matmul op gets
   // (libops leaves OpenBLAS single-threaded after its own GEMMs: Note
-  // [GEMM threads] in libops/blas/gemm_cpu.cpp).
+  // [GEMM threads] in blas/gemm_cpu.cpp).
   openblas_set_num_threads(threads_arg(state));
   for (auto _ : state) {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kGemmN, kGemmN, kGemmN, 1.0f, a.data_as<float>(), kGemmN,

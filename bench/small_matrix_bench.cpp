@@ -1,5 +1,5 @@
 // Batched products of small matrices (Note [Small matrices] in
-// libops/blas/small_gemm.h), measured in one binary
+// blas/small_gemm.h), measured in one binary
 // (bench/compare_small_matrix.py adds numpy's batched matmul and the
 // ratios):
 //   * the matmul op on [2^20, S, S] x [2^20, S, S] float32, S = 2, 3, 4, 8,
@@ -18,7 +18,7 @@
 #include <cstdint>
 
 #include "bench_util.h"
-#include "libops/blas/blas_threads.h"
+#include "blas/blas_threads.h"
 
 using namespace libops;
 using libops::bench::run_op;

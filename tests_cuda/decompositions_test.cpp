@@ -1,4 +1,4 @@
-// qr, svd, eigh and eig on cuda:0 (cuSOLVER, libops/blas/decompositions_cuda.cu)
+// qr, svd, eigh and eig on cuda:0 (cuSOLVER, blas/decompositions_cuda.cu)
 // against numpy's values from the "factorizations" manifest, up to signs
 // as tests_cpu checks the CPU (factorization_checks.h); the value-by-value
 // linalg ops run in golden_ops_test.cpp's "linalg_ops" manifest. Also the

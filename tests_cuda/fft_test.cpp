@@ -1,12 +1,12 @@
-// fft, ifft, rfft and irfft on cuda:0 (cuFFT, libops/blas/fft_cuda.cu): every
+// fft, ifft, rfft and irfft on cuda:0 (cuFFT, blas/fft_cuda.cu): every
 // numpy golden case of tests_cpu on the GPU, then the GPU against the CPU
 // (tests_cpu checks the CPU against numpy and the DFT's definition) over
 // lengths that take each of cuFFT's paths (powers of two, 3/5/7-smooth,
 // primes, one point, 2^20) and over both strided batch layouts of
-// libops/blas/fft_cuda.cu (a launch per outer index, or per inner index). The
+// blas/fft_cuda.cu (a launch per outer index, or per inner index). The
 // inputs of the irfft cases have imaginary parts in bin 0 and bin n / 2,
 // which the CPU ignores, as numpy does, and cuFFT must be kept from reading
-// (Note [Staging complex-to-real bins] in libops/blas/fft_cuda.cu).
+// (Note [Staging complex-to-real bins] in blas/fft_cuda.cu).
 #include <cmath>
 #include <string>
 

@@ -1,5 +1,5 @@
 // cholesky and triangular_solve on cuda:0 (cuSOLVER's potrfBatched and
-// cuBLAS's trsmBatched, libops/blas/linalg_cuda.cu) against the same ops on the
+// cuBLAS's trsmBatched, blas/linalg_cuda.cu) against the same ops on the
 // CPU (LAPACK and OpenBLAS, which tests_cpu checks against numpy): both
 // triangles, every solve flag, batched and shared matrices, and the
 // not-positive-definite error word for word.

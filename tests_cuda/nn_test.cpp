@@ -1,5 +1,5 @@
 // conv2d, maxpool2d, avgpool2d, batchnorm and softmax on cuda:0 (cuDNN,
-// libops/backends/cuda/cudnn_nn.cpp): the numpy golden rows that tests_cpu
+// libops/ops/nn/nn_device_cuda.cpp): the numpy golden rows that tests_cpu
 // runs, each either matching the golden or refused for the reason its row
 // names; then more geometries against the CPU in float32, float16 and
 // bfloat16; and the calls cuDNN cannot express, which must be errors that
@@ -17,7 +17,7 @@ namespace {
 using test::make;
 using test::values;
 
-// Reasons a row is refused on CUDA (see cudnn_nn.cpp's usability checks).
+// Reasons a row is refused on CUDA (see nn_device_cuda.cpp's usability checks).
 constexpr const char* kOddSame = "cuDNN pads both sides of a dim equally";
 constexpr const char* kDilatedPool = "cuDNN's pooling has no dilation";
 constexpr const char* kNoF64NhwcDeconv = "it has no float64 NHWC transposed convolution";

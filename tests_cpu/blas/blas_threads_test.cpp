@@ -9,8 +9,8 @@
 #include <cmath>
 #include <vector>
 
-#include "libops/blas/gemm.h"
-#include "libops/blas/linalg.h"
+#include "blas/gemm.h"
+#include "blas/linalg.h"
 #include "libops/core/parallel.h"
 #include "test_util.h"
 

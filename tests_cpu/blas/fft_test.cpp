@@ -13,7 +13,7 @@
 #include <random>
 #include <vector>
 
-#include "libops/blas/fft.h"
+#include "blas/fft.h"
 #include "test_util.h"
 
 namespace libops {

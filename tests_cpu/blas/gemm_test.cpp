@@ -1,7 +1,7 @@
 // blas/gemm: the BLAS path and the portable kernel against each other and
 // against a double-precision reference, plus the wrap-around and argument
 // rules of Note [GEMM dtypes].
-#include "libops/blas/gemm.h"
+#include "blas/gemm.h"
 #include "libops/core/parallel.h"
 
 #include <gtest/gtest.h>

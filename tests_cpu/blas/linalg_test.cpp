@@ -2,7 +2,7 @@
 // strides other than dense, a shared A, which matrix and minor a failure
 // names (a NaN pivot included), the untouched other triangle, and the
 // argument errors.
-#include "libops/blas/linalg.h"
+#include "blas/linalg.h"
 
 #include <gtest/gtest.h>
 

@@ -11,8 +11,8 @@
 #include <cstring>
 #include <vector>
 
-#include "libops/blas/conv_dnnl.h"
-#include "libops/blas/packed_gemm.h"
+#include "blas/conv_dnnl.h"
+#include "blas/packed_gemm.h"
 #include "libops/core/parallel.h"
 
 using namespace libops;

@@ -8,8 +8,8 @@
 #include <cmath>
 #include <vector>
 
-#include "libops/blas/conv_dnnl.h"
-#include "libops/blas/sgemm_dnnl.h"
+#include "blas/conv_dnnl.h"
+#include "blas/sgemm_dnnl.h"
 
 using namespace libops;
 

@@ -5,7 +5,7 @@
 // what BLAS promises: transposes, leading dims, alpha and beta (beta == 0
 // never reads C), batch strides of 0, NaN and Inf where they belong, and
 // nothing written outside C's matrices.
-#include "libops/blas/small_gemm.h"
+#include "blas/small_gemm.h"
 
 #include <cblas.h>
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@
 #include <random>
 #include <vector>
 
-#include "libops/blas/gemm.h"
+#include "blas/gemm.h"
 #include "libops/core/parallel.h"
 #include "libops/loops/streaming_store.h"
 

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "graph/executor.h"
-#include "libops/blas/conv_dnnl.h"
+#include "blas/conv_dnnl.h"
 #include "libops/core/cpu_isa.h"
 #include "graph_builder.h"
 #include "libops/ops/elementwise/elementwise.h"

@@ -33,8 +33,8 @@
 // or the transpose of one) is passed to the GEMM as it is, strides and all;
 // other views are copied to dense C order first. Integer products wrap like
 // numpy's (Note [GEMM dtypes] in blas/gemm.h).
-#include "libops/blas/gemm.h"
-#include "libops/blas/packed_gemm.h"
+#include "blas/gemm.h"
+#include "blas/packed_gemm.h"
 #include "libops/core/cpu_isa.h"
 #include "libops/core/parallel.h"
 #include "libops/loops/copy.h"

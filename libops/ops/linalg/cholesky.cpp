@@ -22,7 +22,7 @@
 // (matrix_staging.h), with no host loop.
 #include <cstdint>
 
-#include "libops/blas/linalg.h"
+#include "blas/linalg.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/linalg/matrix_staging.h"

@@ -26,7 +26,7 @@
 // matrix of small integers gives exactly 0 either way.
 #include <cmath>
 
-#include "libops/blas/decompositions.h"
+#include "blas/decompositions.h"
 #include "libops/matrix/matrix.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"

@@ -14,7 +14,7 @@
 // pairs adjacent with the positive imaginary part first. LAPACK's geev on
 // the CPU, cuSOLVER's Xgeev on CUDA; NaN or Inf in a is an error naming the
 // matrix, as is a solver that does not converge.
-#include "libops/blas/decompositions.h"
+#include "blas/decompositions.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/linalg/matrix_staging.h"

@@ -12,7 +12,7 @@
 // unique up to sign (and within repeated eigenvalues, up to rotation).
 // The triangle not read is cleared before the finiteness check, so
 // anything may sit there, NaN included.
-#include "libops/blas/decompositions.h"
+#include "blas/decompositions.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/linalg/matrix_staging.h"

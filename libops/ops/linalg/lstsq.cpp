@@ -21,8 +21,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "libops/blas/decompositions.h"
-#include "libops/blas/gemm.h"
+#include "blas/decompositions.h"
+#include "blas/gemm.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/linalg/matrix_staging.h"

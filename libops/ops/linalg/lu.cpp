@@ -11,7 +11,7 @@
 // LAPACK, numpy-based scipy.linalg.lu and TensorFlow. LAPACK's getrf on the
 // CPU, cuSOLVER's getrf on CUDA; p is built from the pivots on the same
 // device (Note [LU pivots] in blas/decomposition_kernels.h).
-#include "libops/blas/decompositions.h"
+#include "blas/decompositions.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/linalg/lu_factors.h"

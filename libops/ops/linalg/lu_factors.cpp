@@ -1,6 +1,6 @@
 #include "libops/ops/linalg/lu_factors.h"
 
-#include "libops/blas/decompositions.h"
+#include "blas/decompositions.h"
 #include "libops/matrix/matrix.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"

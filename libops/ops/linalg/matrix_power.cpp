@@ -10,7 +10,7 @@
 // output must not overlap its inputs.
 #include <cstdlib>
 
-#include "libops/blas/gemm.h"
+#include "blas/gemm.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/linalg/lu_factors.h"

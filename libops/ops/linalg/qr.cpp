@@ -11,7 +11,7 @@
 // column-major on the call's device (matrix_staging.h).
 #include <algorithm>
 
-#include "libops/blas/decompositions.h"
+#include "blas/decompositions.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/linalg/matrix_staging.h"

@@ -11,7 +11,7 @@
 // LU with partial pivoting (getrf, then getrs: LAPACK on the CPU,
 // cuSOLVER on CUDA; Note [Factoring the transpose] in lu_factors.h). A
 // singular matrix (an exact zero pivot) is an error naming it.
-#include "libops/blas/decompositions.h"
+#include "blas/decompositions.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/linalg/lu_factors.h"

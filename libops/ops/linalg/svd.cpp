@@ -18,7 +18,7 @@
 // error naming the matrix, as is a solver that does not converge.
 #include <algorithm>
 
-#include "libops/blas/decompositions.h"
+#include "blas/decompositions.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/linalg/matrix_staging.h"

@@ -21,7 +21,7 @@
 #include <cstdint>
 #include <string>
 
-#include "libops/blas/linalg.h"
+#include "blas/linalg.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 

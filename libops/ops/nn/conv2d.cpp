@@ -75,8 +75,8 @@
 #include <limits>
 #include <vector>
 
-#include "libops/blas/conv_dnnl.h"
-#include "libops/blas/gemm.h"
+#include "blas/conv_dnnl.h"
+#include "blas/gemm.h"
 #include "libops/core/cpu_isa.h"
 #include "libops/core/log.h"
 #include "libops/core/parallel.h"

@@ -13,7 +13,7 @@
 //  o % multiplier, the order of TF's and libnd4j's depthwise_conv2d.
 #pragma once
 
-#include "libops/blas/conv_dnnl.h"
+#include "blas/conv_dnnl.h"
 #include "libops/ops/nn/conv_utils.h"
 
 namespace libops::ops::nn {

@@ -43,8 +43,8 @@
 // ops on devices]).
 #include <algorithm>
 
-#include "libops/blas/conv_dnnl.h"
-#include "libops/blas/gemm.h"
+#include "blas/conv_dnnl.h"
+#include "blas/gemm.h"
 #include "libops/core/log.h"
 #include "libops/core/parallel.h"
 #include "libops/ops/nn/conv2d.h"

@@ -22,7 +22,7 @@
 #include <limits>
 #include <vector>
 
-#include "libops/blas/gemm.h"
+#include "blas/gemm.h"
 #include "libops/core/fast_math.h"
 #include "libops/core/parallel.h"
 #include "libops/loops/nd_loop.h"

@@ -5,7 +5,7 @@
 // Note [nn ops on devices]
 // These ops compute on the CPU themselves. On another device they hand the
 // call to the NnDeviceOps that the device type's backend registered when the
-// library loaded (cuDNN for CUDA: libops/backends/cuda/cudnn_nn.cpp), so
+// library loaded (cuDNN for CUDA: libops/ops/nn/nn_device_cuda.cpp), so
 // core code has no #ifdef. A call runs in three steps:
 //   1. *_usable(desc): can the backend run this call at all? The op asks
 //      before any data moves. A refusal is an error that names the op, the

@@ -9,8 +9,8 @@
 #include <new>
 #include <vector>
 
-#include "libops/blas/gemm.h"
-#include "libops/blas/packed_gemm.h"
+#include "blas/gemm.h"
+#include "blas/packed_gemm.h"
 #include "libops/core/cpu_isa.h"
 #include "libops/core/fast_math.h"
 #include "libops/core/parallel.h"

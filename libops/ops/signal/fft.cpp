@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "libops/blas/fft.h"
+#include "blas/fft.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 

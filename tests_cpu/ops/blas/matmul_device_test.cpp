@@ -12,7 +12,7 @@
 #include <string>
 
 #include "fake_device.h"
-#include "libops/blas/gemm.h"
+#include "blas/gemm.h"
 #include "libops/legacy/device_tables.h"
 #include "op_test_util.h"
 

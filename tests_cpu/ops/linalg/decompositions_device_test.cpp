@@ -12,8 +12,8 @@
 #include <set>
 #include <string>
 
-#include "libops/blas/decompositions.h"
-#include "libops/blas/gemm.h"
+#include "blas/decompositions.h"
+#include "blas/gemm.h"
 #include "fake_device.h"
 #include "golden_manifest.h"
 #include "libops/legacy/device_tables.h"

@@ -12,7 +12,7 @@
 #include <limits>
 #include <string>
 
-#include "libops/blas/linalg.h"
+#include "blas/linalg.h"
 #include "ops/fake_device_op.h"
 #include "golden_util.h"
 #include "libops/legacy/device_tables.h"

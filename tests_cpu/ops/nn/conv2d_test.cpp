@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <optional>
 
-#include "libops/blas/conv_dnnl.h"
+#include "blas/conv_dnnl.h"
 #include "nn_test_util.h"
 
 using namespace libops;

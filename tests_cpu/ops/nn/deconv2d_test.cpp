@@ -2,7 +2,7 @@
 // a hand-computed case, its weight formats and its errors.
 #include <optional>
 
-#include "libops/blas/conv_dnnl.h"
+#include "blas/conv_dnnl.h"
 #include "nn_test_util.h"
 
 using namespace libops;

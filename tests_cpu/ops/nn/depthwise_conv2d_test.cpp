@@ -4,7 +4,7 @@
 #include <cmath>
 #include <optional>
 
-#include "libops/blas/conv_dnnl.h"
+#include "blas/conv_dnnl.h"
 #include "libops/core/parallel.h"
 #include "libops/ops/nn/depthwise.h"
 #include "nn_test_util.h"

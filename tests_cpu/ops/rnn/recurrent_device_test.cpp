@@ -8,7 +8,7 @@
 // give numpy's values.
 #include <gtest/gtest.h>
 
-#include "libops/blas/gemm.h"
+#include "blas/gemm.h"
 #include "fake_device.h"
 #include "golden_manifest.h"
 #include "libops/legacy/device_tables.h"

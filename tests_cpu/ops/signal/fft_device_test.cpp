@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "libops/blas/fft.h"
+#include "blas/fft.h"
 #include "ops/fake_device_op.h"
 #include "ops/signal/fft_golden_cases.h"
 #include "libops/legacy/device_tables.h"

@@ -7,7 +7,7 @@
 // several threads at once would stack two thread pools. Each routine's
 // workspace is asked for once per call (LAPACK's lwork = -1 query) and
 // reused by every matrix.
-#include "libops/blas/decompositions.h"
+#include "blas/decompositions.h"
 
 #include <algorithm>
 #include <atomic>
@@ -16,8 +16,8 @@
 #include <initializer_list>
 #include <vector>
 
-#include "libops/blas/blas_threads.h"
-#include "libops/blas/decomposition_kernels.h"
+#include "blas/blas_threads.h"
+#include "blas/decomposition_kernels.h"
 
 // LAPACK's Fortran interface (there is no LAPACKE header here). Trailing
 // size_t arguments are the hidden lengths of character arguments.

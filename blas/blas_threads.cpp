@@ -1,4 +1,4 @@
-#include "libops/blas/blas_threads.h"
+#include "blas/blas_threads.h"
 
 #include <cblas.h>
 

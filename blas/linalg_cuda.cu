@@ -21,8 +21,8 @@
 #include <initializer_list>
 #include <vector>
 
-#include "libops/blas/cuda_batch_util.h"
-#include "libops/blas/linalg.h"
+#include "blas/cuda_batch_util.h"
+#include "blas/linalg.h"
 #include "libops/backends/cuda/cuda_check.h"
 #include "libops/backends/cuda/launch_context.h"
 

@@ -1,7 +1,7 @@
 // gemm_batched_on: the CPU's GEMM or the one a device backend registered.
 #include <atomic>
 
-#include "libops/blas/gemm.h"
+#include "blas/gemm.h"
 
 namespace libops::blas {
 

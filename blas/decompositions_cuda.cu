@@ -25,9 +25,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "libops/blas/cuda_batch_util.h"
-#include "libops/blas/decomposition_kernels.h"
-#include "libops/blas/decompositions.h"
+#include "blas/cuda_batch_util.h"
+#include "blas/decomposition_kernels.h"
+#include "blas/decompositions.h"
 #include "libops/backends/cuda/cuda_check.h"
 #include "libops/backends/cuda/launch_context.h"
 

@@ -1,7 +1,7 @@
 // float32 GEMM through oneDNN (sgemm_dnnl.h).
-#include "libops/blas/sgemm_dnnl.h"
+#include "blas/sgemm_dnnl.h"
 
-#include "libops/blas/conv_dnnl.h"
+#include "blas/conv_dnnl.h"
 
 #ifdef LIBOPS_HAVE_DNNL
 #include <oneapi/dnnl/dnnl.h>
@@ -9,7 +9,7 @@
 #include <cstring>
 #include <vector>
 
-#include "libops/blas/dnnl_util.h"
+#include "blas/dnnl_util.h"
 #endif
 
 namespace libops::blas {

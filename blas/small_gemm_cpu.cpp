@@ -1,6 +1,6 @@
 // Note [Small matrices] (small_gemm.h): batched GEMMs of matrices with
 // every extent <= 8, as Matrix<T, M, K> * Matrix<T, K, N> in registers.
-#include "libops/blas/small_gemm.h"
+#include "blas/small_gemm.h"
 
 #include <algorithm>
 #include <array>

@@ -15,8 +15,8 @@
 // CPU's float accumulation does not make.
 #include <climits>
 
-#include "libops/blas/gemm.h"
-#include "libops/blas/small_gemm_cuda.h"
+#include "blas/gemm.h"
+#include "blas/small_gemm_cuda.h"
 #include "libops/backends/cuda/cuda_check.h"
 #include "libops/backends/cuda/launch_context.h"
 

@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "libops/blas/fft.h"
+#include "blas/fft.h"
 #include "libops/backends/cuda/cuda_check.h"
 #include "libops/backends/cuda/launch_context.h"
 

@@ -3,7 +3,7 @@
 // C^T = op(B)^T op(A)^T (Note [Transposed products] in small_gemm_cpu.cpp).
 // cuBLAS's strided batched GEMM serves these sizes with tiles meant for
 // larger matrices; a thread per matrix reads each operand once.
-#include "libops/blas/small_gemm_cuda.h"
+#include "blas/small_gemm_cuda.h"
 
 #include <algorithm>
 

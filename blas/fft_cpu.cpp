@@ -38,7 +38,7 @@
 // Signals are gathered into contiguous buffers (whatever the stride of
 // their axis), several at a time in SIMD lanes (Note [Signals in lanes]),
 // and scattered back; threads split the signals.
-#include "libops/blas/fft.h"
+#include "blas/fft.h"
 
 #include <algorithm>
 #include <array>

@@ -11,7 +11,7 @@
 // Batches run one matrix after the other: OpenBLAS threads each call
 // itself (at libops' thread count, blas_threads.h), and calling it from
 // several of our threads at once would stack two thread pools.
-#include "libops/blas/linalg.h"
+#include "blas/linalg.h"
 
 #include <cblas.h>
 
@@ -21,7 +21,7 @@
 #include <cstddef>
 #include <initializer_list>
 
-#include "libops/blas/blas_threads.h"
+#include "blas/blas_threads.h"
 
 // LAPACK's Cholesky, from the BLAS library we link (there is no LAPACKE
 // header here). The trailing length is the hidden length of the character

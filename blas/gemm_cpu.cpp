@@ -1,6 +1,6 @@
 // GEMM on the CPU: BLAS for float32/float64, a portable cache-blocked kernel
 // for every other dtype (Note [GEMM dtypes] in gemm.h).
-#include "libops/blas/gemm.h"
+#include "blas/gemm.h"
 
 #include <cblas.h>
 
@@ -11,9 +11,9 @@
 #include <memory>
 #include <type_traits>
 
-#include "libops/blas/blas_threads.h"
-#include "libops/blas/sgemm_dnnl.h"
-#include "libops/blas/small_gemm.h"
+#include "blas/blas_threads.h"
+#include "blas/sgemm_dnnl.h"
+#include "blas/small_gemm.h"
 #include "libops/core/cpu_isa.h"
 #include "libops/core/half.h"
 #include "libops/core/parallel.h"

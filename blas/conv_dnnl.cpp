@@ -1,5 +1,5 @@
 // oneDNN convolution (Note [oneDNN convolution] in conv_dnnl.h).
-#include "libops/blas/conv_dnnl.h"
+#include "blas/conv_dnnl.h"
 
 #include <algorithm>
 #include <atomic>
@@ -13,7 +13,7 @@
 #include <vector>
 
 #ifdef LIBOPS_HAVE_DNNL
-#include "libops/blas/dnnl_util.h"
+#include "blas/dnnl_util.h"
 #include "libops/core/cpu_isa.h"
 #include "libops/core/parallel.h"
 #endif

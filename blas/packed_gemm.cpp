@@ -1,5 +1,5 @@
 // Packed-weights GEMM through oneDNN's matmul (Note [Packed GEMM]).
-#include "libops/blas/packed_gemm.h"
+#include "blas/packed_gemm.h"
 
 #include <algorithm>
 #include <cstring>
@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "libops/blas/conv_dnnl.h"
+#include "blas/conv_dnnl.h"
 #include "libops/core/cpu_isa.h"
 #include "libops/core/parallel.h"
 
@@ -17,7 +17,7 @@
 #endif
 
 #ifdef LIBOPS_HAVE_DNNL
-#include "libops/blas/dnnl_util.h"
+#include "blas/dnnl_util.h"
 #endif
 
 namespace libops::blas {
