@@ -552,7 +552,9 @@ void BM_CudaGraphChain(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   std::vector<uint8_t> bytes = chain_graph(n);
   std::shared_ptr<const libops::graph::Graph> g;
-  Status s = libops::graph::Graph::load_buffer(bytes.data(), bytes.size(), {}, g);
+  libops::graph::LoadOptions node_by_node;  // per-node launch cost: no element-wise fusion
+  node_by_node.fuse_elementwise = false;
+  Status s = libops::graph::Graph::load_buffer(bytes.data(), bytes.size(), node_by_node, g);
   if (!s.is_ok()) return state.SkipWithError(s.message().c_str());
   libops::graph::Session session(g);
   session.set_device(kDevice);

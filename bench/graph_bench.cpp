@@ -1,8 +1,13 @@
 // Graph executor overhead (Google Benchmark).
 //
 //   BM_GraphChain/N        a chain of N adds on 1-element float32 arrays, run
-//                          by a Session; per_node = time / N. The per-node
-//                          overhead is (time(100) - time(1)) / 99.
+//                          by a Session node by node (element-wise fusion
+//                          off); per_node = time / N. The per-node overhead
+//                          is (time(100) - time(1)) / 99.
+//   BM_GraphChainFused/N   the same chain as loaded by default: fused into
+//                          fused_elementwise nodes of up to 32 steps
+//                          (Note [Element-wise fusion]); per_node counts the
+//                          N adds written.
 //   BM_CApiOneNodeRun      one run of a 1-node graph through the C API
 //                          (ops_graph_run), the fixed cost of a run.
 //   BM_CApiOneNodeRunAndOutput  the same plus fetching and freeing the output.
@@ -38,11 +43,13 @@ void check(bool ok, const char* what) {
   }
 }
 
-void BM_GraphChain(benchmark::State& state) {
+void run_chain(benchmark::State& state, bool fused) {
   const int n = static_cast<int>(state.range(0));
   std::vector<uint8_t> bytes = chain_graph(n);
   std::shared_ptr<const libops::graph::Graph> g;
-  libops::Status s = libops::graph::Graph::load_buffer(bytes.data(), bytes.size(), {}, g);
+  libops::graph::LoadOptions options;
+  options.fuse_elementwise = fused;
+  libops::Status s = libops::graph::Graph::load_buffer(bytes.data(), bytes.size(), options, g);
   if (!s.is_ok()) {
     state.SkipWithError(s.message().c_str());
     return;
@@ -61,7 +68,10 @@ void BM_GraphChain(benchmark::State& state) {
   state.counters["per_node"] = benchmark::Counter(static_cast<double>(n) * static_cast<double>(state.iterations()),
                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
+void BM_GraphChain(benchmark::State& state) { run_chain(state, false); }
+void BM_GraphChainFused(benchmark::State& state) { run_chain(state, true); }
 BENCHMARK(BM_GraphChain)->Arg(1)->Arg(100);
+BENCHMARK(BM_GraphChainFused)->Arg(100);
 
 struct CApiGraph {
   ops_graph_t* graph = nullptr;

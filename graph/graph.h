@@ -156,6 +156,9 @@ struct LoadOptions {
   // Note [Graph rewrites] (graph/optimizer.h); false loads the graph as
   // written (so does LIBOPS_GRAPH_REWRITES=0).
   bool rewrites = true;
+  // Note [Element-wise fusion] (graph/fuse_elementwise.cpp); false leaves
+  // element-wise chains node by node (so does LIBOPS_GRAPH_FUSION=0).
+  bool fuse_elementwise = true;
   GraphLayout layout = GraphLayout::kAuto;
 };
 

@@ -782,6 +782,7 @@ Status GraphLoader::load() {
     RETURN_IF_ERROR(optimize_planned_body(body, g_.rewrites_, changed));
     if (changed) RETURN_IF_ERROR(plan_body(b));
     // Last: the rewrites above take the patterns they know whole first.
+    if (!options_.fuse_elementwise) continue;
     RETURN_IF_ERROR(fuse_elementwise_chains(body, g_.rewrites_, changed));
     if (changed) RETURN_IF_ERROR(plan_body(b));
   }

@@ -10,7 +10,7 @@
 
 #include "graph/fuse_elementwise.h"
 #include "graph/planner.h"
-#include "libops/blas/conv_dnnl.h"
+#include "blas/conv_dnnl.h"
 #include "libops/core/cpu_isa.h"
 #include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
