@@ -76,6 +76,11 @@ Models (float32, NCHW):
   mobilenetv3s_b1         MobileNetV3-Small at 224x224 with HardSwish and
                           HardSigmoid written out (Add, Clip, Mul, Div) and
                           squeeze-and-excite blocks, as exporters write it
+  swiglu_mlp              a LLaMA-style feed-forward block, (silu(x W1) *
+                          (x W3)) W2 on [256, 512], hidden 1376, SiLU as
+                          x * Sigmoid(x)
+  mish_convs              4 x (3x3 conv 64->64 + batchnorm + Mish) at 56x56,
+                          Mish as x * Tanh(Softplus(x)) (YOLOv4's spelling)
   chain_16m               tanh(x * 2 + 1) * x over 16M float32 (four
                           element-wise nodes; Note [Element-wise fusion])
 """
@@ -405,6 +410,29 @@ def mobilenet_v3_small(m, batch):
     m.output(m.linear(h, 1024, 1000), (batch, 1000))
 
 
+def swiglu_mlp(m, tokens=256, d=512, hidden=1376):
+    """A LLaMA-style feed-forward block on [tokens, d] as exporters write it:
+    (silu(x W1) * (x W3)) W2 with SiLU spelled out as x * Sigmoid(x)."""
+    x = m.input("x", (tokens, d))
+    def proj(h, fin, fout):
+        w = m.weight((fin, fout), fin)
+        return m.binary("matmul", "MatMul", h, w)
+    a = proj(x, d, hidden)
+    gate = m.binary("multiply", "Mul", a, m.unary("sigmoid", "Sigmoid", a))
+    h = m.binary("multiply", "Mul", gate, proj(x, d, hidden))
+    m.output(proj(h, hidden, d), (tokens, d))
+
+
+def mish_convs(m, batch=1, channels=64, size=56, layers=4):
+    """A YOLOv4-style chain of 3x3 conv + batchnorm + Mish, with Mish
+    spelled out as x * tanh(softplus(x))."""
+    h = m.input("x", (batch, channels, size, size))
+    for _ in range(layers):
+        y = m.batchnorm(m.conv(h, channels, channels, 3, 1, 1), channels)
+        h = m.binary("multiply", "Mul", y, m.unary("tanh", "Tanh", m.unary("softplus", "Softplus", y)))
+    m.output(h, (batch, channels, size, size))
+
+
 def elementwise_chain(m, n=16 << 20):
     """tanh(x * 2 + 1) * x over 16M float32: four element-wise nodes."""
     x = m.input("x", (n,))
@@ -495,6 +523,8 @@ MODELS = {
     "lstm_b16": lstm,
     "conv3x3_b8": lambda m: conv_chain(m, 8),
     "mobilenetv3s_b1": lambda m: mobilenet_v3_small(m, 1),
+    "swiglu_mlp": swiglu_mlp,
+    "mish_convs": mish_convs,
     "chain_16m": elementwise_chain,
 }
 
