@@ -1176,5 +1176,86 @@ TEST(GraphRewrites, LoadsElementwiseChainsAsWrittenWithoutRewrites) {
   EXPECT_TRUE(plain.graph->rewrites().empty());
 }
 
+// Random element-wise graphs (fixed seeds): values read by several nodes,
+// by outputs, broadcasts of [7] and one-value constants, unary and binary
+// ops, clips with t args. Every output of the fused graph must equal the
+// unfused one's, value for value, and the fused graph must hold fewer nodes
+// wherever a chain could form.
+TEST(GraphRewrites, FusesRandomElementwiseGraphsWithTheSameValues) {
+  const char* const kUnary[] = {"tanh", "sigmoid", "neg", "exp", "relu", "abs", "square", "softsign", "relu6"};
+  const char* const kBinary[] = {"add", "subtract", "multiply", "divide", "maximum", "minimum"};
+  int fused_graphs = 0;
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    uint32_t state = seed * 2654435761u;
+    auto next = [&](uint32_t n) {
+      state = state * 1664525u + 1013904223u;
+      return (state >> 8) % n;
+    };
+    GraphBuilder g;
+    auto& m = g.main();
+    std::vector<Ref> values = {m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{4, 7})};
+    const Ref constants[] = {m.constant("row", make(DataType::kFloat32, {7}, ramp(7, 1.5, 0.3))),
+                             m.constant("one", make(DataType::kFloat32, {1}, {0.75}))};
+    std::vector<Ref> made;
+    const int nodes = 6 + static_cast<int>(next(10));
+    for (int k = 0; k < nodes; ++k) {
+      const std::string name = "n" + std::to_string(k);
+      // Mostly the newest values, so chains form; sometimes any value.
+      auto pick = [&] {
+        const size_t n = values.size();
+        return values[next(3) == 0 ? next(static_cast<uint32_t>(n)) : n - 1 - next(std::min<uint32_t>(2, n))];
+      };
+      Ref v;
+      const uint32_t kind = next(10);
+      if (kind < 4) {
+        v = m.op(kUnary[next(9)], {pick()}, {}, name);
+      } else if (kind < 9) {
+        // The second operand a constant one time in three.
+        const Ref a = pick(), b = next(3) == 0 ? constants[next(2)] : pick();
+        v = next(2) == 0 ? m.op(kBinary[next(6)], {a, b}, {}, name) : m.op(kBinary[next(6)], {b, a}, {}, name);
+      } else {
+        NodeArgs bounds;
+        bounds.t = {-0.5, 1.5};
+        v = m.op("clip", {pick()}, bounds, name);
+      }
+      values.push_back(v);
+      made.push_back(v);
+    }
+    // The last value is an output; so is any other made value, one time in four.
+    std::vector<std::string> outputs;
+    for (size_t k = 0; k < made.size(); ++k)
+      if (k + 1 == made.size() || next(4) == 0) {
+        outputs.push_back("y" + std::to_string(k));
+        m.output(outputs.back(), made[k]);
+      }
+    const std::vector<uint8_t> bytes = g.finish();
+    const NDArray xv = with_specials({4, 7}, 2.5);
+    std::vector<std::vector<NDArray>> results;
+    size_t fused_nodes = 0, plain_nodes = 0;
+    for (bool fuse : {false, true}) {
+      LoadOptions o;
+      o.fuse_elementwise = fuse;
+      std::shared_ptr<const Graph> graph;
+      ASSERT_OK(Graph::load_buffer(bytes.data(), bytes.size(), o, graph));
+      (fuse ? fused_nodes : plain_nodes) = graph->main().nodes.size();
+      Session session(graph);
+      const NDArray* in[] = {&xv};
+      ASSERT_OK(session.run(in, 1));
+      results.emplace_back();
+      for (int k = 0; k < session.num_outputs(); ++k) {
+        NDArray copy;
+        ASSERT_OK(session.output(k).dup('c', copy));
+        results.back().push_back(std::move(copy));
+      }
+    }
+    ASSERT_EQ(results[0].size(), outputs.size());
+    for (size_t k = 0; k < outputs.size(); ++k) EXPECT_TRUE(same_values(results[1][k], results[0][k])) << outputs[k];
+    EXPECT_LE(fused_nodes, plain_nodes);
+    fused_graphs += fused_nodes < plain_nodes;
+  }
+  EXPECT_GE(fused_graphs, 30);  // most graphs hold a chain to fuse
+}
+
 }  // namespace
 }  // namespace libops::graph
