@@ -41,10 +41,13 @@ constexpr DtypeInfo kDtypes[] = {
     {OPS_DTYPE_UINT16, 'u', 2, "uint16"},   {OPS_DTYPE_UINT32, 'u', 4, "uint32"},
     {OPS_DTYPE_UINT64, 'u', 8, "uint64"},   {OPS_DTYPE_FLOAT16, 'f', 2, "float16"},
     {OPS_DTYPE_FLOAT32, 'f', 4, "float32"}, {OPS_DTYPE_FLOAT64, 'f', 8, "float64"},
+    // numpy has no bfloat16: it saves ml_dtypes' bfloat16 arrays as raw
+    // 2-byte records, and np.load gives them back as V2 for .view() to read.
+    {OPS_DTYPE_BFLOAT16, 'V', 2, "bfloat16"},
 };
 
 constexpr const char* kSupportedDescrs =
-    "|b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, f4, f8";
+    "|b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, f4, f8, V2 (bfloat16)";
 
 const DtypeInfo* find_dtype(ops_dtype_t dtype) {
   for (const DtypeInfo& d : kDtypes)
@@ -265,8 +268,9 @@ class HeaderParser {
         (order != '<' && order != '>' && order != '|' && order != '='))
       return reject("unknown descr '" + d + "'; supported: " + kSupportedDescrs,
                   error);
-    // '|' means "byte order does not apply": only right for 1-byte types.
-    if (order == '|' && info->size != 1)
+    // '|' means "byte order does not apply": only right for 1-byte types
+    // and raw records (numpy writes '|V2' for a plain V2 array).
+    if (order == '|' && info->size != 1 && info->kind != 'V')
       return reject("descr '" + d + "' has byte order '|' but a " +
                       std::to_string(info->size) + "-byte type",
                   error);
@@ -491,11 +495,6 @@ bool npy_read_file(const std::string& path, NpyArray& out, std::string& error) {
 
 bool npy_write_buffer(const NpyArray& a, std::vector<uint8_t>& out,
                       std::string& error) {
-  if (a.dtype == OPS_DTYPE_BFLOAT16) {
-    error = "npy: cannot write bfloat16: numpy has no descr for it; "
-            "convert to float32 first";
-    return false;
-  }
   const DtypeInfo* info = find_dtype(a.dtype);
   if (info == nullptr) {
     error = "npy: cannot write dtype value " + std::to_string(int(a.dtype)) +

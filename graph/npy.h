@@ -6,8 +6,9 @@
 // Reads format versions 1.0, 2.0 and 3.0. Writes 1.0, or 2.0 when the header
 // does not fit version 1.0's 16-bit length. Supported descrs: '|b1', i1 i2 i4
 // i8, u1 u2 u4 u8, f2, f4, f8, in either byte order; big-endian data is
-// byte-swapped to little-endian on read. bfloat16 has no numpy descr and is
-// refused on write.
+// byte-swapped to little-endian on read. bfloat16, which numpy lacks, is
+// 'V2' (raw 2-byte records): what np.save writes for ml_dtypes' bfloat16
+// arrays, and what .view(ml_dtypes.bfloat16) reads back after np.load.
 //
 // Every function treats its input as untrusted: a malformed file gives false
 // and a message in `error` ("npy: <what> with <values>"), never a crash.
@@ -46,8 +47,8 @@ bool npy_read_file(const std::string& path, NpyArray& out, std::string& error);
 bool npy_read_buffer(const uint8_t* data, size_t size, NpyArray& out,
                      std::string& error);
 
-// Write `a` as .npy. Fails (with a message) for bfloat16, negative dims, or
-// data whose size is not product(shape) * itemsize.
+// Write `a` as .npy (bfloat16 as '<V2'). Fails (with a message) for negative
+// dims, or data whose size is not product(shape) * itemsize.
 bool npy_write_file(const std::string& path, const NpyArray& a,
                     std::string& error);
 bool npy_write_buffer(const NpyArray& a, std::vector<uint8_t>& out,

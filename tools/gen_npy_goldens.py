@@ -7,6 +7,7 @@ out by hand in npy_test.cpp too, so keep the two in sync when editing.
 """
 import os
 
+import ml_dtypes
 import numpy as np
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
@@ -28,6 +29,8 @@ DTYPE_FILES = {
     "float32.npy": np.array([1.5, -2.25, 0.0, 1e10, -3.0e-5], dtype="<f4"),
     "float64_be.npy": np.array([1.0, -2.5, 3.141592653589793, 1e300, -0.125],
                                dtype=">f8"),
+    # numpy saves ml_dtypes' bfloat16 as '<V2' records.
+    "bfloat16.npy": np.array([1.0, -2.0, 0.5, 3.3895313892515355e38, -0.0], dtype=ml_dtypes.bfloat16),
 }
 
 

@@ -110,6 +110,7 @@ const DtypeCase kDtypeCases[] = {
     {OPS_DTYPE_INT32, 4},   {OPS_DTYPE_INT64, 8},   {OPS_DTYPE_UINT8, 1},
     {OPS_DTYPE_UINT16, 2},  {OPS_DTYPE_UINT32, 4},  {OPS_DTYPE_UINT64, 8},
     {OPS_DTYPE_FLOAT16, 2}, {OPS_DTYPE_FLOAT32, 4}, {OPS_DTYPE_FLOAT64, 8},
+    {OPS_DTYPE_BFLOAT16, 2},
 };
 
 // Non-uniform bytes that are valid for the dtype (bools are 0 or 1).
@@ -274,6 +275,12 @@ TEST(NpyGolden, OneFilePerDtype) {
   expect_1d(a, OPS_DTYPE_FLOAT64);
   EXPECT_EQ(values_of<double>(a),
             (std::vector<double>{1.0, -2.5, 3.141592653589793, 1e300, -0.125}));
+
+  // ml_dtypes' bfloat16 as numpy saves it ('<V2'): the bits of 1, -2, 0.5,
+  // the largest finite bfloat16 and -0, the top halves of their float32s.
+  a = read_golden("bfloat16.npy");
+  expect_1d(a, OPS_DTYPE_BFLOAT16);
+  EXPECT_EQ(values_of<uint16_t>(a), (std::vector<uint16_t>{0x3F80, 0xC000, 0x3F00, 0x7F7F, 0x8000}));
 }
 
 TEST(NpyGolden, ShapesOrdersAndVersions) {
@@ -512,8 +519,6 @@ TEST(NpyWrite, RefusesBadArrays) {
     const char* needle;
   };
   const Case cases[] = {
-      {make_array(OPS_DTYPE_BFLOAT16, {2}, {0, 0, 0, 0}),
-       "cannot write bfloat16"},
       {make_array(OPS_DTYPE_INVALID, {1}, {0}), "dtype value 0"},
       {make_array(ops_dtype_t(14), {1}, {0}), "dtype value 14"},
       {make_array(OPS_DTYPE_FLOAT32, {2, -3}, {}),
@@ -535,6 +540,20 @@ TEST(NpyWrite, RefusesBadArrays) {
   EXPECT_FALSE(npy_write_file("/nonexistent_dir/x.npy",
                               make_array(OPS_DTYPE_UINT8, {1}, {3}), error));
   EXPECT_NE(error.find("/nonexistent_dir/x.npy"), std::string::npos) << error;
+}
+
+// bfloat16 is written as numpy writes ml_dtypes' bfloat16 ('<V2'), and a
+// plain V2 array's '|V2' reads as bfloat16 too.
+TEST(NpyWrite, WritesBfloat16AsTwoByteRecords) {
+  std::vector<uint8_t> bytes;
+  std::string error;
+  ASSERT_TRUE(npy_write_buffer(make_array(OPS_DTYPE_BFLOAT16, {2}, {0x80, 0x3F, 0x00, 0xC0}), bytes, error)) << error;
+  const std::string text(bytes.begin(), bytes.end());
+  EXPECT_NE(text.find("{'descr': '<V2', 'fortran_order': False, 'shape': (2,), }"), std::string::npos) << text;
+  NpyArray a;
+  const std::vector<uint8_t> plain_void = make_npy(header("|V2", "(1,)"), 2);
+  ASSERT_TRUE(npy_read_buffer(plain_void.data(), plain_void.size(), a, error)) << error;
+  EXPECT_EQ(a.dtype, OPS_DTYPE_BFLOAT16);
 }
 
 TEST(NpyItemsize, AllDtypes) {
