@@ -19,7 +19,11 @@
 //   - the group stays within 8 inputs and 32 steps.
 // A group of two nodes or more becomes one fused_elementwise node in the
 // place of its last node, with that node's name and outputs, reading the
-// values the group reads from outside. It runs after the other rewrites, so
+// values the group reads from outside. A reduction (reduce_sum, _mean, _max,
+// _min with i-arg axes) whose input is made by such a group and read by it
+// alone takes the group in as its prologue: one fused_reduce node, whose
+// sums add in double (within rounding of the reduction's own), max and min
+// equal. It runs after the other rewrites, so
 // patterns they know (gelu, layer norm, residual adds, matmul bias) are
 // taken whole by them first, and after the layout rewrite, so the fused node
 // runs in the layout its neighbours use. Values are float32 all along, so
@@ -236,6 +240,18 @@ bool elementwise_fusion_enabled_by_environment() {
   return v == nullptr || std::strcmp(v, "0") != 0;
 }
 
+// The reductions a fused_reduce node computes, by op; -1 for other nodes
+// (and for reductions whose axes come as an input, or ONNX's
+// noop_with_empty_axes, b arg 1).
+int reduction_kind(const Node& n) {
+  static const char* const kOps[] = {"reduce_sum", "reduce_mean", "reduce_max", "reduce_min"};
+  if (n.kind != NodeKind::kCustom || n.op == nullptr || n.inputs.size() != 1 || n.num_outputs != 1) return -1;
+  if (n.args.b.size() > 1 && n.args.b[1]) return -1;
+  for (int k = 0; k < 4; ++k)
+    if (std::strcmp(n.op->name(), kOps[k]) == 0) return k;
+  return -1;
+}
+
 }  // namespace
 
 Status fuse_elementwise_chains(Body& body, std::vector<std::string>& log, bool& changed) {
@@ -243,7 +259,9 @@ Status fuse_elementwise_chains(Body& body, std::vector<std::string>& log, bool& 
   if (body.static_shapes.size() != static_cast<size_t>(body.num_slots) || !elementwise_fusion_enabled_by_environment())
     return Status::ok();
   DeclarableOp* fused_op = OpRegistry::instance().find("fused_elementwise");
-  if (fused_op == nullptr) return Status::error(StatusCode::kInternal, "the fused_elementwise op is not registered");
+  DeclarableOp* reduce_op = OpRegistry::instance().find("fused_reduce");
+  if (fused_op == nullptr || reduce_op == nullptr)
+    return Status::error(StatusCode::kInternal, "the fused_elementwise and fused_reduce ops are not registered");
   const size_t count = body.nodes.size();
   std::vector<int32_t> reads(static_cast<size_t>(body.num_slots), 0);
   std::vector<int32_t> producer(static_cast<size_t>(body.num_slots), -1);
@@ -261,31 +279,30 @@ Status fuse_elementwise_chains(Body& body, std::vector<std::string>& log, bool& 
     for (int32_t s : n.inputs) ok = ok && float32_value(body, s);
     candidate[p] = ok;
   }
-
   std::vector<uint8_t> grouped(count, 0), dropped(count, 0);
-  bool any = false;
-  for (size_t r = count; r-- > 0;) {
-    if (!candidate[r] || grouped[r]) continue;
-    const Node& root = body.nodes[r];
-    const ValueShape& shape = body.static_shapes[static_cast<size_t>(root.first_output)];
-    std::vector<size_t> members = {r};
-    Built built;
+  // Whether producer p of slot s may join `members` (Note [Element-wise
+  // fusion]): every reader of s is a member, and s has the group's shape.
+  auto may_join = [&](const std::vector<size_t>& members, int32_t s, const Node& anchor, const ValueShape& shape) {
+    const int32_t p = producer[static_cast<size_t>(s)];
+    if (p < 0 || !candidate[p] || grouped[p] || is_output[static_cast<size_t>(s)] ||
+        std::find(members.begin(), members.end(), static_cast<size_t>(p)) != members.end())
+      return false;
+    if (!same_placement(body.nodes[p], anchor) || !same_shape(body.static_shapes[static_cast<size_t>(s)], shape))
+      return false;
+    int32_t inside = 0;
+    for (size_t m : members)
+      for (int32_t t : body.nodes[m].inputs) inside += t == s;
+    return inside == reads[static_cast<size_t>(s)];
+  };
+  // Grows `members` by producers while the program stays within its limits.
+  auto grow = [&](std::vector<size_t>& members, const Node& anchor, const ValueShape& shape) {
     for (bool grew = true; grew;) {
       grew = false;
       for (size_t i = 0; i < members.size() && !grew; ++i)
         for (int32_t s : body.nodes[members[i]].inputs) {
-          const int32_t p = producer[static_cast<size_t>(s)];
-          if (p < 0 || !candidate[p] || grouped[p] || is_output[static_cast<size_t>(s)] ||
-              std::find(members.begin(), members.end(), static_cast<size_t>(p)) != members.end())
-            continue;
-          if (!same_placement(body.nodes[p], root) || !same_shape(body.static_shapes[static_cast<size_t>(s)], shape))
-            continue;
-          int32_t inside = 0;
-          for (size_t m : members)
-            for (int32_t t : body.nodes[m].inputs) inside += t == s;
-          if (inside != reads[static_cast<size_t>(s)]) continue;
+          if (!may_join(members, s, anchor, shape)) continue;
           std::vector<size_t> with = members;
-          with.push_back(static_cast<size_t>(p));
+          with.push_back(static_cast<size_t>(producer[static_cast<size_t>(s)]));
           Built trial;
           if (!build(body, with, trial)) continue;
           members = std::move(with);
@@ -293,18 +310,67 @@ Status fuse_elementwise_chains(Body& body, std::vector<std::string>& log, bool& 
           break;
         }
     }
-    if (members.size() < 2 || !build(body, members, built)) continue;
+  };
+  // Marks the members fused into node r (dropped unless r is one of them);
+  // their labels and the dropped ones' names for the log.
+  auto take = [&](std::vector<size_t> members, size_t r, std::string& held, std::string& names) {
     std::sort(members.begin(), members.end());
-    std::string held;
     for (size_t m : members) {
       grouped[m] = 1;
-      if (m != r) dropped[m] = 1;
+      if (m != r) {
+        dropped[m] = 1;
+        names += str_format("%s%u '%s'", names.empty() ? "" : ", ", body.nodes[m].id, body.nodes[m].name.c_str());
+      }
       held += (held.empty() ? "" : ", ") + body.nodes[m].op_label;
     }
-    std::string names;
-    for (size_t m : members)
-      if (m != r) names += str_format("%s%u '%s'", names.empty() ? "" : ", ", body.nodes[m].id, body.nodes[m].name.c_str());
+  };
+
+  bool any = false;
+  for (size_t r = count; r-- > 0;) {
+    if (grouped[r]) continue;
     Node& n = body.nodes[r];
+    const int reduction = reduction_kind(n);
+    if (reduction >= 0) {
+      // An element-wise prologue of a reduction: the chain that makes its
+      // input, read by the reduction alone.
+      const int32_t in = n.inputs[0];
+      const int32_t p = producer[static_cast<size_t>(in)];
+      if (p < 0 || !candidate[p] || grouped[p] || is_output[static_cast<size_t>(in)] ||
+          reads[static_cast<size_t>(in)] != 1 || !same_placement(body.nodes[p], n) || !float32_value(body, n.first_output))
+        continue;
+      std::vector<size_t> members = {static_cast<size_t>(p)};
+      grow(members, n, body.static_shapes[static_cast<size_t>(in)]);
+      Built built;
+      if (!build(body, members, built)) continue;
+      std::string held, names;
+      take(members, r, held, names);
+      held += ", " + n.op_label;
+      const bool keep_dims = !n.args.b.empty() && n.args.b[0];
+      const std::vector<int64_t> axes = n.args.i;
+      std::string axes_text = axes.empty() ? "all" : "";
+      for (int64_t a : axes) axes_text += str_format("%s%lld", axes_text.empty() ? "" : ", ", static_cast<long long>(a));
+      log.push_back(str_format("%snodes %s fused into node %u '%s' (fused_reduce of %s: %s; %s over axes %s%s)",
+                               body.where.c_str(), names.c_str(), n.id, n.name.c_str(), held.c_str(),
+                               built.program.str().c_str(), n.op_label.c_str(), axes_text.c_str(),
+                               keep_dims ? ", kept" : ""));
+      n.op = reduce_op;
+      n.op_label = "fused_reduce(" + held + ")";
+      n.inputs = built.inputs;
+      n.args.clear();
+      built.program.encode(n.args.i, n.args.t);
+      n.args.i.push_back(reduction);
+      n.args.i.push_back(keep_dims ? 1 : 0);
+      n.args.i.insert(n.args.i.end(), axes.begin(), axes.end());
+      any = true;
+      continue;
+    }
+    if (!candidate[r]) continue;
+    std::vector<size_t> members = {r};
+    grow(members, n, body.static_shapes[static_cast<size_t>(n.first_output)]);
+    Built built;
+    if (members.size() < 2 || !build(body, members, built)) continue;
+    std::string held, names;
+    take(members, r, held, names);
     log.push_back(str_format("%snodes %s fused into node %u '%s' (fused_elementwise of %s: %s)", body.where.c_str(),
                              names.c_str(), n.id, n.name.c_str(), held.c_str(), built.program.str().c_str()));
     n.kind = NodeKind::kCustom;

@@ -88,8 +88,11 @@
 //    reads (x * clip(x + 3, 0, 6) / 6, x * sigmoid(x), (x * 2 + 1).tanh()
 //    * x, as exporters write HardSwish, SiLU and the like) becomes one
 //    fused_elementwise node that computes it in one pass over memory
-//    instead of one pass per node, with the same values. Last, after the
-//    shapes are inferred and every other rewrite has taken its patterns.
+//    instead of one pass per node, with the same values; and a chain that
+//    only a reduction reads (x * x before the mean of an RMS norm) joins
+//    it as one fused_reduce node, with no temporary for its values. Last,
+//    after the shapes are inferred and every other rewrite has taken its
+//    patterns.
 //  - constant folding: a node whose inputs are all constants (weights
 //    transposed, cast or built by ConstantOfShape and friends, shapes
 //    computed from constants) runs once, at load, and its outputs become

@@ -1257,5 +1257,45 @@ TEST(GraphRewrites, FusesRandomElementwiseGraphsWithTheSameValues) {
   EXPECT_GE(fused_graphs, 30);  // most graphs hold a chain to fuse
 }
 
+// An element-wise prologue of a reduction: RMS norm as LLaMA's exporters
+// write it, x * rsqrt(mean(x * x, -1) + eps) * w. The square joins the mean
+// (fused_reduce: no [6, 64] temporary), eps and rsqrt fuse on the [6, 1]
+// statistics, the scaling on [6, 64]. A square that something else also
+// reads stays apart; so do the reduction's input when it is an output.
+TEST(GraphRewrites, FusesElementwiseProloguesIntoReductions) {
+  for (int variant = 0; variant < 3; ++variant) {
+    SCOPED_TRACE(variant == 0 ? "rms norm" : variant == 1 ? "square read twice" : "square an output");
+    GraphBuilder g;
+    auto& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{6, 64});
+    Ref sq = m.op("multiply", {x, x}, {}, "square");
+    NodeArgs mean;
+    mean.i = {-1};
+    mean.b = {true};
+    Ref ms = m.op("reduce_mean", {sq}, mean, "mean");
+    Ref r = m.op("rsqrt", {m.op("add", {ms, m.constant("eps", make(DataType::kFloat32, {}, {1e-6}))}, {}, "eps")},
+                 {}, "rsqrt");
+    Ref y = m.op("multiply", {m.op("multiply", {x, r}, {}, "scale"),
+                              m.constant("w", make(DataType::kFloat32, {64}, ramp(64, 1.0, 0.2)))},
+                 {}, "weight");
+    if (variant == 1) y = m.op("add", {y, sq}, {}, "plus_square");
+    m.output("y", y);
+    if (variant == 2) m.output("square_out", sq);
+    auto fused = expect_same_outputs(g.finish(), make(DataType::kFloat32, {6, 64}, ramp(384, 2.0, 0.1)), 1e-5);
+    ASSERT_TRUE(fused);
+    EXPECT_EQ(count_ops(*fused, "fused_reduce(multiply, reduce_mean)"), variant == 0 ? 1 : 0);
+    EXPECT_EQ(count_ops(*fused, "reduce_mean"), variant == 0 ? 0 : 1);
+    EXPECT_EQ(count_ops(*fused, "fused_elementwise(add, rsqrt)"), 1);
+    if (variant == 0) {
+      ASSERT_EQ(fused->main().nodes.size(), 3u);
+      bool logged = false;
+      for (const std::string& line : fused->rewrites())
+        logged = logged || line == "nodes 1 'square' fused into node 2 'mean' (fused_reduce of multiply, reduce_mean: "
+                                   "t0 = multiply(x0, x0); reduce_mean over axes -1, kept)";
+      EXPECT_TRUE(logged);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace libops::graph

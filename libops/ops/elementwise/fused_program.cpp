@@ -4,6 +4,9 @@
 #include "libops/core/status.h"
 #include "libops/legacy/block_kernels.h"
 #include "libops/legacy/legacy.h"
+#include "libops/ops/context.h"
+#include "libops/ops/device_copy.h"
+#include "libops/ops/legacy_steps.h"
 
 namespace libops::ops {
 
@@ -98,6 +101,95 @@ std::string FusedProgram::str() const {
     s += ")";
   }
   return s;
+}
+
+BlockProgram::BlockProgram(const FusedProgram& program) : n_inputs_(program.n_inputs) {
+  for (const FusedStep& s : program.steps) {
+    Step r;
+    if (s.binary()) r.binary = legacy::block_binary_f32(s.num);
+    else r.unary = legacy::block_unary_f32(s.group, s.num);
+    r.x = s.x;
+    r.y = s.y;
+    r.literal = static_cast<float>(s.literal);
+    r.extra = s.extra;
+    steps_.push_back(r);
+  }
+}
+
+const float* BlockProgram::evaluate(const char* const* in, const int64_t* s, int64_t off, int64_t m, FusedBlocks& b,
+                                    float* last_into, bool& one_value) const {
+  for (int k = 0; k < n_inputs_; ++k) {
+    const int64_t st = s[k];
+    b.unit[k] = st == 0 ? 0 : 1;
+    if (st == 0 || st == static_cast<int64_t>(sizeof(float))) {
+      b.v[k] = reinterpret_cast<const float*>(in[k] + off * st);
+    } else {
+      for (int64_t j = 0; j < m; ++j) b.buf[k][j] = *reinterpret_cast<const float*>(in[k] + (off + j) * st);
+      b.v[k] = b.buf[k];
+    }
+  }
+  const int last = n_inputs_ + static_cast<int>(steps_.size()) - 1;
+  for (size_t t = 0; t < steps_.size(); ++t) {
+    const Step& r = steps_[t];
+    const int out = n_inputs_ + static_cast<int>(t);
+    float* dst = out == last && last_into != nullptr ? last_into : b.buf[out];
+    if (r.unary != nullptr) {
+      b.unit[out] = b.unit[r.x];
+      r.unary(b.v[r.x], dst, b.unit[out] ? m : 1, r.extra);
+    } else {
+      const bool literal = r.y == kFusedLiteral;
+      const float* y = literal ? &r.literal : b.v[r.y];
+      const int64_t sy = literal ? 0 : b.unit[r.y];
+      b.unit[out] = b.unit[r.x] | sy;
+      r.binary(b.v[r.x], b.unit[r.x], y, sy, dst, b.unit[out] ? m : 1, r.extra);
+    }
+    b.v[out] = dst;
+  }
+  one_value = b.unit[last] == 0;
+  return b.v[last];
+}
+
+Status fused_inputs_shape(Context& block, Dims& out) {
+  out = block.input(0)->shape();
+  for (int k = 0; k < block.num_inputs(); ++k) {
+    const NDArray* x = block.input(k);
+    if (x->dtype() != DataType::kFloat32)
+      return block.error(StatusCode::kDtype,
+                         "input %d is %s; a fused program computes in float32 and takes float32 inputs only", k,
+                         dtype_name(x->dtype()));
+    Dims joined;
+    RETURN_IF_ERROR(broadcast_shapes(block.op_name(), out, x->shape(), joined));
+    out = joined;
+  }
+  return Status::ok();
+}
+
+Status fused_inputs(Context& block, const NDArray& z, bool same_view_ok, std::vector<NDArray>& inputs) {
+  for (int k = 0; k < block.num_inputs(); ++k) {
+    NDArray x = *block.input(k);
+    if (z.may_overlap(x) && !(same_view_ok && z.same_view(x))) RETURN_IF_ERROR(dense_on_device(block, x, x.dtype(), x));
+    inputs.push_back(std::move(x));
+  }
+  return Status::ok();
+}
+
+Status run_program_by_steps(const Context& block, const FusedProgram& program, const std::vector<NDArray>& inputs,
+                            NDArray& z) {
+  std::vector<NDArray> values(inputs);
+  for (size_t t = 0; t < program.steps.size(); ++t) {
+    const FusedStep& s = program.steps[t];
+    NDArray result;
+    if (t + 1 == program.steps.size()) result = z;
+    else RETURN_IF_ERROR(step_array(block, DataType::kFloat32, z.shape(), result));
+    NDArray y;
+    if (s.y == kFusedLiteral) RETURN_IF_ERROR(NDArray::scalar(DataType::kFloat32, s.literal, y));
+    else if (s.binary()) y = values[static_cast<size_t>(s.y)];
+    const auto group = static_cast<ops_legacy_group_t>(s.binary() ? OPS_PAIRWISE : s.group);
+    RETURN_IF_ERROR(legacy_step(block, group, s.num, values[static_cast<size_t>(s.x)], s.binary() ? &y : nullptr,
+                                result, s.extra));
+    values.push_back(result);
+  }
+  return Status::ok();
 }
 
 }  // namespace libops::ops

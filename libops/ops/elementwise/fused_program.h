@@ -26,9 +26,12 @@
 #include <string>
 #include <vector>
 
+#include "libops/array/ndarray.h"
 #include "libops/c_types.h"
 #include "libops/core/status.h"
+#include "libops/legacy/block_kernels.h"
 #include "libops/loops/extra_params.h"
+#include "libops/ops/context.h"
 
 namespace libops::ops {
 
@@ -60,5 +63,53 @@ struct FusedProgram {
   // One line, the steps in order: "t0 = add(x0, 3); t1 = tanh(t0); ...".
   std::string str() const;
 };
+
+// A program resolved to its block kernels (legacy/block_kernels.h) for
+// evaluation on the CPU, block by block (fused_elementwise, fused_reduce).
+inline constexpr int64_t kFusedBlock = 256;  // values per block: every value's block stays in L1
+
+// One thread's working space: a block per value.
+struct FusedBlocks {
+  static constexpr int kMaxValues = kMaxFusedInputs + kMaxFusedSteps;
+  alignas(64) float buf[kMaxValues][kFusedBlock];
+  const float* v[kMaxValues];
+  int64_t unit[kMaxValues];  // 1: a block of values; 0: one value for the whole block
+};
+
+class BlockProgram {
+ public:
+  explicit BlockProgram(const FusedProgram& program);
+  int n_inputs() const { return n_inputs_; }
+
+  // Elements [off, off + m) (m <= kFusedBlock) of a run whose input k
+  // starts at in[k] with byte stride s[k] (0: one value for the run). The
+  // last step writes into `last_into` when given (m dense floats), else
+  // into `b`. Returns the last value; `one_value` says it is one value for
+  // all m elements (every input it depends on is one value).
+  const float* evaluate(const char* const* in, const int64_t* s, int64_t off, int64_t m, FusedBlocks& b,
+                        float* last_into, bool& one_value) const;
+
+ private:
+  struct Step {
+    legacy::BlockUnaryFn unary = nullptr;
+    legacy::BlockBinaryFn binary = nullptr;
+    int x = 0, y = kFusedNone;
+    float literal = 0;
+    ExtraParams extra;
+  };
+  int n_inputs_ = 0;
+  std::vector<Step> steps_;
+};
+
+// What the fused ops share (fused_elementwise.cpp, fused_reduce.cpp):
+// the inputs' broadcast shape, every input float32 (errors name the op);
+Status fused_inputs_shape(Context& block, Dims& out);
+// the inputs, those sharing memory with z read from a copy (but z's own
+// view where `same_view_ok`);
+Status fused_inputs(Context& block, const NDArray& z, bool same_view_ok, std::vector<NDArray>& inputs);
+// z (the inputs' broadcast shape) computed one legacy kernel per step on
+// block.device(), into a temporary the size of z per step: the device path.
+Status run_program_by_steps(const Context& block, const FusedProgram& program, const std::vector<NDArray>& inputs,
+                            NDArray& z);
 
 }  // namespace libops::ops

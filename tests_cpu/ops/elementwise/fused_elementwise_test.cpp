@@ -6,6 +6,7 @@
 // output that is an input, and every kind of malformed program.
 #include <cmath>
 #include <cstring>
+#include <tuple>
 
 #include "libops/legacy/ops/binary_ops.h"
 #include "libops/legacy/ops/transform_bool_ops.h"
@@ -258,6 +259,136 @@ TEST(FusedElementwise, PrintsItsProgram) {
   EXPECT_EQ(p.str(),
             "t0 = add(x0, 3); t1 = max(t0, 0); t2 = min(t1, 6); t3 = multiply(x0, t2); t4 = divide(t3, x1); "
             "t5 = sigmoid(t4); t6 = multiply(t4, t5)");
+}
+
+// ---- fused_reduce: a reduction of a program's values in one pass
+
+// The reduction `kind` (0 sum, 1 mean, 2 max, 3 min) of program p over
+// `axes`, through fused_reduce.
+Status fused_reduction(const FusedProgram& p, std::vector<NDArray*> in, int kind, bool keep,
+                       const std::vector<int64_t>& axes, Context& ctx) {
+  OpCall call = program_call(p, std::move(in));
+  call.i.push_back(kind);
+  call.i.push_back(keep ? 1 : 0);
+  call.i.insert(call.i.end(), axes.begin(), axes.end());
+  return run_op("fused_reduce", call, ctx);
+}
+
+// The same as the element-wise program's output reduced by the reduce op.
+NDArray reduced_by_ops(const FusedProgram& p, std::vector<NDArray*> in, int kind, bool keep,
+                       const std::vector<int64_t>& axes) {
+  Context values;
+  EXPECT_TRUE(run_op("fused_elementwise", program_call(p, std::move(in)), values).is_ok());
+  static const char* const kOps[] = {"reduce_sum", "reduce_mean", "reduce_max", "reduce_min"};
+  Context reduced;
+  Status s = run_op(kOps[kind], {.in = {values.output(0)}, .i = axes, .b = {keep}}, reduced);
+  EXPECT_TRUE(s.is_ok()) << s.message();
+  return s.is_ok() ? *reduced.output(0) : NDArray();
+}
+
+// Every kind over every axis set of [3, 5, 70], kept and dropped, with a
+// broadcast input: sums and means within rounding of the ops' (the fused
+// sum adds in double), max and min equal.
+TEST(FusedReduce, ReducesAProgramAsItsOpsDo) {
+  NDArray x = make(DataType::kFloat32, {3, 5, 70}, wave(1050, 3.0));
+  NDArray w = make(DataType::kFloat32, {5, 1}, wave(5, 1.0));
+  FusedProgram p;  // (x - w)^2 * tanh(x)
+  p.n_inputs = 2;
+  p.steps = {binary(BinaryOp::subtract, 0, 1), binary(BinaryOp::multiply, 2, 2), unary(TransformStrictOp::tanh, 0),
+             binary(BinaryOp::multiply, 3, 4)};
+  const std::vector<std::vector<int64_t>> axis_sets = {{}, {0}, {1}, {2}, {0, 2}, {1, 2}, {-1}, {0, 1, 2}};
+  for (int kind = 0; kind < 4; ++kind)
+    for (const auto& axes : axis_sets)
+      for (bool keep : {false, true}) {
+        SCOPED_TRACE("kind " + std::to_string(kind) + " axes " + std::to_string(axes.size()) + " keep " +
+                     std::to_string(keep));
+        Context ctx;
+        ASSERT_OK(fused_reduction(p, {&x, &w}, kind, keep, axes, ctx));
+        const NDArray want = reduced_by_ops(p, {&x, &w}, kind, keep, axes);
+        if (kind >= 2) EXPECT_TRUE(same_values(*ctx.output(0), want));
+        else EXPECT_TRUE(all_close(*ctx.output(0), values(want), 2e-6, 1e-5));
+      }
+}
+
+// Sums worked out in double here; NaN kept by max and min; empty axes;
+// many outputs over the threads; one-value inputs.
+TEST(FusedReduce, SumsNansEmptiesAndThreads) {
+  const int64_t rows = 3000, cols = 333;
+  NDArray x = make(DataType::kFloat32, {rows, cols}, wave(rows * cols, 2.0));
+  NDArray half = make(DataType::kFloat32, {}, {0.5});
+  FusedProgram p;  // x * 0.5 + x * x
+  p.n_inputs = 2;
+  p.steps = {binary(BinaryOp::multiply, 0, 1), binary(BinaryOp::multiply, 0, 0), binary(BinaryOp::add, 2, 3)};
+  Context rows_ctx;
+  ASSERT_OK(fused_reduction(p, {&x, &half}, 0, false, {1}, rows_ctx));
+  const NDArray& z = *rows_ctx.output(0);
+  ASSERT_EQ(z.shape(), (Dims{rows}));
+  for (int64_t r = 0; r < rows; r += 97) {
+    double want = 0;
+    for (int64_t c = 0; c < cols; ++c) {
+      const float v = static_cast<float>(x.get_double(r * cols + c));
+      want += static_cast<double>(v * 0.5f + v * v);
+    }
+    EXPECT_NEAR(z.get_double(r), want, 1e-6 * std::abs(want) + 1e-5) << r;
+  }
+  // Everything: one output.
+  Context all;
+  ASSERT_OK(fused_reduction(p, {&x, &half}, 1, true, {}, all));
+  EXPECT_EQ(all.output(0)->shape(), (Dims{1, 1}));
+
+  std::vector<double> with_nan = wave(40, 1.0);
+  with_nan[13] = std::nan("");
+  NDArray n = make(DataType::kFloat32, {4, 10}, with_nan);
+  FusedProgram id;
+  id.n_inputs = 1;
+  id.steps = {unary(TransformStrictOp::exp, 0)};
+  for (int kind : {2, 3}) {
+    Context c;
+    ASSERT_OK(fused_reduction(id, {&n}, kind, false, {1}, c));
+    EXPECT_TRUE(std::isnan(c.output(0)->get_double(1)));
+    EXPECT_FALSE(std::isnan(c.output(0)->get_double(0)));
+  }
+
+  NDArray empty = make(DataType::kFloat32, {3, 0}, {});
+  Context sum, mean, max;
+  ASSERT_OK(fused_reduction(id, {&empty}, 0, false, {1}, sum));
+  EXPECT_TRUE(all_close(*sum.output(0), {0, 0, 0}));
+  ASSERT_OK(fused_reduction(id, {&empty}, 1, false, {1}, mean));
+  EXPECT_TRUE(std::isnan(mean.output(0)->get_double(0)));
+  Status s = fused_reduction(id, {&empty}, 2, false, {1}, max);
+  EXPECT_NE(s.message().find("the maximum of no elements"), std::string::npos) << s.message();
+
+  // A one-value input reduced over a broadcast shape: exp(0.5) * 4 per row.
+  NDArray wide = make(DataType::kFloat32, {2, 4}, {0, 0, 0, 0, 0, 0, 0, 0});
+  FusedProgram from_scalar;
+  from_scalar.n_inputs = 2;
+  from_scalar.steps = {unary(TransformStrictOp::exp, 1)};
+  Context sc;
+  ASSERT_OK(fused_reduction(from_scalar, {&wide, &half}, 0, false, {1}, sc));
+  EXPECT_TRUE(all_close(*sc.output(0), {4 * std::exp(0.5f), 4 * std::exp(0.5f)}, 1e-6));
+}
+
+TEST(FusedReduce, RefusesMalformedReductions) {
+  NDArray x = make(DataType::kFloat32, {3}, {1, 2, 3});
+  FusedProgram p;
+  p.n_inputs = 1;
+  p.steps = {unary(TransformStrictOp::exp, 0)};
+  for (const auto& [kind, keep, says] :
+       {std::tuple<int, int, const char*>{4, 0, "0 sum, 1 mean, 2 max or 3 min"}, {0, 2, "keep_dims"}}) {
+    OpCall call = program_call(p, {&x});
+    call.i.push_back(kind);
+    call.i.push_back(keep);
+    Context ctx;
+    Status s = run_op("fused_reduce", call, ctx);
+    EXPECT_NE(s.message().find(says), std::string::npos) << s.message();
+  }
+  OpCall short_call = program_call(p, {&x});
+  Context ctx;
+  Status s = run_op("fused_reduce", short_call, ctx);
+  EXPECT_NE(s.message().find("the reduction and keep_dims"), std::string::npos) << s.message();
+  Context axis;
+  s = fused_reduction(p, {&x}, 0, false, {3}, axis);
+  EXPECT_FALSE(s.is_ok());
 }
 
 }  // namespace

@@ -1,0 +1,259 @@
+// fused_reduce: a reduction (sum, mean, max, min over axes) of the values a
+// fused program computes from its inputs, in one pass with no temporary for
+// them (Note [Fused element-wise programs] in fused_program.h). The graph
+// optimizer writes these nodes where a reduction reads an element-wise
+// chain that nothing else reads (Note [Element-wise fusion]): mean(x * x)
+// of an RMS norm, sum((x - m)^2) of a variance, pooled activations.
+//
+//   inputs  1 to 8 float32 arrays, broadcast together to the shape S
+//   i args  the program (as fused_elementwise's), then: the reduction (0
+//           sum, 1 mean, 2 max, 3 min), keep_dims (0 or 1), the axes of S
+//           (none: all; negative counts from the end)
+//   t args  the program's
+//   output  float32: S reduced over the axes, each kept as 1 or dropped
+//
+// CPU: the loop engine's iterator over S with the kept dims outer and the
+// reduced ones inner, so each output element is one contiguous range of
+// the enumeration, reduced whole by one thread (results do not depend on
+// the thread count). Values are computed in blocks (BlockProgram) and
+// summed in double in eight partial sums; max and min keep NaN. No elements
+// to reduce: a sum is 0, a mean NaN, a max or min an error.
+// Other devices: the program one legacy kernel per step into a temporary of
+// S, then the legacy reduction.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "libops/core/parallel.h"
+#include "libops/legacy/ops/reduce_ops.h"
+#include "libops/loops/elementwise.h"
+#include "libops/loops/nd_loop.h"
+#include "libops/ops/declarable_op.h"
+#include "libops/ops/device_copy.h"
+#include "libops/ops/elementwise/fused_program.h"
+#include "libops/ops/legacy_steps.h"
+#include "libops/ops/reduce/reduce_common.h"
+
+namespace libops::ops {
+namespace {
+
+enum class FusedReduction : int { kSum = 0, kMean = 1, kMax = 2, kMin = 3 };
+
+struct ReductionArgs {
+  FusedProgram program;
+  FusedReduction kind = FusedReduction::kSum;
+  bool keep_dims = false;
+  Dims shape;  // S
+  Dims axes;   // normalised, sorted
+};
+
+// The call's program, reduction and shapes (the shape function's checks).
+Status read_args(Context& block, ReductionArgs& a) {
+  const std::vector<int64_t>& i = block.i_args();
+  if (i.empty() || i[0] < 1 || i[0] > kMaxFusedSteps)
+    return block.error(StatusCode::kInvalidArgument, "i arg 0 is the number of steps, 1 to %d", kMaxFusedSteps);
+  const size_t program_ints = 1 + 5 * static_cast<size_t>(i[0]);
+  if (i.size() < program_ints + 2)
+    return block.error(StatusCode::kInvalidArgument,
+                       "%zu i args: the program's %zu, then the reduction and keep_dims (and the axes) are needed",
+                       i.size(), program_ints);
+  const std::vector<int64_t> program(i.begin(), i.begin() + static_cast<ptrdiff_t>(program_ints));
+  RETURN_IF_ERROR(with_op_name(block, FusedProgram::decode(block.num_inputs(), program, block.t_args(), a.program)));
+  const int64_t kind = i[program_ints], keep = i[program_ints + 1];
+  if (kind < 0 || kind > 3 || (keep != 0 && keep != 1))
+    return block.error(StatusCode::kInvalidArgument,
+                       "the reduction (i arg %zu) is 0 sum, 1 mean, 2 max or 3 min, and keep_dims (i arg %zu) 0 or 1; "
+                       "got %lld and %lld",
+                       program_ints, program_ints + 1, static_cast<long long>(kind), static_cast<long long>(keep));
+  a.kind = static_cast<FusedReduction>(kind);
+  a.keep_dims = keep == 1;
+  RETURN_IF_ERROR(fused_inputs_shape(block, a.shape));
+  const std::vector<int64_t> axes(i.begin() + static_cast<ptrdiff_t>(program_ints + 2), i.end());
+  return normalize_axes(block.op_name(), axes.data(), static_cast<int>(axes.size()), a.shape.size(), true, a.axes);
+}
+
+// A run of one output element's values, folded into its accumulator.
+struct Accumulator {
+  FusedReduction kind;
+  double part[8] = {};
+  float extreme = 0;
+  bool started = false;
+
+  void reset() {
+    std::fill(part, part + 8, 0.0);
+    started = false;
+  }
+  void add(const float* v, int64_t m, bool one_value) {
+    if (kind == FusedReduction::kSum || kind == FusedReduction::kMean) {
+      if (one_value) {
+        part[0] += static_cast<double>(v[0]) * static_cast<double>(m);
+        return;
+      }
+      int64_t j = 0;
+      for (; j + 8 <= m; j += 8)
+        for (int k = 0; k < 8; ++k) part[k] += static_cast<double>(v[j + k]);
+      for (; j < m; ++j) part[0] += static_cast<double>(v[j]);
+      return;
+    }
+    const bool is_max = kind == FusedReduction::kMax;
+    const int64_t n = one_value ? 1 : m;
+    for (int64_t j = 0; j < n; ++j) {
+      const float x = v[j];
+      if (!started) {
+        extreme = x;
+        started = true;
+      } else if (!std::isnan(extreme) && (std::isnan(x) || (is_max ? x > extreme : x < extreme))) {
+        extreme = x;
+      }
+    }
+  }
+  float result(int64_t per_output) const {
+    if (kind == FusedReduction::kMax || kind == FusedReduction::kMin) return extreme;
+    double s = 0;
+    for (double p : part) s += p;
+    return static_cast<float>(kind == FusedReduction::kMean ? s / static_cast<double>(per_output) : s);
+  }
+};
+
+Status reduce_on_cpu(const ReductionArgs& a, const std::vector<NDArray>& inputs, NDArray& z) {
+  const BlockProgram program(a.program);
+  const Dims& shape = a.shape;
+  const int rank = shape.size();
+  bool reduced[kMaxRank] = {};
+  for (int d : a.axes) reduced[d] = true;
+  // z's strides over S's dims: its own for the kept dims, 0 for the reduced.
+  Dims z_strides = shape;
+  for (int d = 0, o = 0; d < rank; ++d) {
+    if (reduced[d]) {
+      z_strides[d] = 0;
+      if (a.keep_dims) ++o;
+    } else {
+      z_strides[d] = z.strides()[o++];
+    }
+  }
+  // Kept dims outer, reduced dims inner: each output element's values are
+  // one contiguous range of the enumeration.
+  int order[kMaxRank], n_order = 0;
+  for (int d = 0; d < rank; ++d)
+    if (!reduced[d]) order[n_order++] = d;
+  for (int d = 0; d < rank; ++d)
+    if (reduced[d]) order[n_order++] = d;
+  Dims iter_shape = shape, zs = shape;
+  for (int k = 0; k < rank; ++k) {
+    iter_shape[k] = shape[order[k]];
+    zs[k] = z_strides[order[k]];
+  }
+  NdLoop<kMaxFusedInputs + 1> loop;
+  loop.init(iter_shape);
+  loop.set_operand(0, z.data(), zs, static_cast<int64_t>(sizeof(float)));
+  for (int k = 0; k < kMaxFusedInputs; ++k) {  // unused operands repeat input 0, never read
+    const NDArray& x = inputs[static_cast<size_t>(k < program.n_inputs() ? k : 0)];
+    const Dims bs = broadcast_strides(x.shape(), x.strides(), shape);
+    Dims st = bs;
+    for (int d = 0; d < rank; ++d) st[d] = bs[order[d]];
+    loop.set_operand(k + 1, x.data(), st, static_cast<int64_t>(sizeof(float)));
+  }
+  loop.coalesce();
+  int64_t per_output = 1;
+  for (int d : a.axes) per_output *= shape[d];
+  const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(per_output, 1));
+  parallel_for(z.length(), grain, [&](int64_t begin, int64_t end) {
+    FusedBlocks blocks;
+    Accumulator acc{a.kind};
+    char* current = nullptr;
+    auto flush = [&] {
+      if (current != nullptr) *reinterpret_cast<float*>(current) = acc.result(per_output);
+      acc.reset();
+    };
+    loop.run(begin * per_output, end * per_output, [&](char* const* p, const int64_t* s, int64_t n) {
+      for (int64_t off = 0; off < n; off += kFusedBlock) {
+        const int64_t m = std::min(kFusedBlock, n - off);
+        bool one_value = false;
+        const float* v = program.evaluate(p + 1, s + 1, off, m, blocks, nullptr, one_value);
+        if (s[0] == 0) {  // the run reduces into one output element
+          if (p[0] != current) {
+            flush();
+            current = p[0];
+          }
+          acc.add(v, m, one_value);
+        } else {  // the innermost dim is kept: one element per output
+          for (int64_t j = 0; j < m; ++j) {
+            flush();
+            current = p[0] + (off + j) * s[0];
+            acc.add(one_value ? v : v + j, 1, true);
+          }
+        }
+      }
+    });
+    flush();
+  });
+  return Status::ok();
+}
+
+// The legacy reduction of each kind (on a device, after the program).
+void legacy_reduction(FusedReduction kind, ops_legacy_group_t& group, int& num) {
+  switch (kind) {
+    case FusedReduction::kSum: group = OPS_REDUCE_SAME, num = static_cast<int>(legacy::ReduceSameOp::sum); return;
+    case FusedReduction::kMean: group = OPS_REDUCE_FLOAT, num = static_cast<int>(legacy::ReduceFloatOp::mean); return;
+    case FusedReduction::kMax: group = OPS_REDUCE_SAME, num = static_cast<int>(legacy::ReduceSameOp::max); return;
+    case FusedReduction::kMin: group = OPS_REDUCE_SAME, num = static_cast<int>(legacy::ReduceSameOp::min); return;
+  }
+}
+
+}  // namespace
+}  // namespace libops::ops
+
+CUSTOM_OP_IMPL(fused_reduce, -1, 1, false, 0, 0) {
+  using namespace libops;
+  using namespace libops::ops;
+  NDArray* z = OUTPUT_VARIABLE(0);
+  ReductionArgs a;
+  RETURN_IF_ERROR(read_args(block, a));
+  int64_t per_output = 1;
+  for (int d : a.axes) per_output *= a.shape[d];
+  if (z->length() == 0) return Status::ok();
+  if (per_output == 0) {
+    REQUIRE_TRUE(a.kind == FusedReduction::kSum || a.kind == FusedReduction::kMean, OPS_ERR_SHAPE,
+                 "the %s of no elements (axes %s of %s are empty)", a.kind == FusedReduction::kMax ? "maximum" : "minimum",
+                 a.axes.str().c_str(), a.shape.str().c_str());
+    NDArray fill;
+    RETURN_IF_ERROR(NDArray::scalar(DataType::kFloat32,
+                                    a.kind == FusedReduction::kSum ? 0.0 : std::numeric_limits<double>::quiet_NaN(), fill));
+    return with_op_name(block, assign_on_device(block, *z, fill));
+  }
+  std::vector<NDArray> inputs;
+  RETURN_IF_ERROR(fused_inputs(block, *z, false, inputs));  // z is written while its inputs are read
+  if (block.device().is_cpu()) return reduce_on_cpu(a, inputs, *z);
+  NDArray values;
+  RETURN_IF_ERROR(step_array(block, DataType::kFloat32, a.shape, values));
+  RETURN_IF_ERROR(run_program_by_steps(block, a.program, inputs, values));
+  ops_legacy_group_t group = OPS_REDUCE_SAME;
+  int num = 0;
+  legacy_reduction(a.kind, group, num);
+  return reduce_into(block, group, num, values, a.axes, *z);
+}
+
+DECLARE_SHAPE_FN(fused_reduce) {
+  using namespace libops;
+  libops::ops::ReductionArgs a;
+  RETURN_IF_ERROR(libops::ops::read_args(block, a));
+  shapes.push_back(TensorShape{DataType::kFloat32, reduced_shape(a.shape, a.axes, a.keep_dims), 'c'});
+  return Status::ok();
+}
+
+DECLARE_TYPES(fused_reduce) {
+  descriptor.allow_inputs(libops::TypeSet{libops::DataType::kFloat32}).runs_on_any_device();
+  descriptor.allow_outputs(libops::TypeSet{libops::DataType::kFloat32});
+}
+
+DECLARE_ARGS(fused_reduce) {
+  args.describe("A reduction of the values a fused element-wise program computes, in one pass (Note [Fused "
+                "element-wise programs]); written by the graph optimizer.");
+  args.inputs_variadic("xs", "1 to 8 float32 arrays, broadcast together");
+  args.output("z", "the reduction, float32, with the reduced axes kept as 1 or dropped");
+  args.i_list("program", "the program's (as fused_elementwise's), then: 0 sum, 1 mean, 2 max, 3 min; keep_dims; "
+                         "the axes (none: all)");
+  args.t_list("values", "the program's literals and extra params").nan_allowed();
+}
