@@ -1086,6 +1086,16 @@ TEST(GraphRewrites, FusesEveryElementwiseOpWithItsOwnValues) {
     EXPECT_EQ(fused->main().nodes.size(), 1u);
     EXPECT_EQ(fused->main().nodes[0].op_label, "fused_elementwise(" + c.op + ", neg)");
   }
+  // pow(x, 2) with one exponent runs as x * x (Note [pow of 2] in
+  // legacy/legacy.cpp), fused or not: the same values.
+  GraphBuilder g;
+  auto& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>(shape.begin(), shape.end()));
+  Ref two = m.constant("two", make(DataType::kFloat32, {}, {2.0}));
+  m.output("y", m.op("neg", {m.op("pow", {x, two}, {}, "pow")}, {}, "neg"));
+  auto fused = expect_same_values(g.finish(), with_specials(shape, 3.0));
+  ASSERT_TRUE(fused);
+  EXPECT_EQ(fused->main().nodes.size(), 1u);
 }
 
 // What must stay apart: a value read outside the chain (a graph output, a
