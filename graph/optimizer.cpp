@@ -385,6 +385,75 @@ Status fuse_layer_norm(Body& body, BodyIndex& index, size_t pos, std::vector<uin
   return Status::ok();
 }
 
+// x / sqrt(mean(x^2) + eps) * w over the last axis, as exporters write
+// RMSNormalization (LLaMA's and T5's RMSNorm): the division also as x *
+// rsqrt(.) or x * reciprocal(sqrt(.)), x^2 as pow(x, 2), x * x or
+// square(x), the weight on either side: becomes rms_norm(x, w), one pass
+// where the pieces make two (a fused reduction and a scaling).
+Status fuse_rms_norm(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>& dropped,
+                     std::vector<std::string>& log) {
+  Node& n = body.nodes[pos];
+  if (!is_op(n, "multiply") || n.inputs.size() != 2) return Status::ok();
+  Matcher m(body, index, dropped);
+  for (int kw = 0; kw < 2; ++kw) {
+    const int32_t w = n.inputs[static_cast<size_t>(kw)];
+    const int32_t normed = Matcher::other(n, kw);
+    if (!m.vector(w)) continue;
+    // x / sqrt(E), x * rsqrt(E) or x * reciprocal(sqrt(E)), either order.
+    int32_t x = -1, e = -1;
+    std::vector<const Node*> matched;
+    if (const Node* div = m.node(normed, "divide", 2)) {
+      if (const Node* sq = m.node(div->inputs[1], "sqrt", 1)) {
+        x = div->inputs[0], e = sq->inputs[0];
+        matched = {div, sq};
+      }
+    } else if (const Node* mul = m.node(normed, "multiply", 2)) {
+      for (int kx = 0; kx < 2 && x < 0; ++kx) {
+        const int32_t r = Matcher::other(*mul, kx);
+        if (const Node* rs = m.node(r, "rsqrt", 1)) {
+          x = mul->inputs[static_cast<size_t>(kx)], e = rs->inputs[0];
+          matched = {mul, rs};
+        } else if (const Node* rec = m.node(r, "reciprocal", 1)) {
+          if (const Node* sq = m.node(rec->inputs[0], "sqrt", 1)) {
+            x = mul->inputs[static_cast<size_t>(kx)], e = sq->inputs[0];
+            matched = {mul, rec, sq};
+          }
+        }
+      }
+    }
+    const Node* eps_add = x >= 0 ? m.node(e, "add", 2) : nullptr;
+    if (eps_add == nullptr) continue;
+    for (int ke = 0; ke < 2; ++ke) {
+      double eps;
+      if (!m.scalar(eps_add->inputs[static_cast<size_t>(ke)], eps) || !(eps >= 0)) continue;
+      const Node* mean = m.node(Matcher::other(*eps_add, ke), "reduce_mean", 1);
+      if (!mean_over_last_axis(mean)) continue;
+      const int32_t sq_slot = mean->inputs[0];
+      const Node* sqr = m.node(sq_slot, "pow", 2);
+      if (sqr != nullptr && (sqr->inputs[0] != x || !m.scalar_is(sqr->inputs[1], 2.0))) sqr = nullptr;
+      if (sqr == nullptr && (sqr = m.node(sq_slot, "multiply", 2)) != nullptr &&
+          (sqr->inputs[0] != x || sqr->inputs[1] != x))
+        sqr = nullptr;
+      if (sqr == nullptr && (sqr = m.node(sq_slot, "square", 1)) != nullptr && sqr->inputs[0] != x) sqr = nullptr;
+      if (sqr == nullptr) continue;
+      // w must be x's last dim, and the fused op computes in x's dtype.
+      const ValueShape& xs = body.static_shapes[static_cast<size_t>(x)];
+      const NDArray* wa = index.constant(body, w);
+      if (!xs.rank_known || xs.dims.size() == 0 || xs.dims[xs.dims.size() - 1] != wa->length() ||
+          !m.keeps_dtype(x, n) || wa->dtype() != m.dtype(x))
+        continue;
+      OpArgs args;
+      args.i = {-1};
+      args.t = {eps};
+      matched.insert(matched.end(), {eps_add, mean, sqr});
+      log.push_back(str_format("%snode %u '%s' and %zu nodes before it (a decomposed RMS norm) became rms_norm",
+                               body.where.c_str(), n.id, n.name.c_str(), matched.size()));
+      return replace_node(body, index, n, "rms_norm", {x, w}, std::move(args), matched, dropped);
+    }
+  }
+  return Status::ok();
+}
+
 // 0.5 * x * (1 + erf(x / sqrt(2))), in the orders exporters write it:
 // becomes gelu(x).
 Status fuse_gelu(Body& body, BodyIndex& index, size_t pos, std::vector<uint8_t>& dropped,
@@ -1197,6 +1266,10 @@ Status optimize_planned_body(Body& body, std::vector<std::string>& log, bool& ch
     RETURN_IF_ERROR(fuse_layer_norm(body, index, p, dropped, log));
     RETURN_IF_ERROR(fuse_gelu(body, index, p, dropped, log));
   }
+  // After the layer norms, whose scaled part gamma * (x - mean) / sqrt(..)
+  // is an RMS norm of x - mean: the pattern seen whole wins.
+  for (size_t p = 0; p < body.nodes.size(); ++p)
+    if (!dropped[p]) RETURN_IF_ERROR(fuse_rms_norm(body, index, p, dropped, log));
   changed = log.size() != before;
   for (size_t p = 0; p < body.nodes.size(); ++p)
     if (!dropped[p])

@@ -58,7 +58,10 @@
 //    sqrt(0.5)) becomes gelu(x), and its tanh form 0.5 * x * (1 +
 //    tanh(sqrt(2 / pi) * (x + 0.044715 x^3))), as GPT-2's exports write
 //    it, gelu(x, approximate = tanh), when no value inside the pattern has
-//    another reader.
+//    another reader; and x / sqrt(mean(x^2) + eps) * w over the last axis
+//    (also x * rsqrt(..), x * reciprocal(sqrt(..))), as LLaMA's and T5's
+//    exports write RMSNorm, rms_norm(x, w), after the layer norms (whose
+//    scaled part is an RMS norm of x - mean).
 //  - residual add fused into conv2d: an add of a conv2d output read by
 //    nothing else (no activation of its own yet) and another value of the
 //    same, statically known shape becomes that conv2d's residual input

@@ -1267,11 +1267,12 @@ TEST(GraphRewrites, FusesRandomElementwiseGraphsWithTheSameValues) {
   EXPECT_GE(fused_graphs, 30);  // most graphs hold a chain to fuse
 }
 
-// An element-wise prologue of a reduction: RMS norm as LLaMA's exporters
-// write it, x * rsqrt(mean(x * x, -1) + eps) * w. The square joins the mean
-// (fused_reduce: no [6, 64] temporary), eps and rsqrt fuse on the [6, 1]
-// statistics, the scaling on [6, 64]. A square that something else also
-// reads stays apart; so do the reduction's input when it is an output.
+// An element-wise prologue of a reduction: x * rsqrt(mean(x * x, -1) + eps)
+// + x (an RMS norm without its weight, which the rms_norm rewrite takes
+// whole). The square joins the mean (fused_reduce: no [6, 64] temporary),
+// eps and rsqrt fuse on the [6, 1] statistics, the scaling on [6, 64]. A
+// square that something else also reads stays apart; so does the
+// reduction's input when it is an output.
 TEST(GraphRewrites, FusesElementwiseProloguesIntoReductions) {
   for (int variant = 0; variant < 3; ++variant) {
     SCOPED_TRACE(variant == 0 ? "rms norm" : variant == 1 ? "square read twice" : "square an output");
@@ -1285,9 +1286,7 @@ TEST(GraphRewrites, FusesElementwiseProloguesIntoReductions) {
     Ref ms = m.op("reduce_mean", {sq}, mean, "mean");
     Ref r = m.op("rsqrt", {m.op("add", {ms, m.constant("eps", make(DataType::kFloat32, {}, {1e-6}))}, {}, "eps")},
                  {}, "rsqrt");
-    Ref y = m.op("multiply", {m.op("multiply", {x, r}, {}, "scale"),
-                              m.constant("w", make(DataType::kFloat32, {64}, ramp(64, 1.0, 0.2)))},
-                 {}, "weight");
+    Ref y = m.op("add", {m.op("multiply", {x, r}, {}, "scale"), x}, {}, "plus_x");
     if (variant == 1) y = m.op("add", {y, sq}, {}, "plus_square");
     m.output("y", y);
     if (variant == 2) m.output("square_out", sq);
@@ -1297,12 +1296,54 @@ TEST(GraphRewrites, FusesElementwiseProloguesIntoReductions) {
     EXPECT_EQ(count_ops(*fused, "reduce_mean"), variant == 0 ? 0 : 1);
     EXPECT_EQ(count_ops(*fused, "fused_elementwise(add, rsqrt)"), 1);
     if (variant == 0) {
-      ASSERT_EQ(fused->main().nodes.size(), 3u);
+      ASSERT_EQ(fused->main().nodes.size(), 3u);  // fused_reduce, (add, rsqrt), (multiply, add)
       bool logged = false;
       for (const std::string& line : fused->rewrites())
         logged = logged || line == "nodes 1 'square' fused into node 2 'mean' (fused_reduce of multiply, reduce_mean: "
                                    "t0 = multiply(x0, x0); reduce_mean over axes -1, kept)";
       EXPECT_TRUE(logged);
+    }
+  }
+}
+
+// RMS norm as exporters write it, in each spelling the rewrite knows:
+// x / sqrt(m + eps), x * rsqrt(m + eps) or x * reciprocal(sqrt(m + eps))
+// with m = mean(x^2) over the last axis and x^2 as pow, multiply or
+// square, the weight on either side: one rms_norm node. Over another axis,
+// or with a weight of another length, the pieces stay (and fuse as
+// element-wise work).
+TEST(GraphRewrites, FusesDecomposedRmsNorms) {
+  for (int spelling = 0; spelling < 9; ++spelling) {
+    for (bool other_axis : {false, true}) {
+      SCOPED_TRACE("spelling " + std::to_string(spelling) + (other_axis ? ", mean over axis 0" : ""));
+      GraphBuilder g;
+      auto& m = g.main();
+      Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{6, 64});
+      Ref sq;
+      switch (spelling % 3) {
+        case 0: sq = m.op("pow", {x, m.constant("two", make(DataType::kFloat32, {}, {2.0}))}, {}, "sq"); break;
+        case 1: sq = m.op("multiply", {x, x}, {}, "sq"); break;
+        default: sq = m.op("square", {x}, {}, "sq"); break;
+      }
+      NodeArgs mean;
+      mean.i = {other_axis ? 0 : -1};
+      mean.b = {true};
+      Ref e = m.op("add", {m.op("reduce_mean", {sq}, mean, "mean"), m.constant("eps", make(DataType::kFloat32, {}, {1e-5}))},
+                   {}, "eps");
+      Ref normed;
+      switch (spelling / 3) {
+        case 0: normed = m.op("divide", {x, m.op("sqrt", {e}, {}, "sqrt")}, {}, "norm"); break;
+        case 1: normed = m.op("multiply", {m.op("rsqrt", {e}, {}, "rsqrt"), x}, {}, "norm"); break;
+        default:
+          normed = m.op("multiply", {x, m.op("reciprocal", {m.op("sqrt", {e}, {}, "sqrt")}, {}, "inv")}, {}, "norm");
+          break;
+      }
+      Ref w = m.constant("w", make(DataType::kFloat32, {64}, ramp(64, 1.0, 0.4)));
+      m.output("y", spelling % 2 ? m.op("multiply", {w, normed}, {}, "weight") : m.op("multiply", {normed, w}, {}, "weight"));
+      auto fused = expect_same_outputs(g.finish(), make(DataType::kFloat32, {6, 64}, ramp(384, 3.0, 0.1)), 1e-5);
+      ASSERT_TRUE(fused);
+      EXPECT_EQ(count_ops(*fused, "rms_norm"), other_axis ? 0 : 1);
+      if (!other_axis) EXPECT_EQ(fused->main().nodes.size(), 1u);
     }
   }
 }
