@@ -19,17 +19,17 @@
 //   - the group stays within 8 inputs and 32 steps.
 // A group of two nodes or more becomes one fused_elementwise node in the
 // place of its last node, with that node's name and outputs, reading the
-// values the group reads from outside. A reduction (reduce_sum, _mean, _max,
-// _min with i-arg axes) whose input is made by such a group and read by it
-// alone takes the group in as its prologue: one fused_reduce node, whose
-// sums add in double (within rounding of the reduction's own), max and min
-// equal. It runs after the other rewrites, so
-// patterns they know (gelu, layer norm, residual adds, matmul bias) are
-// taken whole by them first, and after the layout rewrite, so the fused node
-// runs in the layout its neighbours use. Values are float32 all along, so
-// the fused node gives the nodes' values bit for bit. LIBOPS_GRAPH_FUSION=0
-// in the environment (read at each load) turns this rewrite alone off, for
-// measuring what it gives.
+// values the group reads from outside; values are float32 all along, so it
+// gives the nodes' values bit for bit. A reduction (reduce_sum, _mean,
+// _max, _min with i-arg axes) whose input is made by such a group and read
+// by it alone takes the group in as its prologue: one fused_reduce node,
+// whose sums add in double (within rounding of the reduction's own), max
+// and min equal.
+// This runs after the other rewrites, so that the patterns they know (gelu,
+// layer and RMS norms, residual adds, matmul bias) are taken whole first,
+// and after the layout rewrite, so that a fused node runs in the layout its
+// neighbours use. LIBOPS_GRAPH_FUSION=0 in the environment (read at each
+// load) or LoadOptions::fuse_elementwise = false turns it alone off.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
