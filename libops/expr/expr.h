@@ -73,6 +73,7 @@
 #include "libops/loops/elementwise.h"
 #include "libops/loops/extra_params.h"
 #include "libops/loops/nd_loop.h"
+#include "libops/loops/reduction_order.h"
 
 namespace libops::expr {
 
@@ -594,55 +595,20 @@ void evaluate_reduction(const E& root, const Dims& shape, const Dims& axes, NDAr
                         const NDArray* const* leaves) {
   constexpr int L = E::kLeaves;
   using A = Accumulator<K, C>;
-  const int rank = shape.size();
-  bool reduced[kMaxRank] = {};
-  for (int d : axes) reduced[d] = true;
-  // The output's strides over the iteration's dims: its own for the kept
-  // dims (out has them in order, with or without the reduced ones as
-  // extent 1), 0 for the reduced ones.
-  Dims out_strides = shape;
-  {
-    const bool kept_dims = out.rank() == rank;
-    int o = 0;
-    for (int d = 0; d < rank; ++d) {
-      if (reduced[d]) {
-        out_strides[d] = 0;
-        if (kept_dims) ++o;
-      } else {
-        out_strides[d] = out.strides()[o++];
-      }
-    }
-  }
-  // Kept dims outer, reduced dims inner (each group in its order): the
-  // C-order enumeration then visits each output element's elements as one
-  // contiguous range of `per_output` elements.
-  int order[kMaxRank], n_order = 0;
-  for (int d = 0; d < rank; ++d)
-    if (!reduced[d]) order[n_order++] = d;
-  for (int d = 0; d < rank; ++d)
-    if (reduced[d]) order[n_order++] = d;
-  Dims iter_shape = shape, os = shape;
-  for (int i = 0; i < rank; ++i) {
-    iter_shape[i] = shape[order[i]];
-    os[i] = out_strides[order[i]];
-  }
-  NdLoop<L + 1> loop;
-  loop.init(iter_shape);
-  loop.set_operand(0, out.data(), os, static_cast<int64_t>(out.element_size()));
+  // Kept dims outer, reduced inner: each output element's values are one
+  // contiguous range of the enumeration (loops/reduction_order.h).
+  const ReductionOrder ro = reduction_order(shape, axes, out);
+  NdLoop<L + 1> loop = ro.loop<L + 1>(out);
   bool leaf_direct[L > 0 ? L : 1] = {};
   LoadFn<C> load[L > 0 ? L : 1] = {};
   for (int k = 0; k < L; ++k) {
     const NDArray& a = *leaves[k];
-    const Dims bs = broadcast_strides(a.shape(), a.strides(), shape);
-    Dims st = bs;
-    for (int i = 0; i < rank; ++i) st[i] = bs[order[i]];
-    loop.set_operand(k + 1, a.data(), st, static_cast<int64_t>(a.element_size()));
+    ro.set_input(loop, k + 1, a, shape);
     leaf_direct[k] = a.dtype() == dtype_of_v<C>;
     if (!leaf_direct[k]) load[k] = load_fn<C>(a.dtype());
   }
   loop.coalesce();
-  int64_t per_output = 1;
-  for (int d : axes) per_output *= shape[d];
+  const int64_t per_output = ro.per_output;
   const int64_t n_out = out.length();
   const bool out_direct = out.dtype() == dtype_of_v<A>;
   const StoreFn<A> store = out_direct ? nullptr : store_fn<A>(out.dtype());

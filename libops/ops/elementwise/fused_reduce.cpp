@@ -29,7 +29,7 @@
 #include "libops/core/parallel.h"
 #include "libops/legacy/ops/reduce_ops.h"
 #include "libops/loops/elementwise.h"
-#include "libops/loops/nd_loop.h"
+#include "libops/loops/reduction_order.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/elementwise/fused_program.h"
@@ -119,45 +119,13 @@ struct Accumulator {
 
 Status reduce_on_cpu(const ReductionArgs& a, const std::vector<NDArray>& inputs, NDArray& z) {
   const BlockProgram program(a.program);
-  const Dims& shape = a.shape;
-  const int rank = shape.size();
-  bool reduced[kMaxRank] = {};
-  for (int d : a.axes) reduced[d] = true;
-  // z's strides over S's dims: its own for the kept dims, 0 for the reduced.
-  Dims z_strides = shape;
-  for (int d = 0, o = 0; d < rank; ++d) {
-    if (reduced[d]) {
-      z_strides[d] = 0;
-      if (a.keep_dims) ++o;
-    } else {
-      z_strides[d] = z.strides()[o++];
-    }
-  }
-  // Kept dims outer, reduced dims inner: each output element's values are
-  // one contiguous range of the enumeration.
-  int order[kMaxRank], n_order = 0;
-  for (int d = 0; d < rank; ++d)
-    if (!reduced[d]) order[n_order++] = d;
-  for (int d = 0; d < rank; ++d)
-    if (reduced[d]) order[n_order++] = d;
-  Dims iter_shape = shape, zs = shape;
-  for (int k = 0; k < rank; ++k) {
-    iter_shape[k] = shape[order[k]];
-    zs[k] = z_strides[order[k]];
-  }
-  NdLoop<kMaxFusedInputs + 1> loop;
-  loop.init(iter_shape);
-  loop.set_operand(0, z.data(), zs, static_cast<int64_t>(sizeof(float)));
-  for (int k = 0; k < kMaxFusedInputs; ++k) {  // unused operands repeat input 0, never read
-    const NDArray& x = inputs[static_cast<size_t>(k < program.n_inputs() ? k : 0)];
-    const Dims bs = broadcast_strides(x.shape(), x.strides(), shape);
-    Dims st = bs;
-    for (int d = 0; d < rank; ++d) st[d] = bs[order[d]];
-    loop.set_operand(k + 1, x.data(), st, static_cast<int64_t>(sizeof(float)));
-  }
+  // Kept dims outer, reduced inner (loops/reduction_order.h).
+  const ReductionOrder ro = reduction_order(a.shape, a.axes, z);
+  NdLoop<kMaxFusedInputs + 1> loop = ro.loop<kMaxFusedInputs + 1>(z);
+  for (int k = 0; k < kMaxFusedInputs; ++k)  // unused operands repeat input 0, never read
+    ro.set_input(loop, k + 1, inputs[static_cast<size_t>(k < program.n_inputs() ? k : 0)], a.shape);
   loop.coalesce();
-  int64_t per_output = 1;
-  for (int d : a.axes) per_output *= shape[d];
+  const int64_t per_output = ro.per_output;
   const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(per_output, 1));
   parallel_for(z.length(), grain, [&](int64_t begin, int64_t end) {
     FusedBlocks blocks;
