@@ -20,7 +20,8 @@
 // A group of two nodes or more becomes one fused_elementwise node in the
 // place of its last node, with that node's name and outputs, reading the
 // values the group reads from outside; values are float32 all along, so it
-// gives the nodes' values bit for bit. A reduction (reduce_sum, _mean,
+// gives the nodes' values bit for bit (legacy/block_kernels.h says where a
+// clang build may round one step otherwise). A reduction (reduce_sum, _mean,
 // _max, _min with i-arg axes) whose input is made by such a group and read
 // by it alone takes the group in as its prologue: one fused_reduce node,
 // whose sums add in double (within rounding of the reduction's own), max

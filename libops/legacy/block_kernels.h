@@ -6,8 +6,11 @@
 // dense float32 run (its dense kernel where it has one, Note [Dense
 // kernels]; the same instruction-set copies, Note [Runtime ISA dispatch]),
 // so a value computed through a block kernel equals the legacy op's, bit for
-// bit. Only float32 rows with a float32 result have one: float32 is what a
-// fused program computes in.
+// bit where the compiler contracts both loops alike (GCC here); a clang
+// build may fuse a * b + c into an FMA in one copy only and differ in the
+// rounding of that step (Note [Runtime ISA dispatch]). Only float32 rows
+// with a float32 result have one: float32 is what a fused program computes
+// in.
 #pragma once
 
 #include <cstdint>

@@ -14,7 +14,8 @@
 //           parameter written in the graph as an attribute
 // with up to 8 extra params, as the legacy call's. Everything is float32:
 // the inputs, every step's result and z, so the program rounds where the
-// nodes it replaces rounded and gives their values bit for bit.
+// nodes it replaces rounded and gives their values bit for bit (but for
+// the FMA contraction a clang build may do in one copy only: block_kernels.h).
 //
 // In the op's args: i = [number of steps, then per step: group, num, x, y,
 // number of extra params]; t = per step: its literal, then its extra
