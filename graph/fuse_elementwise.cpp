@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,7 +42,6 @@
 
 #include "graph/optimizer.h"
 #include "graph/planner.h"
-#include "libops/legacy/block_kernels.h"
 #include "libops/legacy/ops/binary_ops.h"
 #include "libops/legacy/ops/transform_same_ops.h"
 #include "libops/ops/declarable_op.h"
@@ -57,22 +57,11 @@ using ops::FusedStep;
 using ops::kFusedLiteral;
 using ops::kFusedNone;
 
-FusedStep unary_step(int group, int num, int x, ExtraParams extra = {}) {
-  FusedStep s;
-  s.group = group;
-  s.num = num;
-  s.x = x;
-  s.extra = extra;
-  return s;
+FusedStep unary_step(int group, int num, int x, const ExtraParams& extra = {}) {
+  return FusedStep::unary(group, num, x, extra);
 }
 FusedStep binary_step(legacy::BinaryOp op, int x, int y, double literal = 0) {
-  FusedStep s;
-  s.group = OPS_PAIRWISE;
-  s.num = static_cast<int>(op);
-  s.x = x;
-  s.y = y;
-  s.literal = literal;
-  return s;
+  return FusedStep::binary(static_cast<int>(op), x, y, literal);
 }
 bool transform_group(int g) {
   return g == OPS_TRANSFORM_SAME || g == OPS_TRANSFORM_FLOAT || g == OPS_TRANSFORM_STRICT;
@@ -145,16 +134,12 @@ bool elementwise_steps(const Node& n, const std::vector<int>& in, int next, std:
   } else {
     return false;
   }
-  // Each step's kernel exists (a row without a float32 kernel cannot fuse).
-  for (size_t k = first; k < steps.size(); ++k) {
-    const FusedStep& s = steps[k];
-    const bool ok = s.binary() ? legacy::block_binary_f32(s.num) != nullptr
-                               : legacy::block_unary_f32(s.group, s.num) != nullptr;
-    if (!ok) {
+  // A row without a float32 kernel cannot fuse.
+  for (size_t k = first; k < steps.size(); ++k)
+    if (!steps[k].has_kernel()) {
       steps.resize(first);
       return false;
     }
-  }
   return true;
 }
 
@@ -164,24 +149,24 @@ bool is_elementwise(const Node& n) {
 }
 
 bool elementwise_value(const Node& n, const std::vector<double>& inputs, double& out) {
-  std::vector<FusedStep> steps;
-  const int count = static_cast<int>(inputs.size());
+  FusedProgram program;
+  program.n_inputs = static_cast<int>(inputs.size());
   std::vector<int> in(inputs.size());
-  for (int k = 0; k < count; ++k) in[static_cast<size_t>(k)] = k;
-  if (inputs.size() != n.inputs.size() || !elementwise_steps(n, in, count, steps)) return false;
-  std::vector<float> values(inputs.begin(), inputs.end());
-  for (const FusedStep& s : steps) {
-    float z = 0;
-    const float x = values[static_cast<size_t>(s.x)];
-    if (s.binary()) {
-      const float y = s.y == kFusedLiteral ? static_cast<float>(s.literal) : values[static_cast<size_t>(s.y)];
-      legacy::block_binary_f32(s.num)(&x, 1, &y, 1, &z, 1, s.extra);
-    } else {
-      legacy::block_unary_f32(s.group, s.num)(&x, &z, 1, s.extra);
-    }
-    values.push_back(z);
+  for (int k = 0; k < program.n_inputs; ++k) in[static_cast<size_t>(k)] = k;
+  if (inputs.size() != n.inputs.size() || program.n_inputs > ops::kMaxFusedInputs ||
+      !elementwise_steps(n, in, program.n_inputs, program.steps))
+    return false;
+  // The program over one value per input (stride 0), by its own kernels.
+  float values[ops::kMaxFusedInputs];
+  const char* at[ops::kMaxFusedInputs];
+  const int64_t strides[ops::kMaxFusedInputs] = {};
+  for (int k = 0; k < program.n_inputs; ++k) {
+    values[k] = static_cast<float>(inputs[static_cast<size_t>(k)]);
+    at[k] = reinterpret_cast<const char*>(&values[k]);
   }
-  out = values.back();
+  auto blocks = std::make_unique<ops::FusedBlocks>();
+  bool one_value = false;
+  out = ops::BlockProgram(program).evaluate(at, strides, 0, 1, *blocks, nullptr, one_value)[0];
   return true;
 }
 

@@ -19,20 +19,11 @@ using ops::FusedProgram;
 using ops::FusedStep;
 using ops::kFusedLiteral;
 
-FusedStep step(int group, int num, int x, int y, double literal = 0) {
-  FusedStep s;
-  s.group = group;
-  s.num = num;
-  s.x = x;
-  s.y = y;
-  s.literal = literal;
-  return s;
-}
 FusedStep binary(BinaryOp op, int x, int y, double literal = 0) {
-  return step(OPS_PAIRWISE, static_cast<int>(op), x, y, literal);
+  return FusedStep::binary(static_cast<int>(op), x, y, literal);
 }
 FusedStep strict(legacy::TransformStrictOp op, int x) {
-  return step(OPS_TRANSFORM_STRICT, static_cast<int>(op), x, ops::kFusedNone);
+  return FusedStep::unary(OPS_TRANSFORM_STRICT, static_cast<int>(op), x);
 }
 
 std::vector<double> wave(int64_t n, double scale) {

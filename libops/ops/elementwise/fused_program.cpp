@@ -58,9 +58,7 @@ Status FusedProgram::decode(int n_inputs, const std::vector<int64_t>& i_args, co
     s.num = static_cast<int>(a[1]);
     s.x = static_cast<int>(a[2]);
     s.y = static_cast<int>(a[3]);
-    const bool known = s.binary() ? s.group == OPS_PAIRWISE && legacy::block_binary_f32(s.num) != nullptr
-                                  : legacy::block_unary_f32(s.group, s.num) != nullptr;
-    if (!known) {
+    if (!s.has_kernel()) {
       const char* name = legacy::group_is_valid(s.group)
                              ? legacy::op_name(static_cast<ops_legacy_group_t>(s.group), s.num)
                              : nullptr;

@@ -50,6 +50,33 @@ struct FusedStep {
   ExtraParams extra;
 
   bool binary() const { return y != kFusedNone; }
+  // Whether the step's row has a float32 block kernel (unary: a transform
+  // row; binary: a row of the binary table).
+  bool has_kernel() const {
+    return binary() ? group == OPS_PAIRWISE && legacy::block_binary_f32(num) != nullptr
+                    : legacy::block_unary_f32(group, num) != nullptr;
+  }
+
+  // Row `num` of transform group `group` of value x.
+  static FusedStep unary(int group, int num, int x, const ExtraParams& extra = {}) {
+    FusedStep s;
+    s.group = group;
+    s.num = num;
+    s.x = x;
+    s.extra = extra;
+    return s;
+  }
+  // Row `num` of the binary table of values x and y (y == kFusedLiteral:
+  // x and `literal`).
+  static FusedStep binary(int num, int x, int y, double literal = 0) {
+    FusedStep s;
+    s.group = OPS_PAIRWISE;
+    s.num = num;
+    s.x = x;
+    s.y = y;
+    s.literal = literal;
+    return s;
+  }
 };
 
 struct FusedProgram {

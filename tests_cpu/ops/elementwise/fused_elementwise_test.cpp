@@ -28,21 +28,9 @@ using legacy::BinaryOp;
 using legacy::TransformSameOp;
 using legacy::TransformStrictOp;
 
-FusedStep unary(TransformStrictOp op, int x) {
-  FusedStep s;
-  s.group = OPS_TRANSFORM_STRICT;
-  s.num = static_cast<int>(op);
-  s.x = x;
-  return s;
-}
+FusedStep unary(TransformStrictOp op, int x) { return FusedStep::unary(OPS_TRANSFORM_STRICT, static_cast<int>(op), x); }
 FusedStep binary(BinaryOp op, int x, int y, double literal = 0) {
-  FusedStep s;
-  s.group = OPS_PAIRWISE;
-  s.num = static_cast<int>(op);
-  s.x = x;
-  s.y = y;
-  s.literal = literal;
-  return s;
+  return FusedStep::binary(static_cast<int>(op), x, y, literal);
 }
 
 OpCall program_call(const FusedProgram& p, std::vector<NDArray*> in, std::vector<NDArray*> out = {}) {
