@@ -20,7 +20,10 @@ Per model and thread count, three tables:
   first run  libops' load + first run at a shape against ORT's session
              creation + first run
 Times are the median over rounds of each round's mean (compare_models.py's
-time_engines), engines in random order with a pause before each turn.
+time_engines), engines in random order with a pause before each turn; with
+--stat median, the median of all single runs, which leaves out the runs a
+busy host stretches (this shared 2-core machine moves a run of ocr_rec
+from 2.1 to 20 ms now and then, which moves a round's mean by 20-30%).
 
 Models (float32, NCHW, symbolic dims in brackets):
   text_cls    a text-line classifier of 53 small convolutions (8 to 64
@@ -243,6 +246,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--seconds", type=float, default=0.5)
     ap.add_argument("--settle", type=float, default=0.2)
+    ap.add_argument("--stat", choices=["mean", "median"], default="mean")
     a = ap.parse_args()
     ops = Libops(a.libops)
     tmp = tempfile.mkdtemp()
@@ -275,7 +279,7 @@ def main():
                 e.run()
             want = engines["ort"].io.copy_outputs_to_cpu()[0]
             errs = {k: rel_error(engines[k].output(want.shape), want) for k in ("libops", "libops_fixed")}
-            times = time_engines(engines, a.rounds, a.seconds, settle=a.settle)
+            times = time_engines(engines, a.rounds, a.seconds, stat=a.stat, settle=a.settle)
             rows.append((name, threads, shape, times, first, errs))
             print(f"{name:9s} {threads}t  x{list(shape)}  libops {times['libops']:8.3f} ms  fixed dims "
                   f"{times['libops_fixed']:8.3f}  ORT {times['ort']:8.3f}  | libops/ORT "
