@@ -97,6 +97,29 @@ TEST(CudaSequenceImageOps, ResizeSizeAndScalesInputsMatchTheCpu) {
   }
 }
 
+// tf_crop_and_resize (coordinate mode 6): a box partly outside the image,
+// whose outputs there take the extrapolation value by a where on the
+// device; every interpolation mode, NCHW and NHWC, against the CPU.
+TEST(CudaSequenceImageOps, ResizeTfCropAndResizeMatchesTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  NDArray x = test::make(DataType::kFloat32, {2, 3, 17, 9}, wave(2 * 3 * 17 * 9, 1.5, 0.0));
+  NDArray none = test::make(DataType::kInt64, {0}, {}), no_scales = test::make(DataType::kFloat32, {0}, {});
+  NDArray roi = test::make(DataType::kFloat32, {4}, {-0.2, 0.1, 0.9, 1.3});
+  for (int64_t mode : {0, 1, 2}) {
+    for (int64_t nhwc : {0, 1}) {
+      SCOPED_TRACE(testing::Message() << "mode " << mode << " nhwc " << nhwc);
+      std::vector<NDArray> in = {x, none, no_scales, roi};
+      Context cpu, gpu;
+      ASSERT_OK(test::run_on_cpu_and_gpu("resize", in, {.t = {0, 0, -0.75, 4.5}, .i = {11, 7, mode, 6, 0, nhwc}},
+                                         cpu, gpu));
+      NDArray& z = *gpu.output(0);
+      ASSERT_OK(z.buffer()->sync_to_host());
+      EXPECT_EQ(z.shape(), cpu.output(0)->shape());
+      EXPECT_TRUE(test::all_close(z, test::values(*cpu.output(0)), 2e-5, 2e-5));
+    }
+  }
+}
+
 // Runs without a GPU: the kernels these ops need are registered for CUDA.
 TEST(CudaSequenceImageOps, DeviceKernelsAreRegistered) {
   EXPECT_NE(ops::rnn::cell_device_kernel.get(DeviceType::kCuda), nullptr) << "lstm_layer, gru_layer, rnn_layer";

@@ -12,6 +12,12 @@ one case per line:
 
     <case> in=<n> out=<n> [rtol=r] [atol=a]
 
+With --only GROUP (a *_cases function, e.g. crop_and_resize_cases) it
+writes that group's files alone and replaces its lines in MANIFEST, leaving
+every other golden as it is: the groups before the newest ones share one
+random stream, and regenerating them all moves their inputs (and the LSTM
+reference of onnx.reference no longer runs through).
+
 Cases cover each mapped op with several shapes (broadcasting, size-1 dims),
 its attribute combinations and its opset variants, plus two whole models
 (an MLP and a small CNN with a residual block) with random weights.
@@ -398,6 +404,7 @@ def main():
     sequence_cases()
     spectrogram_cases()
     max_roi_pool_cases()
+    crop_and_resize_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -892,8 +899,8 @@ def errors():
         f.write(m.SerializeToString())
     save_only("err_resize_crop", [N("Resize", ["x", "roi", "s"], ["z"], name="up", mode="linear",
                                     coordinate_transformation_mode="tf_crop_and_resize")],
-              {"x": [1, 1, 2, 2]}, ["z"], {"roi": np.array([0, 0, 0, 0, 1, 1, 1, 1], np.float32),
-                                           "s": np.array([1, 1, 2, 2], np.float32)})
+              {"x": [1, 2, 2]}, ["z"], {"roi": np.array([0, 0, 0, 1, 1, 1], np.float32),
+                                        "s": np.array([1, 2, 2], np.float32)})
     save_only("err_opset_too_new", [N("Relu", ["x"], ["z"])], {"x": [2]}, ["z"], opset=30)
     m = save_only("err_external_escape", [N("Add", ["x", "w"], ["z"])], {"x": [3]}, ["z"], inits={"w": f32(3)})
     t = m.graph.initializer[0]
@@ -1429,5 +1436,44 @@ def max_roi_pool_cases():
         spatial_scale=0.25)
 
 
+def crop_and_resize_cases():
+    """Resize with coordinate_transformation_mode tf_crop_and_resize: boxes
+    inside and partly outside the image (the extrapolation value there),
+    every mode, a roi computed at run time, axes [3, 2] (opset 18)."""
+    r = np.random.default_rng(20261129)
+    x = r.standard_normal((1, 2, 6, 7)).astype(np.float32)
+    crop = dict(coordinate_transformation_mode="tf_crop_and_resize")
+    roi_out = np.array([0, 0, 0.2, -0.3, 1, 1, 1.1, 0.8], np.float32)
+    case("resize_crop_linear_outside", [N("Resize", ["x", "roi", "", "sz"], ["z"], mode="linear",
+                                          extrapolation_value=7.5, **crop)], {"x": x}, ["z"],
+         {"roi": roi_out, "sz": np.array([1, 2, 5, 6], np.int64)}, opset=13)
+    case("resize_crop_nearest_scales", [N("Resize", ["x", "roi", "s"], ["z"], mode="nearest", **crop)], {"x": x},
+         ["z"], {"roi": np.array([0, 0, 0.1, 0.25, 1, 1, 0.9, 0.75], np.float32),
+                 "s": np.array([1, 1, 1.5, 0.5], np.float32)}, opset=13)
+    case("resize_crop_cubic_runtime_roi", [N("Resize", ["x", "roi", "", "sz"], ["z"], mode="cubic", **crop)],
+         {"x": x, "roi": np.array([0, 0, -0.1, 0.05, 1, 1, 0.7, 1.2], np.float32)}, ["z"],
+         {"sz": np.array([1, 2, 4, 9], np.int64)}, opset=13, rtol=1e-4, atol=1e-5)
+    case("resize_crop_axes_3_2", [N("Resize", ["x", "roi", "", "sz"], ["z"], mode="linear", axes=[3, 2],
+                                    extrapolation_value=-1.0, **crop)], {"x": x}, ["z"],
+         {"roi": np.array([0.1, -0.2, 0.9, 0.6], np.float32), "sz": np.array([5, 3], np.int64)}, opset=18)
+
+
+def only(group):
+    """Writes one group's cases and replaces their lines in MANIFEST."""
+    globals()[group]()
+    path = os.path.join(OUT, "MANIFEST")
+    with open(path) as f:
+        kept = [l for l in f.read().splitlines() if l]
+    fresh = {l.split()[0] for l in lines}
+    kept = [l for l in kept if l.startswith("#") or l.split()[0] not in fresh]
+    with open(path, "w") as f:
+        f.write("\n".join(kept + lines) + "\n")
+    print(f"{len(lines)} cases of {group} in {OUT}")
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+    if len(sys.argv) == 3 and sys.argv[1] == "--only":
+        only(sys.argv[2])
+    else:
+        main()

@@ -2460,19 +2460,20 @@ Status resize_nearest(C& c, Value x, const std::vector<double>& scales) {
 
 // Resize over H and W of a 4-D input goes to the resize op (Note [Resize
 // taps] in libops/ops/image/resize.h): every mode, coordinate mode and
-// nearest mode but tf_crop_and_resize and half_pixel_symmetric. Other
-// ranks take whole nearest factors only (repeat along each axis).
+// nearest mode (tf_crop_and_resize with its roi, constant or computed at
+// run time, and extrapolation_value). Other ranks take whole nearest
+// factors only (repeat along each axis).
 Status map_resize(C& c) {
   const std::string mode = c.attr_string("mode", "nearest");
   std::string coord = "asymmetric", nearest = "round_prefer_floor", policy = "stretch";
-  double cubic_a = -0.75;
+  double cubic_a = -0.75, extrapolation = 0;
   int64_t exclude = 0;
   std::vector<int64_t> axes;
   if (c.opset() >= 11) {
     coord = c.attr_string("coordinate_transformation_mode", "half_pixel");
     nearest = c.attr_string("nearest_mode", "round_prefer_floor");
     cubic_a = c.attr_float("cubic_coeff_a", -0.75);
-    c.ignore_attr("extrapolation_value");  // tf_crop_and_resize only, refused below
+    extrapolation = c.attr_float("extrapolation_value", 0.0);  // tf_crop_and_resize only
     exclude = c.attr_int("exclude_outside", 0);
   } else {
     nearest = "floor";
@@ -2486,7 +2487,7 @@ Status map_resize(C& c) {
   }
   static const char* const kModes[] = {"nearest", "linear", "cubic"};
   static const char* const kCoords[] = {"half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel",
-                                        "tf_half_pixel_for_nn", "half_pixel_symmetric"};
+                                        "tf_half_pixel_for_nn", "half_pixel_symmetric", "tf_crop_and_resize"};
   static const char* const kNearest[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
   auto code = [](const auto& names, const std::string& v) -> int64_t {
     for (size_t k = 0; k < std::size(names); ++k)
@@ -2500,7 +2501,9 @@ Status map_resize(C& c) {
   if (nearest_code < 0) return c.fail_attr("nearest_mode", "= '" + nearest + "' is not supported");
 
   const int scales_at = c.opset() >= 11 ? 2 : 1;
-  if (c.opset() >= 11 && c.has_input(1)) c.constant_input(1);  // roi: tf_crop_and_resize only
+  // roi: read by tf_crop_and_resize only (ignored otherwise, as ONNX says).
+  const bool crop = coord == "tf_crop_and_resize";
+  if (c.opset() >= 11 && c.has_input(1) && !crop) c.constant_input(1);
   const ValueType t = c.input_type(0);
   const int rank = t.rank();
   // Scales or sizes: constants, or values computed at run time.
@@ -2529,6 +2532,7 @@ Status map_resize(C& c) {
     if (axes == all) axes.clear();
   }
   if (rank != 4) {  // any rank: whole nearest factors, by repeat
+    if (crop) return c.fail_attr("coordinate_transformation_mode", "= 'tf_crop_and_resize' is supported for 4-D inputs only");
     if (runtime_scales.valid() || runtime_sizes.valid())
       return c.fail("scales or sizes computed at run time are supported for 4-D inputs only");
     if (!axes.empty()) return c.fail_attr("axes", "other than every axis are supported for 4-D inputs only");
@@ -2593,11 +2597,21 @@ Status map_resize(C& c) {
   if (by_sizes) {
     call.in(vals);
     if (scales_in.valid()) call.in(scales_in);
+    else if (crop) call.in(c.op("cast").in(c.constant_ints(std::vector<int64_t>{})).arg("dtype", DataType::kFloat32).emit1());  // no scales; the roi follows
   } else {
     call.in(c.constant_ints(std::vector<int64_t>{})).in(vals);  // no size: the scales decide
   }
+  if (crop && c.opset() >= 11 && c.has_input(1)) {
+    // ONNX's roi: a start then an end per dim, or per axis of `axes` (H and
+    // W in either order: [3, 2] swaps each pair into the op's H, W order).
+    Value roi = c.input(1);
+    if (axes == std::vector<int64_t>{3, 2})
+      roi = c.op("gather").in(roi).in(c.constant_ints({1, 0, 3, 2})).emit1();
+    call.in(roi);
+  }
   return done(c, 0, call.arg("mode", mode_code).arg("coordinate_mode", coord_code).arg("nearest_mode", nearest_code)
-                        .arg("exclude_outside", exclude).arg("cubic_coeff_a", cubic_a).emit1());
+                        .arg("exclude_outside", exclude).arg("cubic_coeff_a", cubic_a)
+                        .arg("extrapolation_value", extrapolation).emit1());
 }
 
 // ---- recurrent layers ----
@@ -3756,8 +3770,8 @@ const std::vector<OpMapping> kTable = {
     ROW("DepthToSpace", 1, kMaxOpset, [](C& c) { return map_depth_space(c, true); }, ""),
     ROW("SpaceToDepth", 1, kMaxOpset, [](C& c) { return map_depth_space(c, false); }, ""),
     ROW("Resize", 10, kMaxOpset, map_resize,
-        "coordinate mode tf_crop_and_resize; antialias; axes other than all or H and W; linear and cubic (and "
-        "scales that are not whole numbers) over other than the H and W of 4-D inputs; scales or sizes computed at "
+        "antialias; axes other than all or H and W; linear and cubic (and scales that are not whole numbers) and "
+        "tf_crop_and_resize over other than the H and W of 4-D inputs; scales or sizes computed at "
         "run time for other than 4-D inputs. align_corners with scales divides by out - 1, as ONNX Runtime and "
         "PyTorch do (ONNX's reference takes scale * in - 1)."),
     ROW("Einsum", 12, kMaxOpset, map_einsum, "an ellipsis over an operand of unknown rank."),

@@ -220,10 +220,10 @@ TEST(OnnxImportErrors, UnsupportedAttributeValue) {
       << m;
 }
 
-TEST(OnnxImportErrors, ResizeCropIsRefused) {
+TEST(OnnxImportErrors, ResizeCropOfAThreeDInputIsRefused) {
   const std::string m = convert_error("err_resize_crop.onnx");
   EXPECT_TRUE(has(m, "node 0 'up' (Resize, opset 13): attribute 'coordinate_transformation_mode' = "
-                     "'tf_crop_and_resize' is not supported")) << m;
+                     "'tf_crop_and_resize' is supported for 4-D inputs only")) << m;
 }
 
 TEST(OnnxImportErrors, AttributeTheMappingDoesNotReadIsRefused) {

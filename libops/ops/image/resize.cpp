@@ -38,6 +38,7 @@
 #include "libops/ops/device_copy.h"
 #include "libops/ops/legacy_steps.h"
 #include "libops/ops/host_reads.h"
+#include "libops/ops/nested_call.h"
 
 namespace libops::ops::image {
 
@@ -63,6 +64,15 @@ double source_coordinate(const ResizeSpec& spec, const ResizeAxis& a, int64_t o)
       const double in = static_cast<double>(a.in);
       const double adjustment = static_cast<double>(a.out) / (s * in);
       return in / 2 * (1 - adjustment) + (x + 0.5) / s - 0.5;
+    }
+    case CoordinateMode::kTfCropAndResize: {
+      // In float, as ONNX Runtime and ONNX's reference compute it: a roi
+      // of 0.1f over 6 rows is 0.5 there, the nearest row 0, where double
+      // gives 0.50000000745 and row 1.
+      const float last = static_cast<float>(a.in - 1), start = static_cast<float>(a.roi_start),
+                  end = static_cast<float>(a.roi_end);
+      if (a.out == 1) return 0.5f * (start + end) * last;
+      return start * last + static_cast<float>(x) * (end - start) * last / static_cast<float>(a.out - 1);
     }
   }
   return x;
@@ -307,13 +317,37 @@ Status axis_tables(const Context& block, const ResizeSpec& spec, const ResizeAxi
   return Status::ok();
 }
 
+// tf_crop_and_resize: the outputs whose coordinate is outside the image
+// on either axis become the extrapolation value, on z's device, by a where
+// over a mask of the output's rows and columns (nothing when none is).
+Status extrapolate(Context& block, const ResizeSpec& spec, bool nhwc, const ResizeAxis& ay, const ResizeAxis& ax,
+                   NDArray& z) {
+  std::vector<int64_t> idx;
+  std::vector<double> w;
+  std::vector<uint8_t> out_y, out_x;
+  resize_taps(spec, ay, idx, w, &out_y);
+  resize_taps(spec, ax, idx, w, &out_x);
+  const bool any = std::count(out_y.begin(), out_y.end(), 1) + std::count(out_x.begin(), out_x.end(), 1) > 0;
+  if (!any) return Status::ok();
+  NDArray mask, value, blended;
+  const Dims shape = nhwc ? Dims{1, ay.out, ax.out, 1} : Dims{1, 1, ay.out, ax.out};
+  RETURN_IF_ERROR(with_op_name(block, NDArray::create(DataType::kBool, shape, 'c', mask)));
+  auto* m = static_cast<bool*>(mask.data());
+  for (int64_t oy = 0; oy < ay.out; ++oy)
+    for (int64_t ox = 0; ox < ax.out; ++ox) m[oy * ax.out + ox] = out_y[oy] != 0 || out_x[ox] != 0;
+  RETURN_IF_ERROR(with_op_name(block, NDArray::scalar(z.dtype(), spec.extrapolation_value, value)));
+  RETURN_IF_ERROR(run_nested(block, "where", {&mask, &value, &z}, {}, blended));
+  return assign_on_device(block, z, blended);
+}
+
 }  // namespace
 
 void resize_taps(const ResizeSpec& spec, const ResizeAxis& axis, std::vector<int64_t>& index,
-                 std::vector<double>& weight) {
+                 std::vector<double>& weight, std::vector<uint8_t>* outside) {
   const int K = spec.taps();
   index.assign(static_cast<size_t>(axis.out * K), 0);
   weight.assign(static_cast<size_t>(axis.out * K), 0.0);
+  if (outside != nullptr) outside->assign(static_cast<size_t>(axis.out), 0);
   if (axis.in <= 0) return;
   const int64_t last = axis.in - 1;
   auto clamp = [&](int64_t i) { return std::min(std::max<int64_t>(i, 0), last); };
@@ -321,6 +355,10 @@ void resize_taps(const ResizeSpec& spec, const ResizeAxis& axis, std::vector<int
     const double c = source_coordinate(spec, axis, o);
     int64_t* idx = index.data() + o * K;
     double* w = weight.data() + o * K;
+    if (spec.coordinates == CoordinateMode::kTfCropAndResize && !(c >= 0 && c <= static_cast<double>(last))) {
+      if (outside != nullptr) (*outside)[static_cast<size_t>(o)] = 1;
+      continue;  // index 0, weight 0: the extrapolation value replaces it
+    }
     if (spec.mode == ResizeMode::kNearest) {
       double r = c;
       switch (spec.nearest) {
@@ -386,7 +424,9 @@ Status resize_exec(Context& block, const ResizeSpec& spec, const NDArray& x, boo
     if (fn == nullptr) return no_device_implementation(block);
     RETURN_IF_ERROR(with_op_name(block, fn(block.device(), ct, d, xd, iy, wy, ix, wx, t)));
   }
-  return out.finish(block, z);
+  RETURN_IF_ERROR(out.finish(block, z));
+  return spec.coordinates == CoordinateMode::kTfCropAndResize ? extrapolate(block, spec, nhwc, ay, ax, z)
+                                                              : Status::ok();
 }
 
 }  // namespace libops::ops::image
@@ -459,6 +499,29 @@ Status resize_from_inputs(const Context& block, const NDArray& x, bool nhwc, Res
   return Status::ok();
 }
 
+// tf_crop_and_resize's box from input 3: [h_start, w_start, h_end, w_end],
+// or a start per dim of x then an end per dim (ONNX's roi); none: the
+// whole image.
+Status roi_from_input(const Context& block, const NDArray& x, bool nhwc, ResizeAxis& ay, ResizeAxis& ax) {
+  if (block.num_inputs() <= 3 || block.input(3)->length() == 0) return Status::ok();
+  std::vector<double> roi;
+  RETURN_IF_ERROR(values_of(block, 3, "roi", roi));
+  const int h_dim = nhwc ? 1 : 2, w_dim = nhwc ? 2 : 3;
+  if (roi.size() == 4) {
+    ay.roi_start = roi[0], ax.roi_start = roi[1], ay.roi_end = roi[2], ax.roi_end = roi[3];
+  } else if (static_cast<int>(roi.size()) == 2 * x.rank()) {
+    ay.roi_start = roi[h_dim], ax.roi_start = roi[w_dim];
+    ay.roi_end = roi[x.rank() + h_dim], ax.roi_end = roi[x.rank() + w_dim];
+  } else {
+    return block.error(StatusCode::kShape, "roi has %zu values for x%s: it needs 4 (h_start, w_start, h_end, "
+                                           "w_end) or %d (a start, then an end, per dim)",
+                       roi.size(), x.shape().str().c_str(), 2 * x.rank());
+  }
+  for (double v : {ay.roi_start, ay.roi_end, ax.roi_start, ax.roi_end})
+    if (!std::isfinite(v)) return block.error(StatusCode::kInvalidArgument, "roi holds %g: it must be finite", v);
+  return Status::ok();
+}
+
 // The call's spec and axes; errors name the op.
 Status resize_call(const Context& block, ResizeSpec& spec, ResizeAxis& ay, ResizeAxis& ax, bool& nhwc) {
   const NDArray& x = *block.input(0);
@@ -474,6 +537,9 @@ Status resize_call(const Context& block, ResizeSpec& spec, ResizeAxis& ay, Resiz
   ay = ResizeAxis{x.dim(nhwc ? 1 : 2), block.i_arg(0), block.t_arg(0)};
   ax = ResizeAxis{x.dim(nhwc ? 2 : 3), block.i_arg(1), block.t_arg(1)};
   RETURN_IF_ERROR(resize_from_inputs(block, x, nhwc, ay, ax));
+  spec.extrapolation_value = block.t_arg(3);
+  if (spec.coordinates == CoordinateMode::kTfCropAndResize)
+    RETURN_IF_ERROR(roi_from_input(block, x, nhwc, ay, ax));
   if (ay.out < 0 || ax.out < 0)
     return block.error(StatusCode::kInvalidArgument, "the output's height and width are not given (i args height "
                                                      "and width, or a size or scales input)");
@@ -508,23 +574,25 @@ DECLARE_SHAPE_FN(resize) {
 DECLARE_TYPES(resize) {
   // On a device through resize_device_kernel (resize.cu for CUDA).
   descriptor.allow_input(0, libops::types::kFloat).allow_input(1, libops::types::kInt)
-      .allow_input(2, libops::types::kFloat).runs_on_any_device();
+      .allow_input(2, libops::types::kFloat).allow_input(3, libops::types::kFloat).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
 }
 
 DECLARE_ARGS(resize) {
   args.describe("Resample the spatial axes of images: nearest, linear or cubic, with ONNX's coordinate modes.");
-  reads_on_host(args, "the size and scales inputs when given (z's shape)");
+  reads_on_host(args, "the size, scales and roi inputs when given (z's shape, the box)");
   args.input("x", "images, [N, C, H, W] (NCHW) or [N, H, W, C] (NHWC)");
   args.optional_input("size", "the output's extents: [height, width] or one per dim of x (empty: none)");
   args.optional_input("scales", "[scale_h, scale_w] or one per dim of x; the output is floor(in * scale)");
+  args.optional_input("roi", "tf_crop_and_resize's box as fractions of (extent - 1): [h_start, w_start, h_end, "
+                             "w_end], or a start then an end per dim of x (ONNX's roi); empty or absent: [0, 0, 1, 1]");
   args.output("z", "x's dtype, [N, C, height, width] or [N, height, width, C]");
   args.i_arg("height", -1, "the output's height (-1: from the size or scales input)").at_least(-1);
   args.i_arg("width", -1, "the output's width (-1: from the size or scales input)").at_least(-1);
   args.i_arg("mode", 0, "interpolation").one_of({{0, "nearest"}, {1, "linear"}, {2, "cubic"}});
   args.i_arg("coordinate_mode", 0, "how an output index maps to a source coordinate (ONNX's names)")
       .one_of({{0, "half_pixel"}, {1, "asymmetric"}, {2, "align_corners"}, {3, "pytorch_half_pixel"},
-               {4, "tf_half_pixel_for_nn"}, {5, "half_pixel_symmetric"}});
+               {4, "tf_half_pixel_for_nn"}, {5, "half_pixel_symmetric"}, {6, "tf_crop_and_resize"}});
   args.i_arg("nearest_mode", 0, "rounding of the source coordinate in nearest mode")
       .one_of({{0, "round_prefer_floor"}, {1, "round_prefer_ceil"}, {2, "floor"}, {3, "ceil"}});
   args.i_arg("data_format", 0, "layout of x and z").one_of({{0, "NCHW"}, {1, "NHWC"}});
@@ -532,6 +600,7 @@ DECLARE_ARGS(resize) {
   args.t_arg("scale_h", 0.0, "the height scale of the coordinate formulas; 0: height / H").at_least(0.0).finite();
   args.t_arg("scale_w", 0.0, "the width scale of the coordinate formulas; 0: width / W").at_least(0.0).finite();
   args.t_arg("cubic_coeff_a", -0.75, "Keys' cubic coefficient (-0.75 ONNX and PyTorch, -0.5 TensorFlow)").finite();
+  args.t_arg("extrapolation_value", 0.0, "tf_crop_and_resize: the value of outputs outside the image").finite();
 }
 
 DECLARE_SYN(image_resize, resize)

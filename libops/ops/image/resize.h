@@ -16,6 +16,12 @@
 //   tf_half_pixel_for_nn  (o + 0.5) / s
 //   half_pixel_symmetric  half_pixel shifted by c * (1 - out / (s * in)),
 //                         c = in / 2 (the same centre when out is rounded)
+//   tf_crop_and_resize    the box [start, end] of the axis (roi, fractions of
+//                         in - 1) sampled at out points: start (in - 1) +
+//                         o (end - start) (in - 1) / (out - 1), or the box's
+//                         centre when out == 1; an output whose coordinate
+//                         falls outside [0, in - 1] on either axis is the
+//                         extrapolation value (TensorFlow's crop_and_resize)
 // nearest: the coordinate rounded by nearest_mode (round half down / up,
 //   floor, ceil), clamped into [0, in - 1];
 // linear: floor(c) and floor(c) + 1 weighted 1 - f and f (f = c - floor(c)),
@@ -42,13 +48,14 @@ namespace libops::ops::image {
 enum class ResizeMode : int { kNearest = 0, kLinear = 1, kCubic = 2 };
 enum class CoordinateMode : int {
   kHalfPixel = 0, kAsymmetric = 1, kAlignCorners = 2, kPytorchHalfPixel = 3, kTfHalfPixelForNn = 4,
-  kHalfPixelSymmetric = 5,
+  kHalfPixelSymmetric = 5, kTfCropAndResize = 6,
 };
 enum class NearestMode : int { kRoundPreferFloor = 0, kRoundPreferCeil = 1, kFloor = 2, kCeil = 3 };
 
 struct ResizeAxis {
   int64_t in = 0, out = 0;
   double scale = 0;  // 0: out / in
+  double roi_start = 0, roi_end = 1;  // tf_crop_and_resize's box
 };
 
 struct ResizeSpec {
@@ -57,12 +64,15 @@ struct ResizeSpec {
   NearestMode nearest = NearestMode::kRoundPreferFloor;
   double cubic_a = -0.75;
   bool exclude_outside = false;
+  double extrapolation_value = 0;  // tf_crop_and_resize, outside the image
   int taps() const { return mode == ResizeMode::kNearest ? 1 : (mode == ResizeMode::kLinear ? 2 : 4); }
 };
 
 // One axis' taps: out * taps() indices and weights (Note [Resize taps]).
+// An output outside the image (tf_crop_and_resize) gets weight 0 and, when
+// `outside` is given, outside[o] = 1 (else 0).
 void resize_taps(const ResizeSpec& spec, const ResizeAxis& axis, std::vector<int64_t>& index,
-                 std::vector<double>& weight);
+                 std::vector<double>& weight, std::vector<uint8_t>* outside = nullptr);
 
 // The resampling as the kernels see it: x dense [outer, H, W, inner], z
 // dense [outer, oH, oW, inner] (NCHW: outer N*C, inner 1; NHWC: outer N,

@@ -134,3 +134,32 @@ TEST(Resize, SizeAndScalesInputs) {
   const double s = static_cast<double>(0.6f), off = 2.0 * (1 - 2.0 / (s * 4.0));
   EXPECT_TRUE(all_close(*sym.output(0), {10 + 10 * (off + 0.5 / s - 0.5), 10 + 10 * (off + 1.5 / s - 0.5)}, 1e-12));
 }
+
+// tf_crop_and_resize (coordinate mode 6) by hand: x is one row 0, 10, 20,
+// 30, 40 (W 5), the box [0.25, 1.25] of (W - 1) = 4 sampled at 3 points:
+// 1, 3 and 5, the last outside the row, so it is the extrapolation value
+// (t arg 3); NHWC with two channels alike, the roi as 4 values or as a
+// start and an end per dim; bad roi lengths are refused.
+TEST(Resize, TfCropAndResizeByHand) {
+  NDArray x = make(DataType::kFloat32, {1, 1, 1, 5}, {0, 10, 20, 30, 40});
+  NDArray none = make(DataType::kInt64, {0}, {}), no_scales = make(DataType::kFloat32, {0}, {});
+  NDArray roi4 = make(DataType::kFloat32, {4}, {0, 0.25, 1, 1.25});
+  NDArray roi8 = make(DataType::kFloat64, {8}, {0, 0, 0, 0.25, 1, 1, 1, 1.25});
+  for (NDArray* roi : {&roi4, &roi8}) {
+    Context ctx;
+    ASSERT_OK(run_op("resize", {.in = {&x, &none, &no_scales, roi}, .t = {0, 0, -0.75, -7}, .i = {1, 3, 1, 6}}, ctx));
+    EXPECT_TRUE(all_close(*ctx.output(0), {10, 30, -7})) << roi->length();
+  }
+  // NHWC [1, 1, 5, 2]: the same row in both channels, the second times 2;
+  // height 1 out of 1: the box's centre, 0.5 * (0 + 1) * 0 = row 0.
+  NDArray xc = make(DataType::kFloat32, {1, 1, 5, 2}, {0, 0, 10, 20, 20, 40, 30, 60, 40, 80});
+  Context nhwc;
+  ASSERT_OK(run_op("resize", {.in = {&xc, &none, &no_scales, &roi4}, .t = {0, 0, -0.75, 9}, .i = {1, 3, 1, 6, 0, 1}},
+                   nhwc));
+  EXPECT_TRUE(all_close(*nhwc.output(0), {10, 20, 30, 60, 9, 9}));
+  NDArray roi3 = make(DataType::kFloat32, {3}, {0, 0, 1});
+  Context bad;
+  EXPECT_EQ(run_op("resize", {.in = {&x, &none, &no_scales, &roi3}, .i = {1, 3, 1, 6}}, bad).message(),
+            "resize: roi has 3 values for x[1,1,1,5]: it needs 4 (h_start, w_start, h_end, w_end) or 8 (a start, "
+            "then an end, per dim)");
+}
