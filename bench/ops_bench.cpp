@@ -178,6 +178,17 @@ void BM_LayerNorm(benchmark::State& state) {
   run(state, {"layer_norm", {&x, &scale, &bias}, {&z}, {-1}}, kRowsLn * kColsLn * 2 * int64_t{sizeof(float)});
 }
 
+// huber_loss summed, over [4096, 1024] float32 predictions and labels with
+// a weight per row (Note [Loss formulas]): one read of each, no output
+// array. Before the losses were expressions this was ten nested ops with
+// nine temporaries of x's size (37.8 ms at one thread; 3.3 ms after).
+void BM_HuberLossSum(benchmark::State& state) {
+  constexpr int64_t kRowsL = 4096, kColsL = 1024;
+  NDArray p = wave({kRowsL, kColsL}), y = wave({kRowsL, kColsL}), w = wave({kRowsL, 1});
+  NDArray z = array(DataType::kFloat32, {});
+  run(state, {"huber_loss", {&p, &w, &y}, {&z}, {1}, {0.5}}, kRowsL * kColsL * 2 * int64_t{sizeof(float)});
+}
+
 // ---- timed against numpy ----
 
 void BM_Sort(benchmark::State& state) {
@@ -259,6 +270,7 @@ LIBOPS_THREADS(BENCHMARK(BM_Slice));
 LIBOPS_THREADS(BENCHMARK(BM_Pad));
 LIBOPS_THREADS(BENCHMARK(BM_Gelu));
 LIBOPS_THREADS(BENCHMARK(BM_LayerNorm));
+LIBOPS_THREADS(BENCHMARK(BM_HuberLossSum));
 LIBOPS_THREADS(BENCHMARK(BM_Sort));
 LIBOPS_THREADS(BENCHMARK(BM_Argsort));
 LIBOPS_THREADS(BENCHMARK(BM_SortF64));

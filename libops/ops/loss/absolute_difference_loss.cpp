@@ -3,22 +3,18 @@
 // weights, labels), labels of predictions' shape; i arg 0 the reduction
 // (Note [Loss reduction] in loss_common.h). Per element:
 //   L = |predictions - labels|
-#include "libops/ops/loss/loss_common.h"
+#include "libops/ops/loss/loss_formula.h"
 
 namespace libops::ops {
 namespace {
 
-Status absolute_differences(const Context& block, const NDArray& p, const NDArray& y, NDArray& losses) {
-  NDArray d;
-  RETURN_IF_ERROR(run_nested(block, "subtract", {&p, &y}, {}, d));
-  return run_nested(block, "abs", {&d}, {}, losses);
-}
+auto absolute_difference = [](auto p, auto y) { return abs(p - y); };
 
 }  // namespace
 }  // namespace libops::ops
 
 CUSTOM_OP_IMPL(absolute_difference_loss, 3, 1, false, 0, 1) {
-  return libops::ops::elementwise_loss_run(block, libops::ops::absolute_differences);
+  return libops::ops::elementwise_loss_run(block, libops::ops::absolute_difference);
 }
 DECLARE_SHAPE_FN(absolute_difference_loss) {
   return libops::ops::elementwise_loss_shape(block, "predictions", shapes);

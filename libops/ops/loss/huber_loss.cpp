@@ -5,31 +5,25 @@
 // linear. Per element, with d = |predictions - labels| and q = min(d, delta):
 //   L = 0.5 * q^2 + delta * (d - q)
 // that is 0.5 d^2 up to delta, then delta * (d - delta / 2).
-#include "libops/ops/loss/loss_common.h"
+#include "libops/ops/loss/loss_formula.h"
 
 namespace libops::ops {
 namespace {
 
-Status huber_losses(const Context& block, const NDArray& p, const NDArray& y, NDArray& losses) {
-  const DataType dt = p.dtype();
-  NDArray diff, d, delta, half, q, q2, quadratic, beyond, linear;
-  RETURN_IF_ERROR(loss_scalar(block, dt, block.t_arg(0), delta));
-  RETURN_IF_ERROR(loss_scalar(block, dt, 0.5, half));
-  RETURN_IF_ERROR(run_nested(block, "subtract", {&p, &y}, {}, diff));
-  RETURN_IF_ERROR(run_nested(block, "abs", {&diff}, {}, d));
-  RETURN_IF_ERROR(run_nested(block, "minimum", {&d, &delta}, {}, q));
-  RETURN_IF_ERROR(run_nested(block, "square", {&q}, {}, q2));
-  RETURN_IF_ERROR(run_nested(block, "multiply", {&q2, &half}, {}, quadratic));
-  RETURN_IF_ERROR(run_nested(block, "subtract", {&d, &q}, {}, beyond));
-  RETURN_IF_ERROR(run_nested(block, "multiply", {&beyond, &delta}, {}, linear));
-  return run_nested(block, "add", {&quadratic, &linear}, {}, losses);
+Status huber_losses(Context& block) {
+  const double delta = block.t_arg(0);
+  return elementwise_loss_run(block, [delta](auto p, auto y) {
+    const auto d = abs(p - y);
+    const auto q = min(d, delta);
+    return square(q) * 0.5 + (d - q) * delta;
+  });
 }
 
 }  // namespace
 }  // namespace libops::ops
 
 CUSTOM_OP_IMPL(huber_loss, 3, 1, false, 1, 1) {
-  return libops::ops::elementwise_loss_run(block, libops::ops::huber_losses);
+  return libops::ops::huber_losses(block);
 }
 DECLARE_SHAPE_FN(huber_loss) { return libops::ops::elementwise_loss_shape(block, "predictions", shapes); }
 DECLARE_TYPES(huber_loss) {

@@ -11,36 +11,24 @@
 // (0 * log 0); TensorFlow adds it only where z > 1. This op does as libnd4j.
 #include <numbers>
 
-#include "libops/ops/loss/loss_common.h"
+#include "libops/ops/loss/loss_formula.h"
 
 namespace libops::ops {
 namespace {
 
-Status log_poisson_losses(const Context& block, const NDArray& c, const NDArray& z, NDArray& losses) {
-  NDArray rate, zc, basic;
-  RETURN_IF_ERROR(run_nested(block, "exp", {&c}, {}, rate));
-  RETURN_IF_ERROR(run_nested(block, "multiply", {&z, &c}, {}, zc));
-  if (block.i_arg(1) == 0) return run_nested(block, "subtract", {&rate, &zc}, {}, losses);
-  RETURN_IF_ERROR(run_nested(block, "subtract", {&rate, &zc}, {}, basic));
-  const DataType dt = c.dtype();
-  NDArray two_pi, half, log_z, z_log_z, less_z, two_pi_z, log_2pi_z, half_log, stirling;
-  RETURN_IF_ERROR(loss_scalar(block, dt, 2.0 * std::numbers::pi, two_pi));
-  RETURN_IF_ERROR(loss_scalar(block, dt, 0.5, half));
-  RETURN_IF_ERROR(run_nested(block, "log", {&z}, {}, log_z));
-  RETURN_IF_ERROR(run_nested(block, "multiply", {&z, &log_z}, {}, z_log_z));
-  RETURN_IF_ERROR(run_nested(block, "subtract", {&z_log_z, &z}, {}, less_z));
-  RETURN_IF_ERROR(run_nested(block, "multiply", {&two_pi, &z}, {}, two_pi_z));
-  RETURN_IF_ERROR(run_nested(block, "log", {&two_pi_z}, {}, log_2pi_z));
-  RETURN_IF_ERROR(run_nested(block, "multiply", {&log_2pi_z, &half}, {}, half_log));
-  RETURN_IF_ERROR(run_nested(block, "add", {&less_z, &half_log}, {}, stirling));
-  return run_nested(block, "add", {&basic, &stirling}, {}, losses);
+Status log_poisson_losses(Context& block) {
+  auto basic = [](auto c, auto z) { return exp(c) - z * c; };
+  if (block.i_arg(1) == 0) return elementwise_loss_run(block, basic);
+  return elementwise_loss_run(block, [basic](auto c, auto z) {
+    return basic(c, z) + ((z * log(z) - z) + log(z * (2.0 * std::numbers::pi)) * 0.5);
+  });
 }
 
 }  // namespace
 }  // namespace libops::ops
 
 CUSTOM_OP_IMPL(log_poisson_loss, 3, 1, false, 0, 1) {
-  return libops::ops::elementwise_loss_run(block, libops::ops::log_poisson_losses);
+  return libops::ops::log_poisson_losses(block);
 }
 DECLARE_SHAPE_FN(log_poisson_loss) { return libops::ops::elementwise_loss_shape(block, "log_predictions", shapes); }
 DECLARE_TYPES(log_poisson_loss) {

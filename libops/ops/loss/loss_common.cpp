@@ -27,6 +27,8 @@ bool broadcasts_to(const Dims& w, const Dims& target) {
   return true;
 }
 
+}  // namespace
+
 // The weights in dtype `dt`, shaped to broadcast against L itself: one value
 // as a scalar, the labels' rank without the axes L lacks.
 Status loss_weights(const Context& block, const LossShape& shape, DataType dt, NDArray& w) {
@@ -47,8 +49,6 @@ Status loss_weights(const Context& block, const LossShape& shape, DataType dt, N
   }
   return with_op_name(block, given.reshape(without, w));
 }
-
-}  // namespace
 
 void loss_reduction_arg(OpSignature& args) {
   args.i_arg("reduction", "how the weighted losses reduce (Note [Loss reduction] in loss_common.h)")
@@ -122,6 +122,13 @@ Status loss_reduce_into(Context& block, const NDArray& losses, const LossShape& 
   if (mode == LossReduction::kNone) return assign_on_device(block, *z, weighted);
   RETURN_IF_ERROR(run_nested(block, "reduce_sum", {&weighted}, {}, total));
   if (mode == LossReduction::kSum) return assign_on_device(block, *z, total);
+  return loss_mean_into(block, total, w, shape);
+}
+
+Status loss_mean_into(Context& block, const NDArray& total, const NDArray& w, const LossShape& shape) {
+  NDArray* z = block.output(0);
+  const DataType dt = z->dtype();
+  const auto mode = static_cast<LossReduction>(block.i_arg(0));
   // Broadcasting repeats each weight this many times.
   const int64_t repeats = w.length() == 0 ? 0 : shape.loss.product() / w.length();
   NDArray per_weight, times, denominator, mean;
@@ -137,16 +144,6 @@ Status loss_reduce_into(Context& block, const NDArray& losses, const LossShape& 
   // 0 where the denominator is 0, as libnd4j.
   RETURN_IF_ERROR(run_nested(block, "divide_no_nan", {&total, &denominator}, {}, mean));
   return assign_on_device(block, *z, mean);
-}
-
-Status elementwise_loss_run(Context& block, ElementwiseLossFn losses_fn) {
-  const NDArray& labels = *block.input(2);
-  const DataType dt = block.output(0)->dtype();
-  NDArray x, y, losses;
-  RETURN_IF_ERROR(loss_as_dtype(block, *block.input(0), dt, x));
-  RETURN_IF_ERROR(loss_as_dtype(block, labels, dt, y));
-  RETURN_IF_ERROR(losses_fn(block, x, y, losses));
-  return loss_reduce_into(block, losses, LossShape{labels.shape(), {}});
 }
 
 Status elementwise_loss_shape(Context& block, const char* x_name, ShapeList& shapes) {

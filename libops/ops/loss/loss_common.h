@@ -58,16 +58,20 @@ Status loss_as_dtype(const Context& block, const NDArray& a, DataType dt, NDArra
 // A scalar `value` of dtype `dt`, for nested calls.
 Status loss_scalar(const Context& block, DataType dt, double value, NDArray& out);
 
+// The weights (input 1) in dtype `dt`, shaped to broadcast against L.
+Status loss_weights(const Context& block, const LossShape& shape, DataType dt, NDArray& w);
+
 // Output 0 = the reduction (i arg 0) of losses * weights (input 1), where
 // `losses` has shape.loss in the output's dtype.
 Status loss_reduce_into(Context& block, const NDArray& losses, const LossShape& shape);
+// Output 0 = the mean of modes 2 and 3: `total` (the sum of the weighted
+// losses, a scalar) over the weights `w` (loss_weights, output's dtype)
+// summed or counted, 0 where that is 0.
+Status loss_mean_into(Context& block, const NDArray& total, const NDArray& w, const LossShape& shape);
 
 // The elementwise losses (absolute difference, squared error, huber, log,
-// hinge, log-Poisson, sigmoid cross-entropy): labels have x's shape and L
-// is f(x, labels) element by element. `losses_fn` gets x and labels in the
-// output's dtype.
-using ElementwiseLossFn = Status (*)(const Context& block, const NDArray& x, const NDArray& labels, NDArray& losses);
-Status elementwise_loss_run(Context& block, ElementwiseLossFn losses_fn);
+// hinge, log-Poisson, sigmoid cross-entropy) are one formula each, run by
+// elementwise_loss_run (loss_formula.h); their shape function:
 Status elementwise_loss_shape(Context& block, const char* x_name, ShapeList& shapes);
 
 }  // namespace libops::ops

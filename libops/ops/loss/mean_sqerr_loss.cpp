@@ -4,20 +4,18 @@
 // reduction] in loss_common.h). Per element:
 //   L = (predictions - labels)^2
 // The "mean" is the reduction's: reduction 0 or 1 gives no mean at all.
-#include "libops/ops/loss/loss_common.h"
+#include "libops/ops/loss/loss_formula.h"
 
 namespace libops::ops {
 namespace {
 
-Status squared_errors(const Context& block, const NDArray& p, const NDArray& y, NDArray& losses) {
-  return run_nested(block, "squared_difference", {&p, &y}, {}, losses);
-}
+auto squared_error = [](auto p, auto y) { return square(p - y); };
 
 }  // namespace
 }  // namespace libops::ops
 
 CUSTOM_OP_IMPL(mean_sqerr_loss, 3, 1, false, 0, 1) {
-  return libops::ops::elementwise_loss_run(block, libops::ops::squared_errors);
+  return libops::ops::elementwise_loss_run(block, libops::ops::squared_error);
 }
 DECLARE_SHAPE_FN(mean_sqerr_loss) { return libops::ops::elementwise_loss_shape(block, "predictions", shapes); }
 DECLARE_TYPES(mean_sqerr_loss) {

@@ -7,39 +7,24 @@
 // Per element, the logistic loss in its overflow-free form, x = logits:
 //   L = max(x, 0) - x * labels' + log(1 + exp(-|x|))
 // libnd4j takes any s (its tests use 5); so does this op.
-#include "libops/ops/loss/loss_common.h"
+#include "libops/ops/loss/loss_formula.h"
 
 namespace libops::ops {
 namespace {
 
-Status sigmoid_cross_entropies(const Context& block, const NDArray& x, const NDArray& y, NDArray& losses) {
-  const DataType dt = x.dtype();
+// max(x, 0) - x * labels + log(1 + e^-|x|), labels smoothed toward 1/2 by s.
+Status sigmoid_cross_entropies(Context& block) {
   const double s = block.t_arg(0);
-  NDArray labels = y;
-  if (s != 0) {
-    NDArray keep, toward, kept;
-    RETURN_IF_ERROR(loss_scalar(block, dt, 1.0 - s, keep));
-    RETURN_IF_ERROR(loss_scalar(block, dt, 0.5 * s, toward));
-    RETURN_IF_ERROR(run_nested(block, "multiply", {&y, &keep}, {}, kept));
-    RETURN_IF_ERROR(run_nested(block, "add", {&kept, &toward}, {}, labels));
-  }
-  NDArray zero, positive, xy, ax, nax, e, softplus, head;
-  RETURN_IF_ERROR(loss_scalar(block, dt, 0.0, zero));
-  RETURN_IF_ERROR(run_nested(block, "maximum", {&x, &zero}, {}, positive));
-  RETURN_IF_ERROR(run_nested(block, "multiply", {&x, &labels}, {}, xy));
-  RETURN_IF_ERROR(run_nested(block, "abs", {&x}, {}, ax));
-  RETURN_IF_ERROR(run_nested(block, "neg", {&ax}, {}, nax));
-  RETURN_IF_ERROR(run_nested(block, "exp", {&nax}, {}, e));
-  RETURN_IF_ERROR(run_nested(block, "log1p", {&e}, {}, softplus));
-  RETURN_IF_ERROR(run_nested(block, "subtract", {&positive, &xy}, {}, head));
-  return run_nested(block, "add", {&head, &softplus}, {}, losses);
+  auto entropy = [](auto x, auto labels) { return (max(x, 0.0) - x * labels) + log1p(exp(-abs(x))); };
+  if (s == 0) return elementwise_loss_run(block, entropy);
+  return elementwise_loss_run(block, [s, entropy](auto x, auto y) { return entropy(x, y * (1.0 - s) + 0.5 * s); });
 }
 
 }  // namespace
 }  // namespace libops::ops
 
 CUSTOM_OP_IMPL(sigm_cross_entropy_loss, 3, 1, false, 0, 1) {
-  return libops::ops::elementwise_loss_run(block, libops::ops::sigmoid_cross_entropies);
+  return libops::ops::sigmoid_cross_entropies(block);
 }
 DECLARE_SHAPE_FN(sigm_cross_entropy_loss) { return libops::ops::elementwise_loss_shape(block, "logits", shapes); }
 DECLARE_TYPES(sigm_cross_entropy_loss) {

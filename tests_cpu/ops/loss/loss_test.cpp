@@ -3,6 +3,7 @@
 // the shapes; and a few of libnd4j's own test values (DeclarableOpsTests2's
 // sigm_cross_entropy_loss and softmax_cross_entropy_loss tests: logits
 // 0.1, 0.2, ..., these labels, weights 0.5), which pin its conventions.
+#include "libops/ops/loss/loss_formula.h"
 #include "op_test_util.h"
 
 using namespace libops;
@@ -115,7 +116,8 @@ TEST(LossOps, AnEmptyBatchGivesNoLossesOrZero) {
   EXPECT_EQ(sparse.output(0)->shape(), (Dims{0}));
 }
 
-// Integers compute in float32, float16 in float16: the output is x's float dtype.
+// Integers compute in float32, float16 in float32 rounded once (Note [Loss
+// formulas]): the output is x's float dtype.
 TEST(LossOps, TheOutputIsInputZerosFloatDtype) {
   NDArray pi = make(DataType::kInt32, {2, 2}, {1, 2, 3, 4});
   NDArray yd = make(DataType::kFloat64, {2, 2}, {1.5, 2, 2, 4});
@@ -167,6 +169,57 @@ TEST(LossOps, SoftmaxCrossEntropyMatchesLibnd4jsTests) {
   ASSERT_OK(run_op("softmax_cross_entropy_loss", {.in = {&logits2, &w21, &labels2}, .t = {5.0}, .i = {0}}, smoothed));
   EXPECT_EQ(smoothed.output(0)->shape(), (Dims{2}));
   EXPECT_TRUE(all_close(*smoothed.output(0), {-2.08880329, -2.28880334}, 1e-7));
+}
+
+// Note [Loss formulas]: each element-wise loss is one formula, run on the
+// CPU as one expression and elsewhere as nested ops. Here both run on the
+// CPU (losses_as_nested_ops) for every op, reduction and float dtype, with
+// weights broadcast over a row, and must agree: float64 to rounding, float32
+// to a few ulps (the nested ops round each step to float32 too), float16
+// within its precision (the nested ops round each step to float16).
+TEST(LossOps, TheExpressionAndTheNestedOpsAgree) {
+  struct Case {
+    const char* op;
+    std::vector<double> t;
+    std::vector<int64_t> extra_i;
+    bool positive_x;
+  };
+  const Case cases[] = {{"absolute_difference_loss", {}, {}, false}, {"mean_sqerr_loss", {}, {}, false},
+                        {"huber_loss", {0.7}, {}, false},            {"log_loss", {1e-7}, {}, true},
+                        {"hinge_loss", {}, {}, false},               {"log_poisson_loss", {}, {0}, false},
+                        {"log_poisson_loss", {}, {1}, true},         {"sigm_cross_entropy_loss", {0.0}, {}, false},
+                        {"sigm_cross_entropy_loss", {0.3}, {}, false}};
+  const int64_t rows = 7, cols = 9, n = rows * cols;
+  std::vector<double> xs(n), ys(n), ws(rows);
+  for (int64_t i = 0; i < n; ++i) {
+    xs[i] = std::sin(0.37 * static_cast<double>(i)) * 2.5;
+    ys[i] = (i % 3 == 0) ? 1.0 : 0.25 * static_cast<double>(i % 5);
+  }
+  for (int64_t r = 0; r < rows; ++r) ws[r] = (r % 4 == 0) ? 0.0 : 0.5 * static_cast<double>(r);
+  for (const Case& c : cases) {
+    std::vector<double> x = xs;
+    if (c.positive_x)
+      for (double& v : x) v = 0.05 + 0.9 * (0.5 + 0.5 * std::sin(3.0 * v));  // in (0, 1)
+    std::vector<double> y = ys;
+    if (c.positive_x && std::string(c.op) == "log_poisson_loss")
+      for (double& v : y) v += 0.5;  // full: log(labels) needs labels > 0
+    for (DataType dt : {DataType::kFloat64, DataType::kFloat32, DataType::kFloat16}) {
+      for (int64_t mode : {0, 1, 2, 3}) {
+        SCOPED_TRACE(testing::Message() << c.op << " " << dtype_name(dt) << " reduction " << mode);
+        NDArray xa = make(dt, {rows, cols}, x), ya = make(dt, {rows, cols}, y), wa = make(dt, {rows, 1}, ws);
+        std::vector<int64_t> i_args = {mode};
+        i_args.insert(i_args.end(), c.extra_i.begin(), c.extra_i.end());
+        Context by_expression, by_nested;
+        ASSERT_OK(run_op(c.op, {.in = {&xa, &wa, &ya}, .t = c.t, .i = i_args}, by_expression));
+        ops::losses_as_nested_ops = true;
+        const Status nested = run_op(c.op, {.in = {&xa, &wa, &ya}, .t = c.t, .i = i_args}, by_nested);
+        ops::losses_as_nested_ops = false;
+        ASSERT_OK(nested);
+        const double tol = dt == DataType::kFloat64 ? 1e-12 : dt == DataType::kFloat32 ? 2e-6 : 1e-2;
+        EXPECT_TRUE(all_close(*by_expression.output(0), values(*by_nested.output(0)), tol, tol));
+      }
+    }
+  }
 }
 
 }  // namespace
