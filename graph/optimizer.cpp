@@ -15,6 +15,7 @@
 #include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/nn/conv2d.h"
+#include "libops/ops/op_pattern.h"
 #include "libops/ops/registry.h"
 
 namespace libops::graph {
@@ -32,6 +33,14 @@ namespace {
 bool is_op(const Node& n, const char* name) {
   return n.kind == NodeKind::kCustom && n.op != nullptr && std::strcmp(n.op->name(), name) == 0;
 }
+
+// What the node's op declares itself to be (Note [Op patterns]); legacy
+// nodes and ops that say nothing are opaque.
+OpPattern pattern_of(const Node& n) {
+  return n.kind == NodeKind::kCustom && n.op != nullptr ? op_pattern(n.op->name()) : OpPattern::kOpaque;
+}
+
+bool run_on_constants(const Node& node, const std::vector<const NDArray*>& in, std::vector<NDArray>& outputs);
 
 // What the rewrites need to know of a body while they change it.
 struct BodyIndex {
@@ -584,9 +593,11 @@ bool has_perm(const Node& n, const int64_t* perm) {
 // one-element input broadcasts): they commute with any permutation of the
 // dims applied to all of their inputs alike. The element-wise nodes of Note
 // [Element-wise fusion] (the rows of the element-wise tables, arithmetic,
-// relu, clip), and gelu, whose CPU kernel is not a table row.
+// relu, clip), and every op that declares itself element-wise (Note [Op
+// patterns]: gelu, whose CPU kernel is not a table row, cast).
 bool elementwise(const Node& n) {
-  return is_elementwise(n) || (is_op(n, "gelu") && n.inputs.size() == 1 && n.num_outputs == 1);
+  return is_elementwise(n) ||
+         (pattern_of(n) == OpPattern::kElementwise && n.inputs.size() == 1 && n.num_outputs == 1);
 }
 
 // The position of a window op's data_format i arg, -1 for other nodes.
@@ -597,12 +608,18 @@ int window_format_arg(const Node& n) {
 }
 
 // A reduction over exactly H and W of an NCHW value (a global pool), axes
-// given as i args.
+// given as i args: an op that declares itself a reduction (Note [Op
+// patterns]) with the reduction ops' args (an i list of axes, keep_dims
+// the first b arg).
 bool spatial_reduction(const Node& n) {
-  static const char* const kOps[] = {"reduce_mean", "reduce_max", "reduce_sum", "reduce_min"};
-  bool known = false;
-  for (const char* name : kOps) known = known || is_op(n, name);
-  if (!known || n.inputs.size() != 1 || n.args.i.size() != 2 || !n.args.t.empty()) return false;
+  if (pattern_of(n) != OpPattern::kReduction) return false;
+  const OpSignature& sig = n.op->descriptor().signature;
+  const ArgSpec* axes = sig.find("axes");
+  const ArgSpec* keep = sig.find("keep_dims");
+  if (axes == nullptr || axes->kind != ArgKind::kInt || !axes->list || keep == nullptr ||
+      keep->kind != ArgKind::kBool || keep->position != 0)
+    return false;
+  if (n.inputs.size() != 1 || n.args.i.size() != 2 || !n.args.t.empty()) return false;
   const int64_t a = n.args.i[0] < 0 ? n.args.i[0] + 4 : n.args.i[0];
   const int64_t b = n.args.i[1] < 0 ? n.args.i[1] + 4 : n.args.i[1];
   return std::min(a, b) == 2 && std::max(a, b) == 3;
@@ -827,12 +844,33 @@ class LayoutRewrite {
   }
 
   // Element-wise node n at its padding lanes, given its inputs' values there
-  // (Note [Padding lanes]): worked out by its own kernels; gelu is 0 at 0.
+  // (Note [Padding lanes]): worked out by its own kernels, or, for an op
+  // that only declares itself element-wise (gelu, cast), by running the
+  // node on one float32 value.
   static bool value_at_padding(const Node& n, const std::vector<double>& v, double& out) {
     if (elementwise_value(n, v, out)) return true;
-    if (!is_op(n, "gelu") || v.size() != 1 || v[0] != 0) return false;
-    out = 0;
+    if (pattern_of(n) != OpPattern::kElementwise || v.size() != 1) return false;
+    NDArray lane;
+    std::vector<NDArray> result;
+    if (!NDArray::scalar(DataType::kFloat32, v[0], lane).is_ok() || !run_on_constants(n, {&lane}, result) ||
+        result.size() != 1 || result[0].length() != 1)
+      return false;
+    out = result[0].get_double(0);
     return true;
+  }
+
+  // Whether the spatial reduction n of an all-zero image gives 0, so that
+  // an NCHWc value's zero padding lanes stay zeros through it (a
+  // log-sum-exp would give log(H * W) there): run on a 2 x 2 image.
+  static bool reduces_zeros_to_zero(const Node& n) {
+    NDArray image;
+    if (!NDArray::create(DataType::kFloat32, Dims{1, 1, 2, 2}, 'c', image).is_ok()) return false;
+    for (int64_t k = 0; k < 4; ++k) image.set_double(k, 0.0);
+    Node probe = n;
+    probe.args.i = {2, 3};
+    std::vector<NDArray> result;
+    if (!run_on_constants(probe, {&image}, result) || result.size() != 1 || result[0].length() != 1) return false;
+    return result[0].get_double(0) == 0.0;
   }
 
   // Whether node i can read its inputs' NHWC / NCHWc sources instead of
@@ -872,7 +910,7 @@ class LayoutRewrite {
         n.args.i[0] = 1;
         return true;
       }
-      if (spatial_reduction(n)) {  // [N, Cb, b] or [N, Cb, 1, 1, b]
+      if (spatial_reduction(n) && reduces_zeros_to_zero(n)) {  // [N, Cb, b] or [N, Cb, 1, 1, b]
         channels = back_channels(n.inputs[0]);
         n.args.i = {2, 3};
         return true;

@@ -7,6 +7,7 @@
 #include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/registry.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops {
 namespace {
@@ -52,6 +53,8 @@ std::string text_reference() {
     const auto aliases = OpRegistry::instance().aliases_of(op->name());
     for (size_t k = 0; k < aliases.size(); ++k) s += (k ? ", " : "  aliases: ") + aliases[k];
     s += "\n      " + d.signature.summary + "\n";
+    if (op_pattern(op->name()) != OpPattern::kOpaque)
+      s += str_format("      pattern: %s\n", op_pattern_name(op_pattern(op->name())));
     if (!d.signature.inputs.empty()) s += "      dtypes: " + d.signature.inputs[0].dtypes_shown + "\n";
     for (ArgKind kind : {ArgKind::kFloat, ArgKind::kInt, ArgKind::kBool, ArgKind::kDtype}) {
       std::string a = args_of_kind(d.signature, kind);
@@ -124,6 +127,7 @@ std::string markdown_reference() {
     s += sig.summary + "\n\n";
     s += str_format("`%s` · runs on %s%s", call_form(*op).c_str(), devices_of(d),
                     d.inplaceable ? " · may run in place" : "");
+    if (op_pattern(op->name()) != OpPattern::kOpaque) s += str_format(" · %s", op_pattern_name(op_pattern(op->name())));
     const auto aliases = OpRegistry::instance().aliases_of(op->name());
     for (size_t k = 0; k < aliases.size(); ++k) s += (k ? ", `" : " · aliases: `") + aliases[k] + "`";
     s += "\n\n| input | dtypes | |\n|---|---|---|\n";
@@ -190,7 +194,8 @@ std::string json_reference() {
   for (size_t i = 0; i < ops.size(); ++i) {
     const DeclarableOp& op = *ops[i];
     const OpSignature& sig = op.descriptor().signature;
-    s += "  " + json_string(op.name()) + ": {\n    \"aliases\": [";
+    s += "  " + json_string(op.name()) + ": {\n    \"pattern\": " + json_string(op_pattern_name(op_pattern(op.name()))) +
+         ",\n    \"aliases\": [";
     const auto aliases = OpRegistry::instance().aliases_of(op.name());
     for (size_t k = 0; k < aliases.size(); ++k) s += (k ? ", " : "") + json_string(aliases[k]);
     s += "],\n    \"inputs\": [";

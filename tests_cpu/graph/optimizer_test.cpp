@@ -726,6 +726,54 @@ TEST(GraphRewrites, MovesLayoutsThroughEveryElementwiseOp) {
   }
 }
 
+// Note [Op patterns]: an op that only declares itself element-wise (gelu:
+// its CPU kernel is no table row) moves through both layouts as the table
+// ops do, its padding lanes worked out by running it (gelu 0 = 0: no
+// conversion between the convolutions in NCHWc).
+TEST(GraphRewrites, MovesLayoutsThroughOpsThatDeclareThemselvesElementwise) {
+  NDArray xv = make(DataType::kFloat32, {1, 4, 6, 6}, ramp(144, 1.0, 0.0));
+  auto nhwc = expect_same_outputs(chain_between_convolutions(4, false, "gelu"), xv, 1e-5, GraphLayout::kNhwc);
+  ASSERT_TRUE(nhwc);
+  EXPECT_EQ(count_ops(*nhwc, "permute"), 2);
+  auto blocked = expect_same_outputs(chain_between_convolutions(20, false, "gelu"), xv, 1e-5, GraphLayout::kNchwc);
+  ASSERT_TRUE(blocked);
+  EXPECT_EQ(count_ops(*blocked, "block_channels"), 0);
+  EXPECT_EQ(count_ops(*blocked, "unblock_channels"), 1);
+}
+
+// Every reduction op with the reduction ops' args reads a convolution's
+// NHWC or NCHWc output as it is when it pools over H and W (the rewrite
+// reads Note [Op patterns], not a list of four names): the norm and the
+// variance convert only their [1, 20] result back. Channel-blocked, a
+// pool whose all-zero padding lanes would not give 0 (log-sum-exp: log 36)
+// reads the NCHW value instead, and its values stay right.
+TEST(GraphRewrites, GlobalPoolsOfEveryReductionKeepTheConvsLayout) {
+  for (const char* op : {"reduce_norm2", "reduce_variance", "reduce_logsumexp"}) {
+    SCOPED_TRACE(op);
+    GraphBuilder g;
+    auto& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, 4, 6, 6});
+    NodeArgs a;
+    a.i = {3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 1};
+    Ref w = m.constant("w", make(DataType::kFloat32, {20, 4, 3, 3}, ramp(20 * 4 * 9, 0.3, 0.1)));
+    NodeArgs pool;
+    pool.i = {2, 3};
+    m.output("y", m.op(op, {m.op("conv2d", {x, w}, a, "conv")}, pool, "pool"));
+    const std::vector<uint8_t> bytes = g.finish();
+    NDArray xv = make(DataType::kFloat32, {1, 4, 6, 6}, ramp(144, 1.0, 0.0));
+    const bool zero_at_zero = std::string(op) != "reduce_logsumexp";
+    auto nhwc = expect_same_outputs(bytes, xv, 1e-5, GraphLayout::kNhwc);
+    ASSERT_TRUE(nhwc);
+    EXPECT_EQ(count_ops(*nhwc, "permute"), 1) << "x in; the pooled [1, 20] needs no permute back";
+    auto blocked = expect_same_outputs(bytes, xv, 1e-5, GraphLayout::kNchwc);
+    ASSERT_TRUE(blocked);
+    EXPECT_EQ(count_ops(*blocked, "unblock_channels"), 1);
+    bool unblocked_last = false;
+    for (const Node& n : blocked->main().nodes) unblocked_last = n.op_label == "unblock_channels";
+    EXPECT_EQ(unblocked_last, zero_at_zero) << "the pooled value is unblocked after the pool where it reads NCHWc";
+  }
+}
+
 // GELU's tanh form as GPT-2's exports write it, x^3 three ways (`cube`: 0
 // pow, 1 x * (x * x), 2 (x * x) * x), 0.5 * x first or last. `other`
 // puts another value where one x belongs (0 nowhere, 1 the cube's base or
@@ -1355,7 +1403,9 @@ TEST(GraphRewrites, FusesDecomposedRmsNorms) {
       auto fused = expect_same_outputs(g.finish(), make(DataType::kFloat32, {6, 64}, ramp(384, 3.0, 0.1)), 1e-5);
       ASSERT_TRUE(fused);
       EXPECT_EQ(count_ops(*fused, "rms_norm"), other_axis ? 0 : 1);
-      if (!other_axis) EXPECT_EQ(fused->main().nodes.size(), 1u);
+      if (!other_axis) {
+        EXPECT_EQ(fused->main().nodes.size(), 1u);
+      }
     }
   }
 }

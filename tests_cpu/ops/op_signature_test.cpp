@@ -4,7 +4,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "graph/fuse_elementwise.h"
 #include "libops/c_api.h"
+#include "libops/ops/op_pattern.h"
 #include "libops/ops/op_reference.h"
 #include "op_test_util.h"
 
@@ -239,6 +241,41 @@ std::string read_file(const std::string& path) {
 
 // docs/ops.md and the Python builder's signatures are generated from the
 // registry; a change to an op's declaration must regenerate them.
+// Note [Op patterns]: the element-wise tables' rows say what they are, and
+// so do the ops of files of their own that the rewrites read; every op the
+// element-wise fusion can lower into a program step declares itself
+// element-wise or broadcast, so the declaration and the lowering agree.
+TEST(OpSignature, OpsDeclareTheirPatterns) {
+  auto pattern = [](const char* op) {
+    const DeclarableOp* d = OpRegistry::instance().find(op);
+    EXPECT_NE(d, nullptr) << op;
+    return d == nullptr ? OpPattern::kOpaque : op_pattern(d->name());
+  };
+  for (const char* op : {"exp", "tanh", "sigmoid", "hard_swish", "gelu", "relu", "relu6", "cast", "sin"})
+    EXPECT_EQ(pattern(op), OpPattern::kElementwise) << op;
+  for (const char* op : {"add", "multiply", "maximum", "pow", "clip", "where", "bias_add", "prelu", "fused_elementwise"})
+    EXPECT_EQ(pattern(op), OpPattern::kBroadcast) << op;
+  for (const char* op : {"reshape", "permute", "concat", "slice", "gather", "block_channels", "pad"})
+    EXPECT_EQ(pattern(op), OpPattern::kInjective) << op;
+  for (const char* op : {"reduce_sum", "reduce_mean", "reduce_norm2", "argmax", "reduce_logsumexp", "fused_reduce"})
+    EXPECT_EQ(pattern(op), OpPattern::kReduction) << op;
+  for (const char* op : {"conv2d", "matmul", "softmax", "layer_norm"}) EXPECT_EQ(pattern(op), OpPattern::kOpaque) << op;
+  for (const DeclarableOp* op : OpRegistry::instance().list()) {
+    graph::Node n;
+    n.kind = graph::NodeKind::kCustom;
+    n.op = const_cast<DeclarableOp*>(op);
+    n.num_outputs = 1;
+    const int arity = op->descriptor().signature.min_inputs();
+    if (arity < 1 || arity > 2) continue;
+    n.inputs.assign(static_cast<size_t>(arity), 0);
+    if (!resolve_args(op->descriptor().signature, op->name(), n.args).is_ok()) continue;  // required args
+    if (!graph::is_elementwise(n)) continue;
+    const OpPattern p = op_pattern(op->name());
+    EXPECT_TRUE(p == OpPattern::kElementwise || p == OpPattern::kBroadcast)
+        << op->name() << " is lowered to steps but declares " << op_pattern_name(p);
+  }
+}
+
 TEST(OpReference, CommittedFilesMatchTheRegistry) {
   const std::string root = LIBOPS_SOURCE_DIR;
   const struct {

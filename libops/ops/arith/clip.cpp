@@ -12,6 +12,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/legacy_steps.h"
+#include "libops/ops/op_pattern.h"
 
 CUSTOM_OP_IMPL(clip, -1, 1, true, 0, 0) {
   using namespace libops;
@@ -47,6 +48,8 @@ DECLARE_SHAPE_FN(clip) {
 }
 
 DECLARE_TYPES(clip) { descriptor.allow_inputs(libops::types::kNumeric).require_same_type().runs_on_any_device(); }
+
+DECLARE_PATTERN(clip, kBroadcast)
 
 DECLARE_ARGS(clip) {
   args.describe("Limits x to [lo, hi] element-wise.");

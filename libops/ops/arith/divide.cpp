@@ -1,11 +1,14 @@
 // divide: z = x / y with numpy broadcasting and type promotion.
 #include "libops/ops/arith/broadcastable.h"
+#include "libops/ops/op_pattern.h"
 
 CUSTOM_OP_IMPL(divide, 2, 1, true, 0, 0) { return libops::ops::broadcastable_exec(block, libops::legacy::BinaryOp::divide); }
 
 DECLARE_SHAPE_FN(divide) { return libops::ops::broadcastable_shape(block, shapes); }
 
 DECLARE_TYPES(divide) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
+
+DECLARE_PATTERN(divide, kBroadcast)
 
 DECLARE_ARGS(divide) {
   args.describe("Element-wise x / y with broadcasting.");

@@ -2,6 +2,7 @@
 // promotion (TensorFlow's SquaredDifference). Also the worked example in
 // the README: a whole op in one file.
 #include "libops/ops/arith/broadcastable.h"
+#include "libops/ops/op_pattern.h"
 
 CUSTOM_OP_IMPL(squared_difference, 2, 1, true, 0, 0) {
   return libops::ops::broadcastable_exec(block, libops::legacy::BinaryOp::squared_subtract);
@@ -10,6 +11,8 @@ CUSTOM_OP_IMPL(squared_difference, 2, 1, true, 0, 0) {
 DECLARE_SHAPE_FN(squared_difference) { return libops::ops::broadcastable_shape(block, shapes); }
 
 DECLARE_TYPES(squared_difference) { descriptor.allow_inputs(libops::types::kNumeric).runs_on_any_device(); }
+
+DECLARE_PATTERN(squared_difference, kBroadcast)
 
 DECLARE_ARGS(squared_difference) {
   args.describe("Element-wise (x - y)^2 with broadcasting.");

@@ -6,6 +6,7 @@
 #include "libops/legacy/legacy.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/registry.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -109,7 +110,10 @@ Status ElementwiseOp::validate_and_execute(Context& block) {
 }
 
 ElementwiseTableRegistrar::ElementwiseTableRegistrar(const ElementwiseDef* defs, int count) {
-  for (int k = 0; k < count; ++k) OpRegistry::instance().add(std::make_unique<ElementwiseOp>(defs[k]), defs[k].aliases);
+  for (int k = 0; k < count; ++k) {
+    OpRegistry::instance().add(std::make_unique<ElementwiseOp>(defs[k]), defs[k].aliases);
+    declare_op_pattern(defs[k].name, defs[k].arity == 1 ? OpPattern::kElementwise : OpPattern::kBroadcast);
+  }
 }
 
 }  // namespace libops::ops

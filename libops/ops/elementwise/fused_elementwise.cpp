@@ -28,6 +28,7 @@
 #include "libops/ops/device_copy.h"
 #include "libops/ops/elementwise/fused_program.h"
 #include "libops/ops/legacy_steps.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -97,6 +98,8 @@ DECLARE_TYPES(fused_elementwise) {
   descriptor.allow_inputs(libops::TypeSet{libops::DataType::kFloat32}).runs_on_any_device();
   descriptor.allow_outputs(libops::TypeSet{libops::DataType::kFloat32});
 }
+
+DECLARE_PATTERN(fused_elementwise, kBroadcast)
 
 DECLARE_ARGS(fused_elementwise) {
   args.describe("A chain of element-wise legacy rows in one pass (Note [Fused element-wise programs]); written by "

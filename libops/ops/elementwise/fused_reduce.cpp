@@ -35,6 +35,7 @@
 #include "libops/ops/elementwise/fused_program.h"
 #include "libops/ops/legacy_steps.h"
 #include "libops/ops/reduce/reduce_common.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -215,6 +216,8 @@ DECLARE_TYPES(fused_reduce) {
   descriptor.allow_inputs(libops::TypeSet{libops::DataType::kFloat32}).runs_on_any_device();
   descriptor.allow_outputs(libops::TypeSet{libops::DataType::kFloat32});
 }
+
+DECLARE_PATTERN(fused_reduce, kReduction)
 
 DECLARE_ARGS(fused_reduce) {
   args.describe("A reduction of the values a fused element-wise program computes, in one pass (Note [Fused "

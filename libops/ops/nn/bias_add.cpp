@@ -13,6 +13,7 @@
 #include "libops/legacy/legacy.h"
 #include "libops/legacy/ops/binary_ops.h"
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops::nn {
 namespace {
@@ -77,6 +78,8 @@ DECLARE_TYPES(bias_add) {
   descriptor.allow_inputs(libops::types::kNumeric).require_same_type().runs_on_any_device();
   descriptor.allow_outputs(libops::types::kNumeric);
 }
+
+DECLARE_PATTERN(bias_add, kBroadcast)
 
 DECLARE_ARGS(bias_add) {
   args.describe("Adds a bias vector along a channel axis.");

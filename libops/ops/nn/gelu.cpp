@@ -26,6 +26,7 @@
 #include "libops/legacy/ops/transform_strict_ops.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/nn/gelu_math.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops::nn {
 namespace {
@@ -81,6 +82,8 @@ DECLARE_TYPES(gelu) {
   descriptor.allow_inputs(libops::types::kFloat).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
 }
+
+DECLARE_PATTERN(gelu, kElementwise)
 
 DECLARE_ARGS(gelu) {
   args.describe("Gaussian error linear unit: x * Phi(x), exact or with the tanh approximation.");

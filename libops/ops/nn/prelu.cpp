@@ -13,6 +13,7 @@
 #include "libops/legacy/legacy.h"
 #include "libops/legacy/ops/binary_ops.h"
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/op_pattern.h"
 
 CUSTOM_OP_IMPL(prelu, 2, 1, true, 0, 0) {
   using namespace libops;
@@ -49,6 +50,8 @@ DECLARE_TYPES(prelu) {
   descriptor.allow_inputs(libops::types::kFloat).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kFloat);
 }
+
+DECLARE_PATTERN(prelu, kBroadcast)
 
 DECLARE_ARGS(prelu) {
   args.describe("Leaky ReLU with a slope array broadcast against x (ONNX PRelu).");

@@ -17,6 +17,7 @@
 #include "libops/legacy/ops/binary_ops.h"
 #include "libops/legacy/ops/transform_same_ops.h"
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops::nn {
 namespace {
@@ -76,6 +77,8 @@ DECLARE_TYPES(relu) {
   descriptor.allow_inputs(libops::types::kNumeric).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kNumeric);
 }
+
+DECLARE_PATTERN(relu, kElementwise)
 
 DECLARE_ARGS(relu) {
   args.describe("Rectified linear unit with an optional threshold.");

@@ -9,6 +9,7 @@
 #include "libops/legacy/legacy.h"
 #include "libops/legacy/ops/transform_same_ops.h"
 #include "libops/ops/declarable_op.h"
+#include "libops/ops/op_pattern.h"
 
 CUSTOM_OP_IMPL(relu6, 1, 1, true, 0, 0) {
   using namespace libops;
@@ -41,6 +42,8 @@ DECLARE_TYPES(relu6) {
   descriptor.allow_inputs(libops::types::kNumeric).runs_on_any_device();
   descriptor.allow_outputs(libops::types::kNumeric);
 }
+
+DECLARE_PATTERN(relu6, kElementwise)
 
 DECLARE_ARGS(relu6) {
   args.describe("ReLU capped at 6.");

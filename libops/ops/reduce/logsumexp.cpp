@@ -18,6 +18,7 @@
 #include "libops/ops/device_copy.h"
 #include "libops/ops/legacy_steps.h"
 #include "libops/ops/reduce/reduce_common.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -97,6 +98,8 @@ DECLARE_TYPES(reduce_logsumexp) {
   descriptor.allow_input(0, libops::types::kNumeric).runs_on_any_device();
   descriptor.allow_input(1, libops::types::kInt);
 }
+
+DECLARE_PATTERN(reduce_logsumexp, kReduction)
 
 DECLARE_ARGS(reduce_logsumexp) {
   args.describe("log(sum(exp(x))) over axes, computed without overflow.");

@@ -21,6 +21,7 @@
 #include "libops/ops/device_copy.h"
 #include "libops/ops/reduce/reduce_common.h"
 #include "libops/ops/registry.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -169,7 +170,10 @@ class ReductionOp final : public DeclarableOp {
 
 struct RegisterReductions {
   RegisterReductions() {
-    for (const ReductionDef& d : kReductions) OpRegistry::instance().add(std::make_unique<ReductionOp>(d), d.aliases);
+    for (const ReductionDef& d : kReductions) {
+      OpRegistry::instance().add(std::make_unique<ReductionOp>(d), d.aliases);
+      declare_op_pattern(d.name, OpPattern::kReduction);
+    }
   }
 } const kRegister;
 

@@ -17,6 +17,7 @@
 #include "libops/ops/device_copy.h"
 #include "libops/ops/select/nonzero.h"
 #include "libops/ops/host_reads.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 
@@ -135,6 +136,8 @@ DECLARE_TYPES(where) {
   // On a device through the backend's select kernel (where.cu).
   descriptor.allow_inputs(libops::types::kAny).runs_on_any_device();
 }
+
+DECLARE_PATTERN(where, kBroadcast)
 
 DECLARE_ARGS(where) {
   args.describe("Picks x where cond is true and y elsewhere; with cond alone, the indices of its nonzeros.");

@@ -22,6 +22,7 @@
 
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -152,6 +153,8 @@ DECLARE_TYPES(block_channels) {
   descriptor.allow_inputs(libops::types::kAny).runs_on_any_device();
 }
 
+DECLARE_PATTERN(block_channels, kInjective)
+
 DECLARE_ARGS(block_channels) {
   args.describe("NCHW to the channel-blocked NCHWc layout: [N, C, S...] -> [N, ceil(C / b), S..., b], zeros past C.");
   args.input("x", "[N, C, S...], rank 2 or more, any dtype");
@@ -178,6 +181,8 @@ DECLARE_TYPES(unblock_channels) {
   // Copies of views on the call's device.
   descriptor.allow_inputs(libops::types::kAny).runs_on_any_device();
 }
+
+DECLARE_PATTERN(unblock_channels, kInjective)
 
 DECLARE_ARGS(unblock_channels) {
   args.describe("The channel-blocked NCHWc layout back to NCHW: [N, ceil(C / b), S..., b] -> [N, C, S...].");

@@ -7,6 +7,7 @@
 
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/op_pattern.h"
 
 CUSTOM_OP_IMPL(broadcast_to, -1, 1, false, 0, 0) {
   return libops::ops::assign_on_device(block, *OUTPUT_VARIABLE(0), *INPUT_VARIABLE(0));  // assign broadcasts
@@ -37,6 +38,8 @@ DECLARE_SHAPE_FN(broadcast_to) {
 DECLARE_TYPES(broadcast_to) {
   descriptor.allow_input(0, libops::types::kAny).allow_input(1, libops::types::kInt).runs_on_any_device();
 }
+
+DECLARE_PATTERN(broadcast_to, kInjective)
 
 DECLARE_ARGS(broadcast_to) {
   args.describe("Broadcasts x to a shape.");

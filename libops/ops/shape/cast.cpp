@@ -12,6 +12,7 @@
 #include "libops/loops/copy.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -45,6 +46,8 @@ DECLARE_TYPES(cast) {
   descriptor.allow_outputs(libops::types::kAny);
   descriptor.runs_on_any_device();  // Note [Copies on a device]
 }
+
+DECLARE_PATTERN(cast, kElementwise)
 
 DECLARE_ARGS(cast) {
   args.describe("Converts x to another dtype.");

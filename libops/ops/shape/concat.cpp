@@ -9,6 +9,7 @@
 // on the op's device (Note [Copies on a device] in ops/device_copy.h).
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -64,6 +65,8 @@ DECLARE_SHAPE_FN(concat) {
 }
 
 DECLARE_TYPES(concat) { descriptor.allow_inputs(libops::types::kAny).require_same_type().runs_on_any_device(); }
+
+DECLARE_PATTERN(concat, kInjective)
 
 DECLARE_ARGS(concat) {
   args.describe("Joins arrays along an existing axis.");

@@ -6,6 +6,7 @@
 
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/op_pattern.h"
 
 CUSTOM_OP_IMPL(expand_dims, -1, 1, false, 0, 0) {
   libops::NDArray view;
@@ -42,6 +43,8 @@ DECLARE_SHAPE_FN(expand_dims) {
 DECLARE_TYPES(expand_dims) {
   descriptor.allow_input(0, libops::types::kAny).allow_input(1, libops::types::kInt).runs_on_any_device();
 }
+
+DECLARE_PATTERN(expand_dims, kInjective)
 
 DECLARE_ARGS(expand_dims) {
   args.describe("Inserts an axis of extent 1.");

@@ -29,6 +29,7 @@
 #include "libops/loops/streaming_store.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -298,6 +299,8 @@ DECLARE_TYPES(gather) {
   descriptor.allow_input(0, libops::types::kAny).runs_on_any_device();
   descriptor.allow_input(1, libops::types::kIndex);
 }
+
+DECLARE_PATTERN(gather, kInjective)
 
 DECLARE_ARGS(gather) {
   args.describe("Picks slices of x along an axis by index (numpy.take).");

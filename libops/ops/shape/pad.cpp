@@ -19,6 +19,7 @@
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/host_reads.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -152,6 +153,8 @@ DECLARE_SHAPE_FN(pad) {
 DECLARE_TYPES(pad) {
   descriptor.allow_input(0, libops::types::kAny).allow_input(1, libops::types::kInt).runs_on_any_device();
 }
+
+DECLARE_PATTERN(pad, kInjective)
 
 DECLARE_ARGS(pad) {
   args.describe("Pads x with a constant, a reflection, a symmetric reflection or its edge values.");

@@ -10,6 +10,7 @@
 #include "libops/ops/device_copy.h"
 
 #include <vector>
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -64,6 +65,8 @@ DECLARE_SHAPE_FN(permute) {
 DECLARE_SYN(transpose, permute)
 
 DECLARE_TYPES(permute) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
+
+DECLARE_PATTERN(permute, kInjective)
 
 DECLARE_ARGS(permute) {
   args.describe("Reorders the dims of x (numpy.transpose).");

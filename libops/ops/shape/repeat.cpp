@@ -9,6 +9,7 @@
 
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -94,6 +95,8 @@ DECLARE_SHAPE_FN(repeat) {
 DECLARE_TYPES(repeat) {
   descriptor.allow_input(0, libops::types::kAny).allow_input(1, libops::types::kInt).runs_on_any_device();
 }
+
+DECLARE_PATTERN(repeat, kInjective)
 
 DECLARE_ARGS(repeat) {
   args.describe("Repeats each element of x along an axis.");

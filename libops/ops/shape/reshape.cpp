@@ -12,6 +12,7 @@
 // C order only: element i of x (C order) is element i of the output.
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/op_pattern.h"
 
 CUSTOM_OP_IMPL(reshape, -1, 1, false, 0, -2) {
   using namespace libops;
@@ -77,6 +78,8 @@ DECLARE_SHAPE_FN(reshape) {
 }
 
 DECLARE_TYPES(reshape) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
+
+DECLARE_PATTERN(reshape, kInjective)
 
 DECLARE_ARGS(reshape) {
   args.describe("The elements of x in C order, in a new shape.");

@@ -5,6 +5,7 @@
 
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -37,6 +38,8 @@ DECLARE_SHAPE_FN(reverse) {
 }
 
 DECLARE_TYPES(reverse) { descriptor.allow_input(0, libops::types::kAny).allow_input(1, libops::types::kInt).runs_on_any_device(); }
+
+DECLARE_PATTERN(reverse, kInjective)
 
 DECLARE_ARGS(reverse) {
   args.describe("Reverses the order of elements along axes.");

@@ -6,6 +6,7 @@
 
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -61,6 +62,8 @@ DECLARE_SHAPE_FN(slice) {
 DECLARE_TYPES(slice) {
   descriptor.allow_input(0, libops::types::kAny).allow_input(1, libops::types::kInt).runs_on_any_device();
 }
+
+DECLARE_PATTERN(slice, kInjective)
 
 DECLARE_ARGS(slice) {
   args.describe("A block of x: begin and size per dim.");

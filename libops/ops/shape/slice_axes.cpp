@@ -23,6 +23,7 @@
 
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -106,6 +107,8 @@ DECLARE_SHAPE_FN(slice_axes) {
 DECLARE_TYPES(slice_axes) {
   descriptor.allow_input(0, libops::types::kAny).allow_input(1, libops::types::kInt).runs_on_any_device();
 }
+
+DECLARE_PATTERN(slice_axes, kInjective)
 
 DECLARE_ARGS(slice_axes) {
   args.describe("ONNX's Slice: along listed axes, start to end (clamped as ONNX does) in steps.");

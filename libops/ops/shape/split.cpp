@@ -10,6 +10,7 @@
 
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -87,6 +88,8 @@ DECLARE_SHAPE_FN(split) {
 }
 
 DECLARE_TYPES(split) { descriptor.allow_inputs(libops::types::kAny).runs_on_any_device(); }
+
+DECLARE_PATTERN(split, kInjective)
 
 DECLARE_ARGS(split) {
   args.describe("Cuts x into equal parts along an axis.");

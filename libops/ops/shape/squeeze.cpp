@@ -5,6 +5,7 @@
 
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -43,6 +44,8 @@ DECLARE_SHAPE_FN(squeeze) {
 }
 
 DECLARE_TYPES(squeeze) { descriptor.allow_input(0, libops::types::kAny).allow_input(1, libops::types::kInt).runs_on_any_device(); }
+
+DECLARE_PATTERN(squeeze, kInjective)
 
 DECLARE_ARGS(squeeze) {
   args.describe("Removes axes of extent 1.");

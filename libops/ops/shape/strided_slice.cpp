@@ -17,6 +17,7 @@
 
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -127,6 +128,8 @@ DECLARE_SHAPE_FN(strided_slice) {
 DECLARE_TYPES(strided_slice) {
   descriptor.allow_input(0, libops::types::kAny).allow_input(1, libops::types::kInt).runs_on_any_device();
 }
+
+DECLARE_PATTERN(strided_slice, kInjective)
 
 DECLARE_ARGS(strided_slice) {
   args.describe("TensorFlow's strided slice with begin, end, ellipsis, new-axis and shrink masks.");

@@ -11,6 +11,7 @@
 
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
 namespace {
@@ -98,6 +99,8 @@ DECLARE_SHAPE_FN(tile) {
 DECLARE_TYPES(tile) {
   descriptor.allow_input(0, libops::types::kAny).allow_input(1, libops::types::kInt).runs_on_any_device();
 }
+
+DECLARE_PATTERN(tile, kInjective)
 
 DECLARE_ARGS(tile) {
   args.describe("Repeats x along each dim.");
