@@ -54,6 +54,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "libops/array/ndarray.h"
 #include "libops/array/shape.h"
@@ -617,6 +618,57 @@ void evaluate_reduction(const E& root, const Dims& shape, const Dims& axes, NDAr
     if (out_direct) *reinterpret_cast<A*>(dst) = acc;
     else store(&acc, dst, 0, 1);
   };
+  // The reduction of m values of a chunk: the values first (a loop the
+  // compiler vectorizes), then eight independent partial results: one
+  // accumulator would wait on each add's latency.
+  auto reduce_chunk = [](const E& r, const C* const* lp, int64_t m) {
+    A vals[kConvertBlock];
+    for (int64_t j = 0; j < m; ++j) vals[j] = static_cast<A>(r.template at<C>(lp, j));
+    A lanes[8];
+    for (A& l : lanes) l = reduce_identity<K, A>();
+    int64_t j = 0;
+    for (; j + 8 <= m; j += 8)
+      for (int l = 0; l < 8; ++l) lanes[l] = reduce_step<K, A>(lanes[l], vals[j + l]);
+    for (; j < m; ++j) lanes[0] = reduce_step<K, A>(lanes[0], vals[j]);
+    A acc = reduce_identity<K, A>();
+    for (int l = 0; l < 8; ++l) acc = reduce_step<K, A>(acc, lanes[l]);
+    return acc;
+  };
+  // Few outputs of many values each (a sum of everything): each output's
+  // range is cut into pieces of kSplitPiece values, reduced in parallel and
+  // combined in order. The cut depends on the shape alone, never on the
+  // thread count, so the result does not either.
+  constexpr int64_t kSplitPiece = int64_t{1} << 16, kSplitOutputs = 16;
+  if (n_out <= kSplitOutputs && per_output >= 2 * kSplitPiece) {
+    const int64_t pieces = (per_output + kSplitPiece - 1) / kSplitPiece;
+    std::vector<A> partial(static_cast<size_t>(n_out * pieces));
+    std::vector<char*> dst(static_cast<size_t>(n_out));
+    parallel_for(n_out * pieces, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t t = begin; t < end; ++t) {
+        const int64_t j = t / pieces, from = j * per_output + (t % pieces) * kSplitPiece;
+        const int64_t to = std::min(from + kSplitPiece, (j + 1) * per_output);
+        A acc = reduce_identity<K, A>();
+        loop.run(from, to, [&](char* const* p, const int64_t* s, int64_t n) {
+          isa_dispatch<true>([&] {
+            LeafChunks<C, L> chunks(leaf_direct, load, p, s);
+            const E r = root;
+            for (int64_t i = 0; i < n; i += kConvertBlock) {
+              const int64_t m = std::min(kConvertBlock, n - i);
+              acc = reduce_step<K, A>(acc, reduce_chunk(r, chunks.at(i, m), m));
+            }
+          });
+          if (t % pieces == 0) dst[static_cast<size_t>(j)] = p[0];
+        });
+        partial[static_cast<size_t>(t)] = acc;
+      }
+    });
+    for (int64_t j = 0; j < n_out; ++j) {
+      A acc = reduce_identity<K, A>();
+      for (int64_t c = 0; c < pieces; ++c) acc = reduce_step<K, A>(acc, partial[static_cast<size_t>(j * pieces + c)]);
+      finish(dst[static_cast<size_t>(j)], acc);
+    }
+    return;
+  }
   // Each output element whole in one thread's range: threads never share one.
   const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(per_output, 1));
   parallel_for(n_out, grain, [&](int64_t begin, int64_t end) {
@@ -635,18 +687,7 @@ void evaluate_reduction(const E& root, const Dims& shape, const Dims& axes, NDAr
             current = dst;
             acc = reduce_identity<K, A>();
           }
-          // The chunk's values first (a loop the compiler vectorizes), then
-          // eight independent partial results: one accumulator would wait
-          // on each add's latency.
-          A vals[kConvertBlock];
-          for (int64_t j = 0; j < m; ++j) vals[j] = static_cast<A>(r.template at<C>(lp, j));
-          A lanes[8];
-          for (A& l : lanes) l = reduce_identity<K, A>();
-          int64_t j = 0;
-          for (; j + 8 <= m; j += 8)
-            for (int l = 0; l < 8; ++l) lanes[l] = reduce_step<K, A>(lanes[l], vals[j + l]);
-          for (; j < m; ++j) lanes[0] = reduce_step<K, A>(lanes[0], vals[j]);
-          for (int l = 0; l < 8; ++l) acc = reduce_step<K, A>(acc, lanes[l]);
+          acc = reduce_step<K, A>(acc, reduce_chunk(r, lp, m));
           continue;
         }
         for (int64_t j = 0; j < m; ++j) {  // no reduced dim left: one element each
@@ -735,8 +776,11 @@ class Assignment {
 // [Compute types]); sums and means accumulate in double (int64 for integer
 // sums), max and min in the compute type, NaN winning; an empty sum is 0,
 // an empty mean NaN, and an empty max or min is an error. Threads take
-// whole output elements, each reduced in the iterator's order, so a result
-// does not depend on the thread count.
+// whole output elements, each reduced in the iterator's order; where there
+// are at most 16 outputs of 128K values or more (a sum of everything), each
+// output's values are cut into pieces of 64K reduced in parallel and then
+// combined in order. Either way the cut depends on the shapes only, so a
+// result does not depend on the thread count.
 template <detail::ReduceKind K, Expression E>
 struct Reduction {
   E e;

@@ -164,6 +164,47 @@ TEST(ExprReduce, ManyOutputsOverThreadsEqualOneByOne) {
   EXPECT_TRUE(test::all_close(z, want, 1e-12, 1e-12));
 }
 
+// Few outputs of many values (Note [Reductions]): a sum of all 600K values,
+// and 3 means, maxima (one NaN) over 200K each, cut into pieces reduced in
+// parallel; the same bits at one thread and at two, and the sums equal to
+// double sums worked out here.
+TEST(ExprReduce, FewLongOutputsSplitOverThreadsTheSameAtAnyThreadCount) {
+  const int64_t rows = 3, cols = 200000;
+  std::vector<double> v(static_cast<size_t>(rows * cols));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.001 * double(i)) * 3.0;
+  v[300001] = std::numeric_limits<double>::quiet_NaN();
+  NDArray x = make(DataType::kFloat32, {rows, cols}, v);
+  std::vector<double> total(2), rows_mean(2 * rows), rows_max(2 * rows);
+  const int saved = get_num_threads();
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    NDArray all = zeros(DataType::kFloat64, {}), m = zeros(DataType::kFloat64, {rows}), mx = zeros(DataType::kFloat32, {rows});
+    ASSERT_OK((out(all) = sum(where(is_nan(in(x)), 0.f, in(x)))).run());
+    ASSERT_OK((out(m) = mean(in(x), {1})).run());
+    ASSERT_OK((out(mx) = amax(in(x), {1})).run());
+    total[threads - 1] = all.get_double(0);
+    for (int64_t r = 0; r < rows; ++r) {
+      rows_mean[(threads - 1) * rows + r] = m.get_double(r);
+      rows_max[(threads - 1) * rows + r] = mx.get_double(r);
+    }
+  }
+  set_num_threads(saved);
+  double want = 0, row0 = 0;
+  for (size_t i = 0; i < v.size(); ++i)
+    if (!std::isnan(v[i])) want += double(static_cast<float>(v[i]));
+  for (int64_t c = 0; c < cols; ++c) row0 += double(static_cast<float>(v[static_cast<size_t>(c)]));
+  EXPECT_NEAR(total[0], want, 1e-9 * std::fabs(want) + 1e-9);
+  EXPECT_EQ(total[0], total[1]);
+  EXPECT_NEAR(rows_mean[0], row0 / cols, 1e-12);
+  EXPECT_TRUE(std::isnan(rows_mean[1])) << "row 1 holds the NaN";
+  EXPECT_TRUE(std::isnan(rows_max[1]));
+  for (int64_t r : {0, 2}) {
+    EXPECT_EQ(rows_mean[r], rows_mean[rows + r]);
+    EXPECT_EQ(rows_max[r], rows_max[rows + r]);
+    EXPECT_NEAR(rows_max[r], 3.0, 1e-6);
+  }
+}
+
 TEST(ExprReduce, ErrorsNameTheExpression) {
   NDArray x = make(DataType::kFloat32, {2, 3}, ramp(6, 1, 0));
   NDArray y = make(DataType::kFloat32, {4}, ramp(4, 1, 0));
