@@ -3,8 +3,7 @@
 // multiply. An op body that must run on every device can state a formula
 // once as a generic lambda over its values and get, on the CPU, the same
 // formula as a one-pass expression (libops/expr/expr.h), whose leaves and
-// functions have these names too (Note [Loss formulas] in
-// loss/loss_formula.h uses both).
+// functions have these names too (Note [Op formulas] in formula.h).
 //
 // The first failing call's Status is kept in the Status every value of one
 // formula shares; the calls after it do nothing, and the caller checks that

@@ -4,13 +4,13 @@
 //   z = x * clip_norm / max(norm, clip_norm)
 // where norm = sqrt(sum x^2) over the axes, and for the average form that
 // norm divided by the number of elements it covers. A slice of norm 0 stays
-// as it is (no NaN). Built from reduce_norm2, maximum, divide and multiply
-// on the call's device.
+// as it is (no NaN). The norm is reduce_norm2 on the call's device; the
+// scaling is one formula (Note [Op formulas]): on the CPU one pass from x
+// into z, elsewhere maximum, divide and multiply.
 #include <vector>
 
 #include "libops/ops/declarable_op.h"
-#include "libops/ops/device_copy.h"
-#include "libops/ops/nested_call.h"
+#include "libops/ops/formula.h"
 
 namespace libops::ops {
 namespace {
@@ -21,20 +21,14 @@ Status run_clip_by_norm(Context& block, bool average) {
   if (z->length() == 0) return Status::ok();
   std::vector<int64_t> axes;
   RETURN_IF_ERROR(block.int_list("axes", axes));
-  NDArray norm, clip, denominator, factor, scaled;
+  NDArray norm;
   RETURN_IF_ERROR(run_nested(block, "reduce_norm2", {&x}, {.i = axes, .b = {true}}, norm));
-  if (average) {  // the norm per element it covers
-    const int64_t covered = norm.length() == 0 ? 1 : x.length() / norm.length();
-    NDArray count, mean;
-    RETURN_IF_ERROR(with_op_name(block, NDArray::scalar(norm.dtype(), static_cast<double>(covered), count)));
-    RETURN_IF_ERROR(run_nested(block, "divide", {&norm, &count}, {}, mean));
-    norm = mean;
-  }
-  RETURN_IF_ERROR(with_op_name(block, NDArray::scalar(norm.dtype(), block.t_arg(0), clip)));
-  RETURN_IF_ERROR(run_nested(block, "maximum", {&norm, &clip}, {}, denominator));
-  RETURN_IF_ERROR(run_nested(block, "divide", {&clip, &denominator}, {}, factor));
-  RETURN_IF_ERROR(run_nested(block, "multiply", {&x, &factor}, {}, scaled));
-  return assign_on_device(block, *z, scaled);
+  const double clip = block.t_arg(0);
+  if (!average) return formula_into(block, *z, x, norm, [clip](auto v, auto n) { return v * (clip / max(n, clip)); });
+  // The norm per element it covers.
+  const double covered = static_cast<double>(norm.length() == 0 ? 1 : x.length() / norm.length());
+  return formula_into(block, *z, x, norm,
+                      [clip, covered](auto v, auto n) { return v * (clip / max(n / covered, clip)); });
 }
 
 Status clip_by_norm_shape(Context& block, ShapeList& shapes) {

@@ -173,7 +173,7 @@ TEST(LossOps, SoftmaxCrossEntropyMatchesLibnd4jsTests) {
 
 // Note [Loss formulas]: each element-wise loss is one formula, run on the
 // CPU as one expression and elsewhere as nested ops. Here both run on the
-// CPU (losses_as_nested_ops) for every op, reduction and float dtype, with
+// CPU (formulas_as_nested_ops) for every op, reduction and float dtype, with
 // weights broadcast over a row, and must agree: float64 to rounding, float32
 // to a few ulps (the nested ops round each step to float32 too), float16
 // within its precision (the nested ops round each step to float16).
@@ -211,9 +211,9 @@ TEST(LossOps, TheExpressionAndTheNestedOpsAgree) {
         i_args.insert(i_args.end(), c.extra_i.begin(), c.extra_i.end());
         Context by_expression, by_nested;
         ASSERT_OK(run_op(c.op, {.in = {&xa, &wa, &ya}, .t = c.t, .i = i_args}, by_expression));
-        ops::losses_as_nested_ops = true;
+        ops::formulas_as_nested_ops = true;
         const Status nested = run_op(c.op, {.in = {&xa, &wa, &ya}, .t = c.t, .i = i_args}, by_nested);
-        ops::losses_as_nested_ops = false;
+        ops::formulas_as_nested_ops = false;
         ASSERT_OK(nested);
         const double tol = dt == DataType::kFloat64 ? 1e-12 : dt == DataType::kFloat32 ? 2e-6 : 1e-2;
         EXPECT_TRUE(all_close(*by_expression.output(0), values(*by_nested.output(0)), tol, tol));
