@@ -39,7 +39,8 @@ inline bool formula_by_expression(const Context& block) {
 }
 
 // The float dtype a formula computes in for an output of dtype `dt`, and
-// `a` in it (itself, or a converted copy on the call's device).
+// `a` in dtype `ct` (itself, or a converted copy on the call's device; the
+// losses' loss_as_dtype too).
 inline DataType formula_compute_dtype(DataType dt) {
   return dt == DataType::kFloat64 ? DataType::kFloat64 : DataType::kFloat32;
 }

@@ -1,6 +1,7 @@
 #include "libops/ops/loss/loss_common.h"
 
 #include "libops/ops/device_copy.h"
+#include "libops/ops/formula.h"
 
 namespace libops::ops {
 namespace {
@@ -99,12 +100,7 @@ void loss_output_shape(const Context& block, const LossShape& shape, ShapeList& 
 }
 
 Status loss_as_dtype(const Context& block, const NDArray& a, DataType dt, NDArray& out) {
-  if (a.dtype() == dt) {
-    out = a;
-    return Status::ok();
-  }
-  RETURN_IF_ERROR(with_op_name(block, NDArray::create(dt, a.shape(), 'c', out)));
-  return assign_on_device(block, out, a);
+  return formula_operand(block, a, dt, out);
 }
 
 Status loss_scalar(const Context& block, DataType dt, double value, NDArray& out) {
