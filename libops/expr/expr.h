@@ -634,13 +634,9 @@ void evaluate_reduction(const E& root, const Dims& shape, const Dims& axes, NDAr
     for (int l = 0; l < 8; ++l) acc = reduce_step<K, A>(acc, lanes[l]);
     return acc;
   };
-  // Few outputs of many values each (a sum of everything): each output's
-  // range is cut into pieces of kSplitPiece values, reduced in parallel and
-  // combined in order. The cut depends on the shape alone, never on the
-  // thread count, so the result does not either.
-  constexpr int64_t kSplitPiece = int64_t{1} << 16, kSplitOutputs = 16;
-  if (n_out <= kSplitOutputs && per_output >= 2 * kSplitPiece) {
-    const int64_t pieces = (per_output + kSplitPiece - 1) / kSplitPiece;
+  // Few outputs of many values each (a sum of everything): Note [Split
+  // reductions] in loops/reduction_order.h.
+  if (const int64_t pieces = split_pieces(n_out, per_output); pieces > 0) {
     std::vector<A> partial(static_cast<size_t>(n_out * pieces));
     std::vector<char*> dst(static_cast<size_t>(n_out));
     parallel_for(n_out * pieces, 1, [&](int64_t begin, int64_t end) {
@@ -779,8 +775,8 @@ class Assignment {
 // whole output elements, each reduced in the iterator's order; where there
 // are at most 16 outputs of 128K values or more (a sum of everything), each
 // output's values are cut into pieces of 64K reduced in parallel and then
-// combined in order. Either way the cut depends on the shapes only, so a
-// result does not depend on the thread count.
+// combined in order (Note [Split reductions]). Either way the cut depends on
+// the shapes only, so a result does not depend on the thread count.
 template <detail::ReduceKind K, Expression E>
 struct Reduction {
   E e;

@@ -75,4 +75,20 @@ inline ReductionOrder reduction_order(const Dims& shape, const Dims& axes, const
   return r;
 }
 
+// Note [Split reductions]
+// Threads take whole output elements, so a reduction to one element (a sum
+// of everything) would run on one thread. Where there are at most
+// kSplitOutputs outputs of at least two pieces each, each output's range is
+// cut into pieces of kSplitPiece values, reduced in parallel and combined in
+// order. The cut depends on the shapes alone, never on the thread count, so
+// results do not either. Expressions (expr.h) and fused_reduce cut alike.
+inline constexpr int64_t kSplitPiece = int64_t{1} << 16;
+inline constexpr int64_t kSplitOutputs = 16;
+
+// The pieces each output is cut into, or 0 when the reduction is not cut.
+inline int64_t split_pieces(int64_t outputs, int64_t per_output) {
+  if (outputs > kSplitOutputs || per_output < 2 * kSplitPiece) return 0;
+  return (per_output + kSplitPiece - 1) / kSplitPiece;
+}
+
 }  // namespace libops

@@ -14,8 +14,9 @@
 //
 // CPU: the loop engine's iterator over S with the kept dims outer and the
 // reduced ones inner, so each output element is one contiguous range of
-// the enumeration, reduced whole by one thread (results do not depend on
-// the thread count). Values are computed in blocks (BlockProgram) and
+// the enumeration, reduced whole by one thread, or, for a few long ones
+// (a mean of everything), in pieces the threads share (Note [Split
+// reductions]); results do not depend on the thread count. Values are computed in blocks (BlockProgram) and
 // summed in double in eight partial sums; max and min keep NaN. No elements
 // to reduce: a sum is 0, a mean NaN, a max or min an error.
 // Other devices: the program one legacy kernel per step into a temporary of
@@ -110,6 +111,14 @@ struct Accumulator {
       }
     }
   }
+  // Folds in the accumulator of the values that follow this one's.
+  void merge(const Accumulator& next) {
+    if (kind == FusedReduction::kSum || kind == FusedReduction::kMean) {
+      for (int k = 0; k < 8; ++k) part[k] += next.part[k];
+      return;
+    }
+    if (next.started) add(&next.extreme, 1, true);
+  }
   float result(int64_t per_output) const {
     if (kind == FusedReduction::kMax || kind == FusedReduction::kMin) return extreme;
     double s = 0;
@@ -127,6 +136,33 @@ Status reduce_on_cpu(const ReductionArgs& a, const std::vector<NDArray>& inputs,
     ro.set_input(loop, k + 1, inputs[static_cast<size_t>(k < program.n_inputs() ? k : 0)], a.shape);
   loop.coalesce();
   const int64_t per_output = ro.per_output;
+  if (const int64_t pieces = split_pieces(z.length(), per_output); pieces > 0) {  // Note [Split reductions]
+    std::vector<Accumulator> partial(static_cast<size_t>(z.length() * pieces), Accumulator{a.kind});
+    std::vector<char*> dst(static_cast<size_t>(z.length()));
+    parallel_for(z.length() * pieces, 1, [&](int64_t begin, int64_t end) {
+      FusedBlocks blocks;
+      for (int64_t t = begin; t < end; ++t) {
+        const int64_t j = t / pieces, from = j * per_output + (t % pieces) * kSplitPiece;
+        const int64_t to = std::min(from + kSplitPiece, (j + 1) * per_output);
+        Accumulator& acc = partial[static_cast<size_t>(t)];
+        loop.run(from, to, [&](char* const* p, const int64_t* s, int64_t n) {  // s[0] is 0: one output
+          if (t % pieces == 0) dst[static_cast<size_t>(j)] = p[0];
+          for (int64_t off = 0; off < n; off += kFusedBlock) {
+            const int64_t m = std::min(kFusedBlock, n - off);
+            bool one_value = false;
+            const float* v = program.evaluate(p + 1, s + 1, off, m, blocks, nullptr, one_value);
+            acc.add(v, m, one_value);
+          }
+        });
+      }
+    });
+    for (int64_t j = 0; j < z.length(); ++j) {
+      Accumulator acc = partial[static_cast<size_t>(j * pieces)];
+      for (int64_t c = 1; c < pieces; ++c) acc.merge(partial[static_cast<size_t>(j * pieces + c)]);
+      *reinterpret_cast<float*>(dst[static_cast<size_t>(j)]) = acc.result(per_output);
+    }
+    return Status::ok();
+  }
   const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(per_output, 1));
   parallel_for(z.length(), grain, [&](int64_t begin, int64_t end) {
     FusedBlocks blocks;

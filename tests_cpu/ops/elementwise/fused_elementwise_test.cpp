@@ -356,6 +356,57 @@ TEST(FusedReduce, SumsNansEmptiesAndThreads) {
   EXPECT_TRUE(all_close(*sc.output(0), {4 * std::exp(0.5f), 4 * std::exp(0.5f)}, 1e-6));
 }
 
+// Note [Split reductions]: few outputs of many values are cut into pieces
+// the threads share. A mean of all 600K values and the sums, maxima and
+// minima of 3 rows of 200K (a NaN in row 1): sums and means against double
+// sums worked out here, and every kind the same bits at 1 and at 2 threads.
+TEST(FusedReduce, SplitsFewLongOutputsTheSameAtAnyThreadCount) {
+  const int64_t rows = 3, cols = 200000;
+  std::vector<double> v = wave(rows * cols, 2.0);
+  v[static_cast<size_t>(cols + 77777)] = std::nan("");
+  NDArray x = make(DataType::kFloat32, {rows, cols}, v);
+  FusedProgram p;  // x * x
+  p.n_inputs = 1;
+  p.steps = {binary(BinaryOp::multiply, 0, 0)};
+  double row0 = 0, row2 = 0;
+  for (int64_t c = 0; c < cols; ++c) {
+    const float a = static_cast<float>(v[static_cast<size_t>(c)]), b = static_cast<float>(v[static_cast<size_t>(2 * cols + c)]);
+    row0 += static_cast<double>(a * a);
+    row2 += static_cast<double>(b * b);
+  }
+  const int saved = get_num_threads();
+  std::vector<std::vector<double>> by_threads;
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    std::vector<double> got;
+    for (int kind = 0; kind < 4; ++kind) {
+      Context c;
+      ASSERT_OK(fused_reduction(p, {&x}, kind, false, {1}, c));
+      for (int64_t r = 0; r < rows; ++r) got.push_back(c.output(0)->get_double(r));
+    }
+    Context all;
+    ASSERT_OK(fused_reduction(p, {&x}, 1, false, {}, all));
+    got.push_back(all.output(0)->get_double(0));
+    by_threads.push_back(got);
+  }
+  set_num_threads(saved);
+  const std::vector<double>& got = by_threads[0];
+  EXPECT_NEAR(got[0], row0, 1e-6 * row0);
+  EXPECT_TRUE(std::isnan(got[1])) << "row 1 holds the NaN";
+  EXPECT_NEAR(got[2], row2, 1e-6 * row2);
+  EXPECT_NEAR(got[3], row0 / cols, 1e-6 * row0 / cols);
+  for (int kind : {2, 3}) EXPECT_TRUE(std::isnan(got[static_cast<size_t>(kind * rows + 1)])) << kind;
+  EXPECT_TRUE(std::isnan(got.back())) << "the mean of everything holds the NaN";
+  ASSERT_EQ(by_threads[0].size(), by_threads[1].size());
+  for (size_t k = 0; k < got.size(); ++k) {
+    if (std::isnan(by_threads[0][k])) {
+      EXPECT_TRUE(std::isnan(by_threads[1][k])) << k;
+    } else {
+      EXPECT_EQ(by_threads[0][k], by_threads[1][k]) << k;
+    }
+  }
+}
+
 TEST(FusedReduce, RefusesMalformedReductions) {
   NDArray x = make(DataType::kFloat32, {3}, {1, 2, 3});
   FusedProgram p;
