@@ -2532,7 +2532,8 @@ Status map_resize(C& c) {
     if (axes == all) axes.clear();
   }
   if (rank != 4) {  // any rank: whole nearest factors, by repeat
-    if (crop) return c.fail_attr("coordinate_transformation_mode", "= 'tf_crop_and_resize' is supported for 4-D inputs only");
+    if (crop)
+      return c.fail_attr("coordinate_transformation_mode", "= 'tf_crop_and_resize' is supported for 4-D inputs only");
     if (runtime_scales.valid() || runtime_sizes.valid())
       return c.fail("scales or sizes computed at run time are supported for 4-D inputs only");
     if (!axes.empty()) return c.fail_attr("axes", "other than every axis are supported for 4-D inputs only");
@@ -2597,7 +2598,8 @@ Status map_resize(C& c) {
   if (by_sizes) {
     call.in(vals);
     if (scales_in.valid()) call.in(scales_in);
-    else if (crop) call.in(c.op("cast").in(c.constant_ints(std::vector<int64_t>{})).arg("dtype", DataType::kFloat32).emit1());  // no scales; the roi follows
+    else if (crop)  // no scales; the roi follows
+      call.in(c.op("cast").in(c.constant_ints(std::vector<int64_t>{})).arg("dtype", DataType::kFloat32).emit1());
   } else {
     call.in(c.constant_ints(std::vector<int64_t>{})).in(vals);  // no size: the scales decide
   }

@@ -178,7 +178,8 @@ TEST(ExprReduce, FewLongOutputsSplitOverThreadsTheSameAtAnyThreadCount) {
   const int saved = get_num_threads();
   for (int threads : {1, 2}) {
     set_num_threads(threads);
-    NDArray all = zeros(DataType::kFloat64, {}), m = zeros(DataType::kFloat64, {rows}), mx = zeros(DataType::kFloat32, {rows});
+    NDArray all = zeros(DataType::kFloat64, {}), m = zeros(DataType::kFloat64, {rows});
+    NDArray mx = zeros(DataType::kFloat32, {rows});
     ASSERT_OK((out(all) = sum(where(is_nan(in(x)), 0.f, in(x)))).run());
     ASSERT_OK((out(m) = mean(in(x), {1})).run());
     ASSERT_OK((out(mx) = amax(in(x), {1})).run());

@@ -370,7 +370,8 @@ TEST(FusedReduce, SplitsFewLongOutputsTheSameAtAnyThreadCount) {
   p.steps = {binary(BinaryOp::multiply, 0, 0)};
   double row0 = 0, row2 = 0;
   for (int64_t c = 0; c < cols; ++c) {
-    const float a = static_cast<float>(v[static_cast<size_t>(c)]), b = static_cast<float>(v[static_cast<size_t>(2 * cols + c)]);
+    const float a = static_cast<float>(v[static_cast<size_t>(c)]);
+    const float b = static_cast<float>(v[static_cast<size_t>(2 * cols + c)]);
     row0 += static_cast<double>(a * a);
     row2 += static_cast<double>(b * b);
   }
