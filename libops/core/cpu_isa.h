@@ -41,10 +41,15 @@
 #include <atomic>
 #include <cstdint>
 
+#include "libops/core/api.h"
+
 namespace libops {
 
 enum class CpuIsa : int { kBaseline = 0, kAvx2 = 1, kAvx512 = 2 };
 
+// Exported: cpu_isa() is inline, and expressions (expr/expr.h) compiled
+// outside the library call it.
+LIBOPS_API_BEGIN
 namespace detail {
 extern std::atomic<int> g_cpu_isa;  // -1 until first asked
 int init_cpu_isa();
@@ -61,6 +66,7 @@ CpuIsa cpu_isa_supported();
 CpuIsa set_cpu_isa(CpuIsa isa);
 // "baseline", "avx2", "avx512".
 const char* cpu_isa_name(CpuIsa isa);
+LIBOPS_API_END
 
 // Whether the dispatch is compiled in (x86-64 with GCC or Clang, outside
 // nvcc); elsewhere every level runs the one baseline copy.

@@ -67,6 +67,9 @@ decltype(auto) dispatch_storage(DataType t, F&& f) {
 
 }  // namespace
 
+// Exported (Note [Exported symbols]): a function template's instances take
+// the visibility of its definition, not of the header's declaration.
+LIBOPS_API_BEGIN
 template <typename C>
 LoadFn<C> load_fn(DataType src) {
   return dispatch_storage(src, [](auto s) -> LoadFn<C> { return &load_impl<decltype(s), C>; });
@@ -87,6 +90,7 @@ LIBOPS_INSTANTIATE_CONVERTERS(uint64_t)
 LIBOPS_INSTANTIATE_CONVERTERS(float)
 LIBOPS_INSTANTIATE_CONVERTERS(double)
 #undef LIBOPS_INSTANTIATE_CONVERTERS
+LIBOPS_API_END
 
 double load_double(const void* p, DataType t) {
   return dispatch_storage(t, [p](auto s) {

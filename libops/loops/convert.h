@@ -10,6 +10,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "libops/core/api.h"
 #include "libops/core/dtype.h"
 #include "libops/core/half.h"
 
@@ -47,6 +48,9 @@ using LoadFn = void (*)(const char* src, int64_t stride_bytes, int64_t n, C* dst
 template <typename R>
 using StoreFn = void (*)(const R* src, char* dst, int64_t stride_bytes, int64_t n);
 
+// Exported (and the helpers below): expressions compiled outside the library
+// load and store through them.
+LIBOPS_API_BEGIN
 // Defined in convert.cpp for C in {bool, int32_t, int64_t, uint64_t, float, double}.
 template <typename C> LoadFn<C> load_fn(DataType src);
 template <typename R> StoreFn<R> store_fn(DataType dst);
@@ -59,5 +63,6 @@ int64_t load_int64(const void* p, DataType t);
 // Copies one element between two dtypes (used by cast and assign paths
 // that are not hot); exact for every pair (no detour through double).
 void convert_element(const void* src, DataType src_t, void* dst, DataType dst_t);
+LIBOPS_API_END
 
 }  // namespace libops

@@ -5,11 +5,15 @@
 #pragma once
 
 #include "libops/array/ndarray.h"
+#include "libops/core/api.h"
 
 namespace libops {
 
 // dst[...] = src[...] with src broadcast to dst's shape (checked by the
 // caller) and converted to dst's dtype. dst must not partially overlap src.
+// Exported: expressions compiled outside the library copy through it.
+LIBOPS_API_BEGIN
 void copy_into(const NDArray& src, NDArray& dst);
+LIBOPS_API_END
 
 }  // namespace libops

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "libops/core/api.h"
 #include "libops/core/cpu_isa.h"
 
 #if defined(__x86_64__) && defined(__SSE2__)
@@ -34,9 +35,12 @@ namespace libops {
 // size of the last-level cache (read once from the OS; 32 MiB if unknown),
 // or what set_streaming_store_threshold chose. Never on machines without
 // streaming stores.
+// Exported, with its setter: expressions compiled outside the library ask.
+LIBOPS_API_BEGIN
 int64_t streaming_store_threshold();
 // Overrides the threshold (tests, tuning); bytes <= 0 restores the default.
 void set_streaming_store_threshold(int64_t bytes);
+LIBOPS_API_END
 
 namespace detail {
 inline constexpr int64_t kStreamTileBytes = 128;

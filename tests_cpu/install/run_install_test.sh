@@ -3,7 +3,8 @@
 # a project outside the tree would (issue: packaging):
 #   - examples/ configured with find_package(libops CONFIG): a C and a C++
 #     program run the example MLP and print its top outputs, which must be
-#     numpy's (the example references tools/build_examples.py wrote);
+#     numpy's (the example references tools/build_examples.py wrote), and a
+#     program of element-wise expressions prints numpy's values;
 #   - the same C program compiled with pkg-config alone;
 #   - the op library examples/op_library builds with libops_add_op_library;
 #     the installed ops-run loads it (--op-library), lists its op and runs an
@@ -62,6 +63,21 @@ PY
 check_top "$work/c.txt" "$reference" || fail "run_model_c's top outputs: $(cat "$work/c.txt")"
 "$work/examples/run_model_cpp" "$model" 3 >"$work/cpp.txt" || fail "run_model_cpp"
 check_top "$work/cpp.txt" "$reference" || fail "run_model_cpp's top outputs: $(cat "$work/cpp.txt")"
+
+step "an expression program (libops/expr/expr.h from the install)"
+"$work/examples/expressions" >"$work/expr.txt" || fail "expressions"
+python3 - "$work/expr.txt" <<'PY' || fail "the expression program's values: $(cat "$work/expr.txt")"
+import sys
+import numpy as np
+lines = open(sys.argv[1]).read().split("\n")
+x = (0.25 * np.arange(12) - 1.0).astype(np.float32).reshape(3, 4)
+z = np.tanh(x * np.float32(2) + np.float32(1)) * x
+got = np.array(lines[0].split(), np.float32).reshape(3, 4)
+assert np.allclose(got, z, rtol=2e-6, atol=1e-7), (got, z)
+sums = (x.T.astype(np.float64) ** 2).sum(axis=1)
+assert np.allclose(np.array(lines[1].split(), np.float64), sums, rtol=1e-12), (lines[1], sums)
+assert "does not broadcast" in lines[2], lines[2]
+PY
 
 step "the C program with pkg-config"
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
