@@ -11,9 +11,12 @@
 //     [4096, 4096]: one expression (Note [Reductions]) against the ops one
 //     by one (multiply, add, square, reduce_sum: four passes);
 //   * a STREAM-style copy of the same 64 MiB: the bandwidth a one-read,
-//     one-write pass can reach.
+//     one-write pass can reach;
+//   * hard_swish written three ways (a hand loop, four op calls, one
+//     expression: docs/cpp-authoring.md) beside the hard_swish op.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -141,8 +144,79 @@ void BM_RowSumOps(benchmark::State& state) {
   set_num_threads(0);
 }
 
+// hard_swish = x * relu6(x + 3) / 6 written three ways, as the ops of
+// docs/cpp-authoring.md's hard_swish_three_ways program write it, beside
+// libops' own hard_swish op (a legacy table row, its dense loop).
+void BM_HardSwishHandLoop(benchmark::State& state) {
+  set_num_threads(static_cast<int>(state.range(0)));
+  NDArray x = wave(0.f), z = wave(1.f);
+  const float* xs = x.data_as<const float>();
+  float* zs = z.data_as<float>();
+  for (auto _ : state) {
+    parallel_for(kN, 4096, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) zs[i] = xs[i] * std::min(std::max(xs[i] + 3.f, 0.f), 6.f) / 6.f;
+    });
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * kOnePass);
+  set_num_threads(0);
+}
+
+void BM_HardSwishOpCalls(benchmark::State& state) {
+  set_num_threads(static_cast<int>(state.range(0)));
+  NDArray x = wave(0.f), t = wave(1.f), u = wave(2.f), z = wave(3.f);
+  NDArray three, six;
+  if (!NDArray::scalar(DataType::kFloat32, 3.0, three).is_ok() || !NDArray::scalar(DataType::kFloat32, 6.0, six).is_ok())
+    std::abort();
+  auto call = [](const char* name, std::initializer_list<NDArray*> in, NDArray* out) {
+    Context ctx;
+    for (NDArray* a : in) ctx.add_input(a);
+    ctx.add_output(out);
+    return OpRegistry::instance().find(name)->execute(ctx);
+  };
+  for (auto _ : state) {
+    Status st = call("add", {&x, &three}, &t);
+    if (st.is_ok()) st = call("relu6", {&t}, &t);
+    if (st.is_ok()) st = call("multiply", {&x, &t}, &u);
+    if (st.is_ok()) st = call("divide", {&u, &six}, &z);
+    if (!st.is_ok()) {
+      state.SkipWithError(st.message().c_str());
+      break;
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * kOnePass);
+  set_num_threads(0);
+}
+
+void BM_HardSwishExpression(benchmark::State& state) {
+  set_num_threads(static_cast<int>(state.range(0)));
+  NDArray x = wave(0.f), z = wave(1.f);
+  using namespace libops::expr;
+  for (auto _ : state) {
+    const auto v = in(x);
+    const Status st = (out(z) = v * min(max(v + 3.f, 0.f), 6.f) / 6.f).run();
+    if (!st.is_ok()) {
+      state.SkipWithError(st.message().c_str());
+      break;
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * kOnePass);
+  set_num_threads(0);
+}
+
+void BM_HardSwishOp(benchmark::State& state) {
+  NDArray x = wave(0.f), z = wave(1.f);
+  run_op(state, "hard_swish", {&x}, {&z}, {}, kOnePass);
+}
+
 }  // namespace
 
+BENCHMARK(BM_HardSwishHandLoop)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_HardSwishOpCalls)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_HardSwishExpression)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_HardSwishOp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StreamCopy)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ChainExpression)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ChainOps)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
