@@ -120,6 +120,28 @@ TEST(CudaSequenceImageOps, ResizeTfCropAndResizeMatchesTheCpu) {
   }
 }
 
+// antialias (i arg 7): tables of 6 taps on H (scale 0.35) and 4 on W
+// (0.6), the W tables padded to 6 with zero weights; linear and cubic, NCHW
+// and NHWC, against the CPU.
+TEST(CudaSequenceImageOps, ResizeAntialiasMatchesTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  const int64_t n = 2 * 3 * 17 * 15;
+  for (int64_t mode : {1, 2}) {
+    for (int64_t nhwc : {0, 1}) {
+      SCOPED_TRACE(testing::Message() << "mode " << mode << " nhwc " << nhwc);
+      std::vector<NDArray> in = {test::make(DataType::kFloat32, nhwc ? Dims{2, 17, 15, 3} : Dims{2, 3, 17, 15},
+                                            wave(n, 1.5, 0.0))};
+      Context cpu, gpu;
+      ASSERT_OK(test::run_on_cpu_and_gpu("resize", in, {.t = {0.35, 0.6}, .i = {5, 9, mode, 0, 0, nhwc, 0, 1}},
+                                         cpu, gpu));
+      NDArray& z = *gpu.output(0);
+      ASSERT_OK(z.buffer()->sync_to_host());
+      EXPECT_EQ(z.shape(), cpu.output(0)->shape());
+      EXPECT_TRUE(test::all_close(z, test::values(*cpu.output(0)), 2e-5, 2e-5));
+    }
+  }
+}
+
 // Runs without a GPU: the kernels these ops need are registered for CUDA.
 TEST(CudaSequenceImageOps, DeviceKernelsAreRegistered) {
   EXPECT_NE(ops::rnn::cell_device_kernel.get(DeviceType::kCuda), nullptr) << "lstm_layer, gru_layer, rnn_layer";

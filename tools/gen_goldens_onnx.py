@@ -405,6 +405,7 @@ def main():
     spectrogram_cases()
     max_roi_pool_cases()
     crop_and_resize_cases()
+    antialias_resize_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -1456,6 +1457,30 @@ def crop_and_resize_cases():
     case("resize_crop_axes_3_2", [N("Resize", ["x", "roi", "", "sz"], ["z"], mode="linear", axes=[3, 2],
                                     extrapolation_value=-1.0, **crop)], {"x": x}, ["z"],
          {"roi": np.array([0.1, -0.2, 0.9, 0.6], np.float32), "sz": np.array([5, 3], np.int64)}, opset=18)
+
+
+def antialias_resize_cases():
+    """Resize with antialias = 1 (opset 18): linear and cubic kernels widened
+    on the axes that shrink; H and W shrinking by different scales (tables of
+    different tap counts), one axis growing, exclude_outside with
+    cubic_coeff_a -0.5, sizes to one row, align_corners and
+    pytorch_half_pixel."""
+    r = np.random.default_rng(20261130)
+    x = r.standard_normal((1, 2, 13, 17)).astype(np.float32)
+    aa = dict(antialias=1)
+    case("resize_antialias_linear_scales", [N("Resize", ["x", "", "s"], ["z"], mode="linear", **aa)], {"x": x},
+         ["z"], {"s": np.array([1, 1, 0.35, 0.6], np.float32)}, opset=18, rtol=1e-5, atol=1e-6)
+    case("resize_antialias_cubic_shrink_grow", [N("Resize", ["x", "", "", "sz"], ["z"], mode="cubic", **aa)],
+         {"x": x}, ["z"], {"sz": np.array([1, 2, 6, 23], np.int64)}, opset=18, rtol=1e-5, atol=1e-6)
+    case("resize_antialias_cubic_exclude_outside", [N("Resize", ["x", "", "s"], ["z"], mode="cubic",
+                                                      exclude_outside=1, cubic_coeff_a=-0.5, **aa)], {"x": x},
+         ["z"], {"s": np.array([1, 1, 0.45, 0.45], np.float32)}, opset=18, rtol=1e-5, atol=1e-6)
+    case("resize_antialias_linear_one_row", [N("Resize", ["x", "", "", "sz"], ["z"], mode="linear",
+                                               coordinate_transformation_mode="pytorch_half_pixel", **aa)],
+         {"x": x}, ["z"], {"sz": np.array([1, 2, 1, 5], np.int64)}, opset=18, rtol=1e-5, atol=1e-6)
+    case("resize_antialias_linear_align_corners", [N("Resize", ["x", "", "", "sz"], ["z"], mode="linear",
+                                                     coordinate_transformation_mode="align_corners", **aa)],
+         {"x": x}, ["z"], {"sz": np.array([1, 2, 4, 3], np.int64)}, opset=18, rtol=1e-5, atol=1e-6)
 
 
 def only(group):

@@ -2467,7 +2467,7 @@ Status map_resize(C& c) {
   const std::string mode = c.attr_string("mode", "nearest");
   std::string coord = "asymmetric", nearest = "round_prefer_floor", policy = "stretch";
   double cubic_a = -0.75, extrapolation = 0;
-  int64_t exclude = 0;
+  int64_t exclude = 0, antialias = 0;
   std::vector<int64_t> axes;
   if (c.opset() >= 11) {
     coord = c.attr_string("coordinate_transformation_mode", "half_pixel");
@@ -2479,7 +2479,7 @@ Status map_resize(C& c) {
     nearest = "floor";
   }
   if (c.opset() >= 18) {
-    if (c.attr_int("antialias", 0) != 0) return c.fail_attr("antialias", "= 1 is not supported");
+    antialias = c.attr_int("antialias", 0) != 0 ? 1 : 0;  // linear and cubic only; nearest ignores it
     c.attr_ints("axes", axes);
     policy = c.attr_string("keep_aspect_ratio_policy", "stretch");
     if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller")
@@ -2612,7 +2612,7 @@ Status map_resize(C& c) {
     call.in(roi);
   }
   return done(c, 0, call.arg("mode", mode_code).arg("coordinate_mode", coord_code).arg("nearest_mode", nearest_code)
-                        .arg("exclude_outside", exclude).arg("cubic_coeff_a", cubic_a)
+                        .arg("exclude_outside", exclude).arg("antialias", antialias).arg("cubic_coeff_a", cubic_a)
                         .arg("extrapolation_value", extrapolation).emit1());
 }
 
@@ -3772,7 +3772,7 @@ const std::vector<OpMapping> kTable = {
     ROW("DepthToSpace", 1, kMaxOpset, [](C& c) { return map_depth_space(c, true); }, ""),
     ROW("SpaceToDepth", 1, kMaxOpset, [](C& c) { return map_depth_space(c, false); }, ""),
     ROW("Resize", 10, kMaxOpset, map_resize,
-        "antialias; axes other than all or H and W; linear and cubic (and scales that are not whole numbers) and "
+        "axes other than all or H and W; linear and cubic (and scales that are not whole numbers) and "
         "tf_crop_and_resize over other than the H and W of 4-D inputs; scales or sizes computed at "
         "run time for other than 4-D inputs. align_corners with scales divides by out - 1, as ONNX Runtime and "
         "PyTorch do (ONNX's reference takes scale * in - 1)."),

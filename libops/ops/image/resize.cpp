@@ -86,6 +86,46 @@ double cubic_weight(double d, double a) {
   return 0;
 }
 
+// The scale of the coordinate formulas along a: given, or out / in.
+double axis_scale(const ResizeAxis& a) {
+  return a.scale > 0 ? a.scale : static_cast<double>(a.out) / static_cast<double>(a.in);
+}
+
+// Whether antialias widens the kernel along a (Note [Resize taps]).
+bool widened(const ResizeSpec& spec, const ResizeAxis& a) {
+  return spec.antialias && spec.mode != ResizeMode::kNearest && a.in > 0 && a.out > 0 && axis_scale(a) < 1;
+}
+
+// The first tap's offset from the pixel left of the coordinate, for the
+// kernel widened by 1 / s.
+int64_t widened_start(const ResizeSpec& spec, double s) {
+  return static_cast<int64_t>(std::floor((spec.mode == ResizeMode::kLinear ? -1.0 : -2.0) / s)) + 1;
+}
+
+// The 2 - 2 start taps of coordinate c along an axis shrunk by s, widened
+// (Note [Resize taps]): normalized, then exclude_outside, then clamped.
+void widened_taps(const ResizeSpec& spec, double s, int64_t start, double c, int64_t last, int64_t* idx, double* w) {
+  const double f = std::ceil(c) - 1;  // c itself, when whole, is the right neighbour
+  const double ratio = c - f;
+  const int n = static_cast<int>(2 - 2 * start);
+  double sum = 0;
+  for (int j = 0; j < n; ++j) {
+    const double d = s * (static_cast<double>(start + j) - ratio);
+    w[j] = spec.mode == ResizeMode::kLinear ? std::max(0.0, 1 - std::fabs(d)) : cubic_weight(d, spec.cubic_a);
+    sum += w[j];
+  }
+  double kept = 0;
+  for (int j = 0; j < n; ++j) {
+    if (sum != 0) w[j] /= sum;
+    const int64_t i = static_cast<int64_t>(f) + start + j;
+    if (spec.exclude_outside && (i < 0 || i > last)) w[j] = 0;
+    kept += w[j];
+    idx[j] = std::min(std::max<int64_t>(i, 0), last);
+  }
+  if (spec.exclude_outside && kept != 0)
+    for (int j = 0; j < n; ++j) w[j] /= kept;
+}
+
 // The horizontal taps of NCHW rows (inner 1) tap by tap: index[b * ow +
 // ox] = ix[ox * K + b], and the weights alike, so the tap loop over ox
 // reads them contiguously and vectorizes with gathers from the blended row.
@@ -113,7 +153,7 @@ constexpr int64_t kPermuteLanes = 16;
 
 template <typename C, int K>
 void plan_permutes(TapsByTap<C>& by_tap, int64_t ow) {
-  if constexpr (!std::is_same_v<C, float>) {
+  if constexpr (!std::is_same_v<C, float> || K == 0) {
     return;
   } else {
     if (cpu_isa() != CpuIsa::kAvx512) return;
@@ -171,9 +211,9 @@ LIBOPS_TARGET_AVX512 void taps_by_permutes(const TapsByTap<float>& by_tap, int64
 // Whether output row oy reads the same source rows with the same weights
 // as row oy - 1.
 template <typename C, int K>
-inline bool same_taps(const int64_t* iy, const C* wy, int64_t oy) {
-  for (int a = 0; a < K; ++a)
-    if (iy[oy * K + a] != iy[(oy - 1) * K + a] || (K > 1 && wy[oy * K + a] != wy[(oy - 1) * K + a])) return false;
+inline bool same_taps(const int64_t* iy, const C* wy, int64_t oy, int k) {
+  for (int a = 0; a < k; ++a)
+    if (iy[oy * k + a] != iy[(oy - 1) * k + a] || (k > 1 && wy[oy * k + a] != wy[(oy - 1) * k + a])) return false;
   return true;
 }
 
@@ -182,11 +222,12 @@ inline bool same_taps(const int64_t* iy, const C* wy, int64_t oy) {
 template <typename C, int K>
 inline void resize_row(const ResizeDesc& d, const C* x, const int64_t* iy, const C* wy, const int64_t* ix,
                        const C* wx, const TapsByTap<C>& by_tap, C* z, int64_t r, C* __restrict t) {
+  const int k = K > 0 ? K : d.taps;  // K 0: the tap count known at run time (antialias)
   const int64_t row_len = d.w * d.inner;
   const int64_t o = r / d.oh, oy = r % d.oh;
   const C* xo = x + o * d.h * row_len;
   C* __restrict zr = z + r * d.ow * d.inner;
-  if (K == 1) {
+  if constexpr (K == 1) {
     const C* src_row = xo + iy[oy] * row_len;
     if (d.inner == 1) {
 #if LIBOPS_ISA_DISPATCH
@@ -209,24 +250,24 @@ inline void resize_row(const ResizeDesc& d, const C* x, const int64_t* iy, const
     return;
   }
   {
-    const C w0 = wy[oy * K];
-    const C* __restrict s0 = xo + iy[oy * K] * row_len;
+    const C w0 = wy[oy * k];
+    const C* __restrict s0 = xo + iy[oy * k] * row_len;
     for (int64_t i = 0; i < row_len; ++i) t[i] = w0 * s0[i];
-    for (int a = 1; a < K; ++a) {
-      const C wa = wy[oy * K + a];
-      const C* __restrict sa = xo + iy[oy * K + a] * row_len;
+    for (int a = 1; a < k; ++a) {
+      const C wa = wy[oy * k + a];
+      const C* __restrict sa = xo + iy[oy * k + a] * row_len;
       for (int64_t i = 0; i < row_len; ++i) t[i] += wa * sa[i];
     }
   }
 #if LIBOPS_ISA_DISPATCH
-  if constexpr (std::is_same_v<C, float>)
+  if constexpr (std::is_same_v<C, float> && K > 0)
     if (by_tap.permute) return taps_by_permutes<K>(by_tap, d.ow, t, row_len, zr);
 #endif
   if (!by_tap.index.empty()) {  // inner 1
     const int32_t* i0 = by_tap.index.data();
     const C* w0 = by_tap.weight.data();
     for (int64_t ox = 0; ox < d.ow; ++ox) zr[ox] = w0[ox] * t[i0[ox]];
-    for (int b = 1; b < K; ++b) {
+    for (int b = 1; b < k; ++b) {
       const int32_t* ib = i0 + b * d.ow;
       const C* wb = w0 + b * d.ow;
       for (int64_t ox = 0; ox < d.ow; ++ox) zr[ox] += wb[ox] * t[ib[ox]];
@@ -235,12 +276,12 @@ inline void resize_row(const ResizeDesc& d, const C* x, const int64_t* iy, const
   }
   for (int64_t ox = 0; ox < d.ow; ++ox) {
     C* zp = zr + ox * d.inner;
-    const C* t0 = t + ix[ox * K] * d.inner;
-    const C w0 = wx[ox * K];
+    const C* t0 = t + ix[ox * k] * d.inner;
+    const C w0 = wx[ox * k];
     for (int64_t c = 0; c < d.inner; ++c) zp[c] = w0 * t0[c];
-    for (int b = 1; b < K; ++b) {
-      const C wb = wx[ox * K + b];
-      const C* tb = t + ix[ox * K + b] * d.inner;
+    for (int b = 1; b < k; ++b) {
+      const C wb = wx[ox * k + b];
+      const C* tb = t + ix[ox * k + b] * d.inner;
       for (int64_t c = 0; c < d.inner; ++c) zp[c] += wb * tb[c];
     }
   }
@@ -258,29 +299,30 @@ inline void resize_row(const ResizeDesc& d, const C* x, const int64_t* iy, const
 template <typename C, int K>
 void resize_rows(const ResizeDesc& d, const C* x, const int64_t* iy, const C* wy, const int64_t* ix, const C* wx,
                  C* z) {
+  const int k = K > 0 ? K : d.taps;
   const int64_t rows = d.outer * d.oh, row_len = d.w * d.inner;
   TapsByTap<C> by_tap;
   if (d.inner == 1 && d.w <= INT32_MAX) {  // else the per-pixel loop below
-    by_tap.index.resize(static_cast<size_t>(K * d.ow));
-    by_tap.weight.resize(static_cast<size_t>(K * d.ow));
+    by_tap.index.resize(static_cast<size_t>(k * d.ow));
+    by_tap.weight.resize(static_cast<size_t>(k * d.ow));
     for (int64_t ox = 0; ox < d.ow; ++ox)
-      for (int b = 0; b < K; ++b) {
-        by_tap.index[static_cast<size_t>(b * d.ow + ox)] = static_cast<int32_t>(ix[ox * K + b]);
-        by_tap.weight[static_cast<size_t>(b * d.ow + ox)] = wx[ox * K + b];
+      for (int b = 0; b < k; ++b) {
+        by_tap.index[static_cast<size_t>(b * d.ow + ox)] = static_cast<int32_t>(ix[ox * k + b]);
+        by_tap.weight[static_cast<size_t>(b * d.ow + ox)] = wx[ox * k + b];
       }
     plan_permutes<C, K>(by_tap, d.ow);
   }
   parallel_for(rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, d.ow * d.inner)), [&](int64_t begin,
                                                                                              int64_t end) {
     // Padded for the loads of Note [Resize by permutes].
-    std::vector<C> blended(K == 1 ? 0 : static_cast<size_t>(row_len + kPermuteLanes));
+    std::vector<C> blended(k == 1 ? 0 : static_cast<size_t>(row_len + kPermuteLanes));
     C* t = blended.data();
     isa_dispatch<true>([&] {
       for (int64_t r = begin; r < end; ++r) {
         // An output row made from the same source rows as the one before
         // it (nearest or linear upsampling repeats them) is that row again.
         const int64_t oy = r % d.oh;
-        if (r > begin && oy > 0 && same_taps<C, K>(iy, wy, oy)) {
+        if (r > begin && oy > 0 && same_taps<C, K>(iy, wy, oy, k)) {
           C* zr = z + r * d.ow * d.inner;
           std::memcpy(zr, zr - d.ow * d.inner, static_cast<size_t>(d.ow * d.inner) * sizeof(C));
           continue;
@@ -291,22 +333,24 @@ void resize_rows(const ResizeDesc& d, const C* x, const int64_t* iy, const C* wy
   });
 }
 
-// K as a constant, so the tap loops unroll.
+// K as a constant, so the tap loops unroll; antialias's wider kernels
+// (Note [Resize taps]) take the count at run time.
 template <typename C>
 void resize_cpu(const ResizeDesc& d, const C* x, const int64_t* iy, const C* wy, const int64_t* ix, const C* wx,
                 C* z) {
   if (d.taps == 1) resize_rows<C, 1>(d, x, iy, wy, ix, wx, z);
   else if (d.taps == 2) resize_rows<C, 2>(d, x, iy, wy, ix, wx, z);
-  else resize_rows<C, 4>(d, x, iy, wy, ix, wx, z);
+  else if (d.taps == 4) resize_rows<C, 4>(d, x, iy, wy, ix, wx, z);
+  else resize_rows<C, 0>(d, x, iy, wy, ix, wx, z);
 }
 
 // The tables of one axis as arrays the kernels read: indices int64,
 // weights in the compute dtype.
-Status axis_tables(const Context& block, const ResizeSpec& spec, const ResizeAxis& a, DataType ct, NDArray& index,
-                   NDArray& weight) {
+Status axis_tables(const Context& block, const ResizeSpec& spec, const ResizeAxis& a, int k, DataType ct,
+                   NDArray& index, NDArray& weight) {
   std::vector<int64_t> idx;
   std::vector<double> w;
-  resize_taps(spec, a, idx, w);
+  resize_taps(spec, a, k, idx, w);
   const Dims shape{static_cast<int64_t>(idx.size())};
   RETURN_IF_ERROR(step_array(block, DataType::kInt64, shape, index));
   RETURN_IF_ERROR(step_array(block, ct, shape, weight));
@@ -325,8 +369,8 @@ Status extrapolate(Context& block, const ResizeSpec& spec, bool nhwc, const Resi
   std::vector<int64_t> idx;
   std::vector<double> w;
   std::vector<uint8_t> out_y, out_x;
-  resize_taps(spec, ay, idx, w, &out_y);
-  resize_taps(spec, ax, idx, w, &out_x);
+  resize_taps(spec, ay, spec.taps(ay), idx, w, &out_y);
+  resize_taps(spec, ax, spec.taps(ax), idx, w, &out_x);
   const bool any = std::count(out_y.begin(), out_y.end(), 1) + std::count(out_x.begin(), out_x.end(), 1) > 0;
   if (!any) return Status::ok();
   NDArray mask, value, blended;
@@ -342,15 +386,22 @@ Status extrapolate(Context& block, const ResizeSpec& spec, bool nhwc, const Resi
 
 }  // namespace
 
-void resize_taps(const ResizeSpec& spec, const ResizeAxis& axis, std::vector<int64_t>& index,
+int ResizeSpec::taps(const ResizeAxis& axis) const {
+  if (widened(*this, axis)) return static_cast<int>(2 - 2 * widened_start(*this, axis_scale(axis)));
+  return mode == ResizeMode::kNearest ? 1 : (mode == ResizeMode::kLinear ? 2 : 4);
+}
+
+void resize_taps(const ResizeSpec& spec, const ResizeAxis& axis, int K, std::vector<int64_t>& index,
                  std::vector<double>& weight, std::vector<uint8_t>* outside) {
-  const int K = spec.taps();
   index.assign(static_cast<size_t>(axis.out * K), 0);
   weight.assign(static_cast<size_t>(axis.out * K), 0.0);
   if (outside != nullptr) outside->assign(static_cast<size_t>(axis.out), 0);
   if (axis.in <= 0) return;
   const int64_t last = axis.in - 1;
   auto clamp = [&](int64_t i) { return std::min(std::max<int64_t>(i, 0), last); };
+  const bool wide = widened(spec, axis);
+  const double s = wide ? axis_scale(axis) : 1.0;
+  const int64_t start = wide ? widened_start(spec, s) : 0;
   for (int64_t o = 0; o < axis.out; ++o) {
     const double c = source_coordinate(spec, axis, o);
     int64_t* idx = index.data() + o * K;
@@ -358,6 +409,10 @@ void resize_taps(const ResizeSpec& spec, const ResizeAxis& axis, std::vector<int
     if (spec.coordinates == CoordinateMode::kTfCropAndResize && !(c >= 0 && c <= static_cast<double>(last))) {
       if (outside != nullptr) (*outside)[static_cast<size_t>(o)] = 1;
       continue;  // index 0, weight 0: the extrapolation value replaces it
+    }
+    if (wide) {
+      widened_taps(spec, s, start, c, last, idx, w);
+      continue;
     }
     if (spec.mode == ResizeMode::kNearest) {
       double r = c;
@@ -400,11 +455,13 @@ Status resize_exec(Context& block, const ResizeSpec& spec, const NDArray& x, boo
   d.outer = nhwc ? x.dim(0) : x.dim(0) * x.dim(1);
   d.inner = nhwc ? x.dim(3) : 1;
   d.h = ay.in, d.w = ax.in, d.oh = ay.out, d.ow = ax.out;
-  d.taps = spec.taps();
+  // One tap count for both axes (the kernels' layout): an axis with fewer
+  // taps pads its tables with zero weights.
+  d.taps = std::max(spec.taps(ay), spec.taps(ax));
   NDArray xd, iy, wy, ix, wx;
   RETURN_IF_ERROR(dense_on_device(block, x, ct, xd));
-  RETURN_IF_ERROR(axis_tables(block, spec, ay, ct, iy, wy));
-  RETURN_IF_ERROR(axis_tables(block, spec, ax, ct, ix, wx));
+  RETURN_IF_ERROR(axis_tables(block, spec, ay, d.taps, ct, iy, wy));
+  RETURN_IF_ERROR(axis_tables(block, spec, ax, d.taps, ct, ix, wx));
   DeviceOutputStage out;
   RETURN_IF_ERROR(out.begin(block, z, ct));
   NDArray& t = out.target();
@@ -533,6 +590,7 @@ Status resize_call(const Context& block, ResizeSpec& spec, ResizeAxis& ay, Resiz
   spec.coordinates = static_cast<CoordinateMode>(block.i_arg(3));
   spec.nearest = static_cast<NearestMode>(block.i_arg(4));
   spec.exclude_outside = block.i_arg(6) != 0;
+  spec.antialias = block.i_arg(7) != 0;
   spec.cubic_a = block.t_arg(2);
   ay = ResizeAxis{x.dim(nhwc ? 1 : 2), block.i_arg(0), block.t_arg(0)};
   ax = ResizeAxis{x.dim(nhwc ? 2 : 3), block.i_arg(1), block.t_arg(1)};
@@ -597,6 +655,8 @@ DECLARE_ARGS(resize) {
       .one_of({{0, "round_prefer_floor"}, {1, "round_prefer_ceil"}, {2, "floor"}, {3, "ceil"}});
   args.i_arg("data_format", 0, "layout of x and z").one_of({{0, "NCHW"}, {1, "NHWC"}});
   args.i_arg("exclude_outside", 0, "cubic: taps outside the image get weight 0, the rest renormalized").flag();
+  args.i_arg("antialias", 0, "linear and cubic: on a shrinking axis the kernel widens by 1 / scale, every source "
+                             "pixel under it weighted (PyTorch's antialias=True)").flag();
   args.t_arg("scale_h", 0.0, "the height scale of the coordinate formulas; 0: height / H").at_least(0.0).finite();
   args.t_arg("scale_w", 0.0, "the width scale of the coordinate formulas; 0: width / W").at_least(0.0).finite();
   args.t_arg("cubic_coeff_a", -0.75, "Keys' cubic coefficient (-0.75 ONNX and PyTorch, -0.5 TensorFlow)").finite();

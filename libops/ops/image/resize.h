@@ -30,6 +30,14 @@
 //   (cubic_coeff_a, -0.75 as ONNX and PyTorch; -0.5 as TensorFlow), indices
 //   clamped; with exclude_outside, taps outside [0, in - 1] get weight 0 and
 //   the rest are renormalized to sum to 1.
+// antialias (linear and cubic, on an axis that shrinks, s < 1): the kernel
+//   is stretched by 1 / s, so every source pixel under it counts: the taps
+//   are f + i for i in [start, 1 - start), f = ceil(c) - 1 (the pixel left
+//   of c, c itself excluded), start = floor(-1 / s) + 1 (linear, a triangle
+//   of half-width 1 / s) or floor(-2 / s) + 1 (cubic), weighted by the
+//   kernel at s (i - (c - f)) and normalized to sum to 1, then as above
+//   (exclude_outside, clamping). PyTorch's interpolate(antialias=True) and
+//   Pillow filter so; the tap count grows as s falls (4 at s = 1/2 linear).
 // These are the ONNX reference's and ONNX Runtime's rules. The tables are
 // computed in double on the host and handed to the device's kernel, so
 // every device resamples from the same taps.
@@ -64,14 +72,17 @@ struct ResizeSpec {
   NearestMode nearest = NearestMode::kRoundPreferFloor;
   double cubic_a = -0.75;
   bool exclude_outside = false;
+  bool antialias = false;  // linear and cubic, on axes that shrink
   double extrapolation_value = 0;  // tf_crop_and_resize, outside the image
-  int taps() const { return mode == ResizeMode::kNearest ? 1 : (mode == ResizeMode::kLinear ? 2 : 4); }
+  // The taps per output along `axis` (Note [Resize taps]).
+  int taps(const ResizeAxis& axis) const;
 };
 
-// One axis' taps: out * taps() indices and weights (Note [Resize taps]).
-// An output outside the image (tf_crop_and_resize) gets weight 0 and, when
-// `outside` is given, outside[o] = 1 (else 0).
-void resize_taps(const ResizeSpec& spec, const ResizeAxis& axis, std::vector<int64_t>& index,
+// One axis' taps: out * k indices and weights (Note [Resize taps]), k at
+// least spec.taps(axis); the taps past those have weight 0. An output
+// outside the image (tf_crop_and_resize) gets weight 0 and, when `outside`
+// is given, outside[o] = 1 (else 0).
+void resize_taps(const ResizeSpec& spec, const ResizeAxis& axis, int k, std::vector<int64_t>& index,
                  std::vector<double>& weight, std::vector<uint8_t>* outside = nullptr);
 
 // The resampling as the kernels see it: x dense [outer, H, W, inner], z

@@ -36,41 +36,45 @@ TEST(Resize, NearestNhwcByHand) {
 // 16 of each other, and the gathers elsewhere; float64 takes the plain
 // loop. Both must agree on every mode and coordinate mode, up- and
 // downsampling (the latter back on gathers), a width that ends in a
-// partial block, the last source row (whose end is x's end), and NaN.
+// partial block, the last source row (whose end is x's end), and NaN;
+// antialias on the axes that shrink (4 taps: the unrolled loops; more: the
+// loops whose tap count is known at run time).
 TEST(Resize, WideRowsMatchTheFloat64Loop) {
   struct Case {
     int64_t h, w, oh, ow;
   };
   const Case cases[] = {{5, 112, 10, 224}, {4, 33, 7, 50}, {3, 40, 3, 37}, {6, 100, 9, 331}, {2, 20, 2, 19},
-                        {3, 17, 5, 16}};
+                        {3, 17, 5, 16}, {9, 60, 2, 13}};
   for (const Case& c : cases)
     for (int64_t mode : {0, 1, 2})
       for (int64_t coord : {0, 1, 2})
-        for (int64_t nearest : {0, 2}) {
-          if (mode != 0 && nearest != 0) continue;
-          SCOPED_TRACE(testing::Message() << c.h << "x" << c.w << " -> " << c.oh << "x" << c.ow << " mode " << mode
-                                          << " coordinate mode " << coord << " nearest mode " << nearest);
-          std::vector<double> xv(static_cast<size_t>(2 * c.h * c.w));
-          for (size_t i = 0; i < xv.size(); ++i) xv[i] = std::sin(0.37 * static_cast<double>(i)) * 4.0;
-          xv[xv.size() - 1] = std::nan("");  // the last value of x: read only at the end of its row
-          const std::vector<int64_t> iargs = {c.oh, c.ow, mode, coord, nearest};
-          NDArray x32 = make(DataType::kFloat32, {1, 2, c.h, c.w}, xv);
-          NDArray x64 = make(DataType::kFloat64, {1, 2, c.h, c.w}, values(x32));
-          Context f32, f64;
-          ASSERT_OK(run_op("resize", {.in = {&x32}, .i = iargs}, f32));
-          ASSERT_OK(run_op("resize", {.in = {&x64}, .i = iargs}, f64));
-          const std::vector<double> got = values(*f32.output(0)), want = values(*f64.output(0));
-          ASSERT_EQ(got.size(), want.size());
-          for (size_t i = 0; i < want.size(); ++i) {
-            if (std::isnan(want[i])) {
-              EXPECT_TRUE(std::isnan(got[i])) << "at " << i;
-            } else if (mode == 0) {
-              EXPECT_EQ(got[i], want[i]) << "at " << i;
-            } else {
-              EXPECT_NEAR(got[i], want[i], 2e-6 * (1 + std::fabs(want[i]))) << "at " << i;
+        for (int64_t nearest : {0, 2})
+          for (int64_t antialias : {0, 1}) {
+            if ((mode != 0 && nearest != 0) || (mode == 0 && antialias != 0)) continue;
+            SCOPED_TRACE(testing::Message() << c.h << "x" << c.w << " -> " << c.oh << "x" << c.ow << " mode " << mode
+                                            << " coordinate mode " << coord << " nearest mode " << nearest
+                                            << " antialias " << antialias);
+            std::vector<double> xv(static_cast<size_t>(2 * c.h * c.w));
+            for (size_t i = 0; i < xv.size(); ++i) xv[i] = std::sin(0.37 * static_cast<double>(i)) * 4.0;
+            xv[xv.size() - 1] = std::nan("");  // the last value of x: read only at the end of its row
+            const std::vector<int64_t> iargs = {c.oh, c.ow, mode, coord, nearest, 0, 0, antialias};
+            NDArray x32 = make(DataType::kFloat32, {1, 2, c.h, c.w}, xv);
+            NDArray x64 = make(DataType::kFloat64, {1, 2, c.h, c.w}, values(x32));
+            Context f32, f64;
+            ASSERT_OK(run_op("resize", {.in = {&x32}, .i = iargs}, f32));
+            ASSERT_OK(run_op("resize", {.in = {&x64}, .i = iargs}, f64));
+            const std::vector<double> got = values(*f32.output(0)), want = values(*f64.output(0));
+            ASSERT_EQ(got.size(), want.size());
+            for (size_t i = 0; i < want.size(); ++i) {
+              if (std::isnan(want[i])) {
+                EXPECT_TRUE(std::isnan(got[i])) << "at " << i;
+              } else if (mode == 0) {
+                EXPECT_EQ(got[i], want[i]) << "at " << i;
+              } else {
+                EXPECT_NEAR(got[i], want[i], 2e-6 * (1 + std::fabs(want[i]))) << "at " << i;
+              }
             }
           }
-        }
 }
 
 TEST(Resize, EmptyOutputAndErrors) {
@@ -89,6 +93,36 @@ TEST(Resize, EmptyOutputAndErrors) {
             "resize: x[1,2,0,4] has an empty spatial axis: nothing to resample from");
   Context c3;
   EXPECT_FALSE(run_op("resize", {.in = {&x}, .i = {2, 2, 3}}, c3).is_ok());  // mode 3 is not a mode
+}
+
+// antialias (i arg 7) by hand: 1 x 4 -> 1 x 2, linear, half_pixel, scale
+// 1/2. Output 0's coordinate is (0 + 0.5) * 2 - 0.5 = 0.5: f = 0, the
+// ratio 0.5; the kernel is a triangle of half-width 2, start floor(-2) + 1
+// = -1, four taps at -1..2 of distances 0.5 (i - 0.5) = -0.75, -0.25, 0.25,
+// 0.75, weights 1/4, 3/4, 3/4, 1/4 over their sum 2: 1/8, 3/8, 3/8, 1/8 on
+// pixels 0 (clamped from -1), 0, 1, 2: 1.625. Output 1 (coordinate 2.5) on
+// pixels 1, 2, 3, 3 (clamped): 3.375. Without antialias: 1.5 and 3.5. NHWC
+// with two channels (the second times 10) alike; nearest ignores the flag;
+// growing axes are the plain kernels (1 x 2 -> 1 x 4 as LinearByHand).
+TEST(Resize, AntialiasByHand) {
+  NDArray x = make(DataType::kFloat32, {1, 1, 1, 4}, {1, 2, 3, 4});
+  Context aa, plain;
+  ASSERT_OK(run_op("resize", {.in = {&x}, .i = {1, 2, 1, 0, 0, 0, 0, 1}}, aa));
+  EXPECT_TRUE(all_close(*aa.output(0), {1.625, 3.375}));
+  ASSERT_OK(run_op("resize", {.in = {&x}, .i = {1, 2, 1, 0, 0, 0, 0, 0}}, plain));
+  EXPECT_TRUE(all_close(*plain.output(0), {1.5, 3.5}));
+  NDArray xc = make(DataType::kFloat64, {1, 1, 4, 2}, {1, 10, 2, 20, 3, 30, 4, 40});
+  Context nhwc;
+  ASSERT_OK(run_op("resize", {.in = {&xc}, .i = {1, 2, 1, 0, 0, 1, 0, 1}}, nhwc));
+  EXPECT_TRUE(all_close(*nhwc.output(0), {1.625, 16.25, 3.375, 33.75}));
+  Context nearest, nearest_aa;
+  ASSERT_OK(run_op("resize", {.in = {&x}, .i = {1, 2, 0, 0, 0, 0, 0, 0}}, nearest));
+  ASSERT_OK(run_op("resize", {.in = {&x}, .i = {1, 2, 0, 0, 0, 0, 0, 1}}, nearest_aa));
+  EXPECT_TRUE(all_close(*nearest_aa.output(0), values(*nearest.output(0))));
+  NDArray up = make(DataType::kFloat32, {1, 1, 1, 2}, {10, 20});
+  Context grow;
+  ASSERT_OK(run_op("resize", {.in = {&up}, .i = {1, 4, 1, 0, 0, 0, 0, 1}}, grow));
+  EXPECT_TRUE(all_close(*grow.output(0), {10, 12.5, 17.5, 20}));
 }
 
 }  // namespace
