@@ -10,7 +10,9 @@
 // their binary row, and relu, relu6 and clip are written as theirs below.
 // Starting from the last node of the body, a group takes a producer of one
 // of its values when
-//   - the producer is element-wise, float32 in and out, placed as the group,
+//   - the producer is element-wise, its inputs and output of one dtype
+//     (float32, float16 or bfloat16: the group's, since it makes a value a
+//     member reads), placed as the group,
 //   - every reader of its value is in the group and no graph output is it
 //     (the value is never needed outside, so it is never written out),
 //   - its value has the group's output shape (a producer of a smaller value
@@ -19,11 +21,12 @@
 //   - the group stays within 8 inputs and 32 steps.
 // A group of two nodes or more becomes one fused_elementwise node in the
 // place of its last node, with that node's name and outputs, reading the
-// values the group reads from outside; values are float32 all along, so it
-// gives the nodes' values bit for bit (legacy/block_kernels.h says where a
-// clang build may round one step otherwise). A reduction (reduce_sum, _mean,
-// _max, _min with i-arg axes) whose input is made by such a group and read
-// by it alone takes the group in as its prologue: one fused_reduce node,
+// values the group reads from outside; each step computes in float and is
+// rounded to the group's dtype, as its node stored it, so it gives the
+// nodes' values bit for bit (legacy/block_kernels.h says where a clang
+// build may round one step otherwise). A reduction (reduce_sum, _mean,
+// _max, _min with i-arg axes) whose float32 input is made by such a group
+// and read by it alone takes the group in as its prologue: one fused_reduce node,
 // whose sums add in double (within rounding of the reduction's own), max
 // and min equal.
 // This runs after the other rewrites, so that the patterns they know (gelu,
@@ -177,9 +180,9 @@ bool same_placement(const Node& a, const Node& b) {
   return !a.placed || a.placement == b.placement;
 }
 
-bool float32_value(const Body& body, int32_t slot) {
-  return body.static_shapes[static_cast<size_t>(slot)].dtype == DataType::kFloat32;
-}
+DataType dtype_of_slot(const Body& body, int32_t slot) { return body.static_shapes[static_cast<size_t>(slot)].dtype; }
+
+bool float32_value(const Body& body, int32_t slot) { return dtype_of_slot(body, slot) == DataType::kFloat32; }
 
 bool same_shape(const ValueShape& a, const ValueShape& b) { return a.rank_known && b.rank_known && a.dims == b.dims; }
 
@@ -257,12 +260,13 @@ Status fuse_elementwise_chains(Body& body, std::vector<std::string>& log, bool& 
   }
   std::vector<uint8_t> is_output(static_cast<size_t>(body.num_slots), 0);
   for (const GraphOutput& o : body.outputs) is_output[static_cast<size_t>(o.slot)] = 1;
-  // Element-wise, float32 in and out.
+  // Element-wise, in and out of one dtype a program computes.
   std::vector<uint8_t> candidate(count, 0);
   for (size_t p = 0; p < count; ++p) {
     const Node& n = body.nodes[p];
-    bool ok = is_elementwise(n) && float32_value(body, n.first_output);
-    for (int32_t s : n.inputs) ok = ok && float32_value(body, s);
+    const DataType dtype = dtype_of_slot(body, n.first_output);
+    bool ok = is_elementwise(n) && ops::kFusedDtypes.contains(dtype);
+    for (int32_t s : n.inputs) ok = ok && dtype_of_slot(body, s) == dtype;
     candidate[p] = ok;
   }
   std::vector<uint8_t> grouped(count, 0), dropped(count, 0);
@@ -322,7 +326,8 @@ Status fuse_elementwise_chains(Body& body, std::vector<std::string>& log, bool& 
       const int32_t in = n.inputs[0];
       const int32_t p = producer[static_cast<size_t>(in)];
       if (p < 0 || !candidate[p] || grouped[p] || is_output[static_cast<size_t>(in)] ||
-          reads[static_cast<size_t>(in)] != 1 || !same_placement(body.nodes[p], n) || !float32_value(body, n.first_output))
+          reads[static_cast<size_t>(in)] != 1 || !same_placement(body.nodes[p], n) || !float32_value(body, in) ||
+          !float32_value(body, n.first_output))
         continue;
       std::vector<size_t> members = {static_cast<size_t>(p)};
       grow(members, n, body.static_shapes[static_cast<size_t>(in)]);

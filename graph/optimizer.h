@@ -87,13 +87,14 @@
 //    transpose, a multiply and a softmax pass, and its attention took
 //    0.64 -> 0.39 ms at 1 thread. After shape inference, like the adds.
 //  - element-wise fusion (Note [Element-wise fusion] in fuse_elementwise.cpp):
-//    a chain of float32 element-wise nodes whose inner values nothing else
-//    reads (x * clip(x + 3, 0, 6) / 6, x * sigmoid(x), (x * 2 + 1).tanh()
-//    * x, as exporters write HardSwish, SiLU and the like) becomes one
-//    fused_elementwise node that computes it in one pass over memory
-//    instead of one pass per node, with the same values; and a chain that
-//    only a reduction reads (x * x before the mean of an RMS norm) joins
-//    it as one fused_reduce node, with no temporary for its values. Last,
+//    a chain of float32, float16 or bfloat16 element-wise nodes whose inner
+//    values nothing else reads (x * clip(x + 3, 0, 6) / 6, x * sigmoid(x),
+//    (x * 2 + 1).tanh() * x, as exporters write HardSwish, SiLU and the
+//    like) becomes one fused_elementwise node that computes it in one pass
+//    over memory instead of one pass per node, with the same values; and a
+//    float32 chain that only a reduction reads (x * x before the mean of an
+//    RMS norm) joins it as one fused_reduce node, with no temporary for its
+//    values. Last,
 //    after the shapes are inferred and every other rewrite has taken its
 //    patterns.
 //  - constant folding: a node whose inputs are all constants (weights

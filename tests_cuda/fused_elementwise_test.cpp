@@ -1,7 +1,8 @@
 // The fused_elementwise op (Note [Fused element-wise programs]) on cuda:0,
 // where it runs one legacy kernel per step, against its one-pass CPU
 // evaluation: a HardSwish-then-SiLU chain with a literal, a one-value input
-// and a broadcast one, and a chain that starts from one-value inputs.
+// and a broadcast one, and a chain that starts from one-value inputs, in
+// float32, float16 and bfloat16.
 #include <cmath>
 #include <string>
 
@@ -50,21 +51,26 @@ TEST(CudaFusedElementwise, ProgramsMatchTheCpu) {
     std::vector<Dims> shapes;
   };
   const Case cases[] = {{&chain, {{3, 1000}, {}, {1000}}}, {&scaled, {{4097}, {1}}}};
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.program->str());
-    std::vector<NDArray> host;
-    for (size_t k = 0; k < c.shapes.size(); ++k)
-      host.push_back(test::make(DataType::kFloat32, c.shapes[k], wave(c.shapes[k].product(), 5.0 / double(k + 1))));
-    test::OpCall call;
-    c.program->encode(call.i, call.t);
-    Context cpu, gpu;
-    ASSERT_OK(test::run_on_cpu_and_gpu("fused_elementwise", host, call, cpu, gpu));
-    NDArray& z = *gpu.output(0);
-    EXPECT_EQ(z.buffer()->sync(), DataBuffer::Sync::kDeviceNewer);
-    ASSERT_OK(z.buffer()->sync_to_host());
-    EXPECT_EQ(z.shape(), cpu.output(0)->shape());
-    EXPECT_TRUE(test::all_close(z, test::values(*cpu.output(0)), 1e-5, 1e-6));
-  }
+  // float16 and bfloat16 programs too: on the GPU each step's kernel
+  // stores its dtype, on the CPU each step is rounded to it.
+  for (DataType dt : {DataType::kFloat32, DataType::kFloat16, DataType::kBFloat16})
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(dtype_name(dt)) + " " + c.program->str());
+      std::vector<NDArray> host;
+      for (size_t k = 0; k < c.shapes.size(); ++k)
+        host.push_back(test::make(dt, c.shapes[k], wave(c.shapes[k].product(), 5.0 / double(k + 1))));
+      test::OpCall call;
+      c.program->encode(call.i, call.t);
+      Context cpu, gpu;
+      ASSERT_OK(test::run_on_cpu_and_gpu("fused_elementwise", host, call, cpu, gpu));
+      NDArray& z = *gpu.output(0);
+      EXPECT_EQ(z.dtype(), dt);
+      EXPECT_EQ(z.buffer()->sync(), DataBuffer::Sync::kDeviceNewer);
+      ASSERT_OK(z.buffer()->sync_to_host());
+      EXPECT_EQ(z.shape(), cpu.output(0)->shape());
+      const double tol = dt == DataType::kFloat32 ? 1e-5 : (dt == DataType::kFloat16 ? 2e-3 : 1.6e-2);
+      EXPECT_TRUE(test::all_close(z, test::values(*cpu.output(0)), tol, tol / 10));
+    }
 }
 
 // fused_reduce on the GPU (the program step by step, then the legacy

@@ -1101,6 +1101,29 @@ TEST(GraphRewrites, FusesElementwiseChainsAsExportersWriteThem) {
             "t3 = multiply(x0, t2); t4 = divide(t3, x2); t5 = sigmoid(t4); t6 = multiply(t4, t5))");
 }
 
+// The same chain in float16 and bfloat16: one fused node whose steps round
+// to the dtype as the nodes stored their values, so the same values.
+TEST(GraphRewrites, FusesSixteenBitChainsWithTheirOwnValues) {
+  for (DataType dt : {DataType::kFloat16, DataType::kBFloat16}) {
+    SCOPED_TRACE(dtype_name(dt));
+    GraphBuilder g;
+    auto& m = g.main();
+    Ref x = m.placeholder("x", dt, std::vector<int64_t>{2, 3, 5, 7});
+    NodeArgs bounds;
+    bounds.t = {0.0, 6.0};
+    Ref shifted = m.op("add", {x, m.constant("three", make(dt, {}, {3.0}))}, {}, "add3");
+    Ref clipped = m.op("clip", {shifted}, bounds, "clip");
+    Ref h = m.op("divide", {m.op("multiply", {x, clipped}, {}, "mul"), m.constant("six", make(dt, {1}, {6.0}))}, {},
+                 "div6");
+    m.output("y", m.op("multiply", {h, m.op("sigmoid", {h}, {}, "sig")}, {}, "silu"));
+    const NDArray xv = make(dt, {2, 3, 5, 7}, libops::test::values(with_specials({2, 3, 5, 7}, 5.0)));
+    auto fused = expect_same_values(g.finish(), xv);
+    ASSERT_TRUE(fused);
+    ASSERT_EQ(fused->main().nodes.size(), 1u);
+    EXPECT_EQ(fused->main().nodes[0].op_label, "fused_elementwise(add, clip, multiply, divide, sigmoid, multiply)");
+  }
+}
+
 // Every element-wise op of the tables (ops/elementwise/) and the arithmetic,
 // relu and clip ops, as `op(x[, c]) -> neg`: fused, the same values as run
 // as written. Ops whose rows give bool, or take no float32, are left alone.

@@ -4,11 +4,12 @@
 // chains of element-wise nodes; it is an op like any other, so a program may
 // also be run by name.
 //
-//   inputs  1 to 8 float32 arrays, broadcast together (Note [Broadcasting])
+//   inputs  1 to 8 arrays of one dtype (float32, float16 or bfloat16),
+//           broadcast together (Note [Broadcasting])
 //   i args  the steps: their count, then group, num, x, y, extra-param count
 //           per step
 //   t args  per step its literal (used where y is -2), then its extra params
-//   output  float32, the inputs' broadcast shape
+//   output  the inputs' dtype and broadcast shape
 //
 // CPU: the loop engine's iterator over z (loops/elementwise.h) hands out
 // runs; each run is computed in blocks of kBlock values that stay in the L1
@@ -36,26 +37,29 @@ namespace {
 // One run of the iterator: operand 0 is z, 1 + k input k; byte strides s.
 void run_blocks(const BlockProgram& program, bool stream, char* const* p, const int64_t* s, int64_t n) {
   FusedBlocks b;
-  const bool z_dense = s[0] == static_cast<int64_t>(sizeof(float));
+  const bool f32 = program.dtype() == DataType::kFloat32;
+  const bool z_dense = f32 && s[0] == static_cast<int64_t>(sizeof(float));
   for (int64_t off = 0; off < n; off += kFusedBlock) {
     const int64_t m = std::min(kFusedBlock, n - off);
-    float* zp = reinterpret_cast<float*>(p[0] + off * s[0]);
+    char* zp = p[0] + off * s[0];
     bool one_value = false;
-    const float* z = program.evaluate(p + 1, s + 1, off, m, b, z_dense && !stream ? zp : nullptr, one_value);
+    const float* z = program.evaluate(p + 1, s + 1, off, m, b, z_dense && !stream ? reinterpret_cast<float*>(zp)
+                                                                                    : nullptr, one_value);
     if (one_value) {  // every input one value here: z repeats it
       const float value = z[0];
-      for (int64_t j = 0; j < m; ++j) *reinterpret_cast<float*>(p[0] + (off + j) * s[0]) = value;
+      for (int64_t j = 0; j < m; ++j) program.store(&value, zp + j * s[0], 0, 1);
     } else if (z_dense && stream) {  // Note [Streaming stores]
-      stream_out_tiles(zp, m, [&](int64_t i, int64_t k, float* to) { std::memcpy(to, z + i, 4 * size_t(k)); });
-    } else if (!z_dense) {
-      for (int64_t j = 0; j < m; ++j) *reinterpret_cast<float*>(p[0] + (off + j) * s[0]) = z[j];
+      stream_out_tiles(reinterpret_cast<float*>(zp), m,
+                       [&](int64_t i, int64_t k, float* to) { std::memcpy(to, z + i, 4 * size_t(k)); });
+    } else if (!z_dense) {  // strided, or 16-bit
+      program.store(z, zp, s[0], m);
     }
   }
 }
 
 Status run_on_cpu(const FusedProgram& program, const std::vector<NDArray>& inputs, NDArray& z) {
-  const BlockProgram bp(program);
-  const bool stream = detail::stream_output(z);
+  const BlockProgram bp(program, z.dtype());
+  const bool stream = z.dtype() == DataType::kFloat32 && detail::stream_output(z);
   // The iterator takes a fixed operand count: unused operands repeat input
   // 0, which lays out as input 0 does and is never read.
   const NDArray* in[kMaxFusedInputs];
@@ -89,14 +93,15 @@ DECLARE_SHAPE_FN(fused_elementwise) {
   libops::ops::FusedProgram program;
   RETURN_IF_ERROR(libops::ops::FusedProgram::decode(block.num_inputs(), block.i_args(), block.t_args(), program));
   Dims out;
-  RETURN_IF_ERROR(libops::ops::fused_inputs_shape(block, out));
-  shapes.push_back(TensorShape{DataType::kFloat32, out, 'c'});
+  DataType dtype;
+  RETURN_IF_ERROR(libops::ops::fused_inputs_shape(block, libops::ops::kFusedDtypes, out, dtype));
+  shapes.push_back(TensorShape{dtype, out, 'c'});
   return Status::ok();
 }
 
 DECLARE_TYPES(fused_elementwise) {
-  descriptor.allow_inputs(libops::TypeSet{libops::DataType::kFloat32}).runs_on_any_device();
-  descriptor.allow_outputs(libops::TypeSet{libops::DataType::kFloat32});
+  descriptor.allow_inputs(libops::ops::kFusedDtypes).runs_on_any_device();
+  descriptor.allow_outputs(libops::ops::kFusedDtypes);
 }
 
 DECLARE_PATTERN(fused_elementwise, kBroadcast)
@@ -104,8 +109,8 @@ DECLARE_PATTERN(fused_elementwise, kBroadcast)
 DECLARE_ARGS(fused_elementwise) {
   args.describe("A chain of element-wise legacy rows in one pass (Note [Fused element-wise programs]); written by "
                 "the graph optimizer.");
-  args.inputs_variadic("xs", "1 to 8 float32 arrays, broadcast together");
-  args.output("z", "the last step's value, float32, in the inputs' broadcast shape");
+  args.inputs_variadic("xs", "1 to 8 arrays of one dtype (float32, float16 or bfloat16), broadcast together");
+  args.output("z", "the last step's value, in the inputs' dtype and broadcast shape");
   args.i_list("program", "the number of steps, then per step: group, num, x, y (-1 none, -2 the literal), extra count");
   args.t_list("values", "per step: its literal, then its extra params").nan_allowed();
 }

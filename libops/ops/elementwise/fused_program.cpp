@@ -1,12 +1,18 @@
 // Note [Fused element-wise programs] (fused_program.h).
 #include "libops/ops/elementwise/fused_program.h"
 
+#include "libops/core/cpu_isa.h"
+#include "libops/core/half.h"
 #include "libops/core/status.h"
 #include "libops/legacy/block_kernels.h"
 #include "libops/legacy/legacy.h"
 #include "libops/ops/context.h"
 #include "libops/ops/device_copy.h"
 #include "libops/ops/legacy_steps.h"
+
+#if LIBOPS_ISA_DISPATCH
+#include <immintrin.h>
+#endif
 
 namespace libops::ops {
 
@@ -101,7 +107,44 @@ std::string FusedProgram::str() const {
   return s;
 }
 
-BlockProgram::BlockProgram(const FusedProgram& program) : n_inputs_(program.n_inputs) {
+namespace {
+
+#if LIBOPS_ISA_DISPATCH
+// v[i] rounded to float16 and back, in registers: F16C's conversions, the
+// same bits as half.h's (16 lanes a step with AVX-512, 8 with AVX2). Return
+// the values done.
+LIBOPS_TARGET_AVX512 int64_t round_through_half_x16(float* v, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    _mm512_storeu_ps(v + i, _mm512_cvtph_ps(_mm512_cvtps_ph(_mm512_loadu_ps(v + i), _MM_FROUND_TO_NEAREST_INT)));
+  return i;
+}
+LIBOPS_TARGET_AVX2 int64_t round_through_half_x8(float* v, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(v + i, _mm256_cvtph_ps(_mm256_cvtps_ph(_mm256_loadu_ps(v + i), _MM_FROUND_TO_NEAREST_INT)));
+  return i;
+}
+#endif
+
+}  // namespace
+
+void BlockProgram::round_to_dtype(float* v, int64_t n, FusedBlocks& b) const {
+  int64_t i = 0;
+#if LIBOPS_ISA_DISPATCH
+  if (dtype_ == DataType::kFloat16 && cpu_isa() == CpuIsa::kAvx512) i = round_through_half_x16(v, n);
+  else if (dtype_ == DataType::kFloat16 && cpu_isa() == CpuIsa::kAvx2) i = round_through_half_x8(v, n);
+#endif
+  if (i == n) return;
+  to_narrow_(v + i, b.narrow, n - i);
+  from_narrow_(b.narrow, v + i, n - i);
+}
+
+BlockProgram::BlockProgram(const FusedProgram& program, DataType dtype) : n_inputs_(program.n_inputs), dtype_(dtype) {
+  load_ = load_fn<float>(dtype);
+  store_ = store_fn<float>(dtype);
+  if (dtype == DataType::kFloat16) from_narrow_ = half_to_float_n, to_narrow_ = float_to_half_n;
+  if (dtype == DataType::kBFloat16) from_narrow_ = bf16_to_float_n, to_narrow_ = float_to_bf16_n;
   for (const FusedStep& s : program.steps) {
     Step r;
     if (s.binary()) r.binary = legacy::block_binary_f32(s.num);
@@ -116,13 +159,15 @@ BlockProgram::BlockProgram(const FusedProgram& program) : n_inputs_(program.n_in
 
 const float* BlockProgram::evaluate(const char* const* in, const int64_t* s, int64_t off, int64_t m, FusedBlocks& b,
                                     float* last_into, bool& one_value) const {
+  const bool narrow = from_narrow_ != nullptr;  // a 16-bit program
   for (int k = 0; k < n_inputs_; ++k) {
     const int64_t st = s[k];
     b.unit[k] = st == 0 ? 0 : 1;
-    if (st == 0 || st == static_cast<int64_t>(sizeof(float))) {
+    if (!narrow && (st == 0 || st == static_cast<int64_t>(sizeof(float)))) {
       b.v[k] = reinterpret_cast<const float*>(in[k] + off * st);
     } else {
-      for (int64_t j = 0; j < m; ++j) b.buf[k][j] = *reinterpret_cast<const float*>(in[k] + (off + j) * st);
+      if (narrow && st == 2) from_narrow_(reinterpret_cast<const uint16_t*>(in[k] + off * st), b.buf[k], m);
+      else load_(in[k] + off * st, st, st == 0 ? 1 : m, b.buf[k]);
       b.v[k] = b.buf[k];
     }
   }
@@ -141,20 +186,26 @@ const float* BlockProgram::evaluate(const char* const* in, const int64_t* s, int
       b.unit[out] = b.unit[r.x] | sy;
       r.binary(b.v[r.x], b.unit[r.x], y, sy, dst, b.unit[out] ? m : 1, r.extra);
     }
+    if (narrow) {  // rounded to the dtype, as the node it replaces stored it
+      round_to_dtype(dst, b.unit[out] ? m : 1, b);
+    }
     b.v[out] = dst;
   }
   one_value = b.unit[last] == 0;
   return b.v[last];
 }
 
-Status fused_inputs_shape(Context& block, Dims& out) {
+Status fused_inputs_shape(Context& block, const TypeSet& allowed, Dims& out, DataType& dtype) {
   out = block.input(0)->shape();
+  dtype = block.input(0)->dtype();
+  if (!allowed.contains(dtype))
+    return block.error(StatusCode::kDtype, "input 0 is %s; a fused program takes %s", dtype_name(dtype),
+                       allowed.str().c_str());
   for (int k = 0; k < block.num_inputs(); ++k) {
     const NDArray* x = block.input(k);
-    if (x->dtype() != DataType::kFloat32)
-      return block.error(StatusCode::kDtype,
-                         "input %d is %s; a fused program computes in float32 and takes float32 inputs only", k,
-                         dtype_name(x->dtype()));
+    if (x->dtype() != dtype)
+      return block.error(StatusCode::kDtype, "input %d is %s and input 0 %s; a fused program's values share one dtype",
+                         k, dtype_name(x->dtype()), dtype_name(dtype));
     Dims joined;
     RETURN_IF_ERROR(broadcast_shapes(block.op_name(), out, x->shape(), joined));
     out = joined;
@@ -178,9 +229,9 @@ Status run_program_by_steps(const Context& block, const FusedProgram& program, c
     const FusedStep& s = program.steps[t];
     NDArray result;
     if (t + 1 == program.steps.size()) result = z;
-    else RETURN_IF_ERROR(step_array(block, DataType::kFloat32, z.shape(), result));
+    else RETURN_IF_ERROR(step_array(block, z.dtype(), z.shape(), result));
     NDArray y;
-    if (s.y == kFusedLiteral) RETURN_IF_ERROR(NDArray::scalar(DataType::kFloat32, s.literal, y));
+    if (s.y == kFusedLiteral) RETURN_IF_ERROR(NDArray::scalar(z.dtype(), s.literal, y));
     else if (s.binary()) y = values[static_cast<size_t>(s.y)];
     const auto group = static_cast<ops_legacy_group_t>(s.binary() ? OPS_PAIRWISE : s.group);
     RETURN_IF_ERROR(legacy_step(block, group, s.num, values[static_cast<size_t>(s.x)], s.binary() ? &y : nullptr,

@@ -12,10 +12,13 @@
 //   binary  a row of the binary table (OPS_PAIRWISE) of values x and y, or
 //           of x and the step's literal (y == kFusedLiteral): a bound or a
 //           parameter written in the graph as an attribute
-// with up to 8 extra params, as the legacy call's. Everything is float32:
-// the inputs, every step's result and z, so the program rounds where the
-// nodes it replaces rounded and gives their values bit for bit (but for
-// the FMA contraction a clang build may do in one copy only: block_kernels.h).
+// with up to 8 extra params, as the legacy call's. Every value has one
+// dtype, float32, float16 or bfloat16: the inputs, every step's result and
+// z. The steps compute in float (the legacy kernels' compute type for all
+// three) and a 16-bit program rounds each step's result to its dtype, so
+// the program rounds where the nodes it replaces rounded and gives their
+// values bit for bit (but for the FMA contraction a clang build may do in
+// one copy only: block_kernels.h).
 //
 // In the op's args: i = [number of steps, then per step: group, num, x, y,
 // number of extra params]; t = per step: its literal, then its extra
@@ -31,8 +34,10 @@
 #include "libops/c_types.h"
 #include "libops/core/status.h"
 #include "libops/legacy/block_kernels.h"
+#include "libops/loops/convert.h"
 #include "libops/loops/extra_params.h"
 #include "libops/ops/context.h"
+#include "libops/ops/type_set.h"
 
 namespace libops::ops {
 
@@ -40,6 +45,8 @@ inline constexpr int kMaxFusedInputs = 8;
 inline constexpr int kMaxFusedSteps = 32;
 inline constexpr int kFusedNone = -1;     // y of a unary step
 inline constexpr int kFusedLiteral = -2;  // y is the step's literal
+// The dtypes of fused_elementwise's values (fused_reduce: float32).
+inline constexpr TypeSet kFusedDtypes{DataType::kFloat16, DataType::kBFloat16, DataType::kFloat32};
 
 struct FusedStep {
   int group = OPS_TRANSFORM_SAME;
@@ -100,24 +107,35 @@ inline constexpr int64_t kFusedBlock = 256;  // values per block: every value's 
 struct FusedBlocks {
   static constexpr int kMaxValues = kMaxFusedInputs + kMaxFusedSteps;
   alignas(64) float buf[kMaxValues][kFusedBlock];
+  uint16_t narrow[kFusedBlock];  // a 16-bit program's values as stored, on their way to float
   const float* v[kMaxValues];
   int64_t unit[kMaxValues];  // 1: a block of values; 0: one value for the whole block
 };
 
 class BlockProgram {
  public:
-  explicit BlockProgram(const FusedProgram& program);
+  // dtype: the values' (float32, float16 or bfloat16).
+  explicit BlockProgram(const FusedProgram& program, DataType dtype = DataType::kFloat32);
   int n_inputs() const { return n_inputs_; }
+  DataType dtype() const { return dtype_; }
+  // m float values into storage of the program's dtype (byte stride s).
+  void store(const float* v, char* to, int64_t s, int64_t m) const {
+    if (to_narrow_ != nullptr && s == 2) return to_narrow_(v, reinterpret_cast<uint16_t*>(to), m);
+    store_(v, to, s, m);
+  }
 
   // Elements [off, off + m) (m <= kFusedBlock) of a run whose input k
   // starts at in[k] with byte stride s[k] (0: one value for the run). The
-  // last step writes into `last_into` when given (m dense floats), else
-  // into `b`. Returns the last value; `one_value` says it is one value for
+  // last step writes into `last_into` when given (m dense floats; float32
+  // programs only), else into `b`. Returns the last value; `one_value` says it is one value for
   // all m elements (every input it depends on is one value).
   const float* evaluate(const char* const* in, const int64_t* s, int64_t off, int64_t m, FusedBlocks& b,
                         float* last_into, bool& one_value) const;
 
  private:
+  // v[0, n) rounded to the program's 16-bit dtype and back to float.
+  void round_to_dtype(float* v, int64_t n, FusedBlocks& b) const;
+
   struct Step {
     legacy::BlockUnaryFn unary = nullptr;
     legacy::BlockBinaryFn binary = nullptr;
@@ -127,11 +145,18 @@ class BlockProgram {
   };
   int n_inputs_ = 0;
   std::vector<Step> steps_;
+  DataType dtype_ = DataType::kFloat32;
+  LoadFn<float> load_ = nullptr;  // storage -> float, float -> storage
+  StoreFn<float> store_ = nullptr;
+  // 16-bit programs' dense runs: the bulk converters (F16C where the CPU has it).
+  void (*from_narrow_)(const uint16_t*, float*, int64_t) = nullptr;
+  void (*to_narrow_)(const float*, uint16_t*, int64_t) = nullptr;
 };
 
 // What the fused ops share (fused_elementwise.cpp, fused_reduce.cpp):
-// the inputs' broadcast shape, every input float32 (errors name the op);
-Status fused_inputs_shape(Context& block, Dims& out);
+// the inputs' broadcast shape and their one dtype, one of `allowed` (errors
+// name the op);
+Status fused_inputs_shape(Context& block, const TypeSet& allowed, Dims& out, DataType& dtype);
 // the inputs, those sharing memory with z read from a copy (but z's own
 // view where `same_view_ok`);
 Status fused_inputs(Context& block, const NDArray& z, bool same_view_ok, std::vector<NDArray>& inputs);

@@ -71,7 +71,8 @@ Status read_args(Context& block, ReductionArgs& a) {
                        program_ints, program_ints + 1, static_cast<long long>(kind), static_cast<long long>(keep));
   a.kind = static_cast<FusedReduction>(kind);
   a.keep_dims = keep == 1;
-  RETURN_IF_ERROR(fused_inputs_shape(block, a.shape));
+  DataType dtype;
+  RETURN_IF_ERROR(fused_inputs_shape(block, TypeSet{DataType::kFloat32}, a.shape, dtype));
   const std::vector<int64_t> axes(i.begin() + static_cast<ptrdiff_t>(program_ints + 2), i.end());
   return normalize_axes(block.op_name(), axes.data(), static_cast<int>(axes.size()), a.shape.size(), true, a.axes);
 }

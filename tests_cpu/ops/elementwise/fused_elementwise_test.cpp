@@ -105,6 +105,42 @@ TEST(FusedElementwise, ComputesAChainAsItsOpsDoAndAsWorkedOutHere) {
   EXPECT_TRUE(same_values(z, run1("multiply", {&h, &s})));
 }
 
+// float16 and bfloat16 programs: every step computes in float and is
+// rounded to the dtype, as each op stores its result, so the program gives
+// the ops' values bit for bit; also through a transposed (strided) input, a
+// strided output and a one-value input. Inputs of two dtypes are refused.
+TEST(FusedElementwise, SixteenBitProgramsRoundEachStepAsTheOpsDo) {
+  for (DataType dt : {DataType::kFloat16, DataType::kBFloat16}) {
+    SCOPED_TRACE(dtype_name(dt));
+    NDArray x = make(dt, {3, 701}, wave(3 * 701, 5.0));
+    NDArray six = make(dt, {}, {6.0}), three = make(dt, {}, {3.0});
+    Context ctx;
+    ASSERT_OK(run_op("fused_elementwise", program_call(hard_swish_silu(), {&x, &six}), ctx));
+    const NDArray& z = *ctx.output(0);
+    ASSERT_EQ(z.dtype(), dt);
+    NDArray a = run1("add", {&x, &three});
+    NDArray c = run1("clip", {&a}, {0.0, 6.0});
+    NDArray m = run1("multiply", {&x, &c});
+    NDArray h = run1("divide", {&m, &six});
+    NDArray sg = run1("sigmoid", {&h});
+    const NDArray want = run1("multiply", {&h, &sg});
+    EXPECT_TRUE(same_values(z, want));
+    // x read through a transposed view, z written through one.
+    NDArray x_cols = make(dt, {701, 3}, values(x.transpose())), z_cols = zeros(dt, {701, 3});
+    NDArray x_view = x_cols.transpose(), z_view = z_cols.transpose();
+    Context strided;
+    ASSERT_OK(run_op("fused_elementwise", program_call(hard_swish_silu(), {&x_view, &six}, {&z_view}), strided));
+    EXPECT_TRUE(same_values(make(dt, {3, 701}, values(z_view)), want));
+  }
+  NDArray x16 = make(DataType::kFloat16, {4}, {1, 2, 3, 4}), six32 = make(DataType::kFloat32, {}, {6.0});
+  Context mixed;
+  EXPECT_EQ(run_op("fused_elementwise", program_call(hard_swish_silu(), {&x16, &six32}), mixed).message(),
+            "fused_elementwise: input 1 is float32 and input 0 float16; a fused program's values share one dtype");
+  NDArray x64 = make(DataType::kFloat64, {4}, {1, 2, 3, 4}), six64 = make(DataType::kFloat64, {}, {6.0});
+  Context wide;
+  EXPECT_EQ(run_op("fused_elementwise", program_call(hard_swish_silu(), {&x64, &six64}), wide).code(), StatusCode::kDtype);
+}
+
 // Inputs [5, 1] and a transposed [1, 7] view broadcast to [5, 7], with a
 // one-value input; the same as the ops.
 TEST(FusedElementwise, BroadcastsAndReadsStridedInputs) {
