@@ -406,6 +406,7 @@ def main():
     max_roi_pool_cases()
     crop_and_resize_cases()
     antialias_resize_cases()
+    unique_axis_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -1481,6 +1482,27 @@ def antialias_resize_cases():
     case("resize_antialias_linear_align_corners", [N("Resize", ["x", "", "", "sz"], ["z"], mode="linear",
                                                      coordinate_transformation_mode="align_corners", **aa)],
          {"x": x}, ["z"], {"sz": np.array([1, 2, 4, 3], np.int64)}, opset=18, rtol=1e-5, atol=1e-6)
+
+
+def unique_axis_cases():
+    """Unique with axis: duplicate rows among 40 of a [40, 3] int64 matrix
+    (ties on the first columns), the columns of a [2, 30, 2] float32 array
+    with repeats (axis 1, sorted = 0: groups in order of first index), and a
+    negative axis; all four outputs."""
+    r = np.random.default_rng(20261201)
+    outs = ["y", "indices", "inverse", "counts"]
+    rows = r.integers(0, 3, (40, 3)).astype(np.int64)
+    case("unique_axis0_int_rows", [N("Unique", ["x"], outs, axis=0)], {"x": rows}, outs, opset=11)
+    cols = r.choice(np.array([-1.5, 0.0, 0.25, 2.0], np.float32), (2, 6, 2))
+    x = np.concatenate([cols, cols[:, ::-1], cols[:, 2:5], cols[:, :3], cols[:, 1:4], cols[:, ::2], cols[:, :1],
+                        cols[:, 5:], cols[:, ::3], cols[:, 3:6], cols[:, :3]], axis=1)[:, :30]
+    case("unique_axis1_unsorted", [N("Unique", ["x"], outs, axis=1, sorted=0)], {"x": x}, outs, opset=11)
+    case("unique_negative_axis_3d", [N("Unique", ["x"], outs, axis=-1)], {"x": np.ascontiguousarray(
+        np.moveaxis(x, 1, 2))}, outs, opset=11)
+    # Refused: rows of a length known only at run time, and slices of 300.
+    save_only("err_unique_axis_dynamic", [N("Unique", ["x"], ["y"], name="u", axis=0)], {"x": ["n", "m"]}, ["y"],
+              opset=11)
+    save_only("err_unique_axis_wide", [N("Unique", ["x"], ["y"], name="u", axis=0)], {"x": [4, 300]}, ["y"], opset=11)
 
 
 def only(group):

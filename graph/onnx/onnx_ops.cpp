@@ -3063,12 +3063,93 @@ Status map_dynamic_quantize_linear(C& c) {
   return done(c, 0, c.op("cast").in(y).arg("dtype", DataType::kUInt8).emit1());
 }
 
+// Unique with axis: the distinct slices of x along `axis`, compared as the
+// rows of x moved to [n, R] (R the product of the other dims, known at
+// import). The rows are put in lexicographic order by R stable argsorts,
+// the last column first (a least-significant-digit sort); a row starts a
+// group where it differs from the row before it. A group's first index is
+// its first row in that order (the sorts are stable: the least position),
+// the inverse is each row's group (read through the inverse permutation,
+// the argsort of the order), the counts a bincount of the inverse; sorted
+// = 0 puts the groups in order of first index. Only existing ops, so it
+// runs on every device they do.
+constexpr int64_t kUniqueAxisMaxColumns = 256;  // one argsort a column
+
+Status map_unique_axis(C& c, int64_t sorted) {
+  const ValueType vt = c.input_type(0);
+  if (!vt.dims_known()) return c.fail_attr("axis", "needs the input's dims to be known when the graph is imported");
+  const auto rank = static_cast<int64_t>(vt.dims.size());
+  int64_t axis = c.attr_int("axis", 0);
+  if (axis < -rank || axis >= rank)
+    return c.fail_attr("axis", str_format("= %lld is out of range for a rank-%lld input", static_cast<long long>(axis),
+                                          static_cast<long long>(rank)));
+  if (axis < 0) axis += rank;
+  const int64_t n = vt.dims[static_cast<size_t>(axis)];
+  int64_t columns = 1;
+  std::vector<int64_t> to_front = {axis}, other_dims;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == axis) continue;
+    to_front.push_back(d);
+    other_dims.push_back(vt.dims[static_cast<size_t>(d)]);
+    columns *= vt.dims[static_cast<size_t>(d)];
+  }
+  if (n == 0 || columns == 0) return c.fail("an empty input with axis is not supported");
+  if (columns > kUniqueAxisMaxColumns)
+    return c.fail_attr("axis", str_format("slices of %lld elements: at most %lld are supported (one sort each)",
+                                          static_cast<long long>(columns),
+                                          static_cast<long long>(kUniqueAxisMaxColumns)));
+  auto gather = [&](Value x, Value at, int64_t on) { return c.op("gather").in(x).in(at).arg("axis", on).emit1(); };
+  auto argsort = [&](Value x) { return c.op("argsort").in(x).emit1(); };
+  Value rows = c.op("reshape").in(c.op("permute").in(c.input(0)).arg("perm", to_front).emit1())
+                   .arg("shape", std::vector<int64_t>{n, columns}).emit1();
+  const auto count = static_cast<size_t>(n);
+  std::vector<int64_t> identity(count), previous(count), first(count);
+  for (int64_t i = 0; i < n; ++i) {
+    identity[static_cast<size_t>(i)] = i;
+    previous[static_cast<size_t>(i)] = i == 0 ? 0 : i - 1;
+    first[static_cast<size_t>(i)] = i == 0 ? 1 : 0;
+  }
+  Value order = c.constant_ints(identity);
+  for (int64_t j = columns - 1; j >= 0; --j) {
+    Value keys = gather(gather(rows, c.constant_ints({j}, false), 1), order, 0);
+    order = gather(order, argsort(keys), 0);
+  }
+  Value sorted_rows = gather(rows, order, 0);
+  Value previous_rows = gather(sorted_rows, c.constant_ints(previous), 0);
+  Value differs = c.op("reduce_any").in(c.op("not_equal").in(sorted_rows).in(previous_rows).emit1())
+                      .arg("axes", std::vector<int64_t>{1}).emit1();
+  Value starts = c.op("logical_or").in(differs)
+                     .in(c.op("cast").in(c.constant_ints(first)).arg("dtype", DataType::kBool).emit1()).emit1();
+  Value counted = c.op("cumsum").in(c.op("cast").in(starts).arg("dtype", DataType::kInt64).emit1()).emit1();
+  Value group = c.op("subtract").in(counted).in(c.constant_scalar(DataType::kInt64, 1)).emit1();
+  Value at = c.op("reshape").in(c.op("nonzero").in(starts).emit1()).arg("shape", std::vector<int64_t>{-1}).emit1();
+  Value y = gather(sorted_rows, at, 0);
+  Value first_index = gather(order, at, 0);
+  Value inverse = gather(group, argsort(order), 0);
+  if (sorted == 0) {
+    Value by_first = argsort(first_index);
+    y = gather(y, by_first, 0);
+    first_index = gather(first_index, by_first, 0);
+    inverse = gather(argsort(by_first), inverse, 0);
+  }
+  std::vector<int64_t> y_shape = {-1};
+  y_shape.insert(y_shape.end(), other_dims.begin(), other_dims.end());
+  std::vector<int64_t> back(static_cast<size_t>(rank));
+  for (int64_t i = 0; i < rank; ++i) back[static_cast<size_t>(to_front[static_cast<size_t>(i)])] = i;
+  y = c.op("permute").in(c.op("reshape").in(y).arg("shape", y_shape).emit1()).arg("perm", back).emit1();
+  c.set_output(0, y);
+  if (c.num_outputs() > 1 && c.output_used(1)) c.set_output(1, first_index);
+  if (c.num_outputs() > 2 && c.output_used(2)) c.set_output(2, inverse);
+  if (c.num_outputs() > 3 && c.output_used(3)) c.set_output(3, c.op("bincount").in(inverse).emit1());
+  return Status::ok();
+}
+
 // Unique without axis: the distinct values of x flattened; the first index
 // of each (the least position in its segment), the inverse and the counts
 // (bincount of the inverse).
 Status map_unique(C& c) {
-  if (c.has_attr("axis")) return c.fail_attr("axis", "is not supported: libops' unique works on the flattened input");
   const int64_t sorted = c.attr_int("sorted", 1);
+  if (c.has_attr("axis")) return map_unique_axis(c, sorted);
   const ValueType vt = c.input_type(0);
   Value x = c.op("reshape").in(c.input(0)).arg("shape", std::vector<int64_t>{-1}).emit1();
   const std::vector<Value> vi = c.op("unique").in(x).arg("sorted", sorted != 0).outputs(2).emit();
@@ -3814,7 +3895,8 @@ const std::vector<OpMapping> kTable = {
         "auto_pad SAME_UPPER over unknown spatial dims, and over any 3-D window; ceil_mode = 1."),
     ROW("ArgMax", 1, kMaxOpset, [](C& c) { return arg_reduce(c, "argmax"); }, ""),
     ROW("ArgMin", 1, kMaxOpset, [](C& c) { return arg_reduce(c, "argmin"); }, ""),
-    ROW("Unique", 11, kMaxOpset, map_unique, "axis."),
+    ROW("Unique", 11, kMaxOpset, map_unique,
+        "axis over an input whose dims are not known at import, or over slices of more than 256 elements."),
     // Random numbers (Note [ONNX random ops]: a node draws the same numbers on every run).
     ROW("RandomUniform", 1, kMaxOpset, [](C& c) { return map_random(c, false, false); },
         "a node draws the same numbers on every run (seeded by its seed attribute, else by its output's name)."),

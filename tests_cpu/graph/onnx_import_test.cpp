@@ -226,6 +226,15 @@ TEST(OnnxImportErrors, ResizeCropOfAThreeDInputIsRefused) {
                      "'tf_crop_and_resize' is supported for 4-D inputs only")) << m;
 }
 
+TEST(OnnxImportErrors, UniqueAxisNeedsKnownSmallSlices) {
+  std::string m = convert_error("err_unique_axis_dynamic.onnx");
+  EXPECT_TRUE(has(m, "node 0 'u' (Unique, opset 11): attribute 'axis' needs the input's dims to be known when the "
+                     "graph is imported")) << m;
+  m = convert_error("err_unique_axis_wide.onnx");
+  EXPECT_TRUE(has(m, "node 0 'u' (Unique, opset 11): attribute 'axis' slices of 300 elements: at most 256 are "
+                     "supported (one sort each)")) << m;
+}
+
 TEST(OnnxImportErrors, AttributeTheMappingDoesNotReadIsRefused) {
   const std::string m = convert_error("err_unknown_attribute.onnx");
   EXPECT_TRUE(has(m, "node 0 'r' (Relu, opset 13): attribute 'not_an_onnx_attribute' is not supported")) << m;
