@@ -1,5 +1,6 @@
 // The fused_elementwise op (Note [Fused element-wise programs]) on cuda:0,
-// where it runs one legacy kernel per step, against its one-pass CPU
+// where it runs one kernel for the node (Note [One kernel per fused node];
+// one legacy kernel per step past rank 8), against its one-pass CPU
 // evaluation: a HardSwish-then-SiLU chain with a literal, a one-value input
 // and a broadcast one, and a chain that starts from one-value inputs, in
 // float32, float16 and bfloat16.
@@ -50,7 +51,9 @@ TEST(CudaFusedElementwise, ProgramsMatchTheCpu) {
     const FusedProgram* program;
     std::vector<Dims> shapes;
   };
-  const Case cases[] = {{&chain, {{3, 1000}, {}, {1000}}}, {&scaled, {{4097}, {1}}}};
+  const Case cases[] = {{&chain, {{3, 1000}, {}, {1000}}},
+                        {&scaled, {{4097}, {1}}},
+                        {&chain, {{2, 1, 3, 1, 2, 1, 1, 5, 7}, {}, {7}}}};  // rank 9: the steps
   // float16 and bfloat16 programs too: on the GPU each step's kernel
   // stores its dtype, on the CPU each step is rounded to it.
   for (DataType dt : {DataType::kFloat32, DataType::kFloat16, DataType::kBFloat16})

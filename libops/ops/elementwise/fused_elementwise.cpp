@@ -16,9 +16,10 @@
 // cache, one block kernel per step (legacy/block_kernels.h), the last step
 // writing into z. A value that is one element (a constant, a broadcast
 // scalar) stays one element through the steps that read only such values.
-// Other devices: one legacy kernel per step on the device, into a temporary
-// the size of z: the same functors, so the same values, without the single
-// pass (one kernel built for the program is not written yet).
+// Other devices: one kernel for the node where the device has one (Note
+// [One kernel per fused node] in fused_element.h: the same functors, in
+// float, rounded as on the CPU), else one legacy kernel per step into a
+// temporary the size of z.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -32,6 +33,9 @@
 #include "libops/ops/op_pattern.h"
 
 namespace libops::ops {
+
+DeviceKernel<FusedDeviceFn> fused_elementwise_device_kernel;
+
 namespace {
 
 // One run of the iterator: operand 0 is z, 1 + k input k; byte strides s.
@@ -85,6 +89,8 @@ CUSTOM_OP_IMPL(fused_elementwise, -1, 1, false, 0, 0) {
   // z's own view may be read as it is.
   RETURN_IF_ERROR(fused_inputs(block, *z, true, inputs));
   if (block.device().is_cpu()) return run_on_cpu(program, inputs, *z);
+  const FusedDeviceFn one_kernel = fused_elementwise_device_kernel.get(block.device().type);
+  if (one_kernel != nullptr && z->rank() <= kFusedKernelMaxRank) return one_kernel(block, program, inputs, *z);
   return run_program_by_steps(block, program, inputs, *z);
 }
 

@@ -37,6 +37,7 @@
 #include "libops/loops/convert.h"
 #include "libops/loops/extra_params.h"
 #include "libops/ops/context.h"
+#include "libops/ops/device_kernel.h"
 #include "libops/ops/type_set.h"
 
 namespace libops::ops {
@@ -160,8 +161,15 @@ Status fused_inputs_shape(Context& block, const TypeSet& allowed, Dims& out, Dat
 // the inputs, those sharing memory with z read from a copy (but z's own
 // view where `same_view_ok`);
 Status fused_inputs(Context& block, const NDArray& z, bool same_view_ok, std::vector<NDArray>& inputs);
-// z (the inputs' broadcast shape) computed one legacy kernel per step on
-// block.device(), into a temporary the size of z per step: the device path.
+// z (the inputs' broadcast shape) computed in one kernel on block.device()
+// (Note [One kernel per fused node] in fused_element.h), where the device
+// registers one (fused_elementwise.cu for CUDA) and z's rank is at most 8.
+inline constexpr int kFusedKernelMaxRank = 8;
+using FusedDeviceFn = Status (*)(const Context& block, const FusedProgram& program, const std::vector<NDArray>& inputs,
+                                 NDArray& z);
+extern DeviceKernel<FusedDeviceFn> fused_elementwise_device_kernel;
+// z computed one legacy kernel per step on block.device(), into a
+// temporary the size of z per step: the device path elsewhere.
 Status run_program_by_steps(const Context& block, const FusedProgram& program, const std::vector<NDArray>& inputs,
                             NDArray& z);
 
