@@ -63,12 +63,13 @@ def run_reference(m, feeds):
 
 
 def case(name, nodes, inputs, outputs, inits=None, opset=13, dims=None, rtol=1e-5, atol=1e-6, external=False,
-         expected=None):
+         expected=None, domains=()):
     """inputs: {name: array}; outputs: names; inits: {name: array} initializers;
     dims: {input name: declared shape} (dim_param strings allowed); external:
     the initializers go to the data file <name>.weights beside the model;
     expected: the outputs computed here from the op's definition, for a case
-    that neither ONNX Runtime nor onnx.reference runs."""
+    that neither ONNX Runtime nor onnx.reference runs; domains: other
+    operator domains the nodes use (version 1)."""
     inits = inits or {}
     dims = dims or {}
     vis = [helper.make_tensor_value_info(n, ONNX_TYPE[a.dtype], dims.get(n, list(a.shape)))
@@ -76,7 +77,8 @@ def case(name, nodes, inputs, outputs, inits=None, opset=13, dims=None, rtol=1e-
     outs = [helper.make_empty_tensor_value_info(o) for o in outputs]
     g = helper.make_graph(nodes, name, vis, outs,
                           initializer=[numpy_helper.from_array(np.asarray(a), n) for n, a in inits.items()])
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], producer_name="gen_goldens_onnx")
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)] + [helper.make_opsetid(d, 1) for d in domains],
+                          producer_name="gen_goldens_onnx")
     m.ir_version = 8 if opset <= 17 else 10
     results = expected if expected is not None else run_reference(m, inputs)
     if external:
@@ -407,6 +409,7 @@ def main():
     crop_and_resize_cases()
     antialias_resize_cases()
     unique_axis_cases()
+    flex_attention_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -1503,6 +1506,39 @@ def unique_axis_cases():
     save_only("err_unique_axis_dynamic", [N("Unique", ["x"], ["y"], name="u", axis=0)], {"x": ["n", "m"]}, ["y"],
               opset=11)
     save_only("err_unique_axis_wide", [N("Unique", ["x"], ["y"], name="u", axis=0)], {"x": [4, 300]}, ["y"], opset=11)
+
+
+def flex_attention_cases():
+    """ai.onnx.preview FlexAttention (the reference implementation's values):
+    grouped-query heads (4 query heads over 2) with a causal score_mod that
+    reads a constant of its own and a prob_mod, symbolic dims (the heads
+    repeated at run time), float16 inputs with an explicit scale, float64."""
+    r = np.random.default_rng(20261202)
+    preview = ["ai.onnx.preview"]
+    f = helper.make_tensor_value_info
+    causal = np.triu(np.full((5, 6), -np.inf, np.float32), 1)
+    score_g = helper.make_graph([N("Add", ["s", "mask"], ["t"])], "score_mod", [f("s", TensorProto.FLOAT, None)],
+                                [f("t", TensorProto.FLOAT, None)], initializer=[numpy_helper.from_array(causal, "mask")])
+    prob_g = helper.make_graph([N("Constant", [], ["two"], value=numpy_helper.from_array(np.float32(2.0))),
+                                N("Mul", ["p", "two"], ["u"])],
+                               "prob_mod", [f("p", TensorProto.FLOAT, None)], [f("u", TensorProto.FLOAT, None)])
+    q = r.standard_normal((2, 4, 5, 8)).astype(np.float32)
+    k = r.standard_normal((2, 2, 6, 8)).astype(np.float32)
+    v = r.standard_normal((2, 2, 6, 3)).astype(np.float32)
+    node = N("FlexAttention", ["q", "k", "v"], ["y"], domain="ai.onnx.preview", score_mod=score_g, prob_mod=prob_g)
+    case("flex_attention_gqa_mods", [node], {"q": q, "k": k, "v": v}, ["y"], opset=23, domains=preview)
+    case("flex_attention_symbolic_dims", [N("FlexAttention", ["q", "k", "v"], ["y"], domain="ai.onnx.preview")],
+         {"q": q, "k": k, "v": v}, ["y"], opset=23, domains=preview,
+         dims={"q": ["b", "hq", "l", 8], "k": ["b", "hkv", "s", 8], "v": ["b", "hkv", "s", 3]})
+    case("flex_attention_fp16_scale", [N("FlexAttention", ["q", "k", "v"], ["y"], domain="ai.onnx.preview", scale=0.3)],
+         {"q": q.astype(np.float16), "k": k[:, :1].repeat(4, 1).astype(np.float16),
+          "v": v[:, :1].repeat(4, 1).astype(np.float16)}, ["y"], opset=23, domains=preview, rtol=2e-3, atol=2e-3)
+    case("flex_attention_float64", [N("FlexAttention", ["q", "k", "v"], ["y"], domain="ai.onnx.preview")],
+         {"q": q.astype(np.float64), "k": k.astype(np.float64), "v": v.astype(np.float64)}, ["y"], opset=23,
+         domains=preview, rtol=1e-12, atol=1e-12)
+    save_only("err_flex_attention_opset", [N("FlexAttention", ["q", "k", "v"], ["y"], name="fa",
+                                             domain="ai.onnx.preview")],
+              {"q": [1, 1, 2, 4], "k": [1, 1, 2, 4], "v": [1, 1, 2, 4]}, ["y"], opset=13, domains=preview)
 
 
 def only(group):

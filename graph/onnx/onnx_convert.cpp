@@ -2390,8 +2390,10 @@ std::string coverage_markdown() {
   s += "listed as not supported, fails the conversion with a message naming the node, its op type, the opset and the\n";
   s += "attribute (`ops-run --list-unsupported model.onnx` lists every such node at once); it is never imported as a\n";
   s += "different computation. Any attribute, input or used output that a mapping does not read is refused the same\n";
-  s += "way. Of ONNX's domains only the default one (`\"\"` or `ai.onnx`) is read: `ai.onnx.ml`,\n";
-  s += "`ai.onnx.preview` and `ai.onnx.preview.training` are not. A node of any other (custom) domain runs the\n";
+  s += "way. Of ONNX's domains only the default one (`\"\"` or `ai.onnx`) is read, and `ai.onnx.preview`'s\n";
+  s += "FlexAttention, written as default-domain operators when the model is read (Note [FlexAttention] in\n";
+  s += "graph/onnx/onnx_preview.cpp; opset 15 or newer): `ai.onnx.ml`, `ai.onnx.preview`'s other operators and\n";
+  s += "`ai.onnx.preview.training` are not. A node of any other (custom) domain runs the\n";
   s += "registered op its op type names, libops' own or one an op library registered (`ops_load_op_library`,\n";
   s += "`ops-run --op-library`): inputs in order, INT, INTS and FLOAT attributes as the op's args of those names.\n\n";
   s += "Sequences and optionals exist only while a model is imported: each is the list of the tensors it holds, so\n";

@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "graph/onnx/onnx_ir.pb.h"
+#include "graph/onnx/onnx_preview.h"
 
 namespace libops::graph::onnx {
 
@@ -374,25 +375,6 @@ struct LocalFunction {
 };
 using Functions = std::map<std::pair<std::string, std::string>, LocalFunction>;
 
-void rename_values(std::vector<Node>& nodes, const std::unordered_map<std::string, std::string>& names) {
-  for (Node& n : nodes) {
-    for (std::vector<std::string>* v : {&n.inputs, &n.outputs})
-      for (std::string& s : *v) {
-        auto it = names.find(s);
-        if (it != names.end()) s = it->second;
-      }
-    for (Attribute& a : n.attributes)
-      if (a.g) {
-        rename_values(a.g->nodes, names);
-        for (std::vector<ValueInfo>* list : {&a.g->inputs, &a.g->outputs})
-          for (ValueInfo& v : *list) {
-            auto it = names.find(v.name);
-            if (it != names.end()) v.name = it->second;
-          }
-      }
-  }
-}
-
 Status inline_functions(std::vector<Node>& nodes, const Functions& functions, int depth, int& calls) {
   std::vector<Node> out;
   out.reserve(nodes.size());
@@ -492,7 +474,7 @@ Status model_from_proto(pb::Model& m, const std::string& base_dir, Model& out) {
   read_outputs_and_value_info(g, out.outputs, out.value_info);
   RETURN_IF_ERROR(nodes_from_proto(g.node(), base_dir, 0, out.nodes));
   // Note [Model-local functions]
-  if (m.functions_size() == 0) return Status::ok();
+  if (m.functions_size() == 0) return expand_preview_ops(out.nodes, out.value_info, out.opset);
   Functions functions;
   for (const pb::Function& f : m.functions()) {
     LocalFunction lf;
@@ -513,10 +495,30 @@ Status model_from_proto(pb::Model& m, const std::string& base_dir, Model& out) {
     functions[{lf.domain, lf.name}] = std::move(lf);
   }
   int calls = 0;
-  return inline_functions(out.nodes, functions, 0, calls);
+  RETURN_IF_ERROR(inline_functions(out.nodes, functions, 0, calls));
+  return expand_preview_ops(out.nodes, out.value_info, out.opset);
 }
 
 }  // namespace
+
+void rename_values(std::vector<Node>& nodes, const std::unordered_map<std::string, std::string>& names) {
+  for (Node& n : nodes) {
+    for (std::vector<std::string>* v : {&n.inputs, &n.outputs})
+      for (std::string& s : *v) {
+        auto it = names.find(s);
+        if (it != names.end()) s = it->second;
+      }
+    for (Attribute& a : n.attributes)
+      if (a.g) {
+        rename_values(a.g->nodes, names);
+        for (std::vector<ValueInfo>* list : {&a.g->inputs, &a.g->outputs})
+          for (ValueInfo& v : *list) {
+            auto it = names.find(v.name);
+            if (it != names.end()) v.name = it->second;
+          }
+      }
+  }
+}
 
 int64_t Tensor::numel() const {
   int64_t n = 1;

@@ -116,6 +116,10 @@ struct Model {
 Status model_parse(const void* data, size_t size, const std::string& base_dir, Model& out);
 Status model_read_file(const std::string& path, Model& out);
 
+// Renames the values the nodes (and the graphs of their attributes) read
+// and write: names[old] = new; names not in `names` stay.
+void rename_values(std::vector<Node>& nodes, const std::unordered_map<std::string, std::string>& names);
+
 // libops dtype of an ONNX TensorProto.DataType (kInvalid: none) and its name.
 DataType dtype_from_onnx(int onnx_type);
 // The low-precision format of an ONNX type with no libops dtype (float8,

@@ -235,6 +235,12 @@ TEST(OnnxImportErrors, UniqueAxisNeedsKnownSmallSlices) {
                      "supported (one sort each)")) << m;
 }
 
+TEST(OnnxImportErrors, FlexAttentionNeedsOpset15) {
+  const std::string m = convert_error("err_flex_attention_opset.onnx");
+  EXPECT_TRUE(has(m, "node 0 'fa' (FlexAttention, domain ai.onnx.preview): needs the default domain's opset 15 or "
+                     "newer (the model's is 13)")) << m;
+}
+
 TEST(OnnxImportErrors, AttributeTheMappingDoesNotReadIsRefused) {
   const std::string m = convert_error("err_unknown_attribute.onnx");
   EXPECT_TRUE(has(m, "node 0 'r' (Relu, opset 13): attribute 'not_an_onnx_attribute' is not supported")) << m;
