@@ -111,6 +111,13 @@ std::vector<DeviceCase> cases() {
        {.i = {1, 2}, .b = {true}}},
       {"grid_sample", [] { return std::vector<NDArray>{floats({1, 4, 9, 8}, 1.5, 0), floats({1, 12, 10, 2}, 1.8, 1)}; },
        {.i = {2, 1}, .b = {false}}},
+      // Volumes: trilinear with zeros, nearest with reflection.
+      {"grid_sample",
+       [] { return std::vector<NDArray>{floats({2, 3, 5, 7, 6}, 1.5, 0), floats({2, 4, 6, 5, 3}, 1.8, 1)}; },
+       {.i = {0, 0}, .b = {false}}},
+      {"grid_sample",
+       [] { return std::vector<NDArray>{floats({1, 2, 4, 6, 5}, 1.5, 0), floats({1, 3, 5, 4, 3}, 1.8, 1)}; },
+       {.i = {1, 2}, .b = {true}}},
       {"roi_align",
        [] {
          std::vector<double> rois;

@@ -410,6 +410,7 @@ def main():
     antialias_resize_cases()
     unique_axis_cases()
     flex_attention_cases()
+    grid_sample_3d_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -1539,6 +1540,20 @@ def flex_attention_cases():
     save_only("err_flex_attention_opset", [N("FlexAttention", ["q", "k", "v"], ["y"], name="fa",
                                              domain="ai.onnx.preview")],
               {"q": [1, 1, 2, 4], "k": [1, 1, 2, 4], "v": [1, 1, 2, 4]}, ["y"], opset=13, domains=preview)
+
+
+def grid_sample_3d_cases():
+    """GridSample over volumes (opset 20, 5-D): trilinear with border padding,
+    nearest with reflection and align_corners, trilinear with zeros and points
+    outside the volume."""
+    r = np.random.default_rng(20261203)
+    x = r.standard_normal((2, 3, 4, 5, 6)).astype(np.float32)
+    grid = r.uniform(-1.3, 1.3, (2, 3, 4, 2, 3)).astype(np.float32)
+    for name, mode, padding, align in [("linear_border", "linear", "border", 0),
+                                        ("nearest_reflection_aligned", "nearest", "reflection", 1),
+                                        ("linear_zeros", "linear", "zeros", 0)]:
+        case(f"grid_sample_3d_{name}", [N("GridSample", ["x", "g"], ["y"], mode=mode, padding_mode=padding,
+                                          align_corners=align)], {"x": x, "g": grid}, ["y"], opset=20)
 
 
 def only(group):

@@ -474,8 +474,8 @@ Status map_conv(C& c) {
   return done(c, 0, unlift(c, conv2d_args(call, w, group).emit1(), w));
 }
 
-// GridSample (2-D): grid_sample. Opset 20 renames bilinear and bicubic to
-// linear and cubic, and allows N-D inputs (4-D only here).
+// GridSample: grid_sample. Opset 20 renames bilinear and bicubic to linear
+// and cubic, and allows N-D inputs (4-D and 5-D here).
 Status map_grid_sample(C& c) {
   const bool v20 = c.opset() >= 20;
   const std::string mode = c.attr_string("mode", v20 ? "linear" : "bilinear");
@@ -490,7 +490,9 @@ Status map_grid_sample(C& c) {
   else if (padding == "border") p = 1;
   else if (padding == "reflection") p = 2;
   if (p < 0) return c.fail_attr("padding_mode", "= '" + padding + "' is not supported");
-  if (c.input_rank(0) != 4) return c.fail("only 4-D inputs [N, C, H, W] are supported");
+  const int rank = c.input_rank(0);
+  if (rank != 4 && rank != 5) return c.fail("only 4-D inputs [N, C, H, W] and 5-D [N, C, D, H, W] are supported");
+  if (rank == 5 && m == 2) return c.fail_attr("mode", "= '" + mode + "' is defined for 4-D inputs only");
   return done(c, 0, c.op("grid_sample").in(c.input(0)).in(c.input(1)).arg("mode", m).arg("padding_mode", p)
                         .arg("align_corners", align != 0).emit1());
 }
@@ -3775,7 +3777,7 @@ const std::vector<OpMapping> kTable = {
     ROW("AveragePool", 1, kMaxOpset, map_average_pool,
         "unequal pads before and after with ceil_mode = 1 or count_include_pad = 0."),
     ROW("MaxUnpool", 9, kMaxOpset, map_max_unpool, "inputs of unknown dims without output_shape."),
-    ROW("GridSample", 16, kMaxOpset, map_grid_sample, "inputs of other than 4 dims (opset 20's N-D)."),
+    ROW("GridSample", 16, kMaxOpset, map_grid_sample, "inputs of other than 4 or 5 dims (opset 20's N-D)."),
     ROW("RoiAlign", 10, kMaxOpset, map_roi_align, ""),
     ROW("MaxRoiPool", 1, kMaxOpset, map_max_roi_pool, ""),
     ROW("GlobalAveragePool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_mean"); }, "inputs of unknown rank."),

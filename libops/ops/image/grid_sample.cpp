@@ -1,16 +1,19 @@
 // grid_sample: x sampled at the points of a grid of normalized coordinates
-// (ONNX's GridSample 2-D, PyTorch's grid_sample).
+// (ONNX's GridSample 2-D and 3-D, PyTorch's grid_sample).
 //
 //   inputs  x [N, C, H, W] float, grid [N, oH, oW, 2] float: (x, y) per
 //           output pixel, -1 and 1 the image's edges (align_corners: the
-//           centers of its corner pixels)
+//           centers of its corner pixels); or volumes: x [N, C, D, H, W],
+//           grid [N, oD, oH, oW, 3] of (x, y, z) (bilinear is then
+//           trilinear; no bicubic)
 //   i args  mode: 0 bilinear (default), 1 nearest (halves to even),
 //           2 bicubic (Keys, a = -0.75); padding_mode: 0 zeros (default),
 //           1 border, 2 reflection
 //   b arg   align_corners (default false)
-//   output  [N, C, oH, oW], x's dtype
+//   output  [N, C, oH, oW] ([N, C, oD, oH, oW]), x's dtype
 //
-// The sampling rules are grid_sample_one's (grid_sample.h); float16 and
+// The sampling rules are grid_sample_one's and grid_sample_one_3d's
+// (grid_sample.h); float16 and
 // bfloat16 are computed in float32.
 #include "libops/ops/image/grid_sample.h"
 
@@ -31,25 +34,32 @@ DataType compute_dtype(const NDArray& x) {
 Status read_geometry(const Context& block, GridSampleDesc& d) {
   const NDArray& x = *block.input(0);
   const NDArray& grid = *block.input(1);
-  if (x.rank() != 4)
-    return block.error(StatusCode::kInvalidArgument, "x%s must be [N, C, H, W]", x.shape().str().c_str());
-  if (grid.rank() != 4 || grid.dim(3) != 2 || grid.dim(0) != x.dim(0))
-    return block.error(StatusCode::kInvalidArgument, "grid%s must be [N, oH, oW, 2] with x%s's N",
-                       grid.shape().str().c_str(), x.shape().str().c_str());
-  d.n = x.dim(0), d.c = x.dim(1), d.h = x.dim(2), d.w = x.dim(3);
-  d.oh = grid.dim(1), d.ow = grid.dim(2);
-  if (d.n * d.c * d.oh * d.ow > 0 && (d.h < 1 || d.w < 1))
+  if (x.rank() != 4 && x.rank() != 5)
+    return block.error(StatusCode::kInvalidArgument, "x%s must be [N, C, H, W] or [N, C, D, H, W]",
+                       x.shape().str().c_str());
+  d.volumetric = x.rank() == 5;
+  const int64_t k = d.volumetric ? 3 : 2;
+  if (grid.rank() != x.rank() || grid.dim(x.rank() - 1) != k || grid.dim(0) != x.dim(0))
+    return block.error(StatusCode::kInvalidArgument, "grid%s must be %s with x%s's N", grid.shape().str().c_str(),
+                       d.volumetric ? "[N, oD, oH, oW, 3]" : "[N, oH, oW, 2]", x.shape().str().c_str());
+  d.n = x.dim(0), d.c = x.dim(1), d.h = x.dim(x.rank() - 2), d.w = x.dim(x.rank() - 1);
+  d.oh = grid.dim(grid.rank() - 3), d.ow = grid.dim(grid.rank() - 2);
+  if (d.volumetric) d.d = x.dim(2), d.od = grid.dim(1);
+  if (d.n * d.c * d.od * d.oh * d.ow > 0 && (d.d < 1 || d.h < 1 || d.w < 1))
     return block.error(StatusCode::kInvalidArgument, "x%s has no pixels to sample", x.shape().str().c_str());
   d.mode = static_cast<int>(block.i_arg(0));
   d.padding = static_cast<int>(block.i_arg(1));
   d.align_corners = block.b_arg(0);
+  if (d.volumetric && d.mode == kGridBicubic)
+    return block.error(StatusCode::kInvalidArgument, "bicubic sampling is for images [N, C, H, W]; x%s is a volume",
+                       x.shape().str().c_str());
   return Status::ok();
 }
 
 template <typename C>
 void grid_sample_cpu(const GridSampleDesc& d, const C* x, const C* grid, C* z, int64_t n) {
   parallel_for(n, 8192, [&](int64_t b, int64_t e) {
-    for (int64_t k = b; k < e; ++k) grid_sample_one(d, x, grid, k, z);
+    for (int64_t k = b; k < e; ++k) grid_sample_at(d, x, grid, k, z);
   });
 }
 
@@ -88,7 +98,8 @@ DECLARE_SHAPE_FN(grid_sample) {
   using namespace libops;
   ops::GridSampleDesc d;
   RETURN_IF_ERROR(ops::read_geometry(block, d));
-  shapes.push_back(TensorShape{INPUT_VARIABLE(0)->dtype(), Dims{d.n, d.c, d.oh, d.ow}, 'c'});
+  const Dims shape = d.volumetric ? Dims{d.n, d.c, d.od, d.oh, d.ow} : Dims{d.n, d.c, d.oh, d.ow};
+  shapes.push_back(TensorShape{INPUT_VARIABLE(0)->dtype(), shape, 'c'});
   return Status::ok();
 }
 
@@ -100,10 +111,12 @@ DECLARE_TYPES(grid_sample) {
 
 DECLARE_ARGS(grid_sample) {
   args.describe("x sampled at a grid of normalized coordinates (ONNX's GridSample, PyTorch's grid_sample).");
-  args.input("x", "[N, C, H, W] float");
-  args.input("grid", "[N, oH, oW, 2] float: (x, y) per output pixel, -1 and 1 the image's edges");
-  args.output("z", "[N, C, oH, oW], x's dtype");
-  args.i_arg("mode", 0, "how a point is read").one_of({{0, "bilinear"}, {1, "nearest"}, {2, "bicubic"}});
+  args.input("x", "[N, C, H, W] float, or a volume [N, C, D, H, W]");
+  args.input("grid", "[N, oH, oW, 2] float: (x, y) per output pixel, -1 and 1 the image's edges; for a volume "
+                     "[N, oD, oH, oW, 3] of (x, y, z)");
+  args.output("z", "[N, C, oH, oW] ([N, C, oD, oH, oW]), x's dtype");
+  args.i_arg("mode", 0, "how a point is read (a volume: bilinear is trilinear, no bicubic)")
+      .one_of({{0, "bilinear"}, {1, "nearest"}, {2, "bicubic"}});
   args.i_arg("padding_mode", 0, "what points outside the image read")
       .one_of({{0, "zeros"}, {1, "border"}, {2, "reflection"}});
   args.b_arg("align_corners", false, "-1 and 1 are the centers of the corner pixels, not the image's edges");

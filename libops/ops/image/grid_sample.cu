@@ -15,7 +15,7 @@ __global__ void grid_sample_kernel(GridSampleDesc d, const C* __restrict__ x, co
                                    C* __restrict__ z, int64_t n) {
   const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < n; e += step)
-    grid_sample_one(d, x, grid, e, z);
+    grid_sample_at(d, x, grid, e, z);
 }
 
 Status grid_sample_cuda(Device device, const GridSampleDesc& d, const NDArray& x, const NDArray& grid, NDArray& z) {

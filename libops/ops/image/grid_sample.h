@@ -16,8 +16,10 @@ enum GridSampleMode : int { kGridBilinear = 0, kGridNearest = 1, kGridBicubic = 
 enum GridSamplePadding : int { kGridZeros = 0, kGridBorder = 1, kGridReflection = 2 };
 
 struct GridSampleDesc {
-  int64_t n = 0, c = 0, h = 0, w = 0;  // x [n, c, h, w]
+  int64_t n = 0, c = 0, h = 0, w = 0;  // x [n, c, h, w] (volumetric: [n, c, d, h, w])
   int64_t oh = 0, ow = 0;              // grid [n, oh, ow, 2], z [n, c, oh, ow]
+  int64_t d = 1, od = 1;               // volumetric: grid [n, od, oh, ow, 3], z [n, c, od, oh, ow]
+  bool volumetric = false;
   int mode = kGridBilinear;
   int padding = kGridZeros;
   bool align_corners = false;
@@ -58,17 +60,59 @@ LIBOPS_HOST_DEVICE inline void cubic_weights(C t, C* k) {
   k[3] = ((a * x3 - C(5) * a) * x3 + C(8) * a) * x3 - C(4) * a;
 }
 
+// One axis of the image: its extent and the border a point is clamped or
+// reflected to ([0, len - 1] with align_corners, [-0.5, len - 0.5]
+// without).
+template <typename C>
+struct GridAxis {
+  int64_t len;
+  C lo, hi;
+};
+
+template <typename C>
+LIBOPS_HOST_DEVICE inline GridAxis<C> grid_axis(const GridSampleDesc& d, int64_t len) {
+  const C lo = d.align_corners ? C(0) : C(-0.5), pad = d.align_corners ? C(1) : C(0.5);
+  return GridAxis<C>{len, lo, static_cast<C>(len) - pad};
+}
+
+// The pixel position of normalized coordinate g along axis a: rounded half
+// to even for nearest; for nearest and linear, clamped (border) or
+// reflected (reflection) into the border. Bicubic pads each of its taps
+// instead, leaving the point itself where it is (ONNX Runtime and PyTorch;
+// onnx.reference clamps or reflects the point first, as for the others).
+template <typename C>
+LIBOPS_HOST_DEVICE inline C grid_position(const GridSampleDesc& d, C g, const GridAxis<C>& a) {
+  C p = unnormalize(g, a.len, d.align_corners);
+  if (d.mode == kGridNearest) p = std::rint(p);
+  if (d.mode == kGridBicubic) return p;
+  if (d.padding == kGridBorder) {
+    if (p < a.lo || p > a.hi) p = std::fmin(std::fmax(p, C(0)), static_cast<C>(a.len - 1));
+  } else if (d.padding == kGridReflection) {
+    p = reflect(p, a.lo, a.hi);
+  }
+  return p;
+}
+
+// A tap at whole-number position v along a: its index, or -1 where it reads
+// 0 (zeros padding outside the image); the nearest edge pixel (border) or
+// its reflection otherwise. Only positions inside [0, len) reach the integer
+// conversion.
+template <typename C>
+LIBOPS_HOST_DEVICE inline int64_t grid_index(const GridSampleDesc& d, C v, const GridAxis<C>& a) {
+  const C last = static_cast<C>(a.len - 1);
+  if (v >= C(0) && v <= last) return static_cast<int64_t>(v);
+  if (d.padding == kGridZeros) return -1;
+  if (d.padding == kGridReflection) v = reflect(v, a.lo, a.hi);
+  return static_cast<int64_t>(std::fmin(std::fmax(v, C(0)), last));
+}
+
 }  // namespace grid_detail
 
 // Output element e of z [n, c, oh, ow] (C order) from x and grid, dense in
 // the compute dtype. ONNX's GridSample (opset 16 and 20, 2-D): a grid
 // point (x, y) in [-1, 1] maps to the pixel position unnormalize(x, w),
-// unnormalize(y, h); nearest rounds it half to even; for nearest and
-// bilinear, a position outside the image's border ([0, len - 1] with
-// align_corners, [-0.5, len - 0.5] without) is clamped (border) or
-// reflected (reflection) first; each tap then reads 0 outside the image
-// (zeros), the nearest edge pixel (border) or its reflection. A grid
-// value that is not finite gives NaN.
+// unnormalize(y, h), placed by grid_position; each tap then reads as
+// grid_index says. A grid value that is not finite gives NaN.
 template <typename C>
 LIBOPS_HOST_DEVICE inline void grid_sample_one(const GridSampleDesc& d, const C* x, const C* grid, int64_t e, C* z) {
   using namespace grid_detail;
@@ -78,38 +122,11 @@ LIBOPS_HOST_DEVICE inline void grid_sample_one(const GridSampleDesc& d, const C*
     z[e] = C(NAN);
     return;
   }
-  // The border: [0, len - 1] with align_corners, [-0.5, len - 0.5] without.
-  const C lo = d.align_corners ? C(0) : C(-0.5), pad = d.align_corners ? C(1) : C(0.5);
-  const C lo_x = lo, hi_x = static_cast<C>(d.w) - pad, lo_y = lo, hi_y = static_cast<C>(d.h) - pad;
-  C px = unnormalize(g[0], d.w, d.align_corners), py = unnormalize(g[1], d.h, d.align_corners);
-  if (d.mode == kGridNearest) {
-    px = std::rint(px);
-    py = std::rint(py);
-  }
-  // Bicubic pads each of its 16 taps, leaving the point itself where it
-  // is (ONNX Runtime and PyTorch; onnx.reference clamps or reflects the
-  // point first, as for the other modes).
-  if (d.mode != kGridBicubic) {
-    if (d.padding == kGridBorder) {
-      if (px < lo_x || px > hi_x) px = std::fmin(std::fmax(px, C(0)), static_cast<C>(d.w - 1));
-      if (py < lo_y || py > hi_y) py = std::fmin(std::fmax(py, C(0)), static_cast<C>(d.h - 1));
-    } else if (d.padding == kGridReflection) {
-      px = reflect(px, lo_x, hi_x);
-      py = reflect(py, lo_y, hi_y);
-    }
-  }
+  const GridAxis<C> ax = grid_axis<C>(d, d.w), ay = grid_axis<C>(d, d.h);
+  const C px = grid_position(d, g[0], ax), py = grid_position(d, g[1], ay);
   const C* img = x + (b * d.c + ch) * d.h * d.w;
-  // A tap at whole-number position v: its index, or -1 where it reads 0.
-  // Only positions inside [0, len) reach the integer conversion.
-  auto index = [&](C v, int64_t len, C lo, C hi) -> int64_t {
-    const C last = static_cast<C>(len - 1);
-    if (v >= C(0) && v <= last) return static_cast<int64_t>(v);
-    if (d.padding == kGridZeros) return -1;
-    if (d.padding == kGridReflection) v = reflect(v, lo, hi);
-    return static_cast<int64_t>(std::fmin(std::fmax(v, C(0)), last));
-  };
   auto pixel = [&](C yy, C xx) -> C {
-    const int64_t r = index(yy, d.h, lo_y, hi_y), c = index(xx, d.w, lo_x, hi_x);
+    const int64_t r = grid_index(d, yy, ay), c = grid_index(d, xx, ax);
     return r < 0 || c < 0 ? C(0) : img[r * d.w + c];
   };
   if (d.mode == kGridNearest) {
@@ -134,6 +151,49 @@ LIBOPS_HOST_DEVICE inline void grid_sample_one(const GridSampleDesc& d, const C*
     acc += ky[i] * row;
   }
   z[e] = acc;
+}
+
+// The volumetric form (ONNX's GridSample opset 20, 5-D): element e of z
+// [n, c, od, oh, ow] from x [n, c, d, h, w] and grid [n, od, oh, ow, 3] of
+// points (x, y, z); nearest or trilinear (linear along w, then h, then d),
+// the axes placed and read as in 2-D.
+template <typename C>
+LIBOPS_HOST_DEVICE inline void grid_sample_one_3d(const GridSampleDesc& d, const C* x, const C* grid, int64_t e,
+                                                  C* z) {
+  using namespace grid_detail;
+  const int64_t ox = e % d.ow, oy = (e / d.ow) % d.oh, oz = (e / (d.ow * d.oh)) % d.od;
+  const int64_t ch = (e / (d.ow * d.oh * d.od)) % d.c, b = e / (d.ow * d.oh * d.od * d.c);
+  const C* g = grid + (((b * d.od + oz) * d.oh + oy) * d.ow + ox) * 3;
+  if (!std::isfinite(g[0]) || !std::isfinite(g[1]) || !std::isfinite(g[2])) {
+    z[e] = C(NAN);
+    return;
+  }
+  const GridAxis<C> ax = grid_axis<C>(d, d.w), ay = grid_axis<C>(d, d.h), az = grid_axis<C>(d, d.d);
+  const C px = grid_position(d, g[0], ax), py = grid_position(d, g[1], ay), pz = grid_position(d, g[2], az);
+  const C* vol = x + (b * d.c + ch) * d.d * d.h * d.w;
+  auto voxel = [&](C zz, C yy, C xx) -> C {
+    const int64_t s = grid_index(d, zz, az), r = grid_index(d, yy, ay), c = grid_index(d, xx, ax);
+    return s < 0 || r < 0 || c < 0 ? C(0) : vol[(s * d.h + r) * d.w + c];
+  };
+  if (d.mode == kGridNearest) {
+    z[e] = voxel(pz, py, px);
+    return;
+  }
+  const C x0 = std::floor(px), y0 = std::floor(py), z0 = std::floor(pz);
+  const C tx = px - x0, ty = py - y0, tz = pz - z0;
+  auto plane = [&](C zz) {
+    const C top = (C(1) - tx) * voxel(zz, y0, x0) + tx * voxel(zz, y0, x0 + C(1));
+    const C bottom = (C(1) - tx) * voxel(zz, y0 + C(1), x0) + tx * voxel(zz, y0 + C(1), x0 + C(1));
+    return (C(1) - ty) * top + ty * bottom;
+  };
+  z[e] = (C(1) - tz) * plane(z0) + tz * plane(z0 + C(1));
+}
+
+// Element e of z in either form.
+template <typename C>
+LIBOPS_HOST_DEVICE inline void grid_sample_at(const GridSampleDesc& d, const C* x, const C* grid, int64_t e, C* z) {
+  if (d.volumetric) grid_sample_one_3d(d, x, grid, e, z);
+  else grid_sample_one(d, x, grid, e, z);
 }
 
 // x and grid dense in the compute dtype (float32 or float64), z dense in it.

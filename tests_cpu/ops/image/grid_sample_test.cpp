@@ -23,7 +23,8 @@ TEST(GridSampleOp, RejectsBadShapesAndArgs) {
   NDArray x3 = make(DataType::kFloat32, {1, 2, 2}, {1, 2, 3, 4});
   NDArray g = make(DataType::kFloat32, {1, 1, 1, 2}, {0, 0});
   Context c3;
-  EXPECT_EQ(run_op("grid_sample", {.in = {&x3, &g}}, c3).message(), "grid_sample: x[1,2,2] must be [N, C, H, W]");
+  EXPECT_EQ(run_op("grid_sample", {.in = {&x3, &g}}, c3).message(),
+            "grid_sample: x[1,2,2] must be [N, C, H, W] or [N, C, D, H, W]");
   NDArray empty;
   ASSERT_OK(NDArray::create(DataType::kFloat32, Dims{1, 1, 0, 2}, 'c', empty));
   Context c4;
@@ -36,6 +37,35 @@ TEST(GridSampleOp, RejectsBadShapesAndArgs) {
   NDArray gi = make(DataType::kInt32, {1, 1, 1, 2}, {0, 0});
   Context c7;
   EXPECT_FALSE(run_op("grid_sample", {.in = {&x, &gi}}, c7).is_ok()) << "an integer grid";
+}
+
+// Volumes: x [1, 1, 2, 2, 2] holds 1..8 (z, y, x in C order). With
+// align_corners, (-1, -1, -1) is voxel (0, 0, 0) = 1 and (1, 1, 1) voxel
+// (1, 1, 1) = 8; (0, 0, 0) is the mean of all eight, 4.5; (1, -1, 0) is
+// halfway between (z 0, y 0, x 1) = 2 and (z 1, y 0, x 1) = 6: 4. Nearest
+// rounds (0.5 -> 0, half to even) to voxel (0, 0, 0) for (0, 0, 0). Without
+// align_corners (-1, -1, -1) is the outer corner: an eighth of voxel 0.
+// Bicubic and grids of the wrong last extent are refused.
+TEST(GridSampleOp, VolumesByHand) {
+  NDArray x = make(DataType::kFloat32, {1, 1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
+  NDArray g = make(DataType::kFloat32, {1, 1, 2, 2, 3}, {-1, -1, -1, 1, 1, 1, 0, 0, 0, 1, -1, 0});
+  Context trilinear;
+  ASSERT_OK(run_op("grid_sample", {.in = {&x, &g}, .i = {0, 0}, .b = {true}}, trilinear));
+  EXPECT_EQ(trilinear.output(0)->shape(), (Dims{1, 1, 1, 2, 2}));
+  EXPECT_TRUE(all_close(*trilinear.output(0), {1, 8, 4.5, 4}, 1e-6, 1e-6));
+  Context nearest;
+  ASSERT_OK(run_op("grid_sample", {.in = {&x, &g}, .i = {1, 0}, .b = {true}}, nearest));
+  EXPECT_TRUE(all_close(*nearest.output(0), {1, 8, 1, 2}, 1e-6, 1e-6));
+  Context edges;
+  ASSERT_OK(run_op("grid_sample", {.in = {&x, &g}, .i = {0, 0}, .b = {false}}, edges));
+  EXPECT_NEAR(edges.output(0)->get_double(0), 0.125, 1e-6);
+  Context bicubic;
+  EXPECT_EQ(run_op("grid_sample", {.in = {&x, &g}, .i = {2, 0}}, bicubic).message(),
+            "grid_sample: bicubic sampling is for images [N, C, H, W]; x[1,1,2,2,2] is a volume");
+  NDArray g2 = make(DataType::kFloat32, {1, 1, 1, 1, 2}, {0, 0});
+  Context wrong;
+  EXPECT_EQ(run_op("grid_sample", {.in = {&x, &g2}}, wrong).message(),
+            "grid_sample: grid[1,1,1,1,2] must be [N, oD, oH, oW, 3] with x[1,1,2,2,2]'s N");
 }
 
 // x = [[1, 2], [3, 4]]. align_corners: (-1, -1) is pixel (0, 0) and (1, 1)
