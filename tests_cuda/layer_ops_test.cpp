@@ -17,6 +17,7 @@
 #include "libops/ops/image/non_max_suppression.h"
 #include "libops/ops/metrics/in_top_k.h"
 #include "libops/ops/nn/adaptive_pool.h"
+#include "libops/ops/nn/deform_conv2d.h"
 #include "libops/ops/nn/max_pool_with_argmax.h"
 #include "libops/ops/shape/reverse_sequence.h"
 #include "op_test_util.h"
@@ -111,6 +112,14 @@ std::vector<DeviceCase> cases() {
        {.i = {1, 2}, .b = {true}}},
       {"grid_sample", [] { return std::vector<NDArray>{floats({1, 4, 9, 8}, 1.5, 0), floats({1, 12, 10, 2}, 1.8, 1)}; },
        {.i = {2, 1}, .b = {false}}},
+      // Deformable convolution: offsets up to 1.8 pixels, 2 groups, 2 offset
+      // groups, a bias and a mask; strides, pads and dilations.
+      {"deform_conv2d",
+       [] {
+         return std::vector<NDArray>{floats({2, 4, 9, 8}, 1.5, 0), floats({6, 2, 3, 3}, 0.5, 1),
+                                     floats({2, 36, 5, 4}, 1.8, 2), floats({6}, 0.5, 3), floats({2, 18, 5, 4}, 1.0, 4)};
+       },
+       {.i = {2, 2, 1, 1, 1, 0, 1, 2, 2, 2}}},
       // Volumes: trilinear with zeros, nearest with reflection.
       {"grid_sample",
        [] { return std::vector<NDArray>{floats({2, 3, 5, 7, 6}, 1.5, 0), floats({2, 4, 6, 5, 3}, 1.8, 1)}; },
@@ -195,6 +204,7 @@ TEST(CudaLayerOps, DeviceKernelsAreRegistered) {
   EXPECT_NE(ops::adaptive_pool_device_kernel.get(DeviceType::kCuda), nullptr) << "adaptive pooling";
   EXPECT_NE(ops::crop_resize_device_kernel.get(DeviceType::kCuda), nullptr) << "crop_and_resize";
   EXPECT_NE(ops::grid_sample_device_kernel.get(DeviceType::kCuda), nullptr) << "grid_sample";
+  EXPECT_NE(ops::deform_columns_device_kernel.get(DeviceType::kCuda), nullptr) << "deform_conv2d";
   EXPECT_NE(ops::roi_align_device_kernel.get(DeviceType::kCuda), nullptr) << "roi_align";
   EXPECT_NE(ops::max_roi_pool_device_kernel.get(DeviceType::kCuda), nullptr) << "max_roi_pool";
   EXPECT_NE(ops::nms_device_kernel.get(DeviceType::kCuda), nullptr) << "non_max_suppression";

@@ -411,6 +411,7 @@ def main():
     unique_axis_cases()
     flex_attention_cases()
     grid_sample_3d_cases()
+    deform_conv_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -1554,6 +1555,25 @@ def grid_sample_3d_cases():
                                         ("linear_zeros", "linear", "zeros", 0)]:
         case(f"grid_sample_3d_{name}", [N("GridSample", ["x", "g"], ["y"], mode=mode, padding_mode=padding,
                                           align_corners=align)], {"x": x, "g": grid}, ["y"], opset=20)
+
+
+def deform_conv_cases():
+    """DeformConv (opset 19): two groups and two offset groups with a bias and
+    a mask, strides, asymmetric pads and dilations, offsets up to 2.5 pixels
+    (taps falling outside the image); and without bias or mask."""
+    r = np.random.default_rng(20261204)
+    x = r.standard_normal((2, 4, 7, 6)).astype(np.float32)
+    w = r.standard_normal((6, 2, 3, 2)).astype(np.float32)
+    b = r.standard_normal((6,)).astype(np.float32)
+    # stride (2, 1), pads (1, 0, 2, 1), dilation (1, 2): oH = (7 + 3 - 3) // 2 + 1 = 4, oW = (6 + 1 - 3) + 1 = 5.
+    offset = r.uniform(-2.5, 2.5, (2, 2 * 2 * 6, 4, 5)).astype(np.float32)
+    mask = r.uniform(0, 1, (2, 2 * 6, 4, 5)).astype(np.float32)
+    attrs = dict(group=2, offset_group=2, strides=[2, 1], pads=[1, 0, 2, 1], dilations=[1, 2], kernel_shape=[3, 2])
+    case("deform_conv_groups_mask_bias", [N("DeformConv", ["x", "w", "o", "b", "m"], ["y"], **attrs)],
+         {"x": x, "w": w, "o": offset, "b": b, "m": mask}, ["y"], opset=19, rtol=1e-4, atol=1e-5)
+    case("deform_conv_plain", [N("DeformConv", ["x", "w", "o"], ["y"], group=2)],
+         {"x": x, "w": w, "o": r.uniform(-1.5, 1.5, (2, 12, 5, 5)).astype(np.float32)}, ["y"], opset=19, rtol=1e-4,
+         atol=1e-5)
 
 
 def only(group):

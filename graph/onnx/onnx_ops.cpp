@@ -497,6 +497,33 @@ Status map_grid_sample(C& c) {
                         .arg("align_corners", align != 0).emit1());
 }
 
+// DeformConv (2-D): deform_conv2d (Note [Deformable convolution]); an absent
+// bias with a mask becomes an empty bias.
+Status map_deform_conv(C& c) {
+  if (c.input_rank(0) != 4) return c.fail("only 4-D inputs [N, C, H, W] are supported");
+  std::vector<int64_t> strides{1, 1}, pads{0, 0, 0, 0}, dilations{1, 1}, kernel;
+  if (c.attr_ints("strides", strides) && strides.size() != 2) return c.fail_attr("strides", "must have 2 values");
+  if (c.attr_ints("pads", pads) && pads.size() != 4) return c.fail_attr("pads", "must have 4 values");
+  if (c.attr_ints("dilations", dilations) && dilations.size() != 2)
+    return c.fail_attr("dilations", "must have 2 values");
+  if (c.attr_ints("kernel_shape", kernel)) {
+    const ValueType wt = c.input_type(1);
+    if (kernel.size() != 2 || (wt.dims_known() && (wt.dims[2] != kernel[0] || wt.dims[3] != kernel[1])))
+      return c.fail_attr("kernel_shape", "must be the weights' last two dims");
+  }
+  OpCall call = c.op("deform_conv2d");
+  call.in(c.input(0)).in(c.input(1)).in(c.input(2));
+  if (c.has_input(3)) call.in(c.input(3));
+  else if (c.has_input(4))
+    call.in(c.op("cast").in(c.constant_ints(std::vector<int64_t>{})).arg("dtype", DataType::kFloat32).emit1());
+  if (c.has_input(4)) call.in(c.input(4));
+  return done(c, 0, call.arg("stride_h", strides[0]).arg("stride_w", strides[1]).arg("pad_top", pads[0])
+                        .arg("pad_left", pads[1]).arg("pad_bottom", pads[2]).arg("pad_right", pads[3])
+                        .arg("dilation_h", dilations[0]).arg("dilation_w", dilations[1])
+                        .arg("groups", c.attr_int("group", 1)).arg("offset_groups", c.attr_int("offset_group", 1))
+                        .emit1());
+}
+
 // RoiAlign: roi_align. Opset 10 has no coordinate_transformation_mode and
 // behaves as output_half_pixel; opset 16 defaults to half_pixel.
 Status map_roi_align(C& c) {
@@ -3778,6 +3805,7 @@ const std::vector<OpMapping> kTable = {
         "unequal pads before and after with ceil_mode = 1 or count_include_pad = 0."),
     ROW("MaxUnpool", 9, kMaxOpset, map_max_unpool, "inputs of unknown dims without output_shape."),
     ROW("GridSample", 16, kMaxOpset, map_grid_sample, "inputs of other than 4 or 5 dims (opset 20's N-D)."),
+    ROW("DeformConv", 19, kMaxOpset, map_deform_conv, "inputs of other than 4 dims."),
     ROW("RoiAlign", 10, kMaxOpset, map_roi_align, ""),
     ROW("MaxRoiPool", 1, kMaxOpset, map_max_roi_pool, ""),
     ROW("GlobalAveragePool", 1, kMaxOpset, [](C& c) { return map_global_pool(c, "reduce_mean"); }, "inputs of unknown rank."),
