@@ -412,6 +412,7 @@ def main():
     flex_attention_cases()
     grid_sample_3d_cases()
     deform_conv_cases()
+    max_unpool_runtime_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -1574,6 +1575,19 @@ def deform_conv_cases():
     case("deform_conv_plain", [N("DeformConv", ["x", "w", "o"], ["y"], group=2)],
          {"x": x, "w": w, "o": r.uniform(-1.5, 1.5, (2, 12, 5, 5)).astype(np.float32)}, ["y"], opset=19, rtol=1e-4,
          atol=1e-5)
+
+
+def max_unpool_runtime_cases():
+    """MaxUnpool with output_shape given at run time (a graph input): MaxPool
+    over 5 x 5, unpooled back to 5 x 5, larger than the 4 x 4 the window
+    gives; the indices address the output_shape, as ONNX Runtime and PyTorch
+    read them (ONNX's reference pads a 4 x 4 result instead)."""
+    r = np.random.default_rng(20261205)
+    case("max_unpool_runtime_output_shape",
+         [N("MaxPool", ["x"], ["p", "i"], kernel_shape=[2, 2], strides=[2, 2]),
+          N("MaxUnpool", ["p", "i", "shape"], ["z"], kernel_shape=[2, 2], strides=[2, 2])],
+         {"x": r.standard_normal((1, 2, 5, 5)).astype(np.float32), "shape": np.array([1, 2, 5, 5], np.int64)}, ["z"],
+         opset=11)
 
 
 def only(group):

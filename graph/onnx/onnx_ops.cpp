@@ -556,8 +556,12 @@ Status map_max_roi_pool(C& c) {
 
 // MaxUnpool: zeros of the output shape with x's values set at the flat
 // indices MaxPool gave (over the whole N x C x spatial tensor), as a
-// scatter into a flat buffer. The output shape is output_shape (a
-// constant) or (in - 1) * stride + kernel - pads per spatial dim.
+// scatter into a flat buffer. The output shape is output_shape (a constant
+// or computed at run time) or (in - 1) * stride + kernel - pads per
+// spatial dim. The indices address the output shape, as ONNX Runtime and
+// PyTorch read them, so MaxPool over 5 x 5 unpools back to 5 x 5; ONNX's
+// reference scatters into the window's 4 x 4 and pads that instead (its
+// test with output_shape, which ONNX Runtime fails too).
 Status map_max_unpool(C& c) {
   const ValueType xt = c.input_type(0);
   std::vector<int64_t> k, s, p;
@@ -568,6 +572,19 @@ Status map_max_unpool(C& c) {
   if (s.size() != n || p.size() != 2 * n)
     return c.fail(str_format("kernel_shape has %zu values; strides must have as many and pads twice as many", n));
   std::vector<int64_t> out;
+  const DataType t = c.input_dtype(0);
+  if (t == DataType::kInvalid) return c.fail("the dtype of input 0 is not known");
+  Value idx = c.op("reshape").in(c.input(1)).arg("shape", std::vector<int64_t>{-1, 1}).emit1();
+  Value upd = c.op("reshape").in(c.input(0)).arg("shape", std::vector<int64_t>{-1}).emit1();
+  if (c.has_input(2) && c.constant_input(2) == nullptr) {
+    // output_shape computed at run time: zeros of that shape, flattened,
+    // and the result reshaped to it (scatter_nd_update checks the indices).
+    Value shape = c.input(2);
+    Value zeros = c.op("reshape").in(c.op("fill").in(shape).arg("value", 0.0).arg("dtype", t).emit1())
+                      .arg("shape", std::vector<int64_t>{-1}).emit1();
+    Value y = c.op("scatter_nd_update").in(zeros).in(idx).in(upd).arg("mode", int64_t{0}).emit1();
+    return done(c, 0, c.op("reshape").in(y).in(shape).emit1());
+  }
   if (c.has_input(2)) {
     if (!c.constant_ints(2, "output_shape", out)) return reported();
   } else {
@@ -587,11 +604,7 @@ Status map_max_unpool(C& c) {
     if (d < 0) return c.fail("the output shape " + ints_str(out) + " has a negative extent");
     if (__builtin_mul_overflow(total, d, &total)) return c.fail("the output shape " + ints_str(out) + " overflows");
   }
-  const DataType t = c.input_dtype(0);
-  if (t == DataType::kInvalid) return c.fail("the dtype of input 0 is not known");
   Value zeros = c.op("fill").arg("shape", std::vector<int64_t>{total}).arg("value", 0.0).arg("dtype", t).emit1();
-  Value idx = c.op("reshape").in(c.input(1)).arg("shape", std::vector<int64_t>{-1, 1}).emit1();
-  Value upd = c.op("reshape").in(c.input(0)).arg("shape", std::vector<int64_t>{-1}).emit1();
   Value y = c.op("scatter_nd_update").in(zeros).in(idx).in(upd).arg("mode", int64_t{0}).emit1();
   return done(c, 0, c.op("reshape").in(y).arg("shape", out).emit1());
 }
