@@ -45,6 +45,34 @@ inline void stream_copy(benchmark::State& state, int64_t n) {
   set_num_threads(0);
 }
 
+// Runs op `name` once on `in` into `out` (i args `i`): a step of a chain
+// of ops a benchmark calls one by one.
+inline Status call_op(const char* name, std::initializer_list<NDArray*> in, NDArray* out,
+                      std::vector<int64_t> i = {}) {
+  Context ctx;
+  for (NDArray* a : in) ctx.add_input(a);
+  ctx.add_output(out);
+  ctx.set_i_args(i.data(), static_cast<int>(i.size()));
+  return OpRegistry::instance().find(name)->execute(ctx);
+}
+
+// Runs `pass` (one expression or a chain of op calls; returns its Status)
+// once per iteration at state.range(0) threads; `bytes` per pass.
+template <typename Pass>
+void run_passes(benchmark::State& state, int64_t bytes, Pass&& pass) {
+  set_num_threads(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    const Status st = pass();
+    if (!st.is_ok()) {
+      state.SkipWithError(st.message().c_str());
+      break;
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * bytes);
+  set_num_threads(0);
+}
+
 // Runs op `name` on `in` into `out` (t args `t`) once per iteration at
 // state.range(0) threads; `bytes` per call for the bytes-per-second figure.
 inline void run_op(benchmark::State& state, const char* name, std::initializer_list<NDArray*> in,

@@ -24,6 +24,8 @@
 #include "libops/expr/expr.h"
 
 using namespace libops;
+using libops::bench::call_op;
+using libops::bench::run_passes;
 using libops::bench::run_op;
 
 namespace {
@@ -37,50 +39,23 @@ void BM_StreamCopy(benchmark::State& state) { libops::bench::stream_copy(state, 
 
 // One expression: reads x, writes z.
 void BM_ChainExpression(benchmark::State& state) {
-  set_num_threads(static_cast<int>(state.range(0)));
   NDArray x = wave(0.f), z = wave(1.f);
   using namespace libops::expr;
-  for (auto _ : state) {
-    const Status st = (out(z) = tanh(in<float>(x) * 2.f + 1.f) * in<float>(x)).run();
-    if (!st.is_ok()) {
-      state.SkipWithError(st.message().c_str());
-      break;
-    }
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * kOnePass);
-  set_num_threads(0);
+  run_passes(state, kOnePass, [&] { return (out(z) = tanh(in<float>(x) * 2.f + 1.f) * in<float>(x)).run(); });
 }
 
 // The same four ops one by one, each a pass over memory.
 void BM_ChainOps(benchmark::State& state) {
-  set_num_threads(static_cast<int>(state.range(0)));
   NDArray x = wave(0.f), t = wave(1.f), z = wave(2.f);
   NDArray two, one;
-  if (!NDArray::create(DataType::kFloat32, {}, 'c', two).is_ok() ||
-      !NDArray::create(DataType::kFloat32, {}, 'c', one).is_ok())
+  if (!NDArray::scalar(DataType::kFloat32, 2.0, two).is_ok() || !NDArray::scalar(DataType::kFloat32, 1.0, one).is_ok())
     std::abort();
-  two.set_double(0, 2.0);
-  one.set_double(0, 1.0);
-  auto call = [](const char* name, std::initializer_list<NDArray*> in, NDArray* out) {
-    Context ctx;
-    for (NDArray* a : in) ctx.add_input(a);
-    ctx.add_output(out);
-    return OpRegistry::instance().find(name)->execute(ctx);
-  };
-  for (auto _ : state) {
-    Status st = call("multiply", {&x, &two}, &t);
-    if (st.is_ok()) st = call("add", {&t, &one}, &t);
-    if (st.is_ok()) st = call("tanh", {&t}, &t);
-    if (st.is_ok()) st = call("multiply", {&t, &x}, &z);
-    if (!st.is_ok()) {
-      state.SkipWithError(st.message().c_str());
-      break;
-    }
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * kOnePass);
-  set_num_threads(0);
+  run_passes(state, kOnePass, [&] {
+    Status st = call_op("multiply", {&x, &two}, &t);
+    if (st.is_ok()) st = call_op("add", {&t, &one}, &t);
+    if (st.is_ok()) st = call_op("tanh", {&t}, &t);
+    return st.is_ok() ? call_op("multiply", {&t, &x}, &z) : st;
+  });
 }
 
 // tanh alone, one pass (the legacy op with its 16-lane kernel): the
@@ -98,50 +73,27 @@ void BM_ClipOp(benchmark::State& state) {
 
 // Row sums of (x * 2 + 1)^2 as one expression: reads x once.
 void BM_RowSumExpression(benchmark::State& state) {
-  set_num_threads(static_cast<int>(state.range(0)));
   NDArray x = libops::bench::wave({4096, 4096}, 0.f), z = libops::bench::wave({4096}, 1.f);
   using namespace libops::expr;
-  for (auto _ : state) {
+  run_passes(state, kN * int64_t{sizeof(float)}, [&] {  // one read
     auto e = in<float>(x) * 2.f + 1.f;
-    const Status st = (out(z) = sum(e * e, {1})).run();
-    if (!st.is_ok()) {
-      state.SkipWithError(st.message().c_str());
-      break;
-    }
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * kN * int64_t{sizeof(float)});  // one read
-  set_num_threads(0);
+    return (out(z) = sum(e * e, {1})).run();
+  });
 }
 
 // The same as ops one by one: three element-wise passes and a reduction.
 void BM_RowSumOps(benchmark::State& state) {
-  set_num_threads(static_cast<int>(state.range(0)));
   NDArray x = libops::bench::wave({4096, 4096}, 0.f), t = libops::bench::wave({4096, 4096}, 1.f);
   NDArray z = libops::bench::wave({4096}, 1.f);
   NDArray two, one;
   if (!NDArray::scalar(DataType::kFloat32, 2.0, two).is_ok() || !NDArray::scalar(DataType::kFloat32, 1.0, one).is_ok())
     std::abort();
-  auto call = [](const char* name, std::initializer_list<NDArray*> in, NDArray* out, std::vector<int64_t> i = {}) {
-    Context ctx;
-    for (NDArray* a : in) ctx.add_input(a);
-    ctx.add_output(out);
-    ctx.set_i_args(i.data(), static_cast<int>(i.size()));
-    return OpRegistry::instance().find(name)->execute(ctx);
-  };
-  for (auto _ : state) {
-    Status st = call("multiply", {&x, &two}, &t);
-    if (st.is_ok()) st = call("add", {&t, &one}, &t);
-    if (st.is_ok()) st = call("square", {&t}, &t);
-    if (st.is_ok()) st = call("reduce_sum", {&t}, &z, {1});
-    if (!st.is_ok()) {
-      state.SkipWithError(st.message().c_str());
-      break;
-    }
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * kN * int64_t{sizeof(float)});
-  set_num_threads(0);
+  run_passes(state, kN * int64_t{sizeof(float)}, [&] {
+    Status st = call_op("multiply", {&x, &two}, &t);
+    if (st.is_ok()) st = call_op("add", {&t, &one}, &t);
+    if (st.is_ok()) st = call_op("square", {&t}, &t);
+    return st.is_ok() ? call_op("reduce_sum", {&t}, &z, {1}) : st;
+  });
 }
 
 // hard_swish = x * relu6(x + 3) / 6 written three ways, as the ops of
@@ -163,47 +115,25 @@ void BM_HardSwishHandLoop(benchmark::State& state) {
 }
 
 void BM_HardSwishOpCalls(benchmark::State& state) {
-  set_num_threads(static_cast<int>(state.range(0)));
   NDArray x = wave(0.f), t = wave(1.f), u = wave(2.f), z = wave(3.f);
   NDArray three, six;
   if (!NDArray::scalar(DataType::kFloat32, 3.0, three).is_ok() || !NDArray::scalar(DataType::kFloat32, 6.0, six).is_ok())
     std::abort();
-  auto call = [](const char* name, std::initializer_list<NDArray*> in, NDArray* out) {
-    Context ctx;
-    for (NDArray* a : in) ctx.add_input(a);
-    ctx.add_output(out);
-    return OpRegistry::instance().find(name)->execute(ctx);
-  };
-  for (auto _ : state) {
-    Status st = call("add", {&x, &three}, &t);
-    if (st.is_ok()) st = call("relu6", {&t}, &t);
-    if (st.is_ok()) st = call("multiply", {&x, &t}, &u);
-    if (st.is_ok()) st = call("divide", {&u, &six}, &z);
-    if (!st.is_ok()) {
-      state.SkipWithError(st.message().c_str());
-      break;
-    }
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * kOnePass);
-  set_num_threads(0);
+  run_passes(state, kOnePass, [&] {
+    Status st = call_op("add", {&x, &three}, &t);
+    if (st.is_ok()) st = call_op("relu6", {&t}, &t);
+    if (st.is_ok()) st = call_op("multiply", {&x, &t}, &u);
+    return st.is_ok() ? call_op("divide", {&u, &six}, &z) : st;
+  });
 }
 
 void BM_HardSwishExpression(benchmark::State& state) {
-  set_num_threads(static_cast<int>(state.range(0)));
   NDArray x = wave(0.f), z = wave(1.f);
   using namespace libops::expr;
-  for (auto _ : state) {
+  run_passes(state, kOnePass, [&] {
     const auto v = in(x);
-    const Status st = (out(z) = v * min(max(v + 3.f, 0.f), 6.f) / 6.f).run();
-    if (!st.is_ok()) {
-      state.SkipWithError(st.message().c_str());
-      break;
-    }
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * kOnePass);
-  set_num_threads(0);
+    return (out(z) = v * min(max(v + 3.f, 0.f), 6.f) / 6.f).run();
+  });
 }
 
 void BM_HardSwishOp(benchmark::State& state) {

@@ -22,6 +22,7 @@
 #include <random>
 #include <vector>
 
+#include "bench_util.h"
 #include "libops/array/ndarray.h"
 #include "libops/core/parallel.h"
 #include "libops/legacy/ops/binary_ops.h"
@@ -226,29 +227,16 @@ void BM_SigmoidChainFloat16Fused(benchmark::State& state) {
 }
 
 void BM_SigmoidChainFloat16Ops(benchmark::State& state) {
-  set_num_threads(static_cast<int>(state.range(0)));
   NDArray x = wave16({kN}), two = array(DataType::kFloat16, {}), one = array(DataType::kFloat16, {});
   if (!two.assign_scalar(2).is_ok() || !one.assign_scalar(1).is_ok()) std::abort();
   NDArray t = array(DataType::kFloat16, {kN}), z = array(DataType::kFloat16, {kN});
-  auto call = [](const char* name, std::vector<NDArray*> in, NDArray* out) {
-    Context ctx;
-    for (NDArray* a : in) ctx.add_input(a);
-    ctx.add_output(out);
-    return OpRegistry::instance().find(name)->execute(ctx);
-  };
-  for (auto _ : state) {
-    Status st = call("multiply", {&x, &two}, &t);
-    if (st.is_ok()) st = call("add", {&t, &one}, &t);
-    if (st.is_ok()) st = call("sigmoid", {&t}, &t);
-    if (st.is_ok()) st = call("multiply", {&t, &x}, &z);
-    if (!st.is_ok()) {
-      state.SkipWithError(st.message().c_str());
-      break;
-    }
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * kN * 2 * 2);
-  set_num_threads(0);
+  using libops::bench::call_op;
+  libops::bench::run_passes(state, kN * 2 * 2, [&] {
+    Status st = call_op("multiply", {&x, &two}, &t);
+    if (st.is_ok()) st = call_op("add", {&t, &one}, &t);
+    if (st.is_ok()) st = call_op("sigmoid", {&t}, &t);
+    return st.is_ok() ? call_op("multiply", {&t, &x}, &z) : st;
+  });
 }
 
 // ---- timed against numpy ----

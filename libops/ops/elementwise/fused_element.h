@@ -29,11 +29,12 @@
 #include "libops/legacy/ops/transform_same_ops.h"
 #include "libops/legacy/ops/transform_strict_ops.h"
 #include "libops/loops/extra_params.h"
+#include "libops/ops/elementwise/fused_program.h"
 
 namespace libops::ops {
 
-inline constexpr int kFusedKernelSteps = 32;  // kMaxFusedSteps (fused_program.h)
-inline constexpr int kFusedKernelInputs = 8;  // kMaxFusedInputs
+inline constexpr int kFusedKernelSteps = kMaxFusedSteps;
+inline constexpr int kFusedKernelInputs = kMaxFusedInputs;
 
 struct FusedKernelStep {
   int group = 0, num = 0, x = 0, y = -1;  // y: -1 unary, -2 the literal
@@ -107,6 +108,20 @@ LIBOPS_HOST_DEVICE inline float fused_round(float v, int rounding) {
   if (rounding == 1) return static_cast<float>(float16(v));
   if (rounding == 2) return static_cast<float>(bfloat16(v));
   return v;
+}
+
+// Program p as the kernel reads it, for values of dtype dt (float32,
+// float16 or bfloat16).
+inline FusedKernelProgram kernel_program_of(const FusedProgram& p, DataType dt) {
+  FusedKernelProgram k;
+  k.n_inputs = p.n_inputs;
+  k.n_steps = static_cast<int>(p.steps.size());
+  k.rounding = dt == DataType::kFloat16 ? 1 : (dt == DataType::kBFloat16 ? 2 : 0);
+  for (size_t t = 0; t < p.steps.size() && t < static_cast<size_t>(kFusedKernelSteps); ++t) {
+    const FusedStep& s = p.steps[t];
+    k.steps[t] = {s.group, s.num, s.x, s.y, static_cast<float>(s.literal), s.extra};
+  }
+  return k;
 }
 
 // The program's value for one element: v[0, n_inputs) hold the inputs' values

@@ -53,14 +53,7 @@ Status fused_cuda(const Context& block, const FusedProgram& program, const std::
   if (n == 0) return Status::ok();
   // The program as data, uploaded with the inputs (a few KB, read by every
   // thread through the cache).
-  FusedKernelProgram kp;
-  kp.n_inputs = program.n_inputs;
-  kp.n_steps = static_cast<int>(program.steps.size());
-  kp.rounding = dt == DataType::kFloat16 ? 1 : (dt == DataType::kBFloat16 ? 2 : 0);
-  for (size_t t = 0; t < program.steps.size(); ++t) {
-    const FusedStep& s = program.steps[t];
-    kp.steps[t] = {s.group, s.num, s.x, s.y, static_cast<float>(s.literal), s.extra};
-  }
+  const FusedKernelProgram kp = kernel_program_of(program, dt);
   NDArray kernel_program;
   RETURN_IF_ERROR(step_array(block, DataType::kUInt8, Dims{static_cast<int64_t>(sizeof(kp))}, kernel_program));
   std::memcpy(kernel_program.data(), &kp, sizeof(kp));

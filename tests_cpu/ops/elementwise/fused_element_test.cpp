@@ -24,19 +24,6 @@ using libops::ops::FusedStep;
 
 namespace {
 
-// The program as the kernel reads it (what fused_elementwise.cu uploads).
-FusedKernelProgram kernel_program(const FusedProgram& p, DataType dt) {
-  FusedKernelProgram k;
-  k.n_inputs = p.n_inputs;
-  k.n_steps = static_cast<int>(p.steps.size());
-  k.rounding = dt == DataType::kFloat16 ? 1 : (dt == DataType::kBFloat16 ? 2 : 0);
-  for (size_t t = 0; t < p.steps.size(); ++t) {
-    const FusedStep& s = p.steps[t];
-    k.steps[t] = {s.group, s.num, s.x, s.y, static_cast<float>(s.literal), s.extra};
-  }
-  return k;
-}
-
 // Equal values but for the rounding of one step: both NaN, the same
 // infinity, or within a few float32 ulps, one ulp of a 16-bit dtype. The
 // evaluator's copy of a functor and the block kernel's are compiled apart,
@@ -63,7 +50,7 @@ bool same(double g, double w, DataType dt) {
   const Status s = run_op("fused_elementwise", call, ctx);
   if (!s.is_ok()) return ::testing::AssertionFailure() << s.message();
   const NDArray& z = *ctx.output(0);
-  const FusedKernelProgram k = kernel_program(p, dt);
+  const FusedKernelProgram k = ops::kernel_program_of(p, dt);
   std::vector<float> in_values(static_cast<size_t>(p.n_inputs * z.length())), got(static_cast<size_t>(z.length()));
   for (int64_t e = 0; e < z.length(); ++e)
     for (int i = 0; i < p.n_inputs; ++i) {
