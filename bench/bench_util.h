@@ -57,7 +57,8 @@ inline Status call_op(const char* name, std::initializer_list<NDArray*> in, NDAr
 }
 
 // Runs `pass` (one expression or a chain of op calls; returns its Status)
-// once per iteration at state.range(0) threads; `bytes` per pass.
+// once per iteration at state.range(0) threads; `bytes` per pass (0: no
+// bytes-per-second figure).
 template <typename Pass>
 void run_passes(benchmark::State& state, int64_t bytes, Pass&& pass) {
   set_num_threads(static_cast<int>(state.range(0)));
@@ -69,7 +70,7 @@ void run_passes(benchmark::State& state, int64_t bytes, Pass&& pass) {
     }
     benchmark::ClobberMemory();
   }
-  state.SetBytesProcessed(state.iterations() * bytes);
+  if (bytes > 0) state.SetBytesProcessed(state.iterations() * bytes);
   set_num_threads(0);
 }
 
@@ -77,27 +78,19 @@ void run_passes(benchmark::State& state, int64_t bytes, Pass&& pass) {
 // state.range(0) threads; `bytes` per call for the bytes-per-second figure.
 inline void run_op(benchmark::State& state, const char* name, std::initializer_list<NDArray*> in,
                    std::initializer_list<NDArray*> out, std::vector<double> t, int64_t bytes) {
-  set_num_threads(static_cast<int>(state.range(0)));
   DeclarableOp* op = OpRegistry::instance().find(name);
   if (op == nullptr) {
     state.SkipWithError("op not registered");
-    set_num_threads(0);
     return;
   }
-  for (auto _ : state) {
+  const std::vector<NDArray*> ins(in), outs(out);
+  run_passes(state, bytes, [&] {
     Context ctx;
-    for (NDArray* a : in) ctx.add_input(a);
-    for (NDArray* a : out) ctx.add_output(a);
+    for (NDArray* a : ins) ctx.add_input(a);
+    for (NDArray* a : outs) ctx.add_output(a);
     ctx.t_args() = t;
-    const Status st = op->execute(ctx);
-    if (!st.is_ok()) {
-      state.SkipWithError(st.message().c_str());
-      break;
-    }
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * bytes);
-  set_num_threads(0);
+    return op->execute(ctx);
+  });
 }
 
 }  // namespace libops::bench

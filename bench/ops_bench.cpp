@@ -72,28 +72,20 @@ struct Call {
 
 // Runs `call` once per iteration at `threads` threads; `bytes` per call.
 void run(benchmark::State& state, const Call& call, int64_t bytes) {
-  set_num_threads(static_cast<int>(state.range(0)));
   DeclarableOp* op = OpRegistry::instance().find(call.op);
   if (op == nullptr) {
     state.SkipWithError("op not registered");
     return;
   }
-  for (auto _ : state) {
+  libops::bench::run_passes(state, bytes, [&] {
     Context ctx;
     for (NDArray* a : call.in) ctx.add_input(a);
     for (NDArray* a : call.out) ctx.add_output(a);
     ctx.i_args() = call.i;
     ctx.t_args() = call.t;
     ctx.b_args() = call.b;
-    const Status s = op->execute(ctx);
-    if (!s.is_ok()) {
-      state.SkipWithError(s.message().c_str());
-      break;
-    }
-    benchmark::ClobberMemory();
-  }
-  if (bytes > 0) state.SetBytesProcessed(state.iterations() * bytes);
-  set_num_threads(0);
+    return op->execute(ctx);
+  });
 }
 
 // ---- references ----
