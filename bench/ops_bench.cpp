@@ -231,6 +231,13 @@ void BM_SigmoidChainFloat16Ops(benchmark::State& state) {
   });
 }
 
+// A float16 matmul [256, 512] x [512, 512] (Note [16-bit GEMMs]: float32
+// GEMM on widened copies; the portable kernel ran it at 15 GFLOP/s).
+void BM_MatmulFloat16(benchmark::State& state) {
+  NDArray a = wave16({256, 512}), b = wave16({512, 512}), z = array(DataType::kFloat16, {256, 512});
+  run(state, {"matmul", {&a, &b}, {&z}}, 0);
+}
+
 // ---- timed against numpy ----
 
 void BM_Sort(benchmark::State& state) {
@@ -316,6 +323,7 @@ LIBOPS_THREADS(BENCHMARK(BM_HuberLossSum));
 LIBOPS_THREADS(BENCHMARK(BM_AddFloat16));
 LIBOPS_THREADS(BENCHMARK(BM_SigmoidChainFloat16Fused));
 LIBOPS_THREADS(BENCHMARK(BM_SigmoidChainFloat16Ops));
+LIBOPS_THREADS(BENCHMARK(BM_MatmulFloat16));
 LIBOPS_THREADS(BENCHMARK(BM_Sort));
 LIBOPS_THREADS(BENCHMARK(BM_Argsort));
 LIBOPS_THREADS(BENCHMARK(BM_SortF64));

@@ -126,6 +126,15 @@ TEST(Gemm, BetaZeroIgnoresNaNInOutput) {
   EXPECT_TRUE(test::all_close(c, {3, 6, 9, 12}));
 }
 
+// Note [16-bit GEMMs]: above kWidenWork a float16 or bfloat16 GEMM runs as
+// the float32 one on widened copies (transposes, padded leading dims and a
+// beta that reads C included); the portable kernel beside it, both against
+// double within one rounding of the result.
+TEST(Gemm, SixteenBitWidenedAndGenericMatchReference) {
+  check_blas_against_generic<float16>(DataType::kFloat16, 2e-3);
+  check_blas_against_generic<bfloat16>(DataType::kBFloat16, 1.6e-2);
+}
+
 TEST(Gemm, Float16AccumulatesInFloat) {
   const int64_t m = 9, n = 17, k = 300;  // long sums: float16 accumulation would drift
   auto af = random_values<float>(static_cast<size_t>(m * k), 3);
