@@ -231,6 +231,13 @@ void BM_SigmoidChainFloat16Ops(benchmark::State& state) {
   });
 }
 
+// gelu over 16M float16: blocks widened to float32 for the vectorized loop
+// (the legacy functor's erfc per element before).
+void BM_GeluFloat16(benchmark::State& state) {
+  NDArray x = wave16({kN}), z = array(DataType::kFloat16, {kN});
+  run(state, {"gelu", {&x}, {&z}}, kN * 2 * 2);
+}
+
 // A float16 matmul [256, 512] x [512, 512] (Note [16-bit GEMMs]: float32
 // GEMM on widened copies; the portable kernel ran it at 15 GFLOP/s).
 void BM_MatmulFloat16(benchmark::State& state) {
@@ -324,6 +331,7 @@ LIBOPS_THREADS(BENCHMARK(BM_AddFloat16));
 LIBOPS_THREADS(BENCHMARK(BM_SigmoidChainFloat16Fused));
 LIBOPS_THREADS(BENCHMARK(BM_SigmoidChainFloat16Ops));
 LIBOPS_THREADS(BENCHMARK(BM_MatmulFloat16));
+LIBOPS_THREADS(BENCHMARK(BM_GeluFloat16));
 LIBOPS_THREADS(BENCHMARK(BM_Sort));
 LIBOPS_THREADS(BENCHMARK(BM_Argsort));
 LIBOPS_THREADS(BENCHMARK(BM_SortF64));

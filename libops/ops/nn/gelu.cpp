@@ -14,13 +14,15 @@
 //
 // One legacy transform call on block.device(), so CPU and CUDA run the same
 // functors; except dense float32 on the CPU, which takes the vectorized
-// loop below (Note [Vectorized gelu] in gelu_math.h).
+// loop below (Note [Vectorized gelu] in gelu_math.h), and dense float16 and
+// bfloat16 on the CPU, which take it on blocks widened to float32.
 #include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "libops/core/cpu_isa.h"
 #include "libops/core/fast_math.h"
+#include "libops/core/half.h"
 #include "libops/core/parallel.h"
 #include "libops/legacy/legacy.h"
 #include "libops/legacy/ops/transform_strict_ops.h"
@@ -45,6 +47,35 @@ void gelu_dense_f32(const float* x, float* z, int64_t n) {
   });
 }
 
+// Dense float16 or bfloat16: blocks converted to float32 (the bulk
+// converters), the float32 loop above, and one rounding back, where the
+// legacy functor computed each element through the C library's erfc (26 ms
+// for 2M float16 at one thread, 3.8x ONNX Runtime's time).
+template <bool kTanh>
+void gelu_dense_16(DataType dt, const uint16_t* x, uint16_t* z, int64_t n) {
+  constexpr int64_t kBlock = 2048;
+  parallel_for((n + kBlock - 1) / kBlock, std::max<int64_t>(1, (1 << 15) / kBlock), [&](int64_t begin, int64_t end) {
+    float buf[kBlock];
+    for (int64_t b = begin; b < end; ++b) {
+      const int64_t off = b * kBlock, m = std::min(kBlock, n - off);
+      if (dt == DataType::kFloat16) half_to_float_n(x + off, buf, m);
+      else bf16_to_float_n(x + off, buf, m);
+#if LIBOPS_HAVE_EXP_F32_X8
+      if (!kTanh && cpu_isa() == CpuIsa::kAvx512) {
+        gelu_erf_dense_x16(buf, buf, m);
+      } else
+#endif
+      {
+        isa_dispatch<true>([&] {
+          for (int64_t i = 0; i < m; ++i) buf[i] = kTanh ? gelu_tanh_f32(buf[i]) : gelu_erf_f32(buf[i]);
+        });
+      }
+      if (dt == DataType::kFloat16) float_to_half_n(buf, z + off, m);
+      else float_to_bf16_n(buf, z + off, m);
+    }
+  });
+}
+
 }  // namespace
 }  // namespace libops::ops::nn
 
@@ -59,6 +90,17 @@ CUSTOM_OP_IMPL(gelu, 1, 1, true, 0, 0) {
     RETURN_IF_ERROR(sync_for_kernel(block.device(), {x}, *z));
     if (tanh_form) ops::nn::gelu_dense_f32<true>(x->data_as<float>(), z->data_as<float>(), x->length());
     else ops::nn::gelu_dense_f32<false>(x->data_as<float>(), z->data_as<float>(), x->length());
+    z->buffer()->mark_host_written();
+    return Status::ok();
+  }
+  const bool sixteen = x->dtype() == DataType::kFloat16 || x->dtype() == DataType::kBFloat16;
+  if (block.device().is_cpu() && sixteen && z->dtype() == x->dtype() && x->is_c_contiguous() &&
+      z->is_c_contiguous() && (z->same_view(*x) || !z->may_overlap(*x))) {
+    RETURN_IF_ERROR(sync_for_kernel(block.device(), {x}, *z));
+    const auto* xs = x->data_as<const uint16_t>();
+    auto* zs = z->data_as<uint16_t>();
+    if (tanh_form) ops::nn::gelu_dense_16<true>(x->dtype(), xs, zs, x->length());
+    else ops::nn::gelu_dense_16<false>(x->dtype(), xs, zs, x->length());
     z->buffer()->mark_host_written();
     return Status::ok();
   }
