@@ -45,14 +45,15 @@ inline void stream_copy(benchmark::State& state, int64_t n) {
   set_num_threads(0);
 }
 
-// Runs op `name` once on `in` into `out` (i args `i`): a step of a chain
+// Runs op `name` once on `in` into `out` (i args `i`, t args `t`): a step of a chain
 // of ops a benchmark calls one by one.
 inline Status call_op(const char* name, std::initializer_list<NDArray*> in, NDArray* out,
-                      std::vector<int64_t> i = {}) {
+                      std::vector<int64_t> i = {}, std::vector<double> t = {}) {
   Context ctx;
   for (NDArray* a : in) ctx.add_input(a);
   ctx.add_output(out);
   ctx.set_i_args(i.data(), static_cast<int>(i.size()));
+  ctx.set_t_args(t.data(), static_cast<int>(t.size()));
   return OpRegistry::instance().find(name)->execute(ctx);
 }
 

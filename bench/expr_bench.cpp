@@ -14,6 +14,11 @@
 //     one-write pass can reach;
 //   * hard_swish written three ways (a hand loop, four op calls, one
 //     expression: docs/cpp-authoring.md) beside the hard_swish op.
+//   * the chain after a convolution (3x3, 32 -> 32 channels over
+//     [8, 32, 56, 56]) and after a matmul ([1024, 512] x [512, 1024]): the
+//     op then a fused_elementwise node, as the graph ran it before, against
+//     the op with the chain as its epilogue program (Note [Epilogue
+//     programs] in libops/ops/elementwise/fused_program.h).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -22,6 +27,9 @@
 
 #include "bench_util.h"
 #include "libops/expr/expr.h"
+#include "libops/legacy/ops/binary_ops.h"
+#include "libops/legacy/ops/transform_strict_ops.h"
+#include "libops/ops/elementwise/fused_program.h"
 
 using namespace libops;
 using libops::bench::call_op;
@@ -141,8 +149,58 @@ void BM_HardSwishOp(benchmark::State& state) {
   run_op(state, "hard_swish", {&x}, {&z}, {}, kOnePass);
 }
 
+// The chain as a program of one input, z: tanh(2 z + 1) z.
+ops::FusedProgram chain_program() {
+  using legacy::BinaryOp;
+  ops::FusedProgram p;
+  p.n_inputs = 1;
+  p.steps = {ops::FusedStep::binary(static_cast<int>(BinaryOp::multiply), 0, ops::kFusedLiteral, 2),
+             ops::FusedStep::binary(static_cast<int>(BinaryOp::add), 1, ops::kFusedLiteral, 1),
+             ops::FusedStep::unary(OPS_TRANSFORM_STRICT, static_cast<int>(legacy::TransformStrictOp::tanh), 2),
+             ops::FusedStep::binary(static_cast<int>(BinaryOp::multiply), 3, 0)};
+  return p;
+}
+
+// The op `name` on `in` (i args `i`) then the chain: as a fused node after
+// it (`epilogue` false) or as its epilogue.
+void op_then_chain(benchmark::State& state, const char* name, std::initializer_list<NDArray*> in, NDArray& z,
+                   std::vector<int64_t> i, bool epilogue) {
+  std::vector<int64_t> program_i;
+  std::vector<double> program_t;
+  chain_program().encode(program_i, program_t);
+  NDArray y = libops::bench::wave(z.shape(), 3.f);
+  if (epilogue) i.insert(i.end(), program_i.begin(), program_i.end());
+  run_passes(state, 0, [&] {
+    if (epilogue) return call_op(name, in, &z, i, program_t);
+    const Status st = call_op(name, in, &y, i);
+    return st.is_ok() ? call_op("fused_elementwise", {&y}, &z, program_i, program_t) : st;
+  });
+}
+
+const std::vector<int64_t> kConv3x3 = {3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0};  // NCHW, pad 1
+
+void conv_then_chain(benchmark::State& state, bool epilogue) {
+  NDArray x = libops::bench::wave({8, 32, 56, 56}, 0.f), w = libops::bench::wave({32, 32, 3, 3}, 1.f);
+  NDArray z = libops::bench::wave({8, 32, 56, 56}, 2.f);
+  op_then_chain(state, "conv2d", {&x, &w}, z, kConv3x3, epilogue);
+}
+void BM_ConvThenChainNode(benchmark::State& state) { conv_then_chain(state, false); }
+void BM_ConvChainEpilogue(benchmark::State& state) { conv_then_chain(state, true); }
+
+void matmul_then_chain(benchmark::State& state, bool epilogue) {
+  NDArray a = libops::bench::wave({1024, 512}, 0.f), b = libops::bench::wave({512, 1024}, 1.f);
+  NDArray z = libops::bench::wave({1024, 1024}, 2.f);
+  op_then_chain(state, "matmul", {&a, &b}, z, {0, 0, 0, 0}, epilogue);
+}
+void BM_MatmulThenChainNode(benchmark::State& state) { matmul_then_chain(state, false); }
+void BM_MatmulChainEpilogue(benchmark::State& state) { matmul_then_chain(state, true); }
+
 }  // namespace
 
+BENCHMARK(BM_ConvThenChainNode)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ConvChainEpilogue)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MatmulThenChainNode)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MatmulChainEpilogue)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_HardSwishHandLoop)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_HardSwishOpCalls)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_HardSwishExpression)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -28,7 +28,10 @@
 // _max, _min with i-arg axes) whose float32 input is made by such a group
 // and read by it alone takes the group in as its prologue: one fused_reduce node,
 // whose sums add in double (within rounding of the reduction's own), max
-// and min equal.
+// and min equal. Last, a fused node or lone element-wise node that reads a
+// conv2d's, depthwise_conv2d's or matmul's output (and one-element
+// constants) becomes that op's epilogue (Note [Epilogue programs] in
+// libops/ops/elementwise/fused_program.h).
 // This runs after the other rewrites, so that the patterns they know (gelu,
 // layer and RMS norms, residual adds, matmul bias) are taken whole first,
 // and after the layout rewrite, so that a fused node runs in the layout its
@@ -241,6 +244,153 @@ int reduction_kind(const Node& n) {
   return -1;
 }
 
+// The one-element floating-point constant at `slot`, if it is one.
+bool one_value_constant(const Body& body, int32_t slot, double& value) {
+  for (size_t k = 0; k < body.constant_slots.size(); ++k)
+    if (body.constant_slots[k] == slot) {
+      const NDArray& a = body.constants[k];
+      if (a.length() != 1 || !dtype_is_float(a.dtype()) || !a.has_data()) return false;
+      value = a.get_double(0);
+      return true;
+    }
+  return false;
+}
+
+// Note [Epilogue programs]: what node `n` (a fused_elementwise node or one
+// element-wise node) computes, as a program of its input `z` alone: every
+// other input must be a one-element constant read as a binary step's y
+// (or as x of add and multiply, whose operands commute exactly), which
+// becomes the step's literal (evaluated as the one-value input was: one
+// float for the whole block). False where that cannot be.
+bool program_of_one_input(const Body& body, const Node& n, int32_t z, const DeclarableOp* fused_op,
+                          FusedProgram& out) {
+  FusedProgram p;
+  const int n_in = static_cast<int>(n.inputs.size());
+  if (n_in < 1 || n_in > ops::kMaxFusedInputs) return false;
+  if (n.op == fused_op && n.op != nullptr) {
+    if (!FusedProgram::decode(n_in, n.args.i, n.args.t, p).is_ok()) return false;
+  } else {
+    p.n_inputs = n_in;
+    std::vector<int> in;
+    for (int k = 0; k < n_in; ++k) in.push_back(k);
+    if (!elementwise_steps(n, in, n_in, p.steps)) return false;
+  }
+  // Per input: z (value 0 of the new program) or a constant's value.
+  std::vector<double> literal(static_cast<size_t>(n_in), 0.0);
+  std::vector<uint8_t> is_z(static_cast<size_t>(n_in), 0);
+  for (int k = 0; k < n_in; ++k) {
+    const int32_t s = n.inputs[static_cast<size_t>(k)];
+    is_z[static_cast<size_t>(k)] = s == z;
+    if (s != z && !one_value_constant(body, s, literal[static_cast<size_t>(k)])) return false;
+  }
+  auto constant = [&](int v) { return v >= 0 && v < n_in && !is_z[static_cast<size_t>(v)]; };
+  auto renumber = [&](int v) { return v < n_in ? 0 : v - n_in + 1; };
+  FusedProgram q;
+  q.n_inputs = 1;
+  for (FusedStep st : p.steps) {
+    const bool commutes = st.group == OPS_PAIRWISE && (st.num == static_cast<int>(legacy::BinaryOp::add) ||
+                                                       st.num == static_cast<int>(legacy::BinaryOp::multiply));
+    if (constant(st.x) && st.binary() && st.y != kFusedLiteral && !constant(st.y) && commutes) std::swap(st.x, st.y);
+    if (constant(st.x)) return false;
+    st.x = renumber(st.x);
+    if (constant(st.y)) {
+      st.literal = literal[static_cast<size_t>(st.y)];
+      st.y = kFusedLiteral;
+    } else if (st.y >= 0) {
+      st.y = renumber(st.y);
+    }
+    q.steps.push_back(st);
+  }
+  out = std::move(q);
+  return true;
+}
+
+// The ops that take an epilogue program, and whether node `n` runs one of
+// them without one yet (its args resolved: the list starts right after).
+bool takes_epilogue(const Node& n) {
+  if (n.kind != NodeKind::kCustom || n.op == nullptr || n.num_outputs != 1) return false;
+  int i_first = 0, t_first = 0;
+  if (!ops::epilogue_positions(n.op->descriptor().signature, i_first, t_first)) return false;
+  return n.args.i.size() == static_cast<size_t>(i_first) && n.args.t.size() == static_cast<size_t>(t_first);
+}
+
+// Note [Epilogue programs]: folds each fused_elementwise node, or lone
+// element-wise node, that reads the output of a conv2d, depthwise_conv2d
+// or matmul (read by it alone, not a graph output, the same placement and
+// dtype) and nothing else but one-element constants into that op as its
+// epilogue. Readers of the node's value read the op's. True when it did.
+bool fold_epilogues(Body& body, const DeclarableOp* fused_op, std::vector<std::string>& log) {
+  const size_t count = body.nodes.size();
+  std::vector<int32_t> reads(static_cast<size_t>(body.num_slots), 0);
+  std::vector<int32_t> producer(static_cast<size_t>(body.num_slots), -1);
+  for (size_t p = 0; p < count; ++p) {
+    for (int32_t s : body.nodes[p].inputs) reads[static_cast<size_t>(s)]++;
+    producer[static_cast<size_t>(body.nodes[p].first_output)] = static_cast<int32_t>(p);
+  }
+  std::vector<uint8_t> is_output(static_cast<size_t>(body.num_slots), 0);
+  for (const GraphOutput& o : body.outputs) is_output[static_cast<size_t>(o.slot)] = 1;
+  std::vector<uint8_t> dropped(count, 0);
+  bool any = false;
+  for (size_t q = 0; q < count; ++q) {
+    const Node& n = body.nodes[q];
+    if (n.num_outputs != 1 || n.inputs.empty()) continue;
+    const DataType dtype = dtype_of_slot(body, n.first_output);
+    if (!ops::kFusedDtypes.contains(dtype)) continue;
+    // The one input that is not a constant: the op's output, read here
+    // alone (`own` times).
+    int32_t z = -1, own = 0;
+    bool one = true;
+    for (int32_t s : n.inputs) {
+      double unused;
+      one = one && dtype_of_slot(body, s) == dtype;
+      if (one_value_constant(body, s, unused)) continue;
+      one = one && (z < 0 || z == s);
+      z = s;
+      ++own;
+    }
+    if (!one || z < 0) continue;
+    const int32_t p = producer[static_cast<size_t>(z)];
+    if (p < 0 || dropped[static_cast<size_t>(p)] || reads[static_cast<size_t>(z)] != own ||
+        is_output[static_cast<size_t>(z)])
+      continue;
+    Node& op = body.nodes[static_cast<size_t>(p)];
+    if (!takes_epilogue(op) || !same_placement(op, n) ||
+        !same_shape(body.static_shapes[static_cast<size_t>(z)], body.static_shapes[static_cast<size_t>(n.first_output)]))
+      continue;
+    FusedProgram program;
+    if (!program_of_one_input(body, n, z, fused_op, program)) continue;
+    std::vector<int64_t> i;
+    std::vector<double> t;
+    program.encode(i, t);
+    op.args.i.insert(op.args.i.end(), i.begin(), i.end());
+    op.args.t.insert(op.args.t.end(), t.begin(), t.end());
+    log.push_back(str_format("%snode %u '%s' (%s) folded into node %u '%s' (%s) as its epilogue: %s", body.where.c_str(),
+                             n.id, n.name.c_str(), n.op_label.c_str(), op.id, op.name.c_str(), op.op_label.c_str(),
+                             program.str().c_str()));
+    op.op_label += " + " + n.op_label;
+    // Whatever read the node's value reads the op's, which now holds it.
+    const int32_t y = n.first_output;
+    for (Node& m : body.nodes)
+      for (int32_t& in : m.inputs)
+        if (in == y) in = z;
+    for (GraphOutput& o : body.outputs)
+      if (o.slot == y) {
+        o.slot = z;
+        is_output[static_cast<size_t>(z)] = 1;
+      }
+    reads[static_cast<size_t>(z)] = reads[static_cast<size_t>(y)];
+    dropped[q] = 1;
+    any = true;
+  }
+  if (!any) return false;
+  std::vector<Node> kept;
+  kept.reserve(count);
+  for (size_t p = 0; p < count; ++p)
+    if (!dropped[p]) kept.push_back(std::move(body.nodes[p]));
+  body.nodes = std::move(kept);
+  return true;
+}
+
 }  // namespace
 
 Status fuse_elementwise_chains(Body& body, std::vector<std::string>& log, bool& changed) {
@@ -374,12 +524,15 @@ Status fuse_elementwise_chains(Body& body, std::vector<std::string>& log, bool& 
     n.extra = {};
     any = true;
   }
-  if (!any) return Status::ok();
-  std::vector<Node> kept;
-  kept.reserve(count);
-  for (size_t p = 0; p < count; ++p)
-    if (!dropped[p]) kept.push_back(std::move(body.nodes[p]));
-  body.nodes = std::move(kept);
+  if (any) {
+    std::vector<Node> kept;
+    kept.reserve(count);
+    for (size_t p = 0; p < count; ++p)
+      if (!dropped[p]) kept.push_back(std::move(body.nodes[p]));
+    body.nodes = std::move(kept);
+  }
+  const bool folded = fold_epilogues(body, fused_op, log);
+  if (!any && !folded) return Status::ok();
   changed = true;
   return order_and_liveness(body, slot_producers(body));
 }

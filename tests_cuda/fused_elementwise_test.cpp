@@ -3,7 +3,8 @@
 // one legacy kernel per step past rank 8), against its one-pass CPU
 // evaluation: a HardSwish-then-SiLU chain with a literal, a one-value input
 // and a broadcast one, and a chain that starts from one-value inputs, in
-// float32, float16 and bfloat16.
+// float32, float16 and bfloat16; conv2d and matmul with an epilogue
+// program.
 #include <cmath>
 #include <string>
 
@@ -72,6 +73,40 @@ TEST(CudaFusedElementwise, ProgramsMatchTheCpu) {
       ASSERT_OK(z.buffer()->sync_to_host());
       EXPECT_EQ(z.shape(), cpu.output(0)->shape());
       const double tol = dt == DataType::kFloat32 ? 1e-5 : (dt == DataType::kFloat16 ? 2e-3 : 1.6e-2);
+      EXPECT_TRUE(test::all_close(z, test::values(*cpu.output(0)), tol, tol / 10));
+    }
+}
+
+// Note [Epilogue programs]: conv2d (cuDNN) and matmul (cuBLAS) given an
+// epilogue program run it on the GPU in place on z (the fused kernel),
+// against the CPU's evaluation of the same call.
+TEST(CudaFusedElementwise, EpilogueProgramsMatchTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  FusedProgram p;  // tanh(2 z + 1) z
+  p.n_inputs = 1;
+  p.steps = {binary(BinaryOp::multiply, 0, kFusedLiteral, 2), binary(BinaryOp::add, 1, kFusedLiteral, 1),
+             strict(legacy::TransformStrictOp::tanh, 2), binary(BinaryOp::multiply, 3, 0)};
+  struct Case {
+    const char* op;
+    std::vector<Dims> shapes;
+    std::vector<int64_t> i;
+  };
+  const Case cases[] = {{"conv2d", {{2, 3, 9, 9}, {4, 3, 3, 3}, {4}}, {3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 0}},
+                        {"matmul", {{5, 7}, {7, 6}, {6}}, {0, 0, 0, 1}}};
+  for (DataType dt : {DataType::kFloat32, DataType::kFloat16})
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(dtype_name(dt)) + " " + c.op);
+      std::vector<NDArray> host;
+      for (size_t k = 0; k < c.shapes.size(); ++k)
+        host.push_back(test::make(dt, c.shapes[k], wave(c.shapes[k].product(), 1.0 / double(k + 1))));
+      test::OpCall call;
+      p.encode(call.i, call.t);
+      call.i.insert(call.i.begin(), c.i.begin(), c.i.end());
+      Context cpu, gpu;
+      ASSERT_OK(test::run_on_cpu_and_gpu(c.op, host, call, cpu, gpu));
+      NDArray& z = *gpu.output(0);
+      ASSERT_OK(z.buffer()->sync_to_host());
+      const double tol = dt == DataType::kFloat32 ? 1e-5 : 4e-3;
       EXPECT_TRUE(test::all_close(z, test::values(*cpu.output(0)), tol, tol / 10));
     }
 }

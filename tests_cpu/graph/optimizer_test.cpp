@@ -564,7 +564,8 @@ TEST(GraphRewrites, FusesBiasAddsAndReluIntoMatmul) {
   }
 }
 
-// clip to [0, 6] is relu6 and clip to [0, inf) relu; another clip stays.
+// clip to [0, 6] is relu6 and clip to [0, inf) relu; another clip becomes
+// the conv2d's epilogue program (Note [Epilogue programs]).
 TEST(GraphRewrites, FusesClipsThatAreReluOrRelu6) {
   for (double hi : {6.0, std::numeric_limits<double>::infinity(), 5.0}) {
     SCOPED_TRACE(hi);
@@ -581,7 +582,9 @@ TEST(GraphRewrites, FusesClipsThatAreReluOrRelu6) {
     xv.set_double(7, std::nan(""));
     auto r = expect_same_outputs(g.finish(), xv, 1e-5);
     ASSERT_TRUE(r);
-    EXPECT_EQ(count_ops(*r, "clip"), hi == 5.0 ? 1 : 0);
+    EXPECT_EQ(count_ops(*r, "clip"), 0);
+    EXPECT_EQ(count_ops(*r, "conv2d + clip"), hi == 5.0 ? 1 : 0);
+    EXPECT_EQ(count_ops(*r, "conv2d"), hi == 5.0 ? 0 : 1);
   }
 }
 
@@ -1386,6 +1389,103 @@ TEST(GraphRewrites, FusesElementwiseProloguesIntoReductions) {
                                    "t0 = multiply(x0, x0); reduce_mean over axes -1, kept)";
       EXPECT_TRUE(logged);
     }
+  }
+}
+
+// Note [Epilogue programs]: element-wise work after a conv2d or matmul that
+// reads nothing else but one-element constants becomes the op's epilogue,
+// in every layout, with the values of the graph as written.
+TEST(GraphRewrites, FoldsElementwiseChainsIntoConvolutionAndMatmulEpilogues) {
+  auto scalar = [](test::BodyBuilder& m, const char* name, double v) {
+    return m.constant(name, make(DataType::kFloat32, {}, {v}));
+  };
+  NodeArgs conv;
+  conv.i = {3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 1};  // NCHW, [Cout, Cin, kH, kW]
+  const NDArray image = make(DataType::kFloat32, {2, 3, 6, 6}, ramp(216, 2.0, 0.05));
+  {
+    SCOPED_TRACE("conv2d -> tanh(2z + 1) z + 1/4 -> conv2d -> tanh");
+    GraphBuilder g;
+    auto& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3, 6, 6});
+    Ref z = m.op("conv2d", {x, m.constant("w1", make(DataType::kFloat32, {5, 3, 3, 3}, ramp(135, 0.3, 0.0)))}, conv,
+                 "conv1");
+    Ref t = m.op("tanh", {m.op("add", {m.op("multiply", {z, scalar(m, "two", 2.0)}, {}, "twice"), scalar(m, "one", 1.0)},
+                               {}, "plus1")},
+                 {}, "tanh");
+    // The constant on the left of an add: the operands commute exactly.
+    Ref y = m.op("add", {scalar(m, "quarter", 0.25), m.op("multiply", {t, z}, {}, "times_z")}, {}, "shift");
+    Ref z2 = m.op("conv2d", {y, m.constant("w2", make(DataType::kFloat32, {4, 5, 3, 3}, ramp(180, 0.2, 0.0)))}, conv,
+                  "conv2");
+    m.output("out", m.op("tanh", {z2}, {}, "tanh2"));
+    auto fused = expect_same_outputs(g.finish(), image, 2e-5);
+    ASSERT_TRUE(fused);
+    EXPECT_EQ(count_ops(*fused, "conv2d + fused_elementwise(multiply, add, tanh, multiply, add)"), 1);
+    EXPECT_EQ(count_ops(*fused, "conv2d + tanh"), 1);
+    bool logged = false;
+    for (const std::string& line : fused->rewrites())
+      logged = logged || line.find("(fused_elementwise(multiply, add, tanh, multiply, add)) folded into node 2 "
+                                   "'conv1' (conv2d) as its epilogue: t0 = multiply(x0, 2); t1 = add(t0, 1); "
+                                   "t2 = tanh(t1); t3 = multiply(t2, x0); t4 = add(t3, 0.25)") != std::string::npos;
+    EXPECT_TRUE(logged);
+  }
+  {
+    SCOPED_TRACE("matmul + bias -> SiLU; float16");
+    for (DataType dt : {DataType::kFloat32, DataType::kFloat16}) {
+      GraphBuilder g;
+      auto& m = g.main();
+      Ref x = m.placeholder("x", dt, std::vector<int64_t>{6, 16});
+      Ref h = m.op("add", {m.op("matmul", {x, m.constant("w", make(dt, {16, 24}, ramp(384, 0.1, 0.0)))}, {}, "mm"),
+                           m.constant("b", make(dt, {24}, ramp(24, 0.5, 0.0)))},
+                   {}, "bias");
+      m.output("y", m.op("multiply", {h, m.op("sigmoid", {h}, {}, "sig")}, {}, "silu"));
+      const NDArray xv = make(dt, {6, 16}, ramp(96, 1.0, 0.1));
+      auto fused = expect_same_values(g.finish(), xv);
+      ASSERT_TRUE(fused);
+      ASSERT_EQ(fused->main().nodes.size(), 1u);
+      EXPECT_EQ(fused->main().nodes[0].op_label, "matmul + fused_elementwise(sigmoid, multiply)");
+      EXPECT_EQ(fused->main().nodes[0].inputs.size(), 3u) << "the bias folded too";
+    }
+  }
+  {
+    SCOPED_TRACE("what must stay a node of its own");
+    for (int variant = 0; variant < 4; ++variant) {
+      SCOPED_TRACE(variant);
+      GraphBuilder g;
+      auto& m = g.main();
+      Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3, 6, 6});
+      Ref z = m.op("conv2d", {x, m.constant("w", make(DataType::kFloat32, {5, 3, 3, 3}, ramp(135, 0.3, 0.0)))}, conv,
+                   "conv");
+      Ref other = variant == 2 ? m.constant("per_channel", make(DataType::kFloat32, {1, 5, 1, 1}, ramp(5, 1.0, 0.5)))
+                               : scalar(m, "six", 6.0);
+      // variant 3: the constant divided by z, not z by it
+      Ref e = variant == 3 ? m.op("divide", {other, m.op("exp", {z}, {}, "exp")}, {}, "ratio")
+                           : m.op("multiply", {m.op("exp", {z}, {}, "exp"), other}, {}, "ratio");
+      m.output("y", e);
+      if (variant == 0) m.output("z", z);                                   // z is an output too
+      if (variant == 1) m.output("s", m.op("reduce_sum", {z}, {}, "sum"));  // z read elsewhere
+      auto fused = expect_same_outputs(g.finish(), image, 1e-5);
+      ASSERT_TRUE(fused);
+      EXPECT_EQ(count_ops(*fused, "fused_elementwise(exp, multiply)") + count_ops(*fused, "fused_elementwise(exp, "
+                                                                                            "divide)"),
+                1);
+      for (const std::string& line : fused->rewrites()) EXPECT_EQ(line.find("epilogue"), std::string::npos) << line;
+    }
+  }
+  {
+    SCOPED_TRACE("element-wise fusion off");
+    GraphBuilder g;
+    auto& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3, 6, 6});
+    Ref z = m.op("conv2d", {x, m.constant("w", make(DataType::kFloat32, {5, 3, 3, 3}, ramp(135, 0.3, 0.0)))}, conv,
+                 "conv");
+    m.output("y", m.op("tanh", {z}, {}, "tanh"));
+    const std::vector<uint8_t> bytes = g.finish();
+    LoadOptions o;
+    o.fuse_elementwise = false;
+    std::shared_ptr<const Graph> loaded;
+    ASSERT_OK(Graph::load_buffer(bytes.data(), bytes.size(), o, loaded));
+    EXPECT_EQ(count_ops(*loaded, "tanh"), 1);
+    EXPECT_EQ(count_ops(*loaded, "conv2d"), 1);
   }
 }
 

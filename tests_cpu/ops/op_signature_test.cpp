@@ -214,7 +214,7 @@ TEST(OpSignature, EveryOpDeclaresItsSignature) {
   ops_op_info_t info;
   ASSERT_EQ(ops_op_info(conv, &info), OPS_OK);
   EXPECT_EQ(info.num_declared_inputs, 4);
-  EXPECT_EQ(info.num_args, 14);
+  EXPECT_EQ(info.num_args, 16);  // 14 i args, the epilogue's i list and t list
   ops_arg_info_t a;
   ASSERT_EQ(ops_op_arg_info(conv, 9, &a), OPS_OK);
   EXPECT_STREQ(a.name, "data_format");
@@ -228,8 +228,11 @@ TEST(OpSignature, EveryOpDeclaresItsSignature) {
   EXPECT_STREQ(io.name, "bias");
   EXPECT_TRUE(io.optional);
   EXPECT_STREQ(io.dtypes, "float16, bfloat16, float32, float64");
-  EXPECT_EQ(ops_op_arg_info(conv, 14, &a), OPS_ERR_INVALID_ARGUMENT);
-  EXPECT_STREQ(ops_last_error(), "ops_op_arg_info: conv2d declares 14 args; index 14 is out of range");
+  ASSERT_EQ(ops_op_arg_info(conv, 15, &a), OPS_OK);
+  EXPECT_STREQ(a.name, "epilogue_values");
+  EXPECT_EQ(a.kind, 't');
+  EXPECT_EQ(ops_op_arg_info(conv, 16, &a), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(ops_last_error(), "ops_op_arg_info: conv2d declares 16 args; index 16 is out of range");
 }
 
 std::string read_file(const std::string& path) {

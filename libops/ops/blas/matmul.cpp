@@ -10,6 +10,9 @@
 //           transpose_z (libnd4j's transZ): the result's last two dims
 //           swapped. activation: 0 none, 1 relu, 2 relu6, applied after the
 //           bias (before transpose_z), NaN kept as the relu ops keep it.
+//           epilogue (i list from 4, t list epilogue_values): an
+//           element-wise program of z run in place last (Note [Epilogue
+//           programs] in elementwise/fused_program.h)
 //   output  broadcast(batch dims of x, batch dims of y) + [m] + [n], where a
 //           1-D x ([k], seen as [1,k]) drops m and a 1-D y ([k], seen as
 //           [k,1]) drops n; two 1-D inputs give a scalar (their dot product).
@@ -42,6 +45,7 @@
 #include "libops/legacy/ops/binary_ops.h"
 #include "libops/ops/declarable_op.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/elementwise/fused_program.h"
 #include "libops/ops/legacy_steps.h"
 
 namespace libops::ops {
@@ -220,9 +224,11 @@ bool packed_matmul(Context& block, const NDArray& xb, const BlasLayout& xl, cons
 }  // namespace
 }  // namespace libops::ops
 
-CUSTOM_OP_IMPL(matmul, -1, 1, false, 0, 0) {
-  using namespace libops;
-  using namespace libops::ops;
+namespace libops::ops {
+namespace {
+
+// The product, its bias and activation into z (Note [Matmul epilogue]).
+Status matmul_product(Context& block) {
   MatmulArgs args;
   RETURN_IF_ERROR(matmul_args(block, args));
   const NDArray* x = INPUT_VARIABLE(0);
@@ -337,6 +343,19 @@ CUSTOM_OP_IMPL(matmul, -1, 1, false, 0, 0) {
   return finish();
 }
 
+}  // namespace
+}  // namespace libops::ops
+
+CUSTOM_OP_IMPL(matmul, -1, 1, false, 0, 0) {
+  using namespace libops;
+  using namespace libops::ops;
+  FusedProgram epilogue;
+  bool has_epilogue = false;
+  RETURN_IF_ERROR(read_epilogue(block, OUTPUT_VARIABLE(0)->dtype(), epilogue, has_epilogue));
+  RETURN_IF_ERROR(matmul_product(block));
+  return has_epilogue ? run_epilogue(block, epilogue, *OUTPUT_VARIABLE(0)) : Status::ok();
+}
+
 DECLARE_SYN(mmul, matmul)
 
 DECLARE_SHAPE_FN(matmul) {
@@ -374,6 +393,9 @@ DECLARE_SHAPE_FN(matmul) {
                  dtype_name(b->dtype()), dtype_name(dt));
   }
   if (args.transpose_z && x->rank() >= 2 && y->rank() >= 2) out = swap_last_two(out);
+  FusedProgram epilogue;
+  bool has_epilogue = false;
+  RETURN_IF_ERROR(read_epilogue(block, dt, epilogue, has_epilogue));
   shapes.push_back(TensorShape{dt, out, 'c'});
   return Status::ok();
 }
@@ -394,4 +416,5 @@ DECLARE_ARGS(matmul) {
   args.i_arg("transpose_y", 0, "swap y's last two dims").flag();
   args.i_arg("transpose_z", 0, "swap the result's last two dims (x and y of rank >= 2; libnd4j's transZ)").flag();
   args.i_arg("activation", 0, "applied after the bias, NaN kept").one_of({{0, "none"}, {1, "relu"}, {2, "relu6"}});
+  declare_epilogue_args(args);
 }

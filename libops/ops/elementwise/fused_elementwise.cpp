@@ -75,6 +75,20 @@ Status run_on_cpu(const FusedProgram& program, const std::vector<NDArray>& input
 }
 
 }  // namespace
+
+Status run_epilogue(const Context& block, const FusedProgram& program, NDArray& z) {
+  if (program.n_inputs != 1)
+    return block.error(StatusCode::kInternal, "an epilogue program reads z alone, not %d inputs", program.n_inputs);
+  if (z.length() == 0) return Status::ok();
+  // Only the last step writes z, element by element after reading it (as
+  // fused_elementwise reads an input that is z's own view).
+  const std::vector<NDArray> inputs{z};
+  if (block.device().is_cpu()) return run_on_cpu(program, inputs, z);
+  const FusedDeviceFn one_kernel = fused_elementwise_device_kernel.get(block.device().type);
+  if (one_kernel != nullptr && z.rank() <= kFusedKernelMaxRank) return one_kernel(block, program, inputs, z);
+  return run_program_by_steps(block, program, inputs, z);
+}
+
 }  // namespace libops::ops
 
 CUSTOM_OP_IMPL(fused_elementwise, -1, 1, false, 0, 0) {

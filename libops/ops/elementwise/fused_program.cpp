@@ -241,4 +241,43 @@ Status run_program_by_steps(const Context& block, const FusedProgram& program, c
   return Status::ok();
 }
 
+bool epilogue_positions(const OpSignature& sig, int& i_first, int& t_first) {
+  const ArgSpec* i = sig.find("epilogue");
+  const ArgSpec* t = sig.find("epilogue_values");
+  if (i == nullptr || t == nullptr || !i->list || !t->list) return false;
+  i_first = i->position;
+  t_first = t->position;
+  return true;
+}
+
+Status read_epilogue(const Context& block, DataType z_dtype, FusedProgram& out, bool& present) {
+  present = false;
+  int i_first = 0, t_first = 0;
+  if (block.signature() == nullptr || !epilogue_positions(*block.signature(), i_first, t_first))
+    return block.error(StatusCode::kInternal, "declares no epilogue program");
+  const std::vector<int64_t>& i = block.i_args();
+  const std::vector<double>& t = block.t_args();
+  if (static_cast<int>(i.size()) <= i_first) {
+    if (static_cast<int>(t.size()) > t_first)
+      return block.error(StatusCode::kInvalidArgument, "epilogue_values (t args %d..) are given without an epilogue "
+                         "program (i args %d..)", t_first, i_first);
+    return Status::ok();
+  }
+  if (!kFusedDtypes.contains(z_dtype))
+    return block.error(StatusCode::kDtype, "an epilogue program runs on float32, float16 and bfloat16 outputs; z is %s",
+                       dtype_name(z_dtype));
+  const std::vector<int64_t> program_i(i.begin() + i_first, i.end());
+  const std::vector<double> program_t(t.begin() + std::min<size_t>(t.size(), static_cast<size_t>(t_first)), t.end());
+  const Status s = FusedProgram::decode(1, program_i, program_t, out);
+  if (!s.is_ok()) return block.error(s.code(), "epilogue program: %s", s.message().c_str());
+  present = true;
+  return Status::ok();
+}
+
+void declare_epilogue_args(OpSignature& args) {
+  args.i_list("epilogue", "an element-wise program of z run in place last (Note [Epilogue programs]): the number of "
+                          "steps, then per step group, num, x, y, extra count; value 0 is z");
+  args.t_list("epilogue_values", "the epilogue's per-step literal, then its extra params").nan_allowed();
+}
+
 }  // namespace libops::ops

@@ -38,6 +38,7 @@
 #include "libops/loops/extra_params.h"
 #include "libops/ops/context.h"
 #include "libops/ops/device_kernel.h"
+#include "libops/ops/op_signature.h"
 #include "libops/ops/type_set.h"
 
 namespace libops::ops {
@@ -172,5 +173,30 @@ extern DeviceKernel<FusedDeviceFn> fused_elementwise_device_kernel;
 // temporary the size of z per step: the device path elsewhere.
 Status run_program_by_steps(const Context& block, const FusedProgram& program, const std::vector<NDArray>& inputs,
                             NDArray& z);
+
+// Note [Epilogue programs]
+// conv2d, depthwise_conv2d and matmul end with an optional element-wise
+// program of their own output z: the i list `epilogue` and the t list
+// `epilogue_values` hold a FusedProgram of one input, z, in the encoding
+// above (an empty i list: none). The op runs it in place on z after its
+// bias, residual and activation, on the call's device: on the CPU block by
+// block as fused_elementwise runs (z was just written, so it is still in
+// the caches where it fits in them), elsewhere as fused_elementwise's one
+// kernel. The graph's element-wise fusion folds a fused_elementwise node,
+// or a lone element-wise node, whose only array input is such an op's
+// output into the op (graph/fuse_elementwise.cpp), so that any element-wise
+// chain after a convolution or a matmul (tanh(2x + 1) x, Mish, a GELU
+// written out) costs no node, no buffer and no pass of its own; the values
+// are the fused node's, bit for bit.
+// Where `sig` keeps an epilogue program (the positions of its i list
+// `epilogue` and t list `epilogue_values`); false for an op without one.
+bool epilogue_positions(const OpSignature& sig, int& i_first, int& t_first);
+// The call's epilogue program, checked (its steps, and z's dtype one a
+// program runs on); `present` is false where the call gives none.
+Status read_epilogue(const Context& block, DataType z_dtype, FusedProgram& out, bool& present);
+// z = program(z) in place on block.device() (a program of one input).
+Status run_epilogue(const Context& block, const FusedProgram& program, NDArray& z);
+// The two list args in DECLARE_ARGS, after the op's other i and t args.
+void declare_epilogue_args(OpSignature& args);
 
 }  // namespace libops::ops

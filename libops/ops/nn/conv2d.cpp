@@ -32,6 +32,9 @@
 //           13    lanes, optional: with data_format 2 and an NCHW (rank-4)
 //                 x, z is NCHWc with this many lanes: an image of fewer
 //                 channels than a block goes in as it is
+//           14..  epilogue, optional (with the t list epilogue_values):
+//                 an element-wise program of z run in place last (Note
+//                 [Epilogue programs] in elementwise/fused_program.h)
 //   output  [N, Cout, oH, oW] (NCHW), [N, oH, oW, Cout] (NHWC) or
 //           [N, ceil(Cout / b), oH, oW, b] (NCHWc, zeros past Cout), x's dtype
 //
@@ -83,6 +86,7 @@
 #include "libops/legacy/legacy.h"
 #include "libops/legacy/ops/binary_ops.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/elementwise/fused_program.h"
 #include "libops/ops/nn/conv2d.h"
 #include "libops/ops/nn/depthwise.h"
 #include "libops/ops/legacy_steps.h"
@@ -762,6 +766,20 @@ Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const 
   return conv2d_cpu(block, plan, x, bias, z);
 }
 
+Status conv2d_check_epilogue(const Context& block) {
+  FusedProgram epilogue;
+  bool present = false;
+  return read_epilogue(block, block.input(0)->dtype(), epilogue, present);
+}
+
+Status conv2d_run_with_epilogue(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias) {
+  FusedProgram epilogue;
+  bool present = false;
+  RETURN_IF_ERROR(read_epilogue(block, x.dtype(), epilogue, present));
+  RETURN_IF_ERROR(conv2d_run(block, plan, x, bias));
+  return present ? run_epilogue(block, epilogue, *block.output(0)) : Status::ok();
+}
+
 }  // namespace libops::ops::nn
 
 CUSTOM_OP_IMPL(conv2d, -1, 1, false, 0, 9) {
@@ -769,7 +787,7 @@ CUSTOM_OP_IMPL(conv2d, -1, 1, false, 0, 9) {
   using namespace libops::ops::nn;
   ConvPlan plan;
   RETURN_IF_ERROR(conv2d_plan(block, plan));
-  return conv2d_run(block, plan, *INPUT_VARIABLE(0), plan.has_bias ? INPUT_VARIABLE(2) : nullptr);
+  return conv2d_run_with_epilogue(block, plan, *INPUT_VARIABLE(0), plan.has_bias ? INPUT_VARIABLE(2) : nullptr);
 }
 
 DECLARE_SHAPE_FN(conv2d) {
@@ -777,6 +795,7 @@ DECLARE_SHAPE_FN(conv2d) {
   using namespace libops::ops::nn;
   ConvPlan plan;
   RETURN_IF_ERROR(conv2d_plan(block, plan));
+  RETURN_IF_ERROR(conv2d_check_epilogue(block));
   shapes.push_back(TensorShape{INPUT_VARIABLE(0)->dtype(), window_output_dims(plan.g, plan.cout), 'c'});
   return Status::ok();
 }
@@ -808,4 +827,5 @@ DECLARE_ARGS(conv2d) {
   args.i_arg("activation", 0, "applied after the bias, NaN kept").one_of({{0, "none"}, {1, "relu"}, {2, "relu6"}});
   args.i_arg("lanes", 0, "data_format 2 with an NCHW x (rank 4): the lanes b of the NCHWc output")
       .range(0, 1 << 20);
+  libops::ops::declare_epilogue_args(args);
 }

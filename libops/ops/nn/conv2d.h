@@ -61,6 +61,11 @@ Status conv2d_check(Context& block, const NDArray& x, const NDArray& w, const ND
 // on the CPU through oneDNN where it takes the case, else im2col + GEMM; on
 // another device through that device's backend (Note [nn ops on devices]).
 Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias);
+// conv2d_run, then the call's epilogue program on z (Note [Epilogue
+// programs] in elementwise/fused_program.h), for conv2d and
+// depthwise_conv2d; the check of that program for their shape functions.
+Status conv2d_run_with_epilogue(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias);
+Status conv2d_check_epilogue(const Context& block);
 
 // The oneDNN weights cache of a node whose weights (input 1) are a graph
 // constant, with `source` set to their buffer (Note [Cached convolution

@@ -11,6 +11,8 @@
 //                 arguments] in conv_utils.h); kH or kW = 0: from the weights
 //           9     data_format: 0 = NCHW (default), 1 = NHWC
 //           10    weights_format (above)
+//           11..  epilogue (with the t list epilogue_values): Note
+//                 [Epilogue programs] in elementwise/fused_program.h
 //   output  [N, C * mult, oH, oW] (NCHW) or [N, oH, oW, C * mult] (NHWC);
 //           output channel c * mult + m is channel c under filter m
 //
@@ -22,6 +24,7 @@
 // convolution is conv2d with groups, whose weights already have that layout.
 #include "libops/ops/nn/conv2d.h"
 #include "libops/ops/device_copy.h"
+#include "libops/ops/elementwise/fused_program.h"
 
 namespace libops::ops::nn {
 namespace {
@@ -73,7 +76,7 @@ CUSTOM_OP_IMPL(depthwise_conv2d, -1, 1, false, 0, 9) {
   using namespace libops::ops::nn;
   ConvPlan plan;
   RETURN_IF_ERROR(depthwise_plan(block, plan));
-  return conv2d_run(block, plan, *INPUT_VARIABLE(0), plan.has_bias ? INPUT_VARIABLE(2) : nullptr);
+  return conv2d_run_with_epilogue(block, plan, *INPUT_VARIABLE(0), plan.has_bias ? INPUT_VARIABLE(2) : nullptr);
 }
 
 DECLARE_SHAPE_FN(depthwise_conv2d) {
@@ -81,6 +84,7 @@ DECLARE_SHAPE_FN(depthwise_conv2d) {
   using namespace libops::ops::nn;
   ConvPlan plan;
   RETURN_IF_ERROR(depthwise_plan(block, plan));
+  RETURN_IF_ERROR(conv2d_check_epilogue(block));
   shapes.push_back(TensorShape{INPUT_VARIABLE(0)->dtype(), window_output_dims(plan.g, plan.cout), 'c'});
   return Status::ok();
 }
@@ -103,4 +107,5 @@ DECLARE_ARGS(depthwise_conv2d) {
   data_format_arg(args);
   args.i_arg("weights_format", 0, "layout of the weights (libnd4j's and TF's is 0)")
       .one_of({{0, "[kH, kW, C, mult]"}, {1, "[mult, C, kH, kW]"}, {2, "[mult, kH, kW, C]"}});
+  libops::ops::declare_epilogue_args(args);
 }

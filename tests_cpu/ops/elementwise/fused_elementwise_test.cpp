@@ -285,6 +285,97 @@ TEST(FusedElementwise, PrintsItsProgram) {
             "t5 = sigmoid(t4); t6 = multiply(t4, t5)");
 }
 
+// ---- epilogue programs (Note [Epilogue programs] in fused_program.h)
+
+// tanh(2 z + 1) z, a program of z alone (literals).
+FusedProgram tanh_chain_of_z() {
+  FusedProgram p;
+  p.n_inputs = 1;
+  p.steps = {binary(BinaryOp::multiply, 0, kFusedLiteral, 2), binary(BinaryOp::add, 1, kFusedLiteral, 1),
+             unary(TransformStrictOp::tanh, 2), binary(BinaryOp::multiply, 3, 0)};
+  return p;
+}
+
+// `call` with the epilogue program p appended to its i and t args.
+OpCall with_epilogue(OpCall call, const FusedProgram& p) {
+  std::vector<int64_t> i;
+  std::vector<double> t;
+  p.encode(i, t);
+  call.i.insert(call.i.end(), i.begin(), i.end());
+  call.t.insert(call.t.end(), t.begin(), t.end());
+  return call;
+}
+
+// conv2d (NCHW and NHWC, with bias and relu), depthwise_conv2d and matmul
+// (with bias and relu, and a single row: the GEMV's own epilogue) given an
+// epilogue program give the op's output run through fused_elementwise,
+// bit for bit, in float32, float16 and bfloat16.
+TEST(EpilogueProgram, ConvolutionsAndMatmulsRunItAsTheFusedOpWould) {
+  const FusedProgram p = tanh_chain_of_z();
+  for (DataType dt : {DataType::kFloat32, DataType::kFloat16, DataType::kBFloat16}) {
+    SCOPED_TRACE(dtype_name(dt));
+    NDArray x = make(dt, {2, 3, 9, 9}, wave(486, 1.5));
+    NDArray xh = make(dt, {2, 9, 9, 3}, wave(486, 1.5));
+    NDArray w = make(dt, {4, 3, 3, 3}, wave(108, 0.4));
+    NDArray dw = make(dt, {3, 3, 3, 1}, wave(27, 0.6));
+    NDArray bias = make(dt, {4}, {0.1, -0.2, 0.3, 0.0});
+    NDArray a = make(dt, {5, 7}, wave(35, 1.0)), row = make(dt, {1, 7}, wave(7, 1.0));
+    NDArray b = make(dt, {7, 6}, wave(42, 0.7)), mb = make(dt, {6}, wave(6, 0.5));
+    struct Case {
+      const char* op;
+      OpCall call;
+    };
+    const std::vector<int64_t> conv_nchw = {3, 3, 2, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 0};  // bias, relu
+    const std::vector<int64_t> conv_nhwc = {3, 3, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0};  // same mode
+    const std::vector<Case> cases = {
+        {"conv2d", {.in = {&x, &w, &bias}, .i = conv_nchw}},
+        {"conv2d", {.in = {&xh, &w}, .i = conv_nhwc}},
+        {"depthwise_conv2d", {.in = {&x, &dw}, .i = {3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 0}}},
+        {"matmul", {.in = {&a, &b, &mb}, .i = {0, 0, 0, 1}}},
+        {"matmul", {.in = {&row, &b, &mb}, .i = {0, 0, 0, 1}}},
+    };
+    for (const Case& c : cases) {
+      SCOPED_TRACE(c.op);
+      Context plain, applied, fused;
+      ASSERT_OK(run_op(c.op, c.call, plain));
+      NDArray product = *plain.output(0);
+      ASSERT_OK(run_op("fused_elementwise", program_call(p, {&product}), applied));
+      ASSERT_OK(run_op(c.op, with_epilogue(c.call, p), fused));
+      EXPECT_TRUE(same_values(*fused.output(0), *applied.output(0)));
+      EXPECT_FALSE(same_values(*fused.output(0), product)) << "the epilogue must have run";
+    }
+  }
+}
+
+TEST(EpilogueProgram, RefusesWhatItCannotRun) {
+  NDArray x = make(DataType::kFloat64, {1, 2, 5, 5}, wave(50, 1.0));
+  NDArray w = make(DataType::kFloat64, {3, 2, 3, 3}, wave(54, 0.3));
+  const std::vector<int64_t> conv = {3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0};
+  auto fails = [](const char* op, const OpCall& call, const char* says) {
+    Context ctx;
+    Status s = run_op(op, call, ctx);
+    EXPECT_FALSE(s.is_ok()) << says;
+    EXPECT_EQ(s.message(), says);
+  };
+  fails("conv2d", with_epilogue({.in = {&x, &w}, .i = conv}, tanh_chain_of_z()),
+        "conv2d: an epilogue program runs on float32, float16 and bfloat16 outputs; z is float64");
+  NDArray xf = make(DataType::kFloat32, {1, 2, 5, 5}, wave(50, 1.0));
+  NDArray wf = make(DataType::kFloat32, {3, 2, 3, 3}, wave(54, 0.3));
+  FusedProgram two;  // reads a second input, which an epilogue does not have
+  two.n_inputs = 1;
+  two.steps = {binary(BinaryOp::add, 0, 1)};
+  fails("conv2d", with_epilogue({.in = {&xf, &wf}, .i = conv}, two),
+        "conv2d: epilogue program: step 0 reads value 1 as y, but only values 0 to 0 are defined before it (y may "
+        "also be -1, none, or -2, the literal)");
+  fails("conv2d", {.in = {&xf, &wf}, .t = {1.0}, .i = conv},
+        "conv2d: epilogue_values (t args 0..) are given without an epilogue program (i args 14..)");
+  NDArray a = make(DataType::kFloat32, {2, 3}, wave(6, 1.0)), b = make(DataType::kFloat32, {3, 2}, wave(6, 1.0));
+  OpCall short_program = with_epilogue({.in = {&a, &b}, .i = {0, 0, 0, 0}}, tanh_chain_of_z());
+  short_program.t.pop_back();
+  fails("matmul", short_program, "matmul: epilogue program: step 3 needs t args 3 to 3 (its literal and 0 extra "
+                                 "params); there are 3");
+}
+
 // ---- fused_reduce: a reduction of a program's values in one pass
 
 // The reduction `kind` (0 sum, 1 mean, 2 max, 3 min) of program p over
