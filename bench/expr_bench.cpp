@@ -2,6 +2,7 @@
 // in libops/expr/expr.h), measured in one binary at 1 and 2 threads
 // (bench/compare_expr.py adds numpy's time and the ratios):
 //   * as one C++ expression, one pass over memory;
+//   * as the graph's fused node runs it (the fused_elementwise op);
 //   * as its four ops called one by one through the registry (multiply,
 //     add, tanh, multiply), as a graph without fusion runs them;
 //   * tanh alone (one pass with the legacy op's 16-lane kernel): the floor
@@ -64,6 +65,28 @@ void BM_ChainOps(benchmark::State& state) {
     if (st.is_ok()) st = call_op("tanh", {&t}, &t);
     return st.is_ok() ? call_op("multiply", {&t, &x}, &z) : st;
   });
+}
+
+// The chain as a program of one input, z: tanh(2 z + 1) z.
+ops::FusedProgram chain_program() {
+  using legacy::BinaryOp;
+  ops::FusedProgram p;
+  p.n_inputs = 1;
+  p.steps = {ops::FusedStep::binary(static_cast<int>(BinaryOp::multiply), 0, ops::kFusedLiteral, 2),
+             ops::FusedStep::binary(static_cast<int>(BinaryOp::add), 1, ops::kFusedLiteral, 1),
+             ops::FusedStep::unary(OPS_TRANSFORM_STRICT, static_cast<int>(legacy::TransformStrictOp::tanh), 2),
+             ops::FusedStep::binary(static_cast<int>(BinaryOp::multiply), 3, 0)};
+  return p;
+}
+
+// The chain as the graph's fused node runs it: the fused_elementwise op,
+// block by block (Note [Fused element-wise programs]).
+void BM_ChainFusedOp(benchmark::State& state) {
+  NDArray x = wave(0.f), z = wave(1.f);
+  std::vector<int64_t> i;
+  std::vector<double> t;
+  chain_program().encode(i, t);
+  run_passes(state, kOnePass, [&] { return call_op("fused_elementwise", {&x}, &z, i, t); });
 }
 
 // tanh alone, one pass (the legacy op with its 16-lane kernel): the
@@ -149,18 +172,6 @@ void BM_HardSwishOp(benchmark::State& state) {
   run_op(state, "hard_swish", {&x}, {&z}, {}, kOnePass);
 }
 
-// The chain as a program of one input, z: tanh(2 z + 1) z.
-ops::FusedProgram chain_program() {
-  using legacy::BinaryOp;
-  ops::FusedProgram p;
-  p.n_inputs = 1;
-  p.steps = {ops::FusedStep::binary(static_cast<int>(BinaryOp::multiply), 0, ops::kFusedLiteral, 2),
-             ops::FusedStep::binary(static_cast<int>(BinaryOp::add), 1, ops::kFusedLiteral, 1),
-             ops::FusedStep::unary(OPS_TRANSFORM_STRICT, static_cast<int>(legacy::TransformStrictOp::tanh), 2),
-             ops::FusedStep::binary(static_cast<int>(BinaryOp::multiply), 3, 0)};
-  return p;
-}
-
 // The op `name` on `in` (i args `i`) then the chain: as a fused node after
 // it (`epilogue` false) or as its epilogue.
 void op_then_chain(benchmark::State& state, const char* name, std::initializer_list<NDArray*> in, NDArray& z,
@@ -207,6 +218,7 @@ BENCHMARK(BM_HardSwishExpression)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)
 BENCHMARK(BM_HardSwishOp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StreamCopy)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ChainExpression)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ChainFusedOp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ChainOps)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TanhOp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ClipOp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
