@@ -25,10 +25,10 @@
 // rounded to the group's dtype, as its node stored it, so it gives the
 // nodes' values bit for bit (legacy/block_kernels.h says where a clang
 // build may round one step otherwise). A reduction (reduce_sum, _mean,
-// _max, _min with i-arg axes) whose float32 input is made by such a group
-// and read by it alone takes the group in as its prologue: one fused_reduce node,
-// whose sums add in double (within rounding of the reduction's own), max
-// and min equal. Last, a fused node or lone element-wise node that reads a
+// _max, _min with i-arg axes) whose input is made by such a group and read
+// by it alone, and whose output has the input's dtype, takes the group in
+// as its prologue: one fused_reduce node, whose sums add in double (within
+// rounding of the reduction's own), max and min equal. Last, a fused node or lone element-wise node that reads a
 // conv2d's, depthwise_conv2d's or matmul's output (and one-element
 // constants) becomes that op's epilogue (Note [Epilogue programs] in
 // libops/ops/elementwise/fused_program.h).
@@ -184,8 +184,6 @@ bool same_placement(const Node& a, const Node& b) {
 }
 
 DataType dtype_of_slot(const Body& body, int32_t slot) { return body.static_shapes[static_cast<size_t>(slot)].dtype; }
-
-bool float32_value(const Body& body, int32_t slot) { return dtype_of_slot(body, slot) == DataType::kFloat32; }
 
 bool same_shape(const ValueShape& a, const ValueShape& b) { return a.rank_known && b.rank_known && a.dims == b.dims; }
 
@@ -476,8 +474,8 @@ Status fuse_elementwise_chains(Body& body, std::vector<std::string>& log, bool& 
       const int32_t in = n.inputs[0];
       const int32_t p = producer[static_cast<size_t>(in)];
       if (p < 0 || !candidate[p] || grouped[p] || is_output[static_cast<size_t>(in)] ||
-          reads[static_cast<size_t>(in)] != 1 || !same_placement(body.nodes[p], n) || !float32_value(body, in) ||
-          !float32_value(body, n.first_output))
+          reads[static_cast<size_t>(in)] != 1 || !same_placement(body.nodes[p], n) ||
+          !ops::kFusedDtypes.contains(dtype_of_slot(body, in)) || dtype_of_slot(body, n.first_output) != dtype_of_slot(body, in))
         continue;
       std::vector<size_t> members = {static_cast<size_t>(p)};
       grow(members, n, body.static_shapes[static_cast<size_t>(in)]);

@@ -113,32 +113,35 @@ TEST(CudaFusedElementwise, EpilogueProgramsMatchTheCpu) {
 
 // fused_reduce on the GPU (the program step by step, then the legacy
 // reduction) against the CPU's one pass: every kind over the last axis and
-// over all, kept and dropped.
+// over all, kept and dropped, in float32 and float16.
 TEST(CudaFusedReduce, ReductionsMatchTheCpu) {
   REQUIRE_CUDA_DEVICE();
   FusedProgram p;  // (x - w)^2 * tanh(x)
   p.n_inputs = 2;
   p.steps = {binary(BinaryOp::subtract, 0, 1), binary(BinaryOp::multiply, 2, 2),
              strict(legacy::TransformStrictOp::tanh, 0), binary(BinaryOp::multiply, 3, 4)};
-  for (int kind = 0; kind < 4; ++kind)
-    for (const std::vector<int64_t>& axes : {std::vector<int64_t>{-1}, std::vector<int64_t>{}})
-      for (int keep : {0, 1}) {
-        SCOPED_TRACE("kind " + std::to_string(kind) + " axes " + std::to_string(axes.size()) + " keep " +
-                     std::to_string(keep));
-        std::vector<NDArray> host = {test::make(DataType::kFloat32, {7, 300}, wave(2100, 3.0)),
-                                     test::make(DataType::kFloat32, {300}, wave(300, 1.0))};
-        test::OpCall call;
-        p.encode(call.i, call.t);
-        call.i.push_back(kind);
-        call.i.push_back(keep);
-        call.i.insert(call.i.end(), axes.begin(), axes.end());
-        Context cpu, gpu;
-        ASSERT_OK(test::run_on_cpu_and_gpu("fused_reduce", host, call, cpu, gpu));
-        NDArray& z = *gpu.output(0);
-        ASSERT_OK(z.buffer()->sync_to_host());
-        EXPECT_EQ(z.shape(), cpu.output(0)->shape());
-        EXPECT_TRUE(test::all_close(z, test::values(*cpu.output(0)), 1e-5, 1e-5));
-      }
+  for (DataType dt : {DataType::kFloat32, DataType::kFloat16})
+    for (int kind = 0; kind < 4; ++kind)
+      for (const std::vector<int64_t>& axes : {std::vector<int64_t>{-1}, std::vector<int64_t>{}})
+        for (int keep : {0, 1}) {
+          SCOPED_TRACE(std::string(dtype_name(dt)) + " kind " + std::to_string(kind) + " axes " +
+                       std::to_string(axes.size()) + " keep " + std::to_string(keep));
+          std::vector<NDArray> host = {test::make(dt, {7, 300}, wave(2100, 3.0)), test::make(dt, {300}, wave(300, 1.0))};
+          test::OpCall call;
+          p.encode(call.i, call.t);
+          call.i.push_back(kind);
+          call.i.push_back(keep);
+          call.i.insert(call.i.end(), axes.begin(), axes.end());
+          Context cpu, gpu;
+          ASSERT_OK(test::run_on_cpu_and_gpu("fused_reduce", host, call, cpu, gpu));
+          NDArray& z = *gpu.output(0);
+          ASSERT_OK(z.buffer()->sync_to_host());
+          EXPECT_EQ(z.shape(), cpu.output(0)->shape());
+          EXPECT_EQ(z.dtype(), dt);
+          // float16: the GPU's reduction adds in float and rounds once, the CPU's in double.
+          const double tol = dt == DataType::kFloat32 ? 1e-5 : 2e-3;
+          EXPECT_TRUE(test::all_close(z, test::values(*cpu.output(0)), tol, tol));
+        }
 }
 
 }  // namespace

@@ -1489,6 +1489,27 @@ TEST(GraphRewrites, FoldsElementwiseChainsIntoConvolutionAndMatmulEpilogues) {
   }
 }
 
+// The same prologue in float16 and bfloat16 (a mean of squares over rows):
+// one fused_reduce of the dtype, within a rounding of it.
+TEST(GraphRewrites, FusesSixteenBitProloguesIntoReductions) {
+  for (DataType dt : {DataType::kFloat16, DataType::kBFloat16}) {
+    SCOPED_TRACE(dtype_name(dt));
+    GraphBuilder g;
+    auto& m = g.main();
+    Ref x = m.placeholder("x", dt, std::vector<int64_t>{6, 64});
+    NodeArgs mean;
+    mean.i = {-1};
+    mean.b = {true};
+    Ref sq = m.op("multiply", {m.op("tanh", {x}, {}, "tanh"), x}, {}, "xtanh");
+    m.output("y", m.op("reduce_mean", {sq}, mean, "mean"));
+    const NDArray xv = make(dt, {6, 64}, ramp(384, 2.0, 0.1));
+    auto fused = expect_same_outputs(g.finish(), xv, dt == DataType::kFloat16 ? 2e-3 : 1.6e-2);
+    ASSERT_TRUE(fused);
+    ASSERT_EQ(fused->main().nodes.size(), 1u);
+    EXPECT_EQ(fused->main().nodes[0].op_label, "fused_reduce(tanh, multiply, reduce_mean)");
+  }
+}
+
 // RMS norm as exporters write it, in each spelling the rewrite knows:
 // x / sqrt(m + eps), x * rsqrt(m + eps) or x * reciprocal(sqrt(m + eps))
 // with m = mean(x^2) over the last axis and x^2 as pow, multiply or

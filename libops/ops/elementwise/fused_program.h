@@ -47,7 +47,7 @@ inline constexpr int kMaxFusedInputs = 8;
 inline constexpr int kMaxFusedSteps = 32;
 inline constexpr int kFusedNone = -1;     // y of a unary step
 inline constexpr int kFusedLiteral = -2;  // y is the step's literal
-// The dtypes of fused_elementwise's values (fused_reduce: float32).
+// The dtypes of fused_elementwise's and fused_reduce's values.
 inline constexpr TypeSet kFusedDtypes{DataType::kFloat16, DataType::kBFloat16, DataType::kFloat32};
 
 struct FusedStep {

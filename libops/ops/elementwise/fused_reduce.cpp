@@ -5,20 +5,25 @@
 // chain that nothing else reads (Note [Element-wise fusion]): mean(x * x)
 // of an RMS norm, sum((x - m)^2) of a variance, pooled activations.
 //
-//   inputs  1 to 8 float32 arrays, broadcast together to the shape S
+//   inputs  1 to 8 arrays of one dtype (float32, float16 or bfloat16),
+//           broadcast together to the shape S
 //   i args  the program (as fused_elementwise's), then: the reduction (0
 //           sum, 1 mean, 2 max, 3 min), keep_dims (0 or 1), the axes of S
 //           (none: all; negative counts from the end)
 //   t args  the program's
-//   output  float32: S reduced over the axes, each kept as 1 or dropped
+//   output  the inputs' dtype: S reduced over the axes, each kept as 1 or
+//           dropped
 //
 // CPU: the loop engine's iterator over S with the kept dims outer and the
 // reduced ones inner, so each output element is one contiguous range of
 // the enumeration, reduced whole by one thread, or, for a few long ones
 // (a mean of everything), in pieces the threads share (Note [Split
-// reductions]); results do not depend on the thread count. Values are computed in blocks (BlockProgram) and
-// summed in double in eight partial sums; max and min keep NaN. No elements
-// to reduce: a sum is 0, a mean NaN, a max or min an error.
+// reductions]); results do not depend on the thread count. Values are
+// computed in blocks (BlockProgram: a 16-bit program rounds each step to
+// its dtype, as the nodes it replaces stored their values) and summed in
+// double in eight partial sums, the result rounded once to the dtype; max
+// and min keep NaN. No elements to reduce: a sum is 0, a mean NaN, a max
+// or min an error.
 // Other devices: the program one legacy kernel per step into a temporary of
 // S, then the legacy reduction.
 #include <algorithm>
@@ -49,6 +54,7 @@ struct ReductionArgs {
   bool keep_dims = false;
   Dims shape;  // S
   Dims axes;   // normalised, sorted
+  DataType dtype = DataType::kFloat32;  // the inputs' and z's
 };
 
 // The call's program, reduction and shapes (the shape function's checks).
@@ -71,8 +77,7 @@ Status read_args(Context& block, ReductionArgs& a) {
                        program_ints, program_ints + 1, static_cast<long long>(kind), static_cast<long long>(keep));
   a.kind = static_cast<FusedReduction>(kind);
   a.keep_dims = keep == 1;
-  DataType dtype;
-  RETURN_IF_ERROR(fused_inputs_shape(block, TypeSet{DataType::kFloat32}, a.shape, dtype));
+  RETURN_IF_ERROR(fused_inputs_shape(block, kFusedDtypes, a.shape, a.dtype));
   const std::vector<int64_t> axes(i.begin() + static_cast<ptrdiff_t>(program_ints + 2), i.end());
   return normalize_axes(block.op_name(), axes.data(), static_cast<int>(axes.size()), a.shape.size(), true, a.axes);
 }
@@ -129,7 +134,8 @@ struct Accumulator {
 };
 
 Status reduce_on_cpu(const ReductionArgs& a, const std::vector<NDArray>& inputs, NDArray& z) {
-  const BlockProgram program(a.program);
+  const BlockProgram program(a.program, a.dtype);
+  auto store = [&](char* to, float value) { program.store(&value, to, 0, 1); };
   // Kept dims outer, reduced inner (loops/reduction_order.h).
   const ReductionOrder ro = reduction_order(a.shape, a.axes, z);
   NdLoop<kMaxFusedInputs + 1> loop = ro.loop<kMaxFusedInputs + 1>(z);
@@ -160,7 +166,7 @@ Status reduce_on_cpu(const ReductionArgs& a, const std::vector<NDArray>& inputs,
     for (int64_t j = 0; j < z.length(); ++j) {
       Accumulator acc = partial[static_cast<size_t>(j * pieces)];
       for (int64_t c = 1; c < pieces; ++c) acc.merge(partial[static_cast<size_t>(j * pieces + c)]);
-      *reinterpret_cast<float*>(dst[static_cast<size_t>(j)]) = acc.result(per_output);
+      store(dst[static_cast<size_t>(j)], acc.result(per_output));
     }
     return Status::ok();
   }
@@ -170,7 +176,7 @@ Status reduce_on_cpu(const ReductionArgs& a, const std::vector<NDArray>& inputs,
     Accumulator acc{a.kind};
     char* current = nullptr;
     auto flush = [&] {
-      if (current != nullptr) *reinterpret_cast<float*>(current) = acc.result(per_output);
+      if (current != nullptr) store(current, acc.result(per_output));
       acc.reset();
     };
     loop.run(begin * per_output, end * per_output, [&](char* const* p, const int64_t* s, int64_t n) {
@@ -225,7 +231,7 @@ CUSTOM_OP_IMPL(fused_reduce, -1, 1, false, 0, 0) {
                  "the %s of no elements (axes %s of %s are empty)", a.kind == FusedReduction::kMax ? "maximum" : "minimum",
                  a.axes.str().c_str(), a.shape.str().c_str());
     NDArray fill;
-    RETURN_IF_ERROR(NDArray::scalar(DataType::kFloat32,
+    RETURN_IF_ERROR(NDArray::scalar(a.dtype,
                                     a.kind == FusedReduction::kSum ? 0.0 : std::numeric_limits<double>::quiet_NaN(), fill));
     return with_op_name(block, assign_on_device(block, *z, fill));
   }
@@ -233,7 +239,7 @@ CUSTOM_OP_IMPL(fused_reduce, -1, 1, false, 0, 0) {
   RETURN_IF_ERROR(fused_inputs(block, *z, false, inputs));  // z is written while its inputs are read
   if (block.device().is_cpu()) return reduce_on_cpu(a, inputs, *z);
   NDArray values;
-  RETURN_IF_ERROR(step_array(block, DataType::kFloat32, a.shape, values));
+  RETURN_IF_ERROR(step_array(block, a.dtype, a.shape, values));
   RETURN_IF_ERROR(run_program_by_steps(block, a.program, inputs, values));
   ops_legacy_group_t group = OPS_REDUCE_SAME;
   int num = 0;
@@ -245,13 +251,13 @@ DECLARE_SHAPE_FN(fused_reduce) {
   using namespace libops;
   libops::ops::ReductionArgs a;
   RETURN_IF_ERROR(libops::ops::read_args(block, a));
-  shapes.push_back(TensorShape{DataType::kFloat32, reduced_shape(a.shape, a.axes, a.keep_dims), 'c'});
+  shapes.push_back(TensorShape{a.dtype, reduced_shape(a.shape, a.axes, a.keep_dims), 'c'});
   return Status::ok();
 }
 
 DECLARE_TYPES(fused_reduce) {
-  descriptor.allow_inputs(libops::TypeSet{libops::DataType::kFloat32}).runs_on_any_device();
-  descriptor.allow_outputs(libops::TypeSet{libops::DataType::kFloat32});
+  descriptor.allow_inputs(libops::ops::kFusedDtypes).runs_on_any_device();
+  descriptor.allow_outputs(libops::ops::kFusedDtypes);
 }
 
 DECLARE_PATTERN(fused_reduce, kReduction)
@@ -259,8 +265,8 @@ DECLARE_PATTERN(fused_reduce, kReduction)
 DECLARE_ARGS(fused_reduce) {
   args.describe("A reduction of the values a fused element-wise program computes, in one pass (Note [Fused "
                 "element-wise programs]); written by the graph optimizer.");
-  args.inputs_variadic("xs", "1 to 8 float32 arrays, broadcast together");
-  args.output("z", "the reduction, float32, with the reduced axes kept as 1 or dropped");
+  args.inputs_variadic("xs", "1 to 8 arrays of one dtype (float32, float16 or bfloat16), broadcast together");
+  args.output("z", "the reduction in the inputs' dtype, with the reduced axes kept as 1 or dropped");
   args.i_list("program", "the program's (as fused_elementwise's), then: 0 sum, 1 mean, 2 max, 3 min; keep_dims; "
                          "the axes (none: all)");
   args.t_list("values", "the program's literals and extra params").nan_allowed();

@@ -425,6 +425,52 @@ TEST(FusedReduce, ReducesAProgramAsItsOpsDo) {
       }
 }
 
+// float16 and bfloat16: the program rounds each step to the dtype as the
+// ops store their values, so max and min equal the ops' and sums and means
+// come within one rounding of the dtype (the fused sum adds in double and
+// rounds once); the output has the inputs' dtype. Inputs of two dtypes
+// are refused.
+TEST(FusedReduce, SixteenBitProgramsReduceAsTheirOpsDo) {
+  FusedProgram p;  // (x - w)^2 * tanh(x)
+  p.n_inputs = 2;
+  p.steps = {binary(BinaryOp::subtract, 0, 1), binary(BinaryOp::multiply, 2, 2), unary(TransformStrictOp::tanh, 0),
+             binary(BinaryOp::multiply, 3, 4)};
+  for (DataType dt : {DataType::kFloat16, DataType::kBFloat16}) {
+    SCOPED_TRACE(dtype_name(dt));
+    NDArray x = make(dt, {3, 5, 70}, wave(1050, 3.0));
+    NDArray w = make(dt, {5, 1}, wave(5, 1.0));
+    const double ulp = dt == DataType::kFloat16 ? 1.0 / 1024 : 1.0 / 128;
+    for (int kind = 0; kind < 4; ++kind)
+      for (const std::vector<int64_t>& axes : {std::vector<int64_t>{2}, {0, 2}, {}}) {
+        SCOPED_TRACE("kind " + std::to_string(kind) + " axes " + std::to_string(axes.size()));
+        Context ctx;
+        ASSERT_OK(fused_reduction(p, {&x, &w}, kind, false, axes, ctx));
+        const NDArray want = reduced_by_ops(p, {&x, &w}, kind, false, axes);
+        EXPECT_EQ(ctx.output(0)->dtype(), dt);
+        if (kind >= 2) EXPECT_TRUE(same_values(*ctx.output(0), want));
+        else EXPECT_TRUE(all_close(*ctx.output(0), values(want), ulp, ulp));
+      }
+    // Against double sums of the rounded values: row sums of x * x.
+    FusedProgram square;
+    square.n_inputs = 1;
+    square.steps = {binary(BinaryOp::multiply, 0, 0)};
+    Context rows;
+    ASSERT_OK(fused_reduction(square, {&x}, 0, false, {2}, rows));
+    for (int64_t r = 0; r < 15; ++r) {
+      double want = 0;
+      for (int64_t c = 0; c < 70; ++c) {
+        NDArray one = make(dt, {}, {x.get_double(r * 70 + c) * x.get_double(r * 70 + c)});  // the step's rounding
+        want += one.get_double(0);
+      }
+      EXPECT_NEAR(rows.output(0)->get_double(r), want, ulp * std::abs(want)) << r;
+    }
+  }
+  NDArray x32 = make(DataType::kFloat32, {5, 1}, wave(5, 1.0)), x16 = make(DataType::kFloat16, {5, 1}, wave(5, 1.0));
+  Context mixed;
+  const Status s = fused_reduction(p, {&x16, &x32}, 0, false, {}, mixed);
+  EXPECT_EQ(s.code(), StatusCode::kDtype) << s.message();
+}
+
 // Sums worked out in double here; NaN kept by max and min; empty axes;
 // many outputs over the threads; one-value inputs.
 TEST(FusedReduce, SumsNansEmptiesAndThreads) {
