@@ -382,7 +382,8 @@ Status stage_state(const Context& block, DataType ct, const Dims& shape, const N
 // gates, so a step is its GEMM h [N, H] * R_p [H, 4 n_p] and its units'
 // cells, and one barrier before the next step reads h. h is kept in two
 // buffers, so no member overwrites an h another is still multiplying;
-// the state ends in the first.
+// the state ends in the first. A bidirectional layer whose directions write
+// apart runs them side by side instead (Note [Directions side by side]).
 struct TeamParts {
   bool usable = false;
   std::vector<int64_t> bounds;  // parts + 1 unit boundaries
@@ -395,6 +396,7 @@ struct PackedRecurrentWeights : OpState {
   int64_t n = 0, gh = 0, h = 0;
   bool trans = false;
   int threads = 0;
+  bool side_by_side = false;  // packed for one thread a direction (Note [Directions side by side])
   std::vector<std::unique_ptr<blas::PackedGemmF32>> by_direction;    // R, or a GRU's z and r blocks
   std::vector<std::unique_ptr<blas::PackedGemmF32>> n_by_direction;  // a GRU's n block (two phases)
   std::vector<std::unique_ptr<TeamParts>> team_by_direction;
@@ -403,7 +405,7 @@ struct PackedRecurrentWeights : OpState {
 // The node's kept packings where R is a constant input (made afresh when
 // R's buffer, the shapes or the thread count change); nullptr otherwise.
 PackedRecurrentWeights* kept_packings(Context& block, const RnnOperands& in, int directions, int64_t N, int64_t GH,
-                                      int64_t H, bool tb) {
+                                      int64_t H, bool tb, bool side_by_side = false) {
   const int threads = get_num_threads();
   int r_input = -1;
   for (int i = 0; i < block.num_inputs(); ++i)
@@ -411,9 +413,11 @@ PackedRecurrentWeights* kept_packings(Context& block, const RnnOperands& in, int
   if (r_input < 0 || !block.input_is_constant(r_input)) return nullptr;
   auto* st = dynamic_cast<PackedRecurrentWeights*>(block.op_state());
   if (st == nullptr || st->r != in.r->data() || st->n != N || st->gh != GH || st->h != H || st->trans != tb ||
-      st->threads != threads || static_cast<int>(st->by_direction.size()) != directions) {
+      st->threads != threads || st->side_by_side != side_by_side ||
+      static_cast<int>(st->by_direction.size()) != directions) {
     auto fresh = std::make_unique<PackedRecurrentWeights>();
     fresh->r = in.r->data(), fresh->n = N, fresh->gh = GH, fresh->h = H, fresh->trans = tb, fresh->threads = threads;
+    fresh->side_by_side = side_by_side;
     fresh->by_direction.resize(static_cast<size_t>(directions));
     fresh->n_by_direction.resize(static_cast<size_t>(directions));
     fresh->team_by_direction.resize(static_cast<size_t>(directions));
@@ -427,20 +431,22 @@ PackedRecurrentWeights* kept_packings(Context& block, const RnnOperands& in, int
 // R is a constant input, else `local`, packed now. Not packed (the caller
 // then runs the plain GEMM) where oneDNN is off or refuses. `cols` columns
 // of R from `r_cols` on (all GH of them, or a GRU's z and r blocks or its
-// n block: part 0 or 1), written into gh's rows of GH.
+// n block: part 0 or 1), written into gh's rows of GH. `side_by_side`:
+// packed to run on one thread (Note [Directions side by side]).
 blas::PackedGemmF32& packed_r_for(Context& block, const RnnOperands& in, int dir, int directions, int64_t N,
                                   int64_t GH, int64_t H, const void* r_cols, int64_t cols, int part, int64_t ldr,
-                                  bool tb, blas::PackedGemmF32& local) {
-  PackedRecurrentWeights* st = kept_packings(block, in, directions, N, GH, H, tb);
+                                  bool tb, bool side_by_side, blas::PackedGemmF32& local) {
+  PackedRecurrentWeights* st = kept_packings(block, in, directions, N, GH, H, tb, side_by_side);
+  const int threads = side_by_side ? 1 : get_num_threads();
   if (st == nullptr) {
-    (void)local.pack(N, cols, H, static_cast<const float*>(r_cols), ldr, tb, H, GH, get_num_threads());
+    (void)local.pack(N, cols, H, static_cast<const float*>(r_cols), ldr, tb, H, GH, threads);
     return local;
   }
   auto& slots = part == 0 ? st->by_direction : st->n_by_direction;
   std::unique_ptr<blas::PackedGemmF32>& kept = slots[static_cast<size_t>(dir)];
   if (kept == nullptr) {
     kept = std::make_unique<blas::PackedGemmF32>();
-    (void)kept->pack(N, cols, H, static_cast<const float*>(r_cols), ldr, tb, H, GH, st->threads);
+    (void)kept->pack(N, cols, H, static_cast<const float*>(r_cols), ldr, tb, H, GH, threads);
   }
   return *kept;
 }
@@ -593,9 +599,21 @@ Status run_recurrent(Context& block, const RnnDesc& d, const RnnOperands& in, ND
   if (in.bh != nullptr) RETURN_IF_ERROR(dense_on_device(block, *in.bh, ct, bh));
   if (in.peep != nullptr) RETURN_IF_ERROR(dense_on_device(block, *in.peep, ct, peep));
   if (in.lengths != nullptr) RETURN_IF_ERROR(stage_lengths(block, *in.lengths, T, lengths));
-  RETURN_IF_ERROR(step_array(block, ct, Dims{T, N, GH}, gx));
-  RETURN_IF_ERROR(step_array(block, ct, Dims{N, GH}, gh));
-  if (two_phase) RETURN_IF_ERROR(step_array(block, ct, Dims{N, H}, rh));
+  // Note [Directions side by side]
+  // A bidirectional layer whose directions write apart (concatenated, or
+  // each on its own axis) runs its two step loops at once, a thread each,
+  // where two or more threads are asked: each step of a small layer is a
+  // few microseconds of work (ocr_rec's LSTM, H 96 and N 2: a [2, 96] x
+  // [96, 384] GEMM and 96 units), so splitting every step over the threads
+  // (Note [LSTM steps in a team]) spent about as long at the step's barrier
+  // as in its work. Each direction has its own scratch and its own packed
+  // R for one thread; the x W products are made before, on all threads.
+  const bool side_by_side = block.device().is_cpu() && ct == DataType::kFloat32 && D == 2 && !d.sum_directions &&
+                            T >= 2 && N * H > 0 && get_num_threads() >= 2 && !libops::detail::in_parallel_region();
+  const int64_t sets = side_by_side ? D : 1;  // scratch sets: one a direction side by side
+  RETURN_IF_ERROR(step_array(block, ct, Dims{sets * T, N, GH}, gx));
+  RETURN_IF_ERROR(step_array(block, ct, Dims{sets * N, GH}, gh));
+  if (two_phase) RETURN_IF_ERROR(step_array(block, ct, Dims{sets * N, H}, rh));
   NDArray& yt = y_out.target();
   // What the kernels read is synced as inputs (uploaded where the device
   // copy is stale); the scratch and y only get their device copies.
@@ -623,51 +641,35 @@ Status run_recurrent(Context& block, const RnnDesc& d, const RnnOperands& in, ND
   // W and R as stored: [I, GH] / [H, GH], or transposed [GH, I] / [GH, H].
   const bool tb = d.w_transposed;
   const int64_t ldw = tb ? I : GH, ldr = tb ? H : GH;
-  const int directions_to_run = N * H > 0 ? D : 0;  // an empty batch or layer: nothing to compute
-  for (int dir = 0; dir < directions_to_run; ++dir) {
+  // Direction dir's x W for every step, into scratch set `set`.
+  auto input_products = [&](int dir, int64_t set) -> Status {
     if (T * N > 0 && I > 0)
-      RETURN_IF_ERROR(gemm(block, ct, tb, T * N, GH, I, at(x, 0), I, at(w, dir * I * GH), ldw, at(gx, 0), GH));
-    else if (T * N > 0)
-      RETURN_IF_ERROR(fill_zero(block, gx));  // no inputs: x * W is 0
+      return gemm(block, ct, tb, T * N, GH, I, at(x, 0), I, at(w, dir * I * GH), ldw, at(gx, set * T * N * GH), GH);
+    if (T * N > 0) return fill_zero(block, gx);  // no inputs: x * W is 0
+    return Status::ok();
+  };
+  auto step_of = [&](int dir, int64_t set) {
     CellStep st;
     st.direction = dir;
-    st.gx = at(gx, 0);
-    st.gh = at(gh, 0);
+    st.gx = at(gx, set * T * N * GH);
+    st.gh = at(gh, set * N * GH);
     st.bx = in.bx ? at(bx, dir * GH) : nullptr;
     st.bh = in.bh ? at(bh, dir * GH) : nullptr;
     st.peep = in.peep ? at(peep, dir * 3 * H) : nullptr;
     st.lengths = in.lengths ? static_cast<const int64_t*>(kernel_pointer(block, lengths)) : nullptr;
     st.h = at(h_state, dir * N * H);
     st.c = lstm ? at(c_state, dir * N * H) : nullptr;
-    st.rh = two_phase ? at(rh, 0) : nullptr;
+    st.rh = two_phase ? at(rh, set * N * H) : nullptr;
     st.y = y != nullptr ? at(yt, 0) : nullptr;
     st.accumulate = d.sum_directions && dir == 1;
-    const void* r_dir = at(r, dir * H * GH);
-#if LIBOPS_HAVE_EXP_F32_X8
-    if (block.device().is_cpu() && ct == DataType::kFloat32) {
-      if (TeamParts* tp = team_parts_for(block, d, in, dir, static_cast<const float*>(r_dir), ldr, tb)) {
-        NDArray h_alt, gh_parts;
-        RETURN_IF_ERROR(step_array(block, ct, Dims{N, H}, h_alt));
-        RETURN_IF_ERROR(step_array(block, ct, Dims{static_cast<int64_t>(tp->gemm.size()), N, tp->max_cols}, gh_parts));
-        RETURN_IF_ERROR(with_op_name(block, run_lstm_team(d, st, *tp, h_alt.data_as<float>(), gh_parts.data_as<float>())));
-        continue;
-      }
-    }
-#endif
-    // On the CPU, R packed once for all T steps, or kept packed for the
-    // session where it is a constant (Note [Packed recurrent weights]);
-    // where oneDNN is off or refuses, OpenBLAS.
-    // A GRU without linear_before_reset packs its z and r blocks and its n
-    // block apart, for its two GEMMs a step.
+    return st;
+  };
+  // The T steps of one direction from its prepared CellStep; R packed (on
+  // the CPU, float32, T >= 2) or multiplied by the plain GEMM.
+  auto run_steps = [&](CellStep st, const void* r_dir, blas::PackedGemmF32& packed_r,
+                       blas::PackedGemmF32& packed_n) -> Status {
     const void* rn = static_cast<const char*>(r_dir) + static_cast<size_t>(tb ? 2 * H * H : 2 * H) * item;
-    blas::PackedGemmF32 local_r, local_rn;
-    blas::PackedGemmF32 *packed = &local_r, *packed_n = &local_rn;
-    if (block.device().is_cpu() && ct == DataType::kFloat32 && T >= 2) {
-      packed = &packed_r_for(block, in, dir, D, N, GH, H, r_dir, two_phase ? 2 * H : GH, 0, ldr, tb, local_r);
-      if (two_phase) packed_n = &packed_r_for(block, in, dir, D, N, GH, H, rn, H, 1, ldr, tb, local_rn);
-    }
-    blas::PackedGemmF32& packed_r = *packed;
-    const bool packed_two_phase = two_phase && packed_r.packed() && packed_n->packed();
+    const bool packed_two_phase = two_phase && packed_r.packed() && packed_n.packed();
     for (int64_t s = 0; s < T; ++s) {
       st.s = s;
       if (packed_two_phase) {
@@ -675,7 +677,7 @@ Status run_recurrent(Context& block, const RnnDesc& d, const RnnOperands& in, ND
         st.phase = 1;
         RETURN_IF_ERROR(run_cell(st));
         RETURN_IF_ERROR(with_op_name(
-            block, packed_n->run(static_cast<const float*>(st.rh), static_cast<float*>(st.gh) + 2 * H)));
+            block, packed_n.run(static_cast<const float*>(st.rh), static_cast<float*>(st.gh) + 2 * H)));
         st.phase = 2;
         RETURN_IF_ERROR(run_cell(st));
         continue;
@@ -696,10 +698,63 @@ Status run_recurrent(Context& block, const RnnDesc& d, const RnnOperands& in, ND
       RETURN_IF_ERROR(gemm(block, ct, tb, N, 2 * H, H, st.h, H, r_dir, ldr, st.gh, GH));
       st.phase = 1;
       RETURN_IF_ERROR(run_cell(st));
-      RETURN_IF_ERROR(gemm(block, ct, tb, N, H, H, st.rh, H, rn, ldr, at(gh, 2 * H), GH));
+      RETURN_IF_ERROR(gemm(block, ct, tb, N, H, H, st.rh, H, rn, ldr, static_cast<char*>(st.gh) + 2 * H * item, GH));
       st.phase = 2;
       RETURN_IF_ERROR(run_cell(st));
     }
+    return Status::ok();
+  };
+  // On the CPU, R packed once for all T steps, or kept packed for the
+  // session where it is a constant (Note [Packed recurrent weights]);
+  // where oneDNN is off or refuses, OpenBLAS. A GRU without
+  // linear_before_reset packs its z and r blocks and its n block apart, for
+  // its two GEMMs a step.
+  blas::PackedGemmF32 local_r[2], local_rn[2];
+  auto packings = [&](int dir, const void* r_dir, blas::PackedGemmF32*& packed_r, blas::PackedGemmF32*& packed_n) {
+    packed_r = &local_r[dir];
+    packed_n = &local_rn[dir];
+    if (!block.device().is_cpu() || ct != DataType::kFloat32 || T < 2) return;
+    const void* rn = static_cast<const char*>(r_dir) + static_cast<size_t>(tb ? 2 * H * H : 2 * H) * item;
+    packed_r = &packed_r_for(block, in, dir, D, N, GH, H, r_dir, two_phase ? 2 * H : GH, 0, ldr, tb, side_by_side,
+                             local_r[dir]);
+    if (two_phase)
+      packed_n = &packed_r_for(block, in, dir, D, N, GH, H, rn, H, 1, ldr, tb, side_by_side, local_rn[dir]);
+  };
+
+  if (side_by_side) {
+    blas::PackedGemmF32* packed_r[2];
+    blas::PackedGemmF32* packed_n[2];
+    for (int dir = 0; dir < D; ++dir) {
+      RETURN_IF_ERROR(input_products(dir, dir));
+      packings(dir, at(r, dir * H * GH), packed_r[dir], packed_n[dir]);
+    }
+    Status status[2];
+    parallel_team(D, [&](int t, int team) {
+      const ScopedThreads one(1);  // the GEMMs and cells of a direction stay on its thread
+      for (int dir = t; dir < D; dir += team)
+        status[dir] = run_steps(step_of(dir, dir), at(r, dir * H * GH), *packed_r[dir], *packed_n[dir]);
+    });
+    for (const Status& st : status) RETURN_IF_ERROR(st);
+  }
+  const int directions_to_run = side_by_side || N * H == 0 ? 0 : D;  // an empty batch or layer: nothing to compute
+  for (int dir = 0; dir < directions_to_run; ++dir) {
+    RETURN_IF_ERROR(input_products(dir, 0));
+    CellStep st = step_of(dir, 0);
+    const void* r_dir = at(r, dir * H * GH);
+#if LIBOPS_HAVE_EXP_F32_X8
+    if (block.device().is_cpu() && ct == DataType::kFloat32) {
+      if (TeamParts* tp = team_parts_for(block, d, in, dir, static_cast<const float*>(r_dir), ldr, tb)) {
+        NDArray h_alt, gh_parts;
+        RETURN_IF_ERROR(step_array(block, ct, Dims{N, H}, h_alt));
+        RETURN_IF_ERROR(step_array(block, ct, Dims{static_cast<int64_t>(tp->gemm.size()), N, tp->max_cols}, gh_parts));
+        RETURN_IF_ERROR(with_op_name(block, run_lstm_team(d, st, *tp, h_alt.data_as<float>(), gh_parts.data_as<float>())));
+        continue;
+      }
+    }
+#endif
+    blas::PackedGemmF32 *packed_r = nullptr, *packed_n = nullptr;
+    packings(dir, r_dir, packed_r, packed_n);
+    RETURN_IF_ERROR(run_steps(st, r_dir, *packed_r, *packed_n));
   }
   for (NDArray* a : {&gx, &gh, two_phase ? &rh : nullptr, &h_state, lstm ? &c_state : nullptr,
                      y != nullptr ? &yt : nullptr}) {

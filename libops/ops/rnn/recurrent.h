@@ -33,8 +33,10 @@
 // major, feature-major and ONNX layouts need no transpose afterwards; a
 // bidirectional sum adds the reverse pass into the forward one's y.
 // The final states are the h and c state arrays themselves. On the CPU at
-// two or more threads an LSTM may run its steps as a team instead (Note
-// [LSTM steps in a team] in recurrent.cpp).
+// two or more threads the two directions of a layer that writes them apart
+// run at once, a thread each (Note [Directions side by side] in
+// recurrent.cpp); otherwise an LSTM may run each direction's steps as a
+// team (Note [LSTM steps in a team]).
 #pragma once
 
 #include <cstdint>

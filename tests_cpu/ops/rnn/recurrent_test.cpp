@@ -3,6 +3,7 @@
 // by hand, empty sequences and batches, float16, and the errors.
 #include <cmath>
 
+#include "libops/core/parallel.h"
 #include "op_test_util.h"
 
 using namespace libops;
@@ -85,6 +86,60 @@ TEST(LstmLayer, Float16MatchesFloat32) {
   ASSERT_OK(run_op("lstm_layer", {.in = {&x32, &w32, &r32}}, c32));
   EXPECT_EQ(c16.output(0)->dtype(), DataType::kFloat16);
   EXPECT_TRUE(all_close(values(*c16.output(0)), values(*c32.output(0)), 1e-3, 1e-3));
+}
+
+// Note [Directions side by side]: a bidirectional layer whose directions
+// write apart runs them a thread each at two threads. An LSTM (concatenated,
+// with sequence lengths), a GRU without linear_before_reset (two GEMMs a
+// step; each direction on its own axis) and a simple RNN, in float32 at one
+// and at two threads, against the same call in float64 (which runs the
+// directions one after the other).
+TEST(RecurrentLayers, BidirectionalLayersRunTheirDirectionsSideBySide) {
+  const int64_t T = 7, N = 3, I = 5, H = 20;  // H > 16: the 16-lane cells and a masked tail
+  struct Layer {
+    const char* op;
+    int gates;
+    std::vector<int64_t> i;
+    std::vector<bool> b;
+    bool seq_len;
+  };
+  const Layer layers[] = {
+      {"lstm_layer", 4, {0, 3, 2, 0, 0, 1}, {true, true, false, false, false, true, true, true}, true},
+      {"gru_layer", 3, {3, 4, 2, 0, 1}, {true, false, false, false, true, true}, false},
+      {"rnn_layer", 1, {0, 3, 0, 1}, {true, false, false, true, true}, false},
+  };
+  const int saved = get_num_threads();
+  for (const Layer& l : layers) {
+    SCOPED_TRACE(l.op);
+    const int64_t gh = l.gates * H;
+    auto arrays = [&](DataType dt) {
+      std::vector<NDArray> a = {make(dt, {T, N, I}, iota(T * N * I, 0.07, -1.2)),
+                                make(dt, {2, gh, I}, iota(2 * gh * I, 0.003, -0.4)),
+                                make(dt, {2, gh, H}, iota(2 * gh * H, -0.0011, 0.5)),
+                                make(dt, {2, 2 * gh}, iota(4 * gh, 0.01, -0.3))};
+      if (l.seq_len) a.push_back(make(DataType::kInt64, {N}, {7, 4, 1}));
+      return a;
+    };
+    std::vector<NDArray> in64 = arrays(DataType::kFloat64), in32 = arrays(DataType::kFloat32);
+    auto run = [&](std::vector<NDArray>& in, int threads, Context& ctx) {
+      set_num_threads(threads);
+      std::vector<NDArray*> ptrs;
+      for (NDArray& a : in) ptrs.push_back(&a);
+      const Status st = run_op(l.op, {.in = ptrs, .i = l.i, .b = l.b}, ctx);
+      set_num_threads(saved);
+      return st;
+    };
+    Context want, one, two;
+    Status st = run(in64, 2, want);
+    ASSERT_TRUE(st.is_ok()) << st.message();
+    ASSERT_OK(run(in32, 1, one));
+    ASSERT_OK(run(in32, 2, two));
+    for (int k = 0; k < want.num_outputs(); ++k) {
+      SCOPED_TRACE(k);
+      EXPECT_TRUE(all_close(values(*two.output(k)), values(*want.output(k)), 1e-4, 1e-5));  // as the float32 goldens
+      EXPECT_TRUE(all_close(values(*two.output(k)), values(*one.output(k)), 1e-6, 1e-7));
+    }
+  }
 }
 
 struct BadCall {
