@@ -242,6 +242,35 @@ int reduction_kind(const Node& n) {
   return -1;
 }
 
+// Who reads and makes each slot of a body.
+struct SlotUses {
+  std::vector<int32_t> reads;     // per slot: the reads by nodes
+  std::vector<int32_t> producer;  // per slot: the node position making it, or -1
+  std::vector<uint8_t> is_output; // per slot: a body output
+};
+
+SlotUses slot_uses(const Body& body) {
+  SlotUses u;
+  u.reads.assign(static_cast<size_t>(body.num_slots), 0);
+  u.producer.assign(static_cast<size_t>(body.num_slots), -1);
+  u.is_output.assign(static_cast<size_t>(body.num_slots), 0);
+  for (size_t p = 0; p < body.nodes.size(); ++p) {
+    for (int32_t s : body.nodes[p].inputs) u.reads[static_cast<size_t>(s)]++;
+    u.producer[static_cast<size_t>(body.nodes[p].first_output)] = static_cast<int32_t>(p);
+  }
+  for (const GraphOutput& o : body.outputs) u.is_output[static_cast<size_t>(o.slot)] = 1;
+  return u;
+}
+
+// Removes the nodes marked in `dropped` (the others keep their order).
+void drop_nodes(Body& body, const std::vector<uint8_t>& dropped) {
+  std::vector<Node> kept;
+  kept.reserve(body.nodes.size());
+  for (size_t p = 0; p < body.nodes.size(); ++p)
+    if (!dropped[p]) kept.push_back(std::move(body.nodes[p]));
+  body.nodes = std::move(kept);
+}
+
 // The one-element floating-point constant at `slot`, if it is one.
 bool one_value_constant(const Body& body, int32_t slot, double& value) {
   for (size_t k = 0; k < body.constant_slots.size(); ++k)
@@ -319,14 +348,10 @@ bool takes_epilogue(const Node& n) {
 // epilogue. Readers of the node's value read the op's. True when it did.
 bool fold_epilogues(Body& body, const DeclarableOp* fused_op, std::vector<std::string>& log) {
   const size_t count = body.nodes.size();
-  std::vector<int32_t> reads(static_cast<size_t>(body.num_slots), 0);
-  std::vector<int32_t> producer(static_cast<size_t>(body.num_slots), -1);
-  for (size_t p = 0; p < count; ++p) {
-    for (int32_t s : body.nodes[p].inputs) reads[static_cast<size_t>(s)]++;
-    producer[static_cast<size_t>(body.nodes[p].first_output)] = static_cast<int32_t>(p);
-  }
-  std::vector<uint8_t> is_output(static_cast<size_t>(body.num_slots), 0);
-  for (const GraphOutput& o : body.outputs) is_output[static_cast<size_t>(o.slot)] = 1;
+  SlotUses uses = slot_uses(body);
+  std::vector<int32_t>& reads = uses.reads;
+  const std::vector<int32_t>& producer = uses.producer;
+  std::vector<uint8_t>& is_output = uses.is_output;
   std::vector<uint8_t> dropped(count, 0);
   bool any = false;
   for (size_t q = 0; q < count; ++q) {
@@ -380,13 +405,8 @@ bool fold_epilogues(Body& body, const DeclarableOp* fused_op, std::vector<std::s
     dropped[q] = 1;
     any = true;
   }
-  if (!any) return false;
-  std::vector<Node> kept;
-  kept.reserve(count);
-  for (size_t p = 0; p < count; ++p)
-    if (!dropped[p]) kept.push_back(std::move(body.nodes[p]));
-  body.nodes = std::move(kept);
-  return true;
+  if (any) drop_nodes(body, dropped);
+  return any;
 }
 
 }  // namespace
@@ -400,14 +420,10 @@ Status fuse_elementwise_chains(Body& body, std::vector<std::string>& log, bool& 
   if (fused_op == nullptr || reduce_op == nullptr)
     return Status::error(StatusCode::kInternal, "the fused_elementwise and fused_reduce ops are not registered");
   const size_t count = body.nodes.size();
-  std::vector<int32_t> reads(static_cast<size_t>(body.num_slots), 0);
-  std::vector<int32_t> producer(static_cast<size_t>(body.num_slots), -1);
-  for (size_t p = 0; p < count; ++p) {
-    for (int32_t s : body.nodes[p].inputs) reads[static_cast<size_t>(s)]++;
-    producer[static_cast<size_t>(body.nodes[p].first_output)] = static_cast<int32_t>(p);
-  }
-  std::vector<uint8_t> is_output(static_cast<size_t>(body.num_slots), 0);
-  for (const GraphOutput& o : body.outputs) is_output[static_cast<size_t>(o.slot)] = 1;
+  SlotUses uses = slot_uses(body);
+  std::vector<int32_t>& reads = uses.reads;
+  const std::vector<int32_t>& producer = uses.producer;
+  std::vector<uint8_t>& is_output = uses.is_output;
   // Element-wise, in and out of one dtype a program computes.
   std::vector<uint8_t> candidate(count, 0);
   for (size_t p = 0; p < count; ++p) {
@@ -522,13 +538,7 @@ Status fuse_elementwise_chains(Body& body, std::vector<std::string>& log, bool& 
     n.extra = {};
     any = true;
   }
-  if (any) {
-    std::vector<Node> kept;
-    kept.reserve(count);
-    for (size_t p = 0; p < count; ++p)
-      if (!dropped[p]) kept.push_back(std::move(body.nodes[p]));
-    body.nodes = std::move(kept);
-  }
+  if (any) drop_nodes(body, dropped);
   const bool folded = fold_epilogues(body, fused_op, log);
   if (!any && !folded) return Status::ok();
   changed = true;

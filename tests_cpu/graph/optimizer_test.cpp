@@ -1402,13 +1402,18 @@ TEST(GraphRewrites, FoldsElementwiseChainsIntoConvolutionAndMatmulEpilogues) {
   NodeArgs conv;
   conv.i = {3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 1};  // NCHW, [Cout, Cin, kH, kW]
   const NDArray image = make(DataType::kFloat32, {2, 3, 6, 6}, ramp(216, 2.0, 0.05));
+  // conv2d of the placeholder x [2, 3, 6, 6] by 5 constant 3x3 filters.
+  auto image_conv = [&](test::BodyBuilder& m, const char* name) {
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3, 6, 6});
+    const std::string w = std::string(name) + "_w";
+    return m.op("conv2d", {x, m.constant(w.c_str(), make(DataType::kFloat32, {5, 3, 3, 3}, ramp(135, 0.3, 0.0)))},
+                conv, name);
+  };
   {
     SCOPED_TRACE("conv2d -> tanh(2z + 1) z + 1/4 -> conv2d -> tanh");
     GraphBuilder g;
     auto& m = g.main();
-    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3, 6, 6});
-    Ref z = m.op("conv2d", {x, m.constant("w1", make(DataType::kFloat32, {5, 3, 3, 3}, ramp(135, 0.3, 0.0)))}, conv,
-                 "conv1");
+    Ref z = image_conv(m, "conv1");
     Ref t = m.op("tanh", {m.op("add", {m.op("multiply", {z, scalar(m, "two", 2.0)}, {}, "twice"), scalar(m, "one", 1.0)},
                                {}, "plus1")},
                  {}, "tanh");
@@ -1452,9 +1457,7 @@ TEST(GraphRewrites, FoldsElementwiseChainsIntoConvolutionAndMatmulEpilogues) {
       SCOPED_TRACE(variant);
       GraphBuilder g;
       auto& m = g.main();
-      Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3, 6, 6});
-      Ref z = m.op("conv2d", {x, m.constant("w", make(DataType::kFloat32, {5, 3, 3, 3}, ramp(135, 0.3, 0.0)))}, conv,
-                   "conv");
+      Ref z = image_conv(m, "conv");
       Ref other = variant == 2 ? m.constant("per_channel", make(DataType::kFloat32, {1, 5, 1, 1}, ramp(5, 1.0, 0.5)))
                                : scalar(m, "six", 6.0);
       // variant 3: the constant divided by z, not z by it
@@ -1475,10 +1478,7 @@ TEST(GraphRewrites, FoldsElementwiseChainsIntoConvolutionAndMatmulEpilogues) {
     SCOPED_TRACE("element-wise fusion off");
     GraphBuilder g;
     auto& m = g.main();
-    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3, 6, 6});
-    Ref z = m.op("conv2d", {x, m.constant("w", make(DataType::kFloat32, {5, 3, 3, 3}, ramp(135, 0.3, 0.0)))}, conv,
-                 "conv");
-    m.output("y", m.op("tanh", {z}, {}, "tanh"));
+    m.output("y", m.op("tanh", {image_conv(m, "conv")}, {}, "tanh"));
     const std::vector<uint8_t> bytes = g.finish();
     LoadOptions o;
     o.fuse_elementwise = false;
