@@ -1704,9 +1704,10 @@ Status map_loop(Converter& c) {
     vars.push_back(add_placeholder(sub, name_or(0, "iteration"), scalar_type(DataType::kInt64)));
     vars.push_back(add_placeholder(sub, "trip_limit", scalar_type(DataType::kInt64)));
     vars.push_back(add_placeholder(sub, name_or(1, "condition"), scalar_type(DataType::kBool)));
-    for (int k = 0; k < n_carried; ++k)
-      vars.push_back(add_placeholder(sub, body ? g.inputs[static_cast<size_t>(2 + k)].name : "v" + std::to_string(k),
-                                     carried_types[static_cast<size_t>(k)]));
+    for (int k = 0; k < n_carried; ++k) {
+      const std::string name = body ? g.inputs[static_cast<size_t>(2 + k)].name : str_format("v%d", k);
+      vars.push_back(add_placeholder(sub, name, carried_types[static_cast<size_t>(k)]));
+    }
     for (size_t k = 0; k < args.size(); ++k) vars.push_back(add_placeholder(sub, args[k], captured_types[k]));
   };
   // The condition.
