@@ -210,7 +210,7 @@ LIBOPS_TARGET_AVX512 void taps_by_permutes(const TapsByTap<float>& by_tap, int64
 
 // Whether output row oy reads the same source rows with the same weights
 // as row oy - 1.
-template <typename C, int K>
+template <typename C>
 inline bool same_taps(const int64_t* iy, const C* wy, int64_t oy, int k) {
   for (int a = 0; a < k; ++a)
     if (iy[oy * k + a] != iy[(oy - 1) * k + a] || (k > 1 && wy[oy * k + a] != wy[(oy - 1) * k + a])) return false;
@@ -322,7 +322,7 @@ void resize_rows(const ResizeDesc& d, const C* x, const int64_t* iy, const C* wy
         // An output row made from the same source rows as the one before
         // it (nearest or linear upsampling repeats them) is that row again.
         const int64_t oy = r % d.oh;
-        if (r > begin && oy > 0 && same_taps<C, K>(iy, wy, oy, k)) {
+        if (r > begin && oy > 0 && same_taps<C>(iy, wy, oy, k)) {
           C* zr = z + r * d.ow * d.inner;
           std::memcpy(zr, zr - d.ow * d.inner, static_cast<size_t>(d.ow * d.inner) * sizeof(C));
           continue;
