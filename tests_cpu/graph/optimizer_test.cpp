@@ -1475,6 +1475,26 @@ TEST(GraphRewrites, FoldsElementwiseChainsIntoConvolutionAndMatmulEpilogues) {
     }
   }
   {
+    SCOPED_TRACE("float64, and a cast to float16 between the conv2d and the chain");
+    for (bool cast : {false, true}) {
+      GraphBuilder g;
+      auto& m = g.main();
+      const DataType dt = cast ? DataType::kFloat32 : DataType::kFloat64;
+      Ref x = m.placeholder("x", dt, std::vector<int64_t>{2, 3, 6, 6});
+      Ref z = m.op("conv2d", {x, m.constant("w", make(dt, {5, 3, 3, 3}, ramp(135, 0.3, 0.0)))}, conv, "conv");
+      if (cast) {
+        NodeArgs to16;
+        to16.d = {static_cast<int32_t>(DataType::kFloat16)};
+        z = m.op("cast", {z}, to16, "to16");
+      }
+      m.output("y", m.op("tanh", {z}, {}, "tanh"));
+      auto fused = expect_same_outputs(g.finish(), make(dt, {2, 3, 6, 6}, ramp(216, 2.0, 0.05)), 1e-3);
+      ASSERT_TRUE(fused);
+      EXPECT_EQ(count_ops(*fused, "tanh"), 1);
+      EXPECT_EQ(count_ops(*fused, "conv2d"), 1);
+    }
+  }
+  {
     SCOPED_TRACE("element-wise fusion off");
     GraphBuilder g;
     auto& m = g.main();
