@@ -348,10 +348,7 @@ bool takes_epilogue(const Node& n) {
 // epilogue. Readers of the node's value read the op's. True when it did.
 bool fold_epilogues(Body& body, const DeclarableOp* fused_op, std::vector<std::string>& log) {
   const size_t count = body.nodes.size();
-  SlotUses uses = slot_uses(body);
-  std::vector<int32_t>& reads = uses.reads;
-  const std::vector<int32_t>& producer = uses.producer;
-  std::vector<uint8_t>& is_output = uses.is_output;
+  SlotUses u = slot_uses(body);
   std::vector<uint8_t> dropped(count, 0);
   bool any = false;
   for (size_t q = 0; q < count; ++q) {
@@ -372,9 +369,9 @@ bool fold_epilogues(Body& body, const DeclarableOp* fused_op, std::vector<std::s
       ++own;
     }
     if (!one || z < 0) continue;
-    const int32_t p = producer[static_cast<size_t>(z)];
-    if (p < 0 || dropped[static_cast<size_t>(p)] || reads[static_cast<size_t>(z)] != own ||
-        is_output[static_cast<size_t>(z)])
+    const int32_t p = u.producer[static_cast<size_t>(z)];
+    if (p < 0 || dropped[static_cast<size_t>(p)] || u.reads[static_cast<size_t>(z)] != own ||
+        u.is_output[static_cast<size_t>(z)])
       continue;
     Node& op = body.nodes[static_cast<size_t>(p)];
     if (!takes_epilogue(op) || !same_placement(op, n) ||
@@ -399,9 +396,9 @@ bool fold_epilogues(Body& body, const DeclarableOp* fused_op, std::vector<std::s
     for (GraphOutput& o : body.outputs)
       if (o.slot == y) {
         o.slot = z;
-        is_output[static_cast<size_t>(z)] = 1;
+        u.is_output[static_cast<size_t>(z)] = 1;
       }
-    reads[static_cast<size_t>(z)] = reads[static_cast<size_t>(y)];
+    u.reads[static_cast<size_t>(z)] = u.reads[static_cast<size_t>(y)];
     dropped[q] = 1;
     any = true;
   }
