@@ -21,8 +21,8 @@
 // reductions]); results do not depend on the thread count. Values are
 // computed in blocks (BlockProgram: a 16-bit program rounds each step to
 // its dtype, as the nodes it replaces stored their values) and summed in
-// double in eight partial sums, the result rounded once to the dtype; max
-// and min keep NaN. No elements to reduce: a sum is 0, a mean NaN, a max
+// double in eight partial sums, the result rounded to float, then to the
+// dtype; max and min keep NaN. No elements to reduce: a sum is 0, a mean NaN, a max
 // or min an error.
 // Other devices: the program one legacy kernel per step into a temporary of
 // S, then the legacy reduction.

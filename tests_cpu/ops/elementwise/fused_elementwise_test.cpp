@@ -427,8 +427,8 @@ TEST(FusedReduce, ReducesAProgramAsItsOpsDo) {
 
 // float16 and bfloat16: the program rounds each step to the dtype as the
 // ops store their values, so max and min equal the ops' and sums and means
-// come within one rounding of the dtype (the fused sum adds in double and
-// rounds once); the output has the inputs' dtype. Inputs of two dtypes
+// come within one rounding of the dtype (the fused sum adds in double, the
+// ops' in float); the output has the inputs' dtype. Inputs of two dtypes
 // are refused.
 TEST(FusedReduce, SixteenBitProgramsReduceAsTheirOpsDo) {
   FusedProgram p;  // (x - w)^2 * tanh(x)
