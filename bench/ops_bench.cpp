@@ -245,6 +245,29 @@ void BM_MatmulFloat16(benchmark::State& state) {
   run(state, {"matmul", {&a, &b}, {&z}}, 0);
 }
 
+// A bidirectional LSTM the shape of bench/compare_exported.py's ocr_rec
+// (T 80, N 2, I 128, H 96; ONNX's layout, each direction on its own axis):
+// at two threads its directions run side by side (Note [Directions side by
+// side] in libops/ops/rnn/recurrent.cpp). One Context for every call, with
+// W, R and b marked constant, as a graph session runs the node: R is packed
+// on the first call and kept (Note [Packed recurrent weights]).
+void BM_LstmBidirectional(benchmark::State& state) {
+  NDArray x = wave({80, 2, 128}), w = wave({2, 384, 128}), r = wave({2, 384, 96}), b = wave({2, 768});
+  // Weights at a trained layer's scale: gates of a few units, not the
+  // hundreds whose exp falls into subnormals (slow on every engine).
+  for (NDArray* a : {&w, &r})
+    for (int64_t i = 0; i < a->length(); ++i) a->data_as<float>()[i] *= 0.05f;
+  NDArray y = array(DataType::kFloat32, {80, 2, 2, 96});
+  DeclarableOp* op = OpRegistry::instance().find("lstm_layer");
+  Context ctx;
+  for (NDArray* a : {&x, &w, &r, &b}) ctx.add_input(a);
+  ctx.add_output(&y);
+  ctx.i_args() = {3, 4, 2, 0, 0, 1};  // y [T, 2, N, H]; ONNX's weights
+  ctx.b_args() = {true, false, false, false, false, true, false, false};
+  ctx.set_constant_inputs({false, true, true, true});
+  libops::bench::run_passes(state, 0, [&] { return op->execute(ctx); });
+}
+
 // ---- timed against numpy ----
 
 void BM_Sort(benchmark::State& state) {
@@ -331,6 +354,7 @@ LIBOPS_THREADS(BENCHMARK(BM_AddFloat16));
 LIBOPS_THREADS(BENCHMARK(BM_SigmoidChainFloat16Fused));
 LIBOPS_THREADS(BENCHMARK(BM_SigmoidChainFloat16Ops));
 LIBOPS_THREADS(BENCHMARK(BM_MatmulFloat16));
+LIBOPS_THREADS(BENCHMARK(BM_LstmBidirectional));
 LIBOPS_THREADS(BENCHMARK(BM_GeluFloat16));
 LIBOPS_THREADS(BENCHMARK(BM_Sort));
 LIBOPS_THREADS(BENCHMARK(BM_Argsort));
