@@ -305,7 +305,18 @@ if [ -n "$FUZZ_SECONDS" ]; then
     "$target" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
       -artifact_prefix="$BUILD_DIR/fuzz-artifacts/$name-" "${dirs[@]}" >"$log" 2>&1 || rc=$?
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb|SUMMARY|ERROR|runtime error|Test unit written" "$log" || true
-    [ "$rc" = 0 ] || die "$name found a failing input (rc $rc; log $log, input in $BUILD_DIR/fuzz-artifacts)"
+    if [ "$rc" != 0 ]; then
+      # The report's stack and the input itself (small: base64), so that a
+      # finding on a machine whose files are gone can still be replayed.
+      echo "== the last lines of $log:"
+      tail -n 60 "$log"
+      for unit in "$BUILD_DIR/fuzz-artifacts/$name"-*; do
+        [ -f "$unit" ] && [ "$(stat -c %s "$unit")" -le 65536 ] || continue
+        echo "== $(basename "$unit") as base64 (base64 -d > unit; $target unit):"
+        base64 -w 100 "$unit"
+      done
+      die "$name found a failing input (rc $rc; log $log, input in $BUILD_DIR/fuzz-artifacts)"
+    fi
   done
 fi
 

@@ -6,10 +6,19 @@
 // no sanitizer report, no leak. Sizes stay small (at most 4096 elements
 // per input, int args in [-4, 40]) so runs are fast. Args can still ask
 // for a large output (random_uniform of shape [40, 40, 40, 40, 40] is 400
-// MB, seconds under ASan), so host allocations over 16 MiB fail: such a
-// call must report out-of-memory cleanly, which is worth fuzzing too.
+// MB), so host allocations over 256 KiB fail: such a call must report
+// out-of-memory cleanly, which is worth fuzzing too. The cap bounds the
+// work a call can ask for: under ASan and the fuzzer's instrumentation one
+// threefry draw costs about 17 us, and random_uniform of shape [20, 22,
+// 26, 26, 12] (14 MB, under an earlier 16 MiB cap) ran 31 s, past the 10 s
+// timeout. 256 KiB is eight times the largest input (4096 float64 values).
+//
+// Replaying one input with LIBOPS_FUZZ_TRACE=1 in the environment prints the
+// call it makes (op, input dtypes and shapes, args) to stderr.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -39,6 +48,33 @@ class Bytes {
 };
 
 constexpr int kMaxElements = 4096;
+
+const bool kTrace = std::getenv("LIBOPS_FUZZ_TRACE") != nullptr;
+
+void trace_call(const char* what, const std::vector<ops_array_t*>& inputs, const std::vector<double>& t,
+                const std::vector<int64_t>& i, const bool* b, int n_b, const int32_t* d, int n_d) {
+  std::fprintf(stderr, "call %s\n", what);
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    int rank = 0;
+    int64_t shape[8] = {};
+    ops_dtype_t dt = OPS_DTYPE_FLOAT32;
+    (void)ops_array_rank(inputs[k], &rank);
+    (void)ops_array_shape(inputs[k], shape);
+    (void)ops_array_dtype(inputs[k], &dt);
+    std::fprintf(stderr, "  input %zu: dtype %d, shape [", k, static_cast<int>(dt));
+    for (int r = 0; r < rank; ++r) std::fprintf(stderr, r ? ", %lld" : "%lld", static_cast<long long>(shape[r]));
+    std::fprintf(stderr, "]\n");
+  }
+  std::fprintf(stderr, "  t:");
+  for (double v : t) std::fprintf(stderr, " %g", v);
+  std::fprintf(stderr, "\n  i:");
+  for (int64_t v : i) std::fprintf(stderr, " %lld", static_cast<long long>(v));
+  std::fprintf(stderr, "\n  b:");
+  for (int k = 0; k < n_b; ++k) std::fprintf(stderr, " %d", b[k] ? 1 : 0);
+  std::fprintf(stderr, "\n  d:");
+  for (int k = 0; k < n_d; ++k) std::fprintf(stderr, " %d", d[k]);
+  std::fprintf(stderr, "\n");
+}
 
 ops_array_t* make_input(Bytes& in) {
   const ops_dtype_t dtype = static_cast<ops_dtype_t>(1 + in.small(13));
@@ -95,7 +131,7 @@ ops_array_t* make_input(Bytes& in) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  libops::fault_injection::fail_host_allocations_over(size_t{16} << 20);
+  libops::fault_injection::fail_host_allocations_over(size_t{256} << 10);
   return 0;
 }
 
@@ -127,6 +163,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (legacy) {
     const ops_legacy_group_t group = static_cast<ops_legacy_group_t>(in.small(20));
     const int num = in.small(64);
+    if (kTrace) {
+      char what[64];
+      std::snprintf(what, sizeof what, "legacy group %d, num %d (i: the first %zu)", static_cast<int>(group), num,
+                    i.size() % 3);
+      trace_call(what, inputs, t, i, b, 0, d_raw, 0);
+    }
     ops_array_t* z = nullptr;
     if (!inputs.empty()) {
       int rank = 0;
@@ -155,6 +197,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       args.d_args = d;
       args.n_d_args = n_d;
       args.inplace = in.byte() == 7;
+      if (kTrace) {
+        char what[160];
+        std::snprintf(what, sizeof what, "%s%s", info.name, args.inplace ? " (in place)" : "");
+        trace_call(what, inputs, t, i, b, n_b, d_raw, n_d);
+      }
       ops_array_t** outs = nullptr;
       int n_outs = 0;
       if (ops_exec_alloc(info.name, inputs.data(), static_cast<int>(inputs.size()), &args, &outs, &n_outs) == OPS_OK)
