@@ -15,9 +15,11 @@
 // outputs, as a graph node would be.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -231,6 +233,37 @@ void BM_SigmoidChainFloat16Ops(benchmark::State& state) {
   });
 }
 
+// Saturated inputs (Note [Subnormal exps without assists] in
+// core/fast_math.h): 16M float32 values whose exp is subnormal or 0, beside
+// the same op on ordinary values. `value` 0 means wave()'s [-1, 1].
+NDArray filled(float value) {
+  NDArray a = value == 0 ? wave({kN}) : array(DataType::kFloat32, {kN});
+  if (value != 0) std::fill(a.data_as<float>(), a.data_as<float>() + kN, value);
+  return a;
+}
+
+void BM_ExpOf(benchmark::State& state, float value) {
+  NDArray x = filled(value), z = array(DataType::kFloat32, {kN});
+  run(state, {"exp", {&x}, {&z}}, kN * 2 * 4);
+}
+
+void BM_SigmoidOf(benchmark::State& state, float value) {
+  NDArray x = filled(value), z = array(DataType::kFloat32, {kN});
+  run(state, {"sigmoid", {&x}, {&z}}, kN * 2 * 4);
+}
+
+// softmax over the rows of a [4096, 4096] matrix, the entries above the
+// diagonal masked as exporters write a causal attention mask (float32's
+// lowest), or none masked.
+void BM_SoftmaxRows(benchmark::State& state, bool causal_mask) {
+  NDArray x = wave({kSide, kSide}), z = array(DataType::kFloat32, {kSide, kSide});
+  float* p = x.data_as<float>();
+  if (causal_mask)
+    for (int64_t r = 0; r < kSide; ++r)
+      std::fill(p + r * kSide + r + 1, p + (r + 1) * kSide, std::numeric_limits<float>::lowest());
+  run(state, {"softmax", {&x}, {&z}, {-1}}, kN * 2 * 4);
+}
+
 // gelu over 16M float16: blocks widened to float32 for the vectorized loop
 // (the legacy functor's erfc per element before).
 void BM_GeluFloat16(benchmark::State& state) {
@@ -351,6 +384,14 @@ LIBOPS_THREADS(BENCHMARK(BM_Gelu));
 LIBOPS_THREADS(BENCHMARK(BM_LayerNorm));
 LIBOPS_THREADS(BENCHMARK(BM_HuberLossSum));
 LIBOPS_THREADS(BENCHMARK(BM_AddFloat16));
+LIBOPS_THREADS(BENCHMARK_CAPTURE(BM_ExpOf, ordinary, 0.0f));
+LIBOPS_THREADS(BENCHMARK_CAPTURE(BM_ExpOf, subnormal_results, -95.0f));
+LIBOPS_THREADS(BENCHMARK_CAPTURE(BM_ExpOf, zero_results, -1000.0f));
+LIBOPS_THREADS(BENCHMARK_CAPTURE(BM_SigmoidOf, ordinary, 0.0f));
+LIBOPS_THREADS(BENCHMARK_CAPTURE(BM_SigmoidOf, saturated_high, 95.0f));
+LIBOPS_THREADS(BENCHMARK_CAPTURE(BM_SigmoidOf, saturated_low, -95.0f));
+LIBOPS_THREADS(BENCHMARK_CAPTURE(BM_SoftmaxRows, unmasked, false));
+LIBOPS_THREADS(BENCHMARK_CAPTURE(BM_SoftmaxRows, causal_mask, true));
 LIBOPS_THREADS(BENCHMARK(BM_SigmoidChainFloat16Fused));
 LIBOPS_THREADS(BENCHMARK(BM_SigmoidChainFloat16Ops));
 LIBOPS_THREADS(BENCHMARK(BM_MatmulFloat16));

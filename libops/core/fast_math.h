@@ -81,6 +81,23 @@ inline constexpr float kExpLn2Hi = 0.693359375f;              // 0x1.63p-1: 9 si
 inline constexpr float kExpLn2Lo = -2.12194440054690583e-4f;  // ln2 - kExpLn2Hi
 inline constexpr float kExpShifter = 0x1.8p23f;               // 1.5 * 2^23
 
+// Note [Subnormal exps without assists]
+// Where exp's result is subnormal or underflows to 0 (n <= -126 in the
+// reduction of Note [Vectorizable exp]), x86 cores do the final scaling in
+// a microcode assist, a hundred or more cycles a lane: the exp op on 16M
+// float32 values of -95 (results subnormal) or -1000 (results 0) ran 10x
+// slower than on -1 at one thread, sigmoid of +-95 7-17x, and a softmax
+// whose masked entries hold -3.4e38 (float32's lowest, as exporters mask
+// attention) 3.4x. The SIMD exps give such lanes their bits from integers
+// instead: for n <= -126 the result p 2^n (p = round(1 + q) in [0.7, 1.5))
+// is round(p 2^(n + 149)) units of 2^-149, the bits of a float whose
+// exponent field is 0 or 1, and p 2^(n + 149) is a normal float that
+// cvtps2dq rounds to the nearest integer, ties to even, as the scaling
+// rounds: the same bits, no assist. A vector without such a lane pays one
+// compare and a predicted branch. The scalar exp_f32 keeps its products
+// (tails, and GPUs, which take subnormals at full speed).
+inline constexpr float kExpTinyN = -125.5f;  // lanes with n below: n <= -126
+
 // e^r - 1 on exp_f32's reduced range |r| <= 0.347:
 // (e^r - 1 - r) / r^2 ~ c2 + c3 r + c4 r^2 + c5 r^3 + c6 r^4, so
 // e^r - 1 = r + r^2 (c2 + c3 r + r^2 (c4 + c5 r + c6 r^2)): short
@@ -348,8 +365,22 @@ LIBOPS_TARGET_AVX2 inline __m256 exp_f32_x8(__m256 x) {
                                      _mm256_set1_epi32(static_cast<int32_t>(std::bit_cast<uint32_t>(kShifter) - 254u)));
   const __m256i m1 = _mm256_srai_epi32(m, 1);
   const __m256 s1 = _mm256_castsi256_ps(_mm256_slli_epi32(m1, 23));
-  const __m256 s2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_sub_epi32(m, m1), 23));
-  return _mm256_mul_ps(_mm256_fmadd_ps(q, s1, s1), s2);
+  __m256 s2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_sub_epi32(m, m1), 23));
+  // Note [Subnormal exps without assists]
+  const __m256 tiny = _mm256_cmp_ps(n, _mm256_set1_ps(detail::kExpTinyN), _CMP_LT_OQ);
+  if (_mm256_movemask_ps(tiny) == 0) [[likely]]
+    return _mm256_mul_ps(_mm256_fmadd_ps(q, s1, s1), s2);
+  // Tiny lanes: the scaling by s2 = 1 (a normal product, then dropped),
+  // their bits from the integer route.
+  s2 = _mm256_blendv_ps(s2, _mm256_set1_ps(1.0f), tiny);
+  const __m256 normal = _mm256_mul_ps(_mm256_fmadd_ps(q, s1, s1), s2);
+  const __m256 k = _mm256_max_ps(_mm256_min_ps(_mm256_add_ps(n, _mm256_set1_ps(149.0f)), _mm256_set1_ps(23.0f)),
+                                 _mm256_set1_ps(-24.0f));
+  const __m256 pow2k =
+      _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127)), 23));
+  const __m256 p = _mm256_add_ps(q, _mm256_set1_ps(1.0f));
+  const __m256 sub = _mm256_castsi256_ps(_mm256_cvtps_epi32(_mm256_mul_ps(p, pow2k)));
+  return _mm256_blendv_ps(normal, sub, tiny);
 }
 
 LIBOPS_TARGET_AVX2 inline void exp_f32_dense_avx2(const float* x, float* z, int64_t n) {
@@ -372,7 +403,21 @@ LIBOPS_TARGET_AVX512 inline __m512 exp_f32_scale_x16(__m512 n, __m512 r) {
   // which is what exp_f32's two exact power-of-two products give (the
   // same bits), in two instructions instead of seven.
   const __m512 p = _mm512_add_ps(q, _mm512_set1_ps(1.0f));
-  return _mm512_mask_scalef_ps(p, kAll, p, n);
+  // Note [Subnormal exps without assists]
+  const __mmask16 tiny = _mm512_cmp_ps_mask(n, _mm512_set1_ps(detail::kExpTinyN), _CMP_LT_OQ);
+  if (tiny == 0) [[likely]]
+    return _mm512_mask_scalef_ps(p, kAll, p, n);
+  // Tiny lanes: scaled by at least 2^-125 (a normal result, then dropped),
+  // their bits from the integer route.
+  const __m512 normal = _mm512_mask_scalef_ps(p, kAll, p, _mm512_mask_max_ps(n, kAll, n, _mm512_set1_ps(-125.0f)));
+  const __m512 k = _mm512_mask_max_ps(
+      n, kAll, _mm512_mask_min_ps(n, kAll, _mm512_add_ps(n, _mm512_set1_ps(149.0f)), _mm512_set1_ps(23.0f)),
+      _mm512_set1_ps(-24.0f));
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i biased = _mm512_add_epi32(_mm512_mask_cvtps_epi32(zero, kAll, k), _mm512_set1_epi32(127));
+  const __m512 pow2k = _mm512_castsi512_ps(_mm512_mask_slli_epi32(zero, kAll, biased, 23));
+  const __m512 sub = _mm512_castsi512_ps(_mm512_mask_cvtps_epi32(zero, kAll, _mm512_mul_ps(p, pow2k)));
+  return _mm512_mask_blend_ps(tiny, normal, sub);
 }
 
 // exp_f32_x8 on 16 lanes with AVX-512, the same bits, for cpu_isa()
@@ -410,11 +455,15 @@ LIBOPS_TARGET_AVX512 inline __m512 exp_f32_sum_x16(__m512 hi, __m512 lo) {
 // the same order around exp_f32_x16, so the same bits (Note [Dense
 // kernels]). The ops' dense kernels and the LSTM cell use them.
 LIBOPS_TARGET_AVX512 inline __m512 sigmoid_f32_x16(__m512 x) {
-  constexpr __mmask16 kAll = 0xffff;
   const __m512 sign = _mm512_set1_ps(-0.0f), one = _mm512_set1_ps(1.0f);
   const __m512 t = exp_f32_x16(_mm512_or_ps(x, sign));  // exp(-|x|)
   const __m512 num = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GE_OQ), t, one);
-  return _mm512_mask_div_ps(num, kAll, num, _mm512_add_ps(one, t));
+  // Where t is subnormal (|x| > 87.3), 1 + t is 1 and the quotient num
+  // itself: those lanes skip the add and the division, whose subnormal
+  // operands would cost a microcode assist each (Note [Subnormal exps
+  // without assists]). The same bits.
+  const __mmask16 normal = _mm512_cmp_ps_mask(t, _mm512_set1_ps(std::numeric_limits<float>::min()), _CMP_GE_OQ);
+  return _mm512_mask_div_ps(num, normal, num, _mm512_mask_add_ps(one, normal, one, t));
 }
 
 LIBOPS_TARGET_AVX512 inline __m512 tanh_f32_x16(__m512 x) {

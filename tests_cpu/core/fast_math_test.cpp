@@ -243,12 +243,21 @@ TEST(FastMathTest, LegacyExpFloat32IsExpF32) {
 // clamps and overflow, tanh's 0.625, -0), every length 0..19 at every start
 // offset (the vector body and the tail), and in place. exp's kernel runs
 // AVX2 intrinsics from the avx2 level up; sigmoid's and tanh's 16 lanes
-// where the level is avx512.
+// where the level is avx512. Also every third float of +-[86, 105], where
+// exp's results are subnormal or 0 (Note [Subnormal exps without assists]:
+// such lanes take their bits from integers), each vector mixing them with
+// ordinary values.
 template <typename Op>
 void expect_dense_kernel_is_functor_bit_for_bit() {
   const ExtraParams e;
   std::vector<float> x;
   for (uint64_t u = 0; u <= 0xffffffffull; u += 4099) x.push_back(std::bit_cast<float>(static_cast<uint32_t>(u)));
+  for (uint32_t u = std::bit_cast<uint32_t>(86.0f), k = 0; u <= std::bit_cast<uint32_t>(105.0f); u += 3, ++k) {
+    const float v = std::bit_cast<float>(u);
+    x.push_back(k % 2 ? v : -v);
+    x.push_back(-v);
+    if (k % 5 == 0) x.push_back(0.25f * static_cast<float>(k % 9) - 1.0f);
+  }
   for (float v : {0.0f, -0.0f, kInf, -kInf, std::numeric_limits<float>::quiet_NaN(), 100.0f, 100.5f, 101.0f, 88.72f,
                   -103.97f, -110.0f, -111.0f, 3.0e38f, -3.0e38f, 0.625f, -0.625f, std::nextafter(0.625f, 0.0f),
                   1e-30f, -1e-30f, 0x1p-140f, 9.0f, -9.0f, 50.0f, -104.0f})
