@@ -126,7 +126,25 @@ LIBOPS_HOST_DEVICE LIBOPS_FORCE_INLINE float exp_f32_scale(float t, float r) {
   // s1 (1 + q) in one step: s1 is a power of two and the product a normal
   // float, so this is s1 * round(1 + q), the only rounding at the scale of
   // the result before the final product.
-  return mul_add_f32(q, s1, s1) * s2;
+#if defined(__CUDA_ARCH__)
+  return mul_add_f32(q, s1, s1) * s2;  // GPUs take subnormals at full speed
+#else
+  // Note [Subnormal exps without assists], branch-free so that the loops
+  // around it still vectorize: a result below 2^-126 (n <= -126; NaN is
+  // never tiny) is round(v), v = round(1 + q) 2^(n + 149) in [0, 1.5 2^23),
+  // as an integer bit pattern: v + 2^23 - 2^23 rounds v to an integer,
+  // ties to even, where v < 2^23 (and from 2^23 up v is one already), so
+  // the conversion truncates nothing. The product by s2 is by 1 there.
+  const float n = t - kShifter;
+  const bool tiny = n < kExpTinyN;
+  const float normal = mul_add_f32(q, s1, s1) * select_f32(tiny, 1.0f, s2);
+  const float k = select_f32(n < -173.0f, -24.0f, select_f32(tiny, n + 149.0f, 23.0f));  // tiny: n + 149 <= 23
+  const float pow2k = std::bit_cast<float>(static_cast<uint32_t>(static_cast<int32_t>(k) + 127) << 23);
+  const float v = (1.0f + q) * pow2k;
+  const float whole = select_f32(v < 0x1p23f, (v + 0x1p23f) - 0x1p23f, v);
+  const auto bits = static_cast<uint32_t>(static_cast<int32_t>(select_f32(tiny, whole, 0.0f)));
+  return select_f32(tiny, std::bit_cast<float>(bits), normal);
+#endif
 }
 
 }  // namespace detail
@@ -381,6 +399,33 @@ LIBOPS_TARGET_AVX2 inline __m256 exp_f32_x8(__m256 x) {
   const __m256 p = _mm256_add_ps(q, _mm256_set1_ps(1.0f));
   const __m256 sub = _mm256_castsi256_ps(_mm256_cvtps_epi32(_mm256_mul_ps(p, pow2k)));
   return _mm256_blendv_ps(normal, sub, tiny);
+}
+
+// sigmoid_f32_x16 and tanh_f32_x16 (below) on 8 lanes around exp_f32_x8:
+// the functors' operations in the same order, so the same bits, for the
+// avx2 level's dense kernels.
+LIBOPS_TARGET_AVX2 inline __m256 sigmoid_f32_x8(__m256 x) {
+  const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1.0f);
+  const __m256 t = exp_f32_x8(_mm256_or_ps(x, sign));  // exp(-|x|)
+  const __m256 num = _mm256_blendv_ps(t, one, _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_GE_OQ));
+  // As sigmoid_c: lanes whose t is subnormal divide 1 by 1, then take num.
+  const __m256 tiny = _mm256_cmp_ps(t, _mm256_set1_ps(std::numeric_limits<float>::min()), _CMP_LT_OQ);
+  const __m256 q = _mm256_div_ps(_mm256_blendv_ps(num, one, tiny), _mm256_add_ps(one, _mm256_andnot_ps(tiny, t)));
+  return _mm256_blendv_ps(q, num, tiny);
+}
+
+LIBOPS_TARGET_AVX2 inline __m256 tanh_f32_x8(__m256 x) {
+  const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1.0f);
+  const __m256 a = _mm256_andnot_ps(sign, x), u = _mm256_mul_ps(x, x);
+  __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(-0x1.7507acp-8f), u, _mm256_set1_ps(0x1.51f0f0p-6f));
+  p = _mm256_fmadd_ps(p, u, _mm256_set1_ps(-0x1.b83322p-5f));
+  p = _mm256_fmadd_ps(p, u, _mm256_set1_ps(0x1.1106d6p-3f));
+  p = _mm256_fmadd_ps(p, u, _mm256_set1_ps(-0x1.555532p-2f));
+  const __m256 small = _mm256_fmadd_ps(_mm256_mul_ps(a, u), p, a);
+  const __m256 e = _mm256_add_ps(exp_f32_x8(_mm256_add_ps(a, a)), one);
+  const __m256 big = _mm256_sub_ps(one, _mm256_div_ps(_mm256_set1_ps(2.0f), e));
+  const __m256 r = _mm256_blendv_ps(big, small, _mm256_cmp_ps(a, _mm256_set1_ps(0.625f), _CMP_LT_OQ));
+  return _mm256_or_ps(_mm256_andnot_ps(sign, r), _mm256_and_ps(x, sign));  // copysign(r, x)
 }
 
 LIBOPS_TARGET_AVX2 inline void exp_f32_dense_avx2(const float* x, float* z, int64_t n) {
