@@ -28,6 +28,7 @@
 #include <numbers>
 #include <type_traits>
 
+#include "libops/core/fast_math.h"
 #include "libops/legacy/dispatch.h"
 #include "libops/legacy/ops/wrapping.h"
 
@@ -379,8 +380,14 @@ template <typename C> struct LeakyRelu {
   LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return x < C(0) ? wrap_mul(y, x) : x; }
 };
 // y * (exp(x) - 1) where x < 0, else x (y is alpha).
+// For float the vectorizable expm1_f32 (core/fast_math.h, within 1.5 ulp),
+// as the unary elu's: the C library's expm1 kept the loop scalar (16M
+// float32 at one thread: 120-130 ms, 8x the unary selu's time).
 template <typename C> struct Elu {
-  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) { return x < C(0) ? C(y * std::expm1(x)) : x; }
+  LIBOPS_HOST_DEVICE static C op(C x, C y, const ExtraParams&) {
+    if constexpr (std::is_same_v<C, float>) return libops::detail::select_f32(x < 0.0f, y * expm1_f32(x), x);
+    else return x < C(0) ? C(y * std::expm1(x)) : x;
+  }
 };
 // 1 where x > y, else 0 (also for NaN).
 template <typename C> struct Step {

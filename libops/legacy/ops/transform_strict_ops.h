@@ -90,7 +90,13 @@ template <typename C> LIBOPS_HOST_DEVICE inline C sigmoid_c(C x) {
 // transform_math::softplus with exp_c and log1p_c: max(x, 0) +
 // log(1 + e^-|x|), no overflow, the tail's relative accuracy kept.
 template <typename C> LIBOPS_HOST_DEVICE inline C softplus_c(C x) {
-  return select_c(x > C(0), x, C(0)) + log1p_c(exp_c(-std::fabs(x)));
+  const C t = exp_c(-std::fabs(x));
+  // Where t is subnormal, log1p(t) is t and max(x, 0) + t is x (x > 87.3,
+  // in float) or t: taken as such, with log1p run on 0, since arithmetic
+  // on a subnormal costs a microcode assist (Note [Subnormal exps without
+  // assists] in core/fast_math.h). The same values; +-inf (t = 0) too.
+  const bool tiny = t < std::numeric_limits<C>::min();
+  return select_c(tiny, select_c(x > C(0), x, t), select_c(x > C(0), x, C(0)) + log1p_c(select_c(tiny, C(0), t)));
 }
 
 // tanh in the compute type; for float vectorizable, from exp_c, within 2
@@ -279,7 +285,10 @@ template <typename C> struct HardSwish {
 // log(sigmoid(x)) = -softplus(-x) = min(x, 0) - log1p(exp(-|x|)).
 template <typename C> struct LogSigmoid {
   LIBOPS_HOST_DEVICE static C op(C x, const ExtraParams&) {
-    return select_c(x < C(0), x, C(0)) - log1p_c(exp_c(-std::fabs(x)));
+    // As softplus_c, where exp(-|x|) is subnormal: x (x < -87.3) or -t.
+    const C t = exp_c(-std::fabs(x));
+    const bool tiny = t < std::numeric_limits<C>::min();
+    return select_c(tiny, select_c(x < C(0), x, -t), select_c(x < C(0), x, C(0)) - log1p_c(select_c(tiny, C(0), t)));
   }
 };
 // max(tanh(x), 0).
