@@ -98,6 +98,13 @@ inline constexpr float kExpShifter = 0x1.8p23f;               // 1.5 * 2^23
 // (tails, and GPUs, which take subnormals at full speed).
 inline constexpr float kExpTinyN = -125.5f;  // lanes with n below: n <= -126
 
+// tanh(x) = x + x^3 P(x^2) for |x| < 0.625 (tanh_c in
+// legacy/ops/transform_strict_ops.h and its 8- and 16-lane forms below):
+// P's coefficients, highest degree first (scalars: device code can read
+// constexpr scalars, not arrays).
+inline constexpr float kTanhP4 = -0x1.7507acp-8f, kTanhP3 = 0x1.51f0f0p-6f, kTanhP2 = -0x1.b83322p-5f,
+                       kTanhP1 = 0x1.1106d6p-3f, kTanhP0 = -0x1.555532p-2f;
+
 // e^r - 1 on exp_f32's reduced range |r| <= 0.347:
 // (e^r - 1 - r) / r^2 ~ c2 + c3 r + c4 r^2 + c5 r^3 + c6 r^4, so
 // e^r - 1 = r + r^2 (c2 + c3 r + r^2 (c4 + c5 r + c6 r^2)): short
@@ -417,10 +424,10 @@ LIBOPS_TARGET_AVX2 inline __m256 sigmoid_f32_x8(__m256 x) {
 LIBOPS_TARGET_AVX2 inline __m256 tanh_f32_x8(__m256 x) {
   const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1.0f);
   const __m256 a = _mm256_andnot_ps(sign, x), u = _mm256_mul_ps(x, x);
-  __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(-0x1.7507acp-8f), u, _mm256_set1_ps(0x1.51f0f0p-6f));
-  p = _mm256_fmadd_ps(p, u, _mm256_set1_ps(-0x1.b83322p-5f));
-  p = _mm256_fmadd_ps(p, u, _mm256_set1_ps(0x1.1106d6p-3f));
-  p = _mm256_fmadd_ps(p, u, _mm256_set1_ps(-0x1.555532p-2f));
+  __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(detail::kTanhP4), u, _mm256_set1_ps(detail::kTanhP3));
+  p = _mm256_fmadd_ps(p, u, _mm256_set1_ps(detail::kTanhP2));
+  p = _mm256_fmadd_ps(p, u, _mm256_set1_ps(detail::kTanhP1));
+  p = _mm256_fmadd_ps(p, u, _mm256_set1_ps(detail::kTanhP0));
   const __m256 small = _mm256_fmadd_ps(_mm256_mul_ps(a, u), p, a);
   const __m256 e = _mm256_add_ps(exp_f32_x8(_mm256_add_ps(a, a)), one);
   const __m256 big = _mm256_sub_ps(one, _mm256_div_ps(_mm256_set1_ps(2.0f), e));
@@ -515,10 +522,10 @@ LIBOPS_TARGET_AVX512 inline __m512 tanh_f32_x16(__m512 x) {
   constexpr __mmask16 kAll = 0xffff;
   const __m512 sign = _mm512_set1_ps(-0.0f), one = _mm512_set1_ps(1.0f);
   const __m512 a = _mm512_andnot_ps(sign, x), u = _mm512_mul_ps(x, x);
-  __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(-0x1.7507acp-8f), u, _mm512_set1_ps(0x1.51f0f0p-6f));
-  p = _mm512_fmadd_ps(p, u, _mm512_set1_ps(-0x1.b83322p-5f));
-  p = _mm512_fmadd_ps(p, u, _mm512_set1_ps(0x1.1106d6p-3f));
-  p = _mm512_fmadd_ps(p, u, _mm512_set1_ps(-0x1.555532p-2f));
+  __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(detail::kTanhP4), u, _mm512_set1_ps(detail::kTanhP3));
+  p = _mm512_fmadd_ps(p, u, _mm512_set1_ps(detail::kTanhP2));
+  p = _mm512_fmadd_ps(p, u, _mm512_set1_ps(detail::kTanhP1));
+  p = _mm512_fmadd_ps(p, u, _mm512_set1_ps(detail::kTanhP0));
   const __m512 small = _mm512_fmadd_ps(_mm512_mul_ps(a, u), p, a);
   const __m512 e = _mm512_add_ps(exp_f32_x16(_mm512_add_ps(a, a)), one);
   const __m512 big = _mm512_sub_ps(one, _mm512_mask_div_ps(e, kAll, _mm512_set1_ps(2.0f), e));

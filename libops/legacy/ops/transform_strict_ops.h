@@ -109,11 +109,10 @@ template <typename C> LIBOPS_HOST_DEVICE inline C softplus_c(C x) {
 template <typename C> LIBOPS_HOST_DEVICE inline C tanh_c(C x) {
   if constexpr (std::is_same_v<C, float>) {
     const float a = std::fabs(x), u = x * x;
-    float p = -0x1.7507acp-8f;
-    p = detail::mul_add_f32(p, u, 0x1.51f0f0p-6f);
-    p = detail::mul_add_f32(p, u, -0x1.b83322p-5f);
-    p = detail::mul_add_f32(p, u, 0x1.1106d6p-3f);
-    p = detail::mul_add_f32(p, u, -0x1.555532p-2f);
+    float p = detail::mul_add_f32(detail::kTanhP4, u, detail::kTanhP3);
+    p = detail::mul_add_f32(p, u, detail::kTanhP2);
+    p = detail::mul_add_f32(p, u, detail::kTanhP1);
+    p = detail::mul_add_f32(p, u, detail::kTanhP0);
     const float small = detail::mul_add_f32(a * u, p, a);
     const float big = 1.0f - 2.0f / (exp_c(2.0f * a) + 1.0f);
     return std::copysign(select_c(a < 0.625f, small, big), x);
