@@ -8,6 +8,10 @@
 //     (two reads, one write), all as bytes per second;
 //   * gelu over 16M float32 and layer_norm of [8192, 1024] float32 (one
 //     read, one write each) vs the add op and StreamCopy;
+//   * exp and sigmoid over 16M float32 and softmax over the rows of a 4096 x
+//     4096 matrix, on ordinary values and on saturated ones (results
+//     subnormal or 0, a causal mask of float32's lowest), which used to cost
+//     a microcode assist per value (Note [Subnormal exps without assists]);
 //   * sort of 16M float32 (and argsort, float64, int32, shorter rows), and
 //     qr and svd of a 512 x 512 float64 matrix, timed for numpy.sort /
 //     argsort and numpy.linalg.qr / svd beside them.
