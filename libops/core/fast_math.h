@@ -94,8 +94,9 @@ inline constexpr float kExpShifter = 0x1.8p23f;               // 1.5 * 2^23
 // exponent field is 0 or 1, and p 2^(n + 149) is a normal float that
 // cvtps2dq rounds to the nearest integer, ties to even, as the scaling
 // rounds: the same bits, no assist. A vector without such a lane pays one
-// compare and a predicted branch. The scalar exp_f32 keeps its products
-// (tails, and GPUs, which take subnormals at full speed).
+// compare and a predicted branch. The scalar exp_f32, which the
+// element-wise loops vectorize, takes the same route branch-free; device
+// code, GPUs taking subnormals at full speed, keeps the products.
 inline constexpr float kExpTinyN = -125.5f;  // lanes with n below: n <= -126
 
 // tanh(x) = x + x^3 P(x^2) for |x| < 0.625 (tanh_c in
