@@ -2,13 +2,16 @@
 // numpy goldens of tools/gen_goldens_binary.py, then hand-checked edge cases
 // (integer division and overflow, float floor division, incomplete gamma,
 // half-precision and mixed dtypes).
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "binary_test_util.h"
+#include "libops/legacy/block_kernels.h"
 #include "libops/legacy/ops/binary_ops.h"
 
 using namespace libops;
@@ -352,6 +355,57 @@ TEST(BinaryPow, SquareGivesPowsResults) {
   ASSERT_OK(run_legacy(OPS_PAIRWISE, static_cast<int>(BinaryOp::pow), x, make(DataType::kFloat64, {}, {2}), z));
   EXPECT_EQ(z.get_double(0), x.get_double(0) * x.get_double(0));
   EXPECT_EQ(z.get_double(1), x.get_double(1) * x.get_double(1));
+}
+
+// Float cubes (Pow's cube_f32): float32 pow(x, 3) is x^3 computed in double
+// and rounded once more to float, which is pow(x, 3) in double rounded to
+// float: exact cubes, overflow to +-inf, subnormal and zero results, NaN,
+// infinities and signed zeros, from one exponent and from an exponent array
+// mixing 3 with other values (the per-element branch), and the same bits
+// as the fused program's block kernel. float64 stays with pow.
+TEST(BinaryPow, Float32CubeIsPowInDoubleRounded) {
+  std::vector<double> xs = {0.1, -3.7, 1.5e-20, -2e-13, 3e-15, 7e12, -6.98e12, 6.9e12, 0.0, -0.0,
+                            kInf, -kInf, kNaN, 1.0000001, 7.25, -123456.78, 3.0, -1.0 / 3.0};
+  for (int k = 0; k < 2000; ++k) xs.push_back(std::ldexp(1.0 + 0.000731 * k, k % 90 - 45) * (k % 3 ? 1 : -1));
+  const int64_t n = static_cast<int64_t>(xs.size());
+  NDArray x = make(DataType::kFloat32, {n}, xs);
+  std::vector<double> want;
+  for (int64_t i = 0; i < n; ++i)
+    want.push_back(static_cast<double>(static_cast<float>(std::pow(x.get_double(i), 3.0))));
+  auto same = [&](const NDArray& z, int64_t i, double w) {
+    const double got = z.get_double(i);
+    if (std::isnan(w)) return std::isnan(got);
+    return got == w && std::signbit(got) == std::signbit(w);
+  };
+  NDArray z = zeros(DataType::kFloat32, {n});
+  ASSERT_OK(run_legacy(OPS_SCALAR, static_cast<int>(BinaryOp::pow), x, make(DataType::kFloat32, {}, {3}), z));
+  for (int64_t i = 0; i < n; ++i) ASSERT_TRUE(same(z, i, want[static_cast<size_t>(i)])) << "x = " << xs[i];
+  // An exponent per element: 3 where i is even, 2.5 elsewhere (powf's own).
+  std::vector<double> ys;
+  for (int64_t i = 0; i < n; ++i) ys.push_back(i % 2 ? 2.5 : 3.0);
+  NDArray mixed = zeros(DataType::kFloat32, {n});
+  ASSERT_OK(run_legacy(OPS_PAIRWISE, static_cast<int>(BinaryOp::pow), x, make(DataType::kFloat32, {n}, ys), mixed));
+  for (int64_t i = 0; i < n; ++i) {
+    const double w = i % 2 ? static_cast<double>(std::pow(static_cast<float>(x.get_double(i)), 2.5f))
+                           : want[static_cast<size_t>(i)];
+    ASSERT_TRUE(same(mixed, i, w)) << "x = " << xs[i] << " y = " << ys[static_cast<size_t>(i)];
+  }
+  // The fused program's block kernel (one value for y), the same bits.
+  const legacy::BlockBinaryFn block = legacy::block_binary_f32(static_cast<int>(BinaryOp::pow));
+  ASSERT_NE(block, nullptr);
+  std::vector<float> xf(static_cast<size_t>(n)), zf(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) xf[static_cast<size_t>(i)] = static_cast<float>(x.get_double(i));
+  const float three = 3.0f;
+  block(xf.data(), 1, &three, 0, zf.data(), n, ExtraParams{});
+  for (int64_t i = 0; i < n; ++i) {
+    const float got = zf[static_cast<size_t>(i)], w = static_cast<float>(want[static_cast<size_t>(i)]);
+    ASSERT_TRUE(std::isnan(w) ? std::isnan(got) : std::bit_cast<uint32_t>(got) == std::bit_cast<uint32_t>(w)) << i;
+  }
+  // float64 keeps pow.
+  NDArray xd = make(DataType::kFloat64, {3}, {1.0000000000000002, -3.3, 1e100});
+  NDArray zd = zeros(DataType::kFloat64, {3});
+  ASSERT_OK(run_legacy(OPS_SCALAR, static_cast<int>(BinaryOp::pow), xd, make(DataType::kFloat64, {}, {3}), zd));
+  for (int64_t i = 0; i < 3; ++i) EXPECT_EQ(zd.get_double(i), std::pow(xd.get_double(i), 3.0)) << i;
 }
 
 // ---- dtypes ----
