@@ -21,7 +21,6 @@
 // float, rounded as on the CPU), else one legacy kernel per step into a
 // temporary the size of z.
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -53,12 +52,12 @@ void run_blocks(const BlockProgram& program, bool stream, char* const* p, const 
       const float value = z[0];
       for (int64_t j = 0; j < m; ++j) program.store(&value, zp + j * s[0], 0, 1);
     } else if (z_dense && stream) {  // Note [Streaming stores]
-      stream_out_tiles(reinterpret_cast<float*>(zp), m,
-                       [&](int64_t i, int64_t k, float* to) { std::memcpy(to, z + i, 4 * size_t(k)); });
+      stream_copy_unfenced(reinterpret_cast<float*>(zp), z, m);
     } else if (!z_dense) {  // strided, or 16-bit
       program.store(z, zp, s[0], m);
     }
   }
+  if (z_dense && stream) stream_fence();
 }
 
 Status run_on_cpu(const FusedProgram& program, const std::vector<NDArray>& inputs, NDArray& z) {

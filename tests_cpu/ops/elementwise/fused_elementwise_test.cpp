@@ -12,6 +12,7 @@
 #include "libops/legacy/ops/transform_bool_ops.h"
 #include "libops/legacy/ops/transform_same_ops.h"
 #include "libops/legacy/ops/transform_strict_ops.h"
+#include "libops/loops/streaming_store.h"
 #include "libops/ops/elementwise/fused_program.h"
 #include "op_test_util.h"
 
@@ -217,6 +218,36 @@ TEST(FusedElementwise, RunsLargeArraysAndInPlace) {
   Context ctx2;
   ASSERT_OK(run_op("fused_elementwise", program_call(p, {&inplace, &y}, {&inplace}), ctx2));
   EXPECT_TRUE(same_values(inplace, want));
+}
+
+// With every output streamed (Note [Streaming stores]): the node's blocks
+// go out as unfenced streaming copies, into an aligned output and into one
+// starting 1 element past a line (unaligned heads, then aligned tiles), and
+// give the values of the unstreamed node.
+TEST(FusedElementwise, GivesTheSameValuesStreamed) {
+  const int64_t n = 100003;  // many blocks, a partial last one, and 2 threads' parts
+  NDArray x = make(DataType::kFloat32, {n}, wave(n, 3.0));
+  FusedProgram p;
+  p.n_inputs = 1;
+  p.steps = {FusedStep::binary(static_cast<int>(BinaryOp::multiply), 0, kFusedLiteral, 2),
+             FusedStep::binary(static_cast<int>(BinaryOp::add), 1, kFusedLiteral, 1),
+             unary(TransformStrictOp::tanh, 2), binary(BinaryOp::multiply, 3, 0)};
+  Context plain;
+  ASSERT_OK(run_op("fused_elementwise", program_call(p, {&x}), plain));
+  set_streaming_store_threshold(1);
+  Context streamed;
+  const Status s1 = run_op("fused_elementwise", program_call(p, {&x}), streamed);
+  NDArray wide, shifted;
+  Status s2 = NDArray::zeros(DataType::kFloat32, {n + 1}, 'c', wide);
+  if (s2.is_ok()) s2 = wide.slice(0, 1, n + 1, 1, shifted);
+  Context into_shifted;
+  if (s2.is_ok()) s2 = run_op("fused_elementwise", program_call(p, {&x}, {&shifted}), into_shifted);
+  set_streaming_store_threshold(0);
+  ASSERT_OK(s1);
+  ASSERT_OK(s2);
+  EXPECT_TRUE(same_values(*streamed.output(0), *plain.output(0)));
+  EXPECT_TRUE(same_values(shifted, *plain.output(0)));
+  EXPECT_EQ(wide.data_as<float>()[0], 0.f);  // the element before the view is untouched
 }
 
 TEST(FusedElementwise, GivesEmptyOutputsForEmptyInputs) {
