@@ -7,7 +7,8 @@
 //   * argmax (one read) and cumsum (one read, one write) vs the add op
 //     (two reads, one write), all as bytes per second;
 //   * gelu over 16M float32 and layer_norm of [8192, 1024] float32 (one
-//     read, one write each) vs the add op and StreamCopy;
+//     read, one write each) vs the add op and StreamCopy; a bias add and a
+//     layer_norm over rows of 64 (many short streamed runs);
 //   * exp and sigmoid over 16M float32 and softmax over the rows of a 4096 x
 //     4096 matrix, on ordinary values and on saturated ones (results
 //     subnormal or 0, a causal mask of float32's lowest), which used to cost
@@ -118,6 +119,15 @@ void BM_Add(benchmark::State& state) {
   run(state, {"add", {&x, &y}, {&z}}, kN * 3 * int64_t{sizeof(float)});
 }
 
+// A bias per column over rows of 64 (a linear layer's bias add on a batch of
+// 262,144): the loop runs row by row, 262,144 runs of 256 bytes, each one
+// streamed. One read and one write of x's size. With a store fence per run
+// (Note [Streaming stores]) this took 50 ms at one thread.
+void BM_AddRowBias(benchmark::State& state) {
+  NDArray x = wave({kRows, kCols}), b = wave({kCols}), z = array(DataType::kFloat32, {kRows, kCols});
+  run(state, {"add", {&x, &b}, {&z}}, kN * 2 * int64_t{sizeof(float)});
+}
+
 // A plain sum reads the same 64 MB as argmax and writes nothing: the
 // read-only stream argmax is also held to.
 void BM_Sum(benchmark::State& state) {
@@ -178,6 +188,13 @@ void BM_LayerNorm(benchmark::State& state) {
   NDArray x = wave({kRowsLn, kColsLn}), scale = wave({kColsLn}), bias = wave({kColsLn});
   NDArray z = array(DataType::kFloat32, {kRowsLn, kColsLn});
   run(state, {"layer_norm", {&x, &scale, &bias}, {&z}, {-1}}, kRowsLn * kColsLn * 2 * int64_t{sizeof(float)});
+}
+
+// layer_norm over rows of 64 (16M float32): a streamed row every 256 bytes.
+void BM_LayerNormShortRows(benchmark::State& state) {
+  NDArray x = wave({kRows, kCols}), scale = wave({kCols}), bias = wave({kCols});
+  NDArray z = array(DataType::kFloat32, {kRows, kCols});
+  run(state, {"layer_norm", {&x, &scale, &bias}, {&z}, {-1}}, kN * 2 * int64_t{sizeof(float)});
 }
 
 // huber_loss summed, over [4096, 1024] float32 predictions and labels with
@@ -377,6 +394,7 @@ void BM_Svd512(benchmark::State& state) {
 #define LIBOPS_THREADS(b) b->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()
 LIBOPS_THREADS(BENCHMARK(BM_StreamCopy));
 LIBOPS_THREADS(BENCHMARK(BM_Add));
+LIBOPS_THREADS(BENCHMARK(BM_AddRowBias));
 LIBOPS_THREADS(BENCHMARK(BM_Sum));
 LIBOPS_THREADS(BENCHMARK(BM_Argmax));
 LIBOPS_THREADS(BENCHMARK(BM_Cumsum));
@@ -386,6 +404,7 @@ LIBOPS_THREADS(BENCHMARK(BM_Slice));
 LIBOPS_THREADS(BENCHMARK(BM_Pad));
 LIBOPS_THREADS(BENCHMARK(BM_Gelu));
 LIBOPS_THREADS(BENCHMARK(BM_LayerNorm));
+LIBOPS_THREADS(BENCHMARK(BM_LayerNormShortRows));
 LIBOPS_THREADS(BENCHMARK(BM_HuberLossSum));
 LIBOPS_THREADS(BENCHMARK(BM_AddFloat16));
 LIBOPS_THREADS(BENCHMARK_CAPTURE(BM_ExpOf, ordinary, 0.0f));

@@ -518,6 +518,7 @@ void evaluate(const E& root, NDArray& out, const NDArray* const* leaves) {
   };
   parallel_for(loop.count(), kElementwiseGrain, [&](int64_t begin, int64_t end) {
     loop.run(begin, end, [&](char* const* p, const int64_t* s, int64_t n) { isa_dispatch<true>([&] { body(p, s, n); }); });
+    libops::stream_fence();  // Note [Streaming stores]: once per thread's part
   });
 }
 

@@ -35,12 +35,14 @@ void run_elementwise_erased(NDArray& z, const NDArray* const* inputs, InnerFn fn
       char* q[N];
       for (int k = 0; k < N; ++k) q[k] = p[k] + b * s[k];
       fn(ctx, q, s, end - b);
+      stream_fence();  // Note [Streaming stores]: once per thread's part
     });
     return;
   }
   NdLoop<N> loop = make_elementwise_loop<N>(z, inputs);
   parallel_for(loop.count(), kElementwiseGrain, [&](int64_t b, int64_t end) {
     loop.run(b, end, [&](char* const* q, const int64_t* qs, int64_t n) { fn(ctx, q, qs, n); });
+    stream_fence();
   });
 }
 

@@ -11,9 +11,16 @@
 // (streaming_store_threshold()), where it makes a bandwidth-bound kernel
 // about 1.4x faster on a 2-core EPYC. Results are computed into a
 // 128-byte tile in L1, whole tiles are streamed to 64-byte aligned
-// addresses, and the ends are stored normally. Non-temporal stores are
-// weakly ordered: the streaming loops end with a store fence, before the thread
-// reports its part done.
+// addresses, and the ends are stored normally.
+// Non-temporal stores are weakly ordered: a thread fences
+// (stream_fence()) before it reports its part of a loop done, once per
+// part, never per run. A fence waits for the streamed lines to reach
+// memory: one per 256-byte row of a broadcast add over 64 MiB (262,144
+// runs) tripled its time (50 ms against ONNX Runtime's 16), and one per
+// 256-value block of a fused node cost it a quarter. So stream_out,
+// stream_out_tiles and stream_copy do not fence; the loops around them do,
+// at the end of each parallel chunk (loops/elementwise.cpp, the expression
+// evaluator, row_norm).
 #pragma once
 
 #include <algorithm>
@@ -93,6 +100,7 @@ inline void stream_tile(void* dst, const void* src, bool wide) {
 // machine has them and z is aligned to its element: fill(i, m, dst) writes
 // the results for indices [i, i + m) to dst, which is either z + i (the
 // unaligned ends) or a 128-byte tile in L1 that is then streamed to z + i.
+// No fence: the caller's loop fences once per thread's part.
 template <typename R, typename Fill>
 [[gnu::flatten]] void stream_out_tiles(R* z, int64_t n, Fill&& fill) {
 #if LIBOPS_HAVE_STREAMING_STORES
@@ -110,7 +118,6 @@ template <typename R, typename Fill>
       detail::stream_tile(z + i, tile, wide);
     }
     if (i < n) fill(i, n - i, z + i);
-    _mm_sfence();
     return;
   }
 #endif
@@ -118,12 +125,10 @@ template <typename R, typename Fill>
 }
 
 // z[0, n) = src[0, n), the 128-byte tiles at 64-byte aligned addresses of
-// z as streaming stores, the ends as normal stores, and no store fence:
-// for a loop that streams many short runs (a fused node's blocks), whose
-// caller ends it with stream_fence(). A fence per run of 256 values cost
-// the fused chain about a tenth of its time.
+// z as streaming stores straight from src, the ends as normal stores (a
+// fused node's blocks, computed in L1).
 template <typename R>
-void stream_copy_unfenced(R* z, const R* src, int64_t n) {
+void stream_copy(R* z, const R* src, int64_t n) {
   int64_t lo = n, hi = n;  // [lo, hi) streamed
 #if LIBOPS_HAVE_STREAMING_STORES
   constexpr int64_t kTile = detail::kStreamTileBytes / int64_t(sizeof(R));
@@ -139,8 +144,8 @@ void stream_copy_unfenced(R* z, const R* src, int64_t n) {
   for (int64_t i = hi; i < n; ++i) z[i] = src[i];
 }
 
-// Orders the streaming stores before it before every later store (the end
-// of a loop of stream_copy_unfenced).
+// Orders the streaming stores before it before every later store: the end
+// of a thread's part of a streaming loop.
 inline void stream_fence() {
 #if LIBOPS_HAVE_STREAMING_STORES
   _mm_sfence();
@@ -148,7 +153,8 @@ inline void stream_fence() {
 }
 
 // z[i] = f(i) for i < n; with `stream`, whole tiles at 64-byte aligned
-// addresses go out as non-temporal stores. The unstreamed output and a
+// addresses go out as non-temporal stores (no fence: the caller's loop
+// fences once per thread's part). The unstreamed output and a
 // streamed one's unaligned ends share one loop, so each functor's loop is
 // compiled once (plus the fixed-size tile body): the legacy tables
 // instantiate this for every op and type, and their compile time follows
@@ -169,7 +175,6 @@ template <typename R, typename F>
       for (int64_t j = 0; j < kTile; ++j) tile[j] = f(i + j);
       detail::stream_tile(z + i, tile, wide);
     }
-    _mm_sfence();
   }
 #endif
   int64_t b = 0, e = lo;

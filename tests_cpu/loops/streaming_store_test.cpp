@@ -37,9 +37,9 @@ void check_stream_out() {
   }
 }
 
-// stream_copy_unfenced copies exactly src[0, n) at every offset within a
+// stream_copy copies exactly src[0, n) at every offset within a
 // cache line and lengths around the tile, touching nothing else.
-TEST(StreamingStore, CopiesEveryElementUnfencedForEveryAlignmentAndLength) {
+TEST(StreamingStore, CopiesEveryElementForEveryAlignmentAndLength) {
   constexpr int64_t kTile = 32;
   alignas(64) float storage[4 * kTile + 18];
   std::vector<float> src(4 * kTile + 18);
@@ -49,7 +49,7 @@ TEST(StreamingStore, CopiesEveryElementUnfencedForEveryAlignmentAndLength) {
     for (int64_t n : {int64_t{0}, int64_t{1}, kTile - 1, kTile, kTile + 1, 3 * kTile + 5}) {
       if (offset + n + 1 > cap) continue;
       for (int64_t i = 0; i < cap; ++i) storage[i] = 7.f;
-      stream_copy_unfenced(storage + offset, src.data(), n);
+      stream_copy(storage + offset, src.data(), n);
       stream_fence();
       for (int64_t i = 0; i < n; ++i) ASSERT_EQ(storage[offset + i], src[i]) << "offset " << offset << " n " << n;
       for (int64_t i = 0; i < offset; ++i) ASSERT_EQ(storage[i], 7.f) << "before the run, offset " << offset;

@@ -52,12 +52,11 @@ void run_blocks(const BlockProgram& program, bool stream, char* const* p, const 
       const float value = z[0];
       for (int64_t j = 0; j < m; ++j) program.store(&value, zp + j * s[0], 0, 1);
     } else if (z_dense && stream) {  // Note [Streaming stores]
-      stream_copy_unfenced(reinterpret_cast<float*>(zp), z, m);
+      stream_copy(reinterpret_cast<float*>(zp), z, m);  // fenced by the loop engine, once per thread's part
     } else if (!z_dense) {  // strided, or 16-bit
       program.store(z, zp, s[0], m);
     }
   }
-  if (z_dense && stream) stream_fence();
 }
 
 Status run_on_cpu(const FusedProgram& program, const std::vector<NDArray>& inputs, NDArray& z) {

@@ -114,6 +114,7 @@ void row_norm_rows(const RowNormDesc& d, const C* x, const C* scale, const C* bi
   const bool stream = d.rows * d.n * int64_t{sizeof(C)} >= streaming_store_threshold();
   parallel_for(d.rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, d.n)), [&](int64_t begin, int64_t end) {
     isa_dispatch([&] { norm_rows(d, x, scale, bias, z, begin, end, stream); });
+    stream_fence();  // Note [Streaming stores]: once per thread's part, not per row
   });
 }
 
