@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "golden_manifest.h"
 #include "libops/loops/streaming_store.h"
@@ -134,35 +135,37 @@ TEST(NnAct, HandValues) {
 // the row's first value, so a large offset common to the row (1e4 here,
 // whose float spacing is 1e-3 against a spread of 1) does not cost the
 // mean its accuracy. Against the statistics in double of the same float
-// values; rows long enough for every lane, and a streamed output
-// (Note [Streaming stores]) for the second run.
+// values; rows long enough for every lane, and rows of 64 (the lanes' sum
+// without a tail, many short rows across threads), each also with a
+// streamed output (Note [Streaming stores]: one fence per thread's part).
 TEST(NnAct, LayerNormOfOffsetRowsMatchesDoubleStatistics) {
-  const int64_t rows = 3, n = 1000;
-  std::vector<double> xv(static_cast<size_t>(rows * n));
-  for (int64_t i = 0; i < rows * n; ++i)
-    xv[static_cast<size_t>(i)] = (i / n == 1 ? -1e4 : 1e4) + std::sin(0.37 * static_cast<double>(i));
-  NDArray x = make(DataType::kFloat32, {rows, n}, xv);
-  const std::vector<double> held = values(x);  // the float values
-  std::vector<double> want(held.size());
-  for (int64_t r = 0; r < rows; ++r) {
-    double mean = 0, var = 0;
-    for (int64_t i = 0; i < n; ++i) mean += held[static_cast<size_t>(r * n + i)];
-    mean /= static_cast<double>(n);
-    for (int64_t i = 0; i < n; ++i) {
-      const double d = held[static_cast<size_t>(r * n + i)] - mean;
-      var += d * d;
+  for (auto [rows, n] : {std::pair<int64_t, int64_t>{3, 1000}, {3000, 64}}) {
+    std::vector<double> xv(static_cast<size_t>(rows * n));
+    for (int64_t i = 0; i < rows * n; ++i)
+      xv[static_cast<size_t>(i)] = (i / n % 2 == 1 ? -1e4 : 1e4) + std::sin(0.37 * static_cast<double>(i));
+    NDArray x = make(DataType::kFloat32, {rows, n}, xv);
+    const std::vector<double> held = values(x);  // the float values
+    std::vector<double> want(held.size());
+    for (int64_t r = 0; r < rows; ++r) {
+      double mean = 0, var = 0;
+      for (int64_t i = 0; i < n; ++i) mean += held[static_cast<size_t>(r * n + i)];
+      mean /= static_cast<double>(n);
+      for (int64_t i = 0; i < n; ++i) {
+        const double d = held[static_cast<size_t>(r * n + i)] - mean;
+        var += d * d;
+      }
+      var /= static_cast<double>(n);
+      for (int64_t i = 0; i < n; ++i)
+        want[static_cast<size_t>(r * n + i)] = (held[static_cast<size_t>(r * n + i)] - mean) / std::sqrt(var + 1e-5);
     }
-    var /= static_cast<double>(n);
-    for (int64_t i = 0; i < n; ++i)
-      want[static_cast<size_t>(r * n + i)] = (held[static_cast<size_t>(r * n + i)] - mean) / std::sqrt(var + 1e-5);
+    for (int64_t threshold : {0, 1}) {
+      set_streaming_store_threshold(threshold);  // 1: stream every output; 0: the default
+      Context ctx;
+      ASSERT_OK(run_op("layer_norm", {.in = {&x}, .i = {-1}}, ctx));
+      EXPECT_TRUE(all_close(*ctx.output(0), want, 1e-5, 1e-5)) << "rows of " << n << ", threshold " << threshold;
+    }
+    set_streaming_store_threshold(0);
   }
-  for (int64_t threshold : {0, 1}) {
-    set_streaming_store_threshold(threshold);  // 1: stream every output; 0: the default
-    Context ctx;
-    ASSERT_OK(run_op("layer_norm", {.in = {&x}, .i = {-1}}, ctx));
-    EXPECT_TRUE(all_close(*ctx.output(0), want, 1e-5, 1e-5)) << "threshold " << threshold;
-  }
-  set_streaming_store_threshold(0);
 }
 
 TEST(NnAct, InPlaceRunsGiveTheSameValues) {
