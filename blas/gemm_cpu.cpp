@@ -282,10 +282,13 @@ void zero_matrix(void* c, int64_t rows, int64_t cols, int64_t ld) {
 // float64 and the matrix-vector products (bound by memory) stay on
 // OpenBLAS.
 // Where OpenBLAS runs the machine's own kernels, oneDNN's sgemm still takes
-// float32 GEMMs of kDnnlSgemmWork multiply-adds or more: it measured 3-10%
-// faster on every shape from 128x64x128 to 1024^3 on one thread (2x on
-// 16x512x2048), and 0.4 us slower per call below 96^3, where OpenBLAS
-// keeps the work.
+// float32 GEMMs of kDnnlSgemmWork multiply-adds or more on AVX-512 machines:
+// it measured 3-10% faster on every shape from 128x64x128 to 1024^3 on one
+// thread of an AVX-512 Xeon (2x on 16x512x2048), and 0.4 us slower per call
+// below 96^3, where OpenBLAS keeps the work. Not on AVX2 machines: on one
+// thread of a 2-core AMD EPYC (OpenBLAS's Zen kernels) oneDNN's sgemm took
+// 4.75 ms on 512^3 against OpenBLAS's 3.35, 9.8 on 128x768x3072 against
+// 8.9, 0.31 on 16x256x1024 against 0.17, and 1024^3 the same.
 constexpr double kDnnlSgemmWork = double{1 << 20};
 
 CpuIsa openblas_core_level(const char* core) {
@@ -302,6 +305,10 @@ bool sgemm_on_dnnl() {
                             static_cast<int>(cpu_isa_supported());
   return below;
 }
+
+// Whether large float32 GEMMs go to oneDNN's sgemm even where OpenBLAS runs
+// the machine's own kernels (above): on AVX-512 machines only.
+bool large_sgemm_on_dnnl() { return sgemm_on_dnnl() || cpu_isa_supported() == CpuIsa::kAvx512; }
 
 // One cblas call (float32 / float64); arguments checked, m, n, k > 0,
 // alpha != 0.
@@ -348,7 +355,7 @@ void blas_call(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n,
     return;
   }
   const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-  if (f32 && (sgemm_on_dnnl() || work >= kDnnlSgemmWork) &&
+  if (f32 && (sgemm_on_dnnl() || (work >= kDnnlSgemmWork && large_sgemm_on_dnnl())) &&
       sgemm_dnnl(trans_a, trans_b, m, n, k, static_cast<float>(alpha), static_cast<const float*>(a), lda,
                  static_cast<const float*>(b), ldb, static_cast<float>(beta), static_cast<float*>(c), ldc))
     return;
@@ -374,7 +381,9 @@ void blas_call(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n,
 // in, a large float32 GEMM goes to its sgemm on libops' OpenMP threads
 // instead: sgemm 1024 on 2 threads took 9.9 ms there against 11.0 ms
 // split over OpenBLAS (oneDNN's matmul primitive: 10.1 ms), measured in one
-// run; the models (encoder, BERT, LSTM, U-Net, MLP b64) did not move.
+// run; the models (encoder, BERT, LSTM, U-Net, MLP b64) did not move. That
+// was an AVX-512 Xeon; AVX2 machines keep the OpenBLAS split
+// (large_sgemm_on_dnnl()).
 constexpr int64_t kBlasWorkPerThread = int64_t{1} << 21;  // multiply-adds
 constexpr int64_t kBlasSplitAlign = 16;                   // rows or columns per block, a multiple of
 
@@ -392,7 +401,7 @@ void run_blas(DataType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, 
   // float32 with oneDNN: its sgemm on our OpenMP team (one pool, so the
   // spinning above does not arise), which shares A's and B's packing
   // between the threads instead of each block packing all of A again.
-  if (dtype == DataType::kFloat32 &&
+  if (dtype == DataType::kFloat32 && large_sgemm_on_dnnl() &&
       sgemm_dnnl(trans_a, trans_b, m, n, k, static_cast<float>(alpha), static_cast<const float*>(a), lda,
                  static_cast<const float*>(b), ldb, static_cast<float>(beta), static_cast<float*>(c), ldc,
                  static_cast<int>(parts)))

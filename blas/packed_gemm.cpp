@@ -182,6 +182,11 @@ Status PackedGemmF32::pack(int64_t m, int64_t n, int64_t k, const float* b, int6
     const memory::desc any_w({k, n}, kF32, memory::format_tag::any);
     const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(impl->a_md, any_w, impl->c_md),
                                           dnnl_util::with_user_scratchpad({}), eng);
+    // Note [Packed GEMM]: only oneDNN's blocked kernels (brgemm) read a
+    // packed B; its "gemm:" matmul is a plain GEMM, slower than blas::gemm.
+    if (std::strncmp(pd.impl_info_str(), "gemm:", 5) == 0)
+      return Status::error(StatusCode::kNotImplemented, "oneDNN's matmul here is its plain GEMM (%s): nothing to pack",
+                           pd.impl_info_str());
     impl->matmul = dnnl::matmul(pd);
     impl->scratchpad_md = pd.scratchpad_desc();
     const memory::desc user_w({k, n}, kF32, trans_b ? memory::dims{1, ldb} : memory::dims{ldb, 1});
