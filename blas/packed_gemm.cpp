@@ -154,14 +154,6 @@ struct PackedGemmF32::Impl {
   std::unordered_map<int, dnnl::memory> args;
 };
 
-// Note [Packed GEMM]: where oneDNN's matmul is its plain GEMM, pack()
-// refuses products of this many multiply-adds or more, which blas::gemm
-// runs on OpenBLAS there. Below it the primitive beat OpenBLAS (one thread
-// of an AVX2 EPYC: 2x96x384 3 us against 8, an LSTM step of ocr_rec;
-// 160x192x97, ocr_rec's classifier, 0.11 ms against 0.57), above it lost
-// (128x768x3072 14.4 ms against 8.9, 64x512x512 0.63 against 0.50).
-constexpr double kPlainGemmWork = double{1 << 23};
-
 PackedGemmF32::PackedGemmF32() = default;
 PackedGemmF32::~PackedGemmF32() = default;
 
@@ -191,10 +183,8 @@ Status PackedGemmF32::pack(int64_t m, int64_t n, int64_t k, const float* b, int6
     const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(impl->a_md, any_w, impl->c_md),
                                           dnnl_util::with_user_scratchpad({}), eng);
     // Note [Packed GEMM]: only oneDNN's blocked kernels (brgemm) read a
-    // packed B; its "gemm:" matmul is a plain GEMM, slower than blas::gemm
-    // from kPlainGemmWork multiply-adds on (faster below: a recurrent step).
-    if (std::strncmp(pd.impl_info_str(), "gemm:", 5) == 0 &&
-        static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) >= kPlainGemmWork)
+    // packed B; its "gemm:" matmul is a plain GEMM, slower than blas::gemm.
+    if (std::strncmp(pd.impl_info_str(), "gemm:", 5) == 0)
       return Status::error(StatusCode::kNotImplemented, "oneDNN's matmul here is its plain GEMM (%s): nothing to pack",
                            pd.impl_info_str());
     impl->matmul = dnnl::matmul(pd);

@@ -13,11 +13,9 @@
 //  primitive is planned for one M and one thread count, fixed at pack().
 //  Only oneDNN's blocked kernels (brgemm, AVX-512 and up) read a packed B:
 //  where its matmul is its plain GEMM ("gemm:jit", as on AVX2 machines)
-//  pack() fails for products of 2^23 multiply-adds or more and callers use
-//  blas::gemm (OpenBLAS there). On one thread of an AVX2 AMD EPYC that
-//  matmul took 14.4 ms on 128x768x3072 with B packed, OpenBLAS 8.9 (ONNX
-//  Runtime 8.9 in the same session); below 2^23 it was the faster (an LSTM
-//  step of 2x96x384: 3 us against OpenBLAS's 8).
+//  pack() fails and callers use blas::gemm. On one thread of an AVX2 AMD
+//  EPYC that matmul took 14.4 ms on 128x768x3072 with B packed, OpenBLAS
+//  8.9 (ONNX Runtime 8.9 in the same session).
 //  A single row (M = 1) on AVX-512 runs libops' own panel GEMV instead
 //  (Note [Packed GEMV] in packed_gemm.cpp), which also applies a dense
 //  layer's bias and activation as it stores C. float32 only; oneDNN turned off

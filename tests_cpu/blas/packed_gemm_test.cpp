@@ -2,8 +2,8 @@
 // storages of B, leading dimensions wider than the matrices, repeated runs
 // on new A, and several thread counts. Without oneDNN (the sanitizer
 // builds) or with it turned off, pack() must fail cleanly; where oneDNN's
-// matmul is its plain GEMM (AVX2 machines) pack() refuses large products
-// and a test that meets the refusal skips, as the ops then run blas::gemm.
+// matmul is its plain GEMM (AVX2 machines) pack() refuses and the tests
+// skip, as the ops then run blas::gemm.
 #include <gtest/gtest.h>
 
 #include <sys/mman.h>
