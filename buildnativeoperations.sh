@@ -184,9 +184,10 @@ BUILD_DIR="$ROOT/build/$CHIP-$BUILD_TYPE"
 
 CMAKE_ARGS=(-S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$CMAKE_BUILD_TYPE" -DLIBOPS_BUILD_TESTS=ON
             -DLIBOPS_BUILD_BENCH=$([ "$BUILD_BENCH" = 1 ] && echo ON || echo OFF))
-# The Python package's native module where nanobind is installed (sanitized
-# builds leave it out: an uninstrumented Python cannot load them).
-if [ -z "$SANITIZE" ] && python3 -c "import nanobind" 2>/dev/null; then
+# The Python package's native module where nanobind is installed, for the
+# Python tests (sanitized builds leave it out: an uninstrumented Python
+# cannot load them; CUDA builds too, whose tests are tests_cuda's).
+if [ -z "$SANITIZE" ] && [ "$CHIP" = cpu ] && python3 -c "import nanobind" 2>/dev/null; then
   CMAKE_ARGS+=(-DLIBOPS_PYTHON=ON)
 fi
 # Ninja for a new build folder (a folder keeps the generator it was made
@@ -203,7 +204,9 @@ if [ -n "$SANITIZE" ]; then
   case ",$SANITIZE," in *,address,*) CMAKE_ARGS+=(-DLIBOPS_BUILD_FUZZ=ON) ;; esac
 fi
 if [ "$CHIP" = cuda ]; then
-  CMAKE_ARGS+=(-DLIBOPS_CUDA=ON)
+  # A CUDA build tests what it adds (tests_cuda, the C programs); the CPU
+  # suites are the CPU build's (--test), on the same library code.
+  CMAKE_ARGS+=(-DLIBOPS_CUDA=ON -DLIBOPS_CPU_TESTS=OFF)
   export PATH="/usr/local/cuda/bin:$PATH"
 fi
 export CCACHE_BASEDIR="$ROOT"
