@@ -294,19 +294,37 @@ if [ -n "$FUZZ_SECONDS" ]; then
     PYTHONPATH="$ROOT/tools" python3 "$ROOT/tools/build_examples.py" --fuzz-seeds "$seeds_graph" >/dev/null 2>&1 ||
       echo "== (no generated graph seeds: tools/build_examples.py failed)"
   fi
-  for target in "$BUILD_DIR"/fuzz_*; do
-    [ -x "$target" ] || continue
+  # The targets run $JOBS at a time, each for the whole of FUZZ_SECONDS
+  # (a fuzzer is one process and mostly one thread); the reports follow,
+  # in order, once all have stopped.
+  fuzz_one() {  # fuzz_one TARGET: runs it, leaves its exit status beside its log
+    local target=$1 name work log rc=0
     name=$(basename "$target")
     work="$BUILD_DIR/fuzz-corpus/$name"
+    log="$BUILD_DIR/fuzz-artifacts/$name.log"
+    rm -f "$log.rc"
     mkdir -p "$work"
-    dirs=("$work")
+    local dirs=("$work")
     [ -d "$ROOT/tests_cpu/fuzz/corpus/$name" ] && dirs+=("$ROOT/tests_cpu/fuzz/corpus/$name")
     [ "$name" = fuzz_graph_loader ] && dirs+=("$seeds_graph")
-    echo "== $name for $FUZZ_SECONDS s"
-    log="$BUILD_DIR/fuzz-artifacts/$name.log"
-    rc=0
     "$target" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
       -artifact_prefix="$BUILD_DIR/fuzz-artifacts/$name-" "${dirs[@]}" >"$log" 2>&1 || rc=$?
+    echo "$rc" >"$log.rc"
+  }
+  targets=()
+  for target in "$BUILD_DIR"/fuzz_*; do
+    [ -x "$target" ] || continue
+    targets+=("$target")
+    echo "== $(basename "$target") for $FUZZ_SECONDS s"
+    fuzz_one "$target" &
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+  done
+  wait
+  for target in "${targets[@]}"; do
+    name=$(basename "$target")
+    log="$BUILD_DIR/fuzz-artifacts/$name.log"
+    rc=$(cat "$log.rc" 2>/dev/null || echo "no exit status")
+    echo "== $name:"
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb|SUMMARY|ERROR|runtime error|Test unit written" "$log" || true
     if [ "$rc" != 0 ]; then
       # The report's stack and the input itself (small: base64), so that a
