@@ -8,6 +8,10 @@
 //   * sgemm 1024 through the matmul op vs cblas_sgemm called directly and
 //     vs oneDNN's matmul primitive (where libops is built with oneDNN),
 //     each on 1 and 2 threads;
+//   * GEMMs with constant weights (a dense layer, a recurrent step) at the
+//     shapes models run: the packed-weights GEMM (PackedGemmF32, which picks
+//     libops' panel kernels on AVX2 machines) vs blas::gemm, which each op
+//     calls otherwise (OpenBLAS, packing B on every call);
 //   * a custom op called by name through the C API on 1-element arrays
 //     with preallocated outputs (per-call overhead).
 // bench/compare.py turns the JSON output into ratios.
@@ -21,6 +25,8 @@
 #include <oneapi/dnnl/dnnl.hpp>
 #endif
 
+#include "blas/gemm.h"
+#include "blas/packed_gemm.h"
 #include "libops/array/ndarray.h"
 #include "libops/c_api.h"
 #include "libops/core/parallel.h"
@@ -210,6 +216,49 @@ void BM_SgemmMatmulOp(benchmark::State& state) {
   set_num_threads(0);
 }
 
+// ---- GEMM with constant weights: C [m, n] = A [m, k] * W [k, n] ----
+// Args: m, n, k, threads. The shapes: an LSTM step at batch 16 (16 x 2048 x
+// 512), a recogniser's recurrent step (2 x 384 x 96) and classifier (160 x 97
+// x 192), a batch-64 dense layer (64 x 512 x 784), a batch-1 one (1 x 2048 x
+// 512), an encoder's FFN (128 x 3072 x 768) and a square 512.
+void weights_gemm_args(benchmark::internal::Benchmark* b) {
+  for (int threads : {1, 2})
+    for (const auto& s : std::vector<std::vector<int64_t>>{
+             {16, 2048, 512}, {2, 384, 96}, {160, 97, 192}, {64, 512, 784}, {1, 2048, 512}, {128, 3072, 768},
+             {512, 512, 512}, {256, 1376, 512}, {256, 512, 1376}})
+      b->Args({s[0], s[1], s[2], threads});
+}
+
+void BM_WeightsGemmPacked(benchmark::State& state) {
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const int threads = static_cast<int>(state.range(3));
+  NDArray a = filled(m * k, 0.5f), w = filled(k * n, 0.25f), c = filled(m * n, 0);
+  set_num_threads(threads);
+  blas::PackedGemmF32 g;
+  const Status s = g.pack(m, n, k, w.data_as<float>(), n, false, k, n, threads);
+  if (!s.is_ok()) state.SkipWithError(s.message().c_str());
+  for (auto _ : state) {
+    if (s.is_ok()) (void)g.run(a.data_as<float>(), c.data_as<float>());
+    benchmark::ClobberMemory();
+  }
+  state.counters["GFLOPS"] =
+      benchmark::Counter(2.0 * double(m * n * k) * double(state.iterations()), benchmark::Counter::kIsRate);
+  set_num_threads(0);
+}
+
+void BM_WeightsGemmBlas(benchmark::State& state) {
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  NDArray a = filled(m * k, 0.5f), w = filled(k * n, 0.25f), c = filled(m * n, 0);
+  set_num_threads(static_cast<int>(state.range(3)));
+  for (auto _ : state) {
+    (void)blas::gemm(DataType::kFloat32, false, false, m, n, k, 1.0, a.data(), k, w.data(), n, 0.0, c.data(), n);
+    benchmark::ClobberMemory();
+  }
+  state.counters["GFLOPS"] =
+      benchmark::Counter(2.0 * double(m * n * k) * double(state.iterations()), benchmark::Counter::kIsRate);
+  set_num_threads(0);
+}
+
 // ---- per-call overhead through the C API ----
 void BM_CApiAddOneElement(benchmark::State& state) {
   const int64_t shape[1] = {1};
@@ -241,6 +290,8 @@ BENCHMARK(BM_SgemmCblasDirect)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->U
 BENCHMARK(BM_SgemmDnnlMatmul)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 #endif
 BENCHMARK(BM_SgemmMatmulOp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_WeightsGemmPacked)->Apply(weights_gemm_args)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_WeightsGemmBlas)->Apply(weights_gemm_args)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_CApiAddOneElement)->Unit(benchmark::kNanosecond);
 
 BENCHMARK_MAIN();

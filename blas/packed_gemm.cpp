@@ -1,4 +1,4 @@
-// Packed-weights GEMM through oneDNN's matmul (Note [Packed GEMM]).
+// Packed-weights GEMM (Note [Packed GEMM]): libops' panel kernels or oneDNN's matmul.
 #include "blas/packed_gemm.h"
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "blas/conv_dnnl.h"
+#include "blas/panel_gemm.h"
 #include "libops/core/cpu_isa.h"
 #include "libops/core/parallel.h"
 
@@ -136,15 +137,17 @@ struct PackedGemvF32 {
 struct PackedGemvF32 {};
 #endif
 
-#ifdef LIBOPS_HAVE_DNNL
-
 struct PackedGemmF32::Impl {
   int threads = 1;
+  int64_t m = 0, lda = 0, ldc = 0;
+  std::unique_ptr<PanelGemmF32> panels;  // AVX2 machines (Note [Panel GEMM])
+  std::unique_ptr<PackedGemvF32> gemv;   // m == 1 on AVX-512 (Note [Packed GEMV])
+#ifdef LIBOPS_HAVE_DNNL
+  // Otherwise oneDNN's matmul, B in its own layout.
   dnnl::matmul matmul;
   dnnl::memory::desc a_md, c_md;
   dnnl::memory::desc scratchpad_md;  // Note [oneDNN scratchpads]
-  dnnl::memory weights;  // B in the matmul's own layout
-  std::unique_ptr<PackedGemvF32> gemv;  // m == 1 on AVX-512 (Note [Packed GEMV]) instead of the above
+  dnnl::memory weights;
   // A run's memory objects and argument map, made once: building them on
   // every call allocated, which cost an LSTM step (a 2 x 96 by 96 x 384
   // product) a third of its time. A run that finds them in use builds its
@@ -152,27 +155,81 @@ struct PackedGemmF32::Impl {
   std::mutex run_mutex;
   dnnl::memory a_mem, c_mem, scratch_mem;
   std::unordered_map<int, dnnl::memory> args;
+#endif
 };
 
 PackedGemmF32::PackedGemmF32() = default;
 PackedGemmF32::~PackedGemmF32() = default;
 
+bool PackedGemmF32::applies_epilogue() const {
+  return impl_ != nullptr && (impl_->panels != nullptr || impl_->gemv != nullptr);
+}
+
+const char* PackedGemmF32::kind() const {
+  if (impl_ == nullptr) return "none";
+  if (impl_->panels != nullptr) return "panels";
+  return impl_->gemv != nullptr ? "gemv" : "onednn";
+}
+
+// The plans that need no oneDNN: libops' panel GEMM on AVX2 machines, the
+// single-row GEMV on AVX-512. false: neither applies here.
+static bool pack_own(std::unique_ptr<PackedGemmF32::Impl>& impl, int64_t m, int64_t n, int64_t k, const float* b,
+                     int64_t ldb, bool trans_b, int64_t lda, int64_t ldc, int threads, Status& status) {
+#if LIBOPS_ISA_DISPATCH
+  if (cpu_isa() == CpuIsa::kAvx2) {
+    auto fresh = std::make_unique<PackedGemmF32::Impl>();
+    fresh->threads = threads, fresh->m = m, fresh->lda = lda, fresh->ldc = ldc;
+    fresh->panels = std::make_unique<PanelGemmF32>();
+    status = fresh->panels->pack(n, k, b, ldb, trans_b)
+                 ? Status::ok()
+                 : Status::error(StatusCode::kOutOfMemory, "PackedGemmF32: out of memory packing a %lld x %lld B",
+                                 static_cast<long long>(k), static_cast<long long>(n));
+    if (status.is_ok()) impl = std::move(fresh);
+    return true;
+  }
+  if (m == 1 && cpu_isa() == CpuIsa::kAvx512 && dnnl_enabled()) {
+    auto fresh = std::make_unique<PackedGemmF32::Impl>();
+    fresh->gemv = std::make_unique<PackedGemvF32>();
+    fresh->gemv->pack(n, k, b, ldb, trans_b, threads);
+    impl = std::move(fresh);
+    status = Status::ok();
+    return true;
+  }
+#else
+  (void)impl, (void)m, (void)n, (void)k, (void)b, (void)ldb, (void)trans_b, (void)lda, (void)ldc, (void)threads;
+  (void)status;
+#endif
+  return false;
+}
+
+// The plans of libops' own kernels; false when neither ran.
+static bool run_own(const PackedGemmF32::Impl& impl, const float* a, float* c, const GemmEpilogue& epilogue) {
+#if LIBOPS_ISA_DISPATCH
+  if (impl.panels != nullptr) {
+    impl.panels->run(impl.m, a, impl.lda, c, impl.ldc, epilogue, impl.threads);
+    return true;
+  }
+  if (impl.gemv != nullptr) {
+    impl.gemv->run(a, c, epilogue);
+    return true;
+  }
+#else
+  (void)impl, (void)a, (void)c, (void)epilogue;
+#endif
+  return false;
+}
+
+#ifdef LIBOPS_HAVE_DNNL
+
 Status PackedGemmF32::pack(int64_t m, int64_t n, int64_t k, const float* b, int64_t ldb, bool trans_b, int64_t lda,
                            int64_t ldc, int threads) {
   impl_.reset();
+  Status own;
+  if (pack_own(impl_, m, n, k, b, ldb, trans_b, lda, ldc, threads, own)) return own;
   if (!dnnl_enabled()) return Status::error(StatusCode::kNotImplemented, "oneDNN is turned off");
   using dnnl::memory;
   constexpr auto kF32 = memory::data_type::f32;
   try {
-#if LIBOPS_ISA_DISPATCH
-    if (m == 1 && cpu_isa() == CpuIsa::kAvx512) {
-      auto impl = std::make_unique<Impl>();
-      impl->gemv = std::make_unique<PackedGemvF32>();
-      impl->gemv->pack(n, k, b, ldb, trans_b, threads);
-      impl_ = std::move(impl);
-      return Status::ok();
-    }
-#endif
     dnnl_util::OmpThreads scope(threads);
     dnnl::engine& eng = dnnl_util::cpu_engine();
     auto impl = std::make_unique<Impl>();
@@ -212,22 +269,9 @@ Status PackedGemmF32::pack(int64_t m, int64_t n, int64_t k, const float* b, int6
   }
 }
 
-bool PackedGemmF32::applies_epilogue() const {
-#if LIBOPS_ISA_DISPATCH
-  return impl_ != nullptr && impl_->gemv != nullptr;
-#else
-  return false;
-#endif
-}
-
 Status PackedGemmF32::run(const float* a, float* c, const GemmEpilogue& epilogue) {
   if (impl_ == nullptr) return Status::error(StatusCode::kInvalidArgument, "PackedGemmF32::run before pack");
-#if LIBOPS_ISA_DISPATCH
-  if (impl_->gemv != nullptr) {
-    impl_->gemv->run(a, c, epilogue);
-    return Status::ok();
-  }
-#endif
+  if (run_own(*impl_, a, c, epilogue)) return Status::ok();
   if (!epilogue.empty())
     return Status::error(StatusCode::kInvalidArgument, "PackedGemmF32::run: this plan applies no epilogue");
   try {
@@ -261,19 +305,19 @@ Status PackedGemmF32::run(const float* a, float* c, const GemmEpilogue& epilogue
 
 #else  // built without oneDNN
 
-struct PackedGemmF32::Impl {};
-PackedGemmF32::PackedGemmF32() = default;
-PackedGemmF32::~PackedGemmF32() = default;
-
-Status PackedGemmF32::pack(int64_t, int64_t, int64_t, const float*, int64_t, bool, int64_t, int64_t, int) {
+Status PackedGemmF32::pack(int64_t m, int64_t n, int64_t k, const float* b, int64_t ldb, bool trans_b, int64_t lda,
+                           int64_t ldc, int threads) {
+  impl_.reset();
+  Status own;
+  if (pack_own(impl_, m, n, k, b, ldb, trans_b, lda, ldc, threads, own)) return own;
   return Status::error(StatusCode::kNotImplemented, "libops was built without oneDNN");
 }
 
-Status PackedGemmF32::run(const float*, float*, const GemmEpilogue&) {
+Status PackedGemmF32::run(const float* a, float* c, const GemmEpilogue& epilogue) {
+  if (impl_ == nullptr) return Status::error(StatusCode::kInvalidArgument, "PackedGemmF32::run before pack");
+  if (run_own(*impl_, a, c, epilogue)) return Status::ok();
   return Status::error(StatusCode::kNotImplemented, "libops was built without oneDNN");
 }
-
-bool PackedGemmF32::applies_epilogue() const { return false; }
 
 #endif
 

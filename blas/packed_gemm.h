@@ -7,20 +7,21 @@
 //  OpenBLAS packs both operands on every call. For small M (a recurrent
 //  layer's state, [batch, H] times [H, 4H], or a batch-1 MLP) packing the
 //  weights costs as much as the multiply itself: an LSTM step with batch 16
-//  and H = 512 spent 19% of its time in OpenBLAS' sgemm_incopy. oneDNN's
-//  matmul with weights in format `any` names a blocked layout; B is
-//  reordered into it once (pack) and each run() multiplies from it. The
-//  primitive is planned for one M and one thread count, fixed at pack().
-//  Only oneDNN's blocked kernels (brgemm, AVX-512 and up) read a packed B:
-//  where its matmul is its plain GEMM ("gemm:jit", as on AVX2 machines)
-//  pack() fails and callers use blas::gemm. On one thread of an AVX2 AMD
-//  EPYC that matmul took 14.4 ms on 128x768x3072 with B packed, OpenBLAS
-//  8.9 (ONNX Runtime 8.9 in the same session).
-//  A single row (M = 1) on AVX-512 runs libops' own panel GEMV instead
-//  (Note [Packed GEMV] in packed_gemm.cpp), which also applies a dense
-//  layer's bias and activation as it stores C. float32 only; oneDNN turned off
-//  (LIBOPS_DNNL=0) or absent from the build makes pack() fail, and callers
-//  use blas::gemm instead.
+//  and H = 512 spent 19% of its time in OpenBLAS' sgemm_incopy. So B is
+//  reordered once (pack) and each run() multiplies from it, by the kernels
+//  each machine does best:
+//  - AVX2 machines (no AVX-512): libops' panel GEMM (Note [Panel GEMM] in
+//    panel_gemm.h), for any M, oneDNN or not. oneDNN's matmul there is its
+//    plain GEMM ("gemm:jit"), which reads no packed B: on one thread of an
+//    AVX2 AMD EPYC it took 14.4 ms on 128x768x3072, OpenBLAS 8.9.
+//  - AVX-512: oneDNN's matmul with weights in format `any` (its blocked
+//    brgemm kernels), planned for one M and one thread count, fixed at
+//    pack(); a single row (M = 1) runs libops' own panel GEMV instead
+//    (Note [Packed GEMV] in packed_gemm.cpp).
+//  The panel kernels apply a dense layer's bias and activation as they
+//  store C. float32 only. Where neither applies (oneDNN turned off with
+//  LIBOPS_DNNL=0 or absent, on a machine that is not AVX2, or the baseline
+//  ISA forced), pack() fails and callers use blas::gemm instead.
 #pragma once
 
 #include <cstdint>
@@ -54,13 +55,16 @@ class PackedGemmF32 {
   // epilogue where applies_epilogue() (an epilogue it cannot apply is an
   // error, not ignored).
   Status run(const float* a, float* c, const GemmEpilogue& epilogue = {});
-  // Whether run() applies an epilogue: the single-row kernel does, in
-  // registers; oneDNN's matmul leaves it to the caller.
+  // Whether run() applies an epilogue: libops' kernels do, in registers;
+  // oneDNN's matmul leaves it to the caller.
   bool applies_epilogue() const;
   bool packed() const { return impl_ != nullptr; }
+  // The plan: "panels", "gemv", "onednn", or "none" before a pack().
+  const char* kind() const;
+
+  struct Impl;  // the plan, opaque
 
  private:
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 

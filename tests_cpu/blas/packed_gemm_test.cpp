@@ -1,9 +1,9 @@
 // PackedGemmF32 (Note [Packed GEMM]) against the naive sum over k, for both
 // storages of B, leading dimensions wider than the matrices, repeated runs
-// on new A, and several thread counts. Without oneDNN (the sanitizer
-// builds) or with it turned off, pack() must fail cleanly; where oneDNN's
-// matmul is its plain GEMM (AVX2 machines) pack() refuses and the tests
-// skip, as the ops then run blas::gemm.
+// on new A, and several thread counts. On AVX2 machines it plans libops'
+// panel GEMM (Note [Panel GEMM], tested on its own in panel_gemm_test.cpp),
+// with or without oneDNN. Elsewhere, without oneDNN (the sanitizer builds)
+// or with it turned off, pack() must fail cleanly.
 #include <gtest/gtest.h>
 
 #include <sys/mman.h>
@@ -11,10 +11,13 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "blas/conv_dnnl.h"
 #include "blas/packed_gemm.h"
+#include "blas/panel_gemm.h"
+#include "libops/core/cpu_isa.h"
 #include "libops/core/parallel.h"
 
 using namespace libops;
@@ -27,6 +30,9 @@ std::vector<float> ramp(size_t n, float scale, float shift) {
   return v;
 }
 
+// Whether pack() plans libops' panel GEMM here (it needs no oneDNN).
+bool panels_here() { return blas::PanelGemmF32::supported() && cpu_isa() == CpuIsa::kAvx2; }
+
 TEST(PackedGemm, MatchesTheSumOverK) {
   const int64_t m = 5, n = 37, k = 19, lda = 23, ldc = 41;
   for (bool trans_b : {false, true}) {
@@ -36,7 +42,8 @@ TEST(PackedGemm, MatchesTheSumOverK) {
       const std::vector<float> b = ramp(static_cast<size_t>((trans_b ? n : k) * ldb), 0.37f, 0.1f);
       blas::PackedGemmF32 g;
       const Status s = g.pack(m, n, k, b.data(), ldb, trans_b, lda, ldc, threads);
-      if (!blas::dnnl_enabled()) {
+      EXPECT_EQ(std::string(g.kind()), panels_here() ? "panels" : s.is_ok() ? "onednn" : "none");
+      if (!blas::dnnl_enabled() && !panels_here()) {
         EXPECT_FALSE(s.is_ok());
         EXPECT_FALSE(g.packed());
         GTEST_SKIP() << "oneDNN is not in this build: " << s.message();
@@ -61,11 +68,12 @@ TEST(PackedGemm, MatchesTheSumOverK) {
 }
 
 // A single row: on AVX-512 libops' own panel GEMV (Note [Packed GEMV]),
+// on AVX2 the panel GEMM,
 // 16-wide panels below 64 columns and 64-wide ones above, with partial last
 // panels, k not a multiple of the row unroll, and the panels split between
 // two threads (n = 1000 gives 16 panels; k = 129 makes each task > 64 KB).
 TEST(PackedGemm, SingleRowMatchesTheSumOverK) {
-  if (!blas::dnnl_enabled()) GTEST_SKIP() << "oneDNN is not in this build";
+  if (!blas::dnnl_enabled() && !panels_here()) GTEST_SKIP() << "oneDNN is not in this build";
   for (int64_t n : {1, 10, 37, 64, 70, 1000}) {
     for (int64_t k : {1, 7, 129}) {
       for (bool trans_b : {false, true}) {
@@ -98,13 +106,13 @@ TEST(PackedGemm, SingleRowMatchesTheSumOverK) {
   set_num_threads(0);
 }
 
-// The single-row kernel's epilogue: c = act(a * B + bias) for relu and
+// The single-row kernels' epilogue: c = act(a * B + bias) for relu and
 // relu6, NaN kept (a NaN column of B), with partial last panels of both
 // widths and a bias that ends where C's columns end. A plan that cannot
-// apply an epilogue refuses one.
+// apply an epilogue (oneDNN's matmul) refuses one.
 TEST(PackedGemm, SingleRowAppliesBiasAndActivation) {
-  if (!blas::dnnl_enabled()) GTEST_SKIP() << "oneDNN is not in this build";
-  {
+  if (!blas::dnnl_enabled() && !panels_here()) GTEST_SKIP() << "oneDNN is not in this build";
+  if (!panels_here()) {
     blas::PackedGemmF32 rows;
     const std::vector<float> b = ramp(12, 0.37f, 0.1f);
     const Status s = rows.pack(4, 3, 4, b.data(), 3, false, 4, 3, 1);
@@ -135,7 +143,7 @@ TEST(PackedGemm, SingleRowAppliesBiasAndActivation) {
     ASSERT_TRUE(g.pack(1, n, k, b.data(), n, false, k, n, 1).is_ok());
     if (!g.applies_epilogue()) {
       munmap(pages, 2 * page);
-      GTEST_SKIP() << "the single-row kernel needs AVX-512";
+      GTEST_SKIP() << "the single-row kernels need AVX2 (panels) or AVX-512 (GEMV)";
     }
     for (int activation : {0, 1, 2}) {
       SCOPED_TRACE(testing::Message() << "n " << n << ", activation " << activation);
@@ -166,14 +174,21 @@ TEST(PackedGemm, SingleRowAppliesBiasAndActivation) {
   }
 }
 
+// Turned off, oneDNN plans nothing; the panel GEMM still does on AVX2.
 TEST(PackedGemm, TurnedOffFailsAndRunNeedsPack) {
   blas::PackedGemmF32 g;
   float a = 1, c = 0;
   EXPECT_FALSE(g.run(&a, &c).is_ok());
+  EXPECT_STREQ(g.kind(), "none");
+  const bool was = blas::dnnl_enabled();
   blas::set_dnnl_enabled(false);
   const float b = 2;
-  EXPECT_FALSE(g.pack(1, 1, 1, &b, 1, false, 1, 1, 1).is_ok());
-  blas::set_dnnl_enabled(true);
+  EXPECT_EQ(g.pack(1, 1, 1, &b, 1, false, 1, 1, 1).is_ok(), panels_here());
+  blas::set_dnnl_enabled(was);
+  if (panels_here()) {
+    ASSERT_TRUE(g.run(&a, &c).is_ok());
+    EXPECT_EQ(c, 2.0f);
+  }
 }
 
 }  // namespace

@@ -165,18 +165,19 @@ Status blas_operand(const NDArray& a, NDArray& out, BlasLayout& layout) {
 // Note [Packed constant weights]
 // In a graph, y is most often a weight matrix: a constant of the graph
 // (Context::input_is_constant, Note [Op state]). On the CPU in float32 the
-// node then packs it once per session into oneDNN's blocked layout (Note
-// [Packed GEMM] in blas/packed_gemm.h) and multiplies every later run from
-// the packed copy, x seen as one [rows, k] matrix: OpenBLAS would repack y
-// on every call. The state is rebuilt when the rows, y's buffer or layout,
-// or the thread count change, and remembers a failed packing (oneDNN off)
-// so the call falls back to the plain GEMM without retrying. A single row
-// is packed into panels for libops' own GEMV where the CPU has AVX-512
-// (Note [Packed GEMV] in blas/packed_gemm.cpp): MLP 784-512-512-10 batch 1
-// 36 -> 33 us at 1 thread, 25 -> 21 us at 2 (ops-run medians); that kernel
-// also applies the bias and activation (Note [Matmul epilogue]). Without
-// AVX-512 a single row on one thread stays with OpenBLAS' gemv, which was
-// 15% faster there than oneDNN's matmul; on more threads gemv runs on one.
+// node then packs it once per session (Note [Packed GEMM] in
+// blas/packed_gemm.h: libops' panel GEMM on AVX2 machines, oneDNN's
+// blocked layout on AVX-512) and multiplies every later run from the packed
+// copy, x seen as one [rows, k] matrix: OpenBLAS would repack y on every
+// call. The state is rebuilt when the rows, y's buffer or layout, or the
+// thread count change, and remembers a failed packing (oneDNN off on an
+// AVX-512 machine) so the call falls back to the plain GEMM without
+// retrying. libops' kernels (the panel GEMM; on AVX-512 the single-row
+// GEMV, Note [Packed GEMV] in blas/packed_gemm.cpp) also apply the bias and
+// activation (Note [Matmul epilogue]): MLP 784-512-512-10 batch 1 36 -> 33
+// us at 1 thread, 25 -> 21 us at 2 on AVX-512 (ops-run medians). With the
+// baseline ISA a single row on one thread stays with OpenBLAS' gemv, which
+// was 15% faster than oneDNN's matmul; on more threads gemv runs on one.
 
 struct PackedWeights : OpState {
   const void* y = nullptr;
@@ -189,7 +190,7 @@ struct PackedWeights : OpState {
 
 // z = x * y from y's packed copy; false when this call does not qualify
 // (the caller then runs the plain GEMM). `epilogue_done`: the packed GEMM
-// also applied the bias and activation (the single-row kernel does).
+// also applied the bias and activation (libops' kernels do).
 bool packed_matmul(Context& block, const NDArray& xb, const BlasLayout& xl, const NDArray& yb, const BlasLayout& yl,
                    NDArray& zm, int64_t n, int64_t k, const MatmulArgs& args, const NDArray* bias,
                    bool& epilogue_done) {
@@ -198,7 +199,7 @@ bool packed_matmul(Context& block, const NDArray& xb, const BlasLayout& xl, cons
     return false;
   const int64_t rows = xb.length() / k;
   const int threads = get_num_threads();
-  if (rows == 1 && threads == 1 && cpu_isa() != CpuIsa::kAvx512) return false;
+  if (rows == 1 && threads == 1 && cpu_isa() == CpuIsa::kBaseline) return false;
   auto* st = dynamic_cast<PackedWeights*>(block.op_state());
   if (st == nullptr || st->y != yb.data() || st->rows != rows || st->n != n || st->k != k || st->ld != yl.ld ||
       st->trans != yl.trans || st->threads != threads) {
