@@ -311,7 +311,14 @@ namespace {
 //  2.1x). So with fewer than 16 input channels per group such pads are
 //  padded here too; with 64 brgconv is the faster (the direct kernel over
 //  the padded image took 1.2-1.4x its time), so those stay as they are.
-bool is_reference_code(const std::string& impl) { return impl.rfind("ref", 0) == 0; }
+//  On AVX2 machines (no brgconv) oneDNN 2.6 gives pads of half the kernel
+//  and more ("same" on a 3x39 or 1x15 kernel, or wider) to its im2col
+//  convolution ("x64:gemm:jit"), 2.1-5.6x ONNX Runtime's time over every
+//  channel count of bench/compare_conv_grid.py; its direct kernel over the
+//  padded image is the fast path there too.
+bool is_slow_code(const std::string& impl) {
+  return impl.rfind("ref", 0) == 0 || impl.find("gemm:") != std::string::npos;
+}
 
 // Whether a pad of g is wider than half its (dilated) kernel extent, which
 // no "same" padding is, over fewer channels than brgconv is made for.
@@ -344,19 +351,20 @@ void pad_hw(const float* x, int64_t outer, int64_t h, int64_t w, int64_t inner, 
 }
 
 // The geometry of g over its padded image, with no padding, when oneDNN has
-// only reference code for g and a kernel for that; false otherwise.
+// only reference or im2col code for g and a direct kernel for that; false
+// otherwise.
 bool padded_instead(const Conv2dGeometry& g, bool has_bias, int threads, Conv2dGeometry& padded) {
   if (g.transposed) return false;
   const int64_t bottom = std::max<int64_t>(0, (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1 - g.h - g.pad_top);
   const int64_t right = std::max<int64_t>(0, (g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1 - g.w - g.pad_left);
   if (g.pad_top == 0 && g.pad_left == 0 && bottom == 0 && right == 0) return false;
-  if (!few_channels_padded_past_half(g, bottom, right) && !is_reference_code(primitives_for(g, has_bias, threads).impl))
+  if (!few_channels_padded_past_half(g, bottom, right) && !is_slow_code(primitives_for(g, has_bias, threads).impl))
     return false;
   padded = g;
   padded.h = g.h + g.pad_top + bottom;
   padded.w = g.w + g.pad_left + right;
   padded.pad_top = padded.pad_left = 0;
-  return !is_reference_code(primitives_for(padded, has_bias, threads).impl);
+  return !is_slow_code(primitives_for(padded, has_bias, threads).impl);
 }
 
 }  // namespace

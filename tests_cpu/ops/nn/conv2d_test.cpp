@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "blas/conv_dnnl.h"
+#include "libops/core/cpu_isa.h"
 #include "nn_test_util.h"
 
 using namespace libops;
@@ -449,7 +450,9 @@ TEST(Conv2dOp, OneDnnTakesNchwGroupedConvolutionsBlockedOrNot) {
 // code, run one of its kernels over the image padded first, in NCHW and in
 // NHWC, with the im2col path's results. So do pads past half the kernel over
 // fewer than 16 channels (padded = true below), where oneDNN would run its
-// slow brgconv kernel.
+// slow brgconv kernel. On AVX2 machines no case may run oneDNN's im2col
+// convolution ("gemm:"), which it picks there for pads of half the kernel
+// and more (64 channels with pads 2 and 5 on a 3x3 kernel included).
 TEST(Conv2dOp, OneDnnRunsWidePadsOverThePaddedImage) {
   if (!blas::dnnl_enabled()) GTEST_SKIP() << "built without oneDNN, or LIBOPS_DNNL=0";
   struct Case {
@@ -459,7 +462,7 @@ TEST(Conv2dOp, OneDnnRunsWidePadsOverThePaddedImage) {
   const Case cases[] = {{8, 12, 50, 8, 3, 39, 1, 1, 19},        {4, 9, 40, 6, 1, 15, 1, 0, 14},
                         {8, 20, 20, 16, 5, 5, 2, 4, 4, 2},      {3, 11, 13, 8, 3, 3, 1, 2, 2},
                         {1, 16, 60, 8, 1, 15, 1, 1, 11, 1, true}, {1, 14, 14, 8, 3, 3, 1, 2, 5, 1, true},
-                        {8, 10, 30, 8, 5, 5, 1, 3, 6, 1, true}};
+                        {8, 10, 30, 8, 5, 5, 1, 3, 6, 1, true},  {64, 14, 16, 64, 3, 3, 1, 2, 5}};
   for (const Case& c : cases) {
     SCOPED_TRACE(testing::Message() << "c " << c.c << " kernel " << c.kh << "x" << c.kw << " pads " << c.ph << ","
                                     << c.pw);
@@ -480,6 +483,9 @@ TEST(Conv2dOp, OneDnnRunsWidePadsOverThePaddedImage) {
       const std::string kernel = blas::dnnl_conv2d_kernel(g, false, 1);
       EXPECT_NE(kernel, "");
       EXPECT_NE(kernel.rfind("ref", 0), 0u) << "oneDNN's reference code: " << kernel;
+      if (cpu_isa() == CpuIsa::kAvx2) {
+        EXPECT_EQ(kernel.find("gemm:"), std::string::npos) << "oneDNN's im2col code: " << kernel;
+      }
       if (c.padded) {
         EXPECT_NE(kernel.find("(over the padded image)"), std::string::npos) << kernel;
       }
