@@ -209,7 +209,9 @@ constexpr KernelFn kKernels[6][6] = {
     {panel_kernel<6, 1>},
 };
 // The rows of the next kernel call with `left` rows to go.
-constexpr int kernel_rows(int64_t left) { return left == 3 ? 2 : static_cast<int>(std::min<int64_t>(left, kBlockRows)); }
+constexpr int kernel_rows(int64_t left) {
+  return left == 3 ? 2 : static_cast<int>(std::min<int64_t>(left, kBlockRows));
+}
 constexpr int panels_per_call(int rows) { return rows <= 2 ? kBlockRows / rows : 1; }
 
 }  // namespace
