@@ -23,6 +23,8 @@ constexpr int64_t kRowChunk = 192;   // rows passing over one slice (A's part: 1
 constexpr int kBlockRows = 6;        // rows of the main kernel
 // Multiply-adds a thread should get before another is started (about
 // 5 us of one core): an LSTM step of 2 x 96 by 96 x 384 stays on one.
+// Fewer than 6 rows count as 6: B's loads, not the multiply-adds, take
+// their time (a batch-1 layer of 784 x 512 ran 25 us on one thread).
 constexpr int64_t kWorkPerThread = int64_t{1} << 18;
 
 }  // namespace
@@ -286,7 +288,8 @@ void PanelGemmF32::run(int64_t m, const float* a, int64_t lda, float* c, int64_t
   // Threads split the panels or the 6-row blocks, whichever divides more
   // evenly (panels on a tie: each thread then reads only its part of B).
   const int64_t row_blocks = (m + kBlockRows - 1) / kBlockRows;
-  const double work = static_cast<double>(m) * static_cast<double>(panels * kLanes) * static_cast<double>(k);
+  const double work =
+      static_cast<double>(std::max<int64_t>(m, kBlockRows)) * static_cast<double>(panels * kLanes) * static_cast<double>(k);
   const int64_t parts = std::min<int64_t>({threads, static_cast<int64_t>(std::min(work / kWorkPerThread, 1e6)),
                                            std::max(panels, row_blocks)});
   if (parts <= 1) return block(0, m, 0, panels);
