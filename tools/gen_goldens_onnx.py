@@ -1269,6 +1269,20 @@ def dft_cases():
     one("DFT", "dft_length_pad", {"x": cplx}, opset=17, inits={"n": np.array(9, np.int64)}, rtol=1e-4, atol=1e-5)
     one("DFT", "dft_opset20_axis", {"x": r.standard_normal((3, 4, 5, 2))}, opset=20,
         inits={"n": np.array(4, np.int64), "axis": np.array(1, np.int64)}, rtol=1e-10, atol=1e-12)
+    # Real signals run rfft and mirror the missing bins: an odd length, and
+    # another axis; inverse + onesided runs irfft (default and odd lengths).
+    one("DFT", "dft_real_odd", {"x": r.standard_normal((2, 9, 1)).astype(np.float32)}, opset=17, rtol=1e-4,
+        atol=1e-5)
+    one("DFT", "dft_real_axis2", {"x": r.standard_normal((3, 4, 6, 1)).astype(np.float32)}, opset=17, axis=2,
+        rtol=1e-4, atol=1e-5)
+    one("DFT", "dft_irfft", {"x": r.standard_normal((2, 5, 3, 2)).astype(np.float32)}, opset=17, inverse=1,
+        onesided=1, rtol=1e-4, atol=1e-5)
+    # An odd output length: ONNX Runtime's result differs from numpy's irfft,
+    # which ONNX's reference runs; the expected values are numpy's.
+    xc = r.standard_normal((2, 5, 2))
+    case("dft_irfft_length", [N("DFT", ["x", "n"], ["z0"], inverse=1, onesided=1)], {"x": xc}, ["z0"],
+         {"n": np.array(7, np.int64)}, opset=17, rtol=1e-10, atol=1e-12,
+         expected=[np.fft.irfft(xc[..., 0] + 1j * xc[..., 1], n=7, axis=1)[..., np.newaxis]])
 
 
 

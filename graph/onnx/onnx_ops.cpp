@@ -3262,9 +3262,10 @@ Status map_qlinear_matmul(C& c) {
 }
 
 // DFT (opsets 17 and 20): fft or ifft along one signal axis of a complex
-// [..., 2] array (a real [..., 1] input gets a zero imaginary part). A
-// constant dft_length crops or zero-pads the signal first; onesided keeps
-// the bins 0 .. n/2.
+// [..., 2] array; a real [..., 1] input runs rfft (its inverse, or a length
+// not known at import, gets a zero imaginary part instead). A constant
+// dft_length crops or zero-pads the signal first; onesided keeps the bins
+// 0 .. n/2, and with inverse runs irfft (dft_length: the output's length).
 Status map_dft(C& c) {
   const ValueType vt = c.input_type(0);
   const int rank = vt.rank();
@@ -3288,10 +3289,24 @@ Status map_dft(C& c) {
   if (!norm_axis(axis, rank, a) || a == rank - 1)
     return c.fail(str_format("axis %lld is not a signal axis of a rank-%d input", static_cast<long long>(axis), rank));
   const int64_t inverse = c.attr_int("inverse", 0), onesided = c.attr_int("onesided", 0);
-  if (inverse != 0 && onesided != 0) return c.fail_attr("onesided", "= 1 with inverse = 1 is not supported");
   Value x = c.input(0);
-  if (vt.dims.back() == 1) x = c.op("concat").in(x).in(c.op("zeros_like").in(x).emit1()).arg("axis", rank - 1).emit1();
+  const bool real = vt.dims.back() == 1;
   const size_t ua = static_cast<size_t>(a), ur = static_cast<size_t>(rank);
+  if (inverse != 0 && onesided != 0) {
+    // numpy's irfft: bins 0 .. n/2 of a Hermitian spectrum in, n real values
+    // out (n = dft_length, else 2 (bins - 1)), as [..., n, ..., 1].
+    if (real) return c.fail_attr("onesided", "= 1 with inverse = 1 needs a complex input [..., 2]");
+    int64_t length = 0;
+    if (c.has_input(1)) {
+      const Tensor* lt = c.constant_input(1);
+      std::vector<int64_t> v;
+      if (lt == nullptr || !lt->to_int64s(v) || v.size() != 1 || v[0] < 1)
+        return c.fail("input 1 (dft_length) must be a constant >= 1");
+      length = v[0];
+    }
+    Value y = c.op("irfft").in(x).arg("length", length).arg("axes", std::vector<int64_t>{a}).emit1();
+    return done(c, 0, c.op("expand_dims").in(y).arg("axis", static_cast<int64_t>(rank - 1)).emit1());
+  }
   int64_t n = vt.dims[ua];
   if (c.has_input(1)) {
     const Tensor* lt = c.constant_input(1);
@@ -3310,6 +3325,37 @@ Status map_dft(C& c) {
     }
     n = v[0];
   }
+  if (real && inverse == 0 && n > 0) {
+    // A real signal goes through rfft: the bins it does not give are the
+    // conjugates of those it does (X[n - k] = conj(X[k])), and the imaginary
+    // parts of bins 0 and n/2 come out exactly 0, where the complex
+    // transform of (x, 0) leaves rounding there (ONNX's tests compare near
+    // zero with atol 1e-7).
+    Value xr = c.op("squeeze").in(x).arg("axes", std::vector<int64_t>{rank - 1}).emit1();
+    Value half = c.op("rfft").in(xr).arg("axes", std::vector<int64_t>{a}).emit1();
+    const int64_t mirrored = (n - 1) / 2;  // bins n/2 + 1 .. n - 1
+    if (onesided != 0 || mirrored == 0) return done(c, 0, half);
+    std::vector<int64_t> begin_size(2 * ur, 0);
+    for (size_t d = 0; d < ur; ++d) begin_size[ur + d] = d == ua ? mirrored : -1;
+    begin_size[ua] = 1;
+    Value tail = c.op("reverse").in(c.op("slice").in(half).arg("begin_size", begin_size).emit1())
+                     .arg("axes", std::vector<int64_t>{a})
+                     .emit1();
+    Tensor conj;
+    conj.dtype = vt.dtype;
+    conj.onnx_type = dtype_to_onnx(vt.dtype);
+    conj.dims = {2};
+    if (vt.dtype == DataType::kFloat64) {
+      const double v[2] = {1.0, -1.0};
+      conj.data.assign(reinterpret_cast<const uint8_t*>(v), reinterpret_cast<const uint8_t*>(v) + sizeof v);
+    } else {
+      const float v[2] = {1.0f, -1.0f};
+      conj.data.assign(reinterpret_cast<const uint8_t*>(v), reinterpret_cast<const uint8_t*>(v) + sizeof v);
+    }
+    tail = c.op("multiply").in(tail).in(c.constant(std::move(conj))).emit1();
+    return done(c, 0, c.op("concat").in(half).in(tail).arg("axis", a).emit1());
+  }
+  if (real) x = c.op("concat").in(x).in(c.op("zeros_like").in(x).emit1()).arg("axis", rank - 1).emit1();
   Value y = c.op(inverse != 0 ? "ifft" : "fft").in(x).arg("axes", std::vector<int64_t>{a}).emit1();
   if (onesided != 0) {
     if (n < 0) return c.fail_attr("onesided", "= 1 with the signal's length not known at import is not supported");
@@ -3983,8 +4029,8 @@ const std::vector<OpMapping> kTable = {
         "frame_step or frame_length computed at run time; a signal or window whose length is not known at import; "
         "onesided = 1 on a complex signal."),
     ROW("DFT", 17, kMaxOpset, map_dft,
-        "onesided = 1 with inverse = 1; dft_length or axis computed at run time; dft_length or onesided with the "
-        "signal's length not known at import."),
+        "dft_length or axis computed at run time; dft_length, or onesided on a forward transform, with the "
+        "signal's length not known at import; onesided = 1 with inverse = 1 on a real input."),
     ROW("HannWindow", 17, kMaxOpset, [](C& c) { return map_window(c, 0.5, 0.5, 0.0); }, ""),
     ROW("HammingWindow", 17, kMaxOpset, [](C& c) { return map_window(c, 25.0 / 46.0, 21.0 / 46.0, 0.0); }, ""),
     ROW("BlackmanWindow", 17, kMaxOpset, [](C& c) { return map_window(c, 0.42, 0.5, 0.08); }, ""),
