@@ -19,16 +19,12 @@
 #include "blas/panel_gemm.h"
 #include "libops/core/cpu_isa.h"
 #include "libops/core/parallel.h"
+#include "blas_test_util.h"
 
 using namespace libops;
+using libops::test::wave;
 
 namespace {
-
-std::vector<float> ramp(size_t n, float scale, float shift) {
-  std::vector<float> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = std::sin(static_cast<float>(i) * scale + shift);
-  return v;
-}
 
 // Whether pack() plans libops' panel GEMM here (it needs no oneDNN).
 bool panels_here() { return blas::PanelGemmF32::supported() && cpu_isa() == CpuIsa::kAvx2; }
@@ -39,7 +35,7 @@ TEST(PackedGemm, MatchesTheSumOverK) {
     for (int threads : {1, 2}) {
       SCOPED_TRACE(testing::Message() << "trans_b " << trans_b << ", threads " << threads);
       const int64_t ldb = trans_b ? k + 3 : n + 2;
-      const std::vector<float> b = ramp(static_cast<size_t>((trans_b ? n : k) * ldb), 0.37f, 0.1f);
+      const std::vector<float> b = wave(static_cast<size_t>((trans_b ? n : k) * ldb), 0.37f, 0.1f);
       blas::PackedGemmF32 g;
       const Status s = g.pack(m, n, k, b.data(), ldb, trans_b, lda, ldc, threads);
       EXPECT_EQ(std::string(g.kind()), panels_here() ? "panels" : s.is_ok() ? "onednn" : "none");
@@ -51,7 +47,7 @@ TEST(PackedGemm, MatchesTheSumOverK) {
       if (s.code() == StatusCode::kNotImplemented) GTEST_SKIP() << s.message();  // plain GEMM: nothing to pack
       ASSERT_TRUE(s.is_ok()) << s.message();
       for (float shift : {0.0f, 1.5f}) {  // two runs from one packing
-        const std::vector<float> a = ramp(static_cast<size_t>(m * lda), 0.11f, shift);
+        const std::vector<float> a = wave(static_cast<size_t>(m * lda), 0.11f, shift);
         std::vector<float> c(static_cast<size_t>(m * ldc), -7.0f);
         ASSERT_TRUE(g.run(a.data(), c.data()).is_ok());
         for (int64_t i = 0; i < m; ++i)
@@ -81,14 +77,14 @@ TEST(PackedGemm, SingleRowMatchesTheSumOverK) {
           SCOPED_TRACE(testing::Message() << "n " << n << ", k " << k << ", trans_b " << trans_b << ", threads "
                                           << threads);
           const int64_t ldb = trans_b ? k + 3 : n + 2;
-          const std::vector<float> b = ramp(static_cast<size_t>((trans_b ? n : k) * ldb), 0.37f, 0.1f);
+          const std::vector<float> b = wave(static_cast<size_t>((trans_b ? n : k) * ldb), 0.37f, 0.1f);
           blas::PackedGemmF32 g;
           set_num_threads(threads);
           const Status s = g.pack(1, n, k, b.data(), ldb, trans_b, k, n, threads);
           if (s.code() == StatusCode::kNotImplemented) GTEST_SKIP() << s.message();  // plain GEMM: nothing to pack
           ASSERT_TRUE(s.is_ok()) << s.message();
           for (float shift : {0.0f, 1.5f}) {
-            const std::vector<float> a = ramp(static_cast<size_t>(k), 0.11f, shift);
+            const std::vector<float> a = wave(static_cast<size_t>(k), 0.11f, shift);
             std::vector<float> c(static_cast<size_t>(n + 5), -7.0f);
             ASSERT_TRUE(g.run(a.data(), c.data()).is_ok());
             for (int64_t j = 0; j < n; ++j) {
@@ -114,7 +110,7 @@ TEST(PackedGemm, SingleRowAppliesBiasAndActivation) {
   if (!blas::dnnl_enabled() && !panels_here()) GTEST_SKIP() << "oneDNN is not in this build";
   if (!panels_here()) {
     blas::PackedGemmF32 rows;
-    const std::vector<float> b = ramp(12, 0.37f, 0.1f);
+    const std::vector<float> b = wave(12, 0.37f, 0.1f);
     const Status s = rows.pack(4, 3, 4, b.data(), 3, false, 4, 3, 1);
     if (s.code() == StatusCode::kNotImplemented) GTEST_SKIP() << s.message();  // plain GEMM: nothing to pack
     ASSERT_TRUE(s.is_ok()) << s.message();
@@ -127,8 +123,8 @@ TEST(PackedGemm, SingleRowAppliesBiasAndActivation) {
   }
   const int64_t k = 9;
   for (int64_t n : {10, 37, 70, 130}) {
-    const std::vector<float> a = ramp(static_cast<size_t>(k), 0.9f, 0.3f);
-    std::vector<float> b = ramp(static_cast<size_t>(k * n), 0.37f, 0.1f);
+    const std::vector<float> a = wave(static_cast<size_t>(k), 0.9f, 0.3f);
+    std::vector<float> b = wave(static_cast<size_t>(k * n), 0.37f, 0.1f);
     b[static_cast<size_t>(2 * n + 5)] = std::nanf("");  // column 5 is NaN
     // The bias ends where a page ends and an unreadable one starts: the
     // last panel's loads must stop at its last column.
@@ -137,7 +133,7 @@ TEST(PackedGemm, SingleRowAppliesBiasAndActivation) {
     ASSERT_NE(pages, MAP_FAILED);
     ASSERT_EQ(mprotect(static_cast<char*>(pages) + page, page, PROT_NONE), 0);
     float* bias = reinterpret_cast<float*>(static_cast<char*>(pages) + page) - n;
-    const std::vector<float> bias_values = ramp(static_cast<size_t>(n), 0.7f, 0.2f);
+    const std::vector<float> bias_values = wave(static_cast<size_t>(n), 0.7f, 0.2f);
     for (int64_t j = 0; j < n; ++j) bias[j] = 9.0f * bias_values[j];  // sums from -11 to 11: both clamps are taken
     blas::PackedGemmF32 g;
     ASSERT_TRUE(g.pack(1, n, k, b.data(), n, false, k, n, 1).is_ok());

@@ -11,23 +11,19 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
 #include "blas/panel_gemm.h"
 #include "libops/core/parallel.h"
+#include "blas_test_util.h"
 
 using namespace libops;
+using libops::test::wave;
 
 namespace {
-
-std::vector<float> ramp(size_t n, float scale, float shift) {
-  std::vector<float> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = std::sin(static_cast<float>(i) * scale + shift);
-  return v;
-}
 
 struct Operands {
   int64_t m, n, k, lda, ldb, ldc;
@@ -38,8 +34,8 @@ struct Operands {
 
 Operands make(int64_t m, int64_t n, int64_t k, bool trans_b) {
   Operands o{m, n, k, k + 3, trans_b ? k + 2 : n + 5, n + 7, trans_b, {}, {}};
-  o.a = ramp(static_cast<size_t>(m * o.lda), 0.11f, 0.4f);
-  o.b = ramp(static_cast<size_t>((trans_b ? n : k) * o.ldb), 0.37f, 0.1f);
+  o.a = wave(static_cast<size_t>(m * o.lda), 0.11f, 0.4f);
+  o.b = wave(static_cast<size_t>((trans_b ? n : k) * o.ldb), 0.37f, 0.1f);
   return o;
 }
 
@@ -183,9 +179,9 @@ TEST_F(PanelGemm, EpilogueAndReadsStopAtTheEnd) {
       o.b[static_cast<size_t>(2 * o.ldb + 5)] = std::nanf("");  // column 5 is NaN
       GuardedFloats a(static_cast<size_t>(m * k)), bias(static_cast<size_t>(n)), c(static_cast<size_t>(m * n));
       ASSERT_TRUE(a.data != nullptr && bias.data != nullptr && c.data != nullptr);
-      o.a = ramp(static_cast<size_t>(m * k), 0.11f, 0.4f);
+      o.a = wave(static_cast<size_t>(m * k), 0.11f, 0.4f);
       std::memcpy(a.data, o.a.data(), o.a.size() * sizeof(float));
-      const std::vector<float> bias_values = ramp(static_cast<size_t>(n), 0.7f, 0.2f);
+      const std::vector<float> bias_values = wave(static_cast<size_t>(n), 0.7f, 0.2f);
       for (int64_t j = 0; j < n; ++j) bias.data[j] = 9.0f * bias_values[j];  // sums from -11 to 11
       blas::PanelGemmF32 g;
       ASSERT_TRUE(g.pack(n, k, o.b.data(), o.ldb, false));

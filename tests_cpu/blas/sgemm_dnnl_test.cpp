@@ -10,16 +10,12 @@
 
 #include "blas/conv_dnnl.h"
 #include "blas/sgemm_dnnl.h"
+#include "blas_test_util.h"
 
 using namespace libops;
+using libops::test::wave;
 
 namespace {
-
-std::vector<float> wave(size_t n, float scale, float shift) {
-  std::vector<float> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = std::sin(static_cast<float>(i) * scale + shift);
-  return v;
-}
 
 TEST(SgemmDnnl, MatchesTheSumOverK) {
   const int64_t m = 7, n = 33, k = 21;
