@@ -7,8 +7,9 @@ reference from the same run, as a ratio.
 Pairs (libops / reference): Add, Exp, Sum vs StreamTriad in bytes/s at the
 same thread count (>= 0.9 is the goal); SgemmMatmulOp vs SgemmCblasDirect in
 time (<= 1.03) and vs SgemmDnnlMatmul, oneDNN's matmul primitive (<= 1.05,
-i.e. >= 0.95 of its speed); the C API per-call time is printed in ns (goal
-<= 300).
+i.e. >= 0.95 of its speed); WeightsGemmPacked vs WeightsGemmBlas per shape
+(the packed-weights GEMM against blas::gemm, in us); the C API per-call time
+is printed in ns (goal <= 300).
 
 Bytes are counted as STREAM does: what the kernel reads and writes, not the
 extra read of each written cache line (write-allocate). The triad moves 16
@@ -66,6 +67,18 @@ def main():
             if a and d:
                 print(f"{f'sgemm 1024 {threads}t (ms vs {label})':32} {a['real_time']:14.3f} "
                       f"{d['real_time']:14.3f} {a['real_time'] / d['real_time']:7.3f}")
+    # Constant-weight GEMMs: the packed-weights GEMM against blas::gemm (what
+    # the ops run without it), per shape m/n/k and thread count, in us.
+    for name in sorted(rows):
+        if not name.startswith("BM_WeightsGemmPacked/"):
+            continue
+        args = name.split("/", 1)[1]
+        d = rows.get("BM_WeightsGemmBlas/" + args)
+        if d:
+            m, n, k, threads = args.split("/")[:4]
+            label = f"{m}x{n}x{k} {threads}t (us vs gemm)"
+            got, want = bench_json.ms(rows, name) * 1e3, bench_json.ms(rows, "BM_WeightsGemmBlas/" + args) * 1e3
+            print(f"{label:32} {got:14.1f} {want:14.1f} {got / want:7.3f}")
     c = rows.get("BM_CApiAddOneElement")
     if c:
         print(f"{'C API add, 1 element (ns/call)':32} {c['cpu_time']:14.1f} {'300 (goal)':>14}")

@@ -220,7 +220,8 @@ void BM_SgemmMatmulOp(benchmark::State& state) {
 // Args: m, n, k, threads. The shapes: an LSTM step at batch 16 (16 x 2048 x
 // 512), a recogniser's recurrent step (2 x 384 x 96) and classifier (160 x 97
 // x 192), a batch-64 dense layer (64 x 512 x 784), a batch-1 one (1 x 2048 x
-// 512), an encoder's FFN (128 x 3072 x 768) and a square 512.
+// 512), an encoder's FFN (128 x 3072 x 768), a square 512 and a SwiGLU
+// block's projections (256 x 1376 x 512, 256 x 512 x 1376).
 void weights_gemm_args(benchmark::internal::Benchmark* b) {
   for (int threads : {1, 2})
     for (const auto& s : std::vector<std::vector<int64_t>>{
