@@ -13,11 +13,13 @@
 //  kernel a row met would then depend on how many rows came with it.
 //  So B is packed here into ceil(n / 16) panels of k x 16 floats (each
 //  panel one sequential stream, the last zero-padded), and one family of
-//  FMA kernels multiplies: 6 rows by 16 columns (12 accumulators), and for
-//  the last m % 6 rows r rows by 16 * p columns with r * p <= 6 (a single
-//  row reads six panels at a time). K runs in slices of 256 so that a
-//  panel's slice (16 KB) stays in L1 while the rows pass over it; a slice
-//  after the first continues from the partial sums stored in C.
+//  FMA kernels multiplies: 6 rows by 16 columns (12 accumulators), the last
+//  m % 6 rows beside them panel by panel, and fewer than six rows in all
+//  r rows by 16 * p columns with r * p <= 6 (a single row reads six panels
+//  at a time). K runs in slices of 256 so that a panel's slice (16 KB)
+//  stays in L1 while the rows pass over it; a slice after the first
+//  continues from the partial sums stored in C. A's rows are packed per
+//  slice, interleaved for the kernels' broadcasts.
 //  Every element of C is therefore the same chain of FMAs, in k order from
 //  zero, whichever kernel, row block, slice split or thread computed it:
 //  results do not depend on m, on the thread count or on where a row sits
