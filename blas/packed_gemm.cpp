@@ -165,6 +165,20 @@ bool PackedGemmF32::applies_epilogue() const {
   return impl_ != nullptr && (impl_->panels != nullptr || impl_->gemv != nullptr);
 }
 
+bool PackedGemmF32::any_rows() const { return impl_ != nullptr && impl_->panels != nullptr; }
+
+Status PackedGemmF32::run_rows(int64_t m, const float* a, float* c, const GemmEpilogue& epilogue) {
+  if (impl_ == nullptr) return Status::error(StatusCode::kInvalidArgument, "PackedGemmF32::run_rows before pack");
+  if (m == impl_->m) return run(a, c, epilogue);
+  if (!any_rows())
+    return Status::error(StatusCode::kInvalidArgument, "PackedGemmF32::run_rows: this plan is for %lld rows, not %lld",
+                         static_cast<long long>(impl_->m), static_cast<long long>(m));
+  if (m < 0) return Status::error(StatusCode::kInvalidArgument, "PackedGemmF32::run_rows: %lld rows",
+                                  static_cast<long long>(m));
+  impl_->panels->run(m, a, impl_->lda, c, impl_->ldc, epilogue, impl_->threads);
+  return Status::ok();
+}
+
 const char* PackedGemmF32::kind() const {
   if (impl_ == nullptr) return "none";
   if (impl_->panels != nullptr) return "panels";
@@ -189,6 +203,7 @@ static bool pack_own(std::unique_ptr<PackedGemmF32::Impl>& impl, int64_t m, int6
   }
   if (m == 1 && cpu_isa() == CpuIsa::kAvx512 && dnnl_enabled()) {
     auto fresh = std::make_unique<PackedGemmF32::Impl>();
+    fresh->threads = threads, fresh->m = m, fresh->lda = lda, fresh->ldc = ldc;
     fresh->gemv = std::make_unique<PackedGemvF32>();
     fresh->gemv->pack(n, k, b, ldb, trans_b, threads);
     impl = std::move(fresh);
@@ -233,7 +248,7 @@ Status PackedGemmF32::pack(int64_t m, int64_t n, int64_t k, const float* b, int6
     dnnl_util::OmpThreads scope(threads);
     dnnl::engine& eng = dnnl_util::cpu_engine();
     auto impl = std::make_unique<Impl>();
-    impl->threads = threads;
+    impl->threads = threads, impl->m = m, impl->lda = lda, impl->ldc = ldc;
     impl->a_md = memory::desc({m, k}, kF32, memory::dims{lda, 1});
     impl->c_md = memory::desc({m, n}, kF32, memory::dims{ldc, 1});
     const memory::desc any_w({k, n}, kF32, memory::format_tag::any);

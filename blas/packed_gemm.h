@@ -55,6 +55,13 @@ class PackedGemmF32 {
   // epilogue where applies_epilogue() (an epilogue it cannot apply is an
   // error, not ignored).
   Status run(const float* a, float* c, const GemmEpilogue& epilogue = {});
+  // The same for m rows of A (lda and ldc as packed): any m where
+  // any_rows(), else pack()'s m only.
+  Status run_rows(int64_t m, const float* a, float* c, const GemmEpilogue& epilogue = {});
+  // Whether the plan takes any row count: libops' panel GEMM does (its
+  // packing does not depend on m); oneDNN's matmul and the single-row GEMV
+  // are planned for pack()'s m.
+  bool any_rows() const;
   // Whether run() applies an epilogue: libops' kernels do, in registers;
   // oneDNN's matmul leaves it to the caller.
   bool applies_epilogue() const;

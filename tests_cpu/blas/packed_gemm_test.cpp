@@ -170,6 +170,35 @@ TEST(PackedGemm, SingleRowAppliesBiasAndActivation) {
   }
 }
 
+// run_rows: a panel plan multiplies any number of rows from one packing (a
+// graph's new batch size repacks nothing); a plan for one row count takes
+// that count only and refuses another with an error.
+TEST(PackedGemm, RunRowsTakesAnyCountWherePanels) {
+  const int64_t n = 21, k = 13;
+  const std::vector<float> b = wave(static_cast<size_t>(k * n), 0.37f, 0.1f);
+  blas::PackedGemmF32 g;
+  const Status s = g.pack(4, n, k, b.data(), n, false, k, n, 1);
+  if (!s.is_ok()) GTEST_SKIP() << s.message();
+  EXPECT_EQ(g.any_rows(), panels_here());
+  for (int64_t m : {4, 1, 9}) {
+    SCOPED_TRACE(testing::Message() << m << " rows");
+    const std::vector<float> a = wave(static_cast<size_t>(m * k), 0.11f, 0.3f);
+    std::vector<float> c(static_cast<size_t>(m * n), -7.0f);
+    const Status r = g.run_rows(m, a.data(), c.data());
+    if (m != 4 && !g.any_rows()) {
+      EXPECT_EQ(r.code(), StatusCode::kInvalidArgument) << r.message();
+      continue;
+    }
+    ASSERT_TRUE(r.is_ok()) << r.message();
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double want = 0;
+        for (int64_t p = 0; p < k; ++p) want += static_cast<double>(a[i * k + p]) * b[p * n + j];
+        EXPECT_NEAR(c[i * n + j], want, 1e-4) << i << "," << j;
+      }
+  }
+}
+
 // Turned off, oneDNN plans nothing; the panel GEMM still does on AVX2.
 TEST(PackedGemm, TurnedOffFailsAndRunNeedsPack) {
   blas::PackedGemmF32 g;

@@ -169,15 +169,16 @@ Status blas_operand(const NDArray& a, NDArray& out, BlasLayout& layout) {
 // blas/packed_gemm.h: libops' panel GEMM on AVX2 machines, oneDNN's
 // blocked layout on AVX-512) and multiplies every later run from the packed
 // copy, x seen as one [rows, k] matrix: OpenBLAS would repack y on every
-// call. The state is rebuilt when the rows, y's buffer or layout, or the
-// thread count change, and remembers a failed packing (oneDNN off on an
-// AVX-512 machine) so the call falls back to the plain GEMM without
-// retrying. libops' kernels (the panel GEMM; on AVX-512 the single-row
-// GEMV, Note [Packed GEMV] in blas/packed_gemm.cpp) also apply the bias and
-// activation (Note [Matmul epilogue]): MLP 784-512-512-10 batch 1 36 -> 33
-// us at 1 thread, 25 -> 21 us at 2 on AVX-512 (ops-run medians). With the
-// baseline ISA a single row on one thread stays with OpenBLAS' gemv, which
-// was 15% faster than oneDNN's matmul; on more threads gemv runs on one.
+// call. The state is rebuilt when y's buffer or layout or the thread count
+// change, or the rows where the plan is for one row count (oneDNN's), and
+// remembers a failed packing (oneDNN off on an AVX-512 machine) so the call
+// falls back to the plain GEMM without retrying. libops' kernels (the panel
+// GEMM; on AVX-512 the single-row GEMV, Note [Packed GEMV] in
+// blas/packed_gemm.cpp) also apply the bias and activation (Note [Matmul
+// epilogue]): MLP 784-512-512-10 batch 1 36 -> 33 us at 1 thread, 25 -> 21
+// us at 2 on AVX-512 (ops-run medians). With the baseline ISA a single row
+// on one thread stays with OpenBLAS' gemv, which was 15% faster than
+// oneDNN's matmul; on more threads gemv runs on one.
 
 struct PackedWeights : OpState {
   const void* y = nullptr;
@@ -201,7 +202,9 @@ bool packed_matmul(Context& block, const NDArray& xb, const BlasLayout& xl, cons
   const int threads = get_num_threads();
   if (rows == 1 && threads == 1 && cpu_isa() == CpuIsa::kBaseline) return false;
   auto* st = dynamic_cast<PackedWeights*>(block.op_state());
-  if (st == nullptr || st->y != yb.data() || st->rows != rows || st->n != n || st->k != k || st->ld != yl.ld ||
+  // A packing for any row count (the panel GEMM's) serves a new batch size.
+  const bool rows_fit = st != nullptr && (st->rows == rows || (st->usable && st->gemm.any_rows()));
+  if (st == nullptr || st->y != yb.data() || !rows_fit || st->n != n || st->k != k || st->ld != yl.ld ||
       st->trans != yl.trans || st->threads != threads) {
     auto fresh = std::make_unique<PackedWeights>();
     fresh->y = yb.data(), fresh->rows = rows, fresh->n = n, fresh->k = k, fresh->ld = yl.ld, fresh->trans = yl.trans;
@@ -219,7 +222,7 @@ bool packed_matmul(Context& block, const NDArray& xb, const BlasLayout& xl, cons
     ep.activation = static_cast<int>(args.activation);
   }
   epilogue_done = !ep.empty() || (bias == nullptr && args.activation == 0);
-  return st->gemm.run(static_cast<const float*>(xb.data()), static_cast<float*>(zm.data()), ep).is_ok();
+  return st->gemm.run_rows(rows, static_cast<const float*>(xb.data()), static_cast<float*>(zm.data()), ep).is_ok();
 }
 
 }  // namespace
