@@ -194,26 +194,40 @@ TEST(TransformStrict, ShapeMismatchIsRejectedNamingTheOp) {
 
 }  // namespace
 
-// tanh_c for float (a polynomial below 0.625, exp above) against long
-// double on a dense sweep across both branches and their seam: within 2 ulp;
-// and its special values.
-TEST(TransformStrict, Float32TanhWithinTwoUlpAndSpecials) {
+// tanh_c for float (one rational function: Note [Tanh as one rational
+// function] in core/fast_math.h) against long double on a dense sweep
+// across both forms of its quotient and their seam at 1: within 1.41 ulp
+// below 1 and an absolute 3.1e-7 (5.1 ulp) above, as over every float,
+// exactly odd; and its special
+// values, 1 from the clamp on.
+TEST(TransformStrict, Float32TanhAccuracyAndSpecials) {
   namespace fn = libops::legacy::fn::transform_strict;
-  double worst = 0;
+  double worst_small = 0, worst_big = 0, worst_abs = 0;
   for (double v = -12; v <= 12; v += 1.0 / 4096) {
     const float x = static_cast<float>(v);
     const long double want = std::tanh(static_cast<long double>(x));
     const float got = fn::tanh_c(x);
-    const double ulp = std::nextafter(std::fabs(static_cast<float>(want)), INFINITY) - std::fabs(static_cast<float>(want));
+    ASSERT_EQ(got, -fn::tanh_c(-x)) << x;
     if (want == 0) continue;
-    worst = std::max(worst, static_cast<double>(std::fabs(got - want)) / ulp);
+    const double ulp = std::nextafter(std::fabs(static_cast<float>(want)), INFINITY) - std::fabs(static_cast<float>(want));
+    const double err = static_cast<double>(std::fabs(got - want));
+    if (std::fabs(x) < 1) {
+      worst_small = std::max(worst_small, err / ulp);
+    } else {
+      worst_big = std::max(worst_big, err / ulp);
+      worst_abs = std::max(worst_abs, err);
+    }
   }
-  for (float x : {1e-30f, -1e-20f, 1e-5f, -0.6249999f, 0.625f, 0.6250001f})
+  for (float x : {1e-30f, -1e-20f, 1e-5f, -0.6249999f, 0.9999999f, -1.0f, 1.0000001f})
     EXPECT_NEAR(fn::tanh_c(x), static_cast<float>(std::tanh(static_cast<double>(x))),
-                2 * std::fabs(std::nextafter(static_cast<float>(std::tanh(static_cast<double>(x))), INFINITY) -
-                              static_cast<float>(std::tanh(static_cast<double>(x)))))
+                1.41 * std::fabs(std::nextafter(static_cast<float>(std::tanh(static_cast<double>(x))), INFINITY) -
+                                static_cast<float>(std::tanh(static_cast<double>(x)))))
         << x;
-  EXPECT_LE(worst, 2.0);
+  EXPECT_LE(worst_small, 1.41);
+  EXPECT_LE(worst_big, 5.12);
+  EXPECT_LE(worst_abs, 3.1e-7);
+  EXPECT_EQ(fn::tanh_c(9.02f), 1.0f);
+  EXPECT_EQ(fn::tanh_c(-9.5f), -1.0f);
   EXPECT_EQ(fn::tanh_c(INFINITY), 1.0f);
   EXPECT_EQ(fn::tanh_c(-INFINITY), -1.0f);
   EXPECT_EQ(fn::tanh_c(100.0f), 1.0f);

@@ -50,8 +50,8 @@ void cell_rows(const RnnDesc& d, const CellStep& st) {
 // contiguous units, with exp_f32 (core/fast_math.h), so the compiler
 // vectorizes every loop:
 //   sigmoid(v) = 1 / (1 + exp(-v))
-//   tanh(v)    = sign(v) (1 - e) / (1 + e), e = exp(-2|v|); for |v| < 1/64,
-//                v (1 - v^2 / 3 + 2 v^4 / 15), where 1 - e would cancel
+//   tanh(v)    = tanh_f32(v), the tanh op's own (Note [Tanh as one rational
+//                function] in core/fast_math.h)
 // Within a few float ulps of the libm forms (the goldens' 1e-4 relative
 // tolerance for float32 holds them); NaN and +-inf come out as from libm.
 // The same formulas as cell_unit, in the same order otherwise.
@@ -61,14 +61,6 @@ void cell_rows(const RnnDesc& d, const CellStep& st) {
 // cell's share of LSTM T64 N16 H512 at one thread fell from 6.2% to 3.9%
 // of the samples, and the layer from 30.9 to 30.4 ms (ops-run medians).
 inline float sigmoid_f32(float v) { return 1.0f / (1.0f + exp_f32(-v)); }
-inline float tanh_f32(float v) {
-  const float a = std::fabs(v);
-  const float e = exp_f32(-2.0f * a);
-  const float big = std::copysign((1.0f - e) / (1.0f + e), v);
-  const float v2 = v * v;
-  const float small = v * (1.0f - v2 * (1.0f / 3.0f - v2 * (2.0f / 15.0f)));
-  return detail::select_f32(a < 0.015625f, small, big);
-}
 
 bool fast_lstm_rows(const RnnDesc& d, const CellStep& st) {
   return d.kind == CellKind::kLstm && st.phase == 0 && d.gate_act.kind == Activation::kSigmoid &&
