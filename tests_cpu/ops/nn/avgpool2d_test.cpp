@@ -1,5 +1,8 @@
 // avgpool2d against numpy goldens (tools/gen_goldens_nn.py), hand values for
-// both padding divisors, empty batches and argument errors.
+// both padding divisors, 8-channel NHWC against a plain loop, empty batches
+// and argument errors.
+#include <string>
+
 #include "nn_test_util.h"
 
 using namespace libops;
@@ -61,6 +64,45 @@ TEST(Avgpool2dOp, DefaultExcludesPadding) {
   Context ctx;  // only the 9 window args: no count_include_pad, NCHW
   ASSERT_OK(run_op("avgpool2d", {.in = {&x}, .i = {2, 2, 1, 1, 1, 1, 1, 1, 0}}, ctx));
   EXPECT_TRUE(all_close(*ctx.output(0), {1, 1.5, 2, 2, 2.5, 3, 3, 3.5, 4}));
+}
+
+// NHWC with 8 channels (NCHWc's blocks on AVX2) pools in lanes (Note
+// [Pooling in lanes of 8] in conv_utils.h): against a plain loop in double,
+// padding counted or not, windows cut by the edges, float32 and float64.
+TEST(Avgpool2dOp, NhwcLanesOf8MatchAPlainLoop) {
+  const int64_t n = 2, h = 7, w = 11, c = 8;
+  std::vector<double> v(static_cast<size_t>(n * h * w * c));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(std::sin(0.41 * static_cast<double>(i)) * 3.0);
+  for (DataType dt : {DataType::kFloat32, DataType::kFloat64}) {
+    NDArray x = make(dt, {n, h, w, c}, v);
+    for (int64_t k : {2, 3})
+      for (int64_t include_pad : {0, 1}) {
+        const int64_t s = 2, p = 1;
+        SCOPED_TRACE(std::string(dtype_name(dt)) + " k" + std::to_string(k) + " include_pad " +
+                     std::to_string(include_pad));
+        const int64_t oh = (h + 2 * p - k) / s + 1, ow = (w + 2 * p - k) / s + 1;
+        std::vector<double> want;
+        for (int64_t b = 0; b < n; ++b)
+          for (int64_t oy = 0; oy < oh; ++oy)
+            for (int64_t ox = 0; ox < ow; ++ox)
+              for (int64_t ch = 0; ch < c; ++ch) {
+                double sum = 0;
+                int64_t taps = 0;
+                for (int64_t ky = 0; ky < k; ++ky)
+                  for (int64_t kx = 0; kx < k; ++kx) {
+                    const int64_t y = oy * s - p + ky, xx = ox * s - p + kx;
+                    if (y < 0 || y >= h || xx < 0 || xx >= w) continue;
+                    sum += v[static_cast<size_t>(((b * h + y) * w + xx) * c + ch)];
+                    ++taps;
+                  }
+                want.push_back(sum / static_cast<double>(include_pad ? k * k : taps));
+              }
+        Context ctx;
+        ASSERT_OK(run_op("avgpool2d", {.in = {&x}, .i = window(k, s, p, include_pad, 1)}, ctx));
+        ASSERT_EQ(ctx.output(0)->shape(), (Dims{n, oh, ow, c}));
+        EXPECT_TRUE(all_close(*ctx.output(0), want, dt == DataType::kFloat32 ? 1e-6 : 1e-12, 1e-6));
+      }
+  }
 }
 
 TEST(Avgpool2dOp, EmptyBatchGivesEmptyOutput) {

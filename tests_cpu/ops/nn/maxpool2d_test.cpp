@@ -72,17 +72,20 @@ TEST(Maxpool2dOp, NaNPropagatesInItsWindowsOnly) {
 // NHWC float32 with whole runs of 16 channels takes the AVX-512 kernel of
 // Note [Pooling in lanes of 16] where the CPU has it: pixels in groups of
 // four, a NaN check per input row, and one max instruction a tap on rows
-// without NaN. Against a plain loop in double, with NaNs at a corner, in
-// the middle and at the far edge, in different runs of 16.
-TEST(Maxpool2dOp, NhwcRunsOf16MatchAPlainLoopWithNaNAnywhere) {
+// without NaN; with 8 channels (NCHWc's blocks on AVX2), Note [Pooling in
+// lanes of 8]. Against a plain loop in double, with NaNs at a corner, in
+// the middle and at the far edge, in different runs of 16 or lanes of 8.
+class Maxpool2dLanes : public ::testing::TestWithParam<int64_t> {};
+
+TEST_P(Maxpool2dLanes, NhwcMatchesAPlainLoopWithNaNAnywhere) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  const int64_t n = 2, h = 9, w = 13, c = 32;
+  const int64_t n = 2, h = 9, w = 13, c = GetParam();
   std::vector<double> v(static_cast<size_t>(n * h * w * c));
   for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(std::sin(0.37 * static_cast<double>(i)) * 5.0);
   auto at = [&](int64_t b, int64_t y, int64_t xx, int64_t ch) { return ((b * h + y) * w + xx) * c + ch; };
   v[static_cast<size_t>(at(0, 0, 0, 3))] = nan;
-  v[static_cast<size_t>(at(0, 4, 6, 17))] = nan;
-  v[static_cast<size_t>(at(1, 8, 12, 31))] = nan;
+  v[static_cast<size_t>(at(0, 4, 6, (c / 2) + 1))] = nan;
+  v[static_cast<size_t>(at(1, 8, 12, c - 1))] = nan;
   NDArray x = make(DataType::kFloat32, {n, h, w, c}, v);
   struct Case {
     int64_t k, s, p, d;
@@ -113,6 +116,8 @@ TEST(Maxpool2dOp, NhwcRunsOf16MatchAPlainLoopWithNaNAnywhere) {
     EXPECT_TRUE(all_close(*ctx.output(0), want, 0, 0));
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Channels, Maxpool2dLanes, ::testing::Values(32, 8));
 
 TEST(Maxpool2dOp, EmptyBatchGivesEmptyOutput) {
   NDArray x = zeros(DataType::kFloat32, {0, 3, 6, 6});
