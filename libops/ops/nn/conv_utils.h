@@ -508,13 +508,15 @@ LIBOPS_FORCE_INLINE void pool_rows_lanes8(const Geometry2d& g, const Window2d& w
       if (rows > 0 && cols > 0) {
         const C* x0 = xrow + (ow * win.sw - g.pad_left + col_lo[ow] * win.dw) * c;
         const C init = r.init();
-        if (group) {
-          if (plain_max) pool_taps_lanes8<kPixels, kFloatMax, C, Reducer>(x0, rows, row_step, cols, col_step, pixel_step, init, acc);
-          else pool_taps_lanes8<kPixels, false, C, Reducer>(x0, rows, row_step, cols, col_step, pixel_step, init, acc);
-        } else {
-          if (plain_max) pool_taps_lanes8<1, kFloatMax, C, Reducer>(x0, rows, row_step, cols, col_step, 0, init, acc);
-          else pool_taps_lanes8<1, false, C, Reducer>(x0, rows, row_step, cols, col_step, 0, init, acc);
-        }
+        const int64_t step = group ? pixel_step : 0;
+        if (group && plain_max)
+          pool_taps_lanes8<kPixels, kFloatMax, C, Reducer>(x0, rows, row_step, cols, col_step, step, init, acc);
+        else if (group)
+          pool_taps_lanes8<kPixels, false, C, Reducer>(x0, rows, row_step, cols, col_step, step, init, acc);
+        else if (plain_max)
+          pool_taps_lanes8<1, kFloatMax, C, Reducer>(x0, rows, row_step, cols, col_step, step, init, acc);
+        else
+          pool_taps_lanes8<1, false, C, Reducer>(x0, rows, row_step, cols, col_step, step, init, acc);
       } else {
         for (int p = 0; p < kPixels; ++p)  // no tap inside the input: finish gives 0
           for (int l = 0; l < kPoolLanes8; ++l) acc[p][l] = C(0);
@@ -641,7 +643,9 @@ void pool2d_run(const Geometry2d& g, const Window2d& win, const Reducer& r, cons
 #endif
   if (g.c == kPoolLanes8) {  // Note [Pooling in lanes of 8]
     parallel_for(g.n * g.oh, std::max<int64_t>(1, 32768 / row_work), [&](int64_t begin, int64_t end) {
-      isa_dispatch([&] { pool_rows_lanes8(g, win, r, x, z, row_lo.data(), row_hi.data(), col_lo.data(), col_hi.data(), begin, end); });
+      isa_dispatch([&] {
+        pool_rows_lanes8(g, win, r, x, z, row_lo.data(), row_hi.data(), col_lo.data(), col_hi.data(), begin, end);
+      });
     });
     return;
   }
