@@ -198,8 +198,7 @@ TEST(TransformStrict, ShapeMismatchIsRejectedNamingTheOp) {
 // function] in core/fast_math.h) against long double on a dense sweep
 // across both forms of its quotient and their seam at 1: within 1.41 ulp
 // below 1 and an absolute 3.1e-7 (5.1 ulp) above, as over every float,
-// exactly odd; and its special
-// values, 1 from the clamp on.
+// exactly odd; and its special values, 1 from the clamp on.
 TEST(TransformStrict, Float32TanhAccuracyAndSpecials) {
   namespace fn = libops::legacy::fn::transform_strict;
   double worst_small = 0, worst_big = 0, worst_abs = 0;
