@@ -452,6 +452,55 @@ def custom_domain_cases():
     error_model("err_custom_domain", bad)
 
 
+def loop_sequence_cases():
+    """A list appended to in a loop, then stacked or concatenated, as
+    PyTorch's exporter writes torch.stack / torch.cat of a Python list built
+    in a scripted loop (Note [Sequences grown in loops] in
+    graph/onnx/onnx_convert.cpp): SequenceEmpty, a Loop whose body
+    SequenceInserts each iteration's value, then ConcatFromSequence (a new
+    axis 0 and 1, along axes 0 and 1), SequenceLength and SequenceAt at a
+    position given at run time, on a symbolic batch and trip count."""
+    body = helper.make_graph(
+        [N("Cast", ["i"], ["fi"], to=TensorProto.FLOAT),
+         N("Mul", ["acc_in", "half"], ["scaled"]), N("Add", ["scaled", "fi"], ["acc_out"]),
+         N("Tanh", ["acc_out"], ["elem"]),
+         N("SequenceInsert", ["seq_in", "elem"], ["seq_out"]),
+         N("Identity", ["cond_in"], ["cond_out"])],
+        "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         helper.make_tensor_sequence_value_info("seq_in", TensorProto.FLOAT, None),
+         helper.make_tensor_value_info("acc_in", TensorProto.FLOAT, ["batch", 4])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_sequence_value_info("seq_out", TensorProto.FLOAT, None),
+         helper.make_tensor_value_info("acc_out", TensorProto.FLOAT, ["batch", 4])],
+        [numpy_helper.from_array(np.float32(0.5), "half")])
+    nodes = [N("SequenceEmpty", [], ["seq0"], dtype=TensorProto.FLOAT),
+             const("go", np.array(True)),
+             N("Loop", ["trips", "go", "seq0", "x"], ["seq", "acc"], body=body),
+             N("ConcatFromSequence", ["seq"], ["stack0"], axis=0, new_axis=1),
+             N("ConcatFromSequence", ["seq"], ["stack1"], axis=1, new_axis=1),
+             N("ConcatFromSequence", ["seq"], ["cat0"], axis=0),
+             N("ConcatFromSequence", ["seq"], ["cat1"], axis=-1),
+             N("SequenceLength", ["seq"], ["length"]),
+             N("SequenceAt", ["seq", "pos"], ["picked"])]
+    m = make_model("loop_appended_sequence", nodes,
+                   [("x", np.float32, ["batch", 4]), ("trips", np.int64, []), ("pos", np.int64, [])],
+                   ["stack0", "stack1", "cat0", "cat1", "length", "picked", "acc"], opset=17)
+    case("loop_appended_sequence", m,
+         [{"x": f32(2, 4), "trips": np.array(3, np.int64), "pos": np.array(-1, np.int64)},
+          {"x": f32(3, 4), "trips": np.array(5, np.int64), "pos": np.array(1, np.int64)}])
+    # The grown sequence as a graph output: libops graphs output tensors.
+    bad = make_model("err_loop_sequence_output", nodes[:3], [("x", np.float32, ["batch", 4]),
+                                                             ("trips", np.int64, [])], ["seq"], opset=17)
+    error_model("err_loop_sequence_output", bad)
+    # Read by an op that needs the elements one by one at import.
+    bad = make_model("err_loop_sequence_erase", nodes[:3] + [N("SequenceErase", ["seq"], ["shorter"]),
+                                                             N("ConcatFromSequence", ["shorter"], ["y"], axis=0)],
+                     [("x", np.float32, ["batch", 4]), ("trips", np.int64, [])], ["y"], opset=17)
+    error_model("err_loop_sequence_erase", bad)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
@@ -466,6 +515,7 @@ def main():
     transformer_cases()
     low_precision_cases()
     custom_domain_cases()
+    loop_sequence_cases()
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# written by tools/gen_goldens_onnx_exported.py; do not edit\n")
         f.write("\n".join(lines) + "\n")

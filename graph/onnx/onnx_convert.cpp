@@ -123,6 +123,9 @@ struct Converter::Impl {
   // optional values, as the libops values of their elements.
   std::unordered_map<std::string, std::vector<Value>> sequences;
   std::unordered_map<std::string, std::vector<Value>> optionals;  // none or one element
+  // Note [Sequences grown in loops]: sequences whose elements are the
+  // slices along axis 0 of one value.
+  std::unordered_map<std::string, Value> stacked;
   std::deque<Tensor> owned;                                 // constants made here
   std::unordered_map<std::string, int> uses;                // ONNX value name -> readers
   std::unordered_set<std::string> names;                    // variable names in use
@@ -140,6 +143,7 @@ struct Converter::Impl {
   // What is known of an ONNX value's type: a constant's exactly, else what
   // the shape functions gave, else the model's declaration.
   ValueType type_of(const std::string& name) const;
+  ValueType type_of(Value v) const;  // what the probes know of a libops value
   ValueInfo info_of(const std::string& name) const {
     ValueType t = type_of(name);
     ValueInfo v;
@@ -249,31 +253,8 @@ ValueType Converter::Impl::type_of(const std::string& name) const {
   }
   auto v = values.find(name);
   if (v != values.end()) {
-    auto p = probed.find(v->second.id);
-    if (p != probed.end() && v->second.output < p->second.size()) {
-      const Probed& pr = p->second[v->second.output];
-      if (pr.dtype != DataType::kInvalid) {
-        vt.dtype = pr.dtype;
-        vt.rank_known = true;
-        int first = 0;
-        while (!pr.ok[first]) ++first;  // a known value has its large probes at least
-        for (int d = 0; d < pr.dims[first].size(); ++d) {
-          int64_t e = pr.dims[first][d];
-          for (int k = first + 1; k < kNumProbes; ++k)
-            if (pr.ok[k] && pr.dims[k][d] != e) e = -1;
-          vt.dims.push_back(e);
-        }
-        return vt;
-      }
-    }
-  }
-  if (v != values.end()) {
-    auto d = dtype_only.find(v->second.id);
-    if (d != dtype_only.end() && v->second.output < d->second.size() &&
-        d->second[v->second.output] != DataType::kInvalid) {
-      vt.dtype = d->second[v->second.output];
-      return vt;
-    }
+    vt = type_of(v->second);
+    if (vt.dtype != DataType::kInvalid) return vt;
   }
   if (info != nullptr) {
     auto it = info->find(name);
@@ -283,6 +264,30 @@ ValueType Converter::Impl::type_of(const std::string& name) const {
       vt.dims = it->second.dims;
     }
   }
+  return vt;
+}
+
+ValueType Converter::Impl::type_of(Value v) const {
+  ValueType vt;
+  auto p = probed.find(v.id);
+  if (p != probed.end() && v.output < p->second.size()) {
+    const Probed& pr = p->second[v.output];
+    if (pr.dtype != DataType::kInvalid) {
+      vt.dtype = pr.dtype;
+      vt.rank_known = true;
+      int first = 0;
+      while (!pr.ok[first]) ++first;  // a known value has its large probes at least
+      for (int d = 0; d < pr.dims[first].size(); ++d) {
+        int64_t e = pr.dims[first][d];
+        for (int k = first + 1; k < kNumProbes; ++k)
+          if (pr.ok[k] && pr.dims[k][d] != e) e = -1;
+        vt.dims.push_back(e);
+      }
+      return vt;
+    }
+  }
+  auto d = dtype_only.find(v.id);
+  if (d != dtype_only.end() && v.output < d->second.size()) vt.dtype = d->second[v.output];
   return vt;
 }
 
@@ -591,6 +596,12 @@ bool Converter::input_sequence(int k, std::vector<Value>& elements) {
   const std::string& name = node_->inputs[static_cast<size_t>(k)];
   auto it = impl_.sequences.find(name);
   if (it == impl_.sequences.end()) {
+    if (impl_.stacked.count(name)) {
+      report(str_format("input %d ('%s') is a sequence grown in a Loop: only ConcatFromSequence, SequenceLength and "
+                        "SequenceAt read one (Note [Sequences grown in loops])",
+                        k, name.c_str()));
+      return false;
+    }
     if (!impl_.failed.count(name))
       report(str_format("input %d ('%s') is not a sequence whose elements are known at import (one grown in a "
                         "loop, passed into a subgraph or given as a graph input is not supported: docs/onnx.md)",
@@ -599,6 +610,22 @@ bool Converter::input_sequence(int k, std::vector<Value>& elements) {
   }
   elements = it->second;
   return true;
+}
+
+bool Converter::input_stacked_sequence(int k, Value& stacked, ValueType& type) {
+  if (!has_input(k)) return false;
+  auto it = impl_.stacked.find(node_->inputs[static_cast<size_t>(k)]);
+  if (it == impl_.stacked.end()) return false;
+  input_taken_[static_cast<size_t>(k)] = true;
+  stacked = it->second;
+  type = impl_.type_of(stacked);
+  return true;
+}
+
+void Converter::set_output_stacked_sequence(int k, Value stacked) {
+  if (k < 0 || k >= num_outputs() || node_->outputs[static_cast<size_t>(k)].empty()) return;
+  output_set_[static_cast<size_t>(k)] = true;
+  impl_.stacked[node_->outputs[static_cast<size_t>(k)]] = stacked;
 }
 
 bool Converter::input_is_sequence(int k) const {
@@ -1161,7 +1188,7 @@ void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_
     auto mark_failed = [&] {
       for (const std::string& o : n.outputs)
         if (!o.empty() && !impl.values.count(o) && !impl.constants.count(o) && !impl.sequences.count(o) &&
-            !impl.optionals.count(o))
+            !impl.optionals.count(o) && !impl.stacked.count(o))
           impl.failed.insert(o);
     };
     // An input from a node that failed is not a new problem; one that
@@ -1169,7 +1196,7 @@ void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_
     bool upstream_failed = false, missing = false;
     for (const std::string& i : n.inputs) {
       if (i.empty() || impl.values.count(i) || impl.constants.count(i) || impl.sequences.count(i) ||
-          impl.optionals.count(i))
+          impl.optionals.count(i) || impl.stacked.count(i))
         continue;
       if (impl.failed.count(i)) {
         upstream_failed = true;
@@ -1323,7 +1350,7 @@ Status convert_model(const Model& m, ConvertResult& result) {
     convert_nodes(impl, m.nodes, m.opset);
     for (const ValueInfo& o : m.outputs)
       if (!impl.values.count(o.name) && !impl.failed.count(o.name)) {
-        if (impl.sequences.count(o.name) || impl.optionals.count(o.name)) {
+        if (impl.sequences.count(o.name) || impl.optionals.count(o.name) || impl.stacked.count(o.name)) {
           problem(str_format("graph output '%s' is a sequence or an optional: libops graphs output tensors "
                              "(docs/onnx.md)",
                              o.name.c_str()));
@@ -1631,6 +1658,64 @@ void set_stacked_types(Converter::Impl& host, int64_t id, size_t first, const st
 // unchanged. The body's scan outputs become the While's scan outputs
 // (WhileOp.scan_outputs), which the executor stacks along a new axis 0 as
 // ONNX does.
+// Note [Sequences grown in loops]
+//  PyTorch's exporter writes a list appended to in a loop (then stacked or
+//  concatenated: torch.stack, torch.cat) as a Loop-carried sequence:
+//  SequenceEmpty before the Loop, SequenceInsert(seq, x) at the end in the
+//  body, ConcatFromSequence after it. Its length is the trip count, known
+//  only at run time, so it cannot be an import-time sequence (Note
+//  [Import-time sequences] in onnx_convert.h). But its elements are the
+//  body's x of every iteration, in order: a scan output. So a carried value
+//  that is empty before the loop and that the body only appends to (its
+//  body input read by one SequenceInsert without a position, whose result
+//  nothing but the body output reads) becomes a scan output of the While,
+//  stacked by the executor along a new axis 0; the Loop's final sequence is
+//  then a stacked sequence: its elements are that value's slices along axis
+//  0. ConcatFromSequence (a transpose, and a reshape where it
+//  concatenates), SequenceLength (the first extent) and SequenceAt (a
+//  gather along axis 0, the position known at run time) read one; any other
+//  reader, a subgraph or a graph output refuses it by name. Its elements
+//  must share one shape, which the executor checks as it stacks (ONNX lets
+//  them differ: such a model fails at run time, naming the output); after
+//  zero iterations the stack is empty where the body's shapes tell its
+//  element shape, and the run fails naming it where they do not.
+struct AppendedSequence {
+  int carried = 0;             // index among the loop-carried values
+  std::string element;         // the body value appended each iteration
+  const Node* insert = nullptr;  // the body's SequenceInsert
+};
+
+std::vector<AppendedSequence> appended_sequences(Converter& c, const Converter::Impl& outer, const SubGraph& g,
+                                                 int n_carried) {
+  std::vector<AppendedSequence> out;
+  std::unordered_map<std::string, int> uses;
+  count_uses(g.nodes, uses);
+  for (int k = 0; k < n_carried; ++k) {
+    if (!c.has_input(2 + k)) continue;
+    auto seq = outer.sequences.find(c.node().inputs[static_cast<size_t>(2 + k)]);
+    if (seq == outer.sequences.end() || !seq->second.empty()) continue;
+    const std::string& in = g.inputs[static_cast<size_t>(2 + k)].name;
+    const std::string& next = g.outputs[static_cast<size_t>(1 + k)].name;
+    if (in.empty() || next.empty()) continue;
+    const Node* insert = nullptr;
+    for (const Node& n : g.nodes)
+      if (std::find(n.outputs.begin(), n.outputs.end(), next) != n.outputs.end()) insert = &n;
+    if (insert == nullptr || insert->op_type != "SequenceInsert" || (!insert->domain.empty() && insert->domain != "ai.onnx") ||
+        insert->inputs.size() < 2 || insert->inputs[0] != in || insert->inputs[1].empty() ||
+        (insert->inputs.size() > 2 && !insert->inputs[2].empty()))
+      continue;
+    int as_output = 0;  // body outputs naming either value
+    for (const ValueInfo& o : g.outputs) as_output += o.name == next || o.name == in;
+    auto count = [&](const std::string& name) {
+      auto it = uses.find(name);
+      return it == uses.end() ? 0 : it->second;
+    };
+    if (count(in) != 1 || count(next) != 0 || as_output != 1) continue;
+    out.push_back({k, insert->inputs[1], insert});
+  }
+  return out;
+}
+
 Status map_loop(Converter& c) {
   Converter::Impl& outer = ConverterAccess::impl(c);
   const Node& node = c.node();
@@ -1643,6 +1728,20 @@ Status map_loop(Converter& c) {
     return c.fail(str_format("the body takes %zu inputs and gives %zu outputs for %d loop-carried values",
                              g.inputs.size(), g.outputs.size(), n_carried));
   const int n_scan = static_cast<int>(g.outputs.size()) - n_carried - 1;
+  // Note [Sequences grown in loops]: carried sequences the body only
+  // appends to become scan outputs; `kept` are the other carried values.
+  const std::vector<AppendedSequence> appended = appended_sequences(c, outer, g, n_carried);
+  std::vector<int> kept;
+  for (int k = 0; k < n_carried; ++k)
+    if (std::none_of(appended.begin(), appended.end(), [&](const AppendedSequence& a) { return a.carried == k; }))
+      kept.push_back(k);
+  const int n_kept = static_cast<int>(kept.size());
+  std::vector<Node> body_nodes;  // the body without the appending nodes, where there are any
+  if (!appended.empty())
+    for (const Node& n : g.nodes)
+      if (std::none_of(appended.begin(), appended.end(), [&](const AppendedSequence& a) { return a.insert == &n; }))
+        body_nodes.push_back(n);
+  const std::vector<Node>& nodes = appended.empty() ? g.nodes : body_nodes;
   std::vector<std::string> captured, args;
   std::unordered_set<std::string> seen;
   free_names(g, captured, seen);
@@ -1667,7 +1766,11 @@ Status map_loop(Converter& c) {
     init.push_back(c.constant(std::move(t)));
   }
   std::vector<ValueInfo> carried_types;
-  for (int k = 0; k < n_carried; ++k) {
+  for (const AppendedSequence& a : appended) {  // empty before the loop: marked read
+    std::vector<Value> none;
+    c.input_sequence(2 + a.carried, none);
+  }
+  for (int k : kept) {
     init.push_back(c.input(2 + k));
     ValueInfo t = g.inputs[static_cast<size_t>(2 + k)];
     if (t.dtype == DataType::kInvalid) t = outer.info_of(node.inputs[static_cast<size_t>(2 + k)]);
@@ -1704,9 +1807,10 @@ Status map_loop(Converter& c) {
     vars.push_back(add_placeholder(sub, name_or(0, "iteration"), scalar_type(DataType::kInt64)));
     vars.push_back(add_placeholder(sub, "trip_limit", scalar_type(DataType::kInt64)));
     vars.push_back(add_placeholder(sub, name_or(1, "condition"), scalar_type(DataType::kBool)));
-    for (int k = 0; k < n_carried; ++k) {
+    for (int j = 0; j < n_kept; ++j) {
+      const int k = kept[static_cast<size_t>(j)];
       const std::string name = body ? g.inputs[static_cast<size_t>(2 + k)].name : str_format("v%d", k);
-      vars.push_back(add_placeholder(sub, name, carried_types[static_cast<size_t>(k)]));
+      vars.push_back(add_placeholder(sub, name, carried_types[static_cast<size_t>(j)]));
     }
     for (size_t k = 0; k < args.size(); ++k) vars.push_back(add_placeholder(sub, args[k], captured_types[k]));
   };
@@ -1726,17 +1830,21 @@ Status map_loop(Converter& c) {
   auto body_sub = make_sub("body");
   std::vector<Value> bvars;
   add_vars(*body_sub, bvars, true);
-  for (int k = 0; k < 2 + n_carried; ++k)
-    if (!g.inputs[static_cast<size_t>(k)].name.empty())
-      body_sub->values[g.inputs[static_cast<size_t>(k)].name] = bvars[static_cast<size_t>(k == 0 ? 0 : k == 1 ? 2 : k + 1)];
-  for (size_t k = 0; k < args.size(); ++k) body_sub->values[args[k]] = bvars[static_cast<size_t>(3 + n_carried) + k];
+  auto bind = [&](size_t input, size_t var) {
+    if (!g.inputs[input].name.empty()) body_sub->values[g.inputs[input].name] = bvars[var];
+  };
+  bind(0, 0);
+  bind(1, 2);
+  for (int j = 0; j < n_kept; ++j) bind(static_cast<size_t>(2 + kept[static_cast<size_t>(j)]), static_cast<size_t>(3 + j));
+  for (size_t k = 0; k < args.size(); ++k) body_sub->values[args[k]] = bvars[static_cast<size_t>(3 + n_kept) + k];
   for (const Tensor& t : g.initializers) body_sub->constants[t.name] = &t;
   for (const std::string& name : captured)
     if (!outer.values.count(name)) body_sub->constants[name] = outer.constants.at(name);
-  count_uses(g.nodes, body_sub->uses);
+  count_uses(nodes, body_sub->uses);
   for (const ValueInfo& o : g.outputs) body_sub->uses[o.name]++;
+  for (const AppendedSequence& a : appended) body_sub->uses[a.element]++;
   const size_t before = outer.problems.size();
-  convert_nodes(*body_sub, g.nodes, c.opset());
+  convert_nodes(*body_sub, nodes, c.opset());
   if (outer.problems.size() != before) return Status::error(StatusCode::kNotImplemented, "the body could not be imported");
   std::vector<Value> outs;
   {
@@ -1745,27 +1853,31 @@ Status map_loop(Converter& c) {
     outs.push_back(bc.op("add").in(bvars[0]).in(bc.constant_ints({1}, false)).emit1());
   }
   outs.push_back(bvars[1]);
-  for (int k = 0; k <= n_carried; ++k) {
+  std::vector<int> next_outputs{0};  // the condition, then each kept value's next value
+  for (int k : kept) next_outputs.push_back(1 + k);
+  for (int k : next_outputs) {
     const std::string& name = g.outputs[static_cast<size_t>(k)].name;
     Value v = body_sub->failed.count(name) ? Value{} : body_sub->lookup(name);
     if (!v.valid()) return c.fail("body output '" + name + "' is not computed by any node");
     RETURN_IF_ERROR(refuse_low_precision_output(c, *body_sub, name));
     outs.push_back(v);
   }
-  for (size_t k = 0; k < args.size(); ++k) outs.push_back(bvars[static_cast<size_t>(3 + n_carried) + k]);
+  for (size_t k = 0; k < args.size(); ++k) outs.push_back(bvars[static_cast<size_t>(3 + n_kept) + k]);
   std::vector<Value> scan_values;
-  for (int k = 0; k < n_scan; ++k) {
-    const std::string& name = g.outputs[static_cast<size_t>(1 + n_carried + k)].name;
+  std::vector<std::string> scan_names;
+  for (int k = 0; k < n_scan; ++k) scan_names.push_back(g.outputs[static_cast<size_t>(1 + n_carried + k)].name);
+  for (const AppendedSequence& a : appended) scan_names.push_back(a.element);
+  for (const std::string& name : scan_names) {
     Value v = body_sub->failed.count(name) ? Value{} : body_sub->lookup(name);
     if (!v.valid()) return c.fail("body scan output '" + name + "' is not computed by any node");
     scan_values.push_back(v);
   }
   for (size_t k = 0; k < outs.size(); ++k)
     body_sub->body_outputs.emplace_back(k < bvars.size() ? body_sub->vars[k].name + "_next" : "out", outs[k]);
-  for (int k = 0; k < n_scan; ++k)
+  for (size_t k = 0; k < scan_values.size(); ++k)
     body_sub->body_outputs.emplace_back(
-        str_format("%s (scan %d)", g.outputs[static_cast<size_t>(1 + n_carried + k)].name.c_str(), k),
-        scan_values[static_cast<size_t>(k)]);
+        str_format(k < static_cast<size_t>(n_scan) ? "%s (scan %zu)" : "%s (appended, scan %zu)", scan_names[k].c_str(), k),
+        scan_values[k]);
   const std::vector<Probed> scan_types = stacked_types(*body_sub, scan_values);
   outer.root->subgraphs.push_back(std::move(cond_sub));
   const int cond_index = static_cast<int>(outer.root->subgraphs.size()) - 1;
@@ -1778,14 +1890,17 @@ Status map_loop(Converter& c) {
   n.branch_a = cond_index;
   n.branch_b = body_index;
   n.inputs = init;
-  n.scan_outputs = static_cast<uint32_t>(n_scan);
+  n.scan_outputs = static_cast<uint32_t>(scan_values.size());
   n.num_outputs = static_cast<uint32_t>(init.size()) + n.scan_outputs;
   const int64_t id = n.id;
   outer.nodes.push_back(std::move(n));
   set_stacked_types(outer, id, init.size(), scan_types);
-  for (int k = 0; k < n_carried; ++k) c.set_output(k, Value{id, static_cast<uint32_t>(3 + k)});
+  for (int j = 0; j < n_kept; ++j) c.set_output(kept[static_cast<size_t>(j)], Value{id, static_cast<uint32_t>(3 + j)});
   for (int k = 0; k < n_scan; ++k)
     c.set_output(n_carried + k, Value{id, static_cast<uint32_t>(init.size()) + static_cast<uint32_t>(k)});
+  for (size_t q = 0; q < appended.size(); ++q)
+    c.set_output_stacked_sequence(appended[q].carried,
+                                  Value{id, static_cast<uint32_t>(init.size() + static_cast<size_t>(n_scan) + q)});
   return Status::ok();
 }
 
@@ -2399,8 +2514,12 @@ std::string coverage_markdown() {
   s += "`ops-run --op-library`): inputs in order, INT, INTS and FLOAT attributes as the op's args of those names.\n\n";
   s += "Sequences and optionals exist only while a model is imported: each is the list of the tensors it holds, so\n";
   s += "the sequence ops work where that list is known at import (built and read in one graph, positions and\n";
-  s += "splits constant). A sequence grown in a Loop, passed into a subgraph, or given as a graph input or output\n";
-  s += "is refused.\n\n";
+  s += "splits constant). A sequence grown in a Loop as exporters write a list appended to in a loop (empty before\n";
+  s += "it, one SequenceInsert at the end in the body, then torch.stack / torch.cat's ConcatFromSequence) becomes\n";
+  s += "a scan output of the loop, its elements stacked along a new axis 0: ConcatFromSequence, SequenceLength and\n";
+  s += "SequenceAt (at a position given at run time) read it (Note [Sequences grown in loops] in\n";
+  s += "graph/onnx/onnx_convert.cpp). Any other sequence grown in a Loop, a sequence passed into a subgraph, or one\n";
+  s += "given as a graph input or output is refused.\n\n";
   s += "float8 (E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0), float4 (E2M1), int4, uint4, int2 and uint2 values are held\n";
   s += "one element a byte: the float formats' bit patterns as uint8, the integers' values as int8 or uint8, graph\n";
   s += "inputs and outputs included. Cast, CastLike, QuantizeLinear and DequantizeLinear convert them, and the ops\n";

@@ -118,6 +118,11 @@ class Converter {
   // such a sequence; marks it taken.
   bool input_sequence(int k, std::vector<Value>& elements);
   bool input_is_sequence(int k) const;
+  // Note [Sequences grown in loops] (onnx_convert.cpp): input k as the one
+  // value whose slices along axis 0 are its elements, and what is known of
+  // that value's type; false when it is no such sequence (nothing recorded).
+  bool input_stacked_sequence(int k, Value& stacked, ValueType& type);
+  void set_output_stacked_sequence(int k, Value stacked);
   bool input_is_optional(int k) const;
   void set_output_sequence(int k, std::vector<Value> elements);
   // An optional input: a known Optional value (present or empty), else a

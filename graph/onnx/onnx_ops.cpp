@@ -3474,6 +3474,13 @@ Status map_sequence_construct(C& c) {
 }
 
 Status map_sequence_at(C& c) {
+  Value stacked;
+  ValueType st;
+  if (c.input_stacked_sequence(0, stacked, st)) {  // Note [Sequences grown in loops]: the slice at the position
+    if (!c.has_input(1)) return c.fail("input 1 (position) is required");
+    Value pos = c.op("reshape").in(c.input(1)).arg("shape", std::vector<int64_t>{}).emit1();
+    return done(c, 0, c.op("gather").in(stacked).in(pos).arg("axis", int64_t{0}).emit1());
+  }
   std::vector<Value> seq;
   int64_t pos = 0;
   size_t at = 0;
@@ -3483,6 +3490,12 @@ Status map_sequence_at(C& c) {
 }
 
 Status map_sequence_length(C& c) {
+  Value stacked;
+  ValueType st;
+  if (c.input_stacked_sequence(0, stacked, st)) {  // the stacked value's first extent
+    Value n = c.op("shape_of").in(stacked).arg("start", int64_t{0}).arg("end", int64_t{1}).emit1();
+    return done(c, 0, c.op("reshape").in(n).arg("shape", std::vector<int64_t>{}).emit1());
+  }
   std::vector<Value> seq;
   if (!c.input_sequence(0, seq)) return reported();
   c.set_output_constant(0, int64_tensor({static_cast<int64_t>(seq.size())}, false));
@@ -3514,8 +3527,50 @@ Status map_sequence_erase(C& c) {
   return Status::ok();
 }
 
+// ConcatFromSequence of a sequence grown in a Loop (Note [Sequences grown
+// in loops] in onnx_convert.cpp), held as s [n, element dims...]: stacking
+// along a new axis a moves s's axis 0 there; concatenating along axis a
+// moves it to just before a and merges the two (element j of the sequence
+// then holds positions j * d_a .. (j + 1) * d_a - 1 along a), the extents
+// taken when the graph runs. Axis 0 needs no rank (a stack is s itself);
+// other axes need the elements' rank known here.
+Status concat_stacked_sequence(C& c, Value s, const ValueType& st) {
+  if (!c.has_attr("axis")) return c.fail_attr("axis", "is required");
+  const int64_t axis = c.attr_int("axis", 0), new_axis = c.attr_int("new_axis", 0);
+  int64_t a = 0;
+  if (axis != 0) {
+    if (st.rank() < 1)
+      return c.fail_attr("axis", str_format("= %lld needs the rank of the loop's appended values, which is not known "
+                                            "at import (axis 0 does not)",
+                                            static_cast<long long>(axis)));
+    const int r = st.rank() - 1;  // the elements' rank
+    if (!norm_axis(axis, new_axis != 0 ? r + 1 : r, a))
+      return c.fail_attr("axis", str_format("= %lld is outside the elements' rank %d%s", static_cast<long long>(axis),
+                                            r, new_axis != 0 ? " + 1" : ""));
+    if (a != 0) {
+      std::vector<int64_t> perm;
+      for (int64_t d = 1; d <= a; ++d) perm.push_back(d);
+      perm.push_back(0);
+      for (int64_t d = a + 1; d <= r; ++d) perm.push_back(d);
+      s = c.op("permute").in(s).arg("perm", perm).emit1();
+    }
+  }
+  if (new_axis != 0) return done(c, 0, s);
+  // [d_0 .. d_a-1, n, d_a, ...] to [d_0 .. d_a-1, n * d_a, ...].
+  Value merged = c.op("reduce_prod").in(c.op("shape_of").in(s).arg("start", a).arg("end", a + 2).emit1()).emit1();
+  Value shape = c.op("reshape").in(merged).arg("shape", std::vector<int64_t>{1}).emit1();
+  if (a > 0)
+    shape = c.op("concat").in(c.op("shape_of").in(s).arg("start", int64_t{0}).arg("end", a).emit1()).in(shape)
+                .arg("axis", int64_t{0}).emit1();
+  shape = c.op("concat").in(shape).in(c.op("shape_of").in(s).arg("start", a + 2).emit1()).arg("axis", int64_t{0}).emit1();
+  return done(c, 0, c.op("reshape").in(s).in(shape).arg("copy_zeros", false).emit1());
+}
+
 // ConcatFromSequence: concat along axis, or stack along a new one.
 Status map_concat_from_sequence(C& c) {
+  Value stacked;
+  ValueType st;
+  if (c.input_stacked_sequence(0, stacked, st)) return concat_stacked_sequence(c, stacked, st);
   std::vector<Value> seq;
   if (!c.input_sequence(0, seq)) return reported();
   if (!c.has_attr("axis")) return c.fail_attr("axis", "is required");
@@ -4013,11 +4068,14 @@ const std::vector<OpMapping> kTable = {
     // Sequences and optionals, known at import (Note [Import-time sequences]).
     ROW("SequenceEmpty", 11, kMaxOpset, map_sequence_empty, ""),
     ROW("SequenceConstruct", 11, kMaxOpset, map_sequence_construct, ""),
-    ROW("SequenceAt", 11, kMaxOpset, map_sequence_at, "a position computed at run time."),
+    ROW("SequenceAt", 11, kMaxOpset, map_sequence_at,
+        "a position computed at run time (but in a sequence grown in a Loop)."),
     ROW("SequenceLength", 11, kMaxOpset, map_sequence_length, ""),
     ROW("SequenceInsert", 11, kMaxOpset, map_sequence_insert, "a position computed at run time."),
     ROW("SequenceErase", 11, kMaxOpset, map_sequence_erase, "a position computed at run time."),
-    ROW("ConcatFromSequence", 11, kMaxOpset, map_concat_from_sequence, "an empty sequence."),
+    ROW("ConcatFromSequence", 11, kMaxOpset, map_concat_from_sequence,
+        "an empty sequence known at import; a sequence grown in a Loop along an axis other than 0 when the rank of "
+        "its elements is not known at import."),
     ROW("SplitToSequence", 11, kMaxOpset, map_split_to_sequence,
         "split computed at run time; a split axis whose extent is not known at import."),
     ROW("Optional", 15, kMaxOpset, map_optional, "optional sequences."),

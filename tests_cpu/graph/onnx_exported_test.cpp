@@ -140,6 +140,18 @@ TEST(OnnxCustomDomains, UndeclaredAttributesAndUnknownOpsAreRefused) {
       << r.problems[1];
 }
 
+// Note [Sequences grown in loops]: the stacked sequence is read by
+// ConcatFromSequence, SequenceLength and SequenceAt (loop_appended_sequence
+// in the manifest); a graph output or any other reader is refused by name.
+TEST(OnnxSequences, LoopGrownSequenceElsewhereIsRefused) {
+  std::string m = convert_error("err_loop_sequence_output.onnx");
+  EXPECT_TRUE(has(m, "graph output 'seq' is a sequence or an optional: libops graphs output tensors")) << m;
+  m = convert_error("err_loop_sequence_erase.onnx");
+  EXPECT_TRUE(has(m, "(SequenceErase, opset 17): input 0 ('seq') is a sequence grown in a Loop: only "
+                     "ConcatFromSequence, SequenceLength and SequenceAt read one"))
+      << m;
+}
+
 TEST(OnnxLowPrecision, LoopBodyMakingFloat8IsRefused) {
   const std::string m = convert_error("err_loop_fp8_body.onnx");
   EXPECT_TRUE(has(m, "(Loop, opset 19): body output 'v_out' is FLOAT8E4M3FN; loops over float8")) << m;
