@@ -490,6 +490,35 @@ def loop_sequence_cases():
     case("loop_appended_sequence", m,
          [{"x": f32(2, 4), "trips": np.array(3, np.int64), "pos": np.array(-1, np.int64)},
           {"x": f32(3, 4), "trips": np.array(5, np.int64), "pos": np.array(1, np.int64)}])
+    # A recurrence over a sequence split at run time, as exporters write
+    # `for x_t in x.unbind(0)`: SplitToSequence of a symbolic length, read
+    # by SequenceAt(seq, i) in the Loop's body (a captured sequence).
+    rnn_body = helper.make_graph(
+        [N("SequenceAt", ["steps", "i"], ["x_t"]), N("Mul", ["h_in", "half"], ["decayed"]),
+         N("Add", ["x_t", "decayed"], ["pre"]), N("Tanh", ["pre"], ["h_out"]),
+         N("Identity", ["h_out"], ["h_scan"]), N("Identity", ["cond_in"], ["cond_out"])],
+        "rnn_body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("h_in", TensorProto.FLOAT, ["batch", 4])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("h_out", TensorProto.FLOAT, ["batch", 4]),
+         helper.make_tensor_value_info("h_scan", TensorProto.FLOAT, ["batch", 4])],
+        [numpy_helper.from_array(np.float32(0.5), "half")])
+    rnn_nodes = [N("SplitToSequence", ["x"], ["steps"], axis=0, keepdims=0),
+                 N("SequenceLength", ["steps"], ["T"]),
+                 const("go", np.array(True)),
+                 N("Loop", ["T", "go", "h0"], ["h", "hs"], body=rnn_body),
+                 # keepdims: pieces [1, batch, 4] along axis 1 of [batch, T, 4]
+                 N("Transpose", ["x"], ["xb"], perm=[1, 0, 2]),
+                 N("SplitToSequence", ["xb"], ["cols"], axis=1),
+                 N("ConcatFromSequence", ["cols"], ["xb_again"], axis=1),
+                 N("SequenceAt", ["cols", "last"], ["last_col"])]
+    m = make_model("split_sequence_recurrence", rnn_nodes,
+                   [("x", np.float32, ["T", "batch", 4]), ("h0", np.float32, ["batch", 4])],
+                   ["h", "hs", "xb_again", "last_col"], {"last": np.array(-1, np.int64)}, opset=17)
+    case("split_sequence_recurrence", m,
+         [{"x": f32(3, 2, 4), "h0": f32(2, 4)}, {"x": f32(6, 1, 4), "h0": f32(1, 4)}])
     # The grown sequence as a graph output: libops graphs output tensors.
     bad = make_model("err_loop_sequence_output", nodes[:3], [("x", np.float32, ["batch", 4]),
                                                              ("trips", np.int64, [])], ["seq"], opset=17)

@@ -144,8 +144,20 @@ struct Converter::Impl {
   // the shape functions gave, else the model's declaration.
   ValueType type_of(const std::string& name) const;
   ValueType type_of(Value v) const;  // what the probes know of a libops value
-  ValueInfo info_of(const std::string& name) const {
-    ValueType t = type_of(name);
+  // A value a subgraph reads from this graph: a tensor, or a sequence
+  // grown in a loop as its stacked value (Note [Sequences grown in loops]).
+  bool capturable(const std::string& name) const { return values.count(name) > 0 || stacked.count(name) > 0; }
+  Value captured_value(const std::string& name) const {
+    auto s = stacked.find(name);
+    return s != stacked.end() ? s->second : values.at(name);
+  }
+  ValueInfo captured_info(const std::string& name) const {
+    auto s = stacked.find(name);
+    if (s == stacked.end()) return info_of(name);
+    return info_of(type_of(s->second), name);
+  }
+  ValueInfo info_of(const std::string& name) const { return info_of(type_of(name), name); }
+  static ValueInfo info_of(const ValueType& t, const std::string& name) {
     ValueInfo v;
     v.name = name;
     v.dtype = t.dtype;
@@ -1497,7 +1509,7 @@ Status map_if(Converter& c) {
   free_names(*else_a->g, captured, seen);
   std::vector<std::string> args;
   for (const std::string& name : captured) {
-    if (outer.values.count(name)) {
+    if (outer.capturable(name)) {
       args.push_back(name);
     } else if (!outer.constants.count(name)) {
       return c.fail("a branch reads '" + name + "', which " +
@@ -1525,18 +1537,18 @@ Status map_if(Converter& c) {
     if (!g.inputs.empty()) return c.fail(std::string(which) + " has inputs; an If branch takes none");
     for (const Tensor& t : g.initializers) sub->constants[t.name] = &t;
     for (const std::string& name : captured)
-      if (!outer.values.count(name)) sub->constants[name] = outer.constants.at(name);
+      if (!outer.capturable(name)) sub->constants[name] = outer.constants.at(name);
     for (const std::string& name : args) {
       LVar v;
       v.id = sub->next_id++;
       v.name = name;
       sub->names.insert(name);
-      v.placeholder = outer.info_of(name);
+      v.placeholder = outer.captured_info(name);
       if (v.placeholder.dtype == DataType::kInvalid)
         return c.fail("the dtype of '" + name + "', which a branch reads, is not known");
       sub->probe_placeholder(v);
       sub->vars.push_back(v);
-      sub->values[name] = Value{v.id, 0};
+      (outer.stacked.count(name) ? sub->stacked : sub->values)[name] = Value{v.id, 0};
     }
     count_uses(g.nodes, sub->uses);
     for (const ValueInfo& o : g.outputs) sub->uses[o.name]++;
@@ -1580,7 +1592,7 @@ Status map_if(Converter& c) {
   n.branch_a = index[0];
   n.branch_b = index[1];
   n.inputs.push_back(cond);
-  for (const std::string& name : args) n.inputs.push_back(outer.values.at(name));
+  for (const std::string& name : args) n.inputs.push_back(outer.captured_value(name));
   n.num_outputs = static_cast<uint32_t>(then_a->g->outputs.size());
   const int64_t id = n.id;
   outer.nodes.push_back(std::move(n));
@@ -1671,10 +1683,14 @@ void set_stacked_types(Converter::Impl& host, int64_t id, size_t first, const st
 //  nothing but the body output reads) becomes a scan output of the While,
 //  stacked by the executor along a new axis 0; the Loop's final sequence is
 //  then a stacked sequence: its elements are that value's slices along axis
-//  0. ConcatFromSequence (a transpose, and a reshape where it
-//  concatenates), SequenceLength (the first extent) and SequenceAt (a
-//  gather along axis 0, the position known at run time) read one; any other
-//  reader, a subgraph or a graph output refuses it by name. Its elements
+//  0. SplitToSequence into pieces of one along an axis whose extent is
+//  known only at run time (`for x_t in x.unbind(0)`) makes one too: x with
+//  that axis moved to the front. ConcatFromSequence (a transpose, and a
+//  reshape where it concatenates), SequenceLength (the first extent) and
+//  SequenceAt (a gather along axis 0, the position known at run time) read
+//  one, in the graph that made it or in an If branch or Loop body that
+//  reads it (passed in as its stacked value); any other reader and a graph
+//  output refuse it by name. Its elements
 //  must share one shape, which the executor checks as it stacks (ONNX lets
 //  them differ: such a model fails at run time, naming the output); after
 //  zero iterations the stack is empty where the body's shapes tell its
@@ -1746,7 +1762,7 @@ Status map_loop(Converter& c) {
   std::unordered_set<std::string> seen;
   free_names(g, captured, seen);
   for (const std::string& name : captured) {
-    if (outer.values.count(name)) args.push_back(name);
+    if (outer.capturable(name)) args.push_back(name);
     else if (!outer.constants.count(name))
       return c.fail("the body reads '" + name + "', which " +
                     (outer.failed.count(name) ? "could not be imported" : "nothing before it defines"));
@@ -1780,11 +1796,11 @@ Status map_loop(Converter& c) {
   }
   std::vector<ValueInfo> captured_types;
   for (const std::string& name : args) {
-    ValueInfo t = outer.info_of(name);
+    ValueInfo t = outer.captured_info(name);
     if (t.dtype == DataType::kInvalid)
       return c.fail("the dtype of '" + name + "', which the body reads, is not known");
     captured_types.push_back(t);
-    init.push_back(outer.values.at(name));
+    init.push_back(outer.captured_value(name));
   }
   for (const Value& v : init)
     if (!v.valid()) return c.fail("the loop's initial values could not be made");
@@ -1836,10 +1852,12 @@ Status map_loop(Converter& c) {
   bind(0, 0);
   bind(1, 2);
   for (int j = 0; j < n_kept; ++j) bind(static_cast<size_t>(2 + kept[static_cast<size_t>(j)]), static_cast<size_t>(3 + j));
-  for (size_t k = 0; k < args.size(); ++k) body_sub->values[args[k]] = bvars[static_cast<size_t>(3 + n_kept) + k];
+  for (size_t k = 0; k < args.size(); ++k)
+    (outer.stacked.count(args[k]) ? body_sub->stacked : body_sub->values)[args[k]] =
+        bvars[static_cast<size_t>(3 + n_kept) + k];
   for (const Tensor& t : g.initializers) body_sub->constants[t.name] = &t;
   for (const std::string& name : captured)
-    if (!outer.values.count(name)) body_sub->constants[name] = outer.constants.at(name);
+    if (!outer.capturable(name)) body_sub->constants[name] = outer.constants.at(name);
   count_uses(nodes, body_sub->uses);
   for (const ValueInfo& o : g.outputs) body_sub->uses[o.name]++;
   for (const AppendedSequence& a : appended) body_sub->uses[a.element]++;
@@ -2516,10 +2534,11 @@ std::string coverage_markdown() {
   s += "the sequence ops work where that list is known at import (built and read in one graph, positions and\n";
   s += "splits constant). A sequence grown in a Loop as exporters write a list appended to in a loop (empty before\n";
   s += "it, one SequenceInsert at the end in the body, then torch.stack / torch.cat's ConcatFromSequence) becomes\n";
-  s += "a scan output of the loop, its elements stacked along a new axis 0: ConcatFromSequence, SequenceLength and\n";
-  s += "SequenceAt (at a position given at run time) read it (Note [Sequences grown in loops] in\n";
-  s += "graph/onnx/onnx_convert.cpp). Any other sequence grown in a Loop, a sequence passed into a subgraph, or one\n";
-  s += "given as a graph input or output is refused.\n\n";
+  s += "a scan output of the loop, its elements stacked along a new axis 0; SplitToSequence into pieces of one along\n";
+  s += "an axis known only at run time gives such a stacked sequence too. ConcatFromSequence, SequenceLength and\n";
+  s += "SequenceAt (at a position given at run time) read one, also inside an If branch or a Loop body (Note\n";
+  s += "[Sequences grown in loops] in graph/onnx/onnx_convert.cpp). Any other sequence grown in a Loop, any other\n";
+  s += "sequence passed into a subgraph, and a sequence given as a graph input or output are refused.\n\n";
   s += "float8 (E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0), float4 (E2M1), int4, uint4, int2 and uint2 values are held\n";
   s += "one element a byte: the float formats' bit patterns as uint8, the integers' values as int8 or uint8, graph\n";
   s += "inputs and outputs included. Cast, CastLike, QuantizeLinear and DequantizeLinear convert them, and the ops\n";

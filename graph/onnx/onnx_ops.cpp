@@ -3592,7 +3592,24 @@ Status map_split_to_sequence(C& c) {
   if (rank < 1 || !norm_axis(c.attr_int("axis", 0), rank, axis))
     return c.fail(str_format("axis is outside the input's rank %d (or the rank is not known)", rank));
   const int64_t n = vt.dims[static_cast<size_t>(axis)];
-  if (n < 0) return c.fail("the extent of the split axis is not known at import");
+  if (n < 0 && !c.has_input(1)) {
+    // Pieces of one, as many as the axis has when the graph runs: a
+    // stacked sequence (Note [Sequences grown in loops] in
+    // onnx_convert.cpp), x with the axis moved to the front (and kept as
+    // an extent of 1 where keepdims).
+    Value stacked = c.input(0);
+    if (axis != 0) {
+      std::vector<int64_t> perm{axis};
+      for (int64_t d = 0; d < rank; ++d)
+        if (d != axis) perm.push_back(d);
+      stacked = c.op("permute").in(stacked).arg("perm", perm).emit1();
+    }
+    if (c.attr_int("keepdims", 1) != 0) stacked = c.op("expand_dims").in(stacked).arg("axis", axis + 1).emit1();
+    if (!stacked.valid()) return reported();
+    c.set_output_stacked_sequence(0, stacked);
+    return Status::ok();
+  }
+  if (n < 0) return c.fail("input 1 (split) is given and the extent of the split axis is not known at import");
   std::vector<int64_t> sizes;
   bool squeeze = false;
   if (c.has_input(1)) {
@@ -4077,7 +4094,7 @@ const std::vector<OpMapping> kTable = {
         "an empty sequence known at import; a sequence grown in a Loop along an axis other than 0 when the rank of "
         "its elements is not known at import."),
     ROW("SplitToSequence", 11, kMaxOpset, map_split_to_sequence,
-        "split computed at run time; a split axis whose extent is not known at import."),
+        "split computed at run time; split given for an axis whose extent is not known at import."),
     ROW("Optional", 15, kMaxOpset, map_optional, "optional sequences."),
     ROW("OptionalHasElement", 15, kMaxOpset, map_optional_has_element, "optional sequences."),
     ROW("OptionalGetElement", 15, kMaxOpset, map_optional_get_element, "optional sequences."),
