@@ -490,6 +490,12 @@ def loop_sequence_cases():
     case("loop_appended_sequence", m,
          [{"x": f32(2, 4), "trips": np.array(3, np.int64), "pos": np.array(-1, np.int64)},
           {"x": f32(3, 4), "trips": np.array(5, np.int64), "pos": np.array(1, np.int64)}])
+    # The list starts with the input (SequenceConstruct), then grows.
+    seeded = [N("SequenceConstruct", ["x"], ["seq0"])] + nodes[1:4]
+    m = make_model("loop_appended_to_seeded_sequence", seeded,
+                   [("x", np.float32, ["batch", 4]), ("trips", np.int64, [])], ["stack0", "acc"], opset=17)
+    case("loop_appended_to_seeded_sequence", m,
+         [{"x": f32(2, 4), "trips": np.array(3, np.int64)}, {"x": f32(1, 4), "trips": np.array(0, np.int64)}])
     # A recurrence over a sequence split at run time, as exporters write
     # `for x_t in x.unbind(0)`: SplitToSequence of a symbolic length, read
     # by SequenceAt(seq, i) in the Loop's body (a captured sequence).

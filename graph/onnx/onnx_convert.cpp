@@ -1677,13 +1677,14 @@ void set_stacked_types(Converter::Impl& host, int64_t id, size_t first, const st
 //  body, ConcatFromSequence after it. Its length is the trip count, known
 //  only at run time, so it cannot be an import-time sequence (Note
 //  [Import-time sequences] in onnx_convert.h). But its elements are the
-//  body's x of every iteration, in order: a scan output. So a carried value
-//  that is empty before the loop and that the body only appends to (its
-//  body input read by one SequenceInsert without a position, whose result
-//  nothing but the body output reads) becomes a scan output of the While,
-//  stacked by the executor along a new axis 0; the Loop's final sequence is
-//  then a stacked sequence: its elements are that value's slices along axis
-//  0. SplitToSequence into pieces of one along an axis whose extent is
+//  body's x of every iteration, in order: a scan output. So a carried
+//  value that the body only appends to (its body input read by one
+//  SequenceInsert without a position, whose result nothing but the body
+//  output reads), and that is an import-time sequence before the loop,
+//  becomes a scan output of the While, stacked by the executor along a new
+//  axis 0; the Loop's final sequence is then a stacked sequence: its
+//  elements are that value's slices along axis 0 (after the elements it
+//  held before the loop, stacked in front). SplitToSequence into pieces of one along an axis whose extent is
 //  known only at run time (`for x_t in x.unbind(0)`) makes one too: x with
 //  that axis moved to the front. ConcatFromSequence (a transpose, and a
 //  reshape where it concatenates), SequenceLength (the first extent) and
@@ -1708,8 +1709,7 @@ std::vector<AppendedSequence> appended_sequences(Converter& c, const Converter::
   count_uses(g.nodes, uses);
   for (int k = 0; k < n_carried; ++k) {
     if (!c.has_input(2 + k)) continue;
-    auto seq = outer.sequences.find(c.node().inputs[static_cast<size_t>(2 + k)]);
-    if (seq == outer.sequences.end() || !seq->second.empty()) continue;
+    if (!outer.sequences.count(c.node().inputs[static_cast<size_t>(2 + k)])) continue;
     const std::string& in = g.inputs[static_cast<size_t>(2 + k)].name;
     const std::string& next = g.outputs[static_cast<size_t>(1 + k)].name;
     if (in.empty() || next.empty()) continue;
@@ -1782,9 +1782,10 @@ Status map_loop(Converter& c) {
     init.push_back(c.constant(std::move(t)));
   }
   std::vector<ValueInfo> carried_types;
-  for (const AppendedSequence& a : appended) {  // empty before the loop: marked read
-    std::vector<Value> none;
-    c.input_sequence(2 + a.carried, none);
+  std::vector<std::vector<Value>> appended_before;  // each appended sequence's elements before the loop
+  for (const AppendedSequence& a : appended) {
+    appended_before.emplace_back();
+    c.input_sequence(2 + a.carried, appended_before.back());
   }
   for (int k : kept) {
     init.push_back(c.input(2 + k));
@@ -1916,9 +1917,18 @@ Status map_loop(Converter& c) {
   for (int j = 0; j < n_kept; ++j) c.set_output(kept[static_cast<size_t>(j)], Value{id, static_cast<uint32_t>(3 + j)});
   for (int k = 0; k < n_scan; ++k)
     c.set_output(n_carried + k, Value{id, static_cast<uint32_t>(init.size()) + static_cast<uint32_t>(k)});
-  for (size_t q = 0; q < appended.size(); ++q)
-    c.set_output_stacked_sequence(appended[q].carried,
-                                  Value{id, static_cast<uint32_t>(init.size() + static_cast<size_t>(n_scan) + q)});
+  for (size_t q = 0; q < appended.size(); ++q) {
+    Value stacked{id, static_cast<uint32_t>(init.size() + static_cast<size_t>(n_scan) + q)};
+    const std::vector<Value>& before = appended_before[q];
+    if (!before.empty()) {  // the elements it held before the loop come first
+      OpCall stack = c.op("stack");
+      for (Value v : before) stack.in(v);
+      Value first = stack.arg("axis", int64_t{0}).emit1();
+      stacked = c.op("concat").in(first).in(stacked).arg("axis", int64_t{0}).emit1();
+      if (!stacked.valid()) return c.fail("the sequence's elements before the loop could not be stacked");
+    }
+    c.set_output_stacked_sequence(appended[q].carried, stacked);
+  }
   return Status::ok();
 }
 
