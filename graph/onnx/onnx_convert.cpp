@@ -1661,15 +1661,6 @@ void set_stacked_types(Converter::Impl& host, int64_t id, size_t first, const st
   if (any) host.probed[id] = std::move(all);
 }
 
-}  // namespace
-
-// Loop: a libops While node over the loop-carried values [iteration, trip
-// limit, condition, v..., outer values read...]. The condition subgraph is
-// iteration < limit && condition; the body subgraph is the ONNX body, plus
-// iteration + 1 and the limit and the outer values passed through
-// unchanged. The body's scan outputs become the While's scan outputs
-// (WhileOp.scan_outputs), which the executor stacks along a new axis 0 as
-// ONNX does.
 // Note [Sequences grown in loops]
 //  PyTorch's exporter writes a list appended to in a loop (then stacked or
 //  concatenated: torch.stack, torch.cat) as a Loop-carried sequence:
@@ -1684,21 +1675,22 @@ void set_stacked_types(Converter::Impl& host, int64_t id, size_t first, const st
 //  becomes a scan output of the While, stacked by the executor along a new
 //  axis 0; the Loop's final sequence is then a stacked sequence: its
 //  elements are that value's slices along axis 0 (after the elements it
-//  held before the loop, stacked in front). SplitToSequence into pieces of one along an axis whose extent is
-//  known only at run time (`for x_t in x.unbind(0)`) makes one too: x with
-//  that axis moved to the front. ConcatFromSequence (a transpose, and a
-//  reshape where it concatenates), SequenceLength (the first extent) and
-//  SequenceAt (a gather along axis 0, the position known at run time) read
-//  one, in the graph that made it or in an If branch or Loop body that
-//  reads it (passed in as its stacked value); any other reader and a graph
-//  output refuse it by name. Its elements
-//  must share one shape, which the executor checks as it stacks (ONNX lets
-//  them differ: such a model fails at run time, naming the output); after
-//  zero iterations the stack is empty where the body's shapes tell its
-//  element shape, and the run fails naming it where they do not.
+//  held before the loop, stacked in front). SplitToSequence into pieces of
+//  one along an axis whose extent is known only at run time (`for x_t in
+//  x.unbind(0)`) makes one too: x with that axis moved to the front.
+//  ConcatFromSequence (a transpose, and a reshape where it concatenates),
+//  SequenceLength (the first extent) and SequenceAt (a gather along axis 0,
+//  the position known at run time) read one, in the graph that made it or
+//  in an If branch or Loop body that reads it (passed in as its stacked
+//  value); any other reader and a graph output refuse it by name. Its
+//  elements must share one shape, which the executor checks as it stacks
+//  (ONNX lets them differ: such a model fails at run time, naming the
+//  output); after zero iterations the stack is empty where the body's
+//  shapes tell its element shape, and the run fails naming it where they
+//  do not.
 struct AppendedSequence {
-  int carried = 0;             // index among the loop-carried values
-  std::string element;         // the body value appended each iteration
+  int carried = 0;               // index among the loop-carried values
+  std::string element;           // the body value appended each iteration
   const Node* insert = nullptr;  // the body's SequenceInsert
 };
 
@@ -1716,8 +1708,9 @@ std::vector<AppendedSequence> appended_sequences(Converter& c, const Converter::
     const Node* insert = nullptr;
     for (const Node& n : g.nodes)
       if (std::find(n.outputs.begin(), n.outputs.end(), next) != n.outputs.end()) insert = &n;
-    if (insert == nullptr || insert->op_type != "SequenceInsert" || (!insert->domain.empty() && insert->domain != "ai.onnx") ||
-        insert->inputs.size() < 2 || insert->inputs[0] != in || insert->inputs[1].empty() ||
+    if (insert == nullptr || insert->op_type != "SequenceInsert" ||
+        (!insert->domain.empty() && insert->domain != "ai.onnx") || insert->inputs.size() < 2 ||
+        insert->inputs[0] != in || insert->inputs[1].empty() ||
         (insert->inputs.size() > 2 && !insert->inputs[2].empty()))
       continue;
     int as_output = 0;  // body outputs naming either value
@@ -1732,6 +1725,15 @@ std::vector<AppendedSequence> appended_sequences(Converter& c, const Converter::
   return out;
 }
 
+}  // namespace
+
+// Loop: a libops While node over the loop-carried values [iteration, trip
+// limit, condition, v..., outer values read...]. The condition subgraph is
+// iteration < limit && condition; the body subgraph is the ONNX body, plus
+// iteration + 1 and the limit and the outer values passed through
+// unchanged. The body's scan outputs become the While's scan outputs
+// (WhileOp.scan_outputs), which the executor stacks along a new axis 0 as
+// ONNX does.
 Status map_loop(Converter& c) {
   Converter::Impl& outer = ConverterAccess::impl(c);
   const Node& node = c.node();
@@ -1852,7 +1854,8 @@ Status map_loop(Converter& c) {
   };
   bind(0, 0);
   bind(1, 2);
-  for (int j = 0; j < n_kept; ++j) bind(static_cast<size_t>(2 + kept[static_cast<size_t>(j)]), static_cast<size_t>(3 + j));
+  for (int j = 0; j < n_kept; ++j)
+    bind(static_cast<size_t>(2 + kept[static_cast<size_t>(j)]), static_cast<size_t>(3 + j));
   for (size_t k = 0; k < args.size(); ++k)
     (outer.stacked.count(args[k]) ? body_sub->stacked : body_sub->values)[args[k]] =
         bvars[static_cast<size_t>(3 + n_kept) + k];
