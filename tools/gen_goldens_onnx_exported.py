@@ -525,6 +525,32 @@ def loop_sequence_cases():
                    ["h", "hs", "xb_again", "last_col"], {"last": np.array(-1, np.int64)}, opset=17)
     case("split_sequence_recurrence", m,
          [{"x": f32(3, 2, 4), "h0": f32(2, 4)}, {"x": f32(6, 1, 4), "h0": f32(1, 4)}])
+    # A list made before the loop (SequenceConstruct of three layers'
+    # outputs), indexed by the iteration inside the body and by a constant
+    # in an If branch: passed into both subgraphs stacked.
+    list_body = helper.make_graph(
+        [N("SequenceAt", ["feats", "i"], ["f_i"]), N("Add", ["sum_in", "f_i"], ["sum_out"]),
+         N("Identity", ["cond_in"], ["cond_out"])],
+        "list_body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("sum_in", TensorProto.FLOAT, ["batch", 4])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("sum_out", TensorProto.FLOAT, ["batch", 4])])
+    first_g = helper.make_graph([N("SequenceAt", ["feats", "zero"], ["first"])], "then", [],
+                                [helper.make_tensor_value_info("first", TensorProto.FLOAT, ["batch", 4])],
+                                [numpy_helper.from_array(np.array(0, np.int64), "zero")])
+    neg_g = helper.make_graph([N("Neg", ["x"], ["negx"])], "else", [],
+                              [helper.make_tensor_value_info("negx", TensorProto.FLOAT, ["batch", 4])])
+    list_nodes = [N("Relu", ["x"], ["a"]), N("Sigmoid", ["x"], ["b"]), N("Tanh", ["x"], ["c"]),
+                  N("SequenceConstruct", ["a", "b", "c"], ["feats"]),
+                  N("SequenceLength", ["feats"], ["n"]), const("go", np.array(True)),
+                  N("Loop", ["n", "go", "x"], ["total"], body=list_body),
+                  N("If", ["flag"], ["picked"], then_branch=first_g, else_branch=neg_g)]
+    m = make_model("list_read_in_subgraphs", list_nodes,
+                   [("x", np.float32, ["batch", 4]), ("flag", np.bool_, [])], ["total", "picked"], opset=17)
+    case("list_read_in_subgraphs", m, [{"x": f32(2, 4), "flag": np.array(True)},
+                                       {"x": f32(3, 4), "flag": np.array(False)}])
     # The grown sequence as a graph output: libops graphs output tensors.
     bad = make_model("err_loop_sequence_output", nodes[:3], [("x", np.float32, ["batch", 4]),
                                                              ("trips", np.int64, [])], ["seq"], opset=17)

@@ -146,15 +146,23 @@ struct Converter::Impl {
   ValueType type_of(Value v) const;  // what the probes know of a libops value
   // A value a subgraph reads from this graph: a tensor, or a sequence
   // grown in a loop as its stacked value (Note [Sequences grown in loops]).
-  bool capturable(const std::string& name) const { return values.count(name) > 0 || stacked.count(name) > 0; }
-  Value captured_value(const std::string& name) const {
+  // An import-time sequence a subgraph reads is passed in stacked too
+  // (lists_stacked, made by stack_captured_lists).
+  std::unordered_map<std::string, Value> lists_stacked;
+  const Value* captured_sequence(const std::string& name) const {
     auto s = stacked.find(name);
-    return s != stacked.end() ? s->second : values.at(name);
+    if (s != stacked.end()) return &s->second;
+    auto l = lists_stacked.find(name);
+    return l != lists_stacked.end() ? &l->second : nullptr;
+  }
+  bool capturable(const std::string& name) const { return values.count(name) > 0 || captured_sequence(name); }
+  Value captured_value(const std::string& name) const {
+    const Value* s = captured_sequence(name);
+    return s != nullptr ? *s : values.at(name);
   }
   ValueInfo captured_info(const std::string& name) const {
-    auto s = stacked.find(name);
-    if (s == stacked.end()) return info_of(name);
-    return info_of(type_of(s->second), name);
+    const Value* s = captured_sequence(name);
+    return s != nullptr ? info_of(type_of(*s), name) : info_of(name);
   }
   ValueInfo info_of(const std::string& name) const { return info_of(type_of(name), name); }
   static ValueInfo info_of(const ValueType& t, const std::string& name) {
@@ -615,8 +623,8 @@ bool Converter::input_sequence(int k, std::vector<Value>& elements) {
       return false;
     }
     if (!impl_.failed.count(name))
-      report(str_format("input %d ('%s') is not a sequence whose elements are known at import (one grown in a "
-                        "loop, passed into a subgraph or given as a graph input is not supported: docs/onnx.md)",
+      report(str_format("input %d ('%s') is not a sequence whose elements are known at import, nor one grown in "
+                        "a Loop (a sequence given as a graph input is not supported: docs/onnx.md)",
                         k, name.c_str()));
     return false;
   }
@@ -1496,6 +1504,30 @@ Status refuse_low_precision_output(Converter& c, const Converter::Impl& body, co
 // subgraphs see only what is passed in, so every outer value a branch reads
 // that is not a constant becomes an argument of the If node, in the same
 // order for both branches (constants are copied into the branch).
+namespace {
+
+// Note [Sequences grown in loops]: an import-time sequence that a subgraph
+// reads goes in as one value, its elements stacked along a new axis 0
+// (once per sequence, whichever subgraphs read it), and the subgraph reads
+// it as a stacked sequence. Its elements must share one shape (the stack
+// fails at run time, naming the node, where they do not).
+Status stack_captured_lists(Converter& c, Converter::Impl& outer, const std::vector<std::string>& captured) {
+  for (const std::string& name : captured) {
+    auto it = outer.sequences.find(name);
+    if (it == outer.sequences.end() || outer.lists_stacked.count(name)) continue;
+    if (it->second.empty())
+      return c.fail("a subgraph reads the empty sequence '" + name + "', whose element type is not known here");
+    OpCall stack = c.op("stack");
+    for (Value v : it->second) stack.in(v);
+    const Value stacked = stack.arg("axis", int64_t{0}).emit1();
+    if (!stacked.valid()) return c.fail("the sequence '" + name + "' could not be stacked for the subgraph reading it");
+    outer.lists_stacked[name] = stacked;
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
 Status map_if(Converter& c) {
   Converter::Impl& outer = ConverterAccess::impl(c);
   const Node& node = c.node();
@@ -1507,6 +1539,7 @@ Status map_if(Converter& c) {
   std::unordered_set<std::string> seen;
   free_names(*then_a->g, captured, seen);
   free_names(*else_a->g, captured, seen);
+  RETURN_IF_ERROR(stack_captured_lists(c, outer, captured));
   std::vector<std::string> args;
   for (const std::string& name : captured) {
     if (outer.capturable(name)) {
@@ -1548,7 +1581,7 @@ Status map_if(Converter& c) {
         return c.fail("the dtype of '" + name + "', which a branch reads, is not known");
       sub->probe_placeholder(v);
       sub->vars.push_back(v);
-      (outer.stacked.count(name) ? sub->stacked : sub->values)[name] = Value{v.id, 0};
+      (outer.captured_sequence(name) ? sub->stacked : sub->values)[name] = Value{v.id, 0};
     }
     count_uses(g.nodes, sub->uses);
     for (const ValueInfo& o : g.outputs) sub->uses[o.name]++;
@@ -1682,7 +1715,8 @@ void set_stacked_types(Converter::Impl& host, int64_t id, size_t first, const st
 //  SequenceLength (the first extent) and SequenceAt (a gather along axis 0,
 //  the position known at run time) read one, in the graph that made it or
 //  in an If branch or Loop body that reads it (passed in as its stacked
-//  value); any other reader and a graph output refuse it by name. Its
+//  value, as an import-time sequence such a subgraph reads is: its elements
+//  stacked); any other reader and a graph output refuse it by name. Its
 //  elements must share one shape, which the executor checks as it stacks
 //  (ONNX lets them differ: such a model fails at run time, naming the
 //  output); after zero iterations the stack is empty where the body's
@@ -1763,6 +1797,7 @@ Status map_loop(Converter& c) {
   std::vector<std::string> captured, args;
   std::unordered_set<std::string> seen;
   free_names(g, captured, seen);
+  RETURN_IF_ERROR(stack_captured_lists(c, outer, captured));
   for (const std::string& name : captured) {
     if (outer.capturable(name)) args.push_back(name);
     else if (!outer.constants.count(name))
@@ -1857,7 +1892,7 @@ Status map_loop(Converter& c) {
   for (int j = 0; j < n_kept; ++j)
     bind(static_cast<size_t>(2 + kept[static_cast<size_t>(j)]), static_cast<size_t>(3 + j));
   for (size_t k = 0; k < args.size(); ++k)
-    (outer.stacked.count(args[k]) ? body_sub->stacked : body_sub->values)[args[k]] =
+    (outer.captured_sequence(args[k]) ? body_sub->stacked : body_sub->values)[args[k]] =
         bvars[static_cast<size_t>(3 + n_kept) + k];
   for (const Tensor& t : g.initializers) body_sub->constants[t.name] = &t;
   for (const std::string& name : captured)
@@ -2550,8 +2585,9 @@ std::string coverage_markdown() {
   s += "a scan output of the loop, its elements stacked along a new axis 0; SplitToSequence into pieces of one along\n";
   s += "an axis known only at run time gives such a stacked sequence too. ConcatFromSequence, SequenceLength and\n";
   s += "SequenceAt (at a position given at run time) read one, also inside an If branch or a Loop body (Note\n";
-  s += "[Sequences grown in loops] in graph/onnx/onnx_convert.cpp). Any other sequence grown in a Loop, any other\n";
-  s += "sequence passed into a subgraph, and a sequence given as a graph input or output are refused.\n\n";
+  s += "[Sequences grown in loops] in graph/onnx/onnx_convert.cpp); a sequence known at import that a subgraph\n";
+  s += "reads is passed in the same way, its elements stacked. Any other reader of such a sequence, and a sequence\n";
+  s += "given as a graph input or output, are refused.\n\n";
   s += "float8 (E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0), float4 (E2M1), int4, uint4, int2 and uint2 values are held\n";
   s += "one element a byte: the float formats' bit patterns as uint8, the integers' values as int8 or uint8, graph\n";
   s += "inputs and outputs included. Cast, CastLike, QuantizeLinear and DequantizeLinear convert them, and the ops\n";
