@@ -617,8 +617,9 @@ bool Converter::input_sequence(int k, std::vector<Value>& elements) {
   auto it = impl_.sequences.find(name);
   if (it == impl_.sequences.end()) {
     if (impl_.stacked.count(name)) {
-      report(str_format("input %d ('%s') is a sequence grown in a Loop: only ConcatFromSequence, SequenceLength and "
-                        "SequenceAt read one (Note [Sequences grown in loops])",
+      report(str_format("input %d ('%s') is a stacked sequence (grown in a Loop, split along an axis known only at "
+                        "run time, or passed into a subgraph): only ConcatFromSequence, SequenceLength and SequenceAt "
+                        "read one (Note [Sequences grown in loops])",
                         k, name.c_str()));
       return false;
     }

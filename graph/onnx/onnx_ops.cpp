@@ -3540,7 +3540,7 @@ Status concat_stacked_sequence(C& c, Value s, const ValueType& st) {
   int64_t a = 0;
   if (axis != 0) {
     if (st.rank() < 1)
-      return c.fail_attr("axis", str_format("= %lld needs the rank of the loop's appended values, which is not known "
+      return c.fail_attr("axis", str_format("= %lld needs the rank of the sequence's elements, which is not known "
                                             "at import (axis 0 does not)",
                                             static_cast<long long>(axis)));
     const int r = st.rank() - 1;  // the elements' rank
@@ -4086,13 +4086,13 @@ const std::vector<OpMapping> kTable = {
     ROW("SequenceEmpty", 11, kMaxOpset, map_sequence_empty, ""),
     ROW("SequenceConstruct", 11, kMaxOpset, map_sequence_construct, ""),
     ROW("SequenceAt", 11, kMaxOpset, map_sequence_at,
-        "a position computed at run time (but in a sequence grown in a Loop)."),
+        "a position computed at run time in a sequence known at import (a stacked one takes it)."),
     ROW("SequenceLength", 11, kMaxOpset, map_sequence_length, ""),
     ROW("SequenceInsert", 11, kMaxOpset, map_sequence_insert, "a position computed at run time."),
     ROW("SequenceErase", 11, kMaxOpset, map_sequence_erase, "a position computed at run time."),
     ROW("ConcatFromSequence", 11, kMaxOpset, map_concat_from_sequence,
-        "an empty sequence known at import; a sequence grown in a Loop along an axis other than 0 when the rank of "
-        "its elements is not known at import."),
+        "an empty sequence known at import; a stacked sequence along an axis other than 0 when the rank of its "
+        "elements is not known at import."),
     ROW("SplitToSequence", 11, kMaxOpset, map_split_to_sequence,
         "split computed at run time; split given for an axis whose extent is not known at import."),
     ROW("Optional", 15, kMaxOpset, map_optional, "optional sequences."),
