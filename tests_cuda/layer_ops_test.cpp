@@ -96,6 +96,23 @@ std::vector<DeviceCase> cases() {
       {"in_top_k", [] { return std::vector<NDArray>{floats({64, 100}, 1.5, 0), int32s({64}, 17, 100)}; }, {.i = {5}}},
       {"confusion_matrix", [] { return std::vector<NDArray>{int32s({500}, 7, 10), int32s({500}, 3, 10)}; },
        {.i = {12}}},
+      // 1-, 2- and 3-grams over tokens 0..4 with skips; TFIDF with weights,
+      // and TF (weights unread).
+      {"tfidf_vectorizer",
+       [] {
+         return std::vector<NDArray>{
+             int32s({4, 30}, 7, 5),
+             test::make(DataType::kInt64, {26}, {0, 1, 2, 3, 4, 0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 0, 3, 0, 1, 2, 2, 4, 1, 3, 3, 3}),
+             test::make(DataType::kInt64, {3}, {0, 5, 17}), test::make(DataType::kInt64, {14}, ints(14, 5, 14)),
+             floats({14}, 2.0, 1)};
+       },
+       {.i = {1, 3, 2, 2}}},
+      {"tfidf_vectorizer",
+       [] {
+         return std::vector<NDArray>{int32s({30}, 3, 5), test::make(DataType::kInt64, {5}, {0, 1, 2, 3, 4}),
+                                     test::make(DataType::kInt64, {1}, {0}), test::make(DataType::kInt64, {5}, {4, 2, 0, 1, 3})};
+       },
+       {.i = {1, 1, 3, 0}}},
       {"crop_and_resize",
        [] {
          std::vector<double> boxes;

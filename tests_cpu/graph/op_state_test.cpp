@@ -304,5 +304,40 @@ TEST(OpState, PackedGruWeightsGiveTheDirectCallsResult) {
   set_num_threads(saved);
 }
 
+// tfidf_vectorizer builds its n-gram table once per session where the pool,
+// counts, indexes and weights are constants: every run, at any batch size,
+// gives what a direct call (a table of its own) gives.
+TEST(OpState, KeptNgramTableGivesTheDirectCallsResult) {
+  const std::vector<double> pool = {1, 2, 3, 1, 2, 2, 3, 3, 1, 1, 2, 3}, counts = {0, 3, 9}, indexes = {4, 0, 2, 5, 1, 3, 6};
+  const std::vector<double> weights = {0.5, 1.5, 2, 3, 0.25, 4, 5};
+  GraphBuilder g;
+  BodyBuilder& m = g.main();
+  Ref x = m.placeholder("x", DataType::kInt64, std::vector<int64_t>{-1, 6});
+  test::NodeArgs args;
+  args.i = {1, 3, 1, 2};  // 1- to 3-grams, one skip, TFIDF
+  m.output("z", m.op("tfidf_vectorizer",
+                     {x, m.constant("pool", make(DataType::kInt64, {12}, pool)),
+                      m.constant("counts", make(DataType::kInt64, {3}, counts)),
+                      m.constant("indexes", make(DataType::kInt64, {7}, indexes)),
+                      m.constant("weights", make(DataType::kFloat32, {7}, weights))},
+                     args, "tfidf"));
+  Session s(loaded(g));
+  NDArray p = make(DataType::kInt64, {12}, pool), c = make(DataType::kInt64, {3}, counts);
+  NDArray ix = make(DataType::kInt64, {7}, indexes), w = make(DataType::kFloat32, {7}, weights);
+  int run = 0;
+  for (int64_t rows : {2, 2, 5, 1}) {
+    std::vector<double> xv;
+    for (int64_t k = 0; k < rows * 6; ++k) xv.push_back(static_cast<double>((k * 7 + run) % 4));
+    NDArray xa = make(DataType::kInt64, {rows, 6}, xv);
+    const NDArray* in[] = {&xa};
+    const Status st = s.run(in, 1);
+    ASSERT_TRUE(st.is_ok()) << st.message();
+    Context direct;
+    ASSERT_TRUE(libops::test::run_op("tfidf_vectorizer", {.in = {&xa, &p, &c, &ix, &w}, .i = args.i}, direct).is_ok());
+    EXPECT_EQ(values(s.output(0)), values(*direct.output(0))) << "run " << run;
+    ++run;
+  }
+}
+
 }  // namespace
 }  // namespace libops::graph
