@@ -413,6 +413,7 @@ def main():
     grid_sample_3d_cases()
     deform_conv_cases()
     max_unpool_runtime_cases()
+    tfidf_cases()
 
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# case in=N out=N rtol=r atol=a (tools/gen_goldens_onnx.py)\n")
@@ -874,7 +875,7 @@ def save_only(name, nodes, inputs, outputs, inits=None, opset=13, domains=(), ty
 def errors():
     """Models the importer refuses, for the error tests (err_*.onnx)."""
     save_only("err_unsupported_op", [N("Relu", ["x"], ["r"], name="first"),
-                                     N("TfIdfVectorizer", ["r"], ["z"], name="my_tfidf")],
+                                     N("StringNormalizer", ["r"], ["z"], name="my_normalizer")],
               {"x": [2, 3]}, ["z"])
     save_only("err_bad_attribute", [N("MaxPool", ["x"], ["z"], name="pool1", kernel_shape=[2, 2], ceil_mode=1,
                                         pads=[0, 0, 1, 1])],
@@ -884,7 +885,7 @@ def errors():
     save_only("err_many", [N("Einsum", ["x"], ["a"], name="e1", equation="ij->ik"),
                            N("Relu", ["x"], ["b"], name="fine"),
                            N("MaxPool", ["y"], ["c"], name="p", kernel_shape=[2, 2], ceil_mode=1, pads=[1, 0, 0, 0]),
-                           N("TfIdfVectorizer", ["b"], ["d"], name="u"),
+                           N("StringNormalizer", ["b"], ["d"], name="u"),
                            N("Custom", ["b"], ["e"], name="ms", domain="com.microsoft")],
               {"x": [2, 2], "y": [1, 1, 4, 4]}, ["a", "c", "d", "e"], domains=["com.microsoft"])
     body = helper.make_graph([N("Identity", ["cond_in"], ["cond_out"]), N("Add", ["v_in", "v_in"], ["v_out"]),
@@ -1602,6 +1603,46 @@ def max_unpool_runtime_cases():
           N("MaxUnpool", ["p", "i", "shape"], ["z"], kernel_shape=[2, 2], strides=[2, 2])],
          {"x": r.standard_normal((1, 2, 5, 5)).astype(np.float32), "shape": np.array([1, 2, 5, 5], np.int64)}, ["z"],
          opset=11)
+
+
+def tfidf_cases():
+    """TfIdfVectorizer over integer tokens, against ONNX Runtime: tokens from a
+    vocabulary of 6 (3 for trigrams) so that most n-grams of a pool of distinct 1-, 2- and
+    3-grams occur, columns in a shuffled order, each mode with and without
+    weights (which belong to the pool's n-grams), sizes outside [min, max]
+    and a size with no n-grams, skips."""
+    r = np.random.default_rng(20261201)
+
+    def pool(sizes, vocab):  # {n: count} -> pool, ngram_counts (distinct n-grams per size)
+        grams, counts = [], []
+        for n in range(1, max(sizes) + 1):
+            counts.append(len(grams))
+            seen = set()
+            while len(seen) < sizes.get(n, 0):
+                seen.add(tuple(int(v) for v in r.integers(0, vocab, n)))
+            for g in sorted(seen, key=lambda g: r.random()):
+                grams.extend(g)
+        return grams, counts
+
+    def tfidf(name, x, sizes, weights=False, **attrs):
+        grams, counts = pool(sizes, int(x.max()) + 1)
+        g = sum(sizes.values())
+        indexes = [int(v) for v in r.permutation(g + 2)[:g]]  # two columns no n-gram fills
+        if weights:
+            attrs["weights"] = [float(v) for v in np.round(r.random(g) * 4 + 0.5, 3)]
+        case(name, [N("TfIdfVectorizer", ["x"], ["z"], pool_int64s=grams, ngram_counts=counts, ngram_indexes=indexes,
+                      **attrs)], {"x": x}, ["z"], opset=9)
+
+    tfidf("tfidf_tf_rows_skips", r.integers(0, 6, (3, 12)).astype(np.int64), {1: 4, 2: 6, 3: 5}, mode="TF",
+          min_gram_length=1, max_gram_length=3, max_skip_count=2)
+    tfidf("tfidf_idf_weights_int32", r.integers(0, 6, 15).astype(np.int32), {1: 3, 2: 5}, weights=True, mode="IDF",
+          min_gram_length=1, max_gram_length=2, max_skip_count=1)
+    tfidf("tfidf_tfidf_weights_bigrams", r.integers(0, 6, (2, 9)).astype(np.int64), {1: 3, 2: 6, 3: 2}, weights=True,
+          mode="TFIDF", min_gram_length=2, max_gram_length=2, max_skip_count=3)
+    tfidf("tfidf_tfidf_unigrams_once", r.integers(0, 6, (2, 7)).astype(np.int64), {1: 4}, mode="TFIDF",
+          min_gram_length=1, max_gram_length=1, max_skip_count=3)
+    tfidf("tfidf_idf_no_weights_empty_size", r.integers(0, 3, (4, 8)).astype(np.int32), {1: 2, 3: 6}, mode="IDF",
+          min_gram_length=2, max_gram_length=3, max_skip_count=1)
 
 
 def only(group):

@@ -3420,6 +3420,47 @@ Status map_softmax_cross_entropy(C& c) {
   return done(c, 0, out);
 }
 
+// ---- Text
+//
+// TfIdfVectorizer over integer tokens: tfidf_vectorizer, its pool, counts,
+// indexes and weights as constants. A string pool needs string tensors,
+// which libops does not have.
+Status map_tfidf_vectorizer(C& c) {
+  std::vector<std::string> strings;
+  if (c.attr_strings("pool_strings", strings))
+    return c.fail_attr("pool_strings", "is not supported: libops has no string tensors (pool_int64s is)");
+  const DataType xt = c.input_dtype(0);
+  if (xt != DataType::kInt32 && xt != DataType::kInt64) return c.fail("input 0 must be int32 or int64 token ids");
+  std::vector<int64_t> pool, counts, indexes;
+  if (!c.attr_ints("pool_int64s", pool)) return c.fail_attr("pool_int64s", "is required (the n-gram pool)");
+  if (!c.attr_ints("ngram_counts", counts)) return c.fail_attr("ngram_counts", "is required");
+  if (!c.attr_ints("ngram_indexes", indexes)) return c.fail_attr("ngram_indexes", "is required");
+  for (const char* required : {"min_gram_length", "max_gram_length", "max_skip_count", "mode"})
+    if (!c.has_attr(required)) return c.fail_attr(required, "is required");
+  const std::string mode = c.attr_string("mode", "");
+  const int64_t mode_arg = mode == "TF" ? 0 : mode == "IDF" ? 1 : mode == "TFIDF" ? 2 : -1;
+  if (mode_arg < 0) return c.fail_attr("mode", "= '" + mode + "' is not TF, IDF or TFIDF");
+  OpCall call = c.op("tfidf_vectorizer");
+  call.in(c.input(0)).in(c.constant(int64_tensor(pool))).in(c.constant(int64_tensor(counts)))
+      .in(c.constant(int64_tensor(indexes)));
+  std::vector<double> weights;
+  if (c.attr_floats("weights", weights)) {
+    Tensor w;
+    w.dtype = DataType::kFloat32;
+    w.onnx_type = dtype_to_onnx(DataType::kFloat32);
+    w.dims = {static_cast<int64_t>(weights.size())};
+    w.data.resize(weights.size() * sizeof(float));
+    for (size_t k = 0; k < weights.size(); ++k) {
+      const float f = static_cast<float>(weights[k]);
+      std::memcpy(w.data.data() + k * sizeof(float), &f, sizeof(float));
+    }
+    call.in(c.constant(std::move(w)));
+  }
+  return done(c, 0, call.arg("min_gram_length", c.attr_int("min_gram_length", 0))
+                        .arg("max_gram_length", c.attr_int("max_gram_length", 0))
+                        .arg("max_skip_count", c.attr_int("max_skip_count", 0)).arg("mode", mode_arg).emit1());
+}
+
 // ---- Sequences and optionals (Note [Import-time sequences] in
 // onnx_convert.h): lists of values known at import.
 
@@ -4095,6 +4136,8 @@ const std::vector<OpMapping> kTable = {
         "elements is not known at import."),
     ROW("SplitToSequence", 11, kMaxOpset, map_split_to_sequence,
         "split computed at run time; split given for an axis whose extent is not known at import."),
+    // Text.
+    ROW("TfIdfVectorizer", 9, kMaxOpset, map_tfidf_vectorizer, "pool_strings (string tensors)."),
     ROW("Optional", 15, kMaxOpset, map_optional, "optional sequences."),
     ROW("OptionalHasElement", 15, kMaxOpset, map_optional_has_element, "optional sequences."),
     ROW("OptionalGetElement", 15, kMaxOpset, map_optional_get_element, "optional sequences."),
