@@ -39,6 +39,9 @@ Models (float32, NCHW, symbolic dims in brackets):
               with pads 19, then smaller ones, pooled over time
   yolo        a detector on [1, 3, H, W]: a strided backbone, Resize x2 by
               scales, concat, and heads Split into boxes and scores
+  text_tfidf  a bag-of-n-grams text classifier on int64 tokens [N, T]:
+              TfIdfVectorizer (2,000 unigrams, 6,000 bigrams, skips of 1,
+              TFIDF) into a MatMul, as skl2onnx writes one
 """
 import argparse
 import os
@@ -105,8 +108,8 @@ class Exporter:
                                          self.ints(0)]) for d in dims]
         return parts[0] if len(parts) == 1 else self.node("Concat", parts, axis=0)
 
-    def model(self, x_dims, outputs, opset=17):
-        g = helper.make_graph(self.nodes, "exported", [helper.make_tensor_value_info("x", TensorProto.FLOAT, x_dims)],
+    def model(self, x_dims, outputs, opset=17, x_type=TensorProto.FLOAT):
+        g = helper.make_graph(self.nodes, "exported", [helper.make_tensor_value_info("x", x_type, x_dims)],
                               [helper.make_empty_tensor_value_info(o) for o in outputs], self.inits)
         m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], producer_name="compare_exported")
         m.ir_version = 8
@@ -214,7 +217,35 @@ def yolo():
     return e.model([1, 3, "H", "W"], ["y"]), {"H": 320, "W": 320}
 
 
-MODELS = {"text_cls": text_cls, "ocr_det": ocr_det, "ocr_rec": ocr_rec, "audio": audio, "yolo": yolo}
+VOCAB = 5000
+
+
+def tokens(rng, shape):
+    """Token ids with a text's skew: Zipf-distributed ranks below VOCAB."""
+    return np.minimum(rng.zipf(1.3, shape), VOCAB) - 1
+
+
+def text_tfidf():
+    e = Exporter(6)
+    # 2000 unigrams and 6000 bigrams of the corpus's tokens, TFIDF-weighted
+    # with skips of up to 1, then a linear classifier (as skl2onnx writes a
+    # TfidfVectorizer + LogisticRegression over integer tokens).
+    unigrams = e.rng.permutation(VOCAB)[:2000]
+    bigrams = set()
+    while len(bigrams) < 6000:
+        bigrams.add(tuple(int(t) for t in tokens(e.rng, 2)))
+    pool = [int(t) for t in unigrams] + [t for g in sorted(bigrams) for t in g]
+    n = len(unigrams) + len(bigrams)
+    y = e.node("TfIdfVectorizer", ["x"], mode="TFIDF", min_gram_length=1, max_gram_length=2, max_skip_count=1,
+               ngram_counts=[0, len(unigrams)], ngram_indexes=[int(v) for v in e.rng.permutation(n)],
+               pool_int64s=pool, weights=[float(v) for v in e.rng.random(n) + 0.5])
+    w = e.const((e.rng.standard_normal((n, 4)) * 0.1).astype(np.float32), "fc")
+    e.nodes.append(helper.make_node("MatMul", [y, w], ["y"]))
+    return e.model(["N", "T"], ["y"], x_type=TensorProto.INT64), {"N": 64, "T": 256}
+
+
+MODELS = {"text_cls": text_cls, "ocr_det": ocr_det, "ocr_rec": ocr_rec, "audio": audio, "yolo": yolo,
+          "text_tfidf": text_tfidf}
 
 
 def fixed(model, dims):
@@ -254,7 +285,10 @@ def main():
     for name in a.models.split(","):
         model, dims = MODELS[name]()
         shape = input_shape(model, dims)
-        x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+        if model.graph.input[0].type.tensor_type.elem_type == TensorProto.INT64:
+            x = tokens(np.random.default_rng(0), shape).astype(np.int64)
+        else:
+            x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
         paths = {}
         for kind, m in (("dynamic", model), ("fixed", fixed(model, dims))):
             paths[kind] = os.path.join(tmp, f"{name}_{kind}.onnx")
