@@ -220,13 +220,16 @@ void BM_SgemmMatmulOp(benchmark::State& state) {
 // Args: m, n, k, threads. The shapes: an LSTM step at batch 16 (16 x 2048 x
 // 512), a recogniser's recurrent step (2 x 384 x 96) and classifier (160 x 97
 // x 192), a batch-64 dense layer (64 x 512 x 784), a batch-1 one (1 x 2048 x
-// 512), an encoder's FFN (128 x 3072 x 768), a square 512 and a SwiGLU
-// block's projections (256 x 1376 x 512, 256 x 512 x 1376).
+// 512), an encoder's FFN (128 x 3072 x 768), a square 512, a SwiGLU
+// block's projections (256 x 1376 x 512, 256 x 512 x 1376), and narrow
+// heads (Note [Narrow products]): a 4-class classifier over 8,000 n-gram
+// counts at batch 64, an 8-output one over 768 features at batch 128, and
+// one output of a 512-wide layer at batch 1.
 void weights_gemm_args(benchmark::internal::Benchmark* b) {
   for (int threads : {1, 2})
     for (const auto& s : std::vector<std::vector<int64_t>>{
              {16, 2048, 512}, {2, 384, 96}, {160, 97, 192}, {64, 512, 784}, {1, 2048, 512}, {128, 3072, 768},
-             {512, 512, 512}, {256, 1376, 512}, {256, 512, 1376}})
+             {512, 512, 512}, {256, 1376, 512}, {256, 512, 1376}, {64, 4, 8000}, {128, 8, 768}, {1, 1, 512}})
       b->Args({s[0], s[1], s[2], threads});
 }
 

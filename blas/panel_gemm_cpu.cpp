@@ -39,7 +39,7 @@ bool PanelGemmF32::supported() {
 #endif
 }
 
-bool PanelGemmF32::pack(int64_t n, int64_t k, const float* b, int64_t ldb, bool trans_b) {
+bool PanelGemmF32::pack_panels(int64_t n, int64_t k, const float* b, int64_t ldb, bool trans_b) {
   n_ = n, k_ = k, panels_ = (n + kLanes - 1) / kLanes;
   const size_t floats = static_cast<size_t>(panels_ * k * kLanes);
   const size_t bytes = std::max<size_t>(64, (floats * sizeof(float) + 63) / 64 * 64);
@@ -58,6 +58,17 @@ bool PanelGemmF32::pack(int64_t n, int64_t k, const float* b, int64_t ldb, bool 
     float* dst = out + (col / kLanes) * k * kLanes + col % kLanes;
     for (int64_t r = 0; r < k; ++r) dst[r * kLanes] = b[col * ldb + r];
   }
+  return true;
+}
+
+bool PanelGemmF32::pack(int64_t n, int64_t k, const float* b, int64_t ldb, bool trans_b) {
+  columns_.reset();
+  if (!pack_panels(n, k, b, ldb, trans_b)) return false;
+  if (n > kNarrowColumns || k == 0) return true;
+  columns_.reset(static_cast<float*>(std::aligned_alloc(64, static_cast<size_t>((n * k * 4 + 63) / 64 * 64))));
+  if (columns_ == nullptr) return false;
+  for (int64_t col = 0; col < n; ++col)
+    for (int64_t r = 0; r < k; ++r) columns_.get()[col * k + r] = trans_b ? b[col * ldb + r] : b[r * ldb + col];
   return true;
 }
 
@@ -156,6 +167,62 @@ LIBOPS_TARGET_AVX2 void panel_kernel(const Tile& t) {
     }
   }
 }
+
+// Rows [r0, r1) of C = A * B for B's N columns, each k contiguous floats
+// (Note [Narrow products]): U sets of 8-lane partial sums per column, k in
+// steps of 8 U, the last values under a mask.
+template <int N, int U>
+LIBOPS_TARGET_AVX2 void narrow_rows(int64_t r0, int64_t r1, const float* a, int64_t lda, const float* cols, int64_t k,
+                                    float* c, int64_t ldc, const GemmEpilogue& ep) {
+  const int64_t k_main = k / (8 * U) * (8 * U), k8 = k / 8 * 8;
+  const __m256i tail = lane_mask(k - k8);
+  for (int64_t r = r0; r < r1; ++r) {
+    const float* ar = a + r * lda;
+    __m256 acc[U][N];
+    LIBOPS_UNROLL for (int u = 0; u < U; ++u) {
+      LIBOPS_UNROLL for (int j = 0; j < N; ++j) acc[u][j] = _mm256_setzero_ps();
+    }
+    for (int64_t p = 0; p < k_main; p += 8 * U) {
+      LIBOPS_UNROLL for (int u = 0; u < U; ++u) {
+        const __m256 x = _mm256_loadu_ps(ar + p + 8 * u);
+        LIBOPS_UNROLL for (int j = 0; j < N; ++j)
+          acc[u][j] = _mm256_fmadd_ps(x, _mm256_loadu_ps(cols + j * k + p + 8 * u), acc[u][j]);
+      }
+    }
+    for (int64_t p = k_main; p < k8; p += 8) {  // whole steps of 8 that U sets did not take
+      const __m256 x = _mm256_loadu_ps(ar + p);
+      LIBOPS_UNROLL for (int j = 0; j < N; ++j) acc[0][j] = _mm256_fmadd_ps(x, _mm256_loadu_ps(cols + j * k + p), acc[0][j]);
+    }
+    if (k8 < k) {
+      const __m256 x = _mm256_maskload_ps(ar + k8, tail);
+      LIBOPS_UNROLL for (int j = 0; j < N; ++j)
+        acc[0][j] = _mm256_fmadd_ps(x, _mm256_maskload_ps(cols + j * k + k8, tail), acc[0][j]);
+    }
+    LIBOPS_UNROLL for (int j = 0; j < N; ++j) {
+      __m256 v = acc[0][j];
+      LIBOPS_UNROLL for (int u = 1; u < U; ++u) v = _mm256_add_ps(v, acc[u][j]);
+      __m128 h = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+      h = _mm_add_ps(h, _mm_movehl_ps(h, h));
+      h = _mm_add_ss(h, _mm_movehdup_ps(h));
+      float y = _mm_cvtss_f32(h);
+      // The panel kernels' epilogue: bias, then relu / relu6 by ordered
+      // compares (NaN and -0 kept).
+      if (ep.bias != nullptr) y += ep.bias[j];
+      if (ep.activation >= 1 && y < 0.0f) y = 0.0f;
+      if (ep.activation == 2 && y > 6.0f) y = 6.0f;
+      c[r * ldc + j] = y;
+    }
+  }
+}
+
+using NarrowFn = void (*)(int64_t, int64_t, const float*, int64_t, const float*, int64_t, float*, int64_t,
+                          const GemmEpilogue&);
+// kNarrow[n - 1]: four sets of sums for one or two columns, two for three
+// or four, one above (at most 8 accumulators).
+constexpr NarrowFn kNarrow[] = {narrow_rows<1, 4>, narrow_rows<2, 4>, narrow_rows<3, 2>, narrow_rows<4, 2>,
+                                narrow_rows<5, 1>, narrow_rows<6, 1>, narrow_rows<7, 1>, narrow_rows<8, 1>};
+static_assert(sizeof(kNarrow) / sizeof(kNarrow[0]) == PanelGemmF32::kNarrowColumns, "one kernel per width");
+
 #undef LIBOPS_UNROLL
 
 // pack_rows writes up to this many floats past a block (garbage that the
@@ -219,9 +286,25 @@ constexpr int panels_per_call(int rows) { return rows <= 2 ? kBlockRows / rows :
 }  // namespace
 #endif
 
+void PanelGemmF32::run_narrow(int64_t r0, int64_t r1, const float* a, int64_t lda, float* c, int64_t ldc,
+                              const GemmEpilogue& epilogue) const {
+#if LIBOPS_ISA_DISPATCH
+  kNarrow[n_ - 1](r0, r1, a, lda, columns_.get(), k_, c, ldc, epilogue);
+#else
+  (void)r0, (void)r1, (void)a, (void)lda, (void)c, (void)ldc, (void)epilogue;
+#endif
+}
+
 void PanelGemmF32::run(int64_t m, const float* a, int64_t lda, float* c, int64_t ldc, const GemmEpilogue& epilogue,
                        int threads) const {
 #if LIBOPS_ISA_DISPATCH
+  if (columns_ != nullptr && m > 0) {  // Note [Narrow products]
+    const int64_t rows_per_thread = std::max<int64_t>(1, kWorkPerThread / (n_ * k_));
+    const int64_t parts = std::min<int64_t>(threads, (m + rows_per_thread - 1) / rows_per_thread);
+    if (parts <= 1) return run_narrow(0, m, a, lda, c, ldc, epilogue);
+    parallel_for(m, (m + parts - 1) / parts, [&](int64_t r0, int64_t r1) { run_narrow(r0, r1, a, lda, c, ldc, epilogue); });
+    return;
+  }
   if (m <= 0 || n_ <= 0) return;
   const int64_t k = k_, panels = panels_, panel_stride = k_ * kLanes;
   const float* packed = data_.get();

@@ -1,6 +1,7 @@
 // PanelGemmF32 (Note [Panel GEMM]): every element of C is the chain of
-// FMAs over k in order from zero, so each test compares bits with that
-// chain computed by std::fma (and the chain with a double-precision sum),
+// FMAs over k in order from zero (for at most 8 columns, Note [Narrow
+// products], the lanes' chains summed in a fixed order), so each test
+// compares bits with that chain computed by std::fma (and the chain with a double-precision sum),
 // over the shapes that exercise each kernel, the row chunks, the k slices
 // and the last partial panel; then the rows of one product against the
 // same rows computed alone and on other thread counts (which kernel a row
@@ -39,11 +40,39 @@ Operands make(int64_t m, int64_t n, int64_t k, bool trans_b) {
   return o;
 }
 
-// The kernel's arithmetic, one element at a time: fma over k in order,
-// then + bias and the activation.
+// A narrow product's arithmetic (Note [Narrow products]): per lane l of
+// U sets of 8, fma over the values of k that fall on it (k = 8 (U q + u)
+// + l while whole steps of 8 U remain, then set 0 takes whole steps of 8
+// and the last values), the sets added in order, then the 8 lanes as
+// (l0 + l4) + (l2 + l6) + ((l1 + l5) + (l3 + l7)).
+float narrow_chain(const Operands& o, int64_t i, int64_t j) {
+  const int u_sets = o.n <= 2 ? 4 : o.n <= 4 ? 2 : 1;
+  const int64_t k_main = o.k / (8 * u_sets) * (8 * u_sets);
+  float acc[4][8] = {};
+  for (int64_t p = 0; p < o.k; ++p) {
+    const int u = p < k_main ? static_cast<int>(p / 8 % u_sets) : 0;
+    float& a = acc[u][p % 8];
+    a = std::fma(o.a[i * o.lda + p], o.b_at(p, j), a);
+  }
+  float v[8];
+  for (int l = 0; l < 8; ++l) {
+    v[l] = acc[0][l];
+    for (int u = 1; u < u_sets; ++u) v[l] += acc[u][l];
+  }
+  float h[4];
+  for (int l = 0; l < 4; ++l) h[l] = v[l] + v[l + 4];
+  return (h[0] + h[2]) + (h[1] + h[3]);
+}
+
+// The kernel's arithmetic, one element at a time: fma over k in order (or
+// a narrow product's lanes), then + bias and the activation.
 float chain(const Operands& o, int64_t i, int64_t j, const blas::GemmEpilogue& ep) {
   float acc = 0.0f;
-  for (int64_t p = 0; p < o.k; ++p) acc = std::fma(o.a[i * o.lda + p], o.b_at(p, j), acc);
+  if (o.n <= blas::PanelGemmF32::kNarrowColumns) {
+    acc = narrow_chain(o, i, j);
+  } else {
+    for (int64_t p = 0; p < o.k; ++p) acc = std::fma(o.a[i * o.lda + p], o.b_at(p, j), acc);
+  }
   if (ep.bias != nullptr) acc += ep.bias[j];
   if (ep.activation >= 1 && acc < 0.0f) acc = 0.0f;
   if (ep.activation == 2 && acc > 6.0f) acc = 6.0f;
@@ -70,7 +99,7 @@ class PanelGemm : public testing::Test {
 // past the 256 slice.
 TEST_F(PanelGemm, EachElementIsTheFmaChainOverK) {
   for (int64_t m : {1, 2, 3, 4, 5, 6, 7, 11, 200}) {
-    for (int64_t n : {1, 15, 16, 17, 97}) {
+    for (int64_t n : {1, 3, 4, 8, 9, 15, 16, 17, 97}) {
       for (int64_t k : {1, 7, 256, 300}) {
         if (m == 200 && k != 300) continue;  // the long product once is enough
         for (bool trans_b : {false, true}) {
