@@ -82,7 +82,8 @@ Status insert_gram(const Context& block, GramTable& t, int64_t g) {
   }
 }
 
-Status read_desc(const Context& block, TfIdfDesc& d, std::vector<int64_t>& indexes) {
+// x's extents and the args.
+Status read_desc(const Context& block, TfIdfDesc& d) {
   const NDArray& x = *block.input(kX);
   if (x.rank() != 1 && x.rank() != 2)
     return block.error(StatusCode::kShape, "x must be [C] or [B, C] token ids, got %s%s", dtype_name(x.dtype()),
@@ -96,6 +97,11 @@ Status read_desc(const Context& block, TfIdfDesc& d, std::vector<int64_t>& index
   if (d.max_n < d.min_n)
     return block.error(StatusCode::kInvalidArgument, "max_gram_length %lld is below min_gram_length %lld",
                        static_cast<long long>(d.max_n), static_cast<long long>(d.min_n));
+  return Status::ok();
+}
+
+// The output columns (d.out) from ngram_indexes, read into `indexes`.
+Status read_columns(const Context& block, TfIdfDesc& d, std::vector<int64_t>& indexes) {
   RETURN_IF_ERROR(block.int_values(kIndexes, "ngram_indexes", indexes));
   if (indexes.empty()) return block.error(StatusCode::kInvalidArgument, "ngram_indexes is empty: no output column");
   for (size_t g = 0; g < indexes.size(); ++g)
@@ -186,7 +192,7 @@ Status host_array(const Context& block, DataType dt, const std::vector<T>& v, ND
 // The table as arrays the kernels read, and what it was built from.
 struct TfIdfTable final : OpState {
   const void* sources[4] = {};  // the pool, counts, indexes and weights inputs' data
-  int64_t min_n = 0, max_n = 0, sizes = 0, capacity = 0;
+  int64_t min_n = 0, max_n = 0, out = 0, sizes = 0, capacity = 0;
   NDArray keys, grams, slots, weights;  // weights: null for all ones
 };
 
@@ -194,7 +200,9 @@ const void* source_of(const Context& block, int k) {
   return k < block.num_inputs() ? block.input(k)->data() : nullptr;
 }
 
-Status make_table(const Context& block, TfIdfDesc& d, const std::vector<int64_t>& indexes, TfIdfTable& t) {
+Status make_table(const Context& block, TfIdfDesc& d, TfIdfTable& t) {
+  std::vector<int64_t> indexes;
+  RETURN_IF_ERROR(read_columns(block, d, indexes));
   GramTable g;
   RETURN_IF_ERROR(build_table(block, d, indexes, g));
   RETURN_IF_ERROR(host_array(block, DataType::kInt64, g.keys, t.keys));
@@ -202,28 +210,29 @@ Status make_table(const Context& block, TfIdfDesc& d, const std::vector<int64_t>
   RETURN_IF_ERROR(host_array(block, DataType::kInt64, g.slots, t.slots));
   if (!g.column_weights.empty()) RETURN_IF_ERROR(host_array(block, DataType::kFloat32, g.column_weights, t.weights));
   for (int k = kPool; k <= kWeights; ++k) t.sources[k - kPool] = source_of(block, k);
-  t.min_n = d.min_n, t.max_n = d.max_n, t.sizes = d.sizes, t.capacity = d.capacity;
+  t.min_n = d.min_n, t.max_n = d.max_n, t.out = d.out, t.sizes = d.sizes, t.capacity = d.capacity;
   return Status::ok();
 }
 
-// The call's table: the one kept in the Context where the pool, counts,
-// indexes and weights are constants it was built from, else a new one
-// (kept when they are constants).
-Status table_for(Context& block, TfIdfDesc& d, const std::vector<int64_t>& indexes, std::unique_ptr<TfIdfTable>& own,
-                 const TfIdfTable*& table) {
+// The call's table (and d's out, sizes and capacity): the one kept in the
+// Context where the pool, counts, indexes and weights are constants it was
+// built from, else a new one (kept when they are constants). A kept table
+// reads none of them again.
+Status table_for(Context& block, TfIdfDesc& d, std::unique_ptr<TfIdfTable>& own, const TfIdfTable*& table) {
   bool constant = true;
   for (int k = kPool; k < block.num_inputs(); ++k) constant = constant && block.input_is_constant(k);
   auto* kept = constant ? dynamic_cast<TfIdfTable*>(block.op_state()) : nullptr;
   bool fits = kept != nullptr && kept->min_n == d.min_n && kept->max_n == d.max_n;
   for (int k = kPool; fits && k <= kWeights; ++k) fits = kept->sources[k - kPool] == source_of(block, k);
   if (fits) {
+    d.out = kept->out;
     d.sizes = kept->sizes;
     d.capacity = kept->capacity;
     table = kept;
     return Status::ok();
   }
   own = std::make_unique<TfIdfTable>();
-  RETURN_IF_ERROR(make_table(block, d, indexes, *own));
+  RETURN_IF_ERROR(make_table(block, d, *own));
   table = own.get();
   if (constant) block.set_op_state(std::move(own));
   return Status::ok();
@@ -257,11 +266,10 @@ CUSTOM_OP_IMPL(tfidf_vectorizer, -1, 1, false, 0, 3) {
   using namespace libops;
   using namespace libops::ops;
   TfIdfDesc d;
-  std::vector<int64_t> indexes;
-  RETURN_IF_ERROR(read_desc(block, d, indexes));
+  RETURN_IF_ERROR(read_desc(block, d));
   std::unique_ptr<TfIdfTable> own;
   const TfIdfTable* t = nullptr;
-  RETURN_IF_ERROR(table_for(block, d, indexes, own, t));
+  RETURN_IF_ERROR(table_for(block, d, own, t));
   NDArray* z = OUTPUT_VARIABLE(0);
   if (z->length() == 0) return Status::ok();
   NDArray x;
@@ -287,7 +295,8 @@ DECLARE_SHAPE_FN(tfidf_vectorizer) {
   using namespace libops;
   ops::TfIdfDesc d;
   std::vector<int64_t> indexes;
-  RETURN_IF_ERROR(ops::read_desc(block, d, indexes));
+  RETURN_IF_ERROR(ops::read_desc(block, d));
+  RETURN_IF_ERROR(ops::read_columns(block, d, indexes));
   Dims out = block.input(0)->rank() == 2 ? Dims{d.rows, d.out} : Dims{d.out};
   shapes.push_back(TensorShape{DataType::kFloat32, out, 'c'});
   return Status::ok();
