@@ -64,7 +64,7 @@ bool PanelGemmF32::pack_panels(int64_t n, int64_t k, const float* b, int64_t ldb
 bool PanelGemmF32::pack(int64_t n, int64_t k, const float* b, int64_t ldb, bool trans_b) {
   columns_.reset();
   if (!pack_panels(n, k, b, ldb, trans_b)) return false;
-  if (n > kNarrowColumns || k == 0) return true;
+  if (n == 0 || n > kNarrowColumns || k == 0) return true;
   columns_.reset(static_cast<float*>(std::aligned_alloc(64, static_cast<size_t>((n * k * 4 + 63) / 64 * 64))));
   if (columns_ == nullptr) return false;
   for (int64_t col = 0; col < n; ++col)

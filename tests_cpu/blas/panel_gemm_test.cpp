@@ -254,4 +254,15 @@ TEST_F(PanelGemm, EmptySum) {
   EXPECT_EQ(c, (std::vector<float>{0.0f, 2.0f, 6.0f, 0.0f, 2.0f, 6.0f}));
 }
 
+// No columns: packing succeeds and a run writes nothing (no narrow kernel
+// for a width of zero).
+TEST_F(PanelGemm, NoColumns) {
+  const std::vector<float> a(8, 1.0f), b(4, 1.0f);
+  blas::PanelGemmF32 g;
+  ASSERT_TRUE(g.pack(0, 4, b.data(), 1, false));
+  std::vector<float> c(2, -7.0f);
+  g.run(2, a.data(), 4, c.data(), 1, {}, 1);
+  EXPECT_EQ(c, (std::vector<float>{-7.0f, -7.0f}));
+}
+
 }  // namespace
