@@ -1607,10 +1607,10 @@ def max_unpool_runtime_cases():
 
 def tfidf_cases():
     """TfIdfVectorizer over integer tokens, against ONNX Runtime: tokens from a
-    vocabulary of 6 (3 for trigrams) so that most n-grams of a pool of distinct 1-, 2- and
-    3-grams occur, columns in a shuffled order, each mode with and without
-    weights (which belong to the pool's n-grams), sizes outside [min, max]
-    and a size with no n-grams, skips."""
+    vocabulary of 6 (3 for trigrams) so that most n-grams of a pool of
+    distinct 1-, 2- and 3-grams occur, columns in a shuffled order, each mode
+    with and without weights (which belong to the pool's n-grams), sizes
+    outside [min, max] and a size with no n-grams, skips."""
     r = np.random.default_rng(20261201)
 
     def pool(sizes, vocab):  # {n: count} -> pool, ngram_counts (distinct n-grams per size)
