@@ -4,7 +4,6 @@
 // the weighting per element of z.
 #include <cuda_runtime.h>
 
-#include <algorithm>
 
 #include "libops/backends/cuda/cuda_check.h"
 #include "libops/backends/cuda/launch_context.h"
