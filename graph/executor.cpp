@@ -458,7 +458,10 @@ const Plan* Session::Impl::select_plan_for(int b, Frame& f, const NDArray* const
     for (size_t p = 0; p < body.nodes.size(); ++p) {
       known += entry.plan.node_known[p];
       computed += entry.plan.node_computed[p];
-      if (!entry.plan.node_known[p] && unknown.size() < 400) unknown += " " + body.node_prefix(body.nodes[p]);
+      if (!entry.plan.node_known[p] && unknown.size() < 400) {
+        unknown += ' ';
+        unknown += body.node_prefix(body.nodes[p]);
+      }
     }
     log_debug("session: planned %s for inputs %s: %d of %zu nodes' shapes known, %d computed when planned%s%s",
               body.name.c_str(), shapes.c_str(), known, body.nodes.size(), computed,
