@@ -76,10 +76,12 @@
 #include <bit>
 #include <cfloat>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "blas/conv_dnnl.h"
 #include "blas/gemm.h"
+#include "blas/winograd_conv.h"
 #include "libops/core/cpu_isa.h"
 #include "libops/core/log.h"
 #include "libops/core/parallel.h"
@@ -286,6 +288,11 @@ Status conv_epilogue(Context& block, const ConvPlan& plan, NDArray& z, bool resi
 // below 16 channels, even at 32 channels of 7x7). LIBOPS_WINOGRAD=0 turns
 // it off; oneDNN takes the direct path where it has no Winograd kernel.
 constexpr double kWinogradGrowth = 1 << 20;
+// Output tiles of 4x4 (over the batch) below which libops' own Winograd
+// kernel leaves a call to oneDNN's direct one (Note [Own Winograd
+// convolution]): its 36 GEMMs then have too few rows to pay for reading the
+// transformed filters, 4x the size of the filters.
+constexpr int64_t kOwnWinogradMinTiles = 16;
 
 // The largest |v| of p[0, n), or +infinity where a value is NaN or
 // infinite. On bit patterns: without the sign, a float's integer order is
@@ -498,6 +505,8 @@ struct ConvWeightsState : OpState {
   const void* taps_source = nullptr;  // the weights `taps` holds
   std::vector<float> taps;            // depthwise filters as [kH, kW, C], or [C / 16, kH, kW, 16] if taps_blocked
   bool taps_blocked = false;
+  const void* winograd_source = nullptr;  // the weights `winograd` holds transformed
+  std::unique_ptr<blas::WinogradConv3x3> winograd;
 };
 
 namespace {
@@ -631,6 +640,72 @@ Status run_own_depthwise(Context& block, const ConvPlan& plan, const NDArray& xd
   return Status::ok();
 }
 
+// Whether libops' own Winograd kernel takes the call (Note [Own Winograd
+// convolution] in blas/winograd_conv.h): a Winograd geometry in 8-lane
+// channel blocks, where oneDNN has no Winograd kernel, with enough tiles
+// to fill its GEMMs.
+bool own_winograd_shape(const ConvPlan& plan, DataType dt) {
+  const Geometry2d& g = plan.g;
+  if (dt != DataType::kFloat32 || g.block != blas::WinogradConv3x3::kLanes || plan.nchw_input ||
+      !blas::winograd_enabled() || !winograd_shape(plan) || !blas::WinogradConv3x3::supported())
+    return false;
+  const int64_t tiles = g.n * ((g.oh + 3) / 4) * ((g.ow + 3) / 4);
+  return tiles >= kOwnWinogradMinTiles;
+}
+
+// z = the convolution through libops' Winograd kernel, with the bias, the
+// residual and the activation, where Note [Winograd convolution] allows it;
+// `done` false leaves z unwritten for the direct path.
+Status run_own_winograd(Context& block, const ConvPlan& plan, const NDArray& xd, const NDArray* bd, NDArray& z,
+                        bool& done) {
+  done = false;
+  const Geometry2d& g = plan.g;
+  NDArray rd;
+  if (!plan.residual.is_null()) RETURN_IF_ERROR(dense_as(plan.residual, DataType::kFloat32, rd));
+  double bound = 0;
+  RETURN_IF_ERROR(partial_sum_bound(block, plan, xd, bd, rd.is_null() ? nullptr : &rd, bound));
+  if (!(bound * kWinogradGrowth < FLT_MAX / 2)) return Status::ok();
+  const int64_t lanes = blas::WinogradConv3x3::kLanes;
+  // The blocked layout's channel counts (g.c is the real one: Note
+  // [Channel-blocked layout]).
+  const int64_t cin_padded = (g.c + lanes - 1) / lanes * lanes, cout_padded = (plan.cout + lanes - 1) / lanes * lanes;
+  auto* st = block.input_is_constant(1) ? dynamic_cast<ConvWeightsState*>(block.op_state()) : nullptr;
+  if (block.input_is_constant(1) && st == nullptr) {
+    const void* source = nullptr;
+    (void)constant_weights_cache(block, source);  // makes the node's state
+    st = dynamic_cast<ConvWeightsState*>(block.op_state());
+  }
+  blas::WinogradConv3x3 local;
+  blas::WinogradConv3x3* wino = &local;
+  const void* source = block.input(1)->data();
+  if (st != nullptr) {
+    if (st->winograd == nullptr) st->winograd = std::make_unique<blas::WinogradConv3x3>();
+    wino = st->winograd.get();
+  }
+  if (st == nullptr || st->winograd_source != source || !wino->prepared_for(cin_padded, cout_padded)) {
+    NDArray wd;  // [Cout, Cin, 3, 3]
+    RETURN_IF_ERROR(dense_as(plan.w, DataType::kFloat32, wd));
+    if (st != nullptr) st->winograd_source = nullptr;
+    if (!wino->prepare(g.c, plan.cout, wd.data_as<float>(), cin_padded, cout_padded))
+      return Status::ok();  // out of memory for the transformed filters: the direct path
+    if (st != nullptr) st->winograd_source = source;
+  }
+  std::vector<float> padded_bias;
+  const float* bias = bd != nullptr ? bd->data_as<float>() : nullptr;
+  if (bias != nullptr && cout_padded != plan.cout) {
+    padded_bias.assign(static_cast<size_t>(cout_padded), 0.0f);
+    std::copy(bias, bias + plan.cout, padded_bias.begin());
+    bias = padded_bias.data();
+  }
+  blas::WinogradGeometry wg;
+  wg.n = g.n, wg.c = cin_padded, wg.cout = cout_padded, wg.h = g.h, wg.w = g.w, wg.oh = g.oh, wg.ow = g.ow;
+  wg.pad_top = g.pad_top, wg.pad_left = g.pad_left;
+  wino->run(wg, xd.data_as<float>(), bias, rd.is_null() ? nullptr : rd.data_as<float>(),
+            static_cast<int>(plan.activation), z.data_as<float>(), get_num_threads());
+  done = true;
+  return Status::ok();
+}
+
 }  // namespace
 
 blas::ConvWeightsCache* constant_weights_cache(Context& block, const void*& source) {
@@ -691,6 +766,11 @@ Status conv2d_cpu(Context& block, const ConvPlan& plan, const NDArray& x, const 
     RETURN_IF_ERROR(run_own_depthwise(block, plan, xd, plan.has_bias ? &bd : nullptr, out.target()));
     RETURN_IF_ERROR(conv_epilogue(block, plan, out.target(), false, plan.residual.is_null()));
     return out.finish(*z);
+  }
+  if (own_winograd_shape(plan, dt)) {  // Note [Own Winograd convolution]
+    bool done = false;
+    RETURN_IF_ERROR(run_own_winograd(block, plan, xd, plan.has_bias ? &bd : nullptr, out.target(), done));
+    if (done) return out.finish(*z);
   }
   // NCHW 1x1 convolutions skip oneDNN (Note [NCHW pointwise]).
   const bool nchw_pointwise = plan.g.nchw && pointwise(plan) && plan.g.oh * plan.g.ow >= kPointwiseGemmPixels;

@@ -59,7 +59,8 @@ struct Window2d {
 struct Geometry2d {
   bool nchw = true;
   int64_t block = 0;                   // lanes b of the NCHWc layout; 0 for NCHW and NHWC
-  int64_t n = 0, c = 0, h = 0, w = 0;  // input extents (NCHWc: c is the padded ceil(C / b) * b)
+  int64_t n = 0, c = 0, h = 0, w = 0;  // input extents (NCHWc: c is x's padded ceil(C / b) * b, which conv2d
+                                       // replaces by the real C of its weights)
   int64_t oh = 0, ow = 0;              // output extents
   int64_t pad_top = 0, pad_left = 0;   // padding before; the rest is implicit
 };

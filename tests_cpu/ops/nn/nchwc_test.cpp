@@ -130,6 +130,8 @@ std::vector<int64_t> conv_args(const BlockedConvCase& c, int64_t format) {
   return {c.k, c.k, c.s, c.s, c.p, c.p, 1, 1, 0, format, 1, c.groups, c.activation};
 }
 
+double magnitude_scale(const BlockedConvCase& c, const NDArray& x, const NDArray& w, const NDArray& bias);
+
 // conv2d on NCHWc (block b) against conv2d on NCHW, both with the current
 // oneDNN setting.
 void expect_blocked_conv_matches(const BlockedConvCase& c, int64_t b) {
@@ -154,12 +156,28 @@ void expect_blocked_conv_matches(const BlockedConvCase& c, int64_t b) {
   ASSERT_EQ(zb.shape(), (Dims{c.n, (c.cout + b - 1) / b, want.dim(2), want.dim(3), b}));
   EXPECT_TRUE(free_lanes_are_zero(zb, c.cout));
   const std::vector<double> got = values(unblocked(zb, c.cout)), ref = values(want);
-  double peak = 0, worst = 0;
-  for (size_t i = 0; i < ref.size(); ++i) {
-    peak = std::max(peak, std::fabs(ref[i]));
-    worst = std::max(worst, std::fabs(got[i] - ref[i]));
-  }
-  EXPECT_LE(worst, 1e-5 * peak);
+  double worst = 0;
+  for (size_t i = 0; i < ref.size(); ++i) worst = std::max(worst, std::fabs(got[i] - ref[i]));
+  EXPECT_LE(worst, 2e-6 * magnitude_scale(c, x, w, bias));
+}
+
+// The largest sum of the terms' magnitudes over c's outputs (the
+// convolution of |x| with |w|, plus |bias|): what rounding errors, of the
+// direct sums and of Winograd's, scale with.
+double magnitude_scale(const BlockedConvCase& c, const NDArray& x, const NDArray& w, const NDArray& bias) {
+  auto absolute = [](const NDArray& a) {
+    std::vector<double> v = values(a);
+    for (double& e : v) e = std::fabs(e);
+    return make(DataType::kFloat32, a.shape(), v);
+  };
+  NDArray xa = absolute(x), wa = absolute(w), ba = absolute(bias);
+  std::vector<NDArray*> in = {&xa, &wa};
+  if (c.bias) in.push_back(&ba);
+  std::vector<int64_t> args = conv_args(c, 0);
+  args.back() = 0;  // no activation: relu6 would clamp the scale
+  double scale = 0;
+  for (double v : values(run1("conv2d", {.in = in, .i = args}))) scale = std::max(scale, v);
+  return scale;
 }
 
 TEST(Conv2dNchwc, MatchesNchwWithOneDnn) {
@@ -215,6 +233,66 @@ TEST(Conv2dNchwc, KeepsNan) {
         const bool covered = std::abs(i - 2) <= 1 && std::abs(j - 2) <= 1;
         EXPECT_EQ(std::isnan(z.get_double((o * 6 + i) * 6 + j)), covered) << o << " " << i << " " << j;
       }
+}
+
+struct WinogradOff {
+  WinogradOff() { blas::set_winograd_enabled(false); }
+  ~WinogradOff() { blas::set_winograd_enabled(true); }
+};
+
+// Note [Own Winograd convolution]: in 8-lane blocks a 3x3 stride-1 layer
+// with enough tiles runs libops' Winograd kernel (with the residual input
+// and the activation), agrees with the direct path within the bound of the
+// sums' magnitudes (and differs from it: it ran), and leaves a NaN, an
+// infinity or values whose transforms could overflow to the direct path.
+TEST(Conv2dNchwc, OwnWinogradAgreesWithDirectAndKeepsNanLocal) {
+  if (!blas::winograd_enabled()) GTEST_SKIP() << "LIBOPS_WINOGRAD=0";
+  const int64_t n = 2, c = 20, h = 23, cout = 36;  // partial blocks both ways, 2 x 36 tiles
+  NDArray w = make(DataType::kFloat32, {cout, c, 3, 3}, wave(cout * c * 9, 0.3, 1.1));
+  NDArray bias = make(DataType::kFloat32, {cout}, wave(cout, 0.5, 2.0));
+  NDArray r = blocked(make(DataType::kFloat32, {n, cout, h, h}, wave(n * cout * h * h, 1.5, 0.7)), 8);
+  auto run = [&](const std::vector<double>& xv, bool winograd) {
+    std::optional<WinogradOff> off;
+    if (!winograd) off.emplace();
+    NDArray xb = blocked(make(DataType::kFloat32, {n, c, h, h}, xv), 8);
+    const BlockedConvCase cc{n, c, h, h, cout, 3, 1, 1, 1, 1, true};
+    const NDArray z = run1("conv2d", {.in = {&xb, &w, &bias, &r}, .i = conv_args(cc, 2)});
+    EXPECT_TRUE(free_lanes_are_zero(z, cout));
+    return values(z);
+  };
+  const std::vector<double> xv = wave(n * c * h * h, 2.0);
+  const std::vector<double> wino = run(xv, true), direct = run(xv, false);
+  ASSERT_EQ(wino.size(), direct.size());
+  double worst = 0, peak = 0;
+  for (size_t i = 0; i < wino.size(); ++i) {
+    worst = std::max(worst, std::fabs(wino[i] - direct[i]));
+    peak = std::max(peak, std::fabs(direct[i]));
+  }
+  EXPECT_GT(worst, 0.0);  // rounded otherwise: Winograd ran
+  // |x| <= 2, |w| <= 0.3, 180 taps, |b| <= 0.5, |r| <= 1.5: sums of
+  // magnitudes up to 110.
+  EXPECT_LE(worst, 2e-6 * 110);
+  EXPECT_GT(peak, 1.0);
+  // A NaN and an infinity reach only the outputs whose windows cover them.
+  std::vector<double> bad = xv;
+  bad[static_cast<size_t>((1 * c + 3) * h * h + 5 * h + 9)] = std::nan("");
+  bad[static_cast<size_t>((0 * c + 17) * h * h + 12 * h + 2)] = INFINITY;
+  const std::vector<double> got = run(bad, true), want = run(bad, false);
+  int non_finite = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    non_finite += !std::isfinite(want[i]);
+    if (std::isnan(want[i])) EXPECT_TRUE(std::isnan(got[i])) << "output " << i;
+    else EXPECT_EQ(got[i], want[i]) << "output " << i;  // the same direct path
+  }
+  EXPECT_GT(non_finite, 0);
+  // |x| up to 1e35: the transforms could overflow, so the direct sums run.
+  std::vector<double> big = xv;
+  for (double& v : big) v *= 5e34;
+  const std::vector<double> got_big = run(big, true), want_big = run(big, false);
+  for (size_t i = 0; i < want_big.size(); ++i) {
+    ASSERT_TRUE(std::isfinite(want_big[i])) << "output " << i;
+    EXPECT_EQ(got_big[i], want_big[i]) << "output " << i;
+  }
 }
 
 TEST(Conv2dNchwc, RejectsBlocksThatDoNotMatchTheWeights) {
