@@ -12,6 +12,10 @@
 //     shapes models run: the packed-weights GEMM (PackedGemmF32, which picks
 //     libops' panel kernels on AVX2 machines) vs blas::gemm, which each op
 //     calls otherwise (OpenBLAS, packing B on every call);
+//   * 3x3 stride-1 convolutions at ResNet's layer shapes in 8-lane channel
+//     blocks: libops' Winograd kernel (Note [Own Winograd convolution]) vs
+//     oneDNN's direct kernel with cached weights, which runs them otherwise
+//     on AVX2 machines;
 //   * a custom op called by name through the C API on 1-element arrays
 //     with preallocated outputs (per-call overhead).
 // bench/compare.py turns the JSON output into ratios.
@@ -25,8 +29,10 @@
 #include <oneapi/dnnl/dnnl.hpp>
 #endif
 
+#include "blas/conv_dnnl.h"
 #include "blas/gemm.h"
 #include "blas/packed_gemm.h"
+#include "blas/winograd_conv.h"
 #include "libops/array/ndarray.h"
 #include "libops/c_api.h"
 #include "libops/core/parallel.h"
@@ -263,6 +269,72 @@ void BM_WeightsGemmBlas(benchmark::State& state) {
   set_num_threads(0);
 }
 
+// ---- 3x3 stride-1 convolutions, pad 1, NCHWc with 8 lanes ----
+// Args: channels (in = out), image side, batch, threads: ResNet-18's four
+// stages at batch 1, the first also at batch 8; Winograd's output tiles
+// of 4x4 and of 2x2.
+void conv3x3_args(benchmark::internal::Benchmark* b) {
+  for (int threads : {1, 2})
+    for (const auto& s : std::vector<std::vector<int64_t>>{{64, 56, 1}, {128, 28, 1}, {256, 14, 1}, {512, 7, 1},
+                                                          {64, 56, 8}})
+      b->Args({s[0], s[1], s[2], threads});
+}
+void conv3x3_winograd_args(benchmark::internal::Benchmark* b) {
+  for (int threads : {1, 2})
+    for (const auto& s : std::vector<std::vector<int64_t>>{{64, 56, 1}, {128, 28, 1}, {256, 14, 1}, {512, 7, 1},
+                                                          {64, 56, 8}})
+      for (int tile : {4, 2}) b->Args({s[0], s[1], s[2], threads, tile});
+}
+
+struct Conv3x3Case {
+  int64_t c, hw, n;
+  NDArray x, w, bias, z;
+  explicit Conv3x3Case(const benchmark::State& state)
+      : c(state.range(0)), hw(state.range(1)), n(state.range(2)), x(filled(n * c * hw * hw, 0.5f)),
+        w(filled(c * c * 9, 0.01f)), bias(filled(c, 0.1f)), z(filled(n * c * hw * hw, 0)) {}
+  double flops() const { return 2.0 * double(n * c * c * 9 * hw * hw); }
+};
+
+void BM_Conv3x3Winograd(benchmark::State& state) {
+  Conv3x3Case k(state);
+  const int threads = static_cast<int>(state.range(3));
+  set_num_threads(threads);
+  blas::WinogradConv3x3 conv;
+  if (!conv.prepare(static_cast<int>(state.range(4)), k.c, k.c, k.w.data_as<float>(), k.c, k.c))
+    state.SkipWithError("needs AVX2 and FMA");
+  blas::WinogradGeometry g;
+  g.n = k.n, g.c = k.c, g.cout = k.c, g.h = g.w = g.oh = g.ow = k.hw, g.pad_top = g.pad_left = 1;
+  for (auto _ : state) {
+    conv.run(g, k.x.data_as<float>(), k.bias.data_as<float>(), nullptr, 1, k.z.data_as<float>(), threads);
+    benchmark::ClobberMemory();
+  }
+  state.counters["GFLOPS"] = benchmark::Counter(k.flops() * double(state.iterations()), benchmark::Counter::kIsRate);
+  set_num_threads(0);
+}
+
+void BM_Conv3x3DnnlDirect(benchmark::State& state) {
+  Conv3x3Case k(state);
+  const int threads = static_cast<int>(state.range(3));
+  set_num_threads(threads);
+  blas::Conv2dGeometry g;
+  g.n = k.n, g.c = k.c, g.cout = k.c, g.h = g.w = g.oh = g.ow = k.hw, g.kh = g.kw = 3, g.pad_top = g.pad_left = 1;
+  g.channel_block = 8;
+  g.post_op = blas::ConvPostOp::kRelu;
+  blas::ConvWeightsCache cache;
+  const void* source = k.w.data();
+  Status s = blas::dnnl_conv2d_f32(g, k.x.data_as<float>(), k.w.data_as<float>(), k.bias.data_as<float>(),
+                                   k.z.data_as<float>(), threads, &cache, source);
+  if (!s.is_ok()) state.SkipWithError(s.message().c_str());
+  for (auto _ : state) {
+    if (s.is_ok())
+      s = blas::dnnl_conv2d_f32(g, k.x.data_as<float>(), nullptr, k.bias.data_as<float>(), k.z.data_as<float>(),
+                                threads, &cache, source);
+    benchmark::ClobberMemory();
+  }
+  state.counters["GFLOPS"] = benchmark::Counter(k.flops() * double(state.iterations()), benchmark::Counter::kIsRate);
+  set_num_threads(0);
+}
+
 // ---- per-call overhead through the C API ----
 void BM_CApiAddOneElement(benchmark::State& state) {
   const int64_t shape[1] = {1};
@@ -296,6 +368,8 @@ BENCHMARK(BM_SgemmDnnlMatmul)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Us
 BENCHMARK(BM_SgemmMatmulOp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_WeightsGemmPacked)->Apply(weights_gemm_args)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_WeightsGemmBlas)->Apply(weights_gemm_args)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_Conv3x3Winograd)->Apply(conv3x3_winograd_args)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_Conv3x3DnnlDirect)->Apply(conv3x3_args)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_CApiAddOneElement)->Unit(benchmark::kNanosecond);
 
 BENCHMARK_MAIN();

@@ -25,11 +25,19 @@
 //  every chunk, a barrier between them.
 //  The transforms are the Lavin-Gray matrices at the points 0, +-1, +-2 and
 //  infinity, factored so that each 1-D input transform takes 6 FMAs and 6
-//  adds; the weights' transform runs in double. Numerically the results
-//  differ from the direct sum's (within 1e-5 of the largest output on
-//  ResNet's layers in the tests), and a NaN or an infinity in one input
-//  reaches a whole tile: conv2d runs it only where Note [Winograd
-//  convolution] allows Winograd's algorithm.
+//  adds; the weights' transform runs in double.
+//  Small images give few tiles of 4x4 (a 7x7 image 4, covering 8x8), and
+//  then the GEMMs have a few rows each and read 36 x Cin x Cout
+//  transformed filters for them: a 512-channel 7x7 layer took longer than
+//  the direct kernel. There F(2x2, 3x3) runs instead: 16 positions of
+//  4x4 transforms (0, +-1 and infinity: adds only), 2.25x fewer multiplies
+//  than the direct sum instead of 4x, but four times the rows per GEMM
+//  and 16 / 36 of the filters to read (tile_for: 4x4 tiles from
+//  kMinTilesOf4 of them over the batch).
+//  Numerically the results differ from the direct sum's (within 1e-6 of
+//  the largest sum of the terms' magnitudes in the tests), and a NaN or an
+//  infinity in one input reaches a whole tile: conv2d runs it only where
+//  Note [Winograd convolution] allows Winograd's algorithm.
 #pragma once
 
 #include <cstdint>
@@ -52,12 +60,13 @@ class WinogradConv3x3 {
   static constexpr int64_t kLanes = 8;  // the channel block
   // Needs AVX2 and FMA (and Panel GEMM, which needs the same).
   static bool supported();
+  // Output tiles of tile x tile: 4 (F(4x4, 3x3)) or 2 (F(2x2, 3x3)).
   // w dense [cout, cin, 3, 3] (the real channel counts); the transformed
   // filters are kept for cin_padded and cout_padded channels (multiples of
   // kLanes, zeros past the real ones). false: out of memory or unsupported.
-  bool prepare(int64_t cin, int64_t cout, const float* w, int64_t cin_padded, int64_t cout_padded);
-  bool prepared_for(int64_t cin_padded, int64_t cout_padded) const {
-    return !u_.empty() && cin_ == cin_padded && cout_ == cout_padded;
+  bool prepare(int tile, int64_t cin, int64_t cout, const float* w, int64_t cin_padded, int64_t cout_padded);
+  bool prepared_for(int tile, int64_t cin_padded, int64_t cout_padded) const {
+    return !u_.empty() && tile_ == tile && cin_ == cin_padded && cout_ == cout_padded;
   }
   // z = conv(x) + bias (+ residual), then the activation (0 none, 1 relu,
   // 2 relu6): x [n, c / 8, h, w, 8], z and residual [n, cout / 8, oh, ow,
@@ -68,7 +77,17 @@ class WinogradConv3x3 {
   void run(const WinogradGeometry& g, const float* x, const float* bias, const float* residual, int activation,
            float* z, int threads) const;
 
+  // The output tile's side that suits g: 4 where the image gives enough
+  // tiles of 4x4, else 2 (Note [Own Winograd convolution]).
+  static int tile_for(int64_t n, int64_t oh, int64_t ow);
+  static constexpr int64_t kMinTilesOf4 = 16;
+
  private:
+  template <int M>
+  void run_tiles(const WinogradGeometry& g, const float* x, const float* bias, const float* residual, int activation,
+                 float* z, int threads) const;
+
+  int tile_ = 0;
   int64_t cin_ = 0, cout_ = 0;
   std::vector<PanelGemmF32> u_;  // one per transform position: [cin_, cout_]
 };

@@ -1,5 +1,5 @@
-// WinogradConv3x3 (Note [Own Winograd convolution]) against the direct sum
-// in double, on channel-blocked x and z: interior and edge tiles, partial
+// WinogradConv3x3 (Note [Own Winograd convolution]), with output tiles of
+// 4x4 and of 2x2, against the direct sum in double, on channel-blocked x and z: interior and edge tiles, partial
 // tiles at the right and bottom, pads of 0 to 2 on either side, channel
 // counts that leave a partial block, batches, the bias, the residual and
 // both activations, one and two threads, and enough tiles for several
@@ -43,11 +43,11 @@ std::vector<float> block(const std::vector<float>& v, int64_t n, int64_t c, int6
   return out;
 }
 
-void expect_matches_direct(const Case& c, int threads) {
+void expect_matches_direct(const Case& c, int threads, int tile) {
   SCOPED_TRACE(testing::Message() << "n" << c.n << " " << c.cin << "->" << c.cout << " " << c.h << "x" << c.w
                                   << " pads " << c.pad_top << "," << c.pad_left << "," << c.pad_bottom << ","
                                   << c.pad_right << (c.bias ? " bias" : "") << (c.residual ? " residual" : "")
-                                  << " act " << c.activation << " threads " << threads);
+                                  << " act " << c.activation << " threads " << threads << " tile " << tile);
   const int64_t oh = c.h + c.pad_top + c.pad_bottom - 2, ow = c.w + c.pad_left + c.pad_right - 2;
   const int64_t cp = padded(c.cin), op = padded(c.cout);
   const std::vector<float> x = wave(static_cast<size_t>(c.n * c.cin * c.h * c.w), 0.37f, 0.2f);
@@ -58,8 +58,8 @@ void expect_matches_direct(const Case& c, int threads) {
   const std::vector<float> xb = block(x, c.n, c.cin, c.h * c.w);
 
   blas::WinogradConv3x3 conv;
-  ASSERT_TRUE(conv.prepare(c.cin, c.cout, w.data(), cp, op));
-  ASSERT_TRUE(conv.prepared_for(cp, op));
+  ASSERT_TRUE(conv.prepare(tile, c.cin, c.cout, w.data(), cp, op));
+  ASSERT_TRUE(conv.prepared_for(tile, cp, op));
   blas::WinogradGeometry g;
   g.n = c.n, g.c = cp, g.cout = op, g.h = c.h, g.w = c.w, g.oh = oh, g.ow = ow, g.pad_top = c.pad_top,
   g.pad_left = c.pad_left;
@@ -121,31 +121,41 @@ TEST(WinogradConv3x3, MatchesTheDirectSum) {
       {1, 64, 64, 24, 24, 1, 1, 1, 1, true, false, 2},  // ResNet-like
   };
   for (const Case& c : cases)
-    for (int threads : {1, 2}) {
-      set_num_threads(threads);
-      expect_matches_direct(c, threads);
-    }
+    for (int threads : {1, 2})
+      for (int tile : {4, 2}) {
+        set_num_threads(threads);
+        expect_matches_direct(c, threads, tile);
+      }
   set_num_threads(0);
 }
 
-// 512 channels keep a chunk to 42 tiles: two 28x28 images (98 tiles) take
-// three chunks, the last one partial.
+// 512 channels keep a chunk to 42 tiles of 4x4 (96 of 2x2): two 28x28
+// images (98 and 392 tiles) take three and five chunks, the last partial.
 TEST(WinogradConv3x3, SpansSeveralChunks) {
   if (!blas::WinogradConv3x3::supported()) GTEST_SKIP() << "needs AVX2 and FMA";
   set_num_threads(2);
-  expect_matches_direct({2, 512, 40, 28, 28, 1, 1, 1, 1, true, true, 1}, 2);
+  for (int tile : {4, 2}) expect_matches_direct({2, 512, 40, 28, 28, 1, 1, 1, 1, true, true, 1}, 2, tile);
   set_num_threads(0);
+}
+
+TEST(WinogradConv3x3, TilesOfFourWhereTheImagesGiveEnough) {
+  EXPECT_EQ(blas::WinogradConv3x3::tile_for(1, 56, 56), 4);
+  EXPECT_EQ(blas::WinogradConv3x3::tile_for(1, 7, 7), 2);  // 4 tiles of 4x4, 16 of 2x2
+  EXPECT_EQ(blas::WinogradConv3x3::tile_for(8, 7, 7), 4);
 }
 
 TEST(WinogradConv3x3, RefusesChannelCountsOffTheBlocks) {
   if (!blas::WinogradConv3x3::supported()) GTEST_SKIP() << "needs AVX2 and FMA";
   const std::vector<float> w(8 * 8 * 9, 1.0f);
   blas::WinogradConv3x3 conv;
-  EXPECT_FALSE(conv.prepare(8, 8, w.data(), 12, 8));  // 12 is not a multiple of 8
-  EXPECT_FALSE(conv.prepare(16, 8, w.data(), 8, 8));  // more channels than the padded count
-  EXPECT_FALSE(conv.prepared_for(8, 8));
-  EXPECT_TRUE(conv.prepare(8, 8, w.data(), 8, 8));
-  EXPECT_FALSE(conv.prepared_for(16, 8));
+  EXPECT_FALSE(conv.prepare(4, 8, 8, w.data(), 12, 8));  // 12 is not a multiple of 8
+  EXPECT_FALSE(conv.prepare(4, 16, 8, w.data(), 8, 8));  // more channels than the padded count
+  EXPECT_FALSE(conv.prepare(3, 8, 8, w.data(), 8, 8));   // tiles of 2 or 4
+  EXPECT_FALSE(conv.prepared_for(4, 8, 8));
+  EXPECT_TRUE(conv.prepare(4, 8, 8, w.data(), 8, 8));
+  EXPECT_TRUE(conv.prepared_for(4, 8, 8));
+  EXPECT_FALSE(conv.prepared_for(2, 8, 8));
+  EXPECT_FALSE(conv.prepared_for(4, 16, 8));
 }
 
 }  // namespace

@@ -44,7 +44,9 @@
 //
 // float32 work (float16 and bfloat16 too, in float) goes to oneDNN's direct
 // convolution where it is built in and takes the case (Note [oneDNN
-// convolution] in blas/conv_dnnl.h), except NCHW 1x1 calls, which oneDNN
+// convolution] in blas/conv_dnnl.h), except 3x3 stride-1 NCHWc calls of 8
+// lanes that libops' Winograd kernel takes (Note [Own Winograd
+// convolution] in blas/winograd_conv.h), NCHW 1x1 calls, which oneDNN
 // would reorder (Note [NCHW pointwise]), and NCHWc depthwise calls, which
 // libops' own kernel runs faster (Note [Depthwise NCHWc kernel] in
 // depthwise.cpp). Otherwise a depthwise call runs libops' own kernels
@@ -286,13 +288,19 @@ Status conv_epilogue(Context& block, const ConvPlan& plan, NDArray& z, bool resi
 //    the largest output (as the direct kernels are) on ResNet's layers.
 // It pays off for enough channels and pixels (measured per layer: slower
 // below 16 channels, even at 32 channels of 7x7). LIBOPS_WINOGRAD=0 turns
-// it off; oneDNN takes the direct path where it has no Winograd kernel.
+// it off. oneDNN has Winograd kernels for AVX-512 only; on AVX2 machines,
+// whose layers run in 8-lane channel blocks, libops' own kernel takes them
+// (Note [Own Winograd convolution] in blas/winograd_conv.h), under the
+// same conditions, and oneDNN's direct kernel the layers it leaves.
 constexpr double kWinogradGrowth = 1 << 20;
 // Output tiles of 4x4 (over the batch) below which libops' own Winograd
 // kernel leaves a call to oneDNN's direct one (Note [Own Winograd
 // convolution]): its 36 GEMMs then have too few rows to pay for reading the
 // transformed filters, 4x the size of the filters.
 constexpr int64_t kOwnWinogradMinTiles = 16;
+// Transformed filters are kept per node, 4x the filters' size: layers whose
+// would pass 64 MiB (above 680 channels in and out) stay direct.
+constexpr double kOwnWinogradMaxFilterBytes = double{1 << 26};
 
 // The largest |v| of p[0, n), or +infinity where a value is NaN or
 // infinite. On bit patterns: without the sign, a float's integer order is
@@ -649,8 +657,11 @@ bool own_winograd_shape(const ConvPlan& plan, DataType dt) {
   if (dt != DataType::kFloat32 || g.block != blas::WinogradConv3x3::kLanes || plan.nchw_input ||
       !blas::winograd_enabled() || !winograd_shape(plan) || !blas::WinogradConv3x3::supported())
     return false;
-  const int64_t tiles = g.n * ((g.oh + 3) / 4) * ((g.ow + 3) / 4);
-  return tiles >= kOwnWinogradMinTiles;
+  const int tile = blas::WinogradConv3x3::tile_for(g.n, g.oh, g.ow);
+  const int64_t tiles = g.n * ((g.oh + tile - 1) / tile) * ((g.ow + tile - 1) / tile);
+  const double filter_bytes =
+      (tile + 2) * (tile + 2) * static_cast<double>(g.c) * static_cast<double>(plan.cout) * sizeof(float);
+  return tiles >= kOwnWinogradMinTiles && filter_bytes <= kOwnWinogradMaxFilterBytes;
 }
 
 // z = the convolution through libops' Winograd kernel, with the bias, the
@@ -682,11 +693,12 @@ Status run_own_winograd(Context& block, const ConvPlan& plan, const NDArray& xd,
     if (st->winograd == nullptr) st->winograd = std::make_unique<blas::WinogradConv3x3>();
     wino = st->winograd.get();
   }
-  if (st == nullptr || st->winograd_source != source || !wino->prepared_for(cin_padded, cout_padded)) {
+  const int tile = blas::WinogradConv3x3::tile_for(g.n, g.oh, g.ow);
+  if (st == nullptr || st->winograd_source != source || !wino->prepared_for(tile, cin_padded, cout_padded)) {
     NDArray wd;  // [Cout, Cin, 3, 3]
     RETURN_IF_ERROR(dense_as(plan.w, DataType::kFloat32, wd));
     if (st != nullptr) st->winograd_source = nullptr;
-    if (!wino->prepare(g.c, plan.cout, wd.data_as<float>(), cin_padded, cout_padded))
+    if (!wino->prepare(tile, g.c, plan.cout, wd.data_as<float>(), cin_padded, cout_padded))
       return Status::ok();  // out of memory for the transformed filters: the direct path
     if (st != nullptr) st->winograd_source = source;
   }

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "blas/conv_dnnl.h"
+#include "blas/winograd_conv.h"
 #include "nn_test_util.h"
 
 using namespace libops;
@@ -247,6 +248,7 @@ struct WinogradOff {
 // infinity or values whose transforms could overflow to the direct path.
 TEST(Conv2dNchwc, OwnWinogradAgreesWithDirectAndKeepsNanLocal) {
   if (!blas::winograd_enabled()) GTEST_SKIP() << "LIBOPS_WINOGRAD=0";
+  if (!blas::WinogradConv3x3::supported()) GTEST_SKIP() << "needs AVX2 and FMA";
   const int64_t n = 2, c = 20, h = 23, cout = 36;  // partial blocks both ways, 2 x 36 tiles
   NDArray w = make(DataType::kFloat32, {cout, c, 3, 3}, wave(cout * c * 9, 0.3, 1.1));
   NDArray bias = make(DataType::kFloat32, {cout}, wave(cout, 0.5, 2.0));
