@@ -312,6 +312,20 @@ void BM_Conv3x3Winograd(benchmark::State& state) {
   set_num_threads(0);
 }
 
+// The filters' transform and packing, once per node and session (a
+// graph's first run pays it).
+void BM_Conv3x3WinogradPrepare(benchmark::State& state) {
+  Conv3x3Case k(state);
+  set_num_threads(static_cast<int>(state.range(3)));
+  for (auto _ : state) {
+    blas::WinogradConv3x3 conv;
+    if (!conv.prepare(static_cast<int>(state.range(4)), k.c, k.c, k.w.data_as<float>(), k.c, k.c))
+      state.SkipWithError("needs AVX2 and FMA");
+    benchmark::DoNotOptimize(conv);
+  }
+  set_num_threads(0);
+}
+
 void BM_Conv3x3DnnlDirect(benchmark::State& state) {
   Conv3x3Case k(state);
   const int threads = static_cast<int>(state.range(3));
@@ -369,6 +383,7 @@ BENCHMARK(BM_SgemmMatmulOp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseR
 BENCHMARK(BM_WeightsGemmPacked)->Apply(weights_gemm_args)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_WeightsGemmBlas)->Apply(weights_gemm_args)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_Conv3x3Winograd)->Apply(conv3x3_winograd_args)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_Conv3x3WinogradPrepare)->Apply(conv3x3_winograd_args)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_Conv3x3DnnlDirect)->Apply(conv3x3_args)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_CApiAddOneElement)->Unit(benchmark::kNanosecond);
 
