@@ -11,6 +11,7 @@
 #include <cmath>
 #include <utility>
 
+#include "blas/conv_dnnl.h"
 #include "graph/executor.h"
 #include "graph_builder.h"
 #include "libops/core/cpu_isa.h"
@@ -133,6 +134,72 @@ TEST(OpState, CachedConvolutionWeightsGiveTheDirectCallsResult) {
       EXPECT_NEAR(got[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << "run " << run << ", " << threads << " threads";
   }
   set_num_threads(saved);
+}
+
+// x [N, 32, H, W] -> conv 3x3 (32 -> 32, bias) -> relu -> conv 3x3 (32 ->
+// 40), pad 1, constant weights: two window ops, so the graph runs them in
+// channel blocks, where 3x3 stride-1 layers take Winograd's algorithm
+// (Note [Own Winograd convolution] on AVX2 machines, oneDNN's on AVX-512).
+std::vector<double> winograd_weights(int64_t cout, int64_t cin) {
+  return iota(cout * cin * 9, 0.1 / static_cast<double>(cout * cin * 9), -0.05);
+}
+std::shared_ptr<const Graph> winograd_graph() {
+  GraphBuilder g;
+  BodyBuilder& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{-1, 32, -1, -1});
+  Ref w1 = m.constant("w1", make(DataType::kFloat32, {32, 32, 3, 3}, winograd_weights(32, 32)));
+  Ref b1 = m.constant("b1", make(DataType::kFloat32, {32}, iota(32, 0.01, -0.1)));
+  Ref w2 = m.constant("w2", make(DataType::kFloat32, {40, 32, 3, 3}, winograd_weights(40, 32)));
+  test::NodeArgs args;
+  args.i = {3, 3, 1, 1, 1, 1, 1, 1, 0};
+  Ref h = m.op("relu", {m.op("conv2d", {x, w1, b1}, args, "conv1")}, {}, "relu");
+  m.output("y", m.op("conv2d", {h, w2}, args, "conv2"));
+  return loaded(g);
+}
+
+// The session keeps each node's transformed filters: runs of two 16x16
+// images (Winograd), one 8x8 image (too small: the direct kernel), then
+// 16x16 again (the kept filters) give the direct NCHW calls' values within
+// Winograd's rounding, and differ from a session with Winograd off (it
+// ran).
+TEST(OpState, KeptWinogradFiltersGiveTheDirectCallsResult) {
+  NDArray w1 = make(DataType::kFloat32, {32, 32, 3, 3}, winograd_weights(32, 32));
+  NDArray b1 = make(DataType::kFloat32, {32}, iota(32, 0.01, -0.1));
+  NDArray w2 = make(DataType::kFloat32, {40, 32, 3, 3}, winograd_weights(40, 32));
+  Session s(winograd_graph());
+  int run = 0;
+  bool differs_from_direct_session = false;
+  for (int64_t side : {16, 8, 16, 16}) {
+    const int64_t n = side == 8 ? 1 : 2;
+    const int64_t size = n * 32 * side * side;
+    NDArray x = make(DataType::kFloat32, {n, 32, side, side},
+                     iota(size, 2.0 / static_cast<double>(size), -1.0 + 0.1 * run));
+    ++run;
+    const NDArray* in[] = {&x};
+    ASSERT_TRUE(s.run(in, 1).is_ok());
+    const std::vector<double> got = values(s.output(0));
+    Context c1, c2;
+    const std::vector<int64_t> args = {3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1};  // NCHW, relu
+    ASSERT_TRUE(libops::test::run_op("conv2d", {.in = {&x, &w1, &b1}, .i = args}, c1).is_ok());
+    ASSERT_TRUE(libops::test::run_op("conv2d", {.in = {c1.output(0), &w2}, .i = {3, 3, 1, 1, 1, 1, 1, 1, 0}}, c2).is_ok());
+    const std::vector<double> want = values(*c2.output(0));
+    ASSERT_EQ(got.size(), want.size());
+    // |x| <= 1, |w| <= 0.05, 288 taps: the second layer's sums of
+    // magnitudes stay below 250; Winograd's error is within 2e-6 of that.
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-3) << "run " << run << ", side " << side;
+    blas::set_winograd_enabled(false);
+    Session plain(winograd_graph());
+    const Status st = plain.run(in, 1);
+    blas::set_winograd_enabled(true);
+    ASSERT_TRUE(st.is_ok()) << st.message();
+    differs_from_direct_session |= values(plain.output(0)) != got;
+  }
+  // Where libops' own kernel is the one that runs (an AVX2 machine, at its
+  // level, with oneDNN's channel blocks).
+  if (blas::winograd_enabled() && blas::dnnl_enabled() && cpu_isa_supported() == CpuIsa::kAvx2 &&
+      cpu_isa() == CpuIsa::kAvx2) {
+    EXPECT_TRUE(differs_from_direct_session);
+  }
 }
 
 TEST(OpState, ContextClearDropsStateAndConstantFlags) {

@@ -293,11 +293,14 @@ Status conv_epilogue(Context& block, const ConvPlan& plan, NDArray& z, bool resi
 // (Note [Own Winograd convolution] in blas/winograd_conv.h), under the
 // same conditions, and oneDNN's direct kernel the layers it leaves.
 constexpr double kWinogradGrowth = 1 << 20;
-// Output tiles of 4x4 (over the batch) below which libops' own Winograd
-// kernel leaves a call to oneDNN's direct one (Note [Own Winograd
-// convolution]): its 36 GEMMs then have too few rows to pay for reading the
-// transformed filters, 4x the size of the filters.
+// Output tiles (over the batch) below which libops' own Winograd kernel
+// leaves a call to oneDNN's direct one (Note [Own Winograd convolution]):
+// its GEMMs then have too few rows to pay for reading the transformed
+// filters, 4x the size of the filters. Weights that are not a graph
+// constant are transformed on every call (50 to 110 ns per filter, against
+// about 2 ns per filter and tile saved), so those calls need more tiles.
 constexpr int64_t kOwnWinogradMinTiles = 16;
+constexpr int64_t kOwnWinogradMinTilesPerTransform = 128;
 // Transformed filters are kept per node, 4x the filters' size: layers whose
 // would pass 64 MiB (above 680 channels in and out) stay direct.
 constexpr double kOwnWinogradMaxFilterBytes = double{1 << 26};
@@ -652,7 +655,7 @@ Status run_own_depthwise(Context& block, const ConvPlan& plan, const NDArray& xd
 // convolution] in blas/winograd_conv.h): a Winograd geometry in 8-lane
 // channel blocks, where oneDNN has no Winograd kernel, with enough tiles
 // to fill its GEMMs.
-bool own_winograd_shape(const ConvPlan& plan, DataType dt) {
+bool own_winograd_shape(const ConvPlan& plan, DataType dt, bool constant_weights) {
   const Geometry2d& g = plan.g;
   if (dt != DataType::kFloat32 || g.block != blas::WinogradConv3x3::kLanes || plan.nchw_input ||
       !blas::winograd_enabled() || !winograd_shape(plan) || !blas::WinogradConv3x3::supported())
@@ -661,7 +664,8 @@ bool own_winograd_shape(const ConvPlan& plan, DataType dt) {
   const int64_t tiles = g.n * ((g.oh + tile - 1) / tile) * ((g.ow + tile - 1) / tile);
   const double filter_bytes =
       (tile + 2) * (tile + 2) * static_cast<double>(g.c) * static_cast<double>(plan.cout) * sizeof(float);
-  return tiles >= kOwnWinogradMinTiles && filter_bytes <= kOwnWinogradMaxFilterBytes;
+  return tiles >= (constant_weights ? kOwnWinogradMinTiles : kOwnWinogradMinTilesPerTransform) &&
+         filter_bytes <= kOwnWinogradMaxFilterBytes;
 }
 
 // z = the convolution through libops' Winograd kernel, with the bias, the
@@ -779,7 +783,7 @@ Status conv2d_cpu(Context& block, const ConvPlan& plan, const NDArray& x, const 
     RETURN_IF_ERROR(conv_epilogue(block, plan, out.target(), false, plan.residual.is_null()));
     return out.finish(*z);
   }
-  if (own_winograd_shape(plan, dt)) {  // Note [Own Winograd convolution]
+  if (own_winograd_shape(plan, dt, block.input_is_constant(1))) {  // Note [Own Winograd convolution]
     bool done = false;
     RETURN_IF_ERROR(run_own_winograd(block, plan, xd, plan.has_bias ? &bd : nullptr, out.target(), done));
     if (done) return out.finish(*z);
