@@ -270,9 +270,20 @@ void WinogradConv3x3::run_tiles(const WinogradGeometry& g, const float* x, const
         input_tile<M>(s, x, t0 + t, cb, v + t * cin_ + cb * kLanes, chunk * cin_);
       }
       team_barrier();
-      share(kPositions, b, e);
-      for (int64_t p = b; p < e; ++p)
-        u_[static_cast<size_t>(p)].run(tc, v + p * chunk * cin_, cin_, m + p * chunk * cout_, cout_, GemmEpilogue{}, 1);
+      // The GEMMs in parts of whole positions where the team is small, and
+      // of row ranges (multiples of 6, Panel GEMM's row block) where there
+      // are fewer than two positions a thread: 36 positions on 16 threads
+      // would leave a third of the team idle for a third of the phase.
+      const int64_t row_parts = std::min<int64_t>((2 * team + kPositions - 1) / kPositions, (tc + 5) / 6);
+      const int64_t rows_per_part = ((tc + row_parts - 1) / row_parts + 5) / 6 * 6;
+      share(kPositions * row_parts, b, e);
+      for (int64_t item = b; item < e; ++item) {
+        const int64_t p = item / row_parts, r0 = item % row_parts * rows_per_part;
+        const int64_t rows = std::min(rows_per_part, tc - r0);
+        if (rows > 0)
+          u_[static_cast<size_t>(p)].run(rows, v + (p * chunk + r0) * cin_, cin_, m + (p * chunk + r0) * cout_, cout_,
+                                         GemmEpilogue{}, 1);
+      }
       team_barrier();
       share(tc * s.cb_out, b, e);
       for (int64_t item = b; item < e; ++item) {

@@ -138,6 +138,16 @@ TEST(WinogradConv3x3, SpansSeveralChunks) {
   set_num_threads(0);
 }
 
+// A team of more threads than two per position splits each position's
+// GEMM by rows (20 threads: 2 parts of 36 positions, 3 of 16); the values
+// do not depend on the split.
+TEST(WinogradConv3x3, ManyThreadsSplitTheGemmsByRows) {
+  if (!blas::WinogradConv3x3::supported()) GTEST_SKIP() << "needs AVX2 and FMA";
+  set_num_threads(20);
+  for (int tile : {4, 2}) expect_matches_direct({2, 16, 24, 22, 22, 1, 1, 1, 1, true, false, 1}, 20, tile);
+  set_num_threads(0);
+}
+
 TEST(WinogradConv3x3, TilesOfFourWhereTheImagesGiveEnough) {
   EXPECT_EQ(blas::WinogradConv3x3::tile_for(1, 56, 56), 4);
   EXPECT_EQ(blas::WinogradConv3x3::tile_for(1, 7, 7), 2);  // 4 tiles of 4x4, 16 of 2x2
