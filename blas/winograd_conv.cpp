@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <new>
 #include <type_traits>
 #include <vector>
 
@@ -207,10 +208,18 @@ bool WinogradConv3x3::prepare(int tile, int64_t cin, int64_t cout, const float* 
   if (!supported() || (tile != 2 && tile != 4) || cin > cin_padded || cout > cout_padded || cin_padded % kLanes != 0 ||
       cout_padded % kLanes != 0)
     return false;
-  const std::vector<float> u = tile == 4 ? transform_filters<4>(cin, cout, w, cin_padded, cout_padded)
-                                         : transform_filters<2>(cin, cout, w, cin_padded, cout_padded);
+  // Out of memory is a false return (the caller's direct path), not an
+  // exception (parallel_for rethrows its threads' ones here).
+  std::vector<float> u;
+  std::vector<PanelGemmF32> packed;
   const int positions = (tile + 2) * (tile + 2);
-  std::vector<PanelGemmF32> packed(static_cast<size_t>(positions));
+  try {
+    u = tile == 4 ? transform_filters<4>(cin, cout, w, cin_padded, cout_padded)
+                  : transform_filters<2>(cin, cout, w, cin_padded, cout_padded);
+    packed.resize(static_cast<size_t>(positions));
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
   std::atomic<bool> packed_all{true};
   parallel_for(positions, 1, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p)

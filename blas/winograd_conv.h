@@ -63,7 +63,8 @@ class WinogradConv3x3 {
   // Output tiles of tile x tile: 4 (F(4x4, 3x3)) or 2 (F(2x2, 3x3)).
   // w dense [cout, cin, 3, 3] (the real channel counts); the transformed
   // filters are kept for cin_padded and cout_padded channels (multiples of
-  // kLanes, zeros past the real ones). false: out of memory or unsupported.
+  // kLanes, zeros past the real ones). false (and nothing kept): out of
+  // memory, or arguments it does not take.
   bool prepare(int tile, int64_t cin, int64_t cout, const float* w, int64_t cin_padded, int64_t cout_padded);
   bool prepared_for(int tile, int64_t cin_padded, int64_t cout_padded) const {
     return !u_.empty() && tile_ == tile && cin_ == cin_padded && cout_ == cout_padded;

@@ -516,8 +516,12 @@ struct ConvWeightsState : OpState {
   const void* taps_source = nullptr;  // the weights `taps` holds
   std::vector<float> taps;            // depthwise filters as [kH, kW, C], or [C / 16, kH, kW, 16] if taps_blocked
   bool taps_blocked = false;
-  const void* winograd_source = nullptr;  // the weights `winograd` holds transformed
-  std::unique_ptr<blas::WinogradConv3x3> winograd;
+  // The weights transformed for Winograd's tiles of 2x2 ([0]) and 4x4
+  // ([1]), each made when a run first takes it: a batch size that changes
+  // between runs may switch the tile (tile_for), and a switch must not
+  // transform the filters again every time.
+  const void* winograd_source[2] = {nullptr, nullptr};
+  std::unique_ptr<blas::WinogradConv3x3> winograd[2];
 };
 
 namespace {
@@ -690,21 +694,22 @@ Status run_own_winograd(Context& block, const ConvPlan& plan, const NDArray& xd,
     (void)constant_weights_cache(block, source);  // makes the node's state
     st = dynamic_cast<ConvWeightsState*>(block.op_state());
   }
+  const int tile = blas::WinogradConv3x3::tile_for(g.n, g.oh, g.ow);
+  const int variant = tile == 4 ? 1 : 0;
   blas::WinogradConv3x3 local;
   blas::WinogradConv3x3* wino = &local;
   const void* source = block.input(1)->data();
   if (st != nullptr) {
-    if (st->winograd == nullptr) st->winograd = std::make_unique<blas::WinogradConv3x3>();
-    wino = st->winograd.get();
+    if (st->winograd[variant] == nullptr) st->winograd[variant] = std::make_unique<blas::WinogradConv3x3>();
+    wino = st->winograd[variant].get();
   }
-  const int tile = blas::WinogradConv3x3::tile_for(g.n, g.oh, g.ow);
-  if (st == nullptr || st->winograd_source != source || !wino->prepared_for(tile, cin_padded, cout_padded)) {
+  if (st == nullptr || st->winograd_source[variant] != source || !wino->prepared_for(tile, cin_padded, cout_padded)) {
     NDArray wd;  // [Cout, Cin, 3, 3]
     RETURN_IF_ERROR(dense_as(plan.w, DataType::kFloat32, wd));
-    if (st != nullptr) st->winograd_source = nullptr;
+    if (st != nullptr) st->winograd_source[variant] = nullptr;
     if (!wino->prepare(tile, g.c, plan.cout, wd.data_as<float>(), cin_padded, cout_padded))
-      return Status::ok();  // out of memory for the transformed filters: the direct path
-    if (st != nullptr) st->winograd_source = source;
+      return Status::ok();  // unsupported, or out of memory for the transformed filters: the direct path
+    if (st != nullptr) st->winograd_source[variant] = source;
   }
   std::vector<float> padded_bias;
   const float* bias = bd != nullptr ? bd->data_as<float>() : nullptr;
