@@ -8,8 +8,10 @@ Pairs (libops / reference): Add, Exp, Sum vs StreamTriad in bytes/s at the
 same thread count (>= 0.9 is the goal); SgemmMatmulOp vs SgemmCblasDirect in
 time (<= 1.03) and vs SgemmDnnlMatmul, oneDNN's matmul primitive (<= 1.05,
 i.e. >= 0.95 of its speed); WeightsGemmPacked vs WeightsGemmBlas per shape
-(the packed-weights GEMM against blas::gemm, in us); the C API per-call time
-is printed in ns (goal <= 300).
+(the packed-weights GEMM against blas::gemm, in us); Conv3x3Winograd vs
+Conv3x3DnnlDirect per layer (libops' Winograd kernel against oneDNN's direct
+convolution, in us, with the filters' one-time transform beside); the C API
+per-call time is printed in ns (goal <= 300).
 
 Bytes are counted as STREAM does: what the kernel reads and writes, not the
 extra read of each written cache line (write-allocate). The triad moves 16
@@ -79,6 +81,21 @@ def main():
             label = f"{m}x{n}x{k} {threads}t (us vs gemm)"
             got, want = bench_json.ms(rows, name) * 1e3, bench_json.ms(rows, "BM_WeightsGemmBlas/" + args) * 1e3
             print(f"{label:32} {got:14.1f} {want:14.1f} {got / want:7.3f}")
+    # 3x3 stride-1 convolutions in 8-lane channel blocks: libops' Winograd
+    # kernel (4x4 and 2x2 tiles) against oneDNN's direct one, per layer
+    # channels/side/batch and thread count, in us; and the filters'
+    # transform a node pays once.
+    for name in sorted(rows):
+        if not name.startswith("BM_Conv3x3Winograd/"):
+            continue
+        c, side, batch, threads, tile = name.split("/")[1:6]
+        direct = f"BM_Conv3x3DnnlDirect/{c}/{side}/{batch}/{threads}"
+        if direct in rows:
+            label = f"conv3x3 {c}c {side}x{side} b{batch} {threads}t F{tile} (us vs direct)"
+            got, want = bench_json.ms(rows, name) * 1e3, bench_json.ms(rows, direct) * 1e3
+            prepare = f"BM_Conv3x3WinogradPrepare/{c}/{side}/{batch}/{threads}/{tile}"
+            extra = f"   transform {bench_json.ms(rows, prepare) * 1e3:.0f} us" if prepare in rows else ""
+            print(f"{label:32} {got:14.1f} {want:14.1f} {got / want:7.3f}{extra}")
     c = rows.get("BM_CApiAddOneElement")
     if c:
         print(f"{'C API add, 1 element (ns/call)':32} {c['cpu_time']:14.1f} {'300 (goal)':>14}")
