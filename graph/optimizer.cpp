@@ -11,6 +11,7 @@
 #include "graph/fuse_elementwise.h"
 #include "graph/planner.h"
 #include "blas/conv_dnnl.h"
+#include "blas/winograd_conv.h"
 #include "libops/core/cpu_isa.h"
 #include "libops/legacy/legacy.h"
 #include "libops/ops/declarable_op.h"
@@ -661,6 +662,33 @@ struct TargetLayout {
   int64_t lanes = 0;
 };
 
+// Whether the body's one NCHW window op is a convolution libops' Winograd
+// kernel takes once blocked (Note [Own Winograd convolution] in
+// blas/winograd_conv.h: 3x3, stride 1, undilated, ungrouped, enough
+// channels, 8-lane blocks on an AVX2 machine). Its two conversions cost
+// less than the kernel saves: a 56x56 64 -> 64 layer took 1.9 ms as NCHW
+// (oneDNN's direct kernel, its reorders) against about 1.3 blocked.
+bool lone_winograd_conv(const Body& body) {
+  if (cpu_isa_supported() != CpuIsa::kAvx2 || !blas::WinogradConv3x3::supported() || !blas::winograd_enabled())
+    return false;
+  for (const Node& n : body.nodes) {
+    const int fmt = window_format_arg(n);
+    if (fmt < 0 || n.args.i[static_cast<size_t>(fmt)] != 0) continue;
+    int64_t cin = 0;
+    const int64_t cout = constant_conv_filters(body, n, &cin);
+    if (!is_op(n, "conv2d") || cout <= 0) return false;
+    const NDArray* w = constant_of(body, n.inputs[1]);
+    const int64_t format = n.args.i.size() > 10 ? n.args.i[10] : 1;
+    const int64_t kh = w->dim(format == 0 ? 0 : format == 1 ? 2 : 1);
+    const int64_t kw = w->dim(format == 0 ? 1 : format == 1 ? 3 : 2);
+    const int64_t groups = n.args.i.size() > 11 ? n.args.i[11] : 1;
+    const auto& a = n.args.i;
+    return kh == 3 && kw == 3 && a[2] == 1 && a[3] == 1 && a[6] == 1 && a[7] == 1 && groups == 1 &&
+           std::min(cin, cout) >= 16 && std::max(cin, cout) >= 32;
+  }
+  return false;
+}
+
 // Note [Graph rewrites]: NCHWc where oneDNN runs this CPU's blocked kernels
 // and every NCHW window op of the body takes the layout: conv2d and
 // deconv2d with float32 constant weights, maxpool2d and avgpool2d, placed
@@ -671,13 +699,14 @@ TargetLayout choose_layout(const Body& body, const LayoutChoice& choice) {
   if (choice.layout == GraphLayout::kAuto) {
     // A lone window op has no neighbour to share its conversions with:
     // they cost more than the layout saves it (a 56x56x64 1x1 conv: 0.17
-    // ms as NCHW, 0.54 ms blocked with its two conversions).
+    // ms as NCHW, 0.54 ms blocked with its two conversions), but for a
+    // convolution Winograd's algorithm takes once blocked.
     int window_ops = 0;
     for (const Node& n : body.nodes) {
       const int fmt = window_format_arg(n);
       if (fmt >= 0 && n.args.i[static_cast<size_t>(fmt)] == 0) ++window_ops;
     }
-    if (window_ops < 2) {
+    if (window_ops < 2 && !(window_ops == 1 && lone_winograd_conv(body))) {
       t.keep = true;
       return t;
     }

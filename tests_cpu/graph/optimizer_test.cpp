@@ -8,6 +8,7 @@
 
 #include "graph/executor.h"
 #include "blas/conv_dnnl.h"
+#include "blas/winograd_conv.h"
 #include "libops/core/cpu_isa.h"
 #include "graph_builder.h"
 #include "libops/ops/elementwise/elementwise.h"
@@ -385,6 +386,35 @@ TEST(GraphRewrites, LeavesALoneWindowOpInNchw) {
   auto forced = load_with_layout(bytes, GraphLayout::kNhwc);
   ASSERT_TRUE(forced);
   EXPECT_EQ(count_ops(*forced, "permute"), 2);
+}
+
+// A lone 3x3 stride-1 convolution that Winograd's algorithm takes once
+// blocked goes NCHWc on an AVX2 machine (Note [Own Winograd convolution]),
+// with its two conversions, and gives the NCHW graph's values within
+// Winograd's rounding; a lone one it would not take (too few channels)
+// stays NCHW.
+TEST(GraphRewrites, BlocksALoneWinogradConvolution) {
+  auto lone_conv = [](int64_t channels) {
+    GraphBuilder g;
+    auto& m = g.main();
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, channels, 24, 24});
+    NodeArgs a;
+    a.i = {3, 3, 1, 1, 1, 1, 1, 1, 0};
+    Ref w = m.constant("w", make(DataType::kFloat32, {channels, channels, 3, 3}, ramp(channels * channels * 9, 0.05, 0.3)));
+    m.output("y", m.op("relu", {m.op("conv2d", {x, w}, a, "conv")}, {}, "relu"));
+    return g.finish();
+  };
+  const bool blocks = blas::dnnl_enabled() && blas::winograd_enabled() && cpu_isa_supported() == CpuIsa::kAvx2 &&
+                      blas::WinogradConv3x3::supported();
+  NDArray x = make(DataType::kFloat32, {1, 32, 24, 24}, ramp(32 * 576, 1.0, 0.1));
+  // |x| <= 1, |w| <= 0.05, 288 taps: sums of magnitudes up to 15.
+  auto rewritten = expect_same_outputs(lone_conv(32), x, 1e-4, GraphLayout::kAuto);
+  ASSERT_TRUE(rewritten);
+  EXPECT_EQ(count_ops(*rewritten, "block_channels"), blocks ? 1 : 0);
+  EXPECT_EQ(count_ops(*rewritten, "unblock_channels"), blocks ? 1 : 0);
+  auto few = load_with_layout(lone_conv(8), GraphLayout::kAuto);
+  ASSERT_TRUE(few);
+  EXPECT_EQ(count_ops(*few, "block_channels") + count_ops(*few, "permute"), 0);
 }
 
 // What NCHWc cannot carry stays NCHW around it: a sigmoid (which makes
