@@ -279,11 +279,16 @@ void WinogradConv3x3::run_tiles(const WinogradGeometry& g, const float* x, const
         input_tile<M>(s, x, t0 + t, cb, v + t * cin_ + cb * kLanes, chunk * cin_);
       }
       team_barrier();
-      // The GEMMs in parts of whole positions where the team is small, and
-      // of row ranges (multiples of 6, Panel GEMM's row block) where there
-      // are fewer than two positions a thread: 36 positions on 16 threads
-      // would leave a third of the team idle for a third of the phase.
-      const int64_t row_parts = std::min<int64_t>((2 * team + kPositions - 1) / kPositions, (tc + 5) / 6);
+      // The GEMMs in parts: whole positions where they divide evenly over
+      // the team, else each position's rows in ranges (multiples of 6, Panel
+      // GEMM's row block), the fewest ranges that spread the parts within
+      // 5% (36 positions on 16 threads: 3 ranges each; 16 on 3: 2).
+      int64_t row_parts = 1;
+      for (int64_t parts = 1; parts <= 8 && parts * 6 <= std::max<int64_t>(tc, 6); ++parts) {
+        const int64_t total = kPositions * parts;
+        row_parts = parts;
+        if (static_cast<double>((total + team - 1) / team * team) <= 1.05 * static_cast<double>(total)) break;
+      }
       const int64_t rows_per_part = ((tc + row_parts - 1) / row_parts + 5) / 6 * 6;
       share(kPositions * row_parts, b, e);
       for (int64_t item = b; item < e; ++item) {

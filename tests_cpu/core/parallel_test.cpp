@@ -6,6 +6,7 @@
 #include <atomic>
 #include <new>
 #include <thread>
+#include <vector>
 
 #include "libops/c_graph.h"
 #include "libops/core/parallel.h"
@@ -61,3 +62,22 @@ TEST(ThreadCounts, SessionThreadsAreCheckedThroughTheCApi) {
 }
 
 }  // namespace
+
+// Note [Thread teams]: every thread of a team of four (more than this
+// machine's cores) runs the body once with its own number, and a barrier
+// orders the phases: each thread reads what every other wrote before it.
+TEST(ParallelTeam, BarriersOrderThePhasesOfEveryThread) {
+  constexpr int kTeam = 4;
+  std::vector<int> wrote(kTeam, 0), sums(kTeam, -1);
+  int team_size = 0;
+  libops::parallel_team(kTeam, [&](int id, int team) {
+    if (id == 0) team_size = team;
+    wrote[static_cast<size_t>(id)] = id + 1;
+    libops::team_barrier();
+    int s = 0;
+    for (int t = 0; t < team; ++t) s += wrote[static_cast<size_t>(t)];
+    sums[static_cast<size_t>(id)] = s;
+  });
+  ASSERT_GE(team_size, 1);
+  for (int id = 0; id < team_size; ++id) EXPECT_EQ(sums[static_cast<size_t>(id)], team_size * (team_size + 1) / 2) << id;
+}
