@@ -16,10 +16,12 @@
 //  FMA kernels multiplies: 6 rows by 16 columns (12 accumulators), the last
 //  m % 6 rows beside them panel by panel, and fewer than six rows in all
 //  r rows by 16 * p columns with r * p <= 6 (a single row reads six panels
-//  at a time). K runs in slices of 256 so that a panel's slice (16 KB)
-//  stays in L1 while the rows pass over it; a slice after the first
-//  continues from the partial sums stored in C. A's rows are packed per
-//  slice, interleaved for the kernels' broadcasts.
+//  at a time). K runs in slices of 256; a slice after the first continues
+//  from the partial sums stored in C. A's rows are packed per slice,
+//  interleaved for the kernels' broadcasts, and each block of six rows
+//  (6 KB of A: L1) passes over a group of eight panels' slices (128 KB:
+//  L2) before the next block; every panel's slice under all the rows in
+//  turn kept B in L1 but took A's broadcasts from L2, 6-10% slower.
 //  Every element of C is therefore the same chain of FMAs, in k order from
 //  zero, whichever kernel, row block, slice split or thread computed it:
 //  results do not depend on m, on the thread count or on where a row sits
