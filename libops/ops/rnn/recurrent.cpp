@@ -60,6 +60,7 @@ void cell_rows(const RnnDesc& d, const CellStep& st) {
 // tanh ops' own 16-lane kernels and the next row's x * W prefetched: the
 // cell's share of LSTM T64 N16 H512 at one thread fell from 6.2% to 3.9%
 // of the samples, and the layer from 30.9 to 30.4 ms (ops-run medians).
+// Where it is avx2, 8 units at a time the same way (lstm_units_f32_x8).
 inline float sigmoid_f32(float v) { return 1.0f / (1.0f + exp_f32(-v)); }
 
 bool fast_lstm_rows(const RnnDesc& d, const CellStep& st) {
@@ -208,6 +209,62 @@ LIBOPS_TARGET_AVX512 void lstm_units_f32_x16(const RnnDesc& d, const CellStep& s
     _mm512_mask_storeu_ps(h + j, m, hn);
     if (y != nullptr) store_y_x16(d, st, y, j, m, hn);
   }
+}
+
+// lstm_units_f32_x16 on 8 units at a time where cpu_isa() is avx2: the same
+// operations in the same order, with the sigmoid and tanh ops' 8-lane forms
+// (the compiler's vectorization of lstm_row_f32 took 8 ns a cell, 8% of
+// LSTM T64 N16 H512 at one thread). Units [u0, u1) of the row.
+LIBOPS_TARGET_AVX2 void lstm_units_f32_x8(const RnnDesc& d, const CellStep& st, const LstmRow& r, int64_t u0,
+                                          int64_t u1) {
+  const int64_t H = d.H;
+  const float *gxr = r.gx, *ghr = r.gh, *bx = r.bx, *bh = r.bh, *pi = r.pi, *pf = r.pf, *po = r.po;
+  const int64_t *col = r.col, *gh_col = r.gh_col;
+  float *c = r.c, *h = r.h, *y = r.y;
+  const float* gx_next = gxr + 4 * H;  // as in lstm_units_f32_x16
+  const float clip = static_cast<float>(d.cell_clip);
+  const __m256 hi = _mm256_set1_ps(clip), lo = _mm256_set1_ps(-clip);
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  for (int64_t j = u0; j < u1; j += 8) {
+    const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(std::min<int64_t>(u1 - j, 8))), lane);
+    __m256 pre[4];
+    for (int k = 0; k < 4; ++k) {  // i, f, g, o pre-activations
+      _mm_prefetch(reinterpret_cast<const char*>(gx_next + col[k] + j), _MM_HINT_T0);
+      pre[k] = _mm256_add_ps(_mm256_maskload_ps(gxr + col[k] + j, m), _mm256_maskload_ps(ghr + gh_col[k] + j, m));
+      if (bx != nullptr) pre[k] = _mm256_add_ps(pre[k], _mm256_maskload_ps(bx + col[k] + j, m));
+      if (bh != nullptr) pre[k] = _mm256_add_ps(pre[k], _mm256_maskload_ps(bh + col[k] + j, m));
+    }
+    const __m256 cp = _mm256_maskload_ps(c + j, m);
+    if (pi != nullptr) {
+      pre[0] = _mm256_add_ps(pre[0], _mm256_mul_ps(_mm256_maskload_ps(pi + j, m), cp));
+      pre[1] = _mm256_add_ps(pre[1], _mm256_mul_ps(_mm256_maskload_ps(pf + j, m), cp));
+    }
+    __m256 cn = _mm256_add_ps(_mm256_mul_ps(sigmoid_f32_x8(pre[1]), cp),
+                              _mm256_mul_ps(sigmoid_f32_x8(pre[0]), tanh_f32_x8(pre[2])));
+    // max / min return their second operand where either is NaN: NaN stays.
+    if (clip > 0) cn = _mm256_max_ps(lo, _mm256_min_ps(hi, cn));
+    _mm256_maskstore_ps(c + j, m, cn);
+    if (po != nullptr) pre[3] = _mm256_add_ps(pre[3], _mm256_mul_ps(_mm256_maskload_ps(po + j, m), cn));
+    const __m256 hn = _mm256_mul_ps(sigmoid_f32_x8(pre[3]), tanh_f32_x8(cn));
+    _mm256_maskstore_ps(h + j, m, hn);
+    if (y == nullptr) continue;
+    if (d.y_h == 1) {
+      _mm256_maskstore_ps(y + j, m, st.accumulate ? _mm256_add_ps(_mm256_maskload_ps(y + j, m), hn) : hn);
+      continue;
+    }
+    alignas(32) float lanes[8];
+    _mm256_store_ps(lanes, hn);
+    for (int64_t u = 0; u < std::min<int64_t>(u1 - j, 8); ++u) {
+      float& out = y[(j + u) * d.y_h];
+      out = st.accumulate ? out + lanes[u] : lanes[u];
+    }
+  }
+}
+
+// Units [u0, u1) of an LSTM row by this CPU's widest lanes (avx2 or above).
+void lstm_units_f32(const RnnDesc& d, const CellStep& st, const LstmRow& r, int64_t u0, int64_t u1) {
+  if (cpu_isa() == CpuIsa::kAvx512) lstm_units_f32_x16(d, st, r, u0, u1);
+  else lstm_units_f32_x8(d, st, r, u0, u1);
 }
 #endif
 
@@ -366,9 +423,9 @@ Status stage_state(const Context& block, DataType ct, const Dims& shape, const N
 // At two or more threads the plain step forks twice: oneDNN's matmul
 // splits h * R by columns, then parallel_for splits the cell by rows, and
 // the threads meet at the end of each (7% of LSTM T64 N16 H512's samples
-// at two threads were threads waiting there). Where the step's cell is the
-// 16-lane one (float32 sigmoid / tanh / tanh on AVX-512), there are no
-// sequence lengths and R is a constant, the step instead runs in one team
+// at two threads were threads waiting there). Where the step's cell is a
+// vector one (float32 sigmoid / tanh / tanh on AVX-512 or AVX2), there are
+// no sequence lengths and R is a constant, the step instead runs in one team
 // for all T steps: team member p owns the units [u_p, u_p+1) (multiples of
 // 16) and keeps its own packed copy of R's columns for those units' four
 // gates, so a step is its GEMM h [N, H] * R_p [H, 4 n_p] and its units'
@@ -392,6 +449,10 @@ struct PackedRecurrentWeights : OpState {
   std::vector<std::unique_ptr<blas::PackedGemmF32>> by_direction;    // R, or a GRU's z and r blocks
   std::vector<std::unique_ptr<blas::PackedGemmF32>> n_by_direction;  // a GRU's n block (two phases)
   std::vector<std::unique_ptr<TeamParts>> team_by_direction;
+  // W's packings (Note [Packed input weights]) for w_rows rows of x.
+  const void* w = nullptr;
+  int64_t w_rows = 0;
+  std::vector<std::unique_ptr<blas::PackedGemmF32>> w_by_direction;
 };
 
 // The node's kept packings where R is a constant input (made afresh when
@@ -443,6 +504,38 @@ blas::PackedGemmF32& packed_r_for(Context& block, const RnnOperands& in, int dir
   return *kept;
 }
 
+// Note [Packed input weights]
+// The input projection x [T*N, I] * W of every step ran through OpenBLAS,
+// which packs W and zeroes the product on every call: a quarter of LSTM
+// T64 N16 H512's samples, at 72 GFLOP/s. Where W (like R) is a graph
+// constant, each direction's W is packed once for the session, beside R's
+// packings, and the product runs on the packed kernels (the panel GEMM on
+// AVX2 machines). Rebuilt when W's buffer or the row count changes.
+
+// Direction dir's packed W for `rows` rows of x where W and R are constant
+// inputs on the CPU in float32; nullptr otherwise (the plain GEMM then).
+blas::PackedGemmF32* packed_w_for(Context& block, const RnnOperands& in, int dir, int directions, int64_t rows,
+                                  int64_t N, int64_t GH, int64_t H, int64_t I, const float* w_dir, int64_t ldw,
+                                  bool tb, bool side_by_side) {
+  int w_input = -1;
+  for (int i = 0; i < block.num_inputs(); ++i)
+    if (block.input(i) == in.w) w_input = i;
+  if (w_input < 0 || !block.input_is_constant(w_input)) return nullptr;
+  PackedRecurrentWeights* st = kept_packings(block, in, directions, N, GH, H, tb, side_by_side);
+  if (st == nullptr) return nullptr;
+  if (st->w != in.w->data() || st->w_rows != rows) {
+    st->w = in.w->data(), st->w_rows = rows;
+    st->w_by_direction.clear();
+    st->w_by_direction.resize(static_cast<size_t>(directions));
+  }
+  std::unique_ptr<blas::PackedGemmF32>& kept = st->w_by_direction[static_cast<size_t>(dir)];
+  if (kept == nullptr) {
+    kept = std::make_unique<blas::PackedGemmF32>();
+    (void)kept->pack(rows, GH, I, w_dir, ldw, tb, I, GH, get_num_threads());
+  }
+  return kept->packed() ? kept.get() : nullptr;
+}
+
 #if LIBOPS_HAVE_EXP_F32_X8
 // Direction dir's team parts (Note [LSTM steps in a team]), packed on first
 // use; nullptr where the step does not qualify or packing failed.
@@ -451,7 +544,7 @@ TeamParts* team_parts_for(Context& block, const RnnDesc& d, const RnnOperands& i
   const int threads = get_num_threads();
   const int64_t H = d.H, N = d.N;
   if (threads < 2 || d.kind != CellKind::kLstm || d.T < 2 || in.lengths != nullptr || H < 16 * threads ||
-      cpu_isa() != CpuIsa::kAvx512 || d.gate_act.kind != Activation::kSigmoid ||
+      cpu_isa() < CpuIsa::kAvx2 || d.gate_act.kind != Activation::kSigmoid ||
       d.cell_act.kind != Activation::kTanh || d.out_act.kind != Activation::kTanh)
     return nullptr;
   PackedRecurrentWeights* st = kept_packings(block, in, d.directions, N, 4 * H, H, tb);
@@ -512,7 +605,7 @@ Status run_lstm_team(const RnnDesc& d, const CellStep& st0, const TeamParts& tp,
           r.gh = gh + b * cols;
           for (int k = 0; k < 4; ++k) r.gh_col[k] = d.gates.block[k] * (u1 - u0) - u0;
           r.h = h_next + b * H;
-          lstm_units_f32_x16(d, st, r, u0, u1);
+          lstm_units_f32(d, st, r, u0, u1);
         }
       }
       team_barrier();
@@ -536,10 +629,10 @@ void cell_cpu(DataType ct, const RnnDesc& desc, const CellStep& step) {
     // threads 19.6 -> 17.8 ms).
     parallel_for(desc.N, std::max<int64_t>(1, 2048 / std::max<int64_t>(1, desc.H)), [&](int64_t begin, int64_t end) {
 #if LIBOPS_HAVE_EXP_F32_X8
-      if (cpu_isa() == CpuIsa::kAvx512) {
+      if (cpu_isa() >= CpuIsa::kAvx2) {
         for (int64_t b = begin; b < end; ++b) {
           LstmRow r;
-          if (lstm_row(desc, step, b, r)) lstm_units_f32_x16(desc, step, r, 0, desc.H);
+          if (lstm_row(desc, step, b, r)) lstm_units_f32(desc, step, r, 0, desc.H);
         }
         return;
       }
@@ -635,6 +728,13 @@ Status run_recurrent(Context& block, const RnnDesc& d, const RnnOperands& in, ND
   const int64_t ldw = tb ? I : GH, ldr = tb ? H : GH;
   // Direction dir's x W for every step, into scratch set `set`.
   auto input_products = [&](int dir, int64_t set) -> Status {
+    if (T * N > 0 && I > 0 && block.device().is_cpu() && ct == DataType::kFloat32) {
+      if (blas::PackedGemmF32* packed = packed_w_for(block, in, dir, D, T * N, N, GH, H, I,
+                                                     static_cast<const float*>(at(w, dir * I * GH)), ldw, tb,
+                                                     side_by_side))
+        return with_op_name(block, packed->run(static_cast<const float*>(at(x, 0)),
+                                               static_cast<float*>(at(gx, set * T * N * GH))));
+    }
     if (T * N > 0 && I > 0)
       return gemm(block, ct, tb, T * N, GH, I, at(x, 0), I, at(w, dir * I * GH), ldw, at(gx, set * T * N * GH), GH);
     if (T * N > 0) return fill_zero(block, gx);  // no inputs: x * W is 0
