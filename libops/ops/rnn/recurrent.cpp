@@ -211,6 +211,35 @@ LIBOPS_TARGET_AVX512 void lstm_units_f32_x16(const RnnDesc& d, const CellStep& s
   }
 }
 
+// The 8-lane forms of gate_pre_x16 and store_y_x16 for avx2: m masks the
+// lanes [0, n) of units j.. that exist.
+LIBOPS_TARGET_AVX2 inline __m256i units_mask_x8(int64_t n) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(std::min<int64_t>(n, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+LIBOPS_TARGET_AVX2 inline __m256 gate_pre_x8(__m256i m, const float* gx, const float* gh, const float* bx,
+                                             const float* bh, int64_t col) {
+  __m256 v = _mm256_add_ps(_mm256_maskload_ps(gx + col, m), _mm256_maskload_ps(gh + col, m));
+  if (bx != nullptr) v = _mm256_add_ps(v, _mm256_maskload_ps(bx + col, m));
+  if (bh != nullptr) v = _mm256_add_ps(v, _mm256_maskload_ps(bh + col, m));
+  return v;
+}
+
+LIBOPS_TARGET_AVX2 inline void store_y_x8(const RnnDesc& d, const CellStep& st, float* y, int64_t j, int64_t n,
+                                          __m256i m, __m256 hn) {
+  if (d.y_h == 1) {
+    _mm256_maskstore_ps(y + j, m, st.accumulate ? _mm256_add_ps(_mm256_maskload_ps(y + j, m), hn) : hn);
+    return;
+  }
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, hn);
+  for (int64_t u = 0; u < std::min<int64_t>(n, 8); ++u) {
+    float& out = y[(j + u) * d.y_h];
+    out = st.accumulate ? out + lanes[u] : lanes[u];
+  }
+}
+
 // lstm_units_f32_x16 on 8 units at a time where cpu_isa() is avx2: the same
 // operations in the same order, with the sigmoid and tanh ops' 8-lane forms
 // (the compiler's vectorization of lstm_row_f32 took 8 ns a cell, 8% of
@@ -224,9 +253,8 @@ LIBOPS_TARGET_AVX2 void lstm_units_f32_x8(const RnnDesc& d, const CellStep& st, 
   const float* gx_next = gxr + 4 * H;  // as in lstm_units_f32_x16
   const float clip = static_cast<float>(d.cell_clip);
   const __m256 hi = _mm256_set1_ps(clip), lo = _mm256_set1_ps(-clip);
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   for (int64_t j = u0; j < u1; j += 8) {
-    const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(std::min<int64_t>(u1 - j, 8))), lane);
+    const __m256i m = units_mask_x8(u1 - j);
     __m256 pre[4];
     for (int k = 0; k < 4; ++k) {  // i, f, g, o pre-activations
       _mm_prefetch(reinterpret_cast<const char*>(gx_next + col[k] + j), _MM_HINT_T0);
@@ -247,17 +275,7 @@ LIBOPS_TARGET_AVX2 void lstm_units_f32_x8(const RnnDesc& d, const CellStep& st, 
     if (po != nullptr) pre[3] = _mm256_add_ps(pre[3], _mm256_mul_ps(_mm256_maskload_ps(po + j, m), cn));
     const __m256 hn = _mm256_mul_ps(sigmoid_f32_x8(pre[3]), tanh_f32_x8(cn));
     _mm256_maskstore_ps(h + j, m, hn);
-    if (y == nullptr) continue;
-    if (d.y_h == 1) {
-      _mm256_maskstore_ps(y + j, m, st.accumulate ? _mm256_add_ps(_mm256_maskload_ps(y + j, m), hn) : hn);
-      continue;
-    }
-    alignas(32) float lanes[8];
-    _mm256_store_ps(lanes, hn);
-    for (int64_t u = 0; u < std::min<int64_t>(u1 - j, 8); ++u) {
-      float& out = y[(j + u) * d.y_h];
-      out = st.accumulate ? out + lanes[u] : lanes[u];
-    }
+    if (y != nullptr) store_y_x8(d, st, y, j, u1 - j, m, hn);
   }
 }
 
@@ -271,7 +289,7 @@ void lstm_units_f32(const RnnDesc& d, const CellStep& st, const LstmRow& r, int6
 #if LIBOPS_HAVE_EXP_F32_X8
 bool fast_gru_rows(const RnnDesc& d) {
   return d.kind == CellKind::kGru && d.gate_act.kind == Activation::kSigmoid && d.cell_act.kind == Activation::kTanh &&
-         cpu_isa() == CpuIsa::kAvx512;
+         cpu_isa() >= CpuIsa::kAvx2;
 }
 
 // Note [Fast GRU rows]
@@ -279,7 +297,8 @@ bool fast_gru_rows(const RnnDesc& d) {
 // half of a GRU T64 N16 H512 layer's time. For float32 with sigmoid gates
 // and a tanh candidate on AVX-512, a batch row runs 16 units at a time with
 // the sigmoid and tanh ops' 16-lane kernels, the same formulas in the same
-// order as cell_unit for each phase (Note [Recurrent layers]). A row whose
+// order as cell_unit for each phase (Note [Recurrent layers]); on AVX2, 8
+// units at a time with their 8-lane kernels (gru_row_f32_x8). A row whose
 // sequence has ended keeps cell_unit's bookkeeping.
 LIBOPS_TARGET_AVX512 void gru_row_f32_x16(const RnnDesc& d, const CellStep& st, int64_t b) {
   const int64_t H = d.H, GH = 3 * H;
@@ -322,16 +341,59 @@ LIBOPS_TARGET_AVX512 void gru_row_f32_x16(const RnnDesc& d, const CellStep& st, 
     if (y != nullptr) store_y_x16(d, st, y, j, m, hn);
   }
 }
+
+LIBOPS_TARGET_AVX2 void gru_row_f32_x8(const RnnDesc& d, const CellStep& st, int64_t b) {
+  const int64_t H = d.H, GH = 3 * H;
+  const int64_t t = step_time(d.T, step_reversed(d, st.direction), st.lengths, b, st.s);
+  if (t < 0) {
+    for (int64_t j = 0; j < H; ++j) cell_unit<float>(d, st, b, j);
+    return;
+  }
+  const float* gxr = static_cast<const float*>(st.gx) + (t * d.N + b) * GH;
+  float* ghr = static_cast<float*>(st.gh) + b * GH;
+  const float* bx = static_cast<const float*>(st.bx);
+  const float* bh = static_cast<const float*>(st.bh);
+  float* h = static_cast<float*>(st.h) + b * H;
+  float* y = st.y != nullptr ? static_cast<float*>(st.y) + st.direction * d.y_d + b * d.y_n + t * d.y_t : nullptr;
+  const int64_t zc = d.gates.block[0] * H, rc = d.gates.block[1] * H, nc = 2 * H;
+  const __m256 one = _mm256_set1_ps(1.0f);
+  for (int64_t j = 0; j < H; j += 8) {
+    const __m256i m = units_mask_x8(H - j);
+    const __m256 hp = _mm256_maskload_ps(h + j, m);
+    if (st.phase == 1) {  // z kept in gh's z block, r * h into rh
+      const __m256 z = sigmoid_f32_x8(gate_pre_x8(m, gxr, ghr, bx, bh, zc + j));
+      const __m256 r = sigmoid_f32_x8(gate_pre_x8(m, gxr, ghr, bx, bh, rc + j));
+      _mm256_maskstore_ps(ghr + zc + j, m, z);
+      _mm256_maskstore_ps(static_cast<float*>(st.rh) + b * H + j, m, _mm256_mul_ps(r, hp));
+      continue;
+    }
+    __m256 z, n;
+    if (st.phase == 2) {  // gh's n block holds (r * h) * Rn
+      z = _mm256_maskload_ps(ghr + zc + j, m);
+      n = tanh_f32_x8(gate_pre_x8(m, gxr, ghr, bx, bh, nc + j));
+    } else {  // linear_before_reset: n = g(xn + bxn + r * (h * Rn + bhn))
+      z = sigmoid_f32_x8(gate_pre_x8(m, gxr, ghr, bx, bh, zc + j));
+      const __m256 r = sigmoid_f32_x8(gate_pre_x8(m, gxr, ghr, bx, bh, rc + j));
+      __m256 xn = _mm256_maskload_ps(gxr + nc + j, m), hn = _mm256_maskload_ps(ghr + nc + j, m);
+      if (bx != nullptr) xn = _mm256_add_ps(xn, _mm256_maskload_ps(bx + nc + j, m));
+      if (bh != nullptr) hn = _mm256_add_ps(hn, _mm256_maskload_ps(bh + nc + j, m));
+      n = tanh_f32_x8(_mm256_add_ps(xn, _mm256_mul_ps(r, hn)));
+    }
+    const __m256 hn = _mm256_add_ps(_mm256_mul_ps(z, hp), _mm256_mul_ps(_mm256_sub_ps(one, z), n));
+    _mm256_maskstore_ps(h + j, m, hn);
+    if (y != nullptr) store_y_x8(d, st, y, j, H - j, m, hn);
+  }
+}
 #endif
 
 #if LIBOPS_HAVE_EXP_F32_X8
 bool fast_rnn_rows(const RnnDesc& d) {
   const Activation a = d.cell_act.kind;
   return d.kind == CellKind::kRnn && (a == Activation::kTanh || a == Activation::kRelu || a == Activation::kSigmoid) &&
-         cpu_isa() == CpuIsa::kAvx512;
+         cpu_isa() >= CpuIsa::kAvx2;
 }
 
-// A simple RNN's rows, 16 units at a time, for its usual activations (Note
+// A simple RNN's rows, 16 units at a time (8 on avx2: rnn_row_f32_x8), for its usual activations (Note
 // [Fast GRU rows]; cell_unit's call a unit took half of an RNN T64 N16 H512
 // layer's time). relu keeps NaN and gives +0 for -0, as activate does.
 LIBOPS_TARGET_AVX512 void rnn_row_f32_x16(const RnnDesc& d, const CellStep& st, int64_t b) {
@@ -362,6 +424,37 @@ LIBOPS_TARGET_AVX512 void rnn_row_f32_x16(const RnnDesc& d, const CellStep& st, 
     }
     _mm512_mask_storeu_ps(h + j, m, hn);
     if (y != nullptr) store_y_x16(d, st, y, j, m, hn);
+  }
+}
+
+LIBOPS_TARGET_AVX2 void rnn_row_f32_x8(const RnnDesc& d, const CellStep& st, int64_t b) {
+  const int64_t H = d.H;
+  const int64_t t = step_time(d.T, step_reversed(d, st.direction), st.lengths, b, st.s);
+  if (t < 0) {
+    for (int64_t j = 0; j < H; ++j) cell_unit<float>(d, st, b, j);
+    return;
+  }
+  const float* gxr = static_cast<const float*>(st.gx) + (t * d.N + b) * H;
+  const float* ghr = static_cast<const float*>(st.gh) + b * H;
+  const float* bx = static_cast<const float*>(st.bx);
+  const float* bh = static_cast<const float*>(st.bh);
+  float* h = static_cast<float*>(st.h) + b * H;
+  float* y = st.y != nullptr ? static_cast<float*>(st.y) + st.direction * d.y_d + b * d.y_n + t * d.y_t : nullptr;
+  const Activation act = d.cell_act.kind;
+  for (int64_t j = 0; j < H; j += 8) {
+    const __m256i m = units_mask_x8(H - j);
+    const __m256 v = gate_pre_x8(m, gxr, ghr, bx, bh, j);
+    __m256 hn;
+    if (act == Activation::kTanh) {
+      hn = tanh_f32_x8(v);
+    } else if (act == Activation::kSigmoid) {
+      hn = sigmoid_f32_x8(v);
+    } else {  // relu: v where v > 0 or NaN, else +0
+      const __m256 keep = _mm256_or_ps(_mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_GT_OQ), _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+      hn = _mm256_and_ps(keep, v);
+    }
+    _mm256_maskstore_ps(h + j, m, hn);
+    if (y != nullptr) store_y_x8(d, st, y, j, H - j, m, hn);
   }
 }
 #endif
@@ -648,11 +741,19 @@ void cell_cpu(DataType ct, const RnnDesc& desc, const CellStep& step) {
 #if LIBOPS_HAVE_EXP_F32_X8
   } else if (fast_gru_rows(desc)) {  // Note [Fast GRU rows]
     parallel_for(desc.N, std::max<int64_t>(1, 2048 / std::max<int64_t>(1, desc.H)), [&](int64_t begin, int64_t end) {
-      for (int64_t b = begin; b < end; ++b) gru_row_f32_x16(desc, step, b);
+      if (cpu_isa() == CpuIsa::kAvx512) {
+        for (int64_t b = begin; b < end; ++b) gru_row_f32_x16(desc, step, b);
+      } else {
+        for (int64_t b = begin; b < end; ++b) gru_row_f32_x8(desc, step, b);
+      }
     });
   } else if (fast_rnn_rows(desc)) {
     parallel_for(desc.N, std::max<int64_t>(1, 8192 / std::max<int64_t>(1, desc.H)), [&](int64_t begin, int64_t end) {
-      for (int64_t b = begin; b < end; ++b) rnn_row_f32_x16(desc, step, b);
+      if (cpu_isa() == CpuIsa::kAvx512) {
+        for (int64_t b = begin; b < end; ++b) rnn_row_f32_x16(desc, step, b);
+      } else {
+        for (int64_t b = begin; b < end; ++b) rnn_row_f32_x8(desc, step, b);
+      }
     });
 #endif
   } else {
