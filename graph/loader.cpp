@@ -13,6 +13,7 @@
 //   3. the planner orders the nodes, plans liveness and infers shapes.
 // Each failure is a Status naming the graph element, for nodes
 // "node <id> '<name>' (op <op>): <message>".
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -858,6 +859,26 @@ Status Graph::load_file(const std::string& path, std::shared_ptr<const Graph>& o
   return load_file(path, LoadOptions{}, out);
 }
 
+namespace {
+
+// An ONNX model's bytes, read from `path`: converted, then loaded as the
+// .lops bytes the importer wrote (graph/onnx/).
+Status load_onnx(const std::string& path, const void* bytes, size_t size, const LoadOptions& load_options,
+                 std::shared_ptr<const Graph>& out) {
+  onnx::ConvertOptions options;
+  const size_t slash = path.rfind('/');
+  options.base_dir = slash == std::string::npos ? std::string(".") : path.substr(0, slash == 0 ? 1 : slash);
+  onnx::ConvertResult converted;
+  Status c = onnx::convert_buffer(bytes, size, options, converted);
+  if (!c.is_ok()) return c.with_prefix(path + ": ");
+  // The converted bytes are aligned and kept alive by the graph: their
+  // constants are used in place.
+  Status s = load_bytes(converted.lops.data(), converted.lops.size(), converted.lops.buffer(), load_options, out);
+  return s.is_ok() ? s : s.with_prefix(path + " (converted from ONNX): ");
+}
+
+}  // namespace
+
 Status Graph::load_file(const std::string& path, const LoadOptions& load_options, std::shared_ptr<const Graph>& out) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr)
@@ -873,6 +894,25 @@ Status Graph::load_file(const std::string& path, const LoadOptions& load_options
     return Status::error(StatusCode::kInvalidGraph, "graph: '%s' is %zu bytes; at most %llu are supported",
                          path.c_str(), size, static_cast<unsigned long long>(FLATBUFFERS_MAX_BUFFER_SIZE) - 1);
   }
+  // An ONNX model is read through a mapping of the file, only while it is
+  // converted: a buffer of our own was one more model-sized allocation to
+  // fault in and fill (ResNet-50: 100 MB). A .lops file is read into the
+  // graph's own block (its constants stay in use after loading: a mapping
+  // kept that long would fault, not fail, if the file were rewritten).
+  if (size > 0) {
+    void* mapped = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
+    if (mapped != MAP_FAILED) {
+      const bool onnx_model = onnx::looks_like_onnx(path, mapped, size);
+      if (onnx_model) {
+        std::fclose(f);
+        (void)madvise(mapped, size, MADV_SEQUENTIAL);
+        Status s = load_onnx(path, mapped, size, load_options, out);
+        munmap(mapped, size);
+        return s;
+      }
+      munmap(mapped, size);
+    }
+  }
   auto buffer = DataBuffer::allocate(size);
   if (!buffer) {
     std::fclose(f);
@@ -885,18 +925,7 @@ Status Graph::load_file(const std::string& path, const LoadOptions& load_options
     return Status::error(StatusCode::kIo, "graph: reading '%s' failed after %zu of %zu bytes", path.c_str(), got, size);
   // An ONNX model (by its name, or by its first bytes) is converted first,
   // then loaded as the .lops bytes the importer wrote (graph/onnx/).
-  if (onnx::looks_like_onnx(path, buffer->host(), size)) {
-    onnx::ConvertOptions options;
-    const size_t slash = path.rfind('/');
-    options.base_dir = slash == std::string::npos ? std::string(".") : path.substr(0, slash == 0 ? 1 : slash);
-    onnx::ConvertResult converted;
-    Status c = onnx::convert_buffer(buffer->host(), size, options, converted);
-    if (!c.is_ok()) return c.with_prefix(path + ": ");
-    // The converted bytes are aligned and kept alive by the graph: their
-    // constants are used in place.
-    Status s = load_bytes(converted.lops.data(), converted.lops.size(), converted.lops.buffer(), load_options, out);
-    return s.is_ok() ? s : s.with_prefix(path + " (converted from ONNX): ");
-  }
+  if (onnx::looks_like_onnx(path, buffer->host(), size)) return load_onnx(path, buffer->host(), size, load_options, out);
   Status s = load_bytes(static_cast<const uint8_t*>(buffer->host()), size, buffer, load_options, out);
   return s.is_ok() ? s : s.with_prefix(path + ": ");
 }
