@@ -683,8 +683,20 @@ bool lone_winograd_conv(const Body& body) {
     const int64_t kw = w->dim(format == 0 ? 1 : format == 1 ? 3 : 2);
     const int64_t groups = n.args.i.size() > 11 ? n.args.i[11] : 1;
     const auto& a = n.args.i;
-    return kh == 3 && kw == 3 && a[2] == 1 && a[3] == 1 && a[6] == 1 && a[7] == 1 && groups == 1 &&
-           std::min(cin, cout) >= 16 && std::max(cin, cout) >= 32;
+    if (!(kh == 3 && kw == 3 && a[2] == 1 && a[3] == 1 && a[6] == 1 && a[7] == 1 && groups == 1 &&
+          std::min(cin, cout) >= 16 && std::max(cin, cout) >= 32))
+      return false;
+    // Where it reads a graph input of known dims, the image must also be
+    // large enough for the kernel: else the convolution would run direct,
+    // blocked, between two conversions it gains nothing from.
+    for (const GraphInput& in : body.inputs) {
+      const ValueShape& v = in.shape;
+      if (in.slot != n.inputs[0] || !v.fully_known() || v.dims.size() != 4) continue;
+      const bool same = a.size() > 8 && a[8] != 0;
+      const int64_t oh = same ? v.dims[2] : v.dims[2] + 2 * a[4] - 2, ow = same ? v.dims[3] : v.dims[3] + 2 * a[5] - 2;
+      return oh > 0 && ow > 0 && ops::nn::own_winograd_size(v.dims[0], oh, ow, cin, cout, true);
+    }
+    return true;
   }
   return false;
 }

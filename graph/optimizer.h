@@ -40,7 +40,9 @@
 //    layout saves it. But for a 3x3 stride-1 convolution that libops'
 //    Winograd kernel takes in 8-lane blocks on an AVX2 machine (Note [Own
 //    Winograd convolution] in blas/winograd_conv.h): blocked, it runs in
-//    about two thirds of the time, conversions included.
+//    about two thirds of the time, conversions included. Where it reads a
+//    graph input of known dims, the image must be large enough for that
+//    kernel too (ops::nn::own_winograd_size), else it stays as it is.
 //  - batchnorm folded into conv2d: a batchnorm over the channel axis whose
 //    only input is the output of a conv2d read by nothing else, with the
 //    conv2d's weights and bias and all of the batchnorm's statistics

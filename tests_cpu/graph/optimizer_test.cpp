@@ -9,6 +9,7 @@
 #include "graph/executor.h"
 #include "blas/conv_dnnl.h"
 #include "blas/winograd_conv.h"
+#include "libops/ops/nn/conv2d.h"
 #include "libops/core/cpu_isa.h"
 #include "graph_builder.h"
 #include "libops/ops/elementwise/elementwise.h"
@@ -394,10 +395,10 @@ TEST(GraphRewrites, LeavesALoneWindowOpInNchw) {
 // Winograd's rounding; a lone one it would not take (too few channels)
 // stays NCHW.
 TEST(GraphRewrites, BlocksALoneWinogradConvolution) {
-  auto lone_conv = [](int64_t channels) {
+  auto lone_conv = [](int64_t channels, int64_t side = 24) {
     GraphBuilder g;
     auto& m = g.main();
-    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, channels, 24, 24});
+    Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{1, channels, side, side});
     NodeArgs a;
     a.i = {3, 3, 1, 1, 1, 1, 1, 1, 0};
     Ref w = m.constant("w", make(DataType::kFloat32, {channels, channels, 3, 3}, ramp(channels * channels * 9, 0.05, 0.3)));
@@ -415,6 +416,13 @@ TEST(GraphRewrites, BlocksALoneWinogradConvolution) {
   auto few = load_with_layout(lone_conv(8), GraphLayout::kAuto);
   ASSERT_TRUE(few);
   EXPECT_EQ(count_ops(*few, "block_channels") + count_ops(*few, "permute"), 0);
+  // 32 channels on a 6x6 image: nine 2x2 tiles, too few for the kernel,
+  // which would leave the blocked convolution to the direct path.
+  EXPECT_FALSE(ops::nn::own_winograd_size(1, 6, 6, 32, 32, true));
+  EXPECT_TRUE(ops::nn::own_winograd_size(1, 24, 24, 32, 32, true));
+  auto small = load_with_layout(lone_conv(32, 6), GraphLayout::kAuto);
+  ASSERT_TRUE(small);
+  EXPECT_EQ(count_ops(*small, "block_channels") + count_ops(*small, "permute"), 0);
 }
 
 // What NCHWc cannot carry stays NCHW around it: a sigmoid (which makes

@@ -561,14 +561,19 @@ Status partial_sum_bound(Context& block, const ConvPlan& plan, const NDArray& xd
 
 // Whether the geometry is one Winograd's algorithm serves, and serves
 // faster (Note [Winograd convolution]).
+bool winograd_work(int64_t n, int64_t oh, int64_t ow, int64_t cin, int64_t cout) {
+  return std::min(cin, cout) >= 16 && std::max(cin, cout) >= 32 &&
+         static_cast<double>(n) * static_cast<double>(oh) * static_cast<double>(ow) * static_cast<double>(cin) *
+                 static_cast<double>(cout) >=
+             double{1 << 19};
+}
+
 bool winograd_shape(const ConvPlan& plan) {
   const Geometry2d& g = plan.g;
   const Window2d& win = plan.win;
   if (plan.groups != 1 || win.kh != 3 || win.kw != 3 || win.sh != 1 || win.sw != 1 || win.dh != 1 || win.dw != 1)
     return false;
-  const int64_t cin = g.c, cout = plan.cout;
-  return std::min(cin, cout) >= 16 && std::max(cin, cout) >= 32 &&
-         static_cast<double>(g.n) * g.oh * g.ow * cin * cout >= double{1 << 19};
+  return winograd_work(g.n, g.oh, g.ow, g.c, plan.cout);
 }
 
 // The post-op for plan's activation where it gives the activation's exact
@@ -664,12 +669,7 @@ bool own_winograd_shape(const ConvPlan& plan, DataType dt, bool constant_weights
   if (dt != DataType::kFloat32 || g.block != blas::WinogradConv3x3::kLanes || plan.nchw_input ||
       !blas::winograd_enabled() || !winograd_shape(plan) || !blas::WinogradConv3x3::supported())
     return false;
-  const int tile = blas::WinogradConv3x3::tile_for(g.n, g.oh, g.ow);
-  const int64_t tiles = g.n * ((g.oh + tile - 1) / tile) * ((g.ow + tile - 1) / tile);
-  const double filter_bytes =
-      (tile + 2) * (tile + 2) * static_cast<double>(g.c) * static_cast<double>(plan.cout) * sizeof(float);
-  return tiles >= (constant_weights ? kOwnWinogradMinTiles : kOwnWinogradMinTilesPerTransform) &&
-         filter_bytes <= kOwnWinogradMaxFilterBytes;
+  return own_winograd_size(g.n, g.oh, g.ow, g.c, plan.cout, constant_weights);
 }
 
 // z = the convolution through libops' Winograd kernel, with the bias, the
@@ -857,6 +857,15 @@ Status conv2d_cpu(Context& block, const ConvPlan& plan, const NDArray& x, const 
 }
 
 }  // namespace
+
+bool own_winograd_size(int64_t n, int64_t oh, int64_t ow, int64_t cin, int64_t cout, bool constant_weights) {
+  if (!winograd_work(n, oh, ow, cin, cout)) return false;
+  const int tile = blas::WinogradConv3x3::tile_for(n, oh, ow);
+  const int64_t tiles = n * ((oh + tile - 1) / tile) * ((ow + tile - 1) / tile);
+  const double filter_bytes = (tile + 2) * (tile + 2) * static_cast<double>(cin) * static_cast<double>(cout) * sizeof(float);
+  return tiles >= (constant_weights ? kOwnWinogradMinTiles : kOwnWinogradMinTilesPerTransform) &&
+         filter_bytes <= kOwnWinogradMaxFilterBytes;
+}
 
 Status conv2d_run(Context& block, const ConvPlan& plan, const NDArray& x, const NDArray* bias) {
   NDArray& z = *block.output(0);

@@ -28,6 +28,15 @@ inline int64_t conv2d_weights_format(int64_t weights_format, int64_t data_format
   return data_format == 1 ? 0 : 1;
 }
 
+// Whether an undilated ungrouped 3x3 stride-1 convolution of n images to
+// oh x ow outputs, cin -> cout channels, is large enough for libops' own
+// Winograd kernel (Note [Own Winograd convolution] in blas/winograd_conv.h):
+// enough work for Winograd's algorithm, enough output tiles to fill its
+// GEMMs (fewer where the weights are a graph constant, transformed once),
+// and transformed filters of at most 64 MiB. The graph optimizer asks it
+// where a convolution's image size is known before choosing a layout for it.
+bool own_winograd_size(int64_t n, int64_t oh, int64_t ow, int64_t cin, int64_t cout, bool constant_weights);
+
 // An activation applied to the convolution's output (after the bias), as
 // the relu and relu6 ops compute it: NaN stays NaN.
 enum class ConvActivation : int64_t { kNone = 0, kRelu = 1, kRelu6 = 2 };
