@@ -271,18 +271,19 @@ void BM_WeightsGemmBlas(benchmark::State& state) {
 
 // ---- 3x3 stride-1 convolutions, pad 1, NCHWc with 8 lanes ----
 // Args: channels (in = out), image side, batch, threads: ResNet-18's four
-// stages at batch 1, the first also at batch 8; Winograd's output tiles
-// of 4x4 and of 2x2.
+// stages at batch 1, the first also at batch 8, and two small layers of a
+// text classifier's (32 and 48 channels on 24x24 and 12x12 images at batch
+// 4: 144 and 36 tiles); Winograd's output tiles of 4x4 and of 2x2.
 void conv3x3_args(benchmark::internal::Benchmark* b) {
   for (int threads : {1, 2})
     for (const auto& s : std::vector<std::vector<int64_t>>{{64, 56, 1}, {128, 28, 1}, {256, 14, 1}, {512, 7, 1},
-                                                          {64, 56, 8}})
+                                                          {64, 56, 8}, {32, 24, 4}, {48, 12, 4}})
       b->Args({s[0], s[1], s[2], threads});
 }
 void conv3x3_winograd_args(benchmark::internal::Benchmark* b) {
   for (int threads : {1, 2})
     for (const auto& s : std::vector<std::vector<int64_t>>{{64, 56, 1}, {128, 28, 1}, {256, 14, 1}, {512, 7, 1},
-                                                          {64, 56, 8}})
+                                                          {64, 56, 8}, {32, 24, 4}, {48, 12, 4}})
       for (int tile : {4, 2}) b->Args({s[0], s[1], s[2], threads, tile});
 }
 
