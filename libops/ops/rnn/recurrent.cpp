@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -139,6 +140,16 @@ void lstm_row_f32(const RnnDesc& d, const CellStep& st, int64_t b, float* buf) {
 }
 
 #if LIBOPS_HAVE_EXP_F32_X8
+// h's values of units j .. j + count - 1 (lanes) into y, desc's unit
+// stride, added to what y holds where st.accumulate: the vector rows' y
+// where its units are not adjacent.
+inline void scatter_y(const RnnDesc& d, const CellStep& st, float* y, int64_t j, const float* lanes, int64_t count) {
+  for (int64_t u = 0; u < count; ++u) {
+    float& out = y[(j + u) * d.y_h];
+    out = st.accumulate ? out + lanes[u] : lanes[u];
+  }
+}
+
 // A gate's pre-activation at column col: x and h projections plus both
 // biases (nullptr where absent), in cell_unit's order.
 LIBOPS_TARGET_AVX512 inline __m512 gate_pre_x16(__mmask16 m, const float* gx, const float* gh, const float* bx,
@@ -159,11 +170,7 @@ LIBOPS_TARGET_AVX512 inline void store_y_x16(const RnnDesc& d, const CellStep& s
   }
   alignas(64) float lanes[16];
   _mm512_store_ps(lanes, hn);
-  for (int u = 0; u < 16; ++u) {
-    if (((m >> u) & 1) == 0) break;
-    float& out = y[(j + u) * d.y_h];
-    out = st.accumulate ? out + lanes[u] : lanes[u];
-  }
+  scatter_y(d, st, y, j, lanes, std::countr_one(static_cast<unsigned>(m)));
 }
 
 // lstm_row_f32 on 16 units at a time where cpu_isa() is avx512: one pass
@@ -234,10 +241,7 @@ LIBOPS_TARGET_AVX2 inline void store_y_x8(const RnnDesc& d, const CellStep& st, 
   }
   alignas(32) float lanes[8];
   _mm256_store_ps(lanes, hn);
-  for (int64_t u = 0; u < std::min<int64_t>(n, 8); ++u) {
-    float& out = y[(j + u) * d.y_h];
-    out = st.accumulate ? out + lanes[u] : lanes[u];
-  }
+  scatter_y(d, st, y, j, lanes, std::min<int64_t>(n, 8));
 }
 
 // lstm_units_f32_x16 on 8 units at a time where cpu_isa() is avx2: the same
@@ -287,6 +291,32 @@ void lstm_units_f32(const RnnDesc& d, const CellStep& st, const LstmRow& r, int6
 #endif
 
 #if LIBOPS_HAVE_EXP_F32_X8
+// What one batch row of a GRU or simple RNN step (float32) reads and writes,
+// for the vector rows below.
+struct GateRow {
+  const float *gx, *bx, *bh;  // gx at the row; the biases [G H] or nullptr
+  float *gh, *h;              // gh at the row (a GRU keeps z there); the row's state
+  float* y;                   // y at (step's time, row), desc's strides; nullptr: not wanted
+};
+
+// Row b's operands at step st for G gate blocks; false (after cell_unit's
+// bookkeeping) when the row's sequence has ended.
+bool gate_row(const RnnDesc& d, const CellStep& st, int64_t b, int64_t gates, GateRow& r) {
+  const int64_t H = d.H, GH = gates * H;
+  const int64_t t = step_time(d.T, step_reversed(d, st.direction), st.lengths, b, st.s);
+  if (t < 0) {
+    for (int64_t j = 0; j < H; ++j) cell_unit<float>(d, st, b, j);
+    return false;
+  }
+  r.gx = static_cast<const float*>(st.gx) + (t * d.N + b) * GH;
+  r.gh = static_cast<float*>(st.gh) + b * GH;
+  r.bx = static_cast<const float*>(st.bx);
+  r.bh = static_cast<const float*>(st.bh);
+  r.h = static_cast<float*>(st.h) + b * H;
+  r.y = st.y != nullptr ? static_cast<float*>(st.y) + st.direction * d.y_d + b * d.y_n + t * d.y_t : nullptr;
+  return true;
+}
+
 bool fast_gru_rows(const RnnDesc& d) {
   return d.kind == CellKind::kGru && d.gate_act.kind == Activation::kSigmoid && d.cell_act.kind == Activation::kTanh &&
          cpu_isa() >= CpuIsa::kAvx2;
@@ -301,18 +331,11 @@ bool fast_gru_rows(const RnnDesc& d) {
 // units at a time with their 8-lane kernels (gru_row_f32_x8). A row whose
 // sequence has ended keeps cell_unit's bookkeeping.
 LIBOPS_TARGET_AVX512 void gru_row_f32_x16(const RnnDesc& d, const CellStep& st, int64_t b) {
-  const int64_t H = d.H, GH = 3 * H;
-  const int64_t t = step_time(d.T, step_reversed(d, st.direction), st.lengths, b, st.s);
-  if (t < 0) {
-    for (int64_t j = 0; j < H; ++j) cell_unit<float>(d, st, b, j);
-    return;
-  }
-  const float* gxr = static_cast<const float*>(st.gx) + (t * d.N + b) * GH;
-  float* ghr = static_cast<float*>(st.gh) + b * GH;
-  const float* bx = static_cast<const float*>(st.bx);
-  const float* bh = static_cast<const float*>(st.bh);
-  float* h = static_cast<float*>(st.h) + b * H;
-  float* y = st.y != nullptr ? static_cast<float*>(st.y) + st.direction * d.y_d + b * d.y_n + t * d.y_t : nullptr;
+  const int64_t H = d.H;
+  GateRow row;
+  if (!gate_row(d, st, b, 3, row)) return;
+  const float *gxr = row.gx, *bx = row.bx, *bh = row.bh;
+  float *ghr = row.gh, *h = row.h, *y = row.y;
   const int64_t zc = d.gates.block[0] * H, rc = d.gates.block[1] * H, nc = 2 * H;
   const __m512 one = _mm512_set1_ps(1.0f);
   for (int64_t j = 0; j < H; j += 16) {
@@ -343,18 +366,11 @@ LIBOPS_TARGET_AVX512 void gru_row_f32_x16(const RnnDesc& d, const CellStep& st, 
 }
 
 LIBOPS_TARGET_AVX2 void gru_row_f32_x8(const RnnDesc& d, const CellStep& st, int64_t b) {
-  const int64_t H = d.H, GH = 3 * H;
-  const int64_t t = step_time(d.T, step_reversed(d, st.direction), st.lengths, b, st.s);
-  if (t < 0) {
-    for (int64_t j = 0; j < H; ++j) cell_unit<float>(d, st, b, j);
-    return;
-  }
-  const float* gxr = static_cast<const float*>(st.gx) + (t * d.N + b) * GH;
-  float* ghr = static_cast<float*>(st.gh) + b * GH;
-  const float* bx = static_cast<const float*>(st.bx);
-  const float* bh = static_cast<const float*>(st.bh);
-  float* h = static_cast<float*>(st.h) + b * H;
-  float* y = st.y != nullptr ? static_cast<float*>(st.y) + st.direction * d.y_d + b * d.y_n + t * d.y_t : nullptr;
+  const int64_t H = d.H;
+  GateRow row;
+  if (!gate_row(d, st, b, 3, row)) return;
+  const float *gxr = row.gx, *bx = row.bx, *bh = row.bh;
+  float *ghr = row.gh, *h = row.h, *y = row.y;
   const int64_t zc = d.gates.block[0] * H, rc = d.gates.block[1] * H, nc = 2 * H;
   const __m256 one = _mm256_set1_ps(1.0f);
   for (int64_t j = 0; j < H; j += 8) {
@@ -398,17 +414,10 @@ bool fast_rnn_rows(const RnnDesc& d) {
 // layer's time). relu keeps NaN and gives +0 for -0, as activate does.
 LIBOPS_TARGET_AVX512 void rnn_row_f32_x16(const RnnDesc& d, const CellStep& st, int64_t b) {
   const int64_t H = d.H;
-  const int64_t t = step_time(d.T, step_reversed(d, st.direction), st.lengths, b, st.s);
-  if (t < 0) {
-    for (int64_t j = 0; j < H; ++j) cell_unit<float>(d, st, b, j);
-    return;
-  }
-  const float* gxr = static_cast<const float*>(st.gx) + (t * d.N + b) * H;
-  const float* ghr = static_cast<const float*>(st.gh) + b * H;
-  const float* bx = static_cast<const float*>(st.bx);
-  const float* bh = static_cast<const float*>(st.bh);
-  float* h = static_cast<float*>(st.h) + b * H;
-  float* y = st.y != nullptr ? static_cast<float*>(st.y) + st.direction * d.y_d + b * d.y_n + t * d.y_t : nullptr;
+  GateRow row;
+  if (!gate_row(d, st, b, 1, row)) return;
+  const float *gxr = row.gx, *ghr = row.gh, *bx = row.bx, *bh = row.bh;
+  float *h = row.h, *y = row.y;
   const Activation act = d.cell_act.kind;
   for (int64_t j = 0; j < H; j += 16) {
     const __mmask16 m = H - j >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << (H - j)) - 1);
@@ -429,17 +438,10 @@ LIBOPS_TARGET_AVX512 void rnn_row_f32_x16(const RnnDesc& d, const CellStep& st, 
 
 LIBOPS_TARGET_AVX2 void rnn_row_f32_x8(const RnnDesc& d, const CellStep& st, int64_t b) {
   const int64_t H = d.H;
-  const int64_t t = step_time(d.T, step_reversed(d, st.direction), st.lengths, b, st.s);
-  if (t < 0) {
-    for (int64_t j = 0; j < H; ++j) cell_unit<float>(d, st, b, j);
-    return;
-  }
-  const float* gxr = static_cast<const float*>(st.gx) + (t * d.N + b) * H;
-  const float* ghr = static_cast<const float*>(st.gh) + b * H;
-  const float* bx = static_cast<const float*>(st.bx);
-  const float* bh = static_cast<const float*>(st.bh);
-  float* h = static_cast<float*>(st.h) + b * H;
-  float* y = st.y != nullptr ? static_cast<float*>(st.y) + st.direction * d.y_d + b * d.y_n + t * d.y_t : nullptr;
+  GateRow row;
+  if (!gate_row(d, st, b, 1, row)) return;
+  const float *gxr = row.gx, *ghr = row.gh, *bx = row.bx, *bh = row.bh;
+  float *h = row.h, *y = row.y;
   const Activation act = d.cell_act.kind;
   for (int64_t j = 0; j < H; j += 8) {
     const __m256i m = units_mask_x8(H - j);
