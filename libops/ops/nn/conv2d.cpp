@@ -559,8 +559,8 @@ Status partial_sum_bound(Context& block, const ConvPlan& plan, const NDArray& xd
   return Status::ok();
 }
 
-// Whether the geometry is one Winograd's algorithm serves, and serves
-// faster (Note [Winograd convolution]).
+// Whether a 3x3 stride-1 layer of these extents has the channels and the
+// work for Winograd's algorithm to serve faster (Note [Winograd convolution]).
 bool winograd_work(int64_t n, int64_t oh, int64_t ow, int64_t cin, int64_t cout) {
   return std::min(cin, cout) >= 16 && std::max(cin, cout) >= 32 &&
          static_cast<double>(n) * static_cast<double>(oh) * static_cast<double>(ow) * static_cast<double>(cin) *
@@ -568,6 +568,8 @@ bool winograd_work(int64_t n, int64_t oh, int64_t ow, int64_t cin, int64_t cout)
              double{1 << 19};
 }
 
+// Whether the geometry is one Winograd's algorithm serves, and serves
+// faster (Note [Winograd convolution]).
 bool winograd_shape(const ConvPlan& plan) {
   const Geometry2d& g = plan.g;
   const Window2d& win = plan.win;
