@@ -290,7 +290,9 @@ TEST(OpState, LstmStepsInATeamGiveTheDirectCallsResult) {
     };
     NDArray w = values_of(l.w, 0.0013), r = values_of(l.r, 0.00011), b = values_of(l.b, 0.002);
     NDArray peep = values_of(l.peep, 0.003), h0 = values_of({2, N, H}, 0.004), c0 = values_of({2, N, H}, 0.005);
-    const Dims x_shape = l.i[0] == 2 ? Dims{N, I, T} : Dims{T, N, I};
+    // The sequence's length is a run-time dim.
+    auto x_shape_of = [&](int64_t t) { return l.i[0] == 2 ? Dims{N, I, t} : Dims{t, N, I}; };
+    const Dims x_shape = x_shape_of(-1);
     test::NodeArgs args;
     args.i = l.i;
     args.t = {0.9};                                           // cell_clip
@@ -308,9 +310,10 @@ TEST(OpState, LstmStepsInATeamGiveTheDirectCallsResult) {
     m.output("c_last", Ref(y.id(), 2));
     Session s(loaded(g));
     // One thread: no team, but W kept packed (Note [Packed input weights]),
-    // against the direct call's plain GEMM.
-    for (int threads : {1, 2, 3}) {
-      NDArray x = values_of(x_shape, 0.05 * threads);
+    // against the direct call's plain GEMM; then sequences of another
+    // length, which the kept W serves too.
+    for (const auto& [threads, t] : {std::pair{1, T}, {2, T}, {3, T}, {3, T - 2}, {3, T + 1}, {1, T + 1}}) {
+      NDArray x = values_of(x_shape_of(t), 0.05 * threads + 0.01 * static_cast<double>(t));
       set_num_threads(threads);
       const NDArray* in[] = {&x};
       ASSERT_TRUE(s.run(in, 1).is_ok());
@@ -325,7 +328,7 @@ TEST(OpState, LstmStepsInATeamGiveTheDirectCallsResult) {
         ASSERT_EQ(got.size(), want.size());
         for (size_t k = 0; k < want.size(); ++k)
           ASSERT_NEAR(got[k], want[k], 1e-5 * (1 + std::fabs(want[k])))
-              << threads << " threads, output " << o << ", element " << k;
+              << threads << " threads, T " << t << ", output " << o << ", element " << k;
       }
     }
   }

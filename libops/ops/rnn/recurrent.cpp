@@ -545,7 +545,7 @@ struct PackedRecurrentWeights : OpState {
   std::vector<std::unique_ptr<blas::PackedGemmF32>> by_direction;    // R, or a GRU's z and r blocks
   std::vector<std::unique_ptr<blas::PackedGemmF32>> n_by_direction;  // a GRU's n block (two phases)
   std::vector<std::unique_ptr<TeamParts>> team_by_direction;
-  // W's packings (Note [Packed input weights]) for w_rows rows of x.
+  // W's packings (Note [Packed input weights]), last run on w_rows rows of x.
   const void* w = nullptr;
   int64_t w_rows = 0;
   std::vector<std::unique_ptr<blas::PackedGemmF32>> w_by_direction;
@@ -606,7 +606,9 @@ blas::PackedGemmF32& packed_r_for(Context& block, const RnnOperands& in, int dir
 // T64 N16 H512's samples, at 72 GFLOP/s. Where W (like R) is a graph
 // constant, each direction's W is packed once for the session, beside R's
 // packings, and the product runs on the packed kernels (the panel GEMM on
-// AVX2 machines). Rebuilt when W's buffer or the row count changes.
+// AVX2 machines). Made again when W's buffer changes, and for a sequence
+// of another length where the plan is for one row count (oneDNN's matmul
+// on AVX-512; the panel GEMM takes any).
 
 // Direction dir's packed W for `rows` rows of x where W and R are constant
 // inputs on the CPU in float32; nullptr otherwise (the plain GEMM then).
@@ -619,10 +621,15 @@ blas::PackedGemmF32* packed_w_for(Context& block, const RnnOperands& in, int dir
   if (w_input < 0 || !block.input_is_constant(w_input)) return nullptr;
   PackedRecurrentWeights* st = kept_packings(block, in, directions, N, GH, H, tb, side_by_side);
   if (st == nullptr) return nullptr;
-  if (st->w != in.w->data() || st->w_rows != rows) {
+  if (st->w != in.w->data()) {
     st->w = in.w->data(), st->w_rows = rows;
     st->w_by_direction.clear();
     st->w_by_direction.resize(static_cast<size_t>(directions));
+  }
+  if (st->w_rows != rows) {  // a sequence of another length: only plans made for one row count are made again
+    for (std::unique_ptr<blas::PackedGemmF32>& k : st->w_by_direction)
+      if (k != nullptr && !k->any_rows()) k.reset();
+    st->w_rows = rows;
   }
   std::unique_ptr<blas::PackedGemmF32>& kept = st->w_by_direction[static_cast<size_t>(dir)];
   if (kept == nullptr) {
@@ -836,8 +843,8 @@ Status run_recurrent(Context& block, const RnnDesc& d, const RnnOperands& in, ND
       if (blas::PackedGemmF32* packed = packed_w_for(block, in, dir, D, T * N, N, GH, H, I,
                                                      static_cast<const float*>(at(w, dir * I * GH)), ldw, tb,
                                                      side_by_side))
-        return with_op_name(block, packed->run(static_cast<const float*>(at(x, 0)),
-                                               static_cast<float*>(at(gx, set * T * N * GH))));
+        return with_op_name(block, packed->run_rows(T * N, static_cast<const float*>(at(x, 0)),
+                                                    static_cast<float*>(at(gx, set * T * N * GH))));
     }
     if (T * N > 0 && I > 0)
       return gemm(block, ct, tb, T * N, GH, I, at(x, 0), I, at(w, dir * I * GH), ldw, at(gx, set * T * N * GH), GH);
