@@ -196,6 +196,7 @@ struct Plan {
 struct Carried {
   NDArray array;
   int64_t owned = 0;
+  std::shared_ptr<const TensorList> list;  // a list slot's value (Note [Sequence values]); null: none
 };
 
 // Per-body run state. A body is never active twice at once (the loader
@@ -203,6 +204,9 @@ struct Carried {
 // never moves: its contexts point into its own `arrays`.
 struct Frame {
   std::vector<NDArray> arrays;  // one per slot
+  // A list slot's value (Note [Sequence values]); sized only when the body
+  // has list slots.
+  std::vector<std::shared_ptr<const TensorList>> lists;
   std::vector<int64_t> owned;   // bytes the executor allocated for the slot
   std::vector<uint8_t> constant;
   Plan static_plan;  // from the load-time shapes, when the body has them in full
@@ -220,8 +224,14 @@ struct Frame {
   std::vector<Context> calls;
   ShapeList shapes;
   std::vector<const DataBuffer*> buffers;
-  std::vector<const NDArray*> args;
+  std::vector<Carried> args;     // of an If's branch
   std::vector<Carried> results;  // of an If's branch
+
+  Carried value(const Body& body, int32_t slot) const {
+    const size_t s = static_cast<size_t>(slot);
+    if (kind_is_list(body.kinds[s])) return Carried{NDArray(), 0, lists[s]};
+    return Carried{arrays[s], 0, nullptr};
+  }
 
   void set_up_calls(const Body& body) {
     calls.resize(body.nodes.size());
@@ -301,6 +311,7 @@ struct Session::Impl {
       Frame& f = *frames.back();
       const size_t n = static_cast<size_t>(body.num_slots);
       f.arrays.resize(n);
+      if (body.has_lists) f.lists.resize(n);
       f.owned.assign(n, 0);
       f.constant.assign(n, 0);
       for (size_t i = 0; i < body.constant_slots.size(); ++i) {
@@ -339,6 +350,21 @@ struct Session::Impl {
     } else {
       f.arrays[s] = NDArray();
     }
+    if (!f.lists.empty()) f.lists[s].reset();
+  }
+
+  // A slot takes an array the executor made outside allocate() (a
+  // concatenated sequence): it is counted and pooled like one.
+  void adopt(Frame& f, int32_t slot, NDArray a) {
+    const size_t s = static_cast<size_t>(slot);
+    const bool own = a.has_data() && a.buffer().use_count() == 1;
+    f.owned[s] = own ? static_cast<int64_t>(a.buffer()->bytes()) : 0;
+    f.arrays[s] = std::move(a);
+    live += f.owned[s];
+    if (live > peak) {
+      peak = live;
+      pool.raise_limit(peak);
+    }
   }
 
   void release(Carried& c) {
@@ -349,6 +375,7 @@ struct Session::Impl {
     } else {
       c.array = NDArray();
     }
+    c.list.reset();
   }
 
   void release_all(std::vector<Carried>& v) {
@@ -363,45 +390,65 @@ struct Session::Impl {
   }
 
   // ---- bodies ----
-  const Plan* select_plan(int b, Frame& f, const NDArray* const* args, int n);
-  const Plan* select_plan_for(int b, Frame& f, const NDArray* const* args, int n);
-  Status bind_inputs(int b, Frame& f, const NDArray* const* args, int n);
-  Status run_body(int b, const NDArray* const* args, int n, std::vector<Carried>& results);
+  const Plan* select_plan(int b, Frame& f, const Carried* args, int n);
+  const Plan* select_plan_for(int b, Frame& f, const Carried* args, int n);
+  Status bind_inputs(int b, Frame& f, const Carried* args, int n);
+  Status run_body(int b, const Carried* args, int n, std::vector<Carried>& results);
   // `planned`: the plan knows the node's output shapes (then `plan` has them).
   Status run_node(const Body& body, Frame& f, size_t position, const Plan* plan, bool planned);
   Status run_node_traced(const Body& body, Frame& f, size_t position, const Plan* plan, bool planned);
   Status run_node_profiled(int b, Frame& f, size_t position, const Plan* plan, bool planned);
-  Status run_node_kind(Frame& f, size_t position, const Node& node, const Plan* plan, bool planned);
+  Status run_node_kind(const Body& body, Frame& f, size_t position, const Node& node, const Plan* plan,
+                       bool planned);
+  Status run_sequence(const Body& body, Frame& f, const Node& node);
   Status run_custom(Frame& f, size_t position, const Node& node, const Plan* plan, bool planned);
   Status run_legacy(Frame& f, const Node& node, const Plan* plan, bool planned);
-  Status run_if(Frame& f, const Node& node);
-  Status run_while(Frame& f, const Node& node);
+  Status run_if(const Body& body, Frame& f, const Node& node);
+  Status run_while(const Body& body, Frame& f, const Node& node);
   Status stack_scan(Frame& f, const Node& node, size_t k, int64_t iterations, const std::vector<Carried>& vars,
                     const std::vector<Carried>& kept, int32_t slot);
-  Status run_main(const NDArray* const* inputs, int n);
+  Status run_main(const Carried* inputs, int n);
+  std::vector<Carried> feeds;  // run_main's inputs
 };
 
-Status Session::Impl::bind_inputs(int b, Frame& f, const NDArray* const* args, int n) {
+Status Session::Impl::bind_inputs(int b, Frame& f, const Carried* args, int n) {
   const Body& body = graph->body(b);
   const char* where = body.where.empty() ? "graph: " : body.where.c_str();
   if (n != static_cast<int>(body.inputs.size()))
     return Status::error(StatusCode::kInvalidArgument, "%s%d inputs given; %zu expected", where, n, body.inputs.size());
+  auto admitted = [&](const GraphInput& in, const NDArray& a, const std::string& what) {
+    if (a.is_null() || !a.has_data())
+      return Status::error(StatusCode::kInvalidArgument, "%s%s has no data", where, what.c_str());
+    if (in.shape.admits(a.dtype(), a.shape())) return Status::ok();
+    return Status::error(a.dtype() != in.shape.dtype ? StatusCode::kDtype : StatusCode::kShape,
+                         "%s%s was given %s%s but the placeholder is %s", where, what.c_str(), dtype_name(a.dtype()),
+                         a.shape().str().c_str(), in.shape.str().c_str());
+  };
   for (int i = 0; i < n; ++i) {
     const GraphInput& in = body.inputs[static_cast<size_t>(i)];
-    const NDArray* a = args[i];
-    if (a == nullptr) return Status::error(StatusCode::kNullPointer, "%sinput '%s' is null", where, in.name.c_str());
-    if (a->is_null() || !a->has_data())
-      return Status::error(StatusCode::kInvalidArgument, "%sinput '%s' has no data", where, in.name.c_str());
-    if (!in.shape.admits(a->dtype(), a->shape()))
-      return Status::error(a->dtype() != in.shape.dtype ? StatusCode::kDtype : StatusCode::kShape,
-                           "%sinput '%s' was given %s%s but the placeholder is %s", where, in.name.c_str(),
-                           dtype_name(a->dtype()), a->shape().str().c_str(), in.shape.str().c_str());
+    const Carried& a = args[i];
+    const std::string what = str_format("input '%s'", in.name.c_str());
+    if (!kind_is_list(in.kind)) {
+      if (in.kind == ValueKind::kOptionalTensor && a.array.is_null()) continue;  // none
+      RETURN_IF_ERROR(admitted(in, a.array, what));
+    } else if (a.list == nullptr) {
+      if (in.kind == ValueKind::kSequence)
+        return Status::error(StatusCode::kInvalidArgument, "%s%s is a sequence and was given none", where,
+                             what.c_str());
+    } else {
+      // Note [Sequence values]: the placeholder declares each element.
+      for (size_t e = 0; e < a.list->items.size(); ++e)
+        RETURN_IF_ERROR(admitted(in, a.list->items[e], str_format("element %zu of %s", e, what.c_str())));
+    }
   }
   for (int i = 0; i < n; ++i) {
     const GraphInput& in = body.inputs[static_cast<size_t>(i)];
     if (!in.used) continue;
     const size_t s = static_cast<size_t>(in.slot);
-    f.arrays[s] = *args[i];
+    if (kind_is_list(in.kind))
+      f.lists[s] = args[i].list;
+    else
+      f.arrays[s] = args[i].array;
     f.owned[s] = 0;
   }
   return Status::ok();
@@ -410,7 +457,7 @@ Status Session::Impl::bind_inputs(int b, Frame& f, const NDArray* const* args, i
 // The shapes to allocate outputs from: the load-time plan when the body's
 // inputs are declared in full (bind_inputs proved the fed ones equal), else
 // this Session's plan for the same input shapes, else a new one.
-const Plan* Session::Impl::select_plan(int b, Frame& f, const NDArray* const* args, int n) {
+const Plan* Session::Impl::select_plan(int b, Frame& f, const Carried* args, int n) {
   const Plan* plan = select_plan_for(b, f, args, n);
   if (plan != nullptr) pool.raise_limit(plan->footprint);
   return plan;
@@ -427,14 +474,20 @@ const Plan* Session::Impl::select_plan(int b, Frame& f, const NDArray* const* ar
 //  sizes, plans each once.
 constexpr size_t kMaxPlans = 8;
 
-const Plan* Session::Impl::select_plan_for(int b, Frame& f, const NDArray* const* args, int n) {
+const Plan* Session::Impl::select_plan_for(int b, Frame& f, const Carried* args, int n) {
   const Body& body = graph->body(b);
   if (body.static_plan) return &f.static_plan;
+  // A list's or an empty optional's key is the invalid dtype: what reads
+  // them is planned when it runs (Note [Sequence values]).
+  auto key_of = [](const Carried& a) {
+    return a.array.has_data() ? TensorShape{a.array.dtype(), a.array.shape(), 'c'} : TensorShape{};
+  };
   for (auto it = f.plans.begin(); it != f.plans.end(); ++it) {
     bool same = static_cast<int>(it->key.size()) == n;
     for (int i = 0; same && i < n; ++i) {
       const TensorShape& k = it->key[static_cast<size_t>(i)];
-      same = k.dtype == args[i]->dtype() && k.dims == args[i]->shape();
+      const TensorShape a = key_of(args[i]);
+      same = k.dtype == a.dtype && k.dims == a.dims;
     }
     if (!same) continue;
     if (it != f.plans.begin()) f.plans.splice(f.plans.begin(), f.plans, it);
@@ -443,8 +496,8 @@ const Plan* Session::Impl::select_plan_for(int b, Frame& f, const NDArray* const
   Frame::KeyedPlan entry;
   std::vector<ValueShape> key;
   for (int i = 0; i < n; ++i) {
-    entry.key.push_back(TensorShape{args[i]->dtype(), args[i]->shape(), 'c'});
-    key.push_back(ValueShape::of(entry.key.back()));
+    entry.key.push_back(key_of(args[i]));
+    key.push_back(entry.key.back().dtype == DataType::kInvalid ? ValueShape{} : ValueShape::of(entry.key.back()));
   }
   // Failures only leave shapes unknown here; the node reports its own error
   // with the real arrays when it runs.
@@ -472,7 +525,7 @@ const Plan* Session::Impl::select_plan_for(int b, Frame& f, const NDArray* const
   return &f.plans.front().plan;
 }
 
-Status Session::Impl::run_body(int b, const NDArray* const* args, int n, std::vector<Carried>& results) {
+Status Session::Impl::run_body(int b, const Carried* args, int n, std::vector<Carried>& results) {
   const Body& body = graph->body(b);
   Frame& f = *frames[static_cast<size_t>(b)];
   Status bound = bind_inputs(b, f, args, n);
@@ -505,11 +558,14 @@ Status Session::Impl::run_body(int b, const NDArray* const* args, int n, std::ve
   results.clear();
   for (const GraphOutput& o : body.outputs) {
     const size_t s_out = static_cast<size_t>(o.slot);
-    results.push_back(Carried{f.arrays[s_out], f.owned[s_out]});
+    results.push_back(Carried{f.arrays[s_out], f.owned[s_out], f.lists.empty() ? nullptr : f.lists[s_out]});
     f.owned[s_out] = 0;  // a slot listed twice is owned by its first output
   }
-  for (const GraphOutput& o : body.outputs)
-    if (!f.constant[static_cast<size_t>(o.slot)]) f.arrays[static_cast<size_t>(o.slot)] = NDArray();
+  for (const GraphOutput& o : body.outputs) {
+    const size_t s_out = static_cast<size_t>(o.slot);
+    if (!f.constant[s_out]) f.arrays[s_out] = NDArray();
+    if (!f.lists.empty()) f.lists[s_out].reset();
+  }
   return Status::ok();
 }
 
@@ -559,7 +615,7 @@ Status Session::Impl::run_node(const Body& body, Frame& f, size_t position, cons
   const Node& node = body.nodes[position];
   if (log_enabled(LogLevel::kTrace)) [[unlikely]]
     return run_node_traced(body, f, position, plan, planned);
-  Status s = run_node_kind(f, position, node, plan, planned);
+  Status s = run_node_kind(body, f, position, node, plan, planned);
   if (s.is_ok()) return Status::ok();  // not `s`: a fresh ok Status is cheaper than a move
   return s.with_prefix(body.node_prefix(node));
 }
@@ -574,7 +630,7 @@ Status Session::Impl::run_node_traced(const Body& body, Frame& f, size_t positio
           (slot >= 0 && f.arrays[static_cast<size_t>(slot)].has_data() ? f.arrays[static_cast<size_t>(slot)].desc().str()
                                                                        : std::string("-"));
   const int64_t t0 = now_ns();
-  Status s = run_node_kind(f, position, node, plan, planned);
+  Status s = run_node_kind(body, f, position, node, plan, planned);
   const int64_t t1 = now_ns();
   if (!s.is_ok()) {
     s = s.with_prefix(body.node_prefix(node));
@@ -591,12 +647,14 @@ Status Session::Impl::run_node_traced(const Body& body, Frame& f, size_t positio
   return s;
 }
 
-Status Session::Impl::run_node_kind(Frame& f, size_t position, const Node& node, const Plan* plan, bool planned) {
+Status Session::Impl::run_node_kind(const Body& body, Frame& f, size_t position, const Node& node, const Plan* plan,
+                                    bool planned) {
   switch (node.kind) {
     case NodeKind::kCustom: return run_custom(f, position, node, plan, planned);
     case NodeKind::kLegacy: return run_legacy(f, node, plan, planned);
-    case NodeKind::kIf: return run_if(f, node);
-    case NodeKind::kWhile: return run_while(f, node);
+    case NodeKind::kIf: return run_if(body, f, node);
+    case NodeKind::kWhile: return run_while(body, f, node);
+    case NodeKind::kSequence: return run_sequence(body, f, node);
   }
   return Status::error(StatusCode::kInternal, "unknown node kind %d", static_cast<int>(node.kind));
 }
@@ -672,44 +730,244 @@ Status Session::Impl::run_legacy(Frame& f, const Node& node, const Plan* plan, b
   return legacy::exec(call);
 }
 
-Status Session::Impl::run_if(Frame& f, const Node& node) {
+namespace {
+
+// A sequence position (int scalar) in -n .. hi, negative counting from the
+// end: its index.
+Status sequence_position(const NDArray& p, int64_t n, int64_t hi, const char* what, int64_t& out) {
+  if (p.length() != 1 || !dtype_is_integer(p.dtype()))
+    return Status::error(StatusCode::kInvalidArgument, "the %s must be one integer, got %s", what,
+                         p.desc().str().c_str());
+  RETURN_IF_ERROR(p.buffer()->sync_to_host());  // computed on a device, perhaps
+  const int64_t v = static_cast<int64_t>(p.get_double(0));
+  if (v < -n || v > hi)
+    return Status::error(StatusCode::kInvalidArgument, "the %s %lld is outside %lld .. %lld for a sequence of %lld",
+                         what, static_cast<long long>(v), static_cast<long long>(-n), static_cast<long long>(hi),
+                         static_cast<long long>(n));
+  out = v < 0 ? v + n : v;
+  return Status::ok();
+}
+
+Status scalar_array(DataType dtype, double v, NDArray& out) {
+  RETURN_IF_ERROR(NDArray::create(dtype, Dims{}, 'c', out));
+  out.set_double(0, v);
+  return Status::ok();
+}
+
+}  // namespace
+
+// Note [Sequence values]: the sequence ops (SequenceOp in the schema).
+Status Session::Impl::run_sequence(const Body& body, Frame& f, const Node& node) {
+  const int32_t out = node.first_output;
+  const size_t o = static_cast<size_t>(out);
+  auto in_array = [&](size_t k) -> const NDArray& { return f.arrays[static_cast<size_t>(node.inputs[k])]; };
+  auto in_list = [&](size_t k) -> const TensorList* { return f.lists[static_cast<size_t>(node.inputs[k])].get(); };
+  auto in_is_list = [&](size_t k) { return kind_is_list(body.kinds[static_cast<size_t>(node.inputs[k])]); };
+  auto element_dtype_ok = [](const TensorList& l, const NDArray& a) {
+    if (l.dtype == DataType::kInvalid || a.dtype() == l.dtype) return Status::ok();
+    return Status::error(StatusCode::kDtype, "a sequence of %s cannot take an element of %s", dtype_name(l.dtype),
+                         dtype_name(a.dtype()));
+  };
+  switch (node.seq_op) {
+    case SequenceOpKind::kEmpty: {
+      auto l = std::make_shared<TensorList>();
+      if (!node.args.d.empty()) l->dtype = node.args.d[0];
+      f.lists[o] = std::move(l);
+      return Status::ok();
+    }
+    case SequenceOpKind::kConstruct: {
+      auto l = std::make_shared<TensorList>();
+      l->dtype = in_array(0).dtype();
+      for (size_t k = 0; k < node.inputs.size(); ++k) {
+        Status s = element_dtype_ok(*l, in_array(k));
+        if (!s.is_ok()) return s.with_prefix(str_format("input %zu: ", k));
+        l->items.push_back(in_array(k));
+      }
+      f.lists[o] = std::move(l);
+      return Status::ok();
+    }
+    case SequenceOpKind::kInsert:
+    case SequenceOpKind::kErase: {
+      const TensorList& seq = *in_list(0);
+      const int64_t n = static_cast<int64_t>(seq.items.size());
+      const bool insert = node.seq_op == SequenceOpKind::kInsert;
+      const size_t pos_input = insert ? 2 : 1;
+      if (!insert && n == 0) return Status::error(StatusCode::kInvalidArgument, "cannot erase from an empty sequence");
+      int64_t at = insert ? n : n - 1;
+      if (node.inputs.size() > pos_input)
+        RETURN_IF_ERROR(sequence_position(in_array(pos_input), n, insert ? n : n - 1, "position", at));
+      auto l = std::make_shared<TensorList>(seq);  // array handles: the elements are shared
+      if (insert) {
+        RETURN_IF_ERROR(element_dtype_ok(seq, in_array(1)));
+        l->dtype = in_array(1).dtype();
+        l->items.insert(l->items.begin() + at, in_array(1));
+      } else {
+        l->items.erase(l->items.begin() + at);
+      }
+      f.lists[o] = std::move(l);
+      return Status::ok();
+    }
+    case SequenceOpKind::kAt: {
+      const TensorList& seq = *in_list(0);
+      const int64_t n = static_cast<int64_t>(seq.items.size());
+      int64_t at = 0;
+      RETURN_IF_ERROR(sequence_position(in_array(1), n, n - 1, "position", at));
+      f.arrays[o] = seq.items[static_cast<size_t>(at)];
+      f.owned[o] = 0;
+      return Status::ok();
+    }
+    case SequenceOpKind::kLength: {
+      NDArray a;
+      RETURN_IF_ERROR(scalar_array(DataType::kInt64, static_cast<double>(in_list(0)->items.size()), a));
+      adopt(f, out, std::move(a));
+      return Status::ok();
+    }
+    case SequenceOpKind::kConcat: {
+      const TensorList& seq = *in_list(0);
+      if (seq.items.empty())
+        return Status::error(StatusCode::kInvalidArgument,
+                             "cannot concatenate an empty sequence: the result's shape is not known");
+      const bool stack = node.args.i[1] != 0;
+      DeclarableOp* op = OpRegistry::instance().find(stack ? "stack" : "concat");
+      if (op == nullptr) return Status::error(StatusCode::kInternal, "the %s op is not registered", stack ? "stack" : "concat");
+      Context ctx;
+      ctx.set_op_name(op->name());
+      for (const NDArray& a : seq.items) ctx.add_input(const_cast<NDArray*>(&a));  // ops only read their inputs
+      ctx.args().i = {node.args.i[0]};
+      ctx.set_device(node.placed ? node.placement : device);
+      Status s = op->execute(ctx);
+      ctx.workspace().release_all();
+      if (!s.is_ok()) return s.with_prefix(str_format("%s of %zu elements: ", op->name(), seq.items.size()));
+      adopt(f, out, *ctx.output(0));
+      return Status::ok();
+    }
+    case SequenceOpKind::kSplit: {
+      const NDArray& x = in_array(0);
+      const int rank = x.rank();
+      int64_t axis = node.args.i[0];
+      if (rank == 0 || axis < -rank || axis >= rank)
+        return Status::error(StatusCode::kShape, "axis %lld is not an axis of input 0, %s",
+                             static_cast<long long>(axis), x.desc().str().c_str());
+      if (axis < 0) axis += rank;
+      const int64_t extent = x.dim(static_cast<int>(axis));
+      std::vector<int64_t> lengths;
+      bool squeeze = false;
+      if (node.inputs.size() > 1) {
+        const NDArray& split = in_array(1);
+        if (!dtype_is_integer(split.dtype()) || split.rank() > 1)
+          return Status::error(StatusCode::kInvalidArgument, "split (input 1) must be an integer scalar or list, got %s",
+                               split.desc().str().c_str());
+        RETURN_IF_ERROR(split.buffer()->sync_to_host());
+        if (split.rank() == 0) {
+          const int64_t piece = static_cast<int64_t>(split.get_double(0));
+          if (piece <= 0)
+            return Status::error(StatusCode::kInvalidArgument, "split (input 1) is %lld; a piece length is positive",
+                                 static_cast<long long>(piece));
+          for (int64_t at = 0; at < extent; at += piece) lengths.push_back(std::min(piece, extent - at));
+        } else {
+          int64_t sum = 0;
+          for (int64_t i = 0; i < split.length(); ++i) {
+            lengths.push_back(static_cast<int64_t>(split.get_double(i)));
+            if (lengths.back() < 0)
+              return Status::error(StatusCode::kInvalidArgument, "split (input 1) holds the negative length %lld",
+                                   static_cast<long long>(lengths.back()));
+            sum += lengths.back();
+          }
+          if (sum != extent)
+            return Status::error(StatusCode::kShape, "split (input 1) sums to %lld, but axis %lld of %s has %lld",
+                                 static_cast<long long>(sum), static_cast<long long>(axis), x.desc().str().c_str(),
+                                 static_cast<long long>(extent));
+        }
+      } else {
+        lengths.assign(static_cast<size_t>(extent), 1);
+        squeeze = node.args.i[1] == 0;
+      }
+      auto l = std::make_shared<TensorList>();
+      l->dtype = x.dtype();
+      Dims squeezed;
+      for (int d = 0; d < rank; ++d)
+        if (d != axis) squeezed.push_back(x.dim(d));
+      int64_t start = 0;
+      for (int64_t len : lengths) {
+        NDArray piece;  // a view of x
+        RETURN_IF_ERROR(x.slice(static_cast<int>(axis), start, start + len, 1, piece));
+        if (squeeze) {
+          NDArray flat;
+          RETURN_IF_ERROR(piece.reshape_copy(squeezed, flat));
+          piece = std::move(flat);
+        }
+        l->items.push_back(std::move(piece));
+        start += len;
+      }
+      f.lists[o] = std::move(l);
+      return Status::ok();
+    }
+    case SequenceOpKind::kOptional:
+    case SequenceOpKind::kGetElement: {
+      if (node.inputs.empty()) {  // an empty optional
+        if (kind_is_list(body.kinds[o])) f.lists[o].reset();
+        else f.arrays[o] = NDArray();
+        return Status::ok();
+      }
+      const bool present = in_is_list(0) ? in_list(0) != nullptr : in_array(0).has_data();
+      if (!present)  // only GetElement is given an empty optional (the loader checked the kinds)
+        return Status::error(StatusCode::kInvalidArgument, "input 0 is an empty optional: it has no element to get");
+      if (in_is_list(0)) f.lists[o] = f.lists[static_cast<size_t>(node.inputs[0])];
+      else f.arrays[o] = in_array(0);
+      f.owned[o] = 0;
+      return Status::ok();
+    }
+    case SequenceOpKind::kHasElement: {
+      const bool present =
+          !node.inputs.empty() && (in_is_list(0) ? in_list(0) != nullptr : in_array(0).has_data());
+      NDArray a;
+      RETURN_IF_ERROR(scalar_array(DataType::kBool, present ? 1.0 : 0.0, a));
+      adopt(f, out, std::move(a));
+      return Status::ok();
+    }
+  }
+  return Status::error(StatusCode::kInternal, "unknown sequence op %d", static_cast<int>(node.seq_op));
+}
+
+Status Session::Impl::run_if(const Body& body, Frame& f, const Node& node) {
   const NDArray& cond = f.arrays[static_cast<size_t>(node.inputs[0])];
   if (cond.length() != 1)
     return Status::error(StatusCode::kShape, "the condition must hold one element, got %s", cond.desc().str().c_str());
   RETURN_IF_ERROR(cond.buffer()->sync_to_host());  // computed on a device, perhaps
   const bool take_then = cond.get_double(0) != 0.0;
   f.args.clear();
-  for (size_t i = 1; i < node.inputs.size(); ++i) f.args.push_back(&f.arrays[static_cast<size_t>(node.inputs[i])]);
-  RETURN_IF_ERROR(
-      run_body(take_then ? node.branch_a : node.branch_b, f.args.data(), static_cast<int>(f.args.size()), f.results));
+  for (size_t i = 1; i < node.inputs.size(); ++i) f.args.push_back(f.value(body, node.inputs[i]));
+  Status s =
+      run_body(take_then ? node.branch_a : node.branch_b, f.args.data(), static_cast<int>(f.args.size()), f.results);
+  f.args.clear();  // holding the arguments would keep their buffers from the pool
+  RETURN_IF_ERROR(s);
   for (int32_t k = 0; k < node.num_outputs; ++k) {
     Carried& c = f.results[static_cast<size_t>(k)];
-    const size_t s = static_cast<size_t>(node.first_output + k);
-    f.arrays[s] = std::move(c.array);
-    f.owned[s] = c.owned;
+    const size_t slot = static_cast<size_t>(node.first_output + k);
+    f.arrays[slot] = std::move(c.array);
+    f.owned[slot] = c.owned;
     c.owned = 0;
+    if (!f.lists.empty()) f.lists[slot] = std::move(c.list);
   }
   f.results.clear();
   return Status::ok();
 }
 
-Status Session::Impl::run_while(Frame& f, const Node& node) {
+Status Session::Impl::run_while(const Body& body, Frame& f, const Node& node) {
   // The loop values; allocated once per While call, not per iteration.
   std::vector<Carried> vars, next, cond;
   vars.reserve(node.inputs.size());
-  for (int32_t in : node.inputs) vars.push_back(Carried{f.arrays[static_cast<size_t>(in)], 0});
+  for (int32_t in : node.inputs) vars.push_back(f.value(body, in));
   const size_t n_vars = vars.size();
   const size_t n_scan = static_cast<size_t>(node.scan_outputs);
   // Per scan output, the value each iteration gave (Note [Control flow]).
   std::vector<std::vector<Carried>> scans(n_scan);
-  std::vector<const NDArray*> args(n_vars);
   Status s;
   int64_t iterations = 0;
   for (int64_t iteration = 0;; ++iteration) {
     s = take_cancel();
     if (!s.is_ok()) break;
-    for (size_t i = 0; i < n_vars; ++i) args[i] = &vars[i].array;
-    s = run_body(node.branch_a, args.data(), static_cast<int>(args.size()), cond);
+    s = run_body(node.branch_a, vars.data(), static_cast<int>(n_vars), cond);
     if (!s.is_ok()) {
       s = s.with_prefix(str_format("condition, iteration %lld: ", static_cast<long long>(iteration)));
       break;
@@ -731,7 +989,7 @@ Status Session::Impl::run_while(Frame& f, const Node& node) {
                         static_cast<long long>(iteration + 1), static_cast<long long>(loop_limit));
       break;
     }
-    s = run_body(node.branch_b, args.data(), static_cast<int>(args.size()), next);
+    s = run_body(node.branch_b, vars.data(), static_cast<int>(n_vars), next);
     if (!s.is_ok()) {
       s = s.with_prefix(str_format("body, iteration %lld: ", static_cast<long long>(iteration)));
       break;
@@ -755,7 +1013,7 @@ Status Session::Impl::run_while(Frame& f, const Node& node) {
     if (!s.is_ok()) break;
     // A value the body passed through unchanged keeps its owner's count.
     for (Carried& n : next)
-      if (n.owned == 0)
+      if (n.owned == 0 && n.array.has_data())
         for (Carried& v : vars)
           if (v.owned > 0 && v.array.buffer() == n.array.buffer()) {
             n.owned = v.owned;
@@ -780,6 +1038,7 @@ Status Session::Impl::run_while(Frame& f, const Node& node) {
     const size_t slot = static_cast<size_t>(node.first_output) + k;
     f.arrays[slot] = std::move(vars[k].array);
     f.owned[slot] = vars[k].owned;
+    if (!f.lists.empty()) f.lists[slot] = std::move(vars[k].list);
   }
   return Status::ok();
 }
@@ -796,7 +1055,9 @@ Status Session::Impl::stack_scan(Frame& f, const Node& node, size_t k, int64_t i
     piece = TensorShape{kept[0].array.dtype(), kept[0].array.shape(), 'c'};
   } else {
     std::vector<ValueShape> shapes, slots;
-    for (const Carried& v : vars) shapes.push_back(ValueShape::of(TensorShape{v.array.dtype(), v.array.shape(), 'c'}));
+    for (const Carried& v : vars)
+      shapes.push_back(v.array.has_data() ? ValueShape::of(TensorShape{v.array.dtype(), v.array.shape(), 'c'})
+                                          : ValueShape{});
     const size_t out = vars.size() + k;
     const GraphOutput& o = body.outputs[out];
     Status inferred = infer_shapes(*graph, node.branch_b, shapes, false, slots);
@@ -840,7 +1101,7 @@ Status Session::Impl::stack_scan(Frame& f, const Node& node, size_t k, int64_t i
   return Status::ok();
 }
 
-Status Session::Impl::run_main(const NDArray* const* inputs, int n) {
+Status Session::Impl::run_main(const Carried* inputs, int n) {
   // Outputs of the previous run go back to the pool unless the caller kept
   // a reference to them.
   release_all(outputs);
@@ -890,8 +1151,26 @@ void Session::set_device(Device d) {
 Status Session::run(const NDArray* const* inputs, int n_inputs) {
   if (inputs == nullptr && n_inputs > 0)
     return Status::error(StatusCode::kNullPointer, "graph: the input list is null");
+  const Body& main = impl_->graph->main();
+  std::vector<Carried>& fed = impl_->feeds;
+  fed.assign(static_cast<size_t>(std::max(n_inputs, 0)), Carried{});
+  for (int i = 0; i < n_inputs; ++i) {
+    const GraphInput* in = static_cast<size_t>(i) < main.inputs.size() ? &main.inputs[static_cast<size_t>(i)] : nullptr;
+    if (in != nullptr && kind_is_list(in->kind))
+      return Status::error(StatusCode::kInvalidArgument,
+                           "graph: input '%s' is a %s; feed it by name, as a list (Session::run(feeds))",
+                           in->name.c_str(), value_kind_name(in->kind));
+    if (inputs[i] == nullptr) {
+      if (in != nullptr && in->kind == ValueKind::kOptionalTensor) continue;  // none
+      return Status::error(StatusCode::kNullPointer, "graph: input '%s' is null",
+                           in != nullptr ? in->name.c_str() : std::to_string(i).c_str());
+    }
+    fed[static_cast<size_t>(i)].array = *inputs[i];
+  }
   ScopedThreads threads(impl_->threads);
-  return impl_->run_main(inputs, n_inputs);
+  Status s = impl_->run_main(fed.data(), n_inputs);
+  fed.clear();  // the caller's arrays are not held past the run
+  return s;
 }
 
 void Session::set_threads(int n) { impl_->threads = n > 0 ? n : 0; }
@@ -899,8 +1178,9 @@ int Session::threads() const { return impl_->threads; }
 
 Status Session::run(const std::vector<Feed>& feeds) {
   const Body& main = impl_->graph->main();
-  std::vector<const NDArray*>& ordered = impl_->feed_scratch;
-  ordered.assign(main.inputs.size(), nullptr);
+  std::vector<Carried>& ordered = impl_->feeds;
+  ordered.assign(main.inputs.size(), Carried{});
+  std::vector<uint8_t> fed(main.inputs.size(), 0);
   for (const Feed& feed : feeds) {
     const int i = impl_->graph->find_input(feed.name);
     if (i < 0) {
@@ -910,20 +1190,50 @@ Status Session::run(const std::vector<Feed>& feeds) {
                            static_cast<int>(feed.name.size()), feed.name.data(),
                            names.empty() ? "none" : names.c_str());
     }
-    if (ordered[static_cast<size_t>(i)] != nullptr)
+    const GraphInput& in = main.inputs[static_cast<size_t>(i)];
+    if (fed[static_cast<size_t>(i)])
       return Status::error(StatusCode::kInvalidArgument, "graph: input '%.*s' is fed twice",
                            static_cast<int>(feed.name.size()), feed.name.data());
-    if (feed.array == nullptr)
-      return Status::error(StatusCode::kNullPointer, "graph: input '%.*s' is null", static_cast<int>(feed.name.size()),
-                           feed.name.data());
-    ordered[static_cast<size_t>(i)] = feed.array;
+    fed[static_cast<size_t>(i)] = 1;
+    Carried& value = ordered[static_cast<size_t>(i)];
+    if (kind_is_list(in.kind)) {
+      if (feed.array != nullptr)
+        return Status::error(StatusCode::kInvalidArgument, "graph: input '%s' is a %s and was fed an array",
+                             in.name.c_str(), value_kind_name(in.kind));
+      if (feed.list != nullptr) {
+        // Note [Sequence values]: a list of one dtype, taken as the run's own
+        // (the element arrays are shared, not copied).
+        auto list = std::make_shared<TensorList>(*feed.list);
+        for (size_t e = 0; e < list->items.size(); ++e) {
+          const NDArray& a = list->items[e];
+          if (list->dtype == DataType::kInvalid) list->dtype = a.dtype();
+          if (a.dtype() != list->dtype)
+            return Status::error(StatusCode::kDtype, "graph: element %zu of input '%s' is %s; the sequence holds %s",
+                                 e, in.name.c_str(), dtype_name(a.dtype()), dtype_name(list->dtype));
+        }
+        value.list = std::move(list);
+      }
+    } else {
+      if (feed.list != nullptr)
+        return Status::error(StatusCode::kInvalidArgument, "graph: input '%s' is a %s and was fed a list",
+                             in.name.c_str(), value_kind_name(in.kind));
+      if (feed.array == nullptr && in.kind == ValueKind::kTensor)
+        return Status::error(StatusCode::kNullPointer, "graph: input '%.*s' is null",
+                             static_cast<int>(feed.name.size()), feed.name.data());
+      if (feed.array != nullptr) value.array = *feed.array;
+    }
   }
   for (size_t i = 0; i < ordered.size(); ++i)
-    if (ordered[i] == nullptr)
-      return Status::error(StatusCode::kInvalidArgument, "graph: placeholder '%s' (%s) was not fed",
-                           main.inputs[i].name.c_str(), main.inputs[i].shape.str().c_str());
+    if (!fed[i])
+      return Status::error(StatusCode::kInvalidArgument, "graph: placeholder '%s' (%s%s) was not fed",
+                           main.inputs[i].name.c_str(),
+                           main.inputs[i].kind == ValueKind::kTensor ? "" : value_kind_name(main.inputs[i].kind),
+                           main.inputs[i].kind == ValueKind::kTensor ? main.inputs[i].shape.str().c_str()
+                                                                      : (" of " + main.inputs[i].shape.str()).c_str());
   ScopedThreads threads(impl_->threads);
-  return impl_->run_main(ordered.data(), static_cast<int>(ordered.size()));
+  Status s = impl_->run_main(ordered.data(), static_cast<int>(ordered.size()));
+  ordered.clear();
+  return s;
 }
 
 int Session::num_outputs() const { return static_cast<int>(impl_->outputs.size()); }
@@ -932,6 +1242,15 @@ const NDArray* Session::output(std::string_view name) const {
   const int i = impl_->graph->find_output(name);
   if (i < 0 || static_cast<size_t>(i) >= impl_->outputs.size()) return nullptr;
   return &impl_->outputs[static_cast<size_t>(i)].array;
+}
+ValueKind Session::output_kind(int index) const {
+  const Body& main = impl_->graph->main();
+  return index >= 0 && static_cast<size_t>(index) < main.outputs.size() ? main.outputs[static_cast<size_t>(index)].kind
+                                                                         : ValueKind::kTensor;
+}
+const TensorList* Session::output_list(int index) const {
+  if (index < 0 || static_cast<size_t>(index) >= impl_->outputs.size()) return nullptr;
+  return impl_->outputs[static_cast<size_t>(index)].list.get();
 }
 const Profile& Session::profile() const { return impl_->profile; }
 int64_t Session::peak_bytes() const { return impl_->profile.peak_bytes; }

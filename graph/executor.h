@@ -58,6 +58,25 @@
 //  the empty result's shape comes from inferring the body's shapes on the
 //  initial loop values; when that cannot tell it, the run fails naming the
 //  output.
+//
+// Note [Sequence values]
+//  A slot holds what its kind says (ValueKind in graph.h and the schema):
+//  a tensor slot an array; a sequence slot a TensorList, the arrays it
+//  holds in order; an optional slot either, or nothing (a null array, a
+//  null list). The loader gives every slot its kind, from the placeholders'
+//  declarations through each node, and refuses a node given a kind it
+//  cannot take (an op reading a sequence, a branch giving a tensor where
+//  the other gives a sequence). Sequence nodes (NodeKind::kSequence) run
+//  here, as If and While do, not as ops: a list is immutable and shared, so
+//  inserting, erasing, reading an element or passing a list into a subgraph
+//  or around a loop moves array handles, never element data; SequenceAt
+//  gives the element itself, SplitToSequence views of its input.
+//  ConcatFromSequence runs the concat or stack op on the elements. A list
+//  has the elements' dtype (insert and construct check it); their shapes
+//  may differ, so shapes read from a list are inferred when the reading
+//  node runs. Elements held by lists are not counted in a run's live bytes
+//  (Note [Memory planning]), and their buffers go back to the pool only
+//  once no list holds them.
 #pragma once
 
 #include <memory>
@@ -68,6 +87,13 @@
 #include "graph/profiler.h"
 
 namespace libops::graph {
+
+// A sequence's value (Note [Sequence values]): its element dtype (kInvalid
+// for an empty sequence of unknown type) and elements, in order.
+struct TensorList {
+  DataType dtype = DataType::kInvalid;
+  std::vector<NDArray> items;
+};
 
 class Session {
  public:
@@ -105,11 +131,15 @@ class Session {
   // must be fed. The arrays are not copied and must stay alive during the run.
   Status run(const NDArray* const* inputs, int n_inputs);
 
+  // A tensor input takes `array`; a sequence input `list`; an optional one
+  // either, or neither for none.
   struct Feed {
     std::string_view name;
-    const NDArray* array;
+    const NDArray* array = nullptr;
+    const TensorList* list = nullptr;
   };
-  // Feeds by name; every input must be fed exactly once.
+  // Feeds by name; every input must be fed exactly once. Arrays and the
+  // lists' elements are not copied and must stay alive during the run.
   Status run(const std::vector<Feed>& feeds);
 
   // Outputs of the last successful run, in Graph::main().outputs order.
@@ -118,6 +148,12 @@ class Session {
   int num_outputs() const;
   const NDArray& output(int index) const;
   const NDArray* output(std::string_view name) const;  // nullptr: no such output
+  // Sequence and optional outputs (Note [Sequence values]): an output's
+  // kind (Graph::main().outputs[i].kind), and a list output's value
+  // (nullptr: an empty optional, or not a list). An empty optional tensor
+  // is an array without data.
+  ValueKind output_kind(int index) const;
+  const TensorList* output_list(int index) const;
 
   const Profile& profile() const;  // the last run
   int64_t peak_bytes() const;      // the last run's peak (Note [Memory planning])

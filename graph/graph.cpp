@@ -2,6 +2,25 @@
 
 namespace libops::graph {
 
+const char* value_kind_name(ValueKind k) {
+  switch (k) {
+    case ValueKind::kTensor: return "tensor";
+    case ValueKind::kSequence: return "sequence";
+    case ValueKind::kOptionalTensor: return "optional tensor";
+    case ValueKind::kOptionalSequence: return "optional sequence";
+  }
+  return "?";
+}
+
+const char* sequence_op_name(SequenceOpKind k) {
+  static const char* const names[kNumSequenceOps] = {
+      "sequence_empty", "sequence_construct", "sequence_insert", "sequence_erase",       "sequence_at",
+      "sequence_length", "concat_from_sequence", "split_to_sequence", "optional", "optional_has_element",
+      "optional_get_element"};
+  const int i = static_cast<int>(k);
+  return i >= 0 && i < kNumSequenceOps ? names[i] : "?";
+}
+
 std::string Body::node_prefix(const Node& n) const {
   return str_format("%snode %u '%s' (op %s): ", where.c_str(), n.id, n.name.c_str(), n.op_label.c_str());
 }

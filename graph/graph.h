@@ -53,7 +53,23 @@ struct ValueShape {
   static ValueShape of(const TensorShape& s);
 };
 
-enum class NodeKind : uint8_t { kCustom, kLegacy, kIf, kWhile };
+enum class NodeKind : uint8_t { kCustom, kLegacy, kIf, kWhile, kSequence };
+
+// What a slot holds (ValueKind in schemas/graph.fbs; Note [Sequence values]
+// in executor.h): an array, a list of arrays, or either of them or nothing.
+enum class ValueKind : uint8_t { kTensor = 0, kSequence = 1, kOptionalTensor = 2, kOptionalSequence = 3 };
+inline bool kind_is_list(ValueKind k) { return k == ValueKind::kSequence || k == ValueKind::kOptionalSequence; }
+inline bool kind_is_optional(ValueKind k) {
+  return k == ValueKind::kOptionalTensor || k == ValueKind::kOptionalSequence;
+}
+const char* value_kind_name(ValueKind k);  // "tensor", "sequence", "optional tensor", "optional sequence"
+
+// A kSequence node's operation (SequenceOp in schemas/graph.fbs).
+enum class SequenceOpKind : uint8_t {
+  kEmpty, kConstruct, kInsert, kErase, kAt, kLength, kConcat, kSplit, kOptional, kHasElement, kGetElement
+};
+constexpr int kNumSequenceOps = 11;
+const char* sequence_op_name(SequenceOpKind k);  // "sequence_insert", ...
 
 struct Node {
   uint32_t id = 0;
@@ -70,6 +86,7 @@ struct Node {
   // iterations into the node's last scan_outputs outputs (WhileOp in
   // schemas/graph.fbs).
   int32_t scan_outputs = 0;
+  SequenceOpKind seq_op = SequenceOpKind::kEmpty;  // kSequence
 
   std::vector<int32_t> inputs;  // slots
   int32_t first_output = 0;     // outputs are slots first_output .. first_output + num_outputs - 1
@@ -88,7 +105,8 @@ struct Node {
 struct GraphInput {
   std::string name;
   int32_t slot = 0;
-  ValueShape shape;   // as declared
+  ValueShape shape;   // as declared: a sequence's per element
+  ValueKind kind = ValueKind::kTensor;
   // Per dim, the symbolic name of an extent known only at run time
   // (Placeholder.dim_names: "batch", "seq_len"); empty, or "" per dim, where
   // the file gives none.
@@ -100,6 +118,7 @@ struct GraphOutput {
   std::string name;
   int32_t slot = 0;
   ValueShape shape;  // from load-time shape inference; may be partly unknown
+  ValueKind kind = ValueKind::kTensor;
 };
 
 // The main graph or one subgraph: its values, nodes and run plan.
@@ -110,6 +129,8 @@ struct Body {
   std::vector<Node> nodes;         // in topological order
   std::vector<GraphInput> inputs;  // feed order (subgraphs: bound by position)
   std::vector<GraphOutput> outputs;
+  std::vector<ValueKind> kinds;    // per slot (Note [Sequence values] in executor.h)
+  bool has_lists = false;          // some slot holds a list (a sequence or optional sequence)
   std::vector<int32_t> constant_slots;
   std::vector<NDArray> constants;  // parallel to constant_slots
   std::vector<int32_t> producer;   // slot -> node position, or -1 for a variable

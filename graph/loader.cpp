@@ -152,6 +152,8 @@ class GraphLoader {
   Status read_node(Body& body, const fb::Node* n, Node& node);
   Status resolve(const Body& body, const std::string& what, const fb::ValueRef* ref, int32_t& slot);
   Status check_subgraph_calls();
+  Status check_sequence_node(const Body& body, const Node& node, uint32_t n_inputs);
+  Status assign_kinds(int index, std::vector<uint8_t>& done);
   Status plan_body(int index);
 
   Graph& g_;
@@ -293,6 +295,11 @@ Status GraphLoader::read_variable(Body& body, const fb::Variable* v, int32_t slo
                                names->size(), in.shape.str().c_str());
         for (const auto* n : *names) in.dim_names.push_back(n ? n->str() : std::string());
       }
+      const auto kind = static_cast<uint8_t>(p->kind());
+      if (kind > static_cast<uint8_t>(ValueKind::kOptionalSequence))
+        return Status::error(StatusCode::kInvalidGraph, "%splaceholder kind %u is not a value kind (a newer file?)",
+                             prefix.c_str(), kind);
+      in.kind = static_cast<ValueKind>(kind);
       body.inputs.push_back(std::move(in));
       return Status::ok();
     }
@@ -386,6 +393,17 @@ Status GraphLoader::read_node(Body& body, const fb::Node* n, Node& node) {
       node.scan_outputs = static_cast<int32_t>(op->scan_outputs());
       break;
     }
+    case fb::Op::SequenceOp: {
+      const auto kind = static_cast<int>(n->op_as_SequenceOp()->kind());
+      node.kind = NodeKind::kSequence;
+      node.op_label = "sequence";
+      if (kind >= kNumSequenceOps)
+        return fail(StatusCode::kInvalidGraph,
+                    str_format("sequence op %d is not known to this build (a newer file?)", kind));
+      node.seq_op = static_cast<SequenceOpKind>(kind);
+      node.op_label = sequence_op_name(node.seq_op);
+      break;
+    }
     default:
       node.op_label = "?";
       return fail(StatusCode::kInvalidGraph, str_format("node kind %u is not known to this build (a newer file?)",
@@ -464,6 +482,7 @@ Status GraphLoader::read_node(Body& body, const fb::Node* n, Node& node) {
       if (!s.is_ok()) return fail(StatusCode::kInvalidGraph, s.message());
       break;
     }
+    case NodeKind::kSequence: RETURN_IF_ERROR(check_sequence_node(body, node, n_inputs)); break;
     case NodeKind::kIf: {
       const fb::Subgraph* a = subgraphs->Get(static_cast<uint32_t>(node.branch_a - 1));
       const fb::Subgraph* b = subgraphs->Get(static_cast<uint32_t>(node.branch_b - 1));
@@ -635,6 +654,174 @@ Status GraphLoader::read_body(int index, const BodyView& view) {
   return order_and_liveness(body, slot_producer_);
 }
 
+// The arity and args of a sequence node (SequenceOp in the schema); the
+// kinds of its inputs are checked with every slot's (assign_kinds).
+Status GraphLoader::check_sequence_node(const Body& body, const Node& node, uint32_t n_inputs) {
+  uint32_t lo = 0, hi = 0;
+  size_t n_i_args = 0;
+  switch (node.seq_op) {
+    case SequenceOpKind::kEmpty: break;
+    case SequenceOpKind::kConstruct: lo = 1, hi = kMaxNodeOutputs; break;
+    case SequenceOpKind::kInsert: lo = 2, hi = 3; break;
+    case SequenceOpKind::kErase: lo = 1, hi = 2; break;
+    case SequenceOpKind::kAt: lo = hi = 2; break;
+    case SequenceOpKind::kLength: lo = hi = 1; break;
+    case SequenceOpKind::kConcat: lo = hi = 1, n_i_args = 2; break;
+    case SequenceOpKind::kSplit: lo = 1, hi = 2, n_i_args = 2; break;
+    case SequenceOpKind::kOptional: hi = 1; break;
+    case SequenceOpKind::kHasElement: hi = 1; break;
+    case SequenceOpKind::kGetElement: lo = hi = 1; break;
+  }
+  auto fail = [&](const std::string& msg) { return Status(StatusCode::kInvalidGraph, body.node_prefix(node) + msg); };
+  if (n_inputs < lo || n_inputs > hi)
+    return fail(lo == hi ? str_format("takes %u inputs, the node gives %u", lo, n_inputs)
+                         : str_format("takes %u to %u inputs, the node gives %u", lo, hi, n_inputs));
+  if (node.num_outputs != 1) return fail(str_format("gives 1 output, the node declares %d", node.num_outputs));
+  if (n_i_args > 0 && node.args.i.size() != n_i_args)
+    return fail(str_format("takes %zu int args, the node gives %zu", n_i_args, node.args.i.size()));
+  if (node.seq_op == SequenceOpKind::kConcat && node.args.i[1] != 0 && node.args.i[1] != 1)
+    return fail(str_format("new_axis (int arg 1) is %lld; it is 0 or 1", static_cast<long long>(node.args.i[1])));
+  if (node.seq_op == SequenceOpKind::kSplit && node.args.i[1] != 0 && node.args.i[1] != 1)
+    return fail(str_format("keepdims (int arg 1) is %lld; it is 0 or 1", static_cast<long long>(node.args.i[1])));
+  if (node.seq_op == SequenceOpKind::kOptional && n_inputs == 0 && node.args.i.size() == 1 && node.args.i[0] != 0 &&
+      node.args.i[0] != 1)
+    return fail(str_format("int arg 0 is %lld; an empty optional holds a tensor (0) or a sequence (1)",
+                           static_cast<long long>(node.args.i[0])));
+  return Status::ok();
+}
+
+namespace {
+
+// A value of kind `from` may be given where `to` is declared.
+bool kind_fits(ValueKind from, ValueKind to) {
+  return from == to || (from == ValueKind::kTensor && to == ValueKind::kOptionalTensor) ||
+         (from == ValueKind::kSequence && to == ValueKind::kOptionalSequence);
+}
+
+// The kinds a sequence node reads at input k, and the kind it gives
+// (Note [Sequence values] in executor.h); false when input k may not have
+// kind `in`.
+bool sequence_input_ok(const Node& node, size_t k, ValueKind in) {
+  switch (node.seq_op) {
+    case SequenceOpKind::kInsert:
+    case SequenceOpKind::kErase:
+    case SequenceOpKind::kAt:
+    case SequenceOpKind::kLength:
+    case SequenceOpKind::kConcat:
+      return k == 0 ? in == ValueKind::kSequence : in == ValueKind::kTensor;
+    case SequenceOpKind::kOptional: return in == ValueKind::kTensor || in == ValueKind::kSequence;
+    case SequenceOpKind::kHasElement:
+    case SequenceOpKind::kGetElement: return true;
+    default: return in == ValueKind::kTensor;
+  }
+}
+
+ValueKind sequence_output_kind(const Node& node, const std::vector<ValueKind>& kinds) {
+  auto in = [&](size_t k) { return kinds[static_cast<size_t>(node.inputs[k])]; };
+  switch (node.seq_op) {
+    case SequenceOpKind::kEmpty:
+    case SequenceOpKind::kConstruct:
+    case SequenceOpKind::kInsert:
+    case SequenceOpKind::kErase:
+    case SequenceOpKind::kSplit: return ValueKind::kSequence;
+    case SequenceOpKind::kOptional:
+      if (!node.inputs.empty()) return kind_is_list(in(0)) ? ValueKind::kOptionalSequence : ValueKind::kOptionalTensor;
+      return !node.args.i.empty() && node.args.i[0] == 1 ? ValueKind::kOptionalSequence : ValueKind::kOptionalTensor;
+    case SequenceOpKind::kGetElement: return kind_is_list(in(0)) ? ValueKind::kSequence : ValueKind::kTensor;
+    default: return ValueKind::kTensor;
+  }
+}
+
+}  // namespace
+
+// Note [Sequence values] (executor.h): every slot's kind, from the
+// placeholders' declarations through each node, bodies called by control
+// flow first (the call graph is acyclic: check_subgraph_calls). A node
+// given a value of a kind it cannot take fails the load, naming it.
+Status GraphLoader::assign_kinds(int index, std::vector<uint8_t>& done) {
+  if (done[static_cast<size_t>(index)]) return Status::ok();
+  Body& body = g_.bodies_[static_cast<size_t>(index)];
+  for (const Node& node : body.nodes)
+    if (node.kind == NodeKind::kIf || node.kind == NodeKind::kWhile) {
+      RETURN_IF_ERROR(assign_kinds(node.branch_a, done));
+      RETURN_IF_ERROR(assign_kinds(node.branch_b, done));
+    }
+  std::vector<ValueKind>& kinds = body.kinds;
+  kinds.assign(static_cast<size_t>(body.num_slots), ValueKind::kTensor);
+  for (const GraphInput& in : body.inputs) kinds[static_cast<size_t>(in.slot)] = in.kind;
+  auto kind_of = [&](int32_t slot) { return kinds[static_cast<size_t>(slot)]; };
+  for (const Node& node : body.nodes) {
+    auto fail = [&](const std::string& msg) { return Status(StatusCode::kInvalidGraph, body.node_prefix(node) + msg); };
+    auto wrong_input = [&](size_t k, const char* wanted) {
+      return fail(str_format("input %zu is a %s; %s", k, value_kind_name(kind_of(node.inputs[k])), wanted));
+    };
+    switch (node.kind) {
+      case NodeKind::kCustom:
+      case NodeKind::kLegacy:
+        for (size_t k = 0; k < node.inputs.size(); ++k)
+          if (kind_of(node.inputs[k]) != ValueKind::kTensor)
+            return wrong_input(k, "the op takes tensors (a sequence or optional is read by the sequence ops)");
+        break;
+      case NodeKind::kSequence: {
+        for (size_t k = 0; k < node.inputs.size(); ++k)
+          if (!sequence_input_ok(node, k, kind_of(node.inputs[k])))
+            return wrong_input(k, k == 0 && node.seq_op != SequenceOpKind::kOptional &&
+                                          node.seq_op != SequenceOpKind::kConstruct &&
+                                          node.seq_op != SequenceOpKind::kSplit
+                                      ? "this op reads a sequence there"
+                                      : "this op reads a tensor there");
+        kinds[static_cast<size_t>(node.first_output)] = sequence_output_kind(node, kinds);
+        break;
+      }
+      case NodeKind::kIf:
+      case NodeKind::kWhile: {
+        const bool is_if = node.kind == NodeKind::kIf;
+        const size_t first = is_if ? 1 : 0;
+        if (is_if && kind_of(node.inputs[0]) != ValueKind::kTensor) return wrong_input(0, "the condition is a tensor");
+        const Body& a = g_.body(node.branch_a);
+        const Body& b = g_.body(node.branch_b);
+        for (size_t k = first; k < node.inputs.size(); ++k)
+          for (const Body* callee : {&a, &b})
+            if (!kind_fits(kind_of(node.inputs[k]), callee->inputs[k - first].kind))
+              return fail(str_format("passes a %s as input %zu of subgraph '%s', which declares a %s",
+                                     value_kind_name(kind_of(node.inputs[k])), k - first, callee->name.c_str(),
+                                     value_kind_name(callee->inputs[k - first].kind)));
+        if (!is_if && a.outputs[0].kind != ValueKind::kTensor)
+          return fail(str_format("its condition subgraph '%s' gives a %s; the condition is a tensor", a.name.c_str(),
+                                 value_kind_name(a.outputs[0].kind)));
+        for (int32_t k = 0; k < node.num_outputs; ++k) {
+          const size_t kk = static_cast<size_t>(k);
+          ValueKind out = b.outputs[kk].kind;
+          if (is_if) {
+            const ValueKind other = a.outputs[kk].kind;
+            if (kind_fits(out, other)) out = other;
+            else if (!kind_fits(other, out))
+              return fail(str_format("its branches give output %d as a %s ('%s') and a %s ('%s')", k,
+                                     value_kind_name(other), a.name.c_str(), value_kind_name(out), b.name.c_str()));
+          } else if (kk < node.inputs.size()) {
+            // A loop value: what the body gives is fed to it again.
+            const ValueKind declared = b.inputs[kk].kind;
+            if (!kind_fits(out, declared))
+              return fail(str_format("its body '%s' gives loop value %d as a %s but takes it as a %s", b.name.c_str(),
+                                     k, value_kind_name(out), value_kind_name(declared)));
+            out = declared;
+          } else if (out != ValueKind::kTensor) {
+            return fail(str_format("scan output %zu of its body '%s' is a %s; scan outputs are stacked tensors",
+                                   kk - node.inputs.size(), b.name.c_str(), value_kind_name(out)));
+          }
+          kinds[static_cast<size_t>(node.first_output + k)] = out;
+        }
+        break;
+      }
+    }
+  }
+  body.has_lists = false;
+  for (ValueKind k : kinds) body.has_lists = body.has_lists || kind_is_list(k);
+  for (GraphOutput& o : body.outputs) o.kind = kind_of(o.slot);
+  done[static_cast<size_t>(index)] = 1;
+  return Status::ok();
+}
+
 // Control flow may nest but never recurse: the subgraph call graph must be
 // acyclic (Note [Subgraphs] in the schema), and its depth is bounded.
 Status GraphLoader::check_subgraph_calls() {
@@ -686,11 +873,13 @@ Status GraphLoader::check_subgraph_calls() {
 // re-infers at run time either way.
 Status GraphLoader::plan_body(int index) {
   Body& body = g_.bodies_[static_cast<size_t>(index)];
+  body.kinds.resize(static_cast<size_t>(body.num_slots), ValueKind::kTensor);  // a rewrite's new slots hold tensors
   std::vector<ValueShape> declared;
   bool all_known = true;
   for (const GraphInput& in : body.inputs) {
-    declared.push_back(in.shape);
-    all_known = all_known && in.shape.fully_known();
+    // A sequence's or optional's shapes are only known when it is read.
+    declared.push_back(in.kind == ValueKind::kTensor ? in.shape : ValueShape{});
+    all_known = all_known && declared.back().fully_known();
   }
   if (all_known) {
     RETURN_IF_ERROR(infer_shapes(g_, index, declared, true, body.static_shapes, &body.static_values));
@@ -737,7 +926,7 @@ Status GraphLoader::plan_body(int index) {
       }
       if (agree) body.static_shapes[s] = merged;
     }
-    for (const GraphInput& in : body.inputs) body.static_shapes[static_cast<size_t>(in.slot)] = in.shape;
+    for (size_t i = 0; i < body.inputs.size(); ++i) body.static_shapes[static_cast<size_t>(body.inputs[i].slot)] = declared[i];
     body.static_plan = false;
   }
   for (GraphOutput& o : body.outputs) o.shape = body.static_shapes[static_cast<size_t>(o.slot)];
@@ -762,6 +951,8 @@ Status GraphLoader::load() {
         read_body(static_cast<int>(i) + 1, BodyView{sg->variables(), sg->nodes(), sg->inputs(), sg->outputs()}));
   }
   RETURN_IF_ERROR(check_subgraph_calls());
+  std::vector<uint8_t> kinds_done(g_.bodies_.size(), 0);
+  for (int b = 0; b < g_.num_bodies(); ++b) RETURN_IF_ERROR(assign_kinds(b, kinds_done));
   // Note [Graph rewrites].
   if (options_.rewrites && rewrites_enabled_by_environment()) {
     LayoutChoice choice;

@@ -450,6 +450,8 @@ Status infer_body(const Graph& graph, int b, const std::vector<ValueShape>& inpu
         compute(node);
         break;
       }
+      case NodeKind::kSequence:
+        break;  // lists and what is read from them are planned when they run (Note [Sequence values])
       case NodeKind::kIf:
       case NodeKind::kWhile: {
         RETURN_IF_ERROR(infer_control_flow(graph, body, node, strict, slots, depth));

@@ -62,6 +62,18 @@ class BodyBuilder {
     return Ref(id, 0);
   }
 
+  // A placeholder of another kind (Note [Sequence values] in graph/executor.h):
+  // for a sequence, dtype and shape declare each element.
+  Ref placeholder_of(fb::ValueKind kind, const std::string& name, DataType dtype,
+                     std::optional<std::vector<int64_t>> shape = std::nullopt) {
+    auto s = shape ? fbb_.CreateVector(*shape) : 0;
+    auto p = fb::CreatePlaceholder(fbb_, static_cast<fb::DType>(dtype), s, 0, kind);
+    const uint32_t id = next_id_++;
+    vars_.push_back(fb::CreateVariable(fbb_, id, fbb_.CreateString(name), fb::VariableValue::Placeholder, p.Union()));
+    inputs_.push_back(name);
+    return Ref(id, 0);
+  }
+
   Ref constant(const std::string& name, const NDArray& a) {
     NDArray dense;
     EXPECT_TRUE(a.dup('c', dense).is_ok());
@@ -97,6 +109,13 @@ class BodyBuilder {
              const std::string& name = "") {
     auto o = fb::CreateLegacyOp(fbb_, static_cast<fb::LegacyGroup>(group), num);
     return raw_node(next_id_++, name.empty() ? "legacy" : name, fb::Op::LegacyOp, o.Union(), inputs, args);
+  }
+  // A sequence op (SequenceOp in the schema); returns its output.
+  Ref seq(fb::SequenceOpKind kind, const std::vector<Ref>& inputs, const NodeArgs& args = {},
+          const std::string& name = "") {
+    auto o = fb::CreateSequenceOp(fbb_, kind);
+    return raw_node(next_id_++, name.empty() ? fb::EnumNameSequenceOpKind(kind) : name, fb::Op::SequenceOp, o.Union(),
+                    inputs, args);
   }
   // Subgraph indexes are GraphBuilder::subgraph's return values.
   std::vector<Ref> if_(Ref cond, int then_sub, int else_sub, const std::vector<Ref>& args, uint32_t num_outputs,
