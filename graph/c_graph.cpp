@@ -27,6 +27,15 @@ struct ops_graph_session {
   explicit ops_graph_session(std::shared_ptr<const Graph> g) : session(std::move(g)) {}
   Session session;
   std::vector<const NDArray*> feeds;
+  // ops_graph_session_set_input_list's values for the next run, by input
+  // index (Note [Sequence values] in graph/executor.h).
+  struct ListFeed {
+    bool set = false;
+    bool present = false;
+    libops::graph::TensorList list;
+    NDArray array;  // an optional tensor's
+  };
+  std::vector<ListFeed> list_feeds;
   // Caches for the profile getters; cleared by each run.
   bool cache_valid = false;
   std::vector<const libops::graph::NodeProfile*> by_time;
@@ -153,6 +162,37 @@ extern "C" ops_status_t ops_graph_output_info(const ops_graph_t* graph, int inde
   return report_exception();
 }
 
+namespace {
+
+ops_status_t kind_of(const std::vector<libops::graph::GraphInput>* inputs,
+                     const std::vector<libops::graph::GraphOutput>* outputs, int index, const char* what,
+                     ops_value_kind_t* out) {
+  const size_t n = inputs ? inputs->size() : outputs->size();
+  if (index < 0 || static_cast<size_t>(index) >= n)
+    return report_error(StatusCode::kInvalidArgument, "%s: index %d is out of range 0..%zu", what, index, n);
+  const auto k = inputs ? (*inputs)[static_cast<size_t>(index)].kind : (*outputs)[static_cast<size_t>(index)].kind;
+  *out = static_cast<ops_value_kind_t>(k);
+  return report(Status::ok());
+}
+
+}  // namespace
+
+extern "C" ops_status_t ops_graph_input_kind(const ops_graph_t* graph, int index, ops_value_kind_t* out) try {
+  CHECK_NOT_NULL(graph, "ops_graph_input_kind: graph");
+  CHECK_NOT_NULL(out, "ops_graph_input_kind: out");
+  return kind_of(&graph->graph->main().inputs, nullptr, index, "ops_graph_input_kind", out);
+} catch (...) {
+  return report_exception();
+}
+
+extern "C" ops_status_t ops_graph_output_kind(const ops_graph_t* graph, int index, ops_value_kind_t* out) try {
+  CHECK_NOT_NULL(graph, "ops_graph_output_kind: graph");
+  CHECK_NOT_NULL(out, "ops_graph_output_kind: out");
+  return kind_of(nullptr, &graph->graph->main().outputs, index, "ops_graph_output_kind", out);
+} catch (...) {
+  return report_exception();
+}
+
 extern "C" ops_status_t ops_graph_config(const ops_graph_t* graph, const char** device, int* threads, bool* profiling) try {
   CHECK_NOT_NULL(graph, "ops_graph_config: graph");
   const auto& c = graph->graph->config();
@@ -269,6 +309,10 @@ extern "C" ops_status_t ops_graph_run(ops_graph_session_t* session, const char* 
     const auto& declared = g.main().inputs;
     std::vector<const NDArray*>& feeds = session->feeds;
     feeds.assign(declared.size(), nullptr);
+    // The list feeds last for this run only, whatever it returns.
+    std::vector<ops_graph_session::ListFeed> lists;
+    lists.swap(session->list_feeds);
+    lists.resize(declared.size());
     for (int i = 0; i < n_inputs; ++i) {
       if (names[i] == nullptr) return report_error(StatusCode::kNullPointer, "ops_graph_run: names[%d] is null", i);
       if (inputs[i] == nullptr)
@@ -280,18 +324,160 @@ extern "C" ops_status_t ops_graph_run(ops_graph_session_t* session, const char* 
         return report_error(StatusCode::kInvalidArgument, "ops_graph_run: the graph has no input '%s' (inputs: %s)",
                             names[i], list.empty() ? "none" : list.c_str());
       }
-      if (feeds[static_cast<size_t>(k)] != nullptr)
+      if (feeds[static_cast<size_t>(k)] != nullptr || lists[static_cast<size_t>(k)].set)
         return report_error(StatusCode::kInvalidArgument, "ops_graph_run: input '%s' is fed twice", names[i]);
       feeds[static_cast<size_t>(k)] = &inputs[i]->array;
     }
-    for (size_t k = 0; k < feeds.size(); ++k)
-      if (feeds[k] == nullptr)
+    bool any_list = false;
+    for (size_t k = 0; k < feeds.size(); ++k) {
+      any_list = any_list || lists[k].set;
+      if (feeds[k] == nullptr && !lists[k].set)
         return report_error(StatusCode::kInvalidArgument, "ops_graph_run: placeholder '%s' (%s) was not fed",
                             declared[k].name.c_str(), declared[k].shape.str().c_str());
-    return report(session->session.run(feeds.data(), static_cast<int>(feeds.size())));
+    }
+    if (!any_list) return report(session->session.run(feeds.data(), static_cast<int>(feeds.size())));
+    std::vector<Session::Feed> named;
+    for (size_t k = 0; k < feeds.size(); ++k) {
+      Session::Feed f{declared[k].name, feeds[k], nullptr};
+      const ops_graph_session::ListFeed& l = lists[k];
+      if (l.set && l.present) {
+        if (libops::graph::kind_is_list(declared[k].kind)) f.list = &l.list;
+        else f.array = &l.array;
+      }
+      named.push_back(f);
+    }
+    return report(session->session.run(named));
   } catch (...) {
     return report_exception();
   }
+}
+
+extern "C" ops_status_t ops_graph_session_set_input_list(ops_graph_session_t* session, const char* name,
+                                                        const ops_array_t* const* elements, int n, bool present) try {
+  CHECK_NOT_NULL(session, "ops_graph_session_set_input_list: session");
+  CHECK_NOT_NULL(name, "ops_graph_session_set_input_list: name");
+  const Graph& g = session->session.graph();
+  const int k = g.find_input(name);
+  if (k < 0)
+    return report_error(StatusCode::kInvalidArgument, "ops_graph_session_set_input_list: the graph has no input '%s'",
+                        name);
+  const libops::graph::GraphInput& in = g.main().inputs[static_cast<size_t>(k)];
+  const auto kind = in.kind;
+  if (kind == libops::graph::ValueKind::kTensor)
+    return report_error(StatusCode::kInvalidArgument,
+                        "ops_graph_session_set_input_list: input '%s' is a tensor; feed it with ops_graph_run", name);
+  if (!present && !libops::graph::kind_is_optional(kind))
+    return report_error(StatusCode::kInvalidArgument,
+                        "ops_graph_session_set_input_list: input '%s' is a sequence, not an optional: it cannot be none",
+                        name);
+  if (present) {
+    if (n < 0) return report_error(StatusCode::kInvalidArgument, "ops_graph_session_set_input_list: n is %d", n);
+    if (n > 0) CHECK_NOT_NULL(elements, "ops_graph_session_set_input_list: elements");
+    if (kind == libops::graph::ValueKind::kOptionalTensor && n != 1)
+      return report_error(StatusCode::kInvalidArgument,
+                          "ops_graph_session_set_input_list: input '%s' is an optional tensor: give one array, not %d",
+                          name, n);
+    for (int i = 0; i < n; ++i)
+      if (elements[i] == nullptr)
+        return report_error(StatusCode::kNullPointer, "ops_graph_session_set_input_list: elements[%d] is null", i);
+  }
+  session->list_feeds.resize(g.main().inputs.size());
+  ops_graph_session::ListFeed& f = session->list_feeds[static_cast<size_t>(k)];
+  f = ops_graph_session::ListFeed{};
+  f.set = true;
+  f.present = present;
+  if (present && kind == libops::graph::ValueKind::kOptionalTensor) {
+    f.array = elements[0]->array;
+  } else if (present) {
+    for (int i = 0; i < n; ++i) f.list.items.push_back(elements[i]->array);
+  }
+  return report(Status::ok());
+} catch (...) {
+  return report_exception();
+}
+
+namespace {
+
+// Output `index` of the last run, or an error naming `what`.
+Status last_output(const ops_graph_session_t* session, int index, const char* what) {
+  const int n = session->session.num_outputs();
+  if (index < 0 || index >= n)
+    return Status::error(StatusCode::kInvalidArgument, "%s: index %d is out of range (the last run gave %d outputs)",
+                         what, index, n);
+  return Status::ok();
+}
+
+// Output `index` (in range) holds an array: not a sequence, nor an empty optional.
+Status tensor_output(const ops_graph_session_t* session, int index, const char* what) {
+  const std::string& name = session->session.graph().main().outputs[static_cast<size_t>(index)].name;
+  if (libops::graph::kind_is_list(session->session.output_kind(index)))
+    return Status::error(StatusCode::kInvalidArgument,
+                         "%s: output '%s' is a sequence: read it with ops_graph_session_output_list_item", what,
+                         name.c_str());
+  if (session->session.output(index).is_null())
+    return Status::error(StatusCode::kInvalidArgument, "%s: output '%s' is an empty optional", what, name.c_str());
+  return Status::ok();
+}
+
+#define RETURN_IF_ERROR_REPORTED(expr)      \
+  do {                                      \
+    Status s_ = (expr);                     \
+    if (!s_.is_ok()) return report(s_);     \
+  } while (0)
+
+}  // namespace
+
+extern "C" ops_status_t ops_graph_session_output_present(const ops_graph_session_t* session, int index,
+                                                        bool* out) try {
+  CHECK_NOT_NULL(out, "ops_graph_session_output_present: out");
+  CHECK_NOT_NULL(session, "ops_graph_session_output_present: session");
+  Status s = last_output(session, index, "ops_graph_session_output_present");
+  if (!s.is_ok()) return report(s);
+  *out = libops::graph::kind_is_list(session->session.output_kind(index))
+             ? session->session.output_list(index) != nullptr
+             : !session->session.output(index).is_null();
+  return report(Status::ok());
+} catch (...) {
+  return report_exception();
+}
+
+extern "C" ops_status_t ops_graph_session_output_list_size(const ops_graph_session_t* session, int index,
+                                                          int64_t* out) try {
+  CHECK_NOT_NULL(out, "ops_graph_session_output_list_size: out");
+  CHECK_NOT_NULL(session, "ops_graph_session_output_list_size: session");
+  Status s = last_output(session, index, "ops_graph_session_output_list_size");
+  if (!s.is_ok()) return report(s);
+  const libops::graph::TensorList* l = session->session.output_list(index);
+  if (l == nullptr)
+    return report_error(StatusCode::kInvalidArgument, "ops_graph_session_output_list_size: output %d is %s", index,
+                        libops::graph::kind_is_list(session->session.output_kind(index)) ? "an empty optional"
+                                                                                          : "not a sequence");
+  *out = static_cast<int64_t>(l->items.size());
+  return report(Status::ok());
+} catch (...) {
+  return report_exception();
+}
+
+extern "C" ops_status_t ops_graph_session_output_list_item(const ops_graph_session_t* session, int index, int64_t item,
+                                                          ops_array_t** out) try {
+  CHECK_NOT_NULL(out, "ops_graph_session_output_list_item: out");
+  *out = nullptr;
+  CHECK_NOT_NULL(session, "ops_graph_session_output_list_item: session");
+  Status s = last_output(session, index, "ops_graph_session_output_list_item");
+  if (!s.is_ok()) return report(s);
+  const libops::graph::TensorList* l = session->session.output_list(index);
+  if (l == nullptr)
+    return report_error(StatusCode::kInvalidArgument, "ops_graph_session_output_list_item: output %d is %s", index,
+                        libops::graph::kind_is_list(session->session.output_kind(index)) ? "an empty optional"
+                                                                                          : "not a sequence");
+  if (item < 0 || item >= static_cast<int64_t>(l->items.size()))
+    return report_error(StatusCode::kInvalidArgument,
+                        "ops_graph_session_output_list_item: item %lld is out of range (the sequence holds %zu)",
+                        static_cast<long long>(item), l->items.size());
+  *out = new ops_array_t{l->items[static_cast<size_t>(item)]};
+  return report(Status::ok());
+} catch (...) {
+  return report_exception();
 }
 
 extern "C" ops_status_t ops_graph_session_output_at(const ops_graph_session_t* session, int index, ops_array_t** out) {
@@ -304,6 +490,7 @@ extern "C" ops_status_t ops_graph_session_output_at(const ops_graph_session_t* s
       return report_error(StatusCode::kInvalidArgument,
                           "ops_graph_session_output_at: index %d is out of range (the last run gave %d outputs)", index,
                           n);
+    RETURN_IF_ERROR_REPORTED(tensor_output(session, index, "ops_graph_session_output_at"));
     *out = new ops_array_t{session->session.output(index)};
     return report(Status::ok());
   } catch (...) {
@@ -324,6 +511,7 @@ extern "C" ops_status_t ops_graph_session_output(const ops_graph_session_t* sess
     if (k >= session->session.num_outputs())
       return report_error(StatusCode::kInvalidArgument,
                           "ops_graph_session_output: no outputs yet (the session has no successful run)");
+    RETURN_IF_ERROR_REPORTED(tensor_output(session, k, "ops_graph_session_output"));
     *out = new ops_array_t{session->session.output(k)};
     return report(Status::ok());
   } catch (...) {

@@ -909,7 +909,7 @@ Status Session::Impl::run_sequence(const Body& body, Frame& f, const Node& node)
         else f.arrays[o] = NDArray();
         return Status::ok();
       }
-      const bool present = in_is_list(0) ? in_list(0) != nullptr : in_array(0).has_data();
+      const bool present = in_is_list(0) ? in_list(0) != nullptr : !in_array(0).is_null();
       if (!present)  // only GetElement is given an empty optional (the loader checked the kinds)
         return Status::error(StatusCode::kInvalidArgument, "input 0 is an empty optional: it has no element to get");
       if (in_is_list(0)) f.lists[o] = f.lists[static_cast<size_t>(node.inputs[0])];
@@ -919,7 +919,7 @@ Status Session::Impl::run_sequence(const Body& body, Frame& f, const Node& node)
     }
     case SequenceOpKind::kHasElement: {
       const bool present =
-          !node.inputs.empty() && (in_is_list(0) ? in_list(0) != nullptr : in_array(0).has_data());
+          !node.inputs.empty() && (in_is_list(0) ? in_list(0) != nullptr : !in_array(0).is_null());
       NDArray a;
       RETURN_IF_ERROR(scalar_array(DataType::kBool, present ? 1.0 : 0.0, a));
       adopt(f, out, std::move(a));

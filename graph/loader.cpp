@@ -279,7 +279,9 @@ Status GraphLoader::read_variable(Body& body, const fb::Variable* v, int32_t slo
     case fb::VariableValue::Placeholder: {
       const fb::Placeholder* p = v->value_as_Placeholder();
       const int32_t raw = static_cast<int32_t>(p->dtype());
-      if (!dtype_value_ok(raw))
+      // A sequence's or optional's element dtype may be left unknown (INVALID).
+      const bool any_dtype = p->kind() != fb::ValueKind::TENSOR && raw == 0;
+      if (!any_dtype && !dtype_value_ok(raw))
         return Status::error(StatusCode::kInvalidGraph, "%splaceholder dtype value %d is not a dtype", prefix.c_str(),
                              raw);
       GraphInput in;

@@ -1415,14 +1415,23 @@ def sequence_cases():
          opset=13)
     case("optional_present", [N("Optional", ["x"], ["o"]), N("OptionalHasElement", ["o"], ["z0"]),
                               N("OptionalGetElement", ["o"], ["z1"])], {"x": x}, ["z0", "z1"], opset=18)
-    save_only("err_sequence_output", [N("SequenceConstruct", ["x", "x"], ["s"], name="make")], {"x": [2]}, ["s"],
+    # Run-time lists (Note [Run-time sequences] in graph/onnx/onnx_convert.cpp):
+    # a sequence graph output, a split of an input of unknown rank, positions
+    # and splits given at run time. The first two are checked by value in
+    # onnx_import_test.cpp (a sequence output has no .npy golden).
+    save_only("sequence_output", [N("SequenceConstruct", ["x", "x"], ["s"], name="make")], {"x": [2]}, ["s"],
               opset=13)
-    save_only("err_split_to_sequence_unknown_rank", [N("SplitToSequence", ["x"], ["s"], name="split", axis=1),
-                                                      N("ConcatFromSequence", ["s"], ["z"], axis=0)],
+    save_only("split_to_sequence_unknown_rank", [N("SplitToSequence", ["x"], ["s"], name="split", axis=1),
+                                                  N("ConcatFromSequence", ["s"], ["z"], axis=0)],
               {"x": None}, ["z"], opset=13)
-    save_only("err_sequence_at_runtime_position", [N("SequenceConstruct", ["x", "x"], ["s"]),
-                                                   N("SequenceAt", ["s", "p"], ["z"], name="at")],
-              {"x": [2], "p": []}, ["z"], opset=13, types={"p": TensorProto.INT64})
+    seq_a = r.standard_normal((2, 3)).astype(np.float32)
+    case("sequence_runtime_positions",
+         [N("SequenceConstruct", ["x", "y"], ["s"]), N("SequenceAt", ["s", "p"], ["z0"]),
+          N("SequenceInsert", ["s", "x", "p"], ["s2"]), N("SequenceErase", ["s2", "q"], ["s3"]),
+          N("ConcatFromSequence", ["s3"], ["z1"], axis=1), N("SequenceLength", ["s3"], ["z2"]),
+          N("SplitToSequence", ["x", "sizes"], ["t"], axis=1), N("SequenceAt", ["t", "q"], ["z3"])],
+         {"x": seq_a, "y": (seq_a * 2)[:, :2].copy(), "p": np.array(-1, np.int64), "q": np.array(0, np.int64),
+          "sizes": np.array([2, 1], np.int64)}, ["z0", "z1", "z2", "z3"], opset=13)
 
 
 

@@ -17,6 +17,10 @@ the opset). MANIFEST lists one case per line:
     <case> in=<n> out=<n> sets=<n> [rtol=r] [atol=a]
 
 Models named err_* have no data: the test checks the importer's message.
+With --only GROUP (a *_cases function) it writes that group's files alone and
+replaces its lines in MANIFEST. The older groups draw their inputs from one
+shared random stream, which --only starts afresh (their goldens then differ
+from a full run's, while still right); the newer groups keep their own.
 """
 import os
 
@@ -551,15 +555,83 @@ def loop_sequence_cases():
                    [("x", np.float32, ["batch", 4]), ("flag", np.bool_, [])], ["total", "picked"], opset=17)
     case("list_read_in_subgraphs", m, [{"x": f32(2, 4), "flag": np.array(True)},
                                        {"x": f32(3, 4), "flag": np.array(False)}])
-    # The grown sequence as a graph output: libops graphs output tensors.
-    bad = make_model("err_loop_sequence_output", nodes[:3], [("x", np.float32, ["batch", 4]),
-                                                             ("trips", np.int64, [])], ["seq"], opset=17)
-    error_model("err_loop_sequence_output", bad)
-    # Read by an op that needs the elements one by one at import.
-    bad = make_model("err_loop_sequence_erase", nodes[:3] + [N("SequenceErase", ["seq"], ["shorter"]),
-                                                             N("ConcatFromSequence", ["shorter"], ["y"], axis=0)],
-                     [("x", np.float32, ["batch", 4]), ("trips", np.int64, [])], ["y"], opset=17)
-    error_model("err_loop_sequence_erase", bad)
+    # The grown sequence as a graph output, or read by another op than those
+    # three: a run-time list (Note [Run-time sequences]). The output is
+    # checked by value in onnx_exported_test.cpp (no .npy golden for a
+    # sequence).
+    m = make_model("loop_sequence_output", nodes[:3], [("x", np.float32, ["batch", 4]), ("trips", np.int64, [])],
+                   ["seq"], opset=17)
+    error_model("loop_sequence_output", m)
+    m = make_model("loop_sequence_erased", nodes[:3] + [N("SequenceErase", ["seq"], ["shorter"]),
+                                                        N("ConcatFromSequence", ["shorter"], ["y"], axis=0),
+                                                        N("SequenceLength", ["shorter"], ["n"])],
+                   [("x", np.float32, ["batch", 4]), ("trips", np.int64, [])], ["y", "n"], opset=17)
+    r = np.random.default_rng(20261201)  # its own stream: the cases above keep their inputs
+    case("loop_sequence_erased", m,
+         [{"x": r.standard_normal((2, 4)).astype(np.float32), "trips": np.array(3, np.int64)},
+          {"x": r.standard_normal((3, 4)).astype(np.float32), "trips": np.array(5, np.int64)}])
+
+
+def runtime_list_cases():
+    """Sequences only known at run time, as exporters write them (Note
+    [Run-time sequences] in graph/onnx/onnx_convert.cpp): an If whose
+    branches give lists of different lengths (a Python list built under a
+    condition); a split at sizes given at run time, mapped piece by piece
+    with SequenceMap and concatenated; a list carried through a Loop that
+    edits it (insert at the front), all on a symbolic batch."""
+    r = np.random.default_rng(20261202)
+
+    def f32(*shape):  # this group's own stream, so that --only writes what a full run does
+        return r.standard_normal(shape).astype(np.float32)
+
+    then_g = helper.make_graph(
+        [N("Relu", ["x"], ["a"]), N("Neg", ["x"], ["b"]), N("SequenceConstruct", ["a", "b", "x"], ["l"])], "then", [],
+        [helper.make_tensor_sequence_value_info("l", TensorProto.FLOAT, None)])
+    else_g = helper.make_graph([N("Sigmoid", ["x"], ["c"]), N("SequenceConstruct", ["c"], ["l2"])], "else", [],
+                               [helper.make_tensor_sequence_value_info("l2", TensorProto.FLOAT, None)])
+    nodes = [N("If", ["flag"], ["feats"], then_branch=then_g, else_branch=else_g),
+             N("ConcatFromSequence", ["feats"], ["cat"], axis=1),
+             N("SequenceLength", ["feats"], ["n"]),
+             N("SequenceAt", ["feats", "last"], ["tail"])]
+    m = make_model("if_returns_list", nodes, [("x", np.float32, ["batch", 4]), ("flag", np.bool_, [])],
+                   ["cat", "n", "tail"], {"last": np.array(-1, np.int64)}, opset=17)
+    case("if_returns_list", m, [{"x": f32(2, 4), "flag": np.array(True)}, {"x": f32(3, 4), "flag": np.array(False)},
+                                {"x": f32(1, 4), "flag": np.array(True)}])
+    # Ragged pieces of x along axis 1, each reduced to [batch, 1] by the
+    # map's body, then joined: [batch, len(sizes)].
+    map_body = helper.make_graph(
+        [N("ReduceMean", ["piece"], ["m"], axes=[1], keepdims=1), N("Mul", ["m", "w"], ["out"])], "map_body",
+        [helper.make_tensor_value_info("piece", TensorProto.FLOAT, ["batch", None]),
+         helper.make_tensor_value_info("w", TensorProto.FLOAT, [])],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, ["batch", 1])])
+    nodes = [N("SplitToSequence", ["x", "sizes"], ["pieces"], axis=1),
+             N("SequenceMap", ["pieces", "scale"], ["means"], body=map_body),
+             N("ConcatFromSequence", ["means"], ["y"], axis=1)]
+    m = make_model("split_map_concat", nodes, [("x", np.float32, ["batch", "width"]), ("sizes", np.int64, ["n"]),
+                                               ("scale", np.float32, [])], ["y"], opset=17)
+    case("split_map_concat", m,
+         [{"x": f32(2, 7), "sizes": np.array([1, 4, 2], np.int64), "scale": np.array(2, np.float32)},
+          {"x": f32(3, 5), "sizes": np.array([5], np.int64), "scale": np.array(-1, np.float32)}])
+    # A carried list that the body inserts at the front of (not an append:
+    # a run-time list), read after the loop.
+    body = helper.make_graph(
+        [N("Cast", ["i"], ["fi"], to=TensorProto.FLOAT), N("Add", ["x", "fi"], ["elem"]),
+         N("SequenceInsert", ["seq_in", "elem", "zero"], ["seq_out"]), N("Identity", ["cond_in"], ["cond_out"])],
+        "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         helper.make_tensor_sequence_value_info("seq_in", TensorProto.FLOAT, None)],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_sequence_value_info("seq_out", TensorProto.FLOAT, None)],
+        [numpy_helper.from_array(np.array(0, np.int64), "zero")])
+    nodes = [N("SequenceConstruct", ["x"], ["seq0"]), const("go", np.array(True)),
+             N("Loop", ["trips", "go", "seq0"], ["seq"], body=body),
+             N("ConcatFromSequence", ["seq"], ["y"], axis=0, new_axis=1),
+             N("SequenceAt", ["seq", "pos"], ["picked"])]
+    m = make_model("loop_edits_list", nodes, [("x", np.float32, ["batch", 4]), ("trips", np.int64, []),
+                                              ("pos", np.int64, [])], ["y", "picked"], opset=17)
+    case("loop_edits_list", m, [{"x": f32(2, 4), "trips": np.array(3, np.int64), "pos": np.array(-1, np.int64)},
+                                {"x": f32(1, 4), "trips": np.array(0, np.int64), "pos": np.array(0, np.int64)}])
 
 
 def main():
@@ -577,11 +649,32 @@ def main():
     low_precision_cases()
     custom_domain_cases()
     loop_sequence_cases()
+    runtime_list_cases()
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# written by tools/gen_goldens_onnx_exported.py; do not edit\n")
         f.write("\n".join(lines) + "\n")
     print(f"wrote {len(lines)} cases to {OUT}")
 
 
+def only(group):
+    """Writes one group's cases (a *_cases function) and replaces their lines
+    in MANIFEST, leaving every other golden as it is: ONNX Runtime's results
+    move in the last bits between its releases, and regenerating every case
+    would rewrite goldens no change touched."""
+    globals()[group]()
+    path = os.path.join(OUT, "MANIFEST")
+    with open(path) as f:
+        kept = [l for l in f.read().splitlines() if l]
+    fresh = {l.split()[0] for l in lines}
+    kept = [l for l in kept if l.startswith("#") or l.split()[0] not in fresh]
+    with open(path, "w") as f:
+        f.write("\n".join(kept + lines) + "\n")
+    print(f"{len(lines)} cases of {group} in {OUT}")
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+    if len(sys.argv) == 3 and sys.argv[1] == "--only":
+        only(sys.argv[2])
+    else:
+        main()

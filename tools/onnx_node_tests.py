@@ -12,9 +12,10 @@ output_*.pb (TensorProtos). The inputs are written as .npy files, ops-run
 runs the model on them (--output-dir), and each output must have the expected
 dtype (float8, float4, int4 and int2 as libops holds them: one byte each) and
 shape and agree within rtol 1e-3, atol 1e-7 (onnx.backend.test's defaults),
-NaNs in the same places. A test whose inputs or outputs are
-sequences or optionals cannot be fed through ops-run's .npy files; it counts
-as failed ("sequence or optional input/output").
+NaNs in the same places. Sequence inputs go in as lists of .npy files
+(--input name=a.npy,b.npy, name=[] when empty), empty optionals as
+name=none; sequence outputs come back as DIR/<name>/<i>.npy and empty
+optionals as DIR/<name>.none (tools/ops_run.cpp).
 
 --expect FILE: the names of tests that must pass (one a line; '#' comments).
 The run exits non-zero when one of them fails, so a change that breaks an
@@ -94,6 +95,43 @@ def as_libops_bytes(data_type, value):
     return value
 
 
+def read_value(path, kind):
+    """A test's input or output file of a graph value of `kind` ('tensor_type',
+    'sequence_type' or 'optional_type'): ('tensor', array), ('sequence',
+    [arrays]), ('none', None), or ('other', None) for what ops-run cannot
+    take (maps, sparse tensors)."""
+    import onnx
+    from onnx import numpy_helper
+    with open(path, "rb") as f:
+        data = f.read()
+
+    def tensor(t):
+        return as_libops_bytes(t.data_type, numpy_helper.to_array(t))
+
+    def sequence(sq):
+        if sq.elem_type != onnx.SequenceProto.TENSOR:
+            return "other", None
+        return "sequence", [tensor(t) for t in sq.tensor_values]
+
+    if kind == "tensor_type":
+        k, _, v = read_pb(path)
+        return ("tensor", v) if k == "tensor" else ("other", None)
+    if kind == "sequence_type":
+        sq = onnx.SequenceProto()
+        sq.ParseFromString(data)
+        return sequence(sq)
+    if kind == "optional_type":
+        op = onnx.OptionalProto()
+        op.ParseFromString(data)
+        if op.elem_type == onnx.OptionalProto.UNDEFINED:
+            return "none", None
+        if op.elem_type == onnx.OptionalProto.TENSOR:
+            return "tensor", tensor(op.tensor_value)
+        if op.elem_type == onnx.OptionalProto.SEQUENCE:
+            return sequence(op.sequence_value)
+    return "other", None
+
+
 def model_io(model_path):
     import onnx
     m = onnx.load(model_path, load_external_data=False)
@@ -159,8 +197,8 @@ def run_test(ops_run, test_dir):
         ins, outs = model_io(model)
     except Exception as e:  # noqa: BLE001
         return "fail", f"the onnx package cannot read the model: {e}"
-    if any(kind != "tensor_type" for _, kind in ins + outs):
-        return "fail", "sequence or optional input/output (not fed through .npy)"
+    if any(kind not in ("tensor_type", "sequence_type", "optional_type") for _, kind in ins + outs):
+        return "fail", "map or sparse input/output (not fed through .npy)"
     sets = sorted(d for d in os.listdir(test_dir) if d.startswith("test_data_set_"))
     if not sets:
         return "fail", "no test data"
@@ -171,26 +209,51 @@ def run_test(ops_run, test_dir):
             n_in = len([f for f in os.listdir(ds_dir) if f.startswith("input_")])
             if n_in != len(ins):
                 return "fail", f"{ds}: {n_in} input files for {len(ins)} graph inputs"
-            for k, (name, _) in enumerate(ins):
-                kind, _, value = read_pb(os.path.join(ds_dir, f"input_{k}.pb"))
-                if kind != "tensor":
-                    return "fail", "sequence or optional input/output (not fed through .npy)"
-                if value.dtype.kind in "OUS":
+            for k, (name, declared) in enumerate(ins):
+                kind, value = read_value(os.path.join(ds_dir, f"input_{k}.pb"), declared)
+                if kind == "other":
+                    return "fail", "map or sparse input (not fed through .npy)"
+                if kind == "none":
+                    args += ["--input", f"{name}=none"]
+                    continue
+                values = value if kind == "sequence" else [value]
+                if any(v.dtype.kind in "OUS" for v in values):
                     return "fail", "string tensor input (no .npy string dtype in libops)"
-                path = os.path.join(tmp, f"in{k}.npy")
-                np.save(path, value)
-                args += ["--input", f"{name}={path}"]
+                paths = []
+                for e, v in enumerate(values):
+                    paths.append(os.path.join(tmp, f"in{k}_{e}.npy"))
+                    np.save(paths[-1], v)
+                args += ["--input", f"{name}={','.join(paths) if paths else '[]'}"]
             out_dir = os.path.join(tmp, "out")
             os.mkdir(out_dir)
             args += ["--output-dir", out_dir]
             failed = run_ops_run(args)
             if failed:
                 return failed
-            for k, (name, _) in enumerate(outs):
-                kind, _, want = read_pb(os.path.join(ds_dir, f"output_{k}.pb"))
-                if kind != "tensor":
-                    return "fail", "sequence or optional input/output (not fed through .npy)"
-                got_path = os.path.join(out_dir, file_name_for(name) + ".npy")
+            for k, (name, declared) in enumerate(outs):
+                kind, want = read_value(os.path.join(ds_dir, f"output_{k}.pb"), declared)
+                if kind == "other":
+                    return "fail", "map or sparse output (not read through .npy)"
+                base = os.path.join(out_dir, file_name_for(name))
+                if kind == "none":
+                    if not os.path.exists(base + ".none"):
+                        return "fail", f"{ds}: output '{name}': a value, expected an empty optional"
+                    continue
+                if os.path.exists(base + ".none"):
+                    return "fail", f"{ds}: output '{name}': an empty optional, expected a value"
+                if kind == "sequence":
+                    if not os.path.isdir(base):
+                        return "fail", f"output '{name}' was not written as a sequence"
+                    n = len([f for f in os.listdir(base) if f.endswith(".npy")])
+                    if n != len(want):
+                        return "fail", f"{ds}: output '{name}': a sequence of {n}, expected {len(want)}"
+                    for e, w in enumerate(want):
+                        got = np.load(os.path.join(base, f"{e}.npy"), allow_pickle=False)
+                        err = compare(f"{name}[{e}]", got, w)
+                        if err:
+                            return "fail", f"{ds}: {err}"
+                    continue
+                got_path = base + ".npy"
                 if not os.path.exists(got_path):
                     return "fail", f"output '{name}' was not written"
                 got = np.load(got_path, allow_pickle=False)

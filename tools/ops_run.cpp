@@ -2,6 +2,8 @@
 // outputs, and optionally profile it. Also lists every op this build knows.
 //
 //   ops-run model.lops [--input name=file.npy]... [--example-inputs]
+//           (a sequence input: name=a.npy,b.npy or name=[] when empty;
+//            an optional one: name=none when it holds nothing)
 //           [--output-dir DIR] [--device cpu|cuda] [--profile]
 //           [--trace out.json] [--rewrites] [--repeat N] [--threads N]
 //           [--op-library lib.so]...
@@ -67,6 +69,9 @@ const char* kUsage =
     "       ops-run model.onnx|model.lops --info\n"
     "\n"
     "Runs a libops graph and prints its outputs (or writes them as DIR/<name>.npy).\n"
+    "A sequence input is given as --input name=a.npy,b.npy (name=[] when empty), an\n"
+    "empty optional as name=none; a sequence output is written as DIR/<name>/<i>.npy,\n"
+    "an empty optional as an empty file DIR/<name>.none.\n"
     "Every input must be given with --input, unless --example-inputs asks for\n"
     "deterministic example values for those that are not: the placeholder's shape\n"
     "(1 for unknown extents), element i = ((7i + 3) mod 17 - 8) / 8 for floats,\n"
@@ -434,13 +439,28 @@ int print_info(const std::string& model) {
   }
   ops_graph_t* g = nullptr;
   if (ops_graph_load_file(model.c_str(), &g) != OPS_OK) return fail(kRunError, "%s", ops_last_error());
+  // A sequence or optional: what it holds ("sequence of float32[?]").
+  auto kind_text = [](ops_value_kind_t kind) {
+    switch (kind) {
+      case OPS_VALUE_SEQUENCE: return "sequence of ";
+      case OPS_VALUE_OPTIONAL_TENSOR: return "optional ";
+      case OPS_VALUE_OPTIONAL_SEQUENCE: return "optional sequence of ";
+      default: return "";
+    }
+  };
   for (int k = 0; k < ops_graph_input_count(g); ++k) {
     ops_value_info_t v{};
-    if (ops_graph_input_info(g, k, &v) == OPS_OK) std::printf("input %s: %s\n", v.name, dims_text(g, v, k).c_str());
+    ops_value_kind_t kind = OPS_VALUE_TENSOR;
+    ops_graph_input_kind(g, k, &kind);
+    if (ops_graph_input_info(g, k, &v) == OPS_OK)
+      std::printf("input %s: %s%s\n", v.name, kind_text(kind), dims_text(g, v, k).c_str());
   }
   for (int k = 0; k < ops_graph_output_count(g); ++k) {
     ops_value_info_t v{};
-    if (ops_graph_output_info(g, k, &v) == OPS_OK) std::printf("output %s: %s\n", v.name, dims_text(g, v, -1).c_str());
+    ops_value_kind_t kind = OPS_VALUE_TENSOR;
+    ops_graph_output_kind(g, k, &kind);
+    if (ops_graph_output_info(g, k, &v) == OPS_OK)
+      std::printf("output %s: %s%s\n", v.name, kind_text(kind), dims_text(g, v, -1).c_str());
   }
   ops_graph_free(g);
   return 0;
@@ -498,9 +518,14 @@ int run_model(const Options& o) {
     return fail(kRunError, "%s%s", o.device.empty() ? (o.model + " asks for its configured device: ").c_str() : "",
                 ops_last_error());
 
-  // Inputs: from .npy files, else examples.
+  // Inputs: from .npy files, else examples. A sequence or optional input
+  // goes in as a list of arrays (`lists`; `present` false: none).
   const int n_in = ops_graph_input_count(h.graph);
   std::vector<ArrayHandle> arrays(static_cast<size_t>(n_in));
+  std::vector<std::vector<ArrayHandle>> lists(static_cast<size_t>(n_in));
+  std::vector<int> list_given(static_cast<size_t>(n_in), 0), present(static_cast<size_t>(n_in), 1);
+  std::vector<ops_value_kind_t> kinds(static_cast<size_t>(n_in), OPS_VALUE_TENSOR);
+  for (int k = 0; k < n_in; ++k) ops_graph_input_kind(h.graph, k, &kinds[static_cast<size_t>(k)]);
   std::vector<const char*> names(static_cast<size_t>(n_in));
   for (const auto& [name, path] : o.inputs) {
     int k = 0;
@@ -508,6 +533,33 @@ int run_model(const Options& o) {
     for (; k < n_in; ++k) {
       ops_graph_input_info(h.graph, k, &info);
       if (name == info.name) break;
+    }
+    const ops_value_kind_t kind = k < n_in ? kinds[static_cast<size_t>(k)] : OPS_VALUE_TENSOR;
+    if (k < n_in && kind != OPS_VALUE_TENSOR) {
+      if (list_given[static_cast<size_t>(k)]) return fail(kUsageError, "--input %s is given twice", name.c_str());
+      list_given[static_cast<size_t>(k)] = 1;
+      const bool optional = kind == OPS_VALUE_OPTIONAL_TENSOR || kind == OPS_VALUE_OPTIONAL_SEQUENCE;
+      if (path == "none") {
+        if (!optional) return fail(kUsageError, "--input %s=none: the input is a sequence, not an optional", name.c_str());
+        present[static_cast<size_t>(k)] = 0;
+        continue;
+      }
+      size_t start = 0;
+      while (path != "[]" && start <= path.size()) {
+        size_t comma = path.find(',', start);
+        if (comma == std::string::npos) comma = path.size();
+        const std::string file = path.substr(start, comma - start);
+        ArrayHandle a;
+        std::string error;
+        if (!read_npy(file, a, error))
+          return fail(kRunError, "--input %s: element %zu (%s): %s", name.c_str(), lists[static_cast<size_t>(k)].size(),
+                      file.c_str(), error.c_str());
+        lists[static_cast<size_t>(k)].push_back(std::move(a));
+        start = comma + 1;
+      }
+      if (kind == OPS_VALUE_OPTIONAL_TENSOR && lists[static_cast<size_t>(k)].size() != 1)
+        return fail(kUsageError, "--input %s: an optional tensor takes one file (or none)", name.c_str());
+      continue;
     }
     if (k == n_in) {
       std::string list;
@@ -526,7 +578,7 @@ int run_model(const Options& o) {
   if (!o.example_inputs) {
     std::string missing;
     for (int k = 0; k < n_in; ++k) {
-      if (arrays[static_cast<size_t>(k)].a) continue;
+      if (arrays[static_cast<size_t>(k)].a || list_given[static_cast<size_t>(k)]) continue;
       ops_value_info_t info{};
       ops_graph_input_info(h.graph, k, &info);
       missing += std::string(missing.empty() ? "" : ", ") + info.name;
@@ -540,18 +592,40 @@ int run_model(const Options& o) {
     ops_value_info_t info{};
     ops_graph_input_info(h.graph, k, &info);
     names[static_cast<size_t>(k)] = info.name;
-    if (arrays[static_cast<size_t>(k)].a) continue;
+    if (arrays[static_cast<size_t>(k)].a || list_given[static_cast<size_t>(k)]) continue;
     std::string described;
-    if (!example_input(info, arrays[static_cast<size_t>(k)], described))
+    const bool is_list = kinds[static_cast<size_t>(k)] != OPS_VALUE_TENSOR;
+    ArrayHandle& target = is_list ? lists[static_cast<size_t>(k)].emplace_back() : arrays[static_cast<size_t>(k)];
+    list_given[static_cast<size_t>(k)] = is_list;
+    if (!example_input(info, target, described))
       return fail(kRunError, "input '%s': cannot make an example input: %s", info.name, ops_last_error());
-    std::fprintf(stderr, "ops-run: input '%s': example values, %s\n", info.name, described.c_str());
+    std::fprintf(stderr, "ops-run: input '%s': example values, %s%s\n", info.name, is_list ? "one element " : "",
+                 described.c_str());
   }
+  // Tensors go to ops_graph_run by name; sequences and optionals are set
+  // before each run (ops_graph_session_set_input_list lasts one run).
   std::vector<const ops_array_t*> inputs;
-  for (const ArrayHandle& a : arrays) inputs.push_back(a.a);
+  std::vector<const char*> tensor_names;
+  std::vector<std::vector<const ops_array_t*>> elements(static_cast<size_t>(n_in));
+  for (int k = 0; k < n_in; ++k) {
+    if (list_given[static_cast<size_t>(k)]) {
+      for (const ArrayHandle& a : lists[static_cast<size_t>(k)]) elements[static_cast<size_t>(k)].push_back(a.a);
+      continue;
+    }
+    inputs.push_back(arrays[static_cast<size_t>(k)].a);
+    tensor_names.push_back(names[static_cast<size_t>(k)]);
+  }
 
   std::vector<double> times_ms;
   for (long r = 0; r < o.repeat; ++r) {
-    if (ops_graph_run(h.session, names.data(), inputs.data(), n_in) != OPS_OK)
+    for (int k = 0; k < n_in; ++k) {
+      if (!list_given[static_cast<size_t>(k)]) continue;
+      const auto& e = elements[static_cast<size_t>(k)];
+      if (ops_graph_session_set_input_list(h.session, names[static_cast<size_t>(k)], e.data(),
+                                           static_cast<int>(e.size()), present[static_cast<size_t>(k)] != 0) != OPS_OK)
+        return fail(kRunError, "%s", ops_last_error());
+    }
+    if (ops_graph_run(h.session, tensor_names.data(), inputs.data(), static_cast<int>(inputs.size())) != OPS_OK)
       return fail(kRunError, "%s", ops_last_error());
     int64_t run_ns = 0;
     ops_graph_session_last_run(h.session, &run_ns, nullptr);
@@ -568,6 +642,53 @@ int run_model(const Options& o) {
   for (int k = 0; k < n_out; ++k) {
     ops_value_info_t info{};
     ops_graph_output_info(h.graph, k, &info);
+    ops_value_kind_t kind = OPS_VALUE_TENSOR;
+    bool has_value = true;
+    ops_graph_output_kind(h.graph, k, &kind);
+    if (ops_graph_session_output_present(h.session, k, &has_value) != OPS_OK)
+      return fail(kRunError, "output '%s': %s", info.name, ops_last_error());
+    if (!has_value) {  // an empty optional
+      std::printf("%s: none\n", info.name);
+      if (o.output_dir.empty()) continue;
+      const std::string path = o.output_dir + "/" + file_name_for(info.name) + ".none";
+      FILE* f = std::fopen(path.c_str(), "wb");
+      if (f == nullptr) return fail(kRunError, "output '%s': cannot write %s", info.name, path.c_str());
+      std::fclose(f);
+      std::printf("  wrote %s\n", path.c_str());
+      continue;
+    }
+    if (kind == OPS_VALUE_SEQUENCE || kind == OPS_VALUE_OPTIONAL_SEQUENCE) {
+      int64_t n = 0;
+      if (ops_graph_session_output_list_size(h.session, k, &n) != OPS_OK)
+        return fail(kRunError, "output '%s': %s", info.name, ops_last_error());
+      std::printf("%s: a sequence of %lld\n", info.name, static_cast<long long>(n));
+      const std::string dir = o.output_dir.empty() ? "" : o.output_dir + "/" + file_name_for(info.name);
+      struct stat st {};
+      if (!dir.empty() && stat(dir.c_str(), &st) != 0 && mkdir(dir.c_str(), 0755) != 0)
+        return fail(kRunError, "output '%s': cannot create %s: %s", info.name, dir.c_str(), std::strerror(errno));
+      for (int64_t i = 0; i < n; ++i) {
+        ArrayHandle item;
+        Dense d;
+        if (ops_graph_session_output_list_item(h.session, k, i, &item.a) != OPS_OK || !to_dense(item.a, d))
+          return fail(kRunError, "output '%s', element %lld: %s", info.name, static_cast<long long>(i),
+                      ops_last_error());
+        std::printf("  [%lld]: %s%s\n", static_cast<long long>(i), ops_dtype_name(d.dtype), shape_str(d.shape).c_str());
+        if (dir.empty()) {
+          print_values(d);
+          continue;
+        }
+        libops::npy::NpyArray npy;
+        npy.dtype = d.dtype;
+        npy.shape = d.shape;
+        npy.data = std::move(d.bytes);
+        std::string error;
+        const std::string path = dir + "/" + std::to_string(i) + ".npy";
+        if (!libops::npy::npy_write_file(path, npy, error))
+          return fail(kRunError, "output '%s': %s", info.name, error.c_str());
+      }
+      if (!dir.empty()) std::printf("  wrote %s/0..%lld.npy\n", dir.c_str(), static_cast<long long>(n) - 1);
+      continue;
+    }
     ArrayHandle out;
     Dense d;
     if (ops_graph_session_output_at(h.session, k, &out.a) != OPS_OK || !to_dense(out.a, d))

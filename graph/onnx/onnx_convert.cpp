@@ -49,6 +49,8 @@ struct LNode {
   bool legacy = false;
   bool is_if = false;     // an IfOp: branch_a / branch_b index Graph.subgraphs
   bool is_while = false;  // a WhileOp: branch_a is the condition, branch_b the body
+  bool is_seq = false;    // a SequenceOp (Note [Run-time sequences])
+  SequenceOpKind seq_op = SequenceOpKind::kEmpty;
   int branch_a = 0, branch_b = 0;
   uint32_t scan_outputs = 0;  // a WhileOp's stacked outputs, after its loop values
   std::string op;  // custom op name
@@ -155,14 +157,32 @@ struct Converter::Impl {
     auto l = lists_stacked.find(name);
     return l != lists_stacked.end() ? &l->second : nullptr;
   }
-  bool capturable(const std::string& name) const { return values.count(name) > 0 || captured_sequence(name); }
+  bool capturable(const std::string& name) const {
+    return values.count(name) > 0 || captured_sequence(name) || run_lists.count(name) > 0;
+  }
   Value captured_value(const std::string& name) const {
     const Value* s = captured_sequence(name);
-    return s != nullptr ? *s : values.at(name);
+    if (s != nullptr) return *s;
+    auto r = run_lists.find(name);
+    return r != run_lists.end() ? r->second.value : values.at(name);
   }
+  // A run-time list's placeholder declares its kind, and no element type
+  // (Note [Run-time sequences]).
   ValueInfo captured_info(const std::string& name) const {
     const Value* s = captured_sequence(name);
-    return s != nullptr ? info_of(type_of(*s), name) : info_of(name);
+    if (s != nullptr) return info_of(type_of(*s), name);
+    auto r = run_lists.find(name);
+    if (r == run_lists.end()) return info_of(name);
+    ValueInfo v;
+    v.name = name;
+    v.value_kind = static_cast<int>(r->second.kind);
+    return v;
+  }
+  // Binds a subgraph's placeholder `v` for the outer value `name` it receives.
+  void bind_captured(const Impl& outer, const std::string& name, Value v) {
+    if (outer.captured_sequence(name)) stacked[name] = v;
+    else if (auto r = outer.run_lists.find(name); r != outer.run_lists.end()) run_lists[name] = RunList{v, r->second.kind};
+    else values[name] = v;
   }
   ValueInfo info_of(const std::string& name) const { return info_of(type_of(name), name); }
   static ValueInfo info_of(const ValueType& t, const std::string& name) {
@@ -217,6 +237,44 @@ struct Converter::Impl {
     }
     return Value{};
   }
+
+  // Note [Run-time sequences]: ONNX value name -> the libops value holding
+  // it and its kind (a sequence, or an optional tensor or sequence).
+  struct RunList {
+    Value value;
+    ValueKind kind = ValueKind::kSequence;
+  };
+  std::unordered_map<std::string, RunList> run_lists;
+  // The nodes and outputs of the ONNX graph being converted, for the
+  // readers of a value (Note [Sequences grown in loops]).
+  const std::vector<Node>* onnx_nodes = nullptr;
+  const std::vector<ValueInfo>* onnx_outputs = nullptr;
+
+  bool holds(const std::string& name) const {
+    return values.count(name) || constants.count(name) || sequences.count(name) || optionals.count(name) ||
+           stacked.count(name) || run_lists.count(name);
+  }
+  Value sequence_node(const std::string& name, SequenceOpKind op, const std::vector<Value>& inputs,
+                      const std::vector<int64_t>& i_args = {}, DataType element_dtype = DataType::kInvalid) {
+    for (const Value& v : inputs)
+      if (!v.valid()) return Value{};
+    LNode n;
+    n.id = next_id++;
+    n.name = name + "/" + sequence_op_name(op);
+    n.is_seq = true;
+    n.seq_op = op;
+    n.inputs = inputs;
+    n.i = i_args;
+    if (element_dtype != DataType::kInvalid) n.d.push_back(element_dtype);
+    nodes.push_back(std::move(n));
+    return Value{nodes.back().id, 0};
+  }
+  // `name` (a tensor, or any sequence or optional) as one libops value and
+  // its kind: an import-time sequence becomes a list here (SequenceConstruct,
+  // or SequenceEmpty of `declared`'s element dtype), a stacked one a list of
+  // its slices, an import-time optional a run-time one. False with `why`
+  // when it cannot be made.
+  bool run_value(const std::string& name, const ValueInfo* declared, RunList& out, std::string& why);
 };
 
 // ---------------------------------------------------------------- Converter
@@ -278,7 +336,7 @@ ValueType Converter::Impl::type_of(const std::string& name) const {
   }
   if (info != nullptr) {
     auto it = info->find(name);
-    if (it != info->end()) {
+    if (it != info->end() && it->second.value_kind == 0) {
       vt.dtype = it->second.dtype;
       vt.rank_known = it->second.rank_known;
       vt.dims = it->second.dims;
@@ -313,6 +371,7 @@ ValueType Converter::Impl::type_of(Value v) const {
 
 void Converter::Impl::probe_placeholder(const LVar& v) {
   const ValueInfo& t = v.placeholder;
+  if (t.value_kind != 0) return;  // a list or optional: what is read from it is probed (Note [Run-time sequences])
   if (t.dtype != DataType::kInvalid && !t.rank_known) dtype_only[v.id] = {t.dtype};
   if (t.dtype == DataType::kInvalid || !t.rank_known || static_cast<int64_t>(t.dims.size()) > kMaxRank) return;
   Probed p;
@@ -713,6 +772,117 @@ void Converter::set_output_constant(int k, Tensor t) {
   impl_.constants[node_->outputs[static_cast<size_t>(k)]] = &impl_.owned.back();
 }
 
+// Note [Run-time sequences]
+//  A sequence whose elements are not all known at import (a graph input, a
+//  list a Loop carries and edits, what an If's branches give, a split at
+//  sizes known only at run time) is a run-time list: a libops value of the
+//  sequence kind, run by the executor's sequence nodes (Note [Sequence
+//  values] in graph/executor.h), which move array handles and never copy
+//  elements. So is an optional given as a graph input or made at run time.
+//  The sequence ops map to those nodes where their sequence is one, and
+//  where a position or split is computed at run time. Import-time lists
+//  (Note [Import-time sequences]) and stacked sequences (Note [Sequences
+//  grown in loops]) stay what they are, since their elements' shapes are
+//  known to what reads them; one becomes a run-time list where it crosses
+//  into one (a graph output, an If branch's output, a Loop-carried value,
+//  an insert into a run-time list): SequenceConstruct of its elements, or a
+//  split of the stacked value along axis 0.
+bool Converter::Impl::run_value(const std::string& name, const ValueInfo* declared, RunList& out, std::string& why) {
+  auto found = run_lists.find(name);
+  if (found != run_lists.end()) {
+    out = found->second;
+    return true;
+  }
+  const std::string base = name.empty() ? "sequence" : name;
+  if (auto it = sequences.find(name); it != sequences.end()) {
+    if (it->second.empty()) {
+      const DataType t = declared != nullptr ? declared->dtype : DataType::kInvalid;
+      out.value = sequence_node(base, SequenceOpKind::kEmpty, {}, {}, t);
+    } else {
+      out.value = sequence_node(base, SequenceOpKind::kConstruct, it->second);
+    }
+    out.kind = ValueKind::kSequence;
+  } else if (auto st = stacked.find(name); st != stacked.end()) {
+    out.value = sequence_node(base, SequenceOpKind::kSplit, {st->second}, {0, 0});
+    out.kind = ValueKind::kSequence;
+  } else if (auto op = optionals.find(name); op != optionals.end()) {
+    // An import-time optional holds a tensor, or nothing: of the kind the
+    // model declares (an empty optional sequence, say).
+    const bool of_list = op->second.empty() && declared != nullptr && declared->value_kind == 3;
+    out.value = sequence_node(base, SequenceOpKind::kOptional, op->second, {of_list ? 1 : 0});
+    out.kind = of_list ? ValueKind::kOptionalSequence : ValueKind::kOptionalTensor;
+  } else {
+    const Value v = lookup(name);
+    if (!v.valid()) {
+      why = "'" + name + "' is not computed by any node";
+      return false;
+    }
+    out.value = v;
+    out.kind = ValueKind::kTensor;
+    return true;
+  }
+  if (!out.value.valid()) {
+    why = "the sequence '" + name + "' could not be made a run-time list";
+    return false;
+  }
+  run_lists[name] = out;
+  return true;
+}
+
+bool Converter::input_run_list(int k, Value& v, ValueKind& kind) {
+  if (!has_input(k)) return false;
+  auto it = impl_.run_lists.find(node_->inputs[static_cast<size_t>(k)]);
+  if (it == impl_.run_lists.end()) return false;
+  input_taken_[static_cast<size_t>(k)] = true;
+  v = it->second.value;
+  kind = it->second.kind;
+  return true;
+}
+
+bool Converter::input_as_run_list(int k, Value& v, ValueKind& kind) {
+  if (!has_input(k)) {
+    report(str_format("input %d (a sequence) is missing", k));
+    return false;
+  }
+  const std::string& name = node_->inputs[static_cast<size_t>(k)];
+  if (!impl_.sequences.count(name) && !impl_.stacked.count(name) && !impl_.optionals.count(name) &&
+      !impl_.run_lists.count(name)) {
+    if (!impl_.failed.count(name)) report(str_format("input %d ('%s') is not a sequence", k, name.c_str()));
+    return false;
+  }
+  input_taken_[static_cast<size_t>(k)] = true;
+  Converter::Impl::RunList r;
+  std::string why;
+  const ValueInfo* declared = nullptr;
+  if (impl_.info != nullptr)
+    if (auto it = impl_.info->find(name); it != impl_.info->end()) declared = &it->second;
+  if (!impl_.run_value(name, declared, r, why)) {
+    report(str_format("input %d: %s", k, why.c_str()));
+    return false;
+  }
+  v = r.value;
+  kind = r.kind;
+  return true;
+}
+
+void Converter::set_output_run_list(int k, Value v, ValueKind kind) {
+  if (k < 0 || k >= num_outputs() || node_->outputs[static_cast<size_t>(k)].empty()) return;
+  output_set_[static_cast<size_t>(k)] = true;
+  if (v.valid()) impl_.run_lists[node_->outputs[static_cast<size_t>(k)]] = Converter::Impl::RunList{v, kind};
+}
+
+Value Converter::sequence_node(SequenceOpKind op, const std::vector<Value>& inputs, const std::vector<int64_t>& i_args,
+                               DataType element_dtype) {
+  const std::string base = node_->name.empty() ? node_->op_type + "_" + std::to_string(node_->index) : node_->name;
+  return impl_.sequence_node(base, op, inputs, i_args, element_dtype);
+}
+
+const ValueInfo* Converter::output_info(int k) const {
+  if (k < 0 || k >= num_outputs() || impl_.info == nullptr) return nullptr;
+  auto it = impl_.info->find(node_->outputs[static_cast<size_t>(k)]);
+  return it == impl_.info->end() ? nullptr : &it->second;
+}
+
 Status Converter::fail(const std::string& what) {
   std::string msg = impl_.label + ": " + what;
   impl_.problems.push_back(msg);
@@ -969,7 +1139,8 @@ BodyTables write_body(flatbuffers::FlatBufferBuilder& fbb, const std::vector<LVa
       const bool named = v.placeholder.rank_known && dp.size() == v.placeholder.dims.size() &&
                          std::any_of(dp.begin(), dp.end(), [](const std::string& d) { return !d.empty(); });
       auto names = named ? fbb.CreateVectorOfStrings(dp) : 0;
-      auto p = fb::CreatePlaceholder(fbb, static_cast<fb::DType>(v.placeholder.dtype), shape, names);
+      auto p = fb::CreatePlaceholder(fbb, static_cast<fb::DType>(v.placeholder.dtype), shape, names,
+                                     static_cast<fb::ValueKind>(v.placeholder.value_kind));
       vars.push_back(fb::CreateVariable(fbb, v.id, fbb.CreateString(v.name), fb::VariableValue::Placeholder, p.Union()));
       input_names.push_back(v.name);
     }
@@ -989,6 +1160,9 @@ BodyTables write_body(flatbuffers::FlatBufferBuilder& fbb, const std::vector<LVa
       op = fb::CreateWhileOp(fbb, static_cast<uint32_t>(n.branch_a), static_cast<uint32_t>(n.branch_b), n.scan_outputs)
                .Union();
       type = fb::Op::WhileOp;
+    } else if (n.is_seq) {
+      op = fb::CreateSequenceOp(fbb, static_cast<fb::SequenceOpKind>(n.seq_op)).Union();
+      type = fb::Op::SequenceOp;
     } else if (n.legacy) {
       op = fb::CreateLegacyOp(fbb, static_cast<fb::LegacyGroup>(n.group), n.num).Union();
       type = fb::Op::LegacyOp;
@@ -1198,6 +1372,7 @@ Status map_custom_domain_node(Converter& c) {
 // every problem.
 void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_t graph_opset) {
   auto problem = [&](const std::string& msg) { impl.problems.push_back(msg); };
+  impl.onnx_nodes = &nodes;
   Converter c(impl);
   for (const Node& n : nodes) {
     const int64_t opset = n.opset > 0 ? n.opset : graph_opset;  // a function's nodes mean its own opset
@@ -1208,17 +1383,13 @@ void convert_nodes(Converter::Impl& impl, const std::vector<Node>& nodes, int64_
                                   n.domain.c_str(), n.inlined_from.c_str(), impl.where.c_str());
     auto mark_failed = [&] {
       for (const std::string& o : n.outputs)
-        if (!o.empty() && !impl.values.count(o) && !impl.constants.count(o) && !impl.sequences.count(o) &&
-            !impl.optionals.count(o) && !impl.stacked.count(o))
-          impl.failed.insert(o);
+        if (!o.empty() && !impl.holds(o)) impl.failed.insert(o);
     };
     // An input from a node that failed is not a new problem; one that
     // nothing produces is (the model is malformed or not in order).
     bool upstream_failed = false, missing = false;
     for (const std::string& i : n.inputs) {
-      if (i.empty() || impl.values.count(i) || impl.constants.count(i) || impl.sequences.count(i) ||
-          impl.optionals.count(i) || impl.stacked.count(i))
-        continue;
+      if (i.empty() || impl.holds(i)) continue;
       if (impl.failed.count(i)) {
         upstream_failed = true;
       } else {
@@ -1362,19 +1533,27 @@ Status convert_model(const Model& m, ConvertResult& result) {
       v.placeholder = in;
       impl.probe_placeholder(v);
       impl.vars.push_back(v);
-      impl.values[in.name] = Value{v.id, 0};
+      if (in.value_kind != 0)  // Note [Run-time sequences]
+        impl.run_lists[in.name] = Converter::Impl::RunList{Value{v.id, 0}, static_cast<ValueKind>(in.value_kind)};
+      else
+        impl.values[in.name] = Value{v.id, 0};
       if (in.lowp != 0) impl.lowp_of[in.name] = in.lowp;  // Note [Low-precision values]
       impl.constants.erase(in.name);
     }
     count_uses(m.nodes, impl.uses);
     for (const ValueInfo& o : m.outputs) impl.uses[o.name]++;
+    impl.onnx_outputs = &m.outputs;
     convert_nodes(impl, m.nodes, m.opset);
     for (const ValueInfo& o : m.outputs)
       if (!impl.values.count(o.name) && !impl.failed.count(o.name)) {
-        if (impl.sequences.count(o.name) || impl.optionals.count(o.name) || impl.stacked.count(o.name)) {
-          problem(str_format("graph output '%s' is a sequence or an optional: libops graphs output tensors "
-                             "(docs/onnx.md)",
-                             o.name.c_str()));
+        if (impl.sequences.count(o.name) || impl.optionals.count(o.name) || impl.stacked.count(o.name) ||
+            impl.run_lists.count(o.name)) {
+          Converter::Impl::RunList r;  // Note [Run-time sequences]
+          std::string why;
+          if (impl.run_value(o.name, &o, r, why))
+            impl.values[o.name] = r.value;
+          else
+            problem(str_format("graph output '%s': %s", o.name.c_str(), why.c_str()));
         } else if (impl.constants.count(o.name)) {
           impl.values[o.name] = impl.lookup(o.name);
         } else {
@@ -1558,6 +1737,7 @@ Status map_if(Converter& c) {
   if (!cond.valid()) return c.fail("the condition could not be made a scalar");
   int index[2] = {0, 0};
   bool failed = false;
+  std::vector<ValueKind> out_kinds[2];  // what each branch's outputs are
   for (int b = 0; b < 2; ++b) {
     const SubGraph& g = *(b == 0 ? then_a : else_a)->g;
     const char* which = b == 0 ? "then_branch" : "else_branch";
@@ -1565,6 +1745,7 @@ Status map_if(Converter& c) {
     sub->own_info = *outer.info;
     sub->lowp_of = outer.lowp_of;  // captured values keep their format
     for (const auto& kv : g.value_info) sub->own_info[kv.first] = kv.second;
+    for (const ValueInfo& o : g.outputs) sub->own_info[o.name] = o;
     sub->info = &sub->own_info;
     sub->where = str_format(" in %s of node %d '%s'%s", which, node.index, node.name.c_str(), outer.where.c_str());
     sub->body_name = (node.name.empty() ? std::string("if") : node.name) + "/" + which;
@@ -1578,22 +1759,28 @@ Status map_if(Converter& c) {
       v.name = name;
       sub->names.insert(name);
       v.placeholder = outer.captured_info(name);
-      if (v.placeholder.dtype == DataType::kInvalid)
+      if (v.placeholder.dtype == DataType::kInvalid && v.placeholder.value_kind == 0)
         return c.fail("the dtype of '" + name + "', which a branch reads, is not known");
       sub->probe_placeholder(v);
       sub->vars.push_back(v);
-      (outer.captured_sequence(name) ? sub->stacked : sub->values)[name] = Value{v.id, 0};
+      sub->bind_captured(outer, name, Value{v.id, 0});
     }
     count_uses(g.nodes, sub->uses);
     for (const ValueInfo& o : g.outputs) sub->uses[o.name]++;
+    sub->onnx_outputs = &g.outputs;
     const size_t before = outer.problems.size();
     convert_nodes(*sub, g.nodes, c.opset());
     for (const ValueInfo& o : g.outputs) {
-      Value v = sub->failed.count(o.name) ? Value{} : sub->lookup(o.name);
-      if (v.valid()) {
-        sub->body_outputs.emplace_back(o.name, v);
+      // Note [Run-time sequences]: a sequence or optional leaves the branch
+      // as a run-time list.
+      Converter::Impl::RunList r;
+      std::string why;
+      const bool ok = !sub->failed.count(o.name) && sub->run_value(o.name, &o, r, why);
+      if (ok) {
+        sub->body_outputs.emplace_back(o.name, r.value);
+        out_kinds[b].push_back(r.kind);
       } else if (!sub->failed.count(o.name)) {
-        outer.problems.push_back(outer.label + ": " + which + " output '" + o.name + "' is not computed by any node");
+        outer.problems.push_back(outer.label + ": " + which + " output '" + o.name + "': " + why);
       }
     }
     if (outer.problems.size() != before || sub->body_outputs.size() != g.outputs.size()) failed = true;
@@ -1633,6 +1820,17 @@ Status map_if(Converter& c) {
   merge_branch_types(outer, id, *outer.root->subgraphs[static_cast<size_t>(index[0])],
                      *outer.root->subgraphs[static_cast<size_t>(index[1])]);
   for (int k = 0; k < c.num_outputs(); ++k) {
+    const ValueKind a = out_kinds[0][static_cast<size_t>(k)], b = out_kinds[1][static_cast<size_t>(k)];
+    if (a != ValueKind::kTensor || b != ValueKind::kTensor) {  // Note [Run-time sequences]
+      if (kind_is_list(a) != kind_is_list(b))
+        return c.fail(str_format("output %d is a %s in then_branch and a %s in else_branch", k, value_kind_name(a),
+                                 value_kind_name(b)));
+      const bool optional = kind_is_optional(a) || kind_is_optional(b);
+      c.set_output_run_list(k, Value{id, static_cast<uint32_t>(k)},
+                            kind_is_list(a) ? (optional ? ValueKind::kOptionalSequence : ValueKind::kSequence)
+                                            : ValueKind::kOptionalTensor);
+      continue;
+    }
     c.set_output(k, Value{id, static_cast<uint32_t>(k)});
     if (static_cast<size_t>(k) < out_lowp.size()) c.set_output_lowp(k, out_lowp[static_cast<size_t>(k)]);
   }
@@ -1729,6 +1927,22 @@ struct AppendedSequence {
   const Node* insert = nullptr;  // the body's SequenceInsert
 };
 
+// Whether what reads the Loop's final sequence `name` in the graph around it
+// takes a stacked sequence: ConcatFromSequence, SequenceLength, SequenceAt
+// (not a graph output, an insert, ...).
+bool stacked_readers_only(const Converter::Impl& outer, const std::string& name) {
+  if (name.empty()) return true;
+  if (outer.onnx_outputs != nullptr)
+    for (const ValueInfo& o : *outer.onnx_outputs)
+      if (o.name == name) return false;
+  if (outer.onnx_nodes != nullptr)
+    for (const Node& n : *outer.onnx_nodes)
+      if (std::find(n.inputs.begin(), n.inputs.end(), name) != n.inputs.end() && n.op_type != "ConcatFromSequence" &&
+          n.op_type != "SequenceLength" && n.op_type != "SequenceAt")
+        return false;
+  return true;
+}
+
 std::vector<AppendedSequence> appended_sequences(Converter& c, const Converter::Impl& outer, const SubGraph& g,
                                                  int n_carried) {
   std::vector<AppendedSequence> out;
@@ -1755,6 +1969,9 @@ std::vector<AppendedSequence> appended_sequences(Converter& c, const Converter::
       return it == uses.end() ? 0 : it->second;
     };
     if (count(in) != 1 || count(next) != 0 || as_output != 1) continue;
+    if (!stacked_readers_only(outer, c.node().outputs.size() > static_cast<size_t>(k)
+                                         ? c.node().outputs[static_cast<size_t>(k)] : std::string()))
+      continue;  // a run-time list serves it (Note [Run-time sequences])
     out.push_back({k, insert->inputs[1], insert});
   }
   return out;
@@ -1826,9 +2043,33 @@ Status map_loop(Converter& c) {
     c.input_sequence(2 + a.carried, appended_before.back());
   }
   for (int k : kept) {
-    init.push_back(c.input(2 + k));
     ValueInfo t = g.inputs[static_cast<size_t>(2 + k)];
-    if (t.dtype == DataType::kInvalid) t = outer.info_of(node.inputs[static_cast<size_t>(2 + k)]);
+    const std::string& in = node.inputs[static_cast<size_t>(2 + k)];
+    if (!in.empty() && (outer.sequences.count(in) || outer.stacked.count(in) || outer.optionals.count(in) ||
+                        outer.run_lists.count(in))) {
+      // Note [Run-time sequences]: a carried sequence or optional (not only
+      // appended to) is a run-time list, of the kind the body declares.
+      Value v;
+      ValueKind kind;
+      if (!c.input_as_run_list(2 + k, v, kind))
+        return Status::error(StatusCode::kNotImplemented, "a carried sequence could not be made a run-time list");
+      init.push_back(v);
+      if (t.value_kind == 0 || (kind_is_list(kind) != (t.value_kind == 1 || t.value_kind == 3))) {
+        t = ValueInfo{};
+        t.value_kind = static_cast<int>(kind);
+      } else if (kind_is_optional(kind) && !kind_is_optional(static_cast<ValueKind>(t.value_kind))) {
+        t.value_kind = static_cast<int>(kind);
+      }
+      // The elements' shapes may change between iterations, whatever the
+      // body declares: only their dtype is checked.
+      t.rank_known = false;
+      t.dims.clear();
+      t.dim_params.clear();
+      carried_types.push_back(t);
+      continue;
+    }
+    init.push_back(c.input(2 + k));
+    if (t.dtype == DataType::kInvalid) t = outer.info_of(in);
     if (t.dtype == DataType::kInvalid)
       return c.fail(str_format("the dtype of loop-carried value %d is not known", k));
     carried_types.push_back(t);
@@ -1836,7 +2077,7 @@ Status map_loop(Converter& c) {
   std::vector<ValueInfo> captured_types;
   for (const std::string& name : args) {
     ValueInfo t = outer.captured_info(name);
-    if (t.dtype == DataType::kInvalid)
+    if (t.dtype == DataType::kInvalid && t.value_kind == 0)
       return c.fail("the dtype of '" + name + "', which the body reads, is not known");
     captured_types.push_back(t);
     init.push_back(outer.captured_value(name));
@@ -1849,6 +2090,7 @@ Status map_loop(Converter& c) {
     sub->own_info = *outer.info;
     sub->lowp_of = outer.lowp_of;  // captured values keep their format
     for (const auto& kv : g.value_info) sub->own_info[kv.first] = kv.second;
+    for (const ValueInfo& o : g.outputs) sub->own_info[o.name] = o;
     sub->info = &sub->own_info;
     sub->where = str_format(" in the body of node %d '%s'%s", node.index, node.name.c_str(), outer.where.c_str());
     sub->body_name = base + "/" + which;
@@ -1885,16 +2127,22 @@ Status map_loop(Converter& c) {
   auto body_sub = make_sub("body");
   std::vector<Value> bvars;
   add_vars(*body_sub, bvars, true);
-  auto bind = [&](size_t input, size_t var) {
-    if (!g.inputs[input].name.empty()) body_sub->values[g.inputs[input].name] = bvars[var];
+  auto bind = [&](size_t input, size_t var, int kind) {
+    const std::string& name = g.inputs[input].name;
+    if (name.empty()) return;
+    if (kind != 0)  // Note [Run-time sequences]
+      body_sub->run_lists[name] = Converter::Impl::RunList{bvars[var], static_cast<ValueKind>(kind)};
+    else
+      body_sub->values[name] = bvars[var];
   };
-  bind(0, 0);
-  bind(1, 2);
+  bind(0, 0, 0);
+  bind(1, 2, 0);
   for (int j = 0; j < n_kept; ++j)
-    bind(static_cast<size_t>(2 + kept[static_cast<size_t>(j)]), static_cast<size_t>(3 + j));
+    bind(static_cast<size_t>(2 + kept[static_cast<size_t>(j)]), static_cast<size_t>(3 + j),
+         carried_types[static_cast<size_t>(j)].value_kind);
   for (size_t k = 0; k < args.size(); ++k)
-    (outer.captured_sequence(args[k]) ? body_sub->stacked : body_sub->values)[args[k]] =
-        bvars[static_cast<size_t>(3 + n_kept) + k];
+    body_sub->bind_captured(outer, args[k], bvars[static_cast<size_t>(3 + n_kept) + k]);
+  body_sub->onnx_outputs = &g.outputs;
   for (const Tensor& t : g.initializers) body_sub->constants[t.name] = &t;
   for (const std::string& name : captured)
     if (!outer.capturable(name)) body_sub->constants[name] = outer.constants.at(name);
@@ -1915,8 +2163,11 @@ Status map_loop(Converter& c) {
   for (int k : kept) next_outputs.push_back(1 + k);
   for (int k : next_outputs) {
     const std::string& name = g.outputs[static_cast<size_t>(k)].name;
-    Value v = body_sub->failed.count(name) ? Value{} : body_sub->lookup(name);
-    if (!v.valid()) return c.fail("body output '" + name + "' is not computed by any node");
+    Converter::Impl::RunList r;  // a carried sequence leaves as a run-time list
+    std::string why;
+    if (body_sub->failed.count(name) || !body_sub->run_value(name, &g.outputs[static_cast<size_t>(k)], r, why))
+      return c.fail("body output '" + name + "': " + (why.empty() ? "could not be imported" : why));
+    const Value v = r.value;
     RETURN_IF_ERROR(refuse_low_precision_output(c, *body_sub, name));
     outs.push_back(v);
   }
@@ -1953,7 +2204,14 @@ Status map_loop(Converter& c) {
   const int64_t id = n.id;
   outer.nodes.push_back(std::move(n));
   set_stacked_types(outer, id, init.size(), scan_types);
-  for (int j = 0; j < n_kept; ++j) c.set_output(kept[static_cast<size_t>(j)], Value{id, static_cast<uint32_t>(3 + j)});
+  for (int j = 0; j < n_kept; ++j) {
+    const Value out{id, static_cast<uint32_t>(3 + j)};
+    const int kind = carried_types[static_cast<size_t>(j)].value_kind;
+    if (kind != 0)
+      c.set_output_run_list(kept[static_cast<size_t>(j)], out, static_cast<ValueKind>(kind));
+    else
+      c.set_output(kept[static_cast<size_t>(j)], out);
+  }
   for (int k = 0; k < n_scan; ++k)
     c.set_output(n_carried + k, Value{id, static_cast<uint32_t>(init.size()) + static_cast<uint32_t>(k)});
   for (size_t q = 0; q < appended.size(); ++q) {
@@ -1968,6 +2226,157 @@ Status map_loop(Converter& c) {
     }
     c.set_output_stacked_sequence(appended[q].carried, stacked);
   }
+  return Status::ok();
+}
+
+// SequenceMap: a While over the positions of input 0 (Note [Run-time
+// sequences]). Its loop values are [i, n, one list per output, the inputs,
+// outer values the body reads]; the condition is i < n; the body reads
+// element i of each sequence input (SequenceAt) and each tensor input
+// whole, runs the ONNX body, and appends each of its outputs to its list.
+Status map_sequence_map(Converter& c) {
+  Converter::Impl& outer = ConverterAccess::impl(c);
+  const Node& node = c.node();
+  const Attribute* body_a = ConverterAccess::read_attr(c, "body");
+  if (body_a == nullptr || !body_a->g) return c.fail("attribute 'body' must be a graph");
+  const SubGraph& g = *body_a->g;
+  const int n_in = c.num_inputs(), n_out = c.num_outputs();
+  if (static_cast<int>(g.inputs.size()) != n_in || static_cast<int>(g.outputs.size()) != n_out)
+    return c.fail(str_format("the body takes %zu inputs and gives %zu outputs; the node has %d and %d", g.inputs.size(),
+                             g.outputs.size(), n_in, n_out));
+  std::vector<Value> init;
+  init.push_back(c.constant_ints({0}, false));
+  init.push_back(Value{});  // n, below
+  for (const ValueInfo& o : g.outputs)
+    init.push_back(c.sequence_node(SequenceOpKind::kEmpty, {}, {}, o.dtype));
+  std::vector<ValueInfo> in_types;
+  std::vector<uint8_t> in_list;
+  for (int k = 0; k < n_in; ++k) {
+    const std::string& name = node.inputs[static_cast<size_t>(k)];
+    Value v;
+    ValueKind kind = ValueKind::kTensor;
+    const bool list = outer.sequences.count(name) || outer.stacked.count(name) || outer.run_lists.count(name);
+    if (list ? !c.input_as_run_list(k, v, kind) : !(v = c.input(k)).valid())
+      return Status::error(StatusCode::kNotImplemented, "input could not be made");
+    if (kind != ValueKind::kTensor && kind != ValueKind::kSequence)
+      return c.fail(str_format("input %d is an optional; SequenceMap takes sequences and tensors", k));
+    if (k == 0 && !list) return c.fail("input 0 must be a sequence");
+    ValueInfo t;
+    if (list) t.value_kind = 1;
+    else t = outer.info_of(name);
+    if (!list && t.dtype == DataType::kInvalid) return c.fail(str_format("the dtype of input %d is not known", k));
+    in_types.push_back(t);
+    in_list.push_back(list);
+    init.push_back(v);
+  }
+  init[1] = c.sequence_node(SequenceOpKind::kLength, {init[2 + static_cast<size_t>(n_out)]});
+  std::vector<std::string> captured, args;
+  std::unordered_set<std::string> seen;
+  free_names(g, captured, seen);
+  RETURN_IF_ERROR(stack_captured_lists(c, outer, captured));
+  std::vector<ValueInfo> captured_types;
+  for (const std::string& name : captured) {
+    if (!outer.capturable(name)) {
+      if (!outer.constants.count(name))
+        return c.fail("the body reads '" + name + "', which " +
+                      (outer.failed.count(name) ? "could not be imported" : "nothing before it defines"));
+      continue;
+    }
+    ValueInfo t = outer.captured_info(name);
+    if (t.dtype == DataType::kInvalid && t.value_kind == 0)
+      return c.fail("the dtype of '" + name + "', which the body reads, is not known");
+    args.push_back(name);
+    captured_types.push_back(t);
+    init.push_back(outer.captured_value(name));
+  }
+  for (const Value& v : init)
+    if (!v.valid()) return c.fail("the map's initial values could not be made");
+  const std::string base = node.name.empty() ? "sequence_map" : node.name;
+  auto make_sub = [&](const char* which) {
+    auto sub = std::make_unique<Converter::Impl>(outer.model, &outer, nullptr);
+    sub->own_info = *outer.info;
+    for (const auto& kv : g.value_info) sub->own_info[kv.first] = kv.second;
+    for (const ValueInfo& v : g.inputs) sub->own_info[v.name] = v;  // an element's declared type
+    sub->info = &sub->own_info;
+    sub->lowp_of = outer.lowp_of;
+    sub->where = str_format(" in the body of node %d '%s'%s", node.index, node.name.c_str(), outer.where.c_str());
+    sub->body_name = base + "/" + which;
+    return sub;
+  };
+  ValueInfo list_type;
+  list_type.value_kind = 1;
+  auto add_vars = [&](Converter::Impl& sub, std::vector<Value>& vars) {
+    vars.push_back(add_placeholder(sub, "position", scalar_type(DataType::kInt64)));
+    vars.push_back(add_placeholder(sub, "length", scalar_type(DataType::kInt64)));
+    for (int k = 0; k < n_out; ++k) vars.push_back(add_placeholder(sub, "out" + std::to_string(k), list_type));
+    for (int k = 0; k < n_in; ++k)
+      vars.push_back(add_placeholder(sub, "in" + std::to_string(k), in_types[static_cast<size_t>(k)]));
+    for (size_t k = 0; k < args.size(); ++k) vars.push_back(add_placeholder(sub, args[k], captured_types[k]));
+  };
+  auto cond_sub = make_sub("cond");
+  std::vector<Value> cvars;
+  add_vars(*cond_sub, cvars);
+  {
+    Converter cc(*cond_sub);
+    ConverterAccess::begin(cc, node, c.opset());
+    const Value go = cc.op("less").in(cvars[0]).in(cvars[1]).emit1();
+    if (!go.valid()) return c.fail("the map's condition could not be built");
+    cond_sub->body_outputs.emplace_back("go", go);
+  }
+  auto body_sub = make_sub("body");
+  std::vector<Value> bvars;
+  add_vars(*body_sub, bvars);
+  const size_t first_in = 2 + static_cast<size_t>(n_out), first_arg = first_in + static_cast<size_t>(n_in);
+  for (int k = 0; k < n_in; ++k) {
+    const std::string& name = g.inputs[static_cast<size_t>(k)].name;
+    Value v = bvars[first_in + static_cast<size_t>(k)];
+    if (in_list[static_cast<size_t>(k)]) v = body_sub->sequence_node(base, SequenceOpKind::kAt, {v, bvars[0]});
+    if (!name.empty()) body_sub->values[name] = v;
+  }
+  for (size_t k = 0; k < args.size(); ++k) body_sub->bind_captured(outer, args[k], bvars[first_arg + k]);
+  for (const Tensor& t : g.initializers) body_sub->constants[t.name] = &t;
+  for (const std::string& name : captured)
+    if (!outer.capturable(name)) body_sub->constants[name] = outer.constants.at(name);
+  count_uses(g.nodes, body_sub->uses);
+  for (const ValueInfo& o : g.outputs) body_sub->uses[o.name]++;
+  body_sub->onnx_outputs = &g.outputs;
+  const size_t before = outer.problems.size();
+  convert_nodes(*body_sub, g.nodes, c.opset());
+  if (outer.problems.size() != before) return Status::error(StatusCode::kNotImplemented, "the body could not be imported");
+  std::vector<Value> outs;
+  {
+    Converter bc(*body_sub);
+    ConverterAccess::begin(bc, node, c.opset());
+    outs.push_back(bc.op("add").in(bvars[0]).in(bc.constant_ints({1}, false)).emit1());
+  }
+  outs.push_back(bvars[1]);
+  for (int k = 0; k < n_out; ++k) {
+    const std::string& name = g.outputs[static_cast<size_t>(k)].name;
+    const Value v = body_sub->failed.count(name) ? Value{} : body_sub->lookup(name);
+    if (!v.valid()) return c.fail("body output '" + name + "' is not a tensor computed by the body");
+    outs.push_back(body_sub->sequence_node(base, SequenceOpKind::kInsert, {bvars[2 + static_cast<size_t>(k)], v}));
+  }
+  for (size_t k = first_in; k < bvars.size(); ++k) outs.push_back(bvars[k]);
+  for (size_t k = 0; k < outs.size(); ++k) {
+    if (!outs[k].valid()) return c.fail("the map's body could not be built");
+    body_sub->body_outputs.emplace_back(body_sub->vars[k].name + "_next", outs[k]);
+  }
+  outer.root->subgraphs.push_back(std::move(cond_sub));
+  const int cond_index = static_cast<int>(outer.root->subgraphs.size()) - 1;
+  outer.root->subgraphs.push_back(std::move(body_sub));
+  const int body_index = static_cast<int>(outer.root->subgraphs.size()) - 1;
+  LNode n;
+  n.id = outer.next_id++;
+  n.name = base;
+  n.is_while = true;
+  n.branch_a = cond_index;
+  n.branch_b = body_index;
+  n.inputs = init;
+  n.num_outputs = static_cast<uint32_t>(init.size());
+  const int64_t id = n.id;
+  outer.nodes.push_back(std::move(n));
+  for (int k = 0; k < n_out; ++k)
+    c.set_output_run_list(k, Value{id, static_cast<uint32_t>(2 + k)}, ValueKind::kSequence);
   return Status::ok();
 }
 
@@ -2495,14 +2904,16 @@ std::string declared_type(const ValueInfo& v) {
                   : v.type_label.empty()        ? std::string("(no type)")
                                                 : v.type_label;
   if (v.dtype == DataType::kInvalid) return s;
-  if (!v.rank_known) return s + "[...]";
+  static const char* const kinds[] = {"", "sequence of ", "optional ", "optional sequence of "};
+  const std::string kind = v.value_kind >= 0 && v.value_kind <= 3 ? kinds[v.value_kind] : "";
+  if (!v.rank_known) return kind + s + "[...]";
   s += '[';
   for (size_t d = 0; d < v.dims.size(); ++d) {
     if (d) s += ',';
     if (v.dims[d] >= 0) s += std::to_string(v.dims[d]);
     else s += d < v.dim_params.size() && !v.dim_params[d].empty() ? v.dim_params[d] : "?";
   }
-  return s + ']';
+  return kind + s + ']';
 }
 
 }  // namespace
@@ -2579,16 +2990,18 @@ std::string coverage_markdown() {
   s += "`ai.onnx.preview.training` are not. A node of any other (custom) domain runs the\n";
   s += "registered op its op type names, libops' own or one an op library registered (`ops_load_op_library`,\n";
   s += "`ops-run --op-library`): inputs in order, INT, INTS and FLOAT attributes as the op's args of those names.\n\n";
-  s += "Sequences and optionals exist only while a model is imported: each is the list of the tensors it holds, so\n";
-  s += "the sequence ops work where that list is known at import (built and read in one graph, positions and\n";
-  s += "splits constant). A sequence grown in a Loop as exporters write a list appended to in a loop (empty before\n";
-  s += "it, one SequenceInsert at the end in the body, then torch.stack / torch.cat's ConcatFromSequence) becomes\n";
-  s += "a scan output of the loop, its elements stacked along a new axis 0; SplitToSequence into pieces of one along\n";
-  s += "an axis known only at run time gives such a stacked sequence too. ConcatFromSequence, SequenceLength and\n";
-  s += "SequenceAt (at a position given at run time) read one, also inside an If branch or a Loop body (Note\n";
-  s += "[Sequences grown in loops] in graph/onnx/onnx_convert.cpp); a sequence known at import that a subgraph\n";
-  s += "reads is passed in the same way, its elements stacked. Any other reader of such a sequence, and a sequence\n";
-  s += "given as a graph input or output, are refused.\n\n";
+  s += "Sequences and optionals are graph values like tensors: graph inputs and outputs, what If branches give,\n";
+  s += "what a Loop carries, what SequenceMap maps over. One whose elements are all known at import (built and\n";
+  s += "read in one graph, positions and splits constant) stays a list of the importer's, and its readers read\n";
+  s += "those tensors directly. Any other is a run-time list, a value of the sequence (or optional) kind that the\n";
+  s += "executor's sequence nodes edit without copying elements (Note [Run-time sequences] in\n";
+  s += "graph/onnx/onnx_convert.cpp, Note [Sequence values] in graph/executor.h); its elements' shapes may differ.\n";
+  s += "A list appended to in a Loop and read after it only by ConcatFromSequence, SequenceLength or SequenceAt\n";
+  s += "(torch.stack / torch.cat of a list built in a loop) becomes a scan output of the loop instead, its elements\n";
+  s += "stacked along a new axis 0 (they must then share one shape), as does SplitToSequence into pieces of one\n";
+  s += "along an axis known only at run time (Note [Sequences grown in loops]). `ops-run` takes a sequence input\n";
+  s += "as `--input name=a.npy,b.npy` (`name=[]` when empty) and an empty optional as `name=none`, and writes a\n";
+  s += "sequence output as DIR/<name>/<i>.npy; the C API feeds them with `ops_graph_session_set_input_list`.\n\n";
   s += "float8 (E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0), float4 (E2M1), int4, uint4, int2 and uint2 values are held\n";
   s += "one element a byte: the float formats' bit patterns as uint8, the integers' values as int8 or uint8, graph\n";
   s += "inputs and outputs included. Cast, CastLike, QuantizeLinear and DequantizeLinear convert them, and the ops\n";

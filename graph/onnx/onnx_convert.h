@@ -22,6 +22,11 @@
 #include "libops/core/dtype.h"
 #include "libops/core/status.h"
 
+namespace libops::graph {
+enum class ValueKind : uint8_t;       // graph/graph.h
+enum class SequenceOpKind : uint8_t;  // graph/graph.h
+}  // namespace libops::graph
+
 namespace libops::graph::onnx {
 
 // A libops value: output `output` of the variable or node `id`.
@@ -112,8 +117,9 @@ class Converter {
   //  list of libops values of its elements, known when the node that makes
   //  it is converted. Sequence ops rearrange the list, and the ops that read
   //  elements (SequenceAt, ConcatFromSequence) emit libops nodes on them. So
-  //  a sequence whose length is known only at run time (grown in a Loop,
-  //  passed into a subgraph, or a graph input or output) is refused.
+  //  a sequence whose length is known only at run time (a graph input, a
+  //  list grown in a Loop, what an If gives) is a run-time list instead
+  //  (Note [Run-time sequences] in onnx_convert.cpp).
   // input_sequence: false (and a problem recorded) when input k is not
   // such a sequence; marks it taken.
   bool input_sequence(int k, std::vector<Value>& elements);
@@ -129,6 +135,21 @@ class Converter {
   // plain tensor (present). False when input k is a sequence.
   bool input_optional(int k, bool& present, Value& v);
   void set_output_optional(int k, bool present, Value v);
+
+  // Note [Run-time sequences] (onnx_convert.cpp): a sequence or optional
+  // held by a libops value of that kind (ValueKind in graph/graph.h).
+  // input_run_list: input k when it is one (marks it taken), else false
+  // (nothing recorded). input_as_run_list: input k, any sequence or
+  // optional, as one, made here from an import-time or stacked sequence or
+  // an import-time optional; false (a problem recorded) for a tensor.
+  bool input_run_list(int k, Value& v, ValueKind& kind);
+  bool input_as_run_list(int k, Value& v, ValueKind& kind);
+  void set_output_run_list(int k, Value v, ValueKind kind);
+  // A sequence node (SequenceOp in schemas/graph.fbs) with one output.
+  Value sequence_node(SequenceOpKind op, const std::vector<Value>& inputs, const std::vector<int64_t>& i_args = {},
+                      DataType element_dtype = DataType::kInvalid);
+  // The declared type of output k (value_info or a graph output), if any.
+  const ValueInfo* output_info(int k) const;
 
   // Note [Low-precision values] (onnx_convert.cpp): the LowPrecision format
   // input k holds (0: a libops dtype), and the one output k will hold.
@@ -190,6 +211,7 @@ const std::vector<OpMapping>& mapping_table();
 Status map_if(Converter& c);
 Status map_loop(Converter& c);
 Status map_scan(Converter& c);
+Status map_sequence_map(Converter& c);
 
 // The transformer operators of opset 23 and later (onnx_ops_attention.cpp).
 Status map_attention(Converter& c);

@@ -228,8 +228,22 @@ void value_info_from_proto(const pb::ValueInfo& v, ValueInfo& out) {
   out.name = v.name();
   if (!v.has_type()) return;
   out.type_label = type_label(v.type());
-  if (!v.type().has_tensor_type()) return;
-  const auto& tt = v.type().tensor_type();
+  // seq(tensor), optional(tensor) and optional(seq(tensor)): the kind, and
+  // the tensors' type below.
+  const pb::Type* t = &v.type();
+  if (t->has_optional_type()) {
+    out.value_kind = 2;
+    t = &t->optional_type().elem_type();
+  }
+  if (t->has_sequence_type()) {
+    out.value_kind = out.value_kind == 2 ? 3 : 1;
+    t = &t->sequence_type().elem_type();
+  }
+  if (!t->has_tensor_type()) {
+    out.value_kind = 0;
+    return;
+  }
+  const auto& tt = t->tensor_type();
   out.onnx_type = tt.elem_type();
   out.dtype = dtype_from_onnx(tt.elem_type());
   out.lowp = lowp_from_onnx(tt.elem_type());

@@ -85,6 +85,10 @@ struct ValueInfo {
   // "height"); empty where it gives none. Empty when the rank is unknown.
   std::vector<std::string> dim_params;
   std::string type_label;  // "tensor(FLOAT)", "seq(tensor(INT64))"; empty when no type is declared
+  // What the value is (ValueKind in graph/graph.h): 0 a tensor, 1 a sequence,
+  // 2 an optional tensor, 3 an optional sequence; for the others dtype and
+  // dims describe the tensors they hold.
+  int value_kind = 0;
   int lowp = 0;            // as Tensor::lowp; dtype is then the bytes' dtype
 };
 

@@ -17,6 +17,7 @@
 #include <limits>
 #include <numeric>
 
+#include "graph/graph.h"
 #include "graph/onnx/onnx_convert.h"
 #include "graph/onnx/onnx_map_util.h"
 #include "libops/core/half.h"
@@ -50,7 +51,14 @@ Status variadic(C& c, const char* op) {
 
 Status map_identity(C& c) {
   std::vector<Value> elements;
-  if (c.input_is_sequence(0)) {  // Note [Import-time sequences]
+  Value list, stacked;
+  ValueKind kind;
+  ValueType st;
+  if (c.input_run_list(0, list, kind)) {  // Note [Run-time sequences]
+    c.set_output_run_list(0, list, kind);
+  } else if (c.input_stacked_sequence(0, stacked, st)) {
+    c.set_output_stacked_sequence(0, stacked);
+  } else if (c.input_is_sequence(0)) {  // Note [Import-time sequences]
     c.input_sequence(0, elements);
     c.set_output_sequence(0, std::move(elements));
   } else if (c.input_is_optional(0)) {
@@ -3514,7 +3522,24 @@ Status map_sequence_construct(C& c) {
   return Status::ok();
 }
 
+// Whether input k (a position or split) is omitted or a constant.
+bool omitted_or_constant(C& c, int k) { return !c.has_input(k) || c.constant_input(k) != nullptr; }
+
+// Note [Run-time sequences]: input 0 when it is a run-time list, or an
+// import-time one that `at_run_time` (a position or split computed at run
+// time) makes one; false otherwise.
+bool run_list_input(C& c, bool at_run_time, Value& list) {
+  ValueKind kind;
+  if (c.input_run_list(0, list, kind)) return true;
+  return at_run_time && c.input_is_sequence(0) && c.input_as_run_list(0, list, kind);
+}
+
 Status map_sequence_at(C& c) {
+  Value list;
+  if (run_list_input(c, !omitted_or_constant(c, 1), list)) {
+    if (!c.has_input(1)) return c.fail("input 1 (position) is required");
+    return done(c, 0, c.sequence_node(SequenceOpKind::kAt, {list, c.input(1)}));
+  }
   Value stacked;
   ValueType st;
   if (c.input_stacked_sequence(0, stacked, st)) {  // Note [Sequences grown in loops]: the slice at the position
@@ -3531,6 +3556,8 @@ Status map_sequence_at(C& c) {
 }
 
 Status map_sequence_length(C& c) {
+  Value list;
+  if (run_list_input(c, false, list)) return done(c, 0, c.sequence_node(SequenceOpKind::kLength, {list}));
   Value stacked;
   ValueType st;
   if (c.input_stacked_sequence(0, stacked, st)) {  // the stacked value's first extent
@@ -3544,6 +3571,15 @@ Status map_sequence_length(C& c) {
 }
 
 Status map_sequence_insert(C& c) {
+  Value list;
+  if (run_list_input(c, !omitted_or_constant(c, 2), list)) {
+    std::vector<Value> in{list, c.input(1)};
+    if (c.has_input(2)) in.push_back(c.input(2));
+    const Value out = c.sequence_node(SequenceOpKind::kInsert, in);
+    if (!out.valid()) return reported();
+    c.set_output_run_list(0, out, ValueKind::kSequence);
+    return Status::ok();
+  }
   std::vector<Value> seq;
   if (!c.input_sequence(0, seq)) return reported();
   Value v = c.input(1);
@@ -3558,6 +3594,15 @@ Status map_sequence_insert(C& c) {
 }
 
 Status map_sequence_erase(C& c) {
+  Value list;
+  if (run_list_input(c, !omitted_or_constant(c, 1), list)) {
+    std::vector<Value> in{list};
+    if (c.has_input(1)) in.push_back(c.input(1));
+    const Value out = c.sequence_node(SequenceOpKind::kErase, in);
+    if (!out.valid()) return reported();
+    c.set_output_run_list(0, out, ValueKind::kSequence);
+    return Status::ok();
+  }
   std::vector<Value> seq;
   int64_t pos = 0;
   size_t at = 0;
@@ -3609,6 +3654,13 @@ Status concat_stacked_sequence(C& c, Value s, const ValueType& st) {
 
 // ConcatFromSequence: concat along axis, or stack along a new one.
 Status map_concat_from_sequence(C& c) {
+  Value list;
+  if (run_list_input(c, false, list)) {
+    if (!c.has_attr("axis")) return c.fail_attr("axis", "is required");
+    const int64_t axis = c.attr_int("axis", 0), new_axis = c.attr_int("new_axis", 0);
+    if (new_axis != 0 && new_axis != 1) return c.fail_attr("new_axis", "must be 0 or 1");
+    return done(c, 0, c.sequence_node(SequenceOpKind::kConcat, {list}, {axis, new_axis}));
+  }
   Value stacked;
   ValueType st;
   if (c.input_stacked_sequence(0, stacked, st)) return concat_stacked_sequence(c, stacked, st);
@@ -3629,6 +3681,24 @@ Status map_split_to_sequence(C& c) {
   constexpr int64_t kMaxPieces = 65536;  // each piece is a node of the graph
   const ValueType vt = c.input_type(0);
   const int rank = vt.rank();
+  // Note [Run-time sequences]: a split computed at run time, of an axis
+  // whose extent is not known here, or of an input of unknown rank gives a
+  // run-time list (the executor checks the axis and the lengths).
+  {
+    const int64_t a = c.attr_int("axis", 0);
+    const bool extent_known =
+        rank >= 1 && a >= -rank && a < rank && vt.dims[static_cast<size_t>(a < 0 ? a + rank : a)] >= 0;
+    if (rank < 0 || (c.has_input(1) && (!extent_known || c.constant_input(1) == nullptr))) {
+      const int64_t keepdims = c.has_input(1) ? 1 : c.attr_int("keepdims", 1) != 0;
+      if (c.has_input(1)) c.ignore_attr("keepdims");  // applies without split only
+      std::vector<Value> in{c.input(0)};
+      if (c.has_input(1)) in.push_back(c.input(1));
+      const Value out = c.sequence_node(SequenceOpKind::kSplit, in, {a, keepdims});
+      if (!out.valid()) return reported();
+      c.set_output_run_list(0, out, ValueKind::kSequence);
+      return Status::ok();
+    }
+  }
   int64_t axis = 0;
   if (rank < 1 || !norm_axis(c.attr_int("axis", 0), rank, axis))
     return c.fail(str_format("axis is outside the input's rank %d (or the rank is not known)", rank));
@@ -3700,6 +3770,23 @@ Status map_split_to_sequence(C& c) {
 
 Status map_optional(C& c) {
   c.ignore_attr("type");  // the element type of an empty optional: nothing to allocate here
+  Value list;
+  ValueKind kind;
+  if (c.input_run_list(0, list, kind) || (c.input_is_sequence(0) && c.input_as_run_list(0, list, kind))) {
+    // Note [Run-time sequences]: an optional sequence, or an optional given one.
+    if (kind == ValueKind::kOptionalTensor || kind == ValueKind::kOptionalSequence) {
+      c.set_output_run_list(0, list, kind);
+    } else {
+      const ValueKind out = kind == ValueKind::kSequence ? ValueKind::kOptionalSequence : ValueKind::kOptionalTensor;
+      c.set_output_run_list(0, c.sequence_node(SequenceOpKind::kOptional, {list}), out);
+    }
+    return Status::ok();
+  }
+  const ValueInfo* declared = c.output_info(0);
+  if (!c.has_input(0) && declared != nullptr && declared->value_kind == 3) {  // an empty optional sequence
+    c.set_output_run_list(0, c.sequence_node(SequenceOpKind::kOptional, {}, {1}), ValueKind::kOptionalSequence);
+    return Status::ok();
+  }
   bool present = false;
   Value v;
   if (!c.input_optional(0, present, v)) return reported();
@@ -3708,6 +3795,14 @@ Status map_optional(C& c) {
 }
 
 Status map_optional_has_element(C& c) {
+  Value list;
+  ValueKind kind;
+  if (c.input_run_list(0, list, kind)) return done(c, 0, c.sequence_node(SequenceOpKind::kHasElement, {list}));
+  if (c.input_is_sequence(0)) {  // a sequence is an optional that holds one
+    std::vector<Value> elements;
+    c.input_sequence(0, elements);
+    return done(c, 0, c.constant_scalar(DataType::kBool, 1));
+  }
   bool present = false;
   Value v;
   if (!c.input_optional(0, present, v)) return reported();
@@ -3720,6 +3815,22 @@ Status map_optional_has_element(C& c) {
 }
 
 Status map_optional_get_element(C& c) {
+  Value list;
+  ValueKind kind;
+  if (c.input_run_list(0, list, kind)) {
+    const Value out = c.sequence_node(SequenceOpKind::kGetElement, {list});
+    if (kind == ValueKind::kSequence || kind == ValueKind::kOptionalSequence)
+      c.set_output_run_list(0, out, ValueKind::kSequence);
+    else
+      return done(c, 0, out);
+    return out.valid() ? Status::ok() : reported();
+  }
+  if (c.input_is_sequence(0)) {  // a sequence is its own element
+    std::vector<Value> elements;
+    c.input_sequence(0, elements);
+    c.set_output_sequence(0, std::move(elements));
+    return Status::ok();
+  }
   bool present = false;
   Value v;
   if (!c.input_optional(0, present, v)) return reported();
@@ -4123,24 +4234,26 @@ const std::vector<OpMapping> kTable = {
     // Losses.
     ROW("NegativeLogLikelihoodLoss", 12, kMaxOpset, map_nll_loss, ""),
     ROW("SoftmaxCrossEntropyLoss", 12, kMaxOpset, map_softmax_cross_entropy, ""),
-    // Sequences and optionals, known at import (Note [Import-time sequences]).
+    // Sequences and optionals: known at import (Note [Import-time sequences]),
+    // or run-time lists (Note [Run-time sequences] in onnx_convert.cpp).
     ROW("SequenceEmpty", 11, kMaxOpset, map_sequence_empty, ""),
     ROW("SequenceConstruct", 11, kMaxOpset, map_sequence_construct, ""),
-    ROW("SequenceAt", 11, kMaxOpset, map_sequence_at,
-        "a position computed at run time in a sequence known at import (a stacked one takes it)."),
+    ROW("SequenceAt", 11, kMaxOpset, map_sequence_at, ""),
     ROW("SequenceLength", 11, kMaxOpset, map_sequence_length, ""),
-    ROW("SequenceInsert", 11, kMaxOpset, map_sequence_insert, "a position computed at run time."),
-    ROW("SequenceErase", 11, kMaxOpset, map_sequence_erase, "a position computed at run time."),
+    ROW("SequenceInsert", 11, kMaxOpset, map_sequence_insert, ""),
+    ROW("SequenceErase", 11, kMaxOpset, map_sequence_erase, ""),
+    ROW("SequenceMap", 17, kMaxOpset, map_sequence_map, "optional inputs; sequences as the body's outputs."),
     ROW("ConcatFromSequence", 11, kMaxOpset, map_concat_from_sequence,
         "an empty sequence known at import; a stacked sequence along an axis other than 0 when the rank of its "
         "elements is not known at import."),
-    ROW("SplitToSequence", 11, kMaxOpset, map_split_to_sequence,
-        "split computed at run time; split given for an axis whose extent is not known at import."),
+    ROW("SplitToSequence", 11, kMaxOpset, map_split_to_sequence, ""),
     // Text.
     ROW("TfIdfVectorizer", 9, kMaxOpset, map_tfidf_vectorizer, "pool_strings (string tensors)."),
-    ROW("Optional", 15, kMaxOpset, map_optional, "optional sequences."),
-    ROW("OptionalHasElement", 15, kMaxOpset, map_optional_has_element, "optional sequences."),
-    ROW("OptionalGetElement", 15, kMaxOpset, map_optional_get_element, "optional sequences."),
+    ROW("Optional", 15, kMaxOpset, map_optional,
+        "an empty optional sequence whose output type the model does not declare (it is taken for an empty "
+        "optional tensor)."),
+    ROW("OptionalHasElement", 15, kMaxOpset, map_optional_has_element, ""),
+    ROW("OptionalGetElement", 15, kMaxOpset, map_optional_get_element, ""),
     // Signals.
     ROW("MelWeightMatrix", 17, kMaxOpset, map_mel_weight_matrix, "inputs computed at run time."),
     ROW("STFT", 17, kMaxOpset, map_stft,

@@ -157,6 +157,35 @@ ops_status_t ops_graph_run(ops_graph_session_t* session, const char* const* name
 ops_status_t ops_graph_session_output(const ops_graph_session_t* session, const char* name, ops_array_t** out);
 ops_status_t ops_graph_session_output_at(const ops_graph_session_t* session, int index, ops_array_t** out);
 
+/* ---- sequences and optionals ----
+ * A graph input or output may hold a sequence (a list of arrays of one
+ * dtype, shapes free) or an optional (an array or a sequence, or none), as
+ * ONNX models' do. For those, ops_value_info_t's dtype and shape describe
+ * each array held. */
+typedef enum ops_value_kind {
+  OPS_VALUE_TENSOR = 0,
+  OPS_VALUE_SEQUENCE = 1,
+  OPS_VALUE_OPTIONAL_TENSOR = 2,
+  OPS_VALUE_OPTIONAL_SEQUENCE = 3
+} ops_value_kind_t;
+ops_status_t ops_graph_input_kind(const ops_graph_t* graph, int index, ops_value_kind_t* out);
+ops_status_t ops_graph_output_kind(const ops_graph_t* graph, int index, ops_value_kind_t* out);
+/* Feeds input `name` of the session's next ops_graph_run (and only that
+ * run; ops_graph_run's names then leave it out): a sequence input the n
+ * arrays of `elements` (not copied; they must stay alive during the run), an
+ * optional one those (one array for an optional tensor) when present is
+ * true, or none when it is false (elements and n are then ignored). */
+ops_status_t ops_graph_session_set_input_list(ops_graph_session_t* session, const char* name,
+                                              const ops_array_t* const* elements, int n, bool present);
+/* Output `index` of the last run: whether it holds a value (false only for
+ * an empty optional), and for a sequence its length and element `item` as a
+ * new handle (free it with ops_array_free). ops_graph_session_output_at
+ * gives a tensor or a present optional tensor. */
+ops_status_t ops_graph_session_output_present(const ops_graph_session_t* session, int index, bool* out);
+ops_status_t ops_graph_session_output_list_size(const ops_graph_session_t* session, int index, int64_t* out);
+ops_status_t ops_graph_session_output_list_item(const ops_graph_session_t* session, int index, int64_t item,
+                                                ops_array_t** out);
+
 /* ---- profile of the last run ---- */
 
 typedef struct ops_node_profile {

@@ -37,6 +37,100 @@ std::vector<float> read(ops_array_t* a) {
   return v;
 }
 
+ops_array_t* float_array(std::vector<float> v) {
+  const int64_t n = static_cast<int64_t>(v.size());
+  ops_array_t* a = nullptr;
+  EXPECT_EQ(ops_array_create_from(OPS_DTYPE_FLOAT32, 1, &n, v.data(), v.size() * sizeof(float), &a), OPS_OK);
+  return a;
+}
+
+// Sequences and optionals through the C API (Note [Sequence values] in
+// graph/executor.h): s, a sequence of float vectors, and t, a vector; out =
+// s with t appended, n = its length; o, an optional tensor, and has = whether
+// it holds one.
+TEST(GraphCApi, SequencesAndOptionals) {
+  GraphBuilder gb;
+  BodyBuilder& m = gb.main();
+  Ref s = m.placeholder_of(fb::ValueKind::SEQUENCE, "s", DataType::kFloat32, std::vector<int64_t>{-1});
+  Ref t = m.placeholder("t", DataType::kFloat32, std::vector<int64_t>{-1});
+  Ref o = m.placeholder_of(fb::ValueKind::OPTIONAL_TENSOR, "o", DataType::kFloat32);
+  Ref out = m.seq(fb::SequenceOpKind::INSERT, {s, t});
+  m.output("out", out);
+  m.output("n", m.seq(fb::SequenceOpKind::LENGTH, {out}));
+  m.output("has", m.seq(fb::SequenceOpKind::HAS_ELEMENT, {o}));
+  m.output("o", o);
+  std::vector<uint8_t> bytes = gb.finish();
+  ops_graph_t* g = nullptr;
+  ASSERT_EQ(ops_graph_load_buffer(bytes.data(), bytes.size(), 0, &g), OPS_OK) << ops_last_error();
+  ops_value_kind_t kind = OPS_VALUE_TENSOR;
+  ASSERT_EQ(ops_graph_input_kind(g, 0, &kind), OPS_OK);
+  EXPECT_EQ(kind, OPS_VALUE_SEQUENCE);
+  ASSERT_EQ(ops_graph_input_kind(g, 2, &kind), OPS_OK);
+  EXPECT_EQ(kind, OPS_VALUE_OPTIONAL_TENSOR);
+  ASSERT_EQ(ops_graph_output_kind(g, 0, &kind), OPS_OK);
+  EXPECT_EQ(kind, OPS_VALUE_SEQUENCE);
+  EXPECT_EQ(ops_graph_output_kind(g, 9, &kind), OPS_ERR_INVALID_ARGUMENT);
+  ops_graph_session_t* session = nullptr;
+  ASSERT_EQ(ops_graph_session_create(g, &session), OPS_OK);
+
+  ops_array_t* e0 = float_array({1, 2});
+  ops_array_t* e1 = float_array({3});
+  ops_array_t* tv = float_array({4, 5, 6});
+  const ops_array_t* elements[] = {e0, e1};
+  const char* names[] = {"t"};
+  const ops_array_t* inputs[] = {tv};
+  ASSERT_EQ(ops_graph_session_set_input_list(session, "s", elements, 2, true), OPS_OK) << ops_last_error();
+  ASSERT_EQ(ops_graph_session_set_input_list(session, "o", nullptr, 0, false), OPS_OK) << ops_last_error();
+  ASSERT_EQ(ops_graph_run(session, names, inputs, 1), OPS_OK) << ops_last_error();
+  int64_t size = 0;
+  ASSERT_EQ(ops_graph_session_output_list_size(session, 0, &size), OPS_OK);
+  ASSERT_EQ(size, 3);
+  ops_array_t* item = nullptr;
+  ASSERT_EQ(ops_graph_session_output_list_item(session, 0, 2, &item), OPS_OK);
+  EXPECT_EQ(read(item), (std::vector<float>{4, 5, 6}));
+  ops_array_free(item);
+  EXPECT_EQ(ops_graph_session_output_list_item(session, 0, 3, &item), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ops_last_error()).find("item 3 is out of range (the sequence holds 3)"), std::string::npos);
+  ops_array_t* n = nullptr;
+  ASSERT_EQ(ops_graph_session_output_at(session, 1, &n), OPS_OK);
+  int64_t nv = 0;
+  ASSERT_EQ(ops_array_copy_to(n, &nv, sizeof(nv)), OPS_OK);
+  EXPECT_EQ(nv, 3);
+  ops_array_free(n);
+  bool present = true;
+  ASSERT_EQ(ops_graph_session_output_present(session, 3, &present), OPS_OK);
+  EXPECT_FALSE(present);  // o was fed none
+  EXPECT_EQ(ops_graph_session_output_at(session, 3, &n), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ops_last_error()).find("output 'o' is an empty optional"), std::string::npos);
+  EXPECT_EQ(ops_graph_session_output_at(session, 0, &n), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ops_last_error()).find("output 'out' is a sequence"), std::string::npos);
+
+  // The list feeds lasted one run: the next must set them again.
+  EXPECT_EQ(ops_graph_run(session, names, inputs, 1), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ops_last_error()).find("placeholder 's'"), std::string::npos) << ops_last_error();
+  // An optional fed present; a sequence cannot be none; a tensor is not a list.
+  const ops_array_t* one[] = {e1};
+  ASSERT_EQ(ops_graph_session_set_input_list(session, "s", nullptr, 0, true), OPS_OK);
+  ASSERT_EQ(ops_graph_session_set_input_list(session, "o", one, 1, true), OPS_OK);
+  ASSERT_EQ(ops_graph_run(session, names, inputs, 1), OPS_OK) << ops_last_error();
+  ASSERT_EQ(ops_graph_session_output_list_size(session, 0, &size), OPS_OK);
+  EXPECT_EQ(size, 1);
+  ASSERT_EQ(ops_graph_session_output_at(session, 3, &n), OPS_OK);
+  EXPECT_EQ(read(n), (std::vector<float>{3}));
+  ops_array_free(n);
+  EXPECT_EQ(ops_graph_session_set_input_list(session, "s", nullptr, 0, false), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(ops_graph_session_set_input_list(session, "t", elements, 2, true), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(ops_graph_session_set_input_list(session, "o", elements, 2, true), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(ops_graph_session_set_input_list(session, "nope", elements, 2, true), OPS_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(ops_graph_session_set_input_list(session, "s", nullptr, 2, true), OPS_ERR_NULL_POINTER);
+  EXPECT_EQ(ops_graph_session_set_input_list(nullptr, "s", elements, 2, true), OPS_ERR_NULL_POINTER);
+  ops_array_free(e0);
+  ops_array_free(e1);
+  ops_array_free(tv);
+  ops_graph_session_free(session);
+  ops_graph_free(g);
+}
+
 TEST(GraphCApi, LoadDescribeRun) {
   std::vector<uint8_t> bytes = affine_graph();
   ops_graph_t* g = nullptr;

@@ -6,6 +6,7 @@
 // refusals, and the operator-version table (Note [Operator versions]).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -140,17 +141,35 @@ TEST(OnnxCustomDomains, UndeclaredAttributesAndUnknownOpsAreRefused) {
       << r.problems[1];
 }
 
-// Note [Sequences grown in loops]: the stacked sequence is read by
-// ConcatFromSequence, SequenceLength and SequenceAt (loop_appended_sequence
-// in the manifest); a graph output or any other reader is refused by name.
-TEST(OnnxSequences, LoopGrownSequenceElsewhereIsRefused) {
-  std::string m = convert_error("err_loop_sequence_output.onnx");
-  EXPECT_TRUE(has(m, "graph output 'seq' is a sequence or an optional: libops graphs output tensors")) << m;
-  m = convert_error("err_loop_sequence_erase.onnx");
-  EXPECT_TRUE(has(m, "(SequenceErase, opset 17): input 0 ('seq') is a stacked sequence (grown in a Loop, split "
-                     "along an axis known only at run time, or passed into a subgraph): only ConcatFromSequence, "
-                     "SequenceLength and SequenceAt read one"))
-      << m;
+// Note [Run-time sequences]: the list grown in the loop is a graph output
+// here, so it is a run-time list, not a stacked one (loop_appended_sequence
+// in the manifest stacks it): its elements come back one by one. The body:
+// acc = acc * 0.5 + i; seq += [tanh(acc)].
+TEST(OnnxSequences, LoopGrownSequenceAsAGraphOutput) {
+  std::shared_ptr<const Graph> g;
+  ASSERT_OK(Graph::load_file(kDir + "loop_sequence_output.onnx", g));
+  ASSERT_EQ(g->main().outputs.size(), 1u);
+  EXPECT_EQ(g->main().outputs[0].kind, ValueKind::kSequence);
+  Session s(g);
+  const std::vector<double> x0 = {0.5, -1, 2, 0, 1.5, -0.25, 3, -2};
+  NDArray x = test::make(DataType::kFloat32, {2, 4}, x0);
+  for (int64_t trips : {3, 0}) {
+    NDArray t = test::make(DataType::kInt64, {}, {static_cast<double>(trips)});
+    ASSERT_OK(s.run({{"x", &x}, {"trips", &t}}));
+    const TensorList* seq = s.output_list(0);
+    ASSERT_NE(seq, nullptr);
+    ASSERT_EQ(seq->items.size(), static_cast<size_t>(trips));
+    std::vector<double> acc = x0;
+    for (int64_t i = 0; i < trips; ++i) {
+      std::vector<double> want;
+      for (double& a : acc) {
+        a = a * 0.5 + static_cast<double>(i);
+        want.push_back(std::tanh(a));
+      }
+      EXPECT_EQ(seq->items[static_cast<size_t>(i)].shape(), Dims({2, 4}));
+      EXPECT_TRUE(test::all_close(seq->items[static_cast<size_t>(i)], want, 1e-5)) << "element " << i;
+    }
+  }
 }
 
 TEST(OnnxLowPrecision, LoopBodyMakingFloat8IsRefused) {

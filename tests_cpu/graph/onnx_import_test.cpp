@@ -522,21 +522,36 @@ TEST(OnnxImportErrors, RandomOpWithAnIntegerDtypeIsRefused) {
   EXPECT_TRUE(has(m, "node 0 'ru' (RandomUniform, opset 13): attribute 'dtype' = INT32 is not supported")) << m;
 }
 
-// Sequences live only during import (Note [Import-time sequences]): one
-// that would leave the graph, or a position known only at run time, is
-// refused naming it.
-TEST(OnnxImportErrors, SequencesThatDoNotStayInsideTheImportAreRefused) {
-  std::string m = convert_error("err_sequence_output.onnx");
-  EXPECT_TRUE(has(m, "graph output 's' is a sequence or an optional: libops graphs output tensors")) << m;
-  m = convert_error("err_sequence_at_runtime_position.onnx");
-  EXPECT_TRUE(has(m, "node 1 'at' (SequenceAt, opset 13): input 1 (position) must be a constant integer scalar"))
-      << m;
-  // An input of unknown rank: the axis cannot be checked (a fuzzer found
-  // the read past the unknown dims this once was).
-  m = convert_error("err_split_to_sequence_unknown_rank.onnx");
-  EXPECT_TRUE(has(m, "node 0 'split' (SplitToSequence, opset 13): axis is outside the input's rank -1 (or the rank "
-                     "is not known)"))
-      << m;
+// Note [Run-time sequences]: a sequence that leaves the graph is a graph
+// output of the sequence kind; a split of an input whose rank is not known
+// at import is made when the graph runs (a fuzzer once found a read past
+// the unknown dims in the import-time split).
+TEST(OnnxImport, SequencesLeaveTheGraphAsLists) {
+  std::shared_ptr<const Graph> g;
+  ASSERT_OK(Graph::load_file(kDir + "sequence_output.onnx", g));
+  Session s(g);
+  NDArray x = test::make(DataType::kFloat32, {2}, {3, -4});
+  ASSERT_OK(s.run({{"x", &x}}));
+  ASSERT_EQ(s.output_kind(0), ValueKind::kSequence);
+  const TensorList* seq = s.output_list(0);
+  ASSERT_NE(seq, nullptr);
+  ASSERT_EQ(seq->items.size(), 2u);
+  EXPECT_TRUE(test::all_close(seq->items[0], {3, -4}));
+  EXPECT_TRUE(test::all_close(seq->items[1], {3, -4}));
+
+  // Pieces of one along axis 1, kept as [2, 1, 2], concatenated along 0.
+  ASSERT_OK(Graph::load_file(kDir + "split_to_sequence_unknown_rank.onnx", g));
+  Session split(g);
+  NDArray y = test::make(DataType::kFloat32, {2, 3, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+  ASSERT_OK(split.run({{"x", &y}}));
+  EXPECT_EQ(split.output(0).shape(), Dims({6, 1, 2}));
+  EXPECT_TRUE(test::all_close(split.output(0), {0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11}));
+  // A rank-1 input has no axis 1: the run fails naming the node.
+  NDArray v = test::make(DataType::kFloat32, {3}, {1, 2, 3});
+  Status st = split.run({{"x", &v}});
+  EXPECT_EQ(st.code(), StatusCode::kShape);
+  EXPECT_NE(st.message().find("split_to_sequence): axis 1 is not an axis of input 0, float32[3]"), std::string::npos)
+      << st.message();
 }
 
 TEST(OnnxImport, CoverageDocMatchesTheTable) {
