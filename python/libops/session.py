@@ -5,6 +5,11 @@
     probs = sess.run({"x": x}, outputs=["probs"])[0]
     sess.inputs   # [ValueInfo(name='x', dtype=dtype('float32'), shape=('N', 3, 224, 224))]
 
+A sequence input or output (an ONNX model's seq(tensor)) is a Python list of
+arrays; an optional one an array (or a list), or None when empty
+(sess.input_kinds / output_kinds: "tensor", "sequence", "optional tensor",
+"optional sequence").
+
 Inputs are read where they are (no copy) when their dtype is a libops dtype
 and their strides are non-negative; outputs are numpy arrays over the
 engine's memory (no copy), which the arrays keep alive; an output that would
@@ -57,12 +62,19 @@ class InferenceSession:
         self.inputs = _infos(self._graph.values(True))
         self.outputs = _infos(self._graph.values(False))
         self._output_index = {o.name: k for k, o in enumerate(self.outputs)}
+        kinds = ("tensor", "sequence", "optional tensor", "optional sequence")
+        self.input_kinds = [kinds[k] for k in self._graph.kinds(True)]
+        self.output_kinds = [kinds[k] for k in self._graph.kinds(False)]
+        self._lists = any(k != "tensor" for k in self.input_kinds + self.output_kinds)
+        self._input_kind = {i.name: k for i, k in zip(self.inputs, self.input_kinds)}
 
     def run(self, feeds, outputs=None):
         """Runs the model on `feeds` ({input name: array}); returns the
         outputs as a list, in graph order, or those named in `outputs`."""
-        fast = self._session.run_dict(feeds) if type(feeds) is dict else None
-        if fast is not None:  # Note [Run fast path] in python/src/libops_ext.cpp
+        fast = self._session.run_dict(feeds) if type(feeds) is dict and not self._lists else None
+        if self._lists:
+            result = self._run_values(feeds)
+        elif fast is not None:  # Note [Run fast path] in python/src/libops_ext.cpp
             result, bfloat16 = fast
             if bfloat16:
                 result = [_dtypes.from_native((r, _dtypes.BFLOAT16)) if bfloat16 >> k & 1 else r
@@ -84,6 +96,27 @@ class InferenceSession:
             arrays.append(a)
             codes.append(code)
         return [_dtypes.from_native(p) for p in self._session.run(names, arrays, codes)]
+
+    def _run_values(self, feeds):
+        names, arrays, codes = [], [], []
+        list_names, lists, list_codes, present = [], [], [], []
+        for name, value in feeds.items():
+            kind = self._input_kind.get(name, "tensor")
+            if kind == "tensor":
+                a, code = _dtypes.to_native(value)
+                names.append(name)
+                arrays.append(a)
+                codes.append(code)
+                continue
+            items = [] if value is None else list(value) if kind.endswith("sequence") else [value]
+            natives = [_dtypes.to_native(v) for v in items]
+            list_names.append(name)
+            lists.append([a for a, _ in natives])
+            list_codes.append([c for _, c in natives])
+            present.append(value is not None)
+        out = self._session.run_values(names, arrays, codes, list_names, lists, list_codes, present)
+        convert = _dtypes.from_native
+        return [None if o is None else [convert(x) for x in o] if isinstance(o, list) else convert(o) for o in out]
 
     def profile(self):
         """The last run's per-node table, slowest first ("" unless the

@@ -366,6 +366,18 @@ class Graph {
     }
     return out;
   }
+  // ops_value_kind_t per input / output (0 tensor, 1 sequence, 2 optional
+  // tensor, 3 optional sequence).
+  std::vector<int> kinds(bool inputs) const {
+    std::vector<int> out;
+    const int n = inputs ? ops_graph_input_count(get()) : ops_graph_output_count(get());
+    for (int k = 0; k < n; ++k) {
+      ops_value_kind_t kind = OPS_VALUE_TENSOR;
+      check(inputs ? ops_graph_input_kind(get(), k, &kind) : ops_graph_output_kind(get(), k, &kind));
+      out.push_back(static_cast<int>(kind));
+    }
+    return out;
+  }
   std::vector<std::string> rewrites() const {
     std::vector<std::string> out;
     for (int k = 0; k < ops_graph_rewrite_count(get()); ++k) {
@@ -435,6 +447,90 @@ class Session {
     }
     const Spans spans = spans_of(arrays);
     for (Handle& h : owned) result.append(to_numpy(h.release(), spans));
+    return result;
+  }
+
+  // A run of a graph with sequence or optional inputs or outputs: tensors
+  // fed as in run; lists[j] feeds the sequence or optional list_names[j]
+  // (present[j] false: none). Outputs: an array, a list of arrays, or None
+  // for an empty optional.
+  nb::list run_values(const std::vector<std::string>& names, const std::vector<AnyArray>& arrays,
+                      const std::vector<int>& codes, const std::vector<std::string>& list_names,
+                      const std::vector<std::vector<AnyArray>>& lists, const std::vector<std::vector<int>>& list_codes,
+                      const std::vector<bool>& present) {
+    if (names.size() != arrays.size() || list_names.size() != lists.size() || lists.size() != list_codes.size() ||
+        lists.size() != present.size())
+      raise_status(OPS_ERR_INVALID_ARGUMENT, "run_values: the name and value lists differ in length");
+    std::vector<Handle> handles = wrap_all(arrays, codes);
+    std::vector<std::vector<Handle>> list_handles;
+    for (size_t j = 0; j < lists.size(); ++j) list_handles.push_back(wrap_all(lists[j], list_codes[j]));
+    std::vector<const char*> name_ptrs;
+    std::vector<const ops_array_t*> inputs;
+    for (size_t k = 0; k < names.size(); ++k) {
+      name_ptrs.push_back(names[k].c_str());
+      inputs.push_back(handles[k].get());
+    }
+    std::unique_ptr<ops_graph_session_t, SessionFree> s = take();
+    const int n_out = ops_graph_output_count(graph_.get());
+    // Per output: its arrays (one for a tensor), or none for an empty optional.
+    std::vector<std::vector<ops_array_t*>> outs(static_cast<size_t>(n_out));
+    std::vector<uint8_t> out_list(static_cast<size_t>(n_out), 0), out_present(static_cast<size_t>(n_out), 1);
+    ops_status_t status = OPS_OK;
+    std::string error;
+    {
+      nb::gil_scoped_release release;
+      for (size_t j = 0; j < lists.size() && status == OPS_OK; ++j) {
+        std::vector<const ops_array_t*> e;
+        for (const Handle& h : list_handles[j]) e.push_back(h.get());
+        status = ops_graph_session_set_input_list(s.get(), list_names[j].c_str(), e.data(), static_cast<int>(e.size()),
+                                                  present[j]);
+      }
+      if (status == OPS_OK)
+        status = ops_graph_run(s.get(), name_ptrs.data(), inputs.data(), static_cast<int>(inputs.size()));
+      for (int k = 0; k < n_out && status == OPS_OK; ++k) {
+        ops_value_kind_t kind = OPS_VALUE_TENSOR;
+        bool has = true;
+        status = ops_graph_output_kind(graph_.get(), k, &kind);
+        if (status == OPS_OK) status = ops_graph_session_output_present(s.get(), k, &has);
+        auto& o = outs[static_cast<size_t>(k)];
+        out_present[static_cast<size_t>(k)] = has;
+        out_list[static_cast<size_t>(k)] = kind == OPS_VALUE_SEQUENCE || kind == OPS_VALUE_OPTIONAL_SEQUENCE;
+        if (status != OPS_OK || !has) continue;
+        if (!out_list[static_cast<size_t>(k)]) {
+          o.push_back(nullptr);
+          status = ops_graph_session_output_at(s.get(), k, &o.back());
+          continue;
+        }
+        int64_t size = 0;
+        status = ops_graph_session_output_list_size(s.get(), k, &size);
+        for (int64_t i = 0; i < size && status == OPS_OK; ++i) {
+          o.push_back(nullptr);
+          status = ops_graph_session_output_list_item(s.get(), k, i, &o.back());
+        }
+      }
+      if (status != OPS_OK) error = ops_last_error();
+    }
+    put(std::move(s));
+    std::vector<std::vector<Handle>> owned(static_cast<size_t>(n_out));
+    for (int k = 0; k < n_out; ++k)
+      for (ops_array_t* a : outs[static_cast<size_t>(k)]) owned[static_cast<size_t>(k)].emplace_back(a);
+    if (status != OPS_OK) raise_status(status, error);
+    std::vector<AnyArray> all = arrays;
+    for (const auto& l : lists) all.insert(all.end(), l.begin(), l.end());
+    const Spans spans = spans_of(all);
+    nb::list result;
+    for (int k = 0; k < n_out; ++k) {
+      auto& o = owned[static_cast<size_t>(k)];
+      if (!out_present[static_cast<size_t>(k)]) {
+        result.append(nb::none());
+      } else if (!out_list[static_cast<size_t>(k)]) {
+        result.append(to_numpy(o[0].release(), spans));
+      } else {
+        nb::list items;
+        for (Handle& h : o) items.append(to_numpy(h.release(), spans));
+        result.append(items);
+      }
+    }
     return result;
   }
 
@@ -659,11 +755,13 @@ NB_MODULE(_libops, m) {
       .def_static("from_file", &Graph::from_file)
       .def_static("from_bytes", &Graph::from_bytes)
       .def("values", &Graph::values)
+      .def("kinds", &Graph::kinds)
       .def("rewrites", &Graph::rewrites);
   nb::class_<Session>(m, "Session")
       .def(nb::init<const Graph&, int, const std::string&, bool>())
       .def("run", &Session::run)
       .def("run_dict", &Session::run_dict)
+      .def("run_values", &Session::run_values)
       .def("profile", &Session::profile)
       .def("last_run_ns", &Session::last_run_ns);
 }

@@ -146,3 +146,40 @@ def test_eight_threads_share_one_session():
     for t in threads:
         t.join()
     assert not failures
+
+
+def test_sequences_and_optionals_are_lists_and_none(tmp_path):
+    # An ONNX model with a sequence input and output and an optional input:
+    # sequences cross as Python lists of arrays, an empty optional as None.
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+    g = helper.make_graph(
+        [helper.make_node("SequenceInsert", ["s", "t"], ["grown"]),
+         helper.make_node("SequenceLength", ["grown"], ["n"]),
+         helper.make_node("OptionalHasElement", ["o"], ["has"])],
+        "lists",
+        [helper.make_tensor_sequence_value_info("s", TensorProto.FLOAT, None),
+         helper.make_tensor_value_info("t", TensorProto.FLOAT, ["k"]),
+         helper.make_value_info("o", helper.make_optional_type_proto(
+             helper.make_tensor_type_proto(TensorProto.FLOAT, [2])))],
+        [helper.make_tensor_sequence_value_info("grown", TensorProto.FLOAT, None),
+         helper.make_tensor_value_info("n", TensorProto.INT64, []),
+         helper.make_tensor_value_info("has", TensorProto.BOOL, [])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    m.ir_version = 8
+    path = tmp_path / "lists.onnx"
+    path.write_bytes(m.SerializeToString())
+    sess = libops.InferenceSession(str(path))
+    assert sess.input_kinds == ["sequence", "tensor", "optional tensor"]
+    assert sess.output_kinds == ["sequence", "tensor", "tensor"]
+    a, b = np.array([1, 2], np.float32), np.array([3], np.float32)
+    t = np.array([4, 5, 6], np.float32)
+    grown, n, has = sess.run({"s": [a, b], "t": t, "o": None})
+    assert isinstance(grown, list) and len(grown) == 3
+    for got, want in zip(grown, [a, b, t]):
+        np.testing.assert_array_equal(got, want)
+    assert int(n) == 3 and not bool(has)
+    grown, n, has = sess.run({"s": [], "t": t, "o": np.zeros(2, np.float32)})
+    assert len(grown) == 1 and int(n) == 1 and bool(has)
+    with pytest.raises(libops.DtypeError, match="element 0 of input 's'"):
+        sess.run({"s": [np.array([1], np.int32)], "t": t, "o": None})
