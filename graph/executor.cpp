@@ -416,10 +416,15 @@ Status Session::Impl::bind_inputs(int b, Frame& f, const Carried* args, int n) {
   const char* where = body.where.empty() ? "graph: " : body.where.c_str();
   if (n != static_cast<int>(body.inputs.size()))
     return Status::error(StatusCode::kInvalidArgument, "%s%d inputs given; %zu expected", where, n, body.inputs.size());
-  auto admitted = [&](const GraphInput& in, const NDArray& a, const std::string& what) {
-    if (a.is_null() || !a.has_data())
-      return Status::error(StatusCode::kInvalidArgument, "%s%s has no data", where, what.c_str());
-    if (in.shape.admits(a.dtype(), a.shape())) return Status::ok();
+  // `element` >= 0: element `element` of a list input. The message is made
+  // only on failure: this runs for every subgraph call and loop iteration.
+  auto admitted = [&](const GraphInput& in, const NDArray& a, int64_t element) {
+    const bool has = !a.is_null() && a.has_data();
+    if (has && in.shape.admits(a.dtype(), a.shape())) return Status::ok();
+    const std::string what = element < 0 ? str_format("input '%s'", in.name.c_str())
+                                         : str_format("element %lld of input '%s'", static_cast<long long>(element),
+                                                      in.name.c_str());
+    if (!has) return Status::error(StatusCode::kInvalidArgument, "%s%s has no data", where, what.c_str());
     return Status::error(a.dtype() != in.shape.dtype ? StatusCode::kDtype : StatusCode::kShape,
                          "%s%s was given %s%s but the placeholder is %s", where, what.c_str(), dtype_name(a.dtype()),
                          a.shape().str().c_str(), in.shape.str().c_str());
@@ -427,18 +432,17 @@ Status Session::Impl::bind_inputs(int b, Frame& f, const Carried* args, int n) {
   for (int i = 0; i < n; ++i) {
     const GraphInput& in = body.inputs[static_cast<size_t>(i)];
     const Carried& a = args[i];
-    const std::string what = str_format("input '%s'", in.name.c_str());
     if (!kind_is_list(in.kind)) {
       if (in.kind == ValueKind::kOptionalTensor && a.array.is_null()) continue;  // none
-      RETURN_IF_ERROR(admitted(in, a.array, what));
+      RETURN_IF_ERROR(admitted(in, a.array, -1));
     } else if (a.list == nullptr) {
       if (in.kind == ValueKind::kSequence)
-        return Status::error(StatusCode::kInvalidArgument, "%s%s is a sequence and was given none", where,
-                             what.c_str());
+        return Status::error(StatusCode::kInvalidArgument, "%sinput '%s' is a sequence and was given none", where,
+                             in.name.c_str());
     } else {
       // Note [Sequence values]: the placeholder declares each element.
       for (size_t e = 0; e < a.list->items.size(); ++e)
-        RETURN_IF_ERROR(admitted(in, a.list->items[e], str_format("element %zu of %s", e, what.c_str())));
+        RETURN_IF_ERROR(admitted(in, a.list->items[e], static_cast<int64_t>(e)));
     }
   }
   for (int i = 0; i < n; ++i) {
@@ -739,7 +743,7 @@ Status sequence_position(const NDArray& p, int64_t n, int64_t hi, const char* wh
     return Status::error(StatusCode::kInvalidArgument, "the %s must be one integer, got %s", what,
                          p.desc().str().c_str());
   RETURN_IF_ERROR(p.buffer()->sync_to_host());  // computed on a device, perhaps
-  const int64_t v = static_cast<int64_t>(p.get_double(0));
+  const int64_t v = p.get_int64(0);
   if (v < -n || v > hi)
     return Status::error(StatusCode::kInvalidArgument, "the %s %lld is outside %lld .. %lld for a sequence of %lld",
                          what, static_cast<long long>(v), static_cast<long long>(-n), static_cast<long long>(hi),
@@ -747,6 +751,10 @@ Status sequence_position(const NDArray& p, int64_t n, int64_t hi, const char* wh
   out = v < 0 ? v + n : v;
   return Status::ok();
 }
+
+// A split into more pieces than this is refused (each is an array handle;
+// a bad split value must not exhaust memory).
+constexpr int64_t kMaxSequencePieces = int64_t{1} << 24;
 
 Status scalar_array(DataType dtype, double v, NDArray& out) {
   RETURN_IF_ERROR(NDArray::create(dtype, Dims{}, 'c', out));
@@ -838,10 +846,16 @@ Status Session::Impl::run_sequence(const Body& body, Frame& f, const Node& node)
       Status s = op->execute(ctx);
       ctx.workspace().release_all();
       if (!s.is_ok()) return s.with_prefix(str_format("%s of %zu elements: ", op->name(), seq.items.size()));
-      adopt(f, out, *ctx.output(0));
+      NDArray joined = *ctx.output(0);
+      ctx.clear();  // the slot holds the result alone, so that it is counted and pooled
+      adopt(f, out, std::move(joined));
       return Status::ok();
     }
     case SequenceOpKind::kSplit: {
+      auto too_many_pieces = [](int64_t n) {
+        return Status::error(StatusCode::kLimitExceeded, "the split makes %lld pieces; a sequence holds at most %lld",
+                             static_cast<long long>(n), static_cast<long long>(kMaxSequencePieces));
+      };
       const NDArray& x = in_array(0);
       const int rank = x.rank();
       int64_t axis = node.args.i[0];
@@ -859,18 +873,24 @@ Status Session::Impl::run_sequence(const Body& body, Frame& f, const Node& node)
                                split.desc().str().c_str());
         RETURN_IF_ERROR(split.buffer()->sync_to_host());
         if (split.rank() == 0) {
-          const int64_t piece = static_cast<int64_t>(split.get_double(0));
+          const int64_t piece = split.get_int64(0);
           if (piece <= 0)
             return Status::error(StatusCode::kInvalidArgument, "split (input 1) is %lld; a piece length is positive",
                                  static_cast<long long>(piece));
-          for (int64_t at = 0; at < extent; at += piece) lengths.push_back(std::min(piece, extent - at));
+          const int64_t pieces = extent / piece + (extent % piece != 0);
+          if (pieces > kMaxSequencePieces) return too_many_pieces(pieces);
+          for (int64_t k = 0; k < pieces; ++k) lengths.push_back(std::min(piece, extent - k * piece));
         } else {
+          if (split.length() > kMaxSequencePieces) return too_many_pieces(split.length());
           int64_t sum = 0;
           for (int64_t i = 0; i < split.length(); ++i) {
-            lengths.push_back(static_cast<int64_t>(split.get_double(i)));
-            if (lengths.back() < 0)
-              return Status::error(StatusCode::kInvalidArgument, "split (input 1) holds the negative length %lld",
-                                   static_cast<long long>(lengths.back()));
+            lengths.push_back(split.get_int64(i));
+            if (lengths.back() < 0 || lengths.back() > extent - sum)
+              return Status::error(StatusCode::kShape,
+                                   "split (input 1) holds the length %lld at %lld, which is negative or runs past "
+                                   "axis %lld of %s",
+                                   static_cast<long long>(lengths.back()), static_cast<long long>(i),
+                                   static_cast<long long>(axis), x.desc().str().c_str());
             sum += lengths.back();
           }
           if (sum != extent)
@@ -879,6 +899,7 @@ Status Session::Impl::run_sequence(const Body& body, Frame& f, const Node& node)
                                  static_cast<long long>(extent));
         }
       } else {
+        if (extent > kMaxSequencePieces) return too_many_pieces(extent);
         lengths.assign(static_cast<size_t>(extent), 1);
         squeeze = node.args.i[1] == 0;
       }

@@ -169,5 +169,40 @@ TEST(CudaGraph, NodesTheDeviceCannotRunAreNamed) {
   EXPECT_EQ(pools, 1);
 }
 
+// Sequence nodes (Note [Sequence values] in graph/executor.h) over arrays on
+// cuda:0: a split of a device array into views, an insert, a concatenation
+// (the concat op on the device), an element and the length, as the CPU.
+TEST(CudaGraph, SequenceNodesOnDeviceArraysMatchTheCpu) {
+  REQUIRE_CUDA_DEVICE();
+  GraphBuilder g;
+  BodyBuilder& m = g.main();
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{3, 4});
+  Ref h = m.op("relu", {x}, {}, "act");
+  NodeArgs split;
+  split.i = {1, 1};
+  Ref parts = m.seq(fb::SequenceOpKind::SPLIT, {h, m.constant("lengths", make(DataType::kInt64, {2}, {1, 3}))}, split);
+  Ref grown = m.seq(fb::SequenceOpKind::INSERT, {parts, m.op("neg", {x}, {}, "negate")});
+  NodeArgs concat;
+  concat.i = {1, 0};
+  m.output("joined", m.seq(fb::SequenceOpKind::CONCAT, {grown}, concat));
+  m.output("last", m.seq(fb::SequenceOpKind::AT, {grown, m.constant("minus1", make(DataType::kInt64, {}, {-1}))}));
+  m.output("n", m.seq(fb::SequenceOpKind::LENGTH, {grown}));
+  std::shared_ptr<const Graph> graph;
+  ASSERT_OK(test::load(g.finish(), graph));
+  NDArray xv = make(DataType::kFloat32, {3, 4}, wave(12, 2.0));
+  const NDArray* feeds[1] = {&xv};
+  Session cpu(graph), gpu(graph);
+  gpu.set_device(Device::cuda(0));
+  ASSERT_OK(cpu.run(feeds, 1));
+  ASSERT_OK(gpu.run(feeds, 1));
+  for (int k = 0; k < 3; ++k) {
+    NDArray out = gpu.output(k);
+    ASSERT_OK(out.buffer()->sync_to_host());
+    EXPECT_EQ(out.shape(), cpu.output(k).shape()) << "output " << k;
+    EXPECT_TRUE(libops::test::all_close(out, values(cpu.output(k)), 1e-6, 0)) << "output " << k;
+  }
+  EXPECT_EQ(gpu.output(0).shape(), Dims({3, 8}));
+}
+
 }  // namespace
 }  // namespace libops::graph

@@ -166,6 +166,12 @@ TEST(SequenceGraph, SplitLengthsMustCoverTheAxis) {
   EXPECT_NE(s.message().find("node 2 'split' (op split_to_sequence): split (input 1) sums to 4, but axis 1"),
             std::string::npos)
       << s.message();
+  NDArray past = make(DataType::kInt64, {2}, {4, 3});
+  s = session.run({{"x", &xv}, {"lengths", &past}});
+  EXPECT_EQ(s.code(), StatusCode::kShape);
+  EXPECT_NE(s.message().find("split (input 1) holds the length 3 at 1, which is negative or runs past axis 1"),
+            std::string::npos)
+      << s.message();
   NDArray good = make(DataType::kInt64, {2}, {2, 3});
   ASSERT_OK(session.run({{"x", &xv}, {"lengths", &good}}));
   EXPECT_TRUE(all_close(session.output_list(0)->items[1], {2, 3, 4, 7, 8, 9}));
