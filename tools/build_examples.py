@@ -224,6 +224,18 @@ def write_fuzz_seeds(out):
     g.save(os.path.join(out, "control_flow.lops"))
 
     g = Graph()
+    x = g.placeholder("x", "float32", [2, 3])
+    extra = g.placeholder("extra", "float32", [2, 1], kind="sequence")
+    parts = g.sequence("split", x, axis=1)
+    last = g.sequence("at", extra, g.constant("last", np.int64(-1)))
+    grown = g.sequence("erase", g.sequence("insert", parts, last), g.constant("first", np.int64(0)))
+    g.output("joined", g.sequence("concat", grown, axis=1))
+    g.output("stacked", g.sequence("concat", grown, axis=0, new_axis=True))
+    g.output("n", g.sequence("length", grown))
+    g.output("has", g.sequence("has_element", g.sequence("optional", of_sequence=True)))
+    g.save(os.path.join(out, "sequences.lops"))
+
+    g = Graph()
     x = g.placeholder("x", "float32", [1, 1, 4, 4])
     w = g.constant("w", np.ones((2, 1, 3, 3), np.float32))
     h = g.op("conv2d", x, w, i_args=CONV_ARGS)

@@ -28,8 +28,8 @@ import types
 _REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 _MODULES = ("Array", "Configuration", "CustomOp", "DType", "Graph", "IfOp",
             "LegacyGroup", "LegacyOp", "Node", "Op", "Order", "Output",
-            "Placeholder", "SchemaVersion", "Subgraph", "ValueRef", "Variable",
-            "VariableValue", "WhileOp")
+            "Placeholder", "SchemaVersion", "SequenceOp", "SequenceOpKind", "Subgraph",
+            "ValueKind", "ValueRef", "Variable", "VariableValue", "WhileOp")
 
 
 def _generate(schema):

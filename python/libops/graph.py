@@ -27,6 +27,12 @@ def _registry():
         return _signatures.signatures()
 
 
+# ValueKind and SequenceOpKind of schemas/graph.fbs, in their order.
+VALUE_KINDS = ("tensor", "sequence", "optional tensor", "optional sequence")
+SEQUENCE_OPS = ("empty", "construct", "insert", "erase", "at", "length", "concat", "split", "optional",
+                "has_element", "get_element")
+
+
 def fnv1a64(name):
     """FNV-1a 64 hash of the name's UTF-8 bytes: the custom-op hash."""
     h = 0xcbf29ce484222325
@@ -77,15 +83,21 @@ class _Scope:
         self._names = set()
 
     # -- variables ---------------------------------------------------------
-    def placeholder(self, name, dtype, shape=None):
+    def placeholder(self, name, dtype, shape=None, kind="tensor"):
         """A value fed at run time; -1 in `shape` is an unknown dimension,
-        shape=None an unknown rank."""
+        shape=None an unknown rank. kind: "tensor", "sequence", "optional
+        tensor" or "optional sequence" (ValueKind in the schema); a sequence's
+        dtype and shape are each element's (dtype None: any)."""
         shape = None if shape is None else [_int64(d, "shape") for d in shape]
         if shape and min(shape) < -1:
             raise ValueError(f"placeholder '{name}': dims must be >= -1: {shape}")
+        if kind not in VALUE_KINDS:
+            raise ValueError(f"placeholder '{name}': kind {kind!r} is not one of {', '.join(VALUE_KINDS)}")
+        if dtype is None and kind == "tensor":
+            raise ValueError(f"placeholder '{name}': a tensor needs a dtype")
         self.inputs.append(name)
-        return self._add(name, kind="placeholder", dtype=self.root.dtype(dtype),
-                         shape=shape)
+        return self._add(name, kind="placeholder", dtype=0 if dtype is None else self.root.dtype(dtype),
+                         shape=shape, value_kind=VALUE_KINDS.index(kind))
 
     def constant(self, name, array):
         """A constant; stored little-endian in C order, 64-byte aligned."""
@@ -150,6 +162,25 @@ class _Scope:
                           d_args=[] if dtype is None else [self.root.dtype(dtype)],
                           i_args=[_int64(d, "shape") for d in shape or ()],
                           seed=seed)
+
+    def sequence(self, op, *inputs, axis=None, new_axis=None, keepdims=None, of_sequence=None, dtype=None,
+                 name=None):
+        """A sequence op (SequenceOp in the schema), run by the executor:
+        "empty" (dtype), "construct", "insert" (seq, x[, pos]), "erase"
+        (seq[, pos]), "at" (seq, pos), "length", "concat" (seq; axis,
+        new_axis), "split" (x[, split]; axis, keepdims), "optional" (x, or
+        none: of_sequence), "has_element", "get_element"."""
+        if op not in SEQUENCE_OPS:
+            raise ValueError(f"sequence op {op!r} is not one of {', '.join(SEQUENCE_OPS)}")
+        i_args = []
+        if op == "concat":
+            i_args = [_int64(axis or 0, "axis"), 1 if new_axis else 0]
+        elif op == "split":
+            i_args = [_int64(axis or 0, "axis"), 0 if keepdims is not None and not keepdims else 1]
+        elif op == "optional" and not inputs:
+            i_args = [1 if of_sequence else 0]
+        d_args = [self.root.dtype(dtype)] if op == "empty" and dtype is not None else []
+        return self._node(("sequence", SEQUENCE_OPS.index(op)), inputs, name, None, i_args=i_args, d_args=d_args)
 
     def if_then_else(self, cond, then_graph, else_graph, inputs=(), name=None):
         """outputs = then_graph(*inputs) if cond else else_graph(*inputs).
@@ -388,7 +419,7 @@ def _build_variable(b, fb, r):
     else:
         if r.shape is not None and shape is None:
             shape = _empty(b)  # a scalar; an absent shape is an unknown rank
-        value = _table(b, fb, "Placeholder", Dtype=r.dtype, Shape=shape)
+        value = _table(b, fb, "Placeholder", Dtype=r.dtype, Shape=shape, Kind=r.value_kind or None)
         kind = fb.VariableValue.VariableValue.Placeholder
     return _table(b, fb, "Variable", Id=r.id, Name=name, ValueType=kind,
                   Value=value)
@@ -408,7 +439,8 @@ def _build_op(b, fb, kind, args):
                 fb.Op.Op.CustomOp)
     table, fields = {"legacy": ("LegacyOp", ("Group", "Num")),
                      "if": ("IfOp", ("ThenBranch", "ElseBranch")),
-                     "while": ("WhileOp", ("Cond", "Body", "ScanOutputs"))}[kind]
+                     "while": ("WhileOp", ("Cond", "Body", "ScanOutputs")),
+                     "sequence": ("SequenceOp", ("Kind",))}[kind]
     return (_table(b, fb, table, **dict(zip(fields, args))),
             getattr(fb.Op.Op, table))
 

@@ -183,3 +183,27 @@ def test_sequences_and_optionals_are_lists_and_none(tmp_path):
     assert len(grown) == 1 and int(n) == 1 and bool(has)
     with pytest.raises(libops.DtypeError, match="element 0 of input 's'"):
         sess.run({"s": [np.array([1], np.int32)], "t": t, "o": None})
+
+
+def test_a_builder_graph_with_sequence_nodes():
+    # The builder's sequence ops, fed and read through InferenceSession: a
+    # split at lengths given at run time, an insert, a concatenation.
+    g = libops.Graph()
+    x = g.placeholder("x", "float32", [2, -1])
+    lengths = g.placeholder("lengths", "int64", [-1])
+    extra = g.placeholder("extra", "float32", None, kind="sequence")
+    parts = g.sequence("split", x, lengths, axis=1)
+    both = g.sequence("insert", parts, g.sequence("at", extra, g.constant("zero", np.int64(0))))
+    g.output("parts", both)
+    g.output("joined", g.sequence("concat", both, axis=1))
+    g.output("n", g.sequence("length", both))
+    sess = libops.InferenceSession(g.to_bytes())
+    assert sess.input_kinds == ["tensor", "tensor", "sequence"]
+    xv = np.arange(10, dtype=np.float32).reshape(2, 5)
+    e = np.full((2, 1), -1, np.float32)
+    parts, joined, n = sess.run({"x": xv, "lengths": np.array([2, 3], np.int64), "extra": [e]})
+    assert [p.shape for p in parts] == [(2, 2), (2, 3), (2, 1)]
+    np.testing.assert_array_equal(joined, np.concatenate([xv, e], axis=1))
+    assert int(n) == 3
+    with pytest.raises(ValueError, match="kind 'list'"):
+        g.placeholder("bad", "float32", None, kind="list")
