@@ -42,6 +42,10 @@ Models (float32, NCHW, symbolic dims in brackets):
   text_tfidf  a bag-of-n-grams text classifier on int64 tokens [N, T]:
               TfIdfVectorizer (2,000 unigrams, 6,000 bigrams, skips of 1,
               TFIDF) into a MatMul, as skl2onnx writes one
+  chunk_map   a chunked encoder on [N, T, 64]: SplitToSequence into chunks
+              of 16 steps (as many as T gives: a sequence known only at run
+              time), SequenceMap of mean-pool, MatMul and Relu over them,
+              ConcatFromSequence stacking the chunks' codes
 """
 import argparse
 import os
@@ -244,8 +248,22 @@ def text_tfidf():
     return e.model(["N", "T"], ["y"], x_type=TensorProto.INT64), {"N": 64, "T": 256}
 
 
+def chunk_map():
+    e = Exporter(7)
+    w = (e.rng.standard_normal((64, 128)) * 0.1).astype(np.float32)
+    body = helper.make_graph(
+        [helper.make_node("ReduceMean", ["chunk"], ["pooled"], axes=[1], keepdims=0),
+         helper.make_node("MatMul", ["pooled", "w"], ["proj"]), helper.make_node("Relu", ["proj"], ["code"])],
+        "chunk_body", [helper.make_tensor_value_info("chunk", TensorProto.FLOAT, ["N", None, 64])],
+        [helper.make_tensor_value_info("code", TensorProto.FLOAT, ["N", 128])], [numpy_helper.from_array(w, "w")])
+    chunks = e.node("SplitToSequence", ["x", e.const(np.array(16, np.int64), "i")], axis=1)
+    codes = e.node("SequenceMap", [chunks], body=body)
+    e.nodes.append(helper.make_node("ConcatFromSequence", [codes], ["y"], axis=1, new_axis=1))
+    return e.model(["N", "T", 64], ["y"]), {"N": 8, "T": 512}
+
+
 MODELS = {"text_cls": text_cls, "ocr_det": ocr_det, "ocr_rec": ocr_rec, "audio": audio, "yolo": yolo,
-          "text_tfidf": text_tfidf}
+          "text_tfidf": text_tfidf, "chunk_map": chunk_map}
 
 
 def fixed(model, dims):
