@@ -155,6 +155,7 @@ class GraphLoader {
   Status check_sequence_node(const Body& body, const Node& node, uint32_t n_inputs);
   Status assign_kinds(int index, std::vector<uint8_t>& done);
   Status plan_body(int index);
+  std::vector<uint8_t> if_branch_;  // per body: an If node runs it (Note [Shape inference strictness])
 
   Graph& g_;
   const uint8_t* bytes_;
@@ -884,7 +885,8 @@ Status GraphLoader::plan_body(int index) {
     all_known = all_known && declared.back().fully_known();
   }
   if (all_known) {
-    RETURN_IF_ERROR(infer_shapes(g_, index, declared, true, body.static_shapes, &body.static_values));
+    const bool strict = !if_branch_[static_cast<size_t>(index)];
+    RETURN_IF_ERROR(infer_shapes(g_, index, declared, strict, body.static_shapes, &body.static_values));
     // Every slot that holds a value: constants, inputs, node outputs (a
     // rewrite may leave a slot that holds none, Note [Graph rewrites]).
     std::vector<uint8_t> holds(static_cast<size_t>(body.num_slots), 0);
@@ -966,6 +968,12 @@ Status GraphLoader::load() {
     }
     for (Body& body : g_.bodies_) RETURN_IF_ERROR(optimize_body(body, choice, g_.rewrites_));
   }
+  // If branches are inferred leniently (Note [Shape inference strictness]).
+  if_branch_.assign(static_cast<size_t>(g_.num_bodies()), 0);
+  for (const Body& body : g_.bodies_)
+    for (const Node& n : body.nodes)
+      if (n.kind == NodeKind::kIf)
+        if_branch_[static_cast<size_t>(n.branch_a)] = if_branch_[static_cast<size_t>(n.branch_b)] = 1;
   // Subgraphs first is not needed: inference of a control-flow node infers
   // the bodies it calls itself.
   for (int b = 0; b < g_.num_bodies(); ++b) {

@@ -269,8 +269,12 @@ Status infer_control_flow(const Graph& graph, const Body& body, const Node& node
     for (const GraphOutput& o : graph.body(sub).outputs) out.push_back(sub_slots[static_cast<size_t>(o.slot)]);
     return out;
   };
-  Status s = infer_body(graph, node.branch_a, args, strict, a_slots, depth + 1);
-  if (s.is_ok()) s = infer_body(graph, node.branch_b, args, strict, b_slots, depth + 1);
+  // An If branch may be one that cannot run on these shapes and is never
+  // taken for them (exporters guard shape-dependent code so): its errors
+  // only leave the outputs unknown, and are reported if it runs.
+  const bool strict_bodies = strict && node.kind != NodeKind::kIf;
+  Status s = infer_body(graph, node.branch_a, args, strict_bodies, a_slots, depth + 1);
+  if (s.is_ok()) s = infer_body(graph, node.branch_b, args, strict_bodies, b_slots, depth + 1);
   if (!s.is_ok()) return s.with_prefix(body.node_prefix(node));
   std::vector<ValueShape> out_a = outputs_of(node.branch_a, a_slots);
   std::vector<ValueShape> out_b = outputs_of(node.branch_b, b_slots);

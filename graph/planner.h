@@ -18,7 +18,10 @@
 //  only leaves the node's outputs unknown; the executor then infers them
 //  with the real arrays just before the node runs, and a real error is
 //  reported there. Control-flow outputs are known when both If branches
-//  agree, or when a While body gives back the shapes it was given.
+//  agree, or when a While body gives back the shapes it was given. An If
+//  branch is inferred leniently even at load, on its own or through its If
+//  node: it may be one that these shapes never take (exporters guard
+//  shape-dependent code so), and its errors are reported if it runs.
 #pragma once
 
 #include <vector>

@@ -58,6 +58,16 @@ TEST(CudaShapeOps, MatchTheCpu) {
   NDArray k = make(DataType::kInt64, {}, {-1});
   expect_same_on_gpu("triu", {.in = {&y, &k}});
   expect_same_on_gpu("tril", {.in = {&y, &k}});
+  // assert_true reads its condition back (computed on the device here) and
+  // copies x on the device; a false condition is the CPU's error.
+  NDArray yes = make(DataType::kBool, {2}, {1, 1}), no = make(DataType::kBool, {2}, {1, 0});
+  expect_same_on_gpu("assert_true", {.in = {&yes, &x}});
+  Context cpu, gpu;
+  gpu.set_device(Device::cuda(0));
+  const Status want = test::run_op("assert_true", {.in = {&no, &x}}, cpu);
+  const Status got = test::run_op("assert_true", {.in = {&no, &x}}, gpu);
+  EXPECT_EQ(got.code(), want.code());
+  EXPECT_EQ(got.message(), want.message());
 }
 
 // gather (Note [gather on devices]): rows of 1, 2, 4, 8, 12, 32 and 64 bytes, so

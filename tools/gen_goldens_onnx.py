@@ -404,6 +404,7 @@ def main():
     grid_sample_cases()
     roi_align_cases()
     sequence_cases()
+    runtime_axis_cases()
     spectrogram_cases()
     max_roi_pool_cases()
     crop_and_resize_cases()
@@ -1381,6 +1382,17 @@ def roi_align_cases():
     one("RoiAlign", "roi_align_scale", {"x": x, "r": rois * 2}, opset=16, inits=idx, spatial_scale=0.5,
         output_height=2, output_width=2)
 
+
+
+def runtime_axis_cases():
+    """DFT with its axis given at run time (Note [Axes given at run time] in
+    graph/onnx/onnx_convert.cpp): a chain of If nodes over the signal axes.
+    The model is fed axis 1 here; onnx_import_test.cpp feeds the others and
+    an axis that is not a signal axis by hand."""
+    r = np.random.default_rng(20261203)
+    x = r.standard_normal((2, 5, 4, 2)).astype(np.float32)
+    case("dft_runtime_axis", [N("DFT", ["x", "", "axis"], ["y"])], {"x": x, "axis": np.array(1, np.int64)}, ["y"],
+         opset=20, rtol=1e-4, atol=1e-5)
 
 
 def sequence_cases():

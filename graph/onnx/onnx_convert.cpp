@@ -129,6 +129,10 @@ struct Converter::Impl {
   // slices along axis 0 of one value.
   std::unordered_map<std::string, Value> stacked;
   std::deque<Tensor> owned;                                 // constants made here
+  // ONNX nodes the importer writes itself (Note [Axes given at run time]),
+  // with the subgraphs they hold: the values converted from them point
+  // into them until the graph is written.
+  std::deque<std::vector<Node>> synthetic;
   std::unordered_map<std::string, int> uses;                // ONNX value name -> readers
   std::unordered_set<std::string> names;                    // variable names in use
   std::string label;  // "node 3 'conv1' (Conv, opset 13)"
@@ -2226,6 +2230,113 @@ Status map_loop(Converter& c) {
     }
     c.set_output_stacked_sequence(appended[q].carried, stacked);
   }
+  return Status::ok();
+}
+
+// Note [Axes given at run time]
+//  ONNX's DFT takes its axis as an input, which exporters write as a
+//  constant but may compute. libops' transforms take their axes as args, and
+//  the input's rank is known here, so such a node becomes a chain of If
+//  nodes over the axes it may name, each branch the same node with that
+//  axis as a constant (mapped as any other). The axis is first checked with
+//  assert_true, so that one outside them fails the run naming the node
+//  rather than transforming another axis. The chain is written as ONNX If
+//  nodes and converted as the model's are.
+Status map_by_axis_branches(Converter& c, int axis_input, int rank, int64_t first_axis, int64_t last_axis) {
+  Converter::Impl& impl = ConverterAccess::impl(c);
+  Converter::Impl& root = *impl.root;
+  const Node& node = c.node();
+  const std::string base = (node.name.empty() ? node.op_type + "_" + std::to_string(node.index) : node.name) + "/axis";
+  for (const Attribute& a : node.attributes) c.ignore_attr(a.name.c_str());  // copied into each branch
+  for (int k = 0; k < c.num_inputs(); ++k)
+    if (c.has_input(k) && k != axis_input) (void)c.input(k);
+  // norm = axis < 0 ? axis + rank : axis, checked to be in first .. last.
+  const Value axis = c.op("reshape").in(c.input(axis_input)).arg("shape", std::vector<int64_t>{}).emit1();
+  const Value as64 = c.op("cast").in(axis).arg("dtype", DataType::kInt64).emit1();
+  const Value negative = c.op("less").in(as64).in(c.constant_ints({0}, false)).emit1();
+  const Value norm = c.op("where").in(negative).in(c.op("add").in(as64).in(c.constant_ints({rank}, false)).emit1())
+                         .in(as64).emit1();
+  const Value ok = c.op("logical_and")
+                       .in(c.op("greater_equal").in(norm).in(c.constant_ints({first_axis}, false)).emit1())
+                       .in(c.op("less_equal").in(norm).in(c.constant_ints({last_axis}, false)).emit1())
+                       .emit1();
+  OpCall check = c.op("assert_true");
+  const std::vector<Value> checked = check.in(ok).in(norm).emit();
+  if (checked.empty() || !checked[0].valid()) return Status::error(StatusCode::kNotImplemented, "the axis check");
+  // The check's node names what it checks (the executor's message names it).
+  impl.nodes.back().name = base + str_format(" must be a signal axis, %lld .. %lld or %lld .. %lld",
+                                             static_cast<long long>(first_axis - rank),
+                                             static_cast<long long>(last_axis - rank),
+                                             static_cast<long long>(first_axis), static_cast<long long>(last_axis));
+  // The branch for axis a: the node with that axis as a constant.
+  auto branch_for = [&](int64_t a, const std::string& out) {
+    auto g = std::make_shared<SubGraph>();
+    g->name = base + std::to_string(a);
+    Tensor t;
+    t.name = base + std::to_string(a) + "/value";
+    t.dtype = DataType::kInt64;
+    t.onnx_type = dtype_to_onnx(DataType::kInt64);
+    t.data.resize(sizeof(int64_t));
+    std::memcpy(t.data.data(), &a, sizeof(int64_t));
+    Node n = node;
+    n.inputs[static_cast<size_t>(axis_input)] = t.name;
+    n.outputs = {out};
+    g->initializers.push_back(std::move(t));
+    g->nodes.push_back(std::move(n));
+    ValueInfo o;
+    o.name = out;
+    g->outputs.push_back(o);
+    return g;
+  };
+  // From the last axis up: the else branch of axis a is the chain of the
+  // axes after it (with one axis, both branches are its own; the If still
+  // reads the checked axis, so the check runs first).
+  std::shared_ptr<SubGraph> chain = branch_for(last_axis, base + "/out" + std::to_string(last_axis));
+  Node top;
+  for (int64_t a = std::max(first_axis, last_axis - 1); a >= first_axis; --a) {
+    const std::string cond = base + "/is" + std::to_string(a);
+    impl.values[cond] = c.op("equal").in(checked[0]).in(c.constant_ints({a}, false)).emit1();
+    impl.uses[cond]++;
+    Node n;
+    n.index = node.index;
+    n.name = base + "/if" + std::to_string(a);
+    n.op_type = "If";
+    n.opset = node.opset;
+    n.inlined_from = node.inlined_from;
+    n.inputs = {cond};
+    n.outputs = {a == first_axis ? node.outputs[0] : base + "/out" + std::to_string(a)};
+    Attribute then_a, else_a;
+    then_a.name = "then_branch";
+    else_a.name = "else_branch";
+    then_a.type = else_a.type = Attribute::Type::kGraph;
+    then_a.type_name = else_a.type_name = "GRAPH";
+    then_a.g = branch_for(a, base + "/then" + std::to_string(a));
+    else_a.g = chain;
+    n.attributes = {then_a, else_a};
+    if (a == first_axis) {
+      top = std::move(n);
+      break;
+    }
+    chain = std::make_shared<SubGraph>();
+    chain->name = base + "/else" + std::to_string(a);
+    ValueInfo o;
+    o.name = n.outputs[0];
+    chain->outputs.push_back(o);
+    chain->nodes.push_back(std::move(n));
+  }
+  // Converted as the model's nodes are; the outer node's label and node
+  // list are this call's caller's, restored after.
+  const std::string label = impl.label;
+  const std::vector<Node>* nodes = impl.onnx_nodes;
+  root.synthetic.push_back({std::move(top)});
+  const size_t before = impl.problems.size();
+  convert_nodes(impl, root.synthetic.back(), c.opset());
+  impl.label = label;
+  impl.onnx_nodes = nodes;
+  if (impl.problems.size() != before) return Status::error(StatusCode::kNotImplemented, "a branch could not be mapped");
+  auto it = impl.values.find(node.outputs[0]);
+  if (it == impl.values.end()) return c.fail("the axis branches gave no output");
+  c.set_output(0, it->second);
   return Status::ok();
 }
 

@@ -212,6 +212,10 @@ Status map_if(Converter& c);
 Status map_loop(Converter& c);
 Status map_scan(Converter& c);
 Status map_sequence_map(Converter& c);
+// Note [Axes given at run time] (onnx_convert.cpp): the node with its axis
+// input `axis_input` computed at run time, as a chain of If nodes over the
+// axes first_axis .. last_axis of an input of rank `rank`.
+Status map_by_axis_branches(Converter& c, int axis_input, int rank, int64_t first_axis, int64_t last_axis);
 
 // The transformer operators of opset 23 and later (onnx_ops_attention.cpp).
 Status map_attention(Converter& c);

@@ -3286,8 +3286,10 @@ Status map_dft(C& c) {
     axis = -2;
     if (c.has_input(2)) {
       const Tensor* at = c.constant_input(2);
+      // Note [Axes given at run time] (onnx_convert.cpp): any signal axis.
+      if (at == nullptr) return map_by_axis_branches(c, 2, rank, 0, rank - 2);
       std::vector<int64_t> v;
-      if (at == nullptr || !at->to_int64s(v) || v.size() != 1) return c.fail("input 2 (axis) must be a constant");
+      if (!at->to_int64s(v) || v.size() != 1) return c.fail("input 2 (axis) must be one integer");
       axis = v[0];
     }
   } else {
@@ -4260,7 +4262,7 @@ const std::vector<OpMapping> kTable = {
         "frame_step or frame_length computed at run time; a signal or window whose length is not known at import; "
         "onesided = 1 on a complex signal."),
     ROW("DFT", 17, kMaxOpset, map_dft,
-        "dft_length or axis computed at run time; dft_length, or onesided on a forward transform, with the "
+        "dft_length computed at run time; dft_length, or onesided on a forward transform, with the "
         "signal's length not known at import; onesided = 1 with inverse = 1 on a real input."),
     ROW("HannWindow", 17, kMaxOpset, [](C& c) { return map_window(c, 0.5, 0.5, 0.0); }, ""),
     ROW("HammingWindow", 17, kMaxOpset, [](C& c) { return map_window(c, 25.0 / 46.0, 21.0 / 46.0, 0.0); }, ""),

@@ -196,6 +196,38 @@ TEST(GraphExecutor, IfRunsTheChosenBranch) {
   EXPECT_TRUE(all_close(s.output(0), {0, 1, 2}));
 }
 
+// Note [Shape inference strictness]: a branch that cannot run on the shapes
+// of the load (a reshape of 6 values to 4, declared [2, 3] in full) loads,
+// since an If may never take it; taking it fails the run naming the node.
+TEST(GraphExecutor, AnIfBranchTheseShapesCannotRunLoadsAndFailsOnlyWhenTaken) {
+  GraphBuilder g;
+  BodyBuilder& then_b = g.subgraph("then");
+  Ref a = then_b.placeholder("a", DataType::kFloat32, std::vector<int64_t>{2, 3});
+  NodeArgs to4;
+  to4.i = {4};
+  then_b.output("o", then_b.op("reshape", {a}, to4, "flatten4"));
+  BodyBuilder& else_b = g.subgraph("else");
+  Ref e = else_b.placeholder("a", DataType::kFloat32, std::vector<int64_t>{2, 3});
+  NodeArgs to6;
+  to6.i = {6};
+  else_b.output("o", else_b.op("reshape", {e}, to6, "flatten6"));
+  BodyBuilder& m = g.main();
+  Ref c = m.placeholder("c", DataType::kBool, std::vector<int64_t>{});
+  Ref x = m.placeholder("x", DataType::kFloat32, std::vector<int64_t>{2, 3});
+  m.output("y", m.if_(c, 0, 1, {x}, 1, "choose")[0]);
+  Session s(must_load(g));
+  NDArray xv = make(DataType::kFloat32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  NDArray yes = make(DataType::kBool, {}, {1});
+  NDArray no = make(DataType::kBool, {}, {0});
+  ASSERT_OK(s.run({{"c", &no}, {"x", &xv}}));
+  EXPECT_TRUE(all_close(s.output(0), {1, 2, 3, 4, 5, 6}));
+  Status st = s.run({{"c", &yes}, {"x", &xv}});
+  EXPECT_EQ(st.code(), StatusCode::kShape);
+  EXPECT_NE(st.message().find("node 2 'choose' (op if): subgraph 0 'then': node 1 'flatten4' (op reshape)"),
+            std::string::npos)
+      << st.message();
+}
+
 // cond: i < n; body: (i + 1, acc * 2). Returns the graph; outputs i, acc.
 std::shared_ptr<const Graph> doubling_loop(int64_t n) {
   GraphBuilder g;

@@ -554,6 +554,38 @@ TEST(OnnxImport, SequencesLeaveTheGraphAsLists) {
       << st.message();
 }
 
+// Note [Axes given at run time]: DFT's axis as a graph input. Axis 1 against
+// ONNX Runtime (dft_runtime_axis in the manifest checks it too); a negative
+// axis names the same one; the last axis (the real / imaginary pair) and
+// one past the rank fail the run, naming the check.
+TEST(OnnxImport, DftAxisGivenAtRunTime) {
+  std::shared_ptr<const Graph> g;
+  ASSERT_OK(Graph::load_file(kDir + "dft_runtime_axis.onnx", g));
+  Session s(g);
+  NDArray x = test::load_golden("onnx/dft_runtime_axis.in0.npy");
+  NDArray want = test::load_golden("onnx/dft_runtime_axis.out0.npy");
+  auto run = [&](int64_t axis) {
+    NDArray a = test::make(DataType::kInt64, {}, {static_cast<double>(axis)});
+    return s.run({{"x", &x}, {"axis", &a}});
+  };
+  ASSERT_OK(run(1));
+  EXPECT_TRUE(test::matches_golden(s.output(0), want, 1e-4, 1e-5));
+  ASSERT_OK(run(-3));
+  EXPECT_TRUE(test::matches_golden(s.output(0), want, 1e-4, 1e-5));
+  ASSERT_OK(run(2));
+  EXPECT_EQ(s.output(0).shape(), Dims({2, 5, 4, 2}));
+  ASSERT_OK(run(0));
+  const std::vector<double> along0 = test::values(s.output(0));
+  ASSERT_OK(run(-4));
+  EXPECT_EQ(test::values(s.output(0)), along0);
+  for (int64_t bad : {3, -1, 4, -5}) {
+    Status st = run(bad);
+    EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << bad;
+    EXPECT_NE(st.message().find("must be a signal axis, -4 .. -2 or 0 .. 2' (op assert_true)"), std::string::npos)
+        << st.message();
+  }
+}
+
 TEST(OnnxImport, CoverageDocMatchesTheTable) {
   const std::vector<uint8_t> doc = read_bytes(std::string(LIBOPS_SOURCE_DIR) + "/docs/onnx.md");
   const std::string want = onnx::coverage_markdown();
