@@ -1388,11 +1388,18 @@ def runtime_axis_cases():
     """DFT with its axis given at run time (Note [Axes given at run time] in
     graph/onnx/onnx_convert.cpp): a chain of If nodes over the signal axes.
     The model is fed axis 1 here; onnx_import_test.cpp feeds the others and
-    an axis that is not a signal axis by hand."""
+    an axis that is not a signal axis by hand. STFT with its frame step and
+    length given at run time."""
     r = np.random.default_rng(20261203)
     x = r.standard_normal((2, 5, 4, 2)).astype(np.float32)
     case("dft_runtime_axis", [N("DFT", ["x", "", "axis"], ["y"])], {"x": x, "axis": np.array(1, np.int64)}, ["y"],
          opset=20, rtol=1e-4, atol=1e-5)
+    # STFT's frame_step and frame_length given at run time (frames counted
+    # then); onnx_import_test.cpp also feeds values that must fail.
+    signal = r.standard_normal((2, 64, 1)).astype(np.float32)
+    case("stft_runtime_frames", [N("STFT", ["signal", "step", "", "length"], ["y"])],
+         {"signal": signal, "step": np.array(6, np.int64), "length": np.array(16, np.int64)}, ["y"], opset=17,
+         rtol=1e-4, atol=1e-5)
 
 
 def sequence_cases():

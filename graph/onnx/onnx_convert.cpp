@@ -881,6 +881,14 @@ Value Converter::sequence_node(SequenceOpKind op, const std::vector<Value>& inpu
   return impl_.sequence_node(base, op, inputs, i_args, element_dtype);
 }
 
+Value Converter::checked(Value condition, Value x, const std::string& what) {
+  const std::vector<Value> out = op("assert_true").in(condition).in(x).emit();
+  if (out.empty() || !out[0].valid()) return Value{};
+  const std::string base = node_->name.empty() ? node_->op_type + "_" + std::to_string(node_->index) : node_->name;
+  impl_.nodes.back().name = base + "/" + what;
+  return out[0];
+}
+
 const ValueInfo* Converter::output_info(int k) const {
   if (k < 0 || k >= num_outputs() || impl_.info == nullptr) return nullptr;
   auto it = impl_.info->find(node_->outputs[static_cast<size_t>(k)]);
@@ -2260,14 +2268,13 @@ Status map_by_axis_branches(Converter& c, int axis_input, int rank, int64_t firs
                        .in(c.op("greater_equal").in(norm).in(c.constant_ints({first_axis}, false)).emit1())
                        .in(c.op("less_equal").in(norm).in(c.constant_ints({last_axis}, false)).emit1())
                        .emit1();
-  OpCall check = c.op("assert_true");
-  const std::vector<Value> checked = check.in(ok).in(norm).emit();
-  if (checked.empty() || !checked[0].valid()) return Status::error(StatusCode::kNotImplemented, "the axis check");
-  // The check's node names what it checks (the executor's message names it).
-  impl.nodes.back().name = base + str_format(" must be a signal axis, %lld .. %lld or %lld .. %lld",
-                                             static_cast<long long>(first_axis - rank),
-                                             static_cast<long long>(last_axis - rank),
-                                             static_cast<long long>(first_axis), static_cast<long long>(last_axis));
+  const Value axis_ok = c.checked(ok, norm, str_format("axis must be a signal axis, %lld .. %lld or %lld .. %lld",
+                                                       static_cast<long long>(first_axis - rank),
+                                                       static_cast<long long>(last_axis - rank),
+                                                       static_cast<long long>(first_axis),
+                                                       static_cast<long long>(last_axis)));
+  if (!axis_ok.valid()) return Status::error(StatusCode::kNotImplemented, "the axis check");
+  const std::vector<Value> checked{axis_ok};
   // The branch for axis a: the node with that axis as a constant.
   auto branch_for = [&](int64_t a, const std::string& out) {
     auto g = std::make_shared<SubGraph>();

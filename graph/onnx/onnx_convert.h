@@ -150,6 +150,9 @@ class Converter {
                       DataType element_dtype = DataType::kInvalid);
   // The declared type of output k (value_info or a graph output), if any.
   const ValueInfo* output_info(int k) const;
+  // x, once the run has checked that `condition` holds (an assert_true
+  // node, named "<node>/<what>", which the run's error then names).
+  Value checked(Value condition, Value x, const std::string& what);
 
   // Note [Low-precision values] (onnx_convert.cpp): the LowPrecision format
   // input k holds (0: a libops dtype), and the one output k will hold.

@@ -3914,6 +3914,70 @@ Status map_mel_weight_matrix(C& c) {
 // DFT along the frame: [batch, frames, bins, 2], bins 0 .. n/2 when
 // onesided. The signal's length, frame_step and the frame length must be
 // known at import.
+// STFT with frame_step or frame_length given at run time: the frames' start
+// positions and the frame indices come from range ops where the constant
+// path writes them out, and the values are checked by assert_true (Note
+// [Axes given at run time] in onnx_convert.cpp). The window, when given,
+// fixes the frame length here.
+Status stft_at_run_time(C& c, const ValueType& vt, bool onesided) {
+  const int64_t length = vt.dims[1];
+  auto scalar64 = [&](int k) {
+    Value v = c.op("reshape").in(c.input(k)).arg("shape", std::vector<int64_t>{}).emit1();
+    return c.input_dtype(k) == DataType::kInt64 ? v : c.op("cast").in(v).arg("dtype", DataType::kInt64).emit1();
+  };
+  auto i64 = [&](int64_t v) { return c.constant_ints({v}, false); };
+  Value step = scalar64(1);
+  step = c.checked(c.op("greater_equal").in(step).in(i64(1)).emit1(), step, "frame_step must be at least 1");
+  Value frame;
+  int64_t window = -1;
+  if (c.has_input(2)) {
+    const ValueType wt = c.input_type(2);
+    if (wt.rank() != 1 || wt.dims[0] < 1) return c.fail("input 2 (window) must be 1-D with a length known at import");
+    window = wt.dims[0];
+    if (window > length)
+      return c.fail(str_format("the window (%lld) is longer than the signal (%lld)", static_cast<long long>(window),
+                               static_cast<long long>(length)));
+    frame = i64(window);
+    if (c.has_input(3))  // must agree with the window
+      frame = c.checked(c.op("equal").in(scalar64(3)).in(frame).emit1(), frame,
+                        str_format("frame_length must be the window's length, %lld", static_cast<long long>(window)));
+  } else if (c.has_input(3)) {
+    frame = scalar64(3);
+    const Value ok = c.op("logical_and")
+                         .in(c.op("greater_equal").in(frame).in(i64(1)).emit1())
+                         .in(c.op("less_equal").in(frame).in(i64(length)).emit1())
+                         .emit1();
+    frame = c.checked(ok, frame, str_format("frame_length must be 1 .. %lld (the signal's length)",
+                                            static_cast<long long>(length)));
+  } else {
+    return c.fail("neither a window nor frame_length gives the frame length");
+  }
+  // frames = (length - frame) / step + 1; index [f, k] = f * step + k.
+  const Value frames = c.op("add").in(c.op("floor_div").in(c.op("subtract").in(i64(length)).in(frame).emit1())
+                                          .in(step).emit1())
+                           .in(i64(1)).emit1();
+  const Value starts = c.op("multiply").in(c.op("range").in(i64(0)).in(frames).in(i64(1)).emit1()).in(step).emit1();
+  const Value within = c.op("range").in(i64(0)).in(frame).in(i64(1)).emit1();
+  const Value idx = c.op("add").in(c.op("expand_dims").in(starts).arg("axis", int64_t{1}).emit1())
+                        .in(c.op("expand_dims").in(within).arg("axis", int64_t{0}).emit1())
+                        .emit1();
+  Value x = c.op("gather").in(c.input(0)).in(idx).arg("axis", int64_t{1}).emit1();
+  if (c.has_input(2)) {
+    Value w = c.op("reshape").in(c.input(2)).arg("shape", std::vector<int64_t>{1, 1, window, 1}).emit1();
+    if (c.input_dtype(2) != vt.dtype) w = c.op("cast").in(w).arg("dtype", vt.dtype).emit1();
+    x = c.op("multiply").in(x).in(w).emit1();
+  }
+  if (vt.dims[2] == 1) x = c.op("concat").in(x).in(c.op("zeros_like").in(x).emit1()).arg("axis", int64_t{3}).emit1();
+  Value y = c.op("fft").in(x).arg("axes", std::vector<int64_t>{2}).emit1();
+  if (onesided) {
+    const Value bins = c.op("add").in(c.op("floor_div").in(frame).in(i64(2)).emit1()).in(i64(1)).emit1();
+    y = c.op("slice_axes").in(y).in(c.constant_ints({0})).in(c.op("reshape").in(bins)
+                                                               .arg("shape", std::vector<int64_t>{1}).emit1())
+            .in(c.constant_ints({2})).emit1();
+  }
+  return done(c, 0, y);
+}
+
 Status map_stft(C& c) {
   const ValueType vt = c.input_type(0);
   if (vt.rank() != 3 || vt.dims[1] < 0 || (vt.dims[2] != 1 && vt.dims[2] != 2))
@@ -3925,14 +3989,13 @@ Status map_stft(C& c) {
   if (onesided != 0 && !real) return c.fail_attr("onesided", "= 1 needs a real signal ([batch, length, 1])");
   std::vector<int64_t> v;
   const Tensor* st = c.constant_input(1);
-  if (st == nullptr || !st->to_int64s(v) || v.size() != 1 || v[0] < 1)
-    return c.fail("input 1 (frame_step) must be a constant >= 1");
+  const Tensor* ft = c.has_input(3) ? c.constant_input(3) : nullptr;
+  if (st == nullptr || (c.has_input(3) && ft == nullptr)) return stft_at_run_time(c, vt, onesided != 0);
+  if (!st->to_int64s(v) || v.size() != 1 || v[0] < 1) return c.fail("input 1 (frame_step) must be >= 1");
   const int64_t step = v[0];
   int64_t frame = -1;
   if (c.has_input(3)) {
-    const Tensor* ft = c.constant_input(3);
-    if (ft == nullptr || !ft->to_int64s(v) || v.size() != 1 || v[0] < 1)
-      return c.fail("input 3 (frame_length) must be a constant >= 1");
+    if (!ft->to_int64s(v) || v.size() != 1 || v[0] < 1) return c.fail("input 3 (frame_length) must be >= 1");
     frame = v[0];
   }
   if (c.has_input(2)) {
@@ -4259,8 +4322,7 @@ const std::vector<OpMapping> kTable = {
     // Signals.
     ROW("MelWeightMatrix", 17, kMaxOpset, map_mel_weight_matrix, "inputs computed at run time."),
     ROW("STFT", 17, kMaxOpset, map_stft,
-        "frame_step or frame_length computed at run time; a signal or window whose length is not known at import; "
-        "onesided = 1 on a complex signal."),
+        "a signal or window whose length is not known at import; onesided = 1 on a complex signal."),
     ROW("DFT", 17, kMaxOpset, map_dft,
         "dft_length computed at run time; dft_length, or onesided on a forward transform, with the "
         "signal's length not known at import; onesided = 1 with inverse = 1 on a real input."),

@@ -586,6 +586,31 @@ TEST(OnnxImport, DftAxisGivenAtRunTime) {
   }
 }
 
+// STFT's frame_step and frame_length at run time (stft_runtime_frames in
+// the manifest checks step 6, length 16 against ONNX Runtime): a step of 0
+// and a frame longer than the signal fail the run naming the check.
+TEST(OnnxImport, StftFramesGivenAtRunTime) {
+  std::shared_ptr<const Graph> g;
+  ASSERT_OK(Graph::load_file(kDir + "stft_runtime_frames.onnx", g));
+  Session s(g);
+  NDArray signal = test::load_golden("onnx/stft_runtime_frames.in0.npy");
+  auto run = [&](int64_t step, int64_t length) {
+    NDArray a = test::make(DataType::kInt64, {}, {static_cast<double>(step)});
+    NDArray b = test::make(DataType::kInt64, {}, {static_cast<double>(length)});
+    return s.run({{"signal", &signal}, {"step", &a}, {"length", &b}});
+  };
+  ASSERT_OK(run(6, 16));
+  EXPECT_TRUE(test::matches_golden(s.output(0), test::load_golden("onnx/stft_runtime_frames.out0.npy"), 1e-4, 1e-5));
+  ASSERT_OK(run(16, 32));  // (64 - 32) / 16 + 1 frames of 17 bins
+  EXPECT_EQ(s.output(0).shape(), Dims({2, 3, 17, 2}));
+  Status st = run(0, 16);
+  EXPECT_NE(st.message().find("frame_step must be at least 1' (op assert_true)"), std::string::npos) << st.message();
+  st = run(4, 65);
+  EXPECT_NE(st.message().find("frame_length must be 1 .. 64 (the signal's length)' (op assert_true)"),
+            std::string::npos)
+      << st.message();
+}
+
 TEST(OnnxImport, CoverageDocMatchesTheTable) {
   const std::vector<uint8_t> doc = read_bytes(std::string(LIBOPS_SOURCE_DIR) + "/docs/onnx.md");
   const std::string want = onnx::coverage_markdown();
