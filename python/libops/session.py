@@ -23,6 +23,7 @@ from collections import namedtuple
 
 from . import _dtypes
 from ._native import native
+from .graph import VALUE_KINDS
 
 ValueInfo = namedtuple("ValueInfo", "name dtype shape")
 ValueInfo.__doc__ = """A graph input or output: its name, numpy dtype (None
@@ -62,9 +63,8 @@ class InferenceSession:
         self.inputs = _infos(self._graph.values(True))
         self.outputs = _infos(self._graph.values(False))
         self._output_index = {o.name: k for k, o in enumerate(self.outputs)}
-        kinds = ("tensor", "sequence", "optional tensor", "optional sequence")
-        self.input_kinds = [kinds[k] for k in self._graph.kinds(True)]
-        self.output_kinds = [kinds[k] for k in self._graph.kinds(False)]
+        self.input_kinds = [VALUE_KINDS[k] for k in self._graph.kinds(True)]
+        self.output_kinds = [VALUE_KINDS[k] for k in self._graph.kinds(False)]
         self._lists = any(k != "tensor" for k in self.input_kinds + self.output_kinds)
         self._input_kind = {i.name: k for i, k in zip(self.inputs, self.input_kinds)}
 
