@@ -28,6 +28,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from golden_manifest import merge_group
+
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests_cpu", "golden", "onnx")
 rng = np.random.default_rng(20260118)
 lines = []
@@ -1676,14 +1678,7 @@ def tfidf_cases():
 def only(group):
     """Writes one group's cases and replaces their lines in MANIFEST."""
     globals()[group]()
-    path = os.path.join(OUT, "MANIFEST")
-    with open(path) as f:
-        kept = [l for l in f.read().splitlines() if l]
-    fresh = {l.split()[0] for l in lines}
-    kept = [l for l in kept if l.startswith("#") or l.split()[0] not in fresh]
-    with open(path, "w") as f:
-        f.write("\n".join(kept + lines) + "\n")
-    print(f"{len(lines)} cases of {group} in {OUT}")
+    merge_group(OUT, lines, group)
 
 
 if __name__ == "__main__":

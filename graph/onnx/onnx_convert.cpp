@@ -1863,6 +1863,52 @@ Value add_placeholder(Converter::Impl& sub, const std::string& name, const Value
   return Value{v.id, 0};
 }
 
+// A loop's condition or body subgraph (Loop, SequenceMap): the outer
+// graph's types and those the ONNX body `g` declares (its value_info, and
+// `declared`), named "<base>/<which>".
+std::unique_ptr<Converter::Impl> loop_subgraph(Converter::Impl& outer, const Node& node, const SubGraph& g,
+                                               const std::vector<ValueInfo>& declared, const std::string& base,
+                                               const char* which) {
+  auto sub = std::make_unique<Converter::Impl>(outer.model, &outer, nullptr);
+  sub->own_info = *outer.info;
+  sub->lowp_of = outer.lowp_of;  // captured values keep their format
+  for (const auto& kv : g.value_info) sub->own_info[kv.first] = kv.second;
+  for (const ValueInfo& v : declared) sub->own_info[v.name] = v;
+  sub->info = &sub->own_info;
+  sub->where = str_format(" in the body of node %d '%s'%s", node.index, node.name.c_str(), outer.where.c_str());
+  sub->body_name = base + "/" + which;
+  return sub;
+}
+
+// What `build` emits into `sub`, as part of mapping `node`.
+Value emit_in(Converter::Impl& sub, const Node& node, int64_t opset, const std::function<Value(Converter&)>& build) {
+  Converter c(sub);
+  ConverterAccess::begin(c, node, opset);
+  return build(c);
+}
+
+// A While node over `init`: `cond` and `body` join the root's subgraphs.
+// Returns its id.
+int64_t emit_while(Converter::Impl& outer, std::unique_ptr<Converter::Impl> cond,
+                   std::unique_ptr<Converter::Impl> body, const std::vector<Value>& init, uint32_t scan_outputs,
+                   const std::string& name) {
+  outer.root->subgraphs.push_back(std::move(cond));
+  const int cond_index = static_cast<int>(outer.root->subgraphs.size()) - 1;
+  outer.root->subgraphs.push_back(std::move(body));
+  LNode n;
+  n.id = outer.next_id++;
+  n.name = name;
+  n.is_while = true;
+  n.branch_a = cond_index;
+  n.branch_b = cond_index + 1;
+  n.inputs = init;
+  n.scan_outputs = scan_outputs;
+  n.num_outputs = static_cast<uint32_t>(init.size()) + scan_outputs;
+  const int64_t id = n.id;
+  outer.nodes.push_back(std::move(n));
+  return id;
+}
+
 ValueInfo scalar_type(DataType t) {
   ValueInfo v;
   v.dtype = t;
@@ -2097,17 +2143,7 @@ Status map_loop(Converter& c) {
   for (const Value& v : init)
     if (!v.valid()) return c.fail("the loop's initial values could not be made");
   const std::string base = node.name.empty() ? "loop" : node.name;
-  auto make_sub = [&](const char* which) {
-    auto sub = std::make_unique<Converter::Impl>(outer.model, &outer, nullptr);
-    sub->own_info = *outer.info;
-    sub->lowp_of = outer.lowp_of;  // captured values keep their format
-    for (const auto& kv : g.value_info) sub->own_info[kv.first] = kv.second;
-    for (const ValueInfo& o : g.outputs) sub->own_info[o.name] = o;
-    sub->info = &sub->own_info;
-    sub->where = str_format(" in the body of node %d '%s'%s", node.index, node.name.c_str(), outer.where.c_str());
-    sub->body_name = base + "/" + which;
-    return sub;
-  };
+  auto make_sub = [&](const char* which) { return loop_subgraph(outer, node, g, g.outputs, base, which); };
   // Both subgraphs take every loop variable, in order.
   auto add_vars = [&](Converter::Impl& sub, std::vector<Value>& vars, bool body) {
     const auto name_or = [&](size_t k, const char* fallback) {
@@ -2127,14 +2163,11 @@ Status map_loop(Converter& c) {
   auto cond_sub = make_sub("cond");
   std::vector<Value> cvars;
   add_vars(*cond_sub, cvars, false);
-  {
-    Converter cc(*cond_sub);
-    ConverterAccess::begin(cc, node, c.opset());
-    Value more = cc.op("less").in(cvars[0]).in(cvars[1]).emit1();
-    Value go = cc.op("logical_and").in(more).in(cvars[2]).emit1();
-    if (!go.valid()) return c.fail("the loop condition could not be built");
-    cond_sub->body_outputs.emplace_back("go", go);
-  }
+  const Value go = emit_in(*cond_sub, node, c.opset(), [&](Converter& cc) {
+    return cc.op("logical_and").in(cc.op("less").in(cvars[0]).in(cvars[1]).emit1()).in(cvars[2]).emit1();
+  });
+  if (!go.valid()) return c.fail("the loop condition could not be built");
+  cond_sub->body_outputs.emplace_back("go", go);
   // The body.
   auto body_sub = make_sub("body");
   std::vector<Value> bvars;
@@ -2164,12 +2197,9 @@ Status map_loop(Converter& c) {
   const size_t before = outer.problems.size();
   convert_nodes(*body_sub, nodes, c.opset());
   if (outer.problems.size() != before) return Status::error(StatusCode::kNotImplemented, "the body could not be imported");
-  std::vector<Value> outs;
-  {
-    Converter bc(*body_sub);
-    ConverterAccess::begin(bc, node, c.opset());
-    outs.push_back(bc.op("add").in(bvars[0]).in(bc.constant_ints({1}, false)).emit1());
-  }
+  std::vector<Value> outs{emit_in(*body_sub, node, c.opset(), [&](Converter& bc) {
+    return bc.op("add").in(bvars[0]).in(bc.constant_ints({1}, false)).emit1();  // the next iteration
+  })};
   outs.push_back(bvars[1]);
   std::vector<int> next_outputs{0};  // the condition, then each kept value's next value
   for (int k : kept) next_outputs.push_back(1 + k);
@@ -2200,21 +2230,8 @@ Status map_loop(Converter& c) {
         str_format(k < static_cast<size_t>(n_scan) ? "%s (scan %zu)" : "%s (appended, scan %zu)", scan_names[k].c_str(), k),
         scan_values[k]);
   const std::vector<Probed> scan_types = stacked_types(*body_sub, scan_values);
-  outer.root->subgraphs.push_back(std::move(cond_sub));
-  const int cond_index = static_cast<int>(outer.root->subgraphs.size()) - 1;
-  outer.root->subgraphs.push_back(std::move(body_sub));
-  const int body_index = static_cast<int>(outer.root->subgraphs.size()) - 1;
-  LNode n;
-  n.id = outer.next_id++;
-  n.name = base;
-  n.is_while = true;
-  n.branch_a = cond_index;
-  n.branch_b = body_index;
-  n.inputs = init;
-  n.scan_outputs = static_cast<uint32_t>(scan_values.size());
-  n.num_outputs = static_cast<uint32_t>(init.size()) + n.scan_outputs;
-  const int64_t id = n.id;
-  outer.nodes.push_back(std::move(n));
+  const int64_t id = emit_while(outer, std::move(cond_sub), std::move(body_sub), init,
+                                static_cast<uint32_t>(scan_values.size()), base);
   set_stacked_types(outer, id, init.size(), scan_types);
   for (int j = 0; j < n_kept; ++j) {
     const Value out{id, static_cast<uint32_t>(3 + j)};
@@ -2410,17 +2427,8 @@ Status map_sequence_map(Converter& c) {
   for (const Value& v : init)
     if (!v.valid()) return c.fail("the map's initial values could not be made");
   const std::string base = node.name.empty() ? "sequence_map" : node.name;
-  auto make_sub = [&](const char* which) {
-    auto sub = std::make_unique<Converter::Impl>(outer.model, &outer, nullptr);
-    sub->own_info = *outer.info;
-    for (const auto& kv : g.value_info) sub->own_info[kv.first] = kv.second;
-    for (const ValueInfo& v : g.inputs) sub->own_info[v.name] = v;  // an element's declared type
-    sub->info = &sub->own_info;
-    sub->lowp_of = outer.lowp_of;
-    sub->where = str_format(" in the body of node %d '%s'%s", node.index, node.name.c_str(), outer.where.c_str());
-    sub->body_name = base + "/" + which;
-    return sub;
-  };
+  // The body inputs' declared types are the elements'.
+  auto make_sub = [&](const char* which) { return loop_subgraph(outer, node, g, g.inputs, base, which); };
   ValueInfo list_type;
   list_type.value_kind = 1;
   auto add_vars = [&](Converter::Impl& sub, std::vector<Value>& vars) {
@@ -2434,13 +2442,10 @@ Status map_sequence_map(Converter& c) {
   auto cond_sub = make_sub("cond");
   std::vector<Value> cvars;
   add_vars(*cond_sub, cvars);
-  {
-    Converter cc(*cond_sub);
-    ConverterAccess::begin(cc, node, c.opset());
-    const Value go = cc.op("less").in(cvars[0]).in(cvars[1]).emit1();
-    if (!go.valid()) return c.fail("the map's condition could not be built");
-    cond_sub->body_outputs.emplace_back("go", go);
-  }
+  const Value go = emit_in(*cond_sub, node, c.opset(),
+                           [&](Converter& cc) { return cc.op("less").in(cvars[0]).in(cvars[1]).emit1(); });
+  if (!go.valid()) return c.fail("the map's condition could not be built");
+  cond_sub->body_outputs.emplace_back("go", go);
   auto body_sub = make_sub("body");
   std::vector<Value> bvars;
   add_vars(*body_sub, bvars);
@@ -2461,12 +2466,9 @@ Status map_sequence_map(Converter& c) {
   const size_t before = outer.problems.size();
   convert_nodes(*body_sub, g.nodes, c.opset());
   if (outer.problems.size() != before) return Status::error(StatusCode::kNotImplemented, "the body could not be imported");
-  std::vector<Value> outs;
-  {
-    Converter bc(*body_sub);
-    ConverterAccess::begin(bc, node, c.opset());
-    outs.push_back(bc.op("add").in(bvars[0]).in(bc.constant_ints({1}, false)).emit1());
-  }
+  std::vector<Value> outs{emit_in(*body_sub, node, c.opset(), [&](Converter& bc) {
+    return bc.op("add").in(bvars[0]).in(bc.constant_ints({1}, false)).emit1();  // the next iteration
+  })};
   outs.push_back(bvars[1]);
   for (int k = 0; k < n_out; ++k) {
     const std::string& name = g.outputs[static_cast<size_t>(k)].name;
@@ -2479,20 +2481,7 @@ Status map_sequence_map(Converter& c) {
     if (!outs[k].valid()) return c.fail("the map's body could not be built");
     body_sub->body_outputs.emplace_back(body_sub->vars[k].name + "_next", outs[k]);
   }
-  outer.root->subgraphs.push_back(std::move(cond_sub));
-  const int cond_index = static_cast<int>(outer.root->subgraphs.size()) - 1;
-  outer.root->subgraphs.push_back(std::move(body_sub));
-  const int body_index = static_cast<int>(outer.root->subgraphs.size()) - 1;
-  LNode n;
-  n.id = outer.next_id++;
-  n.name = base;
-  n.is_while = true;
-  n.branch_a = cond_index;
-  n.branch_b = body_index;
-  n.inputs = init;
-  n.num_outputs = static_cast<uint32_t>(init.size());
-  const int64_t id = n.id;
-  outer.nodes.push_back(std::move(n));
+  const int64_t id = emit_while(outer, std::move(cond_sub), std::move(body_sub), init, 0, base);
   for (int k = 0; k < n_out; ++k)
     c.set_output_run_list(k, Value{id, static_cast<uint32_t>(2 + k)}, ValueKind::kSequence);
   return Status::ok();

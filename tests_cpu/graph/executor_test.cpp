@@ -24,15 +24,9 @@ using libops::test::make;
 using libops::test::values;
 using test::BodyBuilder;
 using test::GraphBuilder;
+using test::must_load;
 using test::NodeArgs;
 using test::Ref;
-
-std::shared_ptr<const Graph> must_load(GraphBuilder& g) {
-  std::shared_ptr<const Graph> graph;
-  Status s = test::load(g.finish(), graph);
-  EXPECT_TRUE(s.is_ok()) << s.message();
-  return graph;
-}
 
 Ref scalar_const(BodyBuilder& b, const std::string& name, DataType t, double v) {
   return b.constant(name, make(t, {}, {v}));

@@ -253,4 +253,13 @@ inline Status load(const std::vector<uint8_t>& bytes, std::shared_ptr<const Grap
   return Graph::load_buffer(bytes.data(), bytes.size(), LoadOptions{}, out);
 }
 
+// The graph `g` builds, which must load (a failure is a test failure, and
+// the graph null).
+inline std::shared_ptr<const Graph> must_load(GraphBuilder& g) {
+  std::shared_ptr<const Graph> graph;
+  Status s = load(g.finish(), graph);
+  EXPECT_TRUE(s.is_ok()) << s.message();
+  return graph;
+}
+
 }  // namespace libops::graph::test

@@ -14,15 +14,9 @@ using libops::test::all_close;
 using libops::test::make;
 using test::BodyBuilder;
 using test::GraphBuilder;
+using test::must_load;
 using test::NodeArgs;
 using test::Ref;
-
-std::shared_ptr<const Graph> must_load(GraphBuilder& g) {
-  std::shared_ptr<const Graph> graph;
-  Status s = test::load(g.finish(), graph);
-  EXPECT_TRUE(s.is_ok()) << s.message();
-  return graph;
-}
 
 Status load_status(GraphBuilder& g) {
   std::shared_ptr<const Graph> graph;
