@@ -3909,11 +3909,6 @@ Status map_mel_weight_matrix(C& c) {
   return done(c, 0, c.op("cast").in(c.constant(std::move(out))).arg("dtype", t).emit1());
 }
 
-// STFT: frames of the signal [batch, length, 1 or 2] every frame_step
-// samples (a gather with constant indices), times the window, through a
-// DFT along the frame: [batch, frames, bins, 2], bins 0 .. n/2 when
-// onesided. The signal's length, frame_step and the frame length must be
-// known at import.
 // STFT with frame_step or frame_length given at run time: the frames' start
 // positions and the frame indices come from range ops where the constant
 // path writes them out, and the values are checked by assert_true (Note
@@ -3978,6 +3973,11 @@ Status stft_at_run_time(C& c, const ValueType& vt, bool onesided) {
   return done(c, 0, y);
 }
 
+// STFT: frames of the signal [batch, length, 1 or 2] every frame_step
+// samples (a gather with constant indices), times the window, through a
+// DFT along the frame: [batch, frames, bins, 2], bins 0 .. n/2 when
+// onesided. The signal's length must be known at import; frame_step and
+// the frame length given at run time take stft_at_run_time.
 Status map_stft(C& c) {
   const ValueType vt = c.input_type(0);
   if (vt.rank() != 3 || vt.dims[1] < 0 || (vt.dims[2] != 1 && vt.dims[2] != 2))
