@@ -392,26 +392,29 @@ struct Session::Impl {
   // ---- bodies ----
   const Plan* select_plan(int b, Frame& f, const Carried* args, int n);
   const Plan* select_plan_for(int b, Frame& f, const Carried* args, int n);
-  Status bind_inputs(int b, Frame& f, const Carried* args, int n);
-  Status run_body(int b, const Carried* args, int n, std::vector<Carried>& results);
+  // take_lists: the arguments' lists move into the body's slots (a While's
+  // loop values, which the loop replaces with the body's results): a list
+  // the body then edits is its slot's alone (Note [Sequence values]).
+  Status bind_inputs(int b, Frame& f, Carried* args, int n, bool take_lists);
+  Status run_body(int b, Carried* args, int n, std::vector<Carried>& results, bool take_lists = false);
   // `planned`: the plan knows the node's output shapes (then `plan` has them).
   Status run_node(const Body& body, Frame& f, size_t position, const Plan* plan, bool planned);
   Status run_node_traced(const Body& body, Frame& f, size_t position, const Plan* plan, bool planned);
   Status run_node_profiled(int b, Frame& f, size_t position, const Plan* plan, bool planned);
   Status run_node_kind(const Body& body, Frame& f, size_t position, const Node& node, const Plan* plan,
                        bool planned);
-  Status run_sequence(const Body& body, Frame& f, const Node& node);
+  Status run_sequence(const Body& body, Frame& f, size_t position, const Node& node);
   Status run_custom(Frame& f, size_t position, const Node& node, const Plan* plan, bool planned);
   Status run_legacy(Frame& f, const Node& node, const Plan* plan, bool planned);
   Status run_if(const Body& body, Frame& f, const Node& node);
   Status run_while(const Body& body, Frame& f, const Node& node);
   Status stack_scan(Frame& f, const Node& node, size_t k, int64_t iterations, const std::vector<Carried>& vars,
                     const std::vector<Carried>& kept, int32_t slot);
-  Status run_main(const Carried* inputs, int n);
+  Status run_main(Carried* inputs, int n);
   std::vector<Carried> feeds;  // run_main's inputs
 };
 
-Status Session::Impl::bind_inputs(int b, Frame& f, const Carried* args, int n) {
+Status Session::Impl::bind_inputs(int b, Frame& f, Carried* args, int n, bool take_lists) {
   const Body& body = graph->body(b);
   const char* where = body.where.empty() ? "graph: " : body.where.c_str();
   if (n != static_cast<int>(body.inputs.size()))
@@ -439,10 +442,15 @@ Status Session::Impl::bind_inputs(int b, Frame& f, const Carried* args, int n) {
       if (in.kind == ValueKind::kSequence)
         return Status::error(StatusCode::kInvalidArgument, "%sinput '%s' is a sequence and was given none", where,
                              in.name.c_str());
-    } else {
-      // Note [Sequence values]: the placeholder declares each element.
-      for (size_t e = 0; e < a.list->items.size(); ++e)
-        RETURN_IF_ERROR(admitted(in, a.list->items[e], static_cast<int64_t>(e)));
+    } else if (!a.list->items.empty()) {
+      // Note [Sequence values]: the placeholder declares each element. A
+      // list's elements all have its dtype, so a declared dtype alone is
+      // checked once; declared extents are checked per element (a loop's
+      // list, declared with neither, costs nothing per iteration).
+      const std::vector<NDArray>& items = a.list->items;
+      if (!in.shape.rank_known) RETURN_IF_ERROR(admitted(in, items[0], 0));
+      for (size_t e = 0; in.shape.rank_known && e < items.size(); ++e)
+        RETURN_IF_ERROR(admitted(in, items[e], static_cast<int64_t>(e)));
     }
   }
   for (int i = 0; i < n; ++i) {
@@ -450,7 +458,7 @@ Status Session::Impl::bind_inputs(int b, Frame& f, const Carried* args, int n) {
     if (!in.used) continue;
     const size_t s = static_cast<size_t>(in.slot);
     if (kind_is_list(in.kind))
-      f.lists[s] = args[i].list;
+      f.lists[s] = take_lists ? std::move(args[i].list) : args[i].list;
     else
       f.arrays[s] = args[i].array;
     f.owned[s] = 0;
@@ -529,10 +537,10 @@ const Plan* Session::Impl::select_plan_for(int b, Frame& f, const Carried* args,
   return &f.plans.front().plan;
 }
 
-Status Session::Impl::run_body(int b, const Carried* args, int n, std::vector<Carried>& results) {
+Status Session::Impl::run_body(int b, Carried* args, int n, std::vector<Carried>& results, bool take_lists) {
   const Body& body = graph->body(b);
   Frame& f = *frames[static_cast<size_t>(b)];
-  Status bound = bind_inputs(b, f, args, n);
+  Status bound = bind_inputs(b, f, args, n, take_lists);
   if (!bound.is_ok()) {
     clear_frame(f);
     return bound;
@@ -658,7 +666,7 @@ Status Session::Impl::run_node_kind(const Body& body, Frame& f, size_t position,
     case NodeKind::kLegacy: return run_legacy(f, node, plan, planned);
     case NodeKind::kIf: return run_if(body, f, node);
     case NodeKind::kWhile: return run_while(body, f, node);
-    case NodeKind::kSequence: return run_sequence(body, f, node);
+    case NodeKind::kSequence: return run_sequence(body, f, position, node);
   }
   return Status::error(StatusCode::kInternal, "unknown node kind %d", static_cast<int>(node.kind));
 }
@@ -764,8 +772,16 @@ Status scalar_array(DataType dtype, double v, NDArray& out) {
 
 }  // namespace
 
+// Whether node `position` is the last to read `slot` (liveness releases it
+// right after).
+bool last_read_here(const Body& body, size_t position, int32_t slot) {
+  const auto first = body.release.begin() + body.release_begin[position];
+  const auto last = body.release.begin() + body.release_begin[position + 1];
+  return std::find(first, last, slot) != last;
+}
+
 // Note [Sequence values]: the sequence ops (SequenceOp in the schema).
-Status Session::Impl::run_sequence(const Body& body, Frame& f, const Node& node) {
+Status Session::Impl::run_sequence(const Body& body, Frame& f, size_t position, const Node& node) {
   const int32_t out = node.first_output;
   const size_t o = static_cast<size_t>(out);
   auto in_array = [&](size_t k) -> const NDArray& { return f.arrays[static_cast<size_t>(node.inputs[k])]; };
@@ -804,9 +820,17 @@ Status Session::Impl::run_sequence(const Body& body, Frame& f, const Node& node)
       int64_t at = insert ? n : n - 1;
       if (node.inputs.size() > pos_input)
         RETURN_IF_ERROR(sequence_position(in_array(pos_input), n, insert ? n : n - 1, "position", at));
-      auto l = std::make_shared<TensorList>(seq);  // array handles: the elements are shared
+      if (insert) RETURN_IF_ERROR(element_dtype_ok(seq, in_array(1)));
+      // A list this slot alone holds, read last here, is edited in place (a
+      // list grown in a loop: O(1) a step, where a copy of its handles would
+      // be O(n)); any other is copied, its arrays shared.
+      std::shared_ptr<TensorList> l;
+      std::shared_ptr<const TensorList>& held = f.lists[static_cast<size_t>(node.inputs[0])];
+      if (held.use_count() == 1 && last_read_here(body, position, node.inputs[0]))
+        l = std::const_pointer_cast<TensorList>(std::move(held));
+      else
+        l = std::make_shared<TensorList>(seq);
       if (insert) {
-        RETURN_IF_ERROR(element_dtype_ok(seq, in_array(1)));
         l->dtype = in_array(1).dtype();
         l->items.insert(l->items.begin() + at, in_array(1));
       } else {
@@ -1010,7 +1034,7 @@ Status Session::Impl::run_while(const Body& body, Frame& f, const Node& node) {
                         static_cast<long long>(iteration + 1), static_cast<long long>(loop_limit));
       break;
     }
-    s = run_body(node.branch_b, vars.data(), static_cast<int>(n_vars), next);
+    s = run_body(node.branch_b, vars.data(), static_cast<int>(n_vars), next, /*take_lists=*/true);
     if (!s.is_ok()) {
       s = s.with_prefix(str_format("body, iteration %lld: ", static_cast<long long>(iteration)));
       break;
@@ -1122,7 +1146,7 @@ Status Session::Impl::stack_scan(Frame& f, const Node& node, size_t k, int64_t i
   return Status::ok();
 }
 
-Status Session::Impl::run_main(const Carried* inputs, int n) {
+Status Session::Impl::run_main(Carried* inputs, int n) {
   // Outputs of the previous run go back to the pool unless the caller kept
   // a reference to them.
   release_all(outputs);

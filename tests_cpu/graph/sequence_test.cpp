@@ -233,6 +233,57 @@ TEST(SequenceGraph, WhileGrowsARaggedList) {
   EXPECT_TRUE(all_close(session.output(1), {0, 1, 1, 2, 2, 2}));
 }
 
+// A list grown in a While is edited in place once the loop owns it (Note
+// [Sequence values]): 1,000 appends give every element in order.
+TEST(SequenceGraph, WhileAppendsAThousandElements) {
+  GraphBuilder g;
+  BodyBuilder& cond = g.subgraph("cond");
+  Ref ci = cond.placeholder("i", DataType::kInt64, std::vector<int64_t>{});
+  cond.placeholder_of(fb::ValueKind::SEQUENCE, "seq", DataType::kInt64);
+  cond.output("go", cond.legacy(OPS_SCALAR_BOOL, 1, {ci, int_const(cond, "n", 1000)}, {}, "less"));
+  BodyBuilder& body = g.subgraph("body");
+  Ref bi = body.placeholder("i", DataType::kInt64, std::vector<int64_t>{});
+  Ref seq = body.placeholder_of(fb::ValueKind::SEQUENCE, "seq", DataType::kInt64);
+  body.output("i", body.op("add", {bi, int_const(body, "one", 1)}));
+  body.output("seq", body.seq(fb::SequenceOpKind::INSERT, {seq, bi}));
+  BodyBuilder& m = g.main();
+  NodeArgs empty;
+  empty.d = {static_cast<int32_t>(DataType::kInt64)};
+  std::vector<Ref> out = m.while_(0, 1, {int_const(m, "zero", 0), m.seq(fb::SequenceOpKind::EMPTY, {}, empty)});
+  m.output("all", m.seq(fb::SequenceOpKind::CONCAT, {out[1]}, ints({0, 1})));
+  Session session(must_load(g));
+  for (int run = 0; run < 2; ++run) {
+    ASSERT_OK(session.run(static_cast<const NDArray* const*>(nullptr), 0));
+    std::vector<double> want(1000);
+    for (int i = 0; i < 1000; ++i) want[static_cast<size_t>(i)] = i;
+    EXPECT_TRUE(all_close(session.output(0), want)) << "run " << run;
+  }
+}
+
+// A list read again after an insert is copied, not edited: s keeps its one
+// element while two inserts each give their own list.
+TEST(SequenceGraph, AListReadAgainIsNotEditedInPlace) {
+  GraphBuilder g;
+  BodyBuilder& m = g.main();
+  Ref a = m.placeholder("a", DataType::kFloat32, std::vector<int64_t>{1});
+  Ref b = m.placeholder("b", DataType::kFloat32, std::vector<int64_t>{1});
+  Ref s = m.seq(fb::SequenceOpKind::CONSTRUCT, {a});
+  Ref with_a = m.seq(fb::SequenceOpKind::INSERT, {s, a});
+  Ref with_b = m.seq(fb::SequenceOpKind::INSERT, {s, b});
+  m.output("with_a", with_a);
+  m.output("with_b", with_b);
+  m.output("n", m.seq(fb::SequenceOpKind::LENGTH, {s}));
+  Session session(must_load(g));
+  NDArray av = make(DataType::kFloat32, {1}, {1});
+  NDArray bv = make(DataType::kFloat32, {1}, {2});
+  ASSERT_OK(session.run({{"a", &av}, {"b", &bv}}));
+  ASSERT_EQ(session.output_list(0)->items.size(), 2u);
+  ASSERT_EQ(session.output_list(1)->items.size(), 2u);
+  EXPECT_TRUE(all_close(session.output_list(0)->items[1], {1}));
+  EXPECT_TRUE(all_close(session.output_list(1)->items[1], {2}));
+  EXPECT_TRUE(all_close(session.output(2), {1}));
+}
+
 // then: (a, b) -> [a, b]; else: (a, b) -> [a]: an If gives lists of
 // different lengths.
 TEST(SequenceGraph, IfBranchesGiveLists) {
