@@ -196,34 +196,40 @@ TEST(SequenceGraph, OptionalsMayBeEmpty) {
       << s.message();
 }
 
-// A list built in a loop: (i, seq) while i < n: seq gains a vector of i + 1
-// copies of i. The elements' shapes differ, which a stacked scan output
-// could not hold.
-TEST(SequenceGraph, WhileGrowsARaggedList) {
-  GraphBuilder g;
+// (i, seq) = (0, []); while i < n: seq gains i (ragged: a vector of i + 1
+// copies of i), i + 1. Returns the loop's final list.
+Ref appending_loop(GraphBuilder& g, int64_t n, bool ragged) {
   BodyBuilder& cond = g.subgraph("cond");
   Ref ci = cond.placeholder("i", DataType::kInt64, std::vector<int64_t>{});
   cond.placeholder_of(fb::ValueKind::SEQUENCE, "seq", DataType::kInt64);
-  cond.output("go", cond.legacy(OPS_SCALAR_BOOL, 1, {ci, int_const(cond, "n", 3)}, {}, "less"));
+  cond.output("go", cond.legacy(OPS_SCALAR_BOOL, 1, {ci, int_const(cond, "n", static_cast<double>(n))}, {}, "less"));
   BodyBuilder& body = g.subgraph("body");
   Ref bi = body.placeholder("i", DataType::kInt64, std::vector<int64_t>{});
   Ref seq = body.placeholder_of(fb::ValueKind::SEQUENCE, "seq", DataType::kInt64);
   Ref next = body.op("add", {bi, int_const(body, "one", 1)});
-  Ref shape = body.op("reshape", {next, body.constant("to1", make(DataType::kInt64, {1}, {1}))});
-  Ref piece = body.op("broadcast_to", {bi, shape});  // [i + 1] copies of i
+  Ref piece = bi;
+  if (ragged) {
+    Ref shape = body.op("reshape", {next, body.constant("to1", make(DataType::kInt64, {1}, {1}))});
+    piece = body.op("broadcast_to", {bi, shape});  // [i + 1] copies of i
+  }
   body.output("i", next);
   body.output("seq", body.seq(fb::SequenceOpKind::INSERT, {seq, piece}));
   BodyBuilder& m = g.main();
   NodeArgs empty;
   empty.d = {static_cast<int32_t>(DataType::kInt64)};
   Ref start = m.seq(fb::SequenceOpKind::EMPTY, {}, empty);
-  std::vector<Ref> out = m.while_(0, 1, {int_const(m, "zero", 0), start}, "loop");
-  m.output("seq", out[1]);
-  m.output("joined", m.seq(fb::SequenceOpKind::CONCAT, {out[1]}, ints({0, 0})));
-  std::shared_ptr<const Graph> graph;
-  Status loaded = test::load(g.finish(), graph);
-  ASSERT_OK(loaded);
-  Session session(graph);
+  return m.while_(0, 1, {int_const(m, "zero", 0), start}, "loop")[1];
+}
+
+// A list built in a loop whose elements' shapes differ, which a stacked
+// scan output could not hold.
+TEST(SequenceGraph, WhileGrowsARaggedList) {
+  GraphBuilder g;
+  Ref list = appending_loop(g, 3, true);
+  BodyBuilder& m = g.main();
+  m.output("seq", list);
+  m.output("joined", m.seq(fb::SequenceOpKind::CONCAT, {list}, ints({0, 0})));
+  Session session(must_load(g));
   ASSERT_OK(session.run(static_cast<const NDArray* const*>(nullptr), 0));
   const TensorList* l = session.output_list(0);
   ASSERT_NE(l, nullptr);
@@ -237,20 +243,8 @@ TEST(SequenceGraph, WhileGrowsARaggedList) {
 // [Sequence values]): 1,000 appends give every element in order.
 TEST(SequenceGraph, WhileAppendsAThousandElements) {
   GraphBuilder g;
-  BodyBuilder& cond = g.subgraph("cond");
-  Ref ci = cond.placeholder("i", DataType::kInt64, std::vector<int64_t>{});
-  cond.placeholder_of(fb::ValueKind::SEQUENCE, "seq", DataType::kInt64);
-  cond.output("go", cond.legacy(OPS_SCALAR_BOOL, 1, {ci, int_const(cond, "n", 1000)}, {}, "less"));
-  BodyBuilder& body = g.subgraph("body");
-  Ref bi = body.placeholder("i", DataType::kInt64, std::vector<int64_t>{});
-  Ref seq = body.placeholder_of(fb::ValueKind::SEQUENCE, "seq", DataType::kInt64);
-  body.output("i", body.op("add", {bi, int_const(body, "one", 1)}));
-  body.output("seq", body.seq(fb::SequenceOpKind::INSERT, {seq, bi}));
-  BodyBuilder& m = g.main();
-  NodeArgs empty;
-  empty.d = {static_cast<int32_t>(DataType::kInt64)};
-  std::vector<Ref> out = m.while_(0, 1, {int_const(m, "zero", 0), m.seq(fb::SequenceOpKind::EMPTY, {}, empty)});
-  m.output("all", m.seq(fb::SequenceOpKind::CONCAT, {out[1]}, ints({0, 1})));
+  Ref list = appending_loop(g, 1000, false);
+  g.main().output("all", g.main().seq(fb::SequenceOpKind::CONCAT, {list}, ints({0, 1})));
   Session session(must_load(g));
   for (int run = 0; run < 2; ++run) {
     ASSERT_OK(session.run(static_cast<const NDArray* const*>(nullptr), 0));
